@@ -1,0 +1,262 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// errDepthLimit ends a turn whose model kept asking for tools past
+// MAX_TOOL_CALL_DEPTH rounds.
+var errDepthLimit = errors.New("tool-round limit reached")
+
+// agent runs turns: fit the history to the budget, send, stream, run the
+// tool calls, repeat; and heal a context-length rejection once.
+type agent struct {
+	cfg      *config
+	send     func(context.Context, chatRequest, streamSink) (reply, error)
+	tools    *toolbox // nil when ENABLE_FUNCTIONS is false
+	stdout   io.Writer
+	stderr   io.Writer
+	budget   budget
+	cal      calibration
+	windows  *windowCache
+	maxDepth int
+	openLine bool // answer text ends without a newline
+	lastSent int  // estimate of the last request sent
+}
+
+// newAgent builds an agent for cfg. Tool previews go to preview (stderr in
+// one-shot mode, the terminal in the REPL); ask is nil without a terminal.
+func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error)) *agent {
+	c := newClient(cfg, preview)
+	a := &agent{cfg: cfg, send: c.send, stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache()}
+	if cfg.EnableFunctions {
+		a.tools = newToolbox(cfg, preview, ask)
+	}
+	window, source := a.windows.resolve(ctx, cfg)
+	a.budget = budgetFor(cfg.ContextBudgetTokens, cfg.Model, window, source)
+	return a
+}
+
+// sink streams answer text to stdout and reasoning to stderr.
+func (a *agent) sink() streamSink {
+	s := streamSink{text: func(t string) {
+		io.WriteString(a.stdout, t)
+		a.openLine = !strings.HasSuffix(t, "\n")
+	}}
+	if a.cfg.ShowReasoning {
+		s.reasoning = func(t string) { io.WriteString(a.stderr, t) }
+	}
+	return s
+}
+
+// endAnswer finishes the answer's last line.
+func (a *agent) endAnswer() {
+	if a.openLine {
+		io.WriteString(a.stdout, "\n")
+		a.openLine = false
+	}
+}
+
+// turn runs one user turn over h, whose last message is the user's. It
+// returns the history with everything the turn added, always valid.
+func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
+	var specs []toolSpec
+	if a.tools != nil {
+		a.tools.outputs = nil
+		specs = a.tools.specs()
+	}
+	for round := 0; ; round++ {
+		h = a.fit(h, specs)
+		r, err := a.request(ctx, &h, specs)
+		if err != nil {
+			return validate(h), err
+		}
+		h = append(h, r.Message)
+		calls := r.Message.ToolCalls
+		if len(calls) == 0 {
+			return h, nil
+		}
+		a.endAnswer()
+		if round >= a.maxDepth {
+			for _, tc := range calls {
+				h = append(h, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name,
+					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
+			}
+			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (MAX_TOOL_CALL_DEPTH); raise it or pass --max-turns N to go further\n", a.maxDepth)
+			return h, errDepthLimit
+		}
+		for _, tc := range calls {
+			if ctx.Err() != nil {
+				break
+			}
+			if a.tools == nil {
+				h = append(h, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name,
+					Content: `{"success": false, "error": "tools are disabled (ENABLE_FUNCTIONS=false)"}`})
+				continue
+			}
+			h = append(h, a.tools.call(ctx, tc))
+		}
+		if ctx.Err() != nil {
+			return validate(h), ctx.Err()
+		}
+	}
+}
+
+// estimate prices a message with this session's calibration.
+func (a *agent) estimate(m message) int { return a.cal.scale(messageTokens(m)) }
+
+// fit trims h to the budget, saying so on stderr when it drops anything.
+func (a *agent) fit(h []message, specs []toolSpec) []message {
+	return a.fitTo(h, specs, a.budget.tokens)
+}
+
+func (a *agent) fitTo(h []message, specs []toolSpec, limit int) []message {
+	out, rep := trimToBudget(h, a.cal.scale(toolsTokens(specs)), limit, a.estimate, a.spill)
+	if rep.groups > 0 || rep.shrunk > 0 {
+		var what []string
+		if rep.groups > 0 {
+			what = append(what, fmt.Sprintf("dropped the %d oldest turn group(s), ~%d tokens", rep.groups, rep.tokens))
+		}
+		if rep.shrunk > 0 {
+			what = append(what, fmt.Sprintf("shrank %d tool result(s) of this turn (full text stays on disk)", rep.shrunk))
+		}
+		fmt.Fprintf(a.stderr, "yaicli: context ~%d tokens over the %d-token budget: %s; now ~%d\n", rep.before, limit, strings.Join(what, "; "), rep.after)
+	}
+	return validate(out)
+}
+
+// request sends h, and on a context-length rejection makes it smaller and
+// retries exactly once.
+func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (reply, error) {
+	req := chatRequest{Messages: *h, Tools: specs, MaxTokens: a.cfg.MaxTokens}
+	est := a.requestTokens(*h, specs)
+	r, err := a.send(ctx, req, a.sink())
+	var first *apiError
+	if err == nil || !errors.As(err, &first) || first.Kind != kindContextLength || a.openLine {
+		a.observe(r, est)
+		return r, err
+	}
+	a.learn(first, est)
+	smaller, maxTokens, how := a.heal(*h, specs, first)
+	fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s and retrying once\n", a.cfg.Provider, numbers(first), how)
+	*h = smaller
+	req = chatRequest{Messages: smaller, Tools: specs, MaxTokens: maxTokens}
+	est = a.requestTokens(smaller, specs)
+	r, err = a.send(ctx, req, a.sink())
+	var second *apiError
+	if errors.As(err, &second) && second.Kind == kindContextLength {
+		a.learn(second, est)
+		return r, &healError{model: a.cfg.Model, last: second}
+	}
+	a.observe(r, est)
+	return r, err
+}
+
+func (a *agent) requestTokens(h []message, specs []toolSpec) int {
+	n := toolsTokens(specs)
+	for _, m := range h {
+		n += messageTokens(m)
+	}
+	a.lastSent = a.cal.scale(n)
+	return n
+}
+
+// observe calibrates the estimator with the provider's reported usage.
+func (a *agent) observe(r reply, est int) {
+	a.cal.observe(r.Usage.PromptTokens, est)
+}
+
+// learn takes what a rejection says: the real size calibrates the
+// estimator, and the window replaces the table's value for this model.
+func (a *agent) learn(e *apiError, est int) {
+	if e.Actual > 0 && !e.MaxTokens {
+		a.cal.observe(e.Actual, est)
+	}
+	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
+		a.windows.learn(a.cfg, e.Limit)
+		if a.cfg.ContextBudgetTokens == 0 {
+			a.budget = budgetFor(0, a.cfg.Model, e.Limit, "learned from a rejection")
+		}
+	}
+}
+
+// heal returns a smaller history, the max_tokens for the retry, and what
+// was done, in words.
+func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int, string) {
+	maxTokens := a.cfg.MaxTokens
+	var how []string
+	if e.MaxTokens {
+		lowered := maxTokens / 2
+		if e.Limit > 0 && e.Actual > 0 && e.Actual < e.Limit {
+			lowered = min(maxTokens, max(e.Limit-e.Actual-64, 256))
+		}
+		if lowered < maxTokens {
+			maxTokens = lowered
+			how = append(how, fmt.Sprintf("lowered max_tokens to %d", maxTokens))
+		}
+	}
+	limit := a.cal.scale(a.requestTokens(h, specs)) // what we estimated for the rejected request
+	if e.Limit > 0 {
+		limit = min(limit-1, (e.Limit-maxTokens)*9/10)
+	} else if len(groupStarts(h)) > 1 {
+		out := validate(dropGroups(h, 1))
+		return out, maxTokens, strings.Join(append(how, "dropped the oldest turn group"), ", ")
+	} else {
+		limit /= 2
+	}
+	out := a.fitTo(h, specs, max(limit, 1))
+	if sameHistory(out, h) && len(how) == 0 {
+		how = append(how, "could not make the request smaller")
+	} else {
+		how = append(how, fmt.Sprintf("trimmed to ~%d tokens", a.cal.scale(a.requestTokens(out, specs))))
+	}
+	return out, maxTokens, strings.Join(how, ", ")
+}
+
+// spill writes a tool message's full text to disk before it is shrunk, so
+// nothing the model saw is lost.
+func (a *agent) spill(m *message) {
+	c := *m.clip
+	f, path, err := spillOpener(a.cfg.ToolOutputDir, m.Name, time.Now())()
+	if err == nil {
+		_, err = io.WriteString(f, c.head)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		c.spillErr = err
+	} else {
+		c.path = path
+	}
+	m.clip = &c
+}
+
+// numbers renders a rejection's token figures, when it gave any.
+func numbers(e *apiError) string {
+	switch {
+	case e.Limit > 0 && e.Actual > 0:
+		return fmt.Sprintf(" (%d tokens > %d)", e.Actual, e.Limit)
+	case e.Limit > 0:
+		return fmt.Sprintf(" (window %d tokens)", e.Limit)
+	}
+	return ""
+}
+
+// healError is a context-length rejection that survived one retry.
+type healError struct {
+	model string
+	last  *apiError
+}
+
+func (e *healError) Error() string {
+	return fmt.Sprintf("provider %s, model %s, rejected the request as too long even after trimming and one retry%s: %s",
+		e.last.Provider, e.model, numbers(e.last), e.last.Message)
+}
+
+func (e *healError) Unwrap() error { return e.last }

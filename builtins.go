@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+// builtinTools are the tools yaicli offers, with YAICLI's names and
+// parameters.
+func builtinTools(cfg *config) []tool {
+	return []tool{
+		{
+			name:    "execute_shell_command",
+			desc:    "Run a command in the user's shell (stdout and stderr merged) and return its output and exit code. Large output is truncated; the result says where the full text is.",
+			params:  `{"type":"object","properties":{"shell_command":{"type":"string","description":"the command line to run"}},"required":["shell_command"]}`,
+			changes: true,
+			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+				cmd := argString(a, "shell_command", "")
+				if cmd == "" {
+					return errors.New("shell_command is required")
+				}
+				return runShell(ctx, cmd, cfg.ShellTimeout, out)
+			},
+		},
+		{
+			name: "fs_read_file",
+			desc: "Read text files. offset (first character, 0 = start) and limit (characters, 0 = to the end) page through large files, including the spilled full output of an earlier tool result; keep limit well below 64000 (e.g. 12000).",
+			params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list of paths"},` +
+				`"encoding":{"type":"string","description":"utf-8 (default) or latin-1"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}},"required":["file_paths"]}`,
+			run: func(_ context.Context, a map[string]any, out io.Writer) error { return readFiles(a, out) },
+		},
+		{
+			name:   "fs_list_directory",
+			desc:   "List a directory, optionally recursively and with hidden entries. Symbolic links are shown, not followed.",
+			params: `{"type":"object","properties":{"directory_path":{"type":"string"},"show_hidden":{"type":"boolean"},"recursive":{"type":"boolean"}},"required":["directory_path"]}`,
+			run:    func(_ context.Context, a map[string]any, out io.Writer) error { return listDirectory(a, out) },
+		},
+		{
+			name: "fs_search_files",
+			desc: "Find files under search_path whose names match the glob pattern; with content, search inside them with a regular expression and return path:line:text.",
+			params: `{"type":"object","properties":{"search_path":{"type":"string"},"pattern":{"type":"string","description":"glob on file names, e.g. *.go"},` +
+				`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression to search inside files"}},"required":["search_path"]}`,
+			run: searchFiles,
+		},
+		{
+			name:    "fs_write_file",
+			desc:    "Write text to a file, creating parent directories; append adds to the end instead of replacing.",
+			params:  `{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean"}},"required":["file_path","content"]}`,
+			changes: true,
+			run:     func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) },
+		},
+		{
+			name: "fs_edit_file",
+			desc: "Edit a file: replace old_text with new_text (one match unless replace_all), or replace lines start_line..end_line with new_text. dry_run returns the new content without writing.",
+			params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
+				`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
+			changes: true,
+			run:     func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) },
+		},
+		{
+			name:   "fetch_webpage",
+			desc:   "Download a web page and return it as readable text.",
+			params: `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,
+			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return fetchWebpage(ctx, a, out, cfg.Timeout)
+			},
+		},
+		{
+			name:   "web_search",
+			desc:   "Search the web and return titles, URLs and snippets.",
+			params: `{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"integer"}},"required":["query"]}`,
+			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return webSearch(ctx, cfg, a, out)
+			},
+		},
+	}
+}

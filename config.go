@@ -1,0 +1,384 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// setting is one configuration key: its name as written in config.ini, its
+// default as text, and the comment --template prints above it.
+type setting struct {
+	key, def, help string
+}
+
+// settings lists every key yaicli reads, in the order --template prints them.
+// Defaults that depend on the machine (CHAT_HISTORY_DIR, TOOL_OUTPUT_DIR) are
+// empty here and derived in load.
+var settings = []setting{
+	{"PROVIDER", "openai", "openai, deepseek, groq, openrouter, together, xai, mistral, gemini, ollama, lmstudio, llamacpp, vllm"},
+	{"BASE_URL", "", "empty = the provider's default URL"},
+	{"API_KEY", "", "empty = the provider's usual variable (OPENAI_API_KEY, ...)"},
+	{"MODEL", "gpt-4o", "model name sent to the provider"},
+	{"TEMPERATURE", "0.3", "sampling temperature"},
+	{"TOP_P", "1.0", "nucleus sampling"},
+	{"MAX_TOKENS", "1024", "maximum tokens of one answer"},
+	{"TIMEOUT", "60", "seconds to connect, to the first byte, and between stream events"},
+	{"STREAM", "true", "stream answers as they are generated"},
+	{"EXTRA_HEADERS", "{}", "JSON object of extra HTTP headers"},
+	{"EXTRA_BODY", "{}", "JSON object merged into every request body"},
+	{"REASONING_EFFORT", "", "low, medium or high for reasoning models; empty = not sent"},
+	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
+	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL"},
+	{"MAX_HISTORY", "500", "entries in the prompt history file"},
+	{"CHAT_HISTORY_DIR", "", "saved chats; empty = $TMPDIR/yaicli/chats"},
+	{"MAX_SAVED_CHATS", "20", "saved chats kept"},
+	{"ENABLE_FUNCTIONS", "true", "offer the built-in tools to the model"},
+	{"SHOW_FUNCTION_OUTPUT", "true", "preview tool output in the terminal"},
+	{"ENABLE_MCP", "false", "offer MCP servers' tools to the model"},
+	{"SHOW_MCP_OUTPUT", "false", "preview MCP tool output in the terminal"},
+	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write"},
+	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
+	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
+	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks"},
+	{"TOOL_OUTPUT_MAX_CHARS", "32000", "per-tool-result character cap (0 = unlimited)"},
+	{"TOOL_OUTPUT_DIR", "", "where full tool outputs are spilled; empty = <CHAT_HISTORY_DIR>/tool-outputs"},
+	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
+	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
+	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
+	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
+	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
+	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
+	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
+}
+
+// config is the effective configuration, built once by loadConfig and never
+// changed afterwards.
+type config struct {
+	Provider, BaseURL, APIKey, Model string
+	Temperature, TopP                float64
+	MaxTokens                        int
+	Timeout                          time.Duration
+	Stream                           bool
+	ExtraHeaders                     map[string]string
+	ExtraBody                        map[string]any
+	ReasoningEffort                  string
+	ShowReasoning                    bool
+	InteractiveRound, MaxHistory     int
+	ChatHistoryDir                   string
+	MaxSavedChats                    int
+	EnableFunctions, ShowFunctionOut bool
+	EnableMCP, ShowMCPOutput         bool
+	ToolApproval                     string
+	ShellTimeout                     time.Duration
+	WebSearchProvider, WebSearchURL  string
+	ToolOutputMaxChars               int
+	ToolOutputDir                    string
+	ToolOutputRetentionDays          int
+	ToolDisplayMaxLines              int
+	ToolDisplayMaxChars              int
+	ToolCallPreviewMaxChars          int
+	ContextBudgetTokens              int
+	MaxToolCallDepth                 int
+	ExitOnDepthLimit                 bool
+	values, sources                  map[string]string // raw text and origin of each key, for --verbose
+	apiKeySource                     string
+	configPath                       string
+}
+
+// configSources are the inputs loadConfig merges, read at the edge by run.
+type configSources struct {
+	path     string // config.ini to read; "" = none
+	explicit bool   // path came from --config, so a missing file is an error
+	env      func(string) string
+	flags    map[string]string // KEY -> value given on the command line
+	tmpDir   string
+}
+
+// defaultConfigPath is $XDG_CONFIG_HOME/yaicli/config.ini, else
+// ~/.config/yaicli/config.ini.
+func defaultConfigPath(env func(string) string) string {
+	if x := env("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "yaicli", "config.ini")
+	}
+	home := env("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, ".config", "yaicli", "config.ini")
+}
+
+// loadConfig merges defaults, file, YAI_* environment and flags, in that
+// order of increasing precedence. Values that do not parse are replaced by
+// their default with a warning on warn; a broken file is an error.
+func loadConfig(src configSources, warn io.Writer) (*config, error) {
+	vals := map[string]string{}
+	from := map[string]string{}
+	for _, s := range settings {
+		vals[s.key], from[s.key] = s.def, "default"
+	}
+	if src.path != "" {
+		f, err := os.Open(src.path)
+		switch {
+		case err == nil:
+			file, perr := parseINI(f, src.path)
+			f.Close()
+			if perr != nil {
+				return nil, perr
+			}
+			for k, v := range file["core"] {
+				if _, known := vals[k]; !known {
+					fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored\n", src.path, k)
+					continue
+				}
+				vals[k], from[k] = v, "file"
+			}
+		case os.IsNotExist(err) && !src.explicit:
+		default:
+			return nil, fmt.Errorf("reading config: %w", err)
+		}
+	}
+	for _, s := range settings {
+		if v := src.env("YAI_" + s.key); v != "" {
+			vals[s.key], from[s.key] = v, "env"
+		}
+	}
+	for k, v := range src.flags {
+		vals[k], from[k] = v, "flag"
+	}
+	c := &config{values: vals, sources: from, configPath: src.path}
+	p := parser{vals: vals, from: from, warn: warn}
+	c.Provider = strings.ToLower(p.str("PROVIDER"))
+	c.BaseURL = strings.TrimRight(p.str("BASE_URL"), "/")
+	c.APIKey = p.str("API_KEY")
+	c.Model = p.str("MODEL")
+	c.Temperature = p.float("TEMPERATURE")
+	c.TopP = p.float("TOP_P")
+	c.MaxTokens = p.int("MAX_TOKENS")
+	c.Timeout = time.Duration(p.int("TIMEOUT")) * time.Second
+	c.Stream = p.bool("STREAM")
+	c.ExtraHeaders = p.headers("EXTRA_HEADERS")
+	c.ExtraBody = p.object("EXTRA_BODY")
+	c.ReasoningEffort = p.str("REASONING_EFFORT")
+	c.ShowReasoning = p.bool("SHOW_REASONING")
+	c.InteractiveRound = p.int("INTERACTIVE_ROUND")
+	c.MaxHistory = p.int("MAX_HISTORY")
+	c.ChatHistoryDir = p.str("CHAT_HISTORY_DIR")
+	c.MaxSavedChats = p.int("MAX_SAVED_CHATS")
+	c.EnableFunctions = p.bool("ENABLE_FUNCTIONS")
+	c.ShowFunctionOut = p.bool("SHOW_FUNCTION_OUTPUT")
+	c.EnableMCP = p.bool("ENABLE_MCP")
+	c.ShowMCPOutput = p.bool("SHOW_MCP_OUTPUT")
+	c.ToolApproval = p.oneOf("TOOL_APPROVAL", "ask", "auto", "deny")
+	c.ShellTimeout = time.Duration(p.int("SHELL_TIMEOUT")) * time.Second
+	c.WebSearchProvider = p.oneOf("WEB_SEARCH_PROVIDER", "duckduckgo", "searxng")
+	c.WebSearchURL = strings.TrimRight(p.str("WEB_SEARCH_URL"), "/")
+	c.ToolOutputMaxChars = p.int("TOOL_OUTPUT_MAX_CHARS")
+	c.ToolOutputDir = p.str("TOOL_OUTPUT_DIR")
+	c.ToolOutputRetentionDays = p.int("TOOL_OUTPUT_RETENTION_DAYS")
+	c.ToolDisplayMaxLines = p.int("TOOL_DISPLAY_MAX_LINES")
+	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
+	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
+	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
+	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
+	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
+
+	if c.ChatHistoryDir == "" {
+		c.ChatHistoryDir = filepath.Join(src.tmpDir, "yaicli", "chats")
+	}
+	if c.ToolOutputDir == "" {
+		c.ToolOutputDir = filepath.Join(c.ChatHistoryDir, "tool-outputs")
+	}
+	if _, ok := presets[c.Provider]; !ok {
+		return nil, fmt.Errorf("unknown PROVIDER %q (known: %s)", c.Provider, strings.Join(presetNames(), ", "))
+	}
+	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
+	return c, nil
+}
+
+// parser converts raw values to types, falling back to the default with a
+// one-line warning when a value does not parse.
+type parser struct {
+	vals, from map[string]string
+	warn       io.Writer
+}
+
+func (p parser) str(k string) string { return strings.TrimSpace(p.vals[k]) }
+
+// fallback warns about k and returns its default text, recording the switch.
+func (p parser) fallback(k, why string) string {
+	def := defaultOf(k)
+	fmt.Fprintf(p.warn, "yaicli: %s=%q from %s is not %s; using default %q\n", k, p.vals[k], p.from[k], why, def)
+	p.vals[k], p.from[k] = def, "default"
+	return def
+}
+
+func (p parser) int(k string) int {
+	n, err := strconv.Atoi(p.str(k))
+	if err != nil || n < 0 {
+		n, _ = strconv.Atoi(p.fallback(k, "a whole number >= 0"))
+	}
+	return n
+}
+
+func (p parser) float(k string) float64 {
+	f, err := strconv.ParseFloat(p.str(k), 64)
+	if err != nil {
+		f, _ = strconv.ParseFloat(p.fallback(k, "a number"), 64)
+	}
+	return f
+}
+
+func (p parser) bool(k string) bool {
+	switch strings.ToLower(p.str(k)) {
+	case "true", "yes", "on", "1":
+		return true
+	case "false", "no", "off", "0":
+		return false
+	}
+	return p.fallback(k, "true or false") == "true"
+}
+
+func (p parser) oneOf(k string, allowed ...string) string {
+	v := strings.ToLower(p.str(k))
+	for _, a := range allowed {
+		if v == a {
+			return v
+		}
+	}
+	return p.fallback(k, "one of "+strings.Join(allowed, ", "))
+}
+
+func (p parser) object(k string) map[string]any {
+	m := map[string]any{}
+	if err := json.Unmarshal([]byte(p.str(k)), &m); err != nil || m == nil {
+		m = map[string]any{}
+		json.Unmarshal([]byte(p.fallback(k, "a JSON object")), &m)
+	}
+	return m
+}
+
+func (p parser) headers(k string) map[string]string {
+	h := map[string]string{}
+	for name, v := range p.object(k) {
+		h[name] = fmt.Sprint(v)
+	}
+	return h
+}
+
+func defaultOf(k string) string {
+	for _, s := range settings {
+		if s.key == k {
+			return s.def
+		}
+	}
+	return ""
+}
+
+// parseINI reads an INI file into section -> KEY -> value. Section names are
+// lower-cased and keys upper-cased, so both are case-insensitive. A key given
+// twice in one section is an error naming both lines.
+func parseINI(r io.Reader, name string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	seen := map[string]int{}
+	section := ""
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff")
+		}
+		switch {
+		case line == "" || line[0] == '#' || line[0] == ';':
+			continue
+		case line[0] == '[':
+			if !strings.HasSuffix(line, "]") {
+				return nil, fmt.Errorf("%s:%d: section header %q has no closing ]", name, n, line)
+			}
+			section = strings.ToLower(strings.TrimSpace(line[1 : len(line)-1]))
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: expected KEY=value, got %q", name, n, line)
+		}
+		k = strings.ToUpper(strings.TrimSpace(k))
+		if first, dup := seen[section+"\x00"+k]; dup {
+			return nil, fmt.Errorf("%s: key %s is set twice, on lines %d and %d; keep one", name, k, first, n)
+		}
+		seen[section+"\x00"+k] = n
+		if out[section] == nil {
+			out[section] = map[string]string{}
+		}
+		out[section][k] = unquote(strings.TrimSpace(v))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	return out, nil
+}
+
+// unquote strips one pair of matching quotes, as YAICLI's configparser users
+// sometimes write them.
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+// writeTemplate prints a complete commented config.ini with every default.
+func writeTemplate(w io.Writer) {
+	fmt.Fprintln(w, "# yaicli configuration: ~/.config/yaicli/config.ini")
+	fmt.Fprintln(w, "# Every key can be overridden by the environment as YAI_<KEY>.")
+	fmt.Fprintln(w, "[core]")
+	for _, s := range settings {
+		fmt.Fprintf(w, "# %s\n%s=%s\n", s.help, s.key, s.def)
+	}
+}
+
+// writeEffective prints the effective configuration with the source of each
+// value; the API key is masked.
+func writeEffective(w io.Writer, c *config) {
+	fmt.Fprintf(w, "config file: %s\n", c.configPath)
+	keys := make([]string, 0, len(settings))
+	for _, s := range settings {
+		keys = append(keys, s.key)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, src := c.values[k], c.sources[k]
+		switch k {
+		case "API_KEY":
+			v, src = maskKey(c.APIKey), c.apiKeySource
+		case "BASE_URL":
+			if v == "" {
+				v, src = c.baseURL(), "provider default"
+			}
+		case "CHAT_HISTORY_DIR":
+			v = c.ChatHistoryDir
+		case "TOOL_OUTPUT_DIR":
+			v = c.ToolOutputDir
+		}
+		fmt.Fprintf(w, "  %-28s %-40s (%s)\n", k, v, src)
+	}
+}
+
+// maskKey keeps only enough of a key to tell two keys apart.
+func maskKey(k string) string {
+	switch {
+	case k == "":
+		return "(none)"
+	case len(k) <= 8:
+		return "****"
+	}
+	return k[:3] + "…" + k[len(k)-4:]
+}

@@ -1,0 +1,335 @@
+// Command yaicli is a command-line LLM chat agent that keeps long agent tasks
+// within the model's context: tool output is truncated before it enters the
+// conversation but spilled to disk in full, every request fits a token
+// budget, history is trimmed by whole turn groups, and a context-length
+// rejection heals instead of ending the session.
+//
+// Usage:
+//
+//	yaicli [flags] "question"        one answer on stdout
+//	cat log | yaicli "what failed?"  stdin and prompt, as STDIN + "\n\n" + PROMPT
+//	yaicli --chat                    interactive REPL
+//
+// Example, against a local Ollama with a small budget:
+//
+//	YAI_PROVIDER=ollama YAI_MODEL=llama3.1 YAI_CONTEXT_BUDGET_TOKENS=6000 \
+//	    yaicli "list the five largest files under /var/log"
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/term"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit codes are part of the interface; --help and the README list them.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitDepthLimit  = 3
+	exitContextFull = 4
+	exitInterrupted = 130
+)
+
+const usageText = `yaicli - an LLM chat agent for the command line
+
+Usage:
+  yaicli [flags] "question"          answer one question on stdout
+  cat file | yaicli [flags] "task"   stdin is sent as STDIN + "\n\n" + PROMPT
+  yaicli --chat [flags]              interactive REPL (/help inside)
+  yaicli --count-tokens [FILE...]    estimated tokens of the files or stdin
+
+Flags (before or after the question):
+  -M, --model NAME          model (MODEL)
+  -T, --temperature X       sampling temperature (TEMPERATURE)
+      --max-tokens N        maximum tokens of the answer (MAX_TOKENS)
+      --no-stream           wait for the whole answer (STREAM=false)
+      --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
+      --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
+      --disable-functions   offer no tools (ENABLE_FUNCTIONS=false)
+  -y, --yes                 run tools that execute or write without asking
+  -c, --chat                start the interactive REPL
+      --config PATH         read PATH instead of ~/.config/yaicli/config.ini
+      --template            print a complete default config.ini
+  -V, --verbose             show the effective configuration (key masked)
+  -v, --version             print the version
+  -h, --help                this text
+
+Configuration: ~/.config/yaicli/config.ini, section [core]; every key can be
+overridden as YAI_<KEY> in the environment. Precedence: flag > env > file >
+default. Run 'yaicli --template' for every key with its default.
+
+Examples:
+  yaicli "how do I list open ports on linux?"
+  git diff | yaicli -M gpt-4.1 "write a commit message"
+  YAI_PROVIDER=ollama YAI_MODEL=qwen2.5 yaicli --yes "why is / full?"
+  yaicli --template > ~/.config/yaicli/config.ini
+
+Exit codes:
+  0 success   1 provider or network error   2 usage or configuration error
+  3 tool-round limit reached (EXIT_ON_DEPTH_LIMIT)
+  4 context length exceeded after self-healing   130 interrupted
+`
+
+func main() {
+	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// options are the command-line flags, parsed but not yet merged into config.
+type options struct {
+	help, version, template, verbose, chat, countTokens bool
+	configPath                                          string
+	overrides                                           map[string]string // config KEY -> value
+	prompt                                              []string
+}
+
+// parseArgs parses flags anywhere among the arguments; "--" ends them.
+func parseArgs(args []string, stderr io.Writer) (*options, error) {
+	o := &options{overrides: map[string]string{}}
+	fs := flag.NewFlagSet("yaicli", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var model, temp, maxTokens, maxTurns string
+	var noStream, enableFn, disableFn, yes bool
+	for _, n := range []string{"M", "model"} {
+		fs.StringVar(&model, n, "", "")
+	}
+	for _, n := range []string{"T", "temperature"} {
+		fs.StringVar(&temp, n, "", "")
+	}
+	fs.StringVar(&maxTokens, "max-tokens", "", "")
+	fs.StringVar(&maxTurns, "max-turns", "", "")
+	fs.BoolVar(&noStream, "no-stream", false, "")
+	fs.BoolVar(&enableFn, "enable-functions", false, "")
+	fs.BoolVar(&disableFn, "disable-functions", false, "")
+	for _, n := range []string{"y", "yes"} {
+		fs.BoolVar(&yes, n, false, "")
+	}
+	for _, n := range []string{"c", "chat"} {
+		fs.BoolVar(&o.chat, n, false, "")
+	}
+	for _, n := range []string{"V", "verbose"} {
+		fs.BoolVar(&o.verbose, n, false, "")
+	}
+	for _, n := range []string{"v", "version"} {
+		fs.BoolVar(&o.version, n, false, "")
+	}
+	for _, n := range []string{"h", "help"} {
+		fs.BoolVar(&o.help, n, false, "")
+	}
+	fs.BoolVar(&o.template, "template", false, "")
+	fs.BoolVar(&o.countTokens, "count-tokens", false, "")
+	fs.StringVar(&o.configPath, "config", "", "")
+
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return nil, fmt.Errorf("%v (see yaicli --help)", err)
+		}
+		rest = fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			o.prompt = append(o.prompt, rest...)
+			break
+		}
+		if len(rest) > 0 {
+			o.prompt = append(o.prompt, rest[0])
+			rest = rest[1:]
+			args = rest
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	pick := func(key, value string, names ...string) {
+		for _, n := range names {
+			if set[n] {
+				o.overrides[key] = value
+			}
+		}
+	}
+	pick("MODEL", model, "M", "model")
+	pick("TEMPERATURE", temp, "T", "temperature")
+	pick("MAX_TOKENS", maxTokens, "max-tokens")
+	pick("MAX_TOOL_CALL_DEPTH", maxTurns, "max-turns")
+	pick("STREAM", "false", "no-stream")
+	pick("ENABLE_FUNCTIONS", "true", "enable-functions")
+	pick("ENABLE_FUNCTIONS", "false", "disable-functions")
+	pick("TOOL_APPROVAL", "auto", "y", "yes")
+	if set["enable-functions"] && set["disable-functions"] {
+		return nil, errors.New("--enable-functions and --disable-functions contradict each other")
+	}
+	return o, nil
+}
+
+// run is the whole program; it returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitUsage
+	}
+	switch {
+	case o.help:
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	case o.version:
+		fmt.Fprintf(stdout, "yaicli %s\n", version)
+		return exitOK
+	case o.template:
+		writeTemplate(stdout)
+		return exitOK
+	case o.countTokens:
+		return countTokens(o.prompt, stdin, stdout, stderr)
+	}
+	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir()}
+	if src.path == "" {
+		src.path = defaultConfigPath(os.Getenv)
+	}
+	cfg, err := loadConfig(src, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitUsage
+	}
+	if o.verbose {
+		writeEffective(stderr, cfg)
+	}
+	go removeOldSpills(cfg.ToolOutputDir, cfg.ToolOutputRetentionDays, time.Now())
+	if o.chat {
+		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), stdin, stdout, stderr)
+	}
+	prompt, err := oneShotPrompt(o.prompt, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitUsage
+	}
+	if err := checkAPIKey(cfg); err != nil {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	a := newAgent(ctx, cfg, stdout, stderr, askOn(stdin, stderr))
+	hist := []message{{Role: "system", Content: systemPrompt()}, {Role: "user", Content: prompt}}
+	_, err = a.turn(ctx, hist)
+	a.endAnswer()
+	return exitCode(ctx, err, cfg, stderr)
+}
+
+// exitCode reports err once on stderr and maps it to the exit code.
+func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "yaicli: interrupted")
+		return exitInterrupted
+	case errors.Is(err, errDepthLimit):
+		if cfg.ExitOnDepthLimit {
+			return exitDepthLimit
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "yaicli: %v\n", err)
+	if h := hint(err, cfg); h != "" {
+		fmt.Fprintf(stderr, "  hint: %s\n", h)
+	}
+	if errors.Is(err, errContextLength) {
+		return exitContextFull
+	}
+	return exitFailure
+}
+
+// oneShotPrompt combines piped stdin and the prompt words.
+func oneShotPrompt(words []string, stdin io.Reader) (string, error) {
+	prompt := strings.TrimSpace(strings.Join(words, " "))
+	var in string
+	if stdin != nil && !isTerminal(stdin) {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", fmt.Errorf("reading stdin: %w", err)
+		}
+		in = strings.TrimRight(string(b), "\n")
+	}
+	switch {
+	case in != "" && prompt != "":
+		return in + "\n\n" + prompt, nil
+	case in != "":
+		return in, nil
+	case prompt != "":
+		return prompt, nil
+	}
+	return "", errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
+}
+
+// askOn returns a question asker on the terminal, or nil when stdin is not
+// one (then tools that need approval are refused).
+func askOn(stdin io.Reader, w io.Writer) func(string) (string, error) {
+	if !isTerminal(stdin) {
+		return nil
+	}
+	br := bufio.NewReader(stdin)
+	return func(q string) (string, error) {
+		fmt.Fprint(w, q)
+		return br.ReadString('\n')
+	}
+}
+
+// isTerminal reports whether r (or w) is an interactive terminal.
+func isTerminal(f any) bool {
+	if fd, ok := f.(interface{ Fd() uintptr }); ok {
+		return term.IsTerminal(int(fd.Fd()))
+	}
+	return false
+}
+
+// countTokens prints the estimate for files (or stdin) as a bare integer.
+func countTokens(files []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	total := 0
+	if len(files) == 0 {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "yaicli: reading stdin: %v\n", err)
+			return exitFailure
+		}
+		total = estimateTokens(string(b))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			fmt.Fprintf(stderr, "yaicli: %v\n", err)
+			return exitUsage
+		}
+		total += estimateTokens(string(b))
+	}
+	fmt.Fprintln(stdout, strconv.Itoa(total))
+	return exitOK
+}
+
+// systemPrompt tells the model where it runs and how to use spilled output.
+func systemPrompt() string {
+	var b bytes.Buffer
+	b.WriteString("You are yaicli, a helpful assistant in a command-line terminal. ")
+	fmt.Fprintf(&b, "The user's shell is %s. ", shellPath())
+	b.WriteString("Answer concisely; plain text is easier to read in a terminal than heavy Markdown. ")
+	b.WriteString("Large tool results are truncated: the marker in the middle gives the file with the full text and an fs_read_file call (offset, limit) to page through it.")
+	return b.String()
+}

@@ -1,0 +1,522 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+// preset is a provider's default endpoint and the environment variable
+// that conventionally holds its key ("" for local servers that need none).
+type preset struct {
+	baseURL string
+	keyEnv  string
+}
+
+// presets are the providers yaicli knows by name; all speak OpenAI's chat
+// completions format.
+var presets = map[string]preset{
+	"openai":     {"https://api.openai.com/v1", "OPENAI_API_KEY"},
+	"deepseek":   {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"},
+	"groq":       {"https://api.groq.com/openai/v1", "GROQ_API_KEY"},
+	"openrouter": {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
+	"together":   {"https://api.together.xyz/v1", "TOGETHER_API_KEY"},
+	"xai":        {"https://api.x.ai/v1", "XAI_API_KEY"},
+	"mistral":    {"https://api.mistral.ai/v1", "MISTRAL_API_KEY"},
+	"gemini":     {"https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY"},
+	"ollama":     {"http://localhost:11434/v1", ""},
+	"lmstudio":   {"http://localhost:1234/v1", ""},
+	"llamacpp":   {"http://localhost:8080/v1", ""},
+	"vllm":       {"http://localhost:8000/v1", ""},
+}
+
+func presetNames() []string {
+	names := make([]string, 0, len(presets))
+	for n := range presets {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// baseURL is BASE_URL, or the provider's default.
+func (c *config) baseURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	return presets[c.Provider].baseURL
+}
+
+// resolveAPIKey picks API_KEY, else the provider's conventional variable,
+// and says where it came from.
+func resolveAPIKey(c *config, env func(string) string) (key, source string) {
+	if c.APIKey != "" {
+		return c.APIKey, c.sources["API_KEY"]
+	}
+	if v := presets[c.Provider].keyEnv; v != "" && env(v) != "" {
+		return env(v), "env " + v
+	}
+	return "", "unset"
+}
+
+// checkAPIKey fails before any request when a hosted provider has no key.
+func checkAPIKey(c *config) error {
+	p := presets[c.Provider]
+	if c.APIKey != "" || p.keyEnv == "" || c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "https://") {
+		return nil
+	}
+	return fmt.Errorf("no API key for provider %s: set YAI_API_KEY or %s (or API_KEY in config.ini); for a local model use PROVIDER=ollama", c.Provider, p.keyEnv)
+}
+
+// message is one entry of the conversation in OpenAI's shape.
+type message struct {
+	Role       string     `json:"role"`
+	Content    string     `json:"content"`
+	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Name       string     `json:"name,omitempty"`
+	clip       *clip      // a tool result's full-text record, for shrinking it later
+}
+
+// toolCall is one function call the model asked for.
+type toolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function functionCall `json:"function"`
+}
+
+type functionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// toolSpec is a tool offered to the model.
+type toolSpec struct {
+	Type     string       `json:"type"`
+	Function toolFunction `json:"function"`
+}
+
+type toolFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// usage is the token count the provider reported for one request.
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// reply is the outcome of one request: the assistant message, why the model
+// stopped, and the reported usage.
+type reply struct {
+	Message      message
+	FinishReason string
+	Usage        usage
+}
+
+// streamSink receives an answer as it arrives.
+type streamSink struct {
+	text      func(string)
+	reasoning func(string)
+}
+
+// client speaks OpenAI's chat completions wire format over HTTP.
+type client struct {
+	cfg     *config
+	http    *http.Client
+	stderr  io.Writer
+	sleep   func(context.Context, time.Duration) error
+	retries int
+}
+
+func newClient(cfg *config, stderr io.Writer) *client {
+	d := &net.Dialer{Timeout: cfg.Timeout}
+	tr := &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           d.DialContext,
+		TLSHandshakeTimeout:   cfg.Timeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+	}
+	return &client{cfg: cfg, http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// chatRequest is what the agent asks for: the messages, the tools, and the
+// output reserve (MaxTokens may be lowered by self-healing).
+type chatRequest struct {
+	Messages  []message
+	Tools     []toolSpec
+	MaxTokens int
+}
+
+// send posts one request, retrying rate limits and overloads up to c.retries
+// tries in all, and streams the answer into sink.
+func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
+	body, err := c.body(req)
+	if err != nil {
+		return reply{}, err
+	}
+	for try := 1; ; try++ {
+		r, err := c.once(ctx, body, sink)
+		var ae *apiError
+		if err == nil || !errors.As(err, &ae) || try >= c.retries ||
+			(ae.Kind != kindRateLimit && ae.Kind != kindOverloaded) {
+			return r, err
+		}
+		wait := ae.RetryAfter
+		if wait == 0 {
+			wait = time.Duration(1<<(try-1)) * time.Second
+		}
+		wait = min(wait, 60*time.Second)
+		fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.cfg.Provider, ae.Kind, try, c.retries-1, wait.Round(time.Millisecond))
+		if err := c.sleep(ctx, wait); err != nil {
+			return reply{}, err
+		}
+	}
+}
+
+// body builds the JSON request body, EXTRA_BODY merged last.
+func (c *client) body(req chatRequest) ([]byte, error) {
+	b := map[string]any{
+		"model":       c.cfg.Model,
+		"messages":    req.Messages,
+		"stream":      c.cfg.Stream,
+		"temperature": c.cfg.Temperature,
+		"top_p":       c.cfg.TopP,
+	}
+	if req.MaxTokens > 0 {
+		b["max_tokens"] = req.MaxTokens
+	}
+	if c.cfg.Stream {
+		b["stream_options"] = map[string]any{"include_usage": true}
+	}
+	if len(req.Tools) > 0 {
+		b["tools"] = req.Tools
+	}
+	if c.cfg.ReasoningEffort != "" {
+		b["reasoning_effort"] = c.cfg.ReasoningEffort
+	}
+	for k, v := range c.cfg.ExtraBody {
+		b[k] = v
+	}
+	return json.Marshal(b)
+}
+
+// once performs one HTTP exchange.
+func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.baseURL()+"/chat/completions", bytes.NewReader(body))
+	if err != nil {
+		return reply{}, fmt.Errorf("building request: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if c.cfg.Stream {
+		hreq.Header.Set("Accept", "text/event-stream")
+	}
+	if c.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+	}
+	for k, v := range c.cfg.ExtraHeaders {
+		hreq.Header.Set(k, v)
+	}
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		return reply{}, c.netError(ctx, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		return reply{}, classify(c.cfg.Provider, resp.StatusCode, b, resp.Header)
+	}
+	body2 := idleTimeout(resp.Body, c.cfg.Timeout, cancel)
+	var r reply
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		r, err = c.readStream(body2, sink)
+	} else {
+		r, err = c.readWhole(body2, sink)
+	}
+	if err != nil {
+		return r, c.netError(ctx, err)
+	}
+	return r, nil
+}
+
+// netError explains a transport failure: a timeout, a cancel, or the cause.
+func (c *client) netError(ctx context.Context, err error) error {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return err
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return fmt.Errorf("talking to %s at %s: %w", c.cfg.Provider, c.cfg.baseURL(), err)
+}
+
+// errIdle is the cause when the stream goes silent longer than TIMEOUT.
+var errIdle = errors.New("the provider stopped sending for longer than TIMEOUT; raise TIMEOUT or try again")
+
+// idleReader cancels the request when no bytes arrive within d.
+type idleReader struct {
+	r io.Reader
+	t *time.Timer
+	d time.Duration
+}
+
+func idleTimeout(r io.Reader, d time.Duration, cancel context.CancelCauseFunc) io.Reader {
+	if d <= 0 {
+		return r
+	}
+	return &idleReader{r: r, d: d, t: time.AfterFunc(d, func() { cancel(errIdle) })}
+}
+
+func (i *idleReader) Read(p []byte) (int, error) {
+	n, err := i.r.Read(p)
+	i.t.Reset(i.d)
+	if err != nil {
+		i.t.Stop()
+	}
+	return n, err
+}
+
+// chunk is one streamed (or whole) chat completion object.
+type chunk struct {
+	Choices []struct {
+		Delta        delta  `json:"delta"`
+		Message      delta  `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *usage          `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+type delta struct {
+	Content          string `json:"content"`
+	ReasoningContent string `json:"reasoning_content"`
+	Reasoning        string `json:"reasoning"`
+	ToolCalls        []struct {
+		Index    *int   `json:"index"`
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls"`
+}
+
+// assembler builds a reply from deltas.
+type assembler struct {
+	sink  streamSink
+	think thinkSplitter
+	text  strings.Builder
+	calls []toolCall
+	r     reply
+}
+
+func (a *assembler) add(ch *chunk) {
+	if ch.Usage != nil && ch.Usage.PromptTokens > 0 {
+		a.r.Usage = *ch.Usage
+	}
+	for _, c := range ch.Choices {
+		d := c.Delta
+		if d.Content == "" && d.ToolCalls == nil && d.ReasoningContent == "" && d.Reasoning == "" {
+			d = c.Message
+		}
+		if c.FinishReason != "" {
+			a.r.FinishReason = c.FinishReason
+		}
+		a.reason(d.ReasoningContent + d.Reasoning)
+		if d.Content != "" {
+			text, reasoning := a.think.split(d.Content)
+			a.reason(reasoning)
+			a.emit(text)
+		}
+		for i, tc := range d.ToolCalls {
+			idx := len(a.calls)
+			switch {
+			case tc.Index != nil:
+				idx = *tc.Index
+			case tc.ID == "" && len(a.calls) > 0:
+				idx = len(a.calls) - 1 // a continuation without index
+			case tc.ID == "":
+				idx = i
+			}
+			for len(a.calls) <= idx {
+				a.calls = append(a.calls, toolCall{Type: "function"})
+			}
+			call := &a.calls[idx]
+			if tc.ID != "" {
+				call.ID = tc.ID
+			}
+			if tc.Function.Name != "" {
+				call.Function.Name = tc.Function.Name
+			}
+			call.Function.Arguments += tc.Function.Arguments
+		}
+	}
+}
+
+func (a *assembler) reason(s string) {
+	if s != "" && a.sink.reasoning != nil {
+		a.sink.reasoning(s)
+	}
+}
+
+func (a *assembler) emit(s string) {
+	if s == "" {
+		return
+	}
+	a.text.WriteString(s)
+	if a.sink.text != nil {
+		a.sink.text(s)
+	}
+}
+
+func (a *assembler) finish() reply {
+	text, reasoning := a.think.flush()
+	a.reason(reasoning)
+	a.emit(text)
+	a.r.Message = message{Role: "assistant", Content: a.text.String()}
+	for i, c := range a.calls {
+		if c.Function.Name == "" {
+			continue // an index gap; nothing the model can get a result for
+		}
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d", i)
+		}
+		a.r.Message.ToolCalls = append(a.r.Message.ToolCalls, c)
+	}
+	return a.r
+}
+
+// readStream consumes an SSE body until [DONE] or its end.
+func (c *client) readStream(body io.Reader, sink streamSink) (reply, error) {
+	a := &assembler{sink: sink}
+	sr := newSSEReader(body)
+	for {
+		ev, err := sr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return a.finish(), fmt.Errorf("stream cut off: %w", err)
+		}
+		if strings.TrimSpace(ev.data) == "[DONE]" {
+			break
+		}
+		var ch chunk
+		if err := json.Unmarshal([]byte(ev.data), &ch); err != nil {
+			continue // a keep-alive or vendor event we do not understand
+		}
+		if len(ch.Error) > 0 && string(ch.Error) != "null" && len(ch.Choices) == 0 {
+			return a.finish(), classify(c.cfg.Provider, 0, []byte(ev.data), nil)
+		}
+		a.add(&ch)
+	}
+	r := a.finish()
+	if r.FinishReason == "" && r.Message.Content == "" && len(r.Message.ToolCalls) == 0 {
+		return r, errors.New("stream ended before any answer arrived")
+	}
+	return r, nil
+}
+
+// readWhole consumes a non-streamed JSON response.
+func (c *client) readWhole(body io.Reader, sink streamSink) (reply, error) {
+	b, err := io.ReadAll(body)
+	if err != nil {
+		return reply{}, err
+	}
+	var ch chunk
+	if err := json.Unmarshal(b, &ch); err != nil {
+		return reply{}, fmt.Errorf("provider answered with something that is not JSON: %.200q", b)
+	}
+	if len(ch.Error) > 0 && string(ch.Error) != "null" && len(ch.Choices) == 0 {
+		return reply{}, classify(c.cfg.Provider, 0, b, nil)
+	}
+	a := &assembler{sink: sink}
+	a.add(&ch)
+	return a.finish(), nil
+}
+
+// thinkSplitter separates <think>...</think> spans from answer text across
+// delta boundaries, holding back a partial tag until it can tell.
+type thinkSplitter struct {
+	inside  bool
+	pending string
+}
+
+func (t *thinkSplitter) split(s string) (text, reasoning string) {
+	s = t.pending + s
+	t.pending = ""
+	var out, why strings.Builder
+	for s != "" {
+		tag := "<think>"
+		if t.inside {
+			tag = "</think>"
+		}
+		if i := strings.Index(s, tag); i >= 0 {
+			t.write(&out, &why, s[:i])
+			t.inside = !t.inside
+			s = s[i+len(tag):]
+			continue
+		}
+		keep := partialSuffix(s, tag)
+		t.write(&out, &why, s[:len(s)-keep])
+		t.pending = s[len(s)-keep:]
+		break
+	}
+	return out.String(), why.String()
+}
+
+func (t *thinkSplitter) write(out, why *strings.Builder, s string) {
+	if t.inside {
+		why.WriteString(s)
+	} else {
+		out.WriteString(s)
+	}
+}
+
+func (t *thinkSplitter) flush() (text, reasoning string) {
+	p := t.pending
+	t.pending = ""
+	if t.inside {
+		return "", p
+	}
+	return p, ""
+}
+
+// partialSuffix is the length of the longest suffix of s that is a proper
+// prefix of tag.
+func partialSuffix(s, tag string) int {
+	for n := min(len(tag)-1, len(s)); n > 0; n-- {
+		if strings.HasSuffix(s, tag[:n]) {
+			return n
+		}
+	}
+	return 0
+}

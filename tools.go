@@ -1,0 +1,265 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// tool is one function the model may call. run writes the result's JSON
+// text to out; an error returned before anything was written becomes a
+// {"success": false, "error": ...} result.
+type tool struct {
+	name, desc string
+	params     string // JSON schema of the arguments
+	changes    bool   // executes or writes, so it needs approval
+	run        func(ctx context.Context, args map[string]any, out io.Writer) error
+}
+
+// toolOutput is one tool result of the current turn, for /show-output and
+// the viewer.
+type toolOutput struct {
+	name, caption string
+	clip          *clip
+}
+
+// toolbox runs tool calls: approval, truncation with spill, preview.
+type toolbox struct {
+	cfg     *config
+	tools   map[string]tool
+	ask     func(question string) (string, error) // nil: no terminal to ask on
+	always  map[string]bool                       // tools approved for the session
+	preview io.Writer                             // where calls and previews are shown
+	now     func() time.Time
+	outputs []toolOutput
+}
+
+func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error)) *toolbox {
+	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, always: map[string]bool{}, preview: preview, now: time.Now}
+	for _, t := range builtinTools(cfg) {
+		tb.tools[t.name] = t
+	}
+	return tb
+}
+
+// specs lists the tools for a request, sorted so requests are stable.
+func (tb *toolbox) specs() []toolSpec {
+	if tb == nil {
+		return nil
+	}
+	names := make([]string, 0, len(tb.tools))
+	for n := range tb.tools {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]toolSpec, 0, len(names))
+	for _, n := range names {
+		t := tb.tools[n]
+		out = append(out, toolSpec{Type: "function", Function: toolFunction{Name: n, Description: t.desc, Parameters: json.RawMessage(t.params)}})
+	}
+	return out
+}
+
+// call runs one tool call and returns its tool message, always: unknown
+// tools, bad arguments, refusals and failures become results that say so.
+func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
+	name := tc.Function.Name
+	fmt.Fprintf(tb.preview, "@Function call: %s\n", callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars))
+	c := tb.result(ctx, tc)
+	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: caption(tc.Function.Arguments), clip: c})
+	text := c.text(capFor(name, tb.cfg.ToolOutputMaxChars))
+	if tb.cfg.ShowFunctionOut {
+		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars))
+	}
+	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c}
+}
+
+func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
+	name := tc.Function.Name
+	t, ok := tb.tools[name]
+	if !ok {
+		return failure(fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(tb.names(), ", ")))
+	}
+	args := map[string]any{}
+	if s := strings.TrimSpace(tc.Function.Arguments); s != "" {
+		if err := json.Unmarshal([]byte(s), &args); err != nil {
+			return failure(fmt.Sprintf("arguments are not a valid JSON object (%v); call %s again with JSON arguments", err, name))
+		}
+	}
+	if t.changes {
+		if why := tb.approve(name, tc.Function.Arguments); why != "" {
+			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+			return failure(why)
+		}
+	}
+	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now()))
+	counted := &countingWriter{w: cl}
+	err := t.run(ctx, args, counted)
+	if err != nil && counted.n == 0 {
+		writeJSON(cl, map[string]any{"success": false, "error": err.Error()})
+	}
+	return cl.finish()
+}
+
+func (tb *toolbox) names() []string {
+	var n []string
+	for k := range tb.tools {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// approve returns "" when the call may run, else why it may not.
+func (tb *toolbox) approve(name, args string) string {
+	refused := fmt.Sprintf("%s was refused: it executes or writes and was not approved; allow it with --yes or TOOL_APPROVAL=auto", name)
+	switch {
+	case tb.cfg.ToolApproval == "auto" || tb.always[name]:
+		return ""
+	case tb.cfg.ToolApproval == "deny":
+		return fmt.Sprintf("%s was refused: TOOL_APPROVAL=deny; allow it with TOOL_APPROVAL=ask or auto", name)
+	case tb.ask == nil:
+		return refused + " (no terminal to ask on)"
+	}
+	answer, err := tb.ask(fmt.Sprintf("Run %s? [y]es / [n]o / [a]lways for this session: ", name))
+	if err != nil {
+		return refused
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return ""
+	case "a", "always":
+		tb.always[name] = true
+		return ""
+	}
+	return refused
+}
+
+// failure is the result of a call that did not run.
+func failure(why string) *clip {
+	b, _ := json.Marshal(map[string]any{"success": false, "error": why})
+	return truncate(string(b), 0)
+}
+
+// writeJSON writes v as compact JSON text without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
+}
+
+// callPreview renders name(args) on one line of at most max characters;
+// long string values appear as <N chars>. max 0 shows the raw arguments.
+func callPreview(name, args string, max int) string {
+	if max <= 0 {
+		return name + "(" + args + ")"
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil {
+		return firstRunes(name+"("+oneLine(args)+")", max)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	render := func(limit int) string {
+		parts := make([]string, 0, len(keys))
+		for _, k := range keys {
+			v := m[k]
+			if s, ok := v.(string); ok && utf8.RuneCountInString(s) > limit {
+				parts = append(parts, fmt.Sprintf("%s=<%d chars>", k, utf8.RuneCountInString(s)))
+				continue
+			}
+			b, _ := json.Marshal(v)
+			parts = append(parts, k+"="+oneLine(string(b)))
+		}
+		return name + "(" + strings.Join(parts, ", ") + ")"
+	}
+	line := render(max)
+	if utf8.RuneCountInString(line) > max {
+		line = render(40)
+	}
+	if utf8.RuneCountInString(line) > max {
+		line = firstRunes(line, max-1) + "…"
+	}
+	return line
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// caption is a short label of a call for the viewer: its command or path.
+func caption(args string) string {
+	var m map[string]any
+	json.Unmarshal([]byte(args), &m)
+	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "url", "query"} {
+		if v, ok := m[k]; ok {
+			b, _ := json.Marshal(v)
+			s := strings.Trim(string(b), `"`)
+			return firstRunes(oneLine(s), 80)
+		}
+	}
+	return ""
+}
+
+// displayPreview is the head-only terminal preview of a result: at most
+// maxLines lines and maxChars characters (0 and 0 = everything), control
+// characters made visible so a tool cannot drive the terminal.
+func displayPreview(text string, maxLines, maxChars int) string {
+	text = sanitize(strings.TrimRight(text, "\n"))
+	lines := strings.Split(text, "\n")
+	shown := lines
+	if maxLines > 0 && len(shown) > maxLines {
+		shown = shown[:maxLines]
+	}
+	out := strings.Join(shown, "\n")
+	if maxChars > 0 && utf8.RuneCountInString(out) > maxChars {
+		out = firstRunes(out, maxChars)
+		shown = strings.Split(out, "\n")
+	}
+	if rest := len(lines) - len(shown); rest > 0 || out != text {
+		if rest == 0 {
+			rest = 1
+		}
+		return out + fmt.Sprintf("\n… +%d lines · Ctrl+O to expand\n", rest)
+	}
+	return out + "\n"
+}
+
+// sanitize replaces control characters other than newline and tab, so no
+// escape sequence from a tool reaches the terminal raw.
+func sanitize(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isControl(r) {
+			if r == 0x1b {
+				return '␛'
+			}
+			return '�'
+		}
+		return r
+	}, s)
+}
+
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// pageLimit is the limit suggested in the marker's paging call: well below
+// fs_read_file's own cap, so a page is not truncated again.
+const pageLimit = 12000
+
+// capFor is the character cap for one tool's result. The per-tool caps of
+// the specification scale with TOOL_OUTPUT_MAX_CHARS (0 = no cap).
+func capFor(tool string, global int) int {
+	if global <= 0 {
+		return 0
+	}
+	switch tool {
+	case "fs_read_file":
+		return global * 2
+	case "fetch_webpage":
+		return global * 25 / 8
+	case "fs_search_files", "fs_list_directory":
+		return global * 3 / 2
+	}
+	return global
+}
+
+// clip is a tool result as the model sees it: the head and tail of the full
+// text, which is total characters long and (when path is set) on disk.
+type clip struct {
+	head, tail string
+	total      int    // characters in the full text
+	path       string // spill file, "" when not written
+	spillErr   error  // why the spill file could not be written
+	errLines   []errLine
+	omitted    bool // head+tail do not cover the text
+}
+
+// text renders the model-visible text within max characters (0 = the
+// whole head and tail as kept). A smaller max gives a shorter head and tail
+// of the same full text, so a result can be shrunk again later.
+func (c *clip) text(max int) string {
+	if !c.omitted {
+		if max <= 0 || c.total <= max {
+			return c.head
+		}
+	}
+	if max <= 0 {
+		max = utf8.RuneCountInString(c.head) + utf8.RuneCountInString(c.tail) + 2000
+	}
+	// Reserve room for the widest marker this clip can produce: the real
+	// numbers are never wider, and at most errLinesShown lines are listed.
+	reserve := utf8.RuneCountInString(c.marker(c.total, c.total, nil))
+	withLines := len(c.errLines) > 0
+	if withLines && max-reserve-errLinesReserve >= max/2 {
+		reserve += errLinesReserve
+	} else {
+		withLines = false
+	}
+	room := max - reserve
+	if room < 0 {
+		return firstRunes(c.marker(0, c.total, nil), max)
+	}
+	h := min(room/2, utf8.RuneCountInString(c.head))
+	t := min(room-h, utf8.RuneCountInString(c.tail))
+	var lines []string
+	if withLines {
+		lines = linesText(within(c.errLines, h, c.total-t))
+	}
+	mark := c.marker(h, c.total-h-t, lines)
+	return firstRunes(c.head, h) + mark + lastRunes(c.tail, t)
+}
+
+// marker is the note that replaces the omitted middle.
+func (c *clip) marker(offset, omitted int, lines []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n[… %d characters omitted (of %d) …", omitted, c.total)
+	switch {
+	case c.path != "":
+		q := strconv.Quote(c.path)
+		fmt.Fprintf(&b, " full output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", q, q, offset, pageLimit)
+	case c.spillErr != nil:
+		fmt.Fprintf(&b, " the full output could not be saved: %s", c.spillErr)
+	default:
+		b.WriteString(" the full output was not kept")
+	}
+	if len(lines) > 0 {
+		b.WriteString("\nerror-like lines in the omitted part:")
+		for _, l := range lines {
+			b.WriteString("\n  " + l)
+		}
+	}
+	b.WriteString("]\n")
+	return b.String()
+}
+
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+func lastRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := len(s)
+	for ; i > 0 && n > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
+}
+
+// clipper receives a tool result's JSON text as it is produced and keeps
+// memory bounded by the cap: the head, a ring of the tail, and, once the
+// text outgrows the cap, everything streamed to the spill file. Each Write
+// must hold whole UTF-8 sequences.
+type clipper struct {
+	cap       int
+	buf       []byte // everything until the cap is passed; then the head
+	tail      ring
+	total     int
+	spilled   bool
+	open      func() (io.WriteCloser, string, error)
+	file      io.WriteCloser
+	path      string
+	spillErr  error
+	errs      errScan
+	headBytes int
+}
+
+// newClipper starts a result with the given cap (0 = unlimited); open
+// creates the spill file on first need.
+func newClipper(cap int, open func() (io.WriteCloser, string, error)) *clipper {
+	return &clipper{cap: cap, open: open, tail: ring{buf: make([]byte, 0, 4*cap+4)}}
+}
+
+func (c *clipper) Write(p []byte) (int, error) {
+	n := utf8.RuneCount(p)
+	if !c.spilled {
+		c.buf = append(c.buf, p...)
+		c.total += n
+		if c.cap > 0 && c.total > c.cap {
+			c.startSpill()
+		}
+		return len(p), nil
+	}
+	c.errs.scan(p, c.total)
+	c.total += n
+	c.tail.write(p)
+	c.writeFile(p)
+	return len(p), nil
+}
+
+// startSpill moves from buffering to streaming once the cap is passed.
+func (c *clipper) startSpill() {
+	c.spilled = true
+	all := c.buf
+	c.errs.from = c.cap/2 - 2000 // the head never reaches past cap/2
+	c.errs.scan(all, 0)
+	c.tail.write(all)
+	if c.open != nil {
+		c.file, c.path, c.spillErr = c.open()
+	} else {
+		c.spillErr = errors.New("no spill directory")
+	}
+	c.writeFile(all)
+	// Keep only the head: the first cap characters are the most it can need.
+	cut := len(firstRunes(string(all), c.cap))
+	c.buf = append([]byte(nil), all[:cut]...)
+}
+
+func (c *clipper) writeFile(p []byte) {
+	if c.file == nil {
+		return
+	}
+	if _, err := c.file.Write(p); err != nil {
+		c.spillErr = fmt.Errorf("writing %s: %w", c.path, err)
+		c.file.Close()
+		c.file, c.path = nil, ""
+	}
+}
+
+// finish closes the spill file and returns the clip.
+func (c *clipper) finish() *clip {
+	if !c.spilled {
+		s := string(c.buf)
+		return &clip{head: s, tail: s, total: c.total}
+	}
+	if c.file != nil {
+		if err := c.file.Close(); err != nil {
+			c.spillErr = fmt.Errorf("closing %s: %w", c.path, err)
+			c.path = ""
+		}
+	}
+	return &clip{head: string(c.buf), tail: c.tail.lastRunes(c.cap), total: c.total, path: c.path,
+		spillErr: c.spillErr, omitted: true, errLines: append(c.errs.first, c.errs.last...)}
+}
+
+// truncate clips a whole result held in memory (no spill file).
+func truncate(s string, max int) *clip {
+	c := newClipper(max, nil)
+	c.Write([]byte(s))
+	return c.finish()
+}
+
+// ring keeps the last cap(buf) bytes written.
+type ring struct {
+	buf  []byte
+	next int
+	full bool
+}
+
+func (r *ring) write(p []byte) {
+	size := cap(r.buf)
+	if size == 0 {
+		return
+	}
+	if len(p) >= size {
+		r.buf = append(r.buf[:0], p[len(p)-size:]...)
+		r.next, r.full = 0, true
+		return
+	}
+	for len(p) > 0 {
+		if !r.full {
+			room := size - len(r.buf)
+			n := min(room, len(p))
+			r.buf = append(r.buf, p[:n]...)
+			p = p[n:]
+			if len(r.buf) == size {
+				r.full, r.next = true, 0
+			}
+			continue
+		}
+		n := copy(r.buf[r.next:], p)
+		p = p[n:]
+		r.next = (r.next + n) % size
+	}
+}
+
+// lastRunes returns up to n whole characters from the end of the ring.
+func (r *ring) lastRunes(n int) string {
+	var b []byte
+	if r.full {
+		b = append(append([]byte(nil), r.buf[r.next:]...), r.buf[:r.next]...)
+	} else {
+		b = r.buf
+	}
+	for len(b) > 0 && !utf8.RuneStart(b[0]) {
+		b = b[1:] // the ring cut a character; drop its remains
+	}
+	return lastRunes(string(b), n)
+}
+
+// errScan remembers error-like lines of the text with their character
+// offsets, bounded: the first few and the most recent few.
+type errScan struct {
+	from  int // offsets before this are in the head anyway
+	first []errLine
+	last  []errLine
+}
+
+type errLine struct {
+	at   int
+	text string
+}
+
+const (
+	errLinesShown   = 8
+	errLineMaxChar  = 160
+	errLinesReserve = 40 + errLinesShown*(errLineMaxChar+3) // header and indented lines
+)
+
+// errWords are what marks a line as worth listing; both raw lines and the
+// escaped \n of JSON text separate lines.
+var errWords = [][]byte{[]byte("error"), []byte("Error"), []byte("ERROR"), []byte("fail"), []byte("Fail"), []byte("FAIL"),
+	[]byte("panic"), []byte("Panic"), []byte("Traceback"), []byte("exit status"), []byte("exit code")}
+
+func (e *errScan) scan(p []byte, base int) {
+	for _, w := range errWords {
+		off := 0
+		for {
+			i := bytes.Index(p[off:], w)
+			if i < 0 {
+				break
+			}
+			i += off
+			start, end := lineAround(p, i)
+			at := base + utf8.RuneCount(p[:start])
+			if at >= e.from {
+				e.add(errLine{at: at, text: firstRunes(strings.TrimSpace(string(p[start:end])), errLineMaxChar)})
+			}
+			off = end
+			if off >= len(p) {
+				break
+			}
+		}
+	}
+}
+
+func (e *errScan) add(l errLine) {
+	if len(e.first) < 2*errLinesShown {
+		e.first = append(e.first, l)
+		return
+	}
+	if len(e.last) == errLinesShown {
+		e.last = e.last[1:]
+	}
+	e.last = append(e.last, l)
+}
+
+// within returns the lines whose offsets fall in [lo, hi), in text
+// order, without repeats, at most errLinesShown.
+func within(lines []errLine, lo, hi int) []errLine {
+	seen := map[int]bool{}
+	var in []errLine
+	for _, l := range lines {
+		if l.at >= lo && l.at < hi && !seen[l.at] {
+			seen[l.at] = true
+			in = append(in, l)
+		}
+	}
+	sort.Slice(in, func(i, j int) bool { return in[i].at < in[j].at })
+	return in[:min(len(in), errLinesShown)]
+}
+
+func linesText(lines []errLine) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		out = append(out, l.text)
+	}
+	return out
+}
+
+// lineAround finds the line holding p[i]; lines end at a newline byte or at
+// the two characters \n of JSON text.
+func lineAround(p []byte, i int) (start, end int) {
+	start = i
+	for start > 0 && p[start-1] != '\n' && !(start > 1 && p[start-2] == '\\' && p[start-1] == 'n') {
+		start--
+	}
+	end = i
+	for end < len(p) && p[end] != '\n' && !(p[end] == '\\' && end+1 < len(p) && p[end+1] == 'n') {
+		end++
+	}
+	for start < end && !utf8.RuneStart(p[start]) {
+		start++
+	}
+	return start, end
+}
+
+// spillOpener returns a function that creates a new spill file for tool in
+// dir: YYYYMMDD-HHMMSS-<tool>.txt, a numeric suffix when taken, mode 0600.
+func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string, error) {
+	return func() (io.WriteCloser, string, error) {
+		if dir == "" {
+			return nil, "", errors.New("TOOL_OUTPUT_DIR is empty")
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, "", fmt.Errorf("creating %s: %w", dir, err)
+		}
+		base := now.Format("20060102-150405") + "-" + safeName(tool)
+		for i := 1; i < 1000; i++ {
+			name := base + ".txt"
+			if i > 1 {
+				name = fmt.Sprintf("%s-%d.txt", base, i)
+			}
+			p := filepath.Join(dir, name)
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+			if errors.Is(err, os.ErrExist) {
+				continue
+			}
+			if err != nil {
+				return nil, "", fmt.Errorf("creating %s: %w", p, err)
+			}
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
+			return f, p, nil
+		}
+		return nil, "", fmt.Errorf("too many spill files named %s in %s", base, dir)
+	}
+}
+
+// safeName keeps a tool name usable as part of a file name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// removeOldSpills deletes spill files older than days (0 keeps them all).
+// It runs in the background at start-up; errors do not matter to anyone.
+func removeOldSpills(dir string, days int, now time.Time) int {
+	if days <= 0 || dir == "" {
+		return 0
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
+	removed := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".txt") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+			if os.Remove(filepath.Join(dir, e.Name())) == nil {
+				removed++
+			}
+		}
+	}
+	return removed
+}

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// webDownloadMax bounds what fetch_webpage and web_search read from the net.
+const webDownloadMax = 5 << 20
+
+// webGet fetches a URL with a bounded body and a clear offline message.
+func webGet(ctx context.Context, u string, timeout time.Duration) ([]byte, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("bad url %q: %v", u, err)
+	}
+	req.Header.Set("User-Agent", "Mozilla/5.0 (compatible; yaicli/"+version+")")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		var dns *net.DNSError
+		var op *net.OpError
+		if errors.As(err, &dns) || errors.As(err, &op) {
+			return nil, "", fmt.Errorf("cannot reach %s (%v): this machine may be offline; for air-gapped networks set WEB_SEARCH_PROVIDER=searxng and WEB_SEARCH_URL", req.URL.Host, err)
+		}
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return nil, "", fmt.Errorf("%s answered HTTP %d", req.URL.Host, resp.StatusCode)
+	}
+	b, err := io.ReadAll(io.LimitReader(resp.Body, webDownloadMax))
+	return b, resp.Header.Get("Content-Type"), err
+}
+
+// fetchWebpage is fetch_webpage: the page as readable text.
+func fetchWebpage(ctx context.Context, args map[string]any, out io.Writer, timeout time.Duration) error {
+	u := argString(args, "url", "")
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return fmt.Errorf("url must start with http:// or https://, got %q", u)
+	}
+	body, ctype, err := webGet(ctx, u, timeout)
+	if err != nil {
+		return err
+	}
+	text := string(body)
+	if strings.Contains(ctype, "html") || strings.Contains(strings.ToLower(text[:min(len(text), 512)]), "<html") {
+		text = htmlText(text)
+	}
+	return writeJSON(out, map[string]any{"url": u, "success": true, "content": text, "truncated_download": len(body) >= webDownloadMax})
+}
+
+var (
+	reHidden = regexp.MustCompile(`(?is)<(script|style|noscript|svg|head|template)\b.*?</(script|style|noscript|svg|head|template)\s*>|<!--.*?-->`)
+	reBlock  = regexp.MustCompile(`(?i)</?(p|div|br|li|ul|ol|h[1-6]|tr|table|section|article|header|footer|pre|blockquote|hr)\b[^>]*>`)
+	reTag    = regexp.MustCompile(`(?s)<[^>]*>`)
+	reSpaces = regexp.MustCompile(`[ \t\r\f\v]+`)
+	reBlank  = regexp.MustCompile(`\n\s*\n+`)
+)
+
+// htmlText turns HTML into readable text: hidden parts dropped, blocks on
+// their own lines, entities decoded, whitespace collapsed.
+func htmlText(s string) string {
+	s = reHidden.ReplaceAllString(s, " ")
+	s = reBlock.ReplaceAllString(s, "\n")
+	s = reTag.ReplaceAllString(s, "")
+	s = html.UnescapeString(s)
+	s = reSpaces.ReplaceAllString(s, " ")
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.TrimSpace(reBlank.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}
+
+// searchResult is one web_search hit.
+type searchResult struct {
+	Title   string `json:"title"`
+	URL     string `json:"url"`
+	Snippet string `json:"snippet"`
+}
+
+var (
+	reDDGLink    = regexp.MustCompile(`(?s)<a[^>]*class="result__a"[^>]*href="([^"]*)"[^>]*>(.*?)</a>`)
+	reDDGSnippet = regexp.MustCompile(`(?s)class="result__snippet"[^>]*>(.*?)</a>`)
+)
+
+// webSearch is web_search: DuckDuckGo's HTML page by default, or a SearXNG
+// instance (WEB_SEARCH_URL) for networks without the internet.
+func webSearch(ctx context.Context, cfg *config, args map[string]any, out io.Writer) error {
+	q := argString(args, "query", "")
+	if q == "" {
+		return errors.New("query is required")
+	}
+	max := argInt(args, "max_results", 5)
+	var res []searchResult
+	var err error
+	if cfg.WebSearchProvider == "searxng" {
+		res, err = searxng(ctx, cfg, q)
+	} else {
+		res, err = duckduckgo(ctx, cfg, q)
+	}
+	if err != nil {
+		return err
+	}
+	if len(res) > max {
+		res = res[:max]
+	}
+	return writeJSON(out, map[string]any{"query": q, "success": true, "results": res})
+}
+
+func searxng(ctx context.Context, cfg *config, q string) ([]searchResult, error) {
+	if cfg.WebSearchURL == "" {
+		return nil, errors.New("WEB_SEARCH_PROVIDER=searxng needs WEB_SEARCH_URL, the base URL of a SearXNG instance")
+	}
+	body, _, err := webGet(ctx, cfg.WebSearchURL+"/search?format=json&q="+url.QueryEscape(q), cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Results []struct{ Title, URL, Content string }
+	}
+	if err := json.Unmarshal(body, &r); err != nil {
+		return nil, fmt.Errorf("searxng answered something that is not its JSON format (enable format json in its settings): %v", err)
+	}
+	var out []searchResult
+	for _, x := range r.Results {
+		out = append(out, searchResult{Title: x.Title, URL: x.URL, Snippet: x.Content})
+	}
+	return out, nil
+}
+
+func duckduckgo(ctx context.Context, cfg *config, q string) ([]searchResult, error) {
+	base := "https://html.duckduckgo.com"
+	if cfg.WebSearchURL != "" {
+		base = cfg.WebSearchURL
+	}
+	body, _, err := webGet(ctx, base+"/html/?q="+url.QueryEscape(q), cfg.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	links := reDDGLink.FindAllStringSubmatch(string(body), -1)
+	snippets := reDDGSnippet.FindAllStringSubmatch(string(body), -1)
+	var out []searchResult
+	for i, l := range links {
+		r := searchResult{URL: ddgTarget(html.UnescapeString(l[1])), Title: htmlText(l[2])}
+		if i < len(snippets) {
+			r.Snippet = htmlText(snippets[i][1])
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// ddgTarget unwraps DuckDuckGo's redirect links (/l/?uddg=<target>).
+func ddgTarget(link string) string {
+	u, err := url.Parse(link)
+	if err != nil {
+		return link
+	}
+	if t := u.Query().Get("uddg"); t != "" {
+		return t
+	}
+	return link
+}

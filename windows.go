@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// knownWindows are context windows in tokens of widely used models. The
+// longest matching prefix wins, so dated names ("gpt-4o-2024-08-06") and
+// vendor prefixes stripped by windowOf find their family.
+var knownWindows = map[string]int{
+	"gpt-5": 400000, "gpt-4.1": 1047576, "gpt-4o": 128000, "gpt-4-turbo": 128000, "gpt-4-32k": 32768,
+	"gpt-4": 8192, "gpt-3.5-turbo": 16385, "o1": 200000, "o1-mini": 128000, "o3": 200000, "o3-mini": 200000,
+	"o4-mini": 200000, "gpt-oss": 131072, "chatgpt-4o": 128000,
+	"claude": 200000, "claude-sonnet-4": 200000, "claude-opus-4": 200000, "claude-3": 200000, "claude-2": 100000,
+	"gemini-2.5": 1048576, "gemini-2.0": 1048576, "gemini-1.5-pro": 2097152, "gemini-1.5-flash": 1048576, "gemini-3": 1048576,
+	"deepseek-chat": 131072, "deepseek-reasoner": 131072, "deepseek-v3": 131072, "deepseek-r1": 131072, "deepseek-coder": 131072,
+	"llama3": 8192, "llama-3": 8192, "llama3.1": 131072, "llama-3.1": 131072, "llama3.2": 131072, "llama-3.2": 131072,
+	"llama3.3": 131072, "llama-3.3": 131072, "llama-4": 1048576,
+	"qwen2.5": 32768, "qwen-2.5": 32768, "qwen3": 40960, "qwen-max": 32768, "qwen-plus": 131072, "qwen-turbo": 1000000,
+	"qwq": 131072, "qwen2.5-coder": 32768, "qwen3-coder": 262144,
+	"mistral-large": 131072, "mistral-medium": 131072, "mistral-small": 32768, "codestral": 262144,
+	"mistral": 32768, "mixtral": 32768, "ministral": 131072, "magistral": 40000, "devstral": 131072,
+	"grok-4": 256000, "grok-3": 131072, "grok-2": 131072, "grok-code": 256000, "grok": 131072,
+	"kimi-k2": 131072, "moonshot-v1-8k": 8192, "moonshot-v1-32k": 32768, "moonshot-v1-128k": 131072, "kimi": 131072,
+	"gemma2": 8192, "gemma3": 131072, "phi3": 4096, "phi4": 16384,
+}
+
+// windowOf returns the table's window for a model, 0 when unknown.
+func windowOf(model string) int {
+	m := strings.ToLower(model)
+	if i := strings.LastIndex(m, "/"); i >= 0 {
+		m = m[i+1:] // "meta-llama/llama-3.1-8b", "openai/gpt-4o"
+	}
+	best, window := -1, 0
+	for prefix, w := range knownWindows {
+		if strings.HasPrefix(m, prefix) && len(prefix) > best {
+			best, window = len(prefix), w
+		}
+	}
+	return window
+}
+
+// windowCache keeps windows reported by local servers or learned from
+// rejections, on disk with the time, so each model is asked about once.
+type windowCache struct {
+	path    string
+	entries map[string]cachedWindow
+	client  *http.Client
+}
+
+type cachedWindow struct {
+	Tokens int       `json:"tokens"` // 0 = the server could not tell
+	Source string    `json:"source"`
+	Time   time.Time `json:"time"`
+}
+
+const (
+	windowCacheFresh = 7 * 24 * time.Hour // discovered windows are asked again after this
+	windowCacheMiss  = 24 * time.Hour     // servers that could not tell are asked again after this
+)
+
+func openWindowCache() *windowCache {
+	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}}
+	if dir, err := os.UserCacheDir(); err == nil {
+		wc.path = filepath.Join(dir, "yaicli", "windows.json")
+		if b, err := os.ReadFile(wc.path); err == nil {
+			json.Unmarshal(b, &wc.entries)
+		}
+	}
+	return wc
+}
+
+func windowKey(cfg *config) string {
+	return cfg.Provider + " " + cfg.baseURL() + " " + cfg.Model
+}
+
+// resolve finds the model's window: a learned or discovered one from the
+// cache, then the server's own answer, then the table; 0 when unknown.
+func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
+	key := windowKey(cfg)
+	if e, ok := wc.entries[key]; ok {
+		fresh := time.Since(e.Time) < windowCacheFresh || e.Source == "learned from a rejection"
+		if e.Tokens > 0 && fresh {
+			return e.Tokens, e.Source
+		}
+		if e.Tokens == 0 && time.Since(e.Time) < windowCacheMiss {
+			return windowOf(cfg.Model), "model table"
+		}
+	}
+	if ask := discoverers[cfg.Provider]; ask != nil {
+		n := ask(ctx, wc.client, cfg)
+		source := "reported by the " + cfg.Provider + " server"
+		wc.put(key, cachedWindow{Tokens: n, Source: source, Time: time.Now()})
+		if n > 0 {
+			return n, source
+		}
+	}
+	return windowOf(cfg.Model), "model table"
+}
+
+// learn records a window named by a context-length rejection.
+func (wc *windowCache) learn(cfg *config, tokens int) {
+	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: "learned from a rejection", Time: time.Now()})
+}
+
+// put stores an entry and rewrites the cache file atomically.
+func (wc *windowCache) put(key string, e cachedWindow) {
+	wc.entries[key] = e
+	if wc.path == "" {
+		return
+	}
+	b, _ := json.MarshalIndent(wc.entries, "", "  ")
+	if os.MkdirAll(filepath.Dir(wc.path), 0o700) != nil {
+		return
+	}
+	tmp := fmt.Sprintf("%s.%d.tmp", wc.path, os.Getpid())
+	if os.WriteFile(tmp, b, 0o600) == nil {
+		os.Rename(tmp, wc.path)
+	}
+}
+
+// discoverers ask a server for the window of the configured model.
+var discoverers = map[string]func(context.Context, *http.Client, *config) int{
+	"ollama":     ollamaWindow,
+	"llamacpp":   llamacppWindow,
+	"vllm":       modelsListWindow,
+	"lmstudio":   modelsListWindow,
+	"openrouter": modelsListWindow,
+}
+
+// serverRoot strips the OpenAI-compatible /v1 suffix from the base URL.
+func serverRoot(cfg *config) string {
+	return strings.TrimSuffix(cfg.baseURL(), "/v1")
+}
+
+func getJSON(ctx context.Context, c *http.Client, method, url string, body string, v any) bool {
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return false
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v) == nil
+}
+
+// ollamaWindow prefers the running context (/api/ps), then num_ctx from the
+// model's parameters, then the model's trained length (/api/show).
+func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) int {
+	var ps struct {
+		Models []struct {
+			Name, Model   string
+			ContextLength int `json:"context_length"`
+		}
+	}
+	if getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/api/ps", "", &ps) {
+		for _, m := range ps.Models {
+			if (m.Name == cfg.Model || m.Model == cfg.Model) && m.ContextLength > 0 {
+				return m.ContextLength
+			}
+		}
+	}
+	var show struct {
+		Parameters string         `json:"parameters"`
+		ModelInfo  map[string]any `json:"model_info"`
+	}
+	body, _ := json.Marshal(map[string]string{"model": cfg.Model})
+	if !getJSON(ctx, c, http.MethodPost, serverRoot(cfg)+"/api/show", string(body), &show) {
+		return 0
+	}
+	for _, line := range strings.Split(show.Parameters, "\n") {
+		f := strings.Fields(line)
+		var n int
+		if len(f) == 2 && f[0] == "num_ctx" {
+			if _, err := fmt.Sscan(f[1], &n); err == nil {
+				return n
+			}
+		}
+	}
+	for k, v := range show.ModelInfo {
+		if n, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") {
+			return int(n)
+		}
+	}
+	return 0
+}
+
+func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) int {
+	var props struct {
+		NCtx     int `json:"n_ctx"`
+		Settings struct {
+			NCtx int `json:"n_ctx"`
+		} `json:"default_generation_settings"`
+	}
+	if !getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/props", "", &props) {
+		return 0
+	}
+	return max(props.NCtx, props.Settings.NCtx)
+}
+
+// modelsListWindow reads /models as vLLM (max_model_len), LM Studio
+// (max_context_length, loaded_context_length) and OpenRouter
+// (context_length) fill it.
+func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) int {
+	var list struct {
+		Data []struct {
+			ID                  string `json:"id"`
+			MaxModelLen         int    `json:"max_model_len"`
+			MaxContextLength    int    `json:"max_context_length"`
+			LoadedContextLength int    `json:"loaded_context_length"`
+			ContextLength       int    `json:"context_length"`
+		} `json:"data"`
+	}
+	if !getJSON(ctx, c, http.MethodGet, cfg.baseURL()+"/models", "", &list) {
+		return 0
+	}
+	for _, m := range list.Data {
+		if m.ID != cfg.Model {
+			continue
+		}
+		for _, n := range []int{m.LoadedContextLength, m.MaxModelLen, m.ContextLength, m.MaxContextLength} {
+			if n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
