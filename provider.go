@@ -418,16 +418,18 @@ func (a *assembler) finish() reply {
 func (c *client) readStream(body io.Reader, sink streamSink) (reply, error) {
 	a := &assembler{sink: sink}
 	sr := newSSEReader(body)
-	for {
+	done := false
+	for !done {
 		ev, err := sr.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return a.finish(), fmt.Errorf("stream cut off: %w", err)
+			return a.finish(), fmt.Errorf("stream cut off mid-answer: %w", err)
 		}
 		if strings.TrimSpace(ev.data) == "[DONE]" {
-			break
+			done = true
+			continue
 		}
 		var ch chunk
 		if err := json.Unmarshal([]byte(ev.data), &ch); err != nil {
@@ -439,8 +441,8 @@ func (c *client) readStream(body io.Reader, sink streamSink) (reply, error) {
 		a.add(&ch)
 	}
 	r := a.finish()
-	if r.FinishReason == "" && r.Message.Content == "" && len(r.Message.ToolCalls) == 0 {
-		return r, errors.New("stream ended before any answer arrived")
+	if !done && r.FinishReason == "" {
+		return r, errors.New("the stream ended before the answer was complete (no finish_reason, no [DONE]); try again")
 	}
 	return r, nil
 }

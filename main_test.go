@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// binary is the yaicli built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "yaicli-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "yaicli")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building yaicli: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// e2e is one run of the binary.
+type e2e struct {
+	args  []string
+	stdin string
+	env   []string
+	file  string // config.ini content, written to $XDG_CONFIG_HOME/yaicli/config.ini
+	// noProvider runs without the fake provider's URL and key.
+	noProvider bool
+}
+
+type e2eResult struct {
+	stdout, stderr string
+	code           int
+	home           string
+}
+
+// runBinary runs yaicli with a private HOME, config, cache and TMPDIR,
+// pointed at the fake provider.
+func runBinary(t *testing.T, f *fakeProvider, c e2e) e2eResult {
+	t.Helper()
+	home := t.TempDir()
+	cfgDir := filepath.Join(home, "config", "yaicli")
+	os.MkdirAll(cfgDir, 0o755)
+	if c.file != "" {
+		os.WriteFile(filepath.Join(cfgDir, "config.ini"), []byte(c.file), 0o644)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, c.args...)
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
+	if f != nil {
+		cmd.Env = append(cmd.Env, "YAI_BASE_URL="+f.url(), "YAI_API_KEY=sk-test-0123456789abcdef")
+	}
+	cmd.Env = append(cmd.Env, c.env...)
+	cmd.Stdin = strings.NewReader(c.stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: home}
+}
+
+func TestEndToEnd(t *testing.T) {
+	const ctxErr = `{"error":{"message":"This model's maximum context length is 4097 tokens. However, your messages resulted in 4619 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
+	tests := []struct {
+		name       string
+		steps      []step
+		run        e2e
+		wantStdout string // exact, unless it starts with ~ (regexp)
+		wantStderr string // regexp
+		wantCode   int
+	}{
+		{name: "streamed answer", steps: []step{replay(t, "openai_text.sse")}, run: e2e{args: []string{"why is the sky blue?"}},
+			wantStdout: "The sky is blue because of Rayleigh scattering.\n"},
+		{name: "CRLF stream", steps: []step{replay(t, "openai_text_crlf.sse")}, run: e2e{args: []string{"q"}},
+			wantStdout: "The sky is blue because of Rayleigh scattering.\n"},
+		{name: "non-streamed answer", steps: []step{fail(200, `{"id":"chatcmpl-1","object":"chat.completion","created":1741569952,"model":"gpt-4o","choices":[{"index":0,"message":{"role":"assistant","content":"Four.","refusal":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":20,"completion_tokens":2,"total_tokens":22}}`)},
+			run: e2e{args: []string{"--no-stream", "2+2?"}}, wantStdout: "Four.\n"},
+		{name: "flags after the prompt", steps: []step{replay(t, "openai_text.sse")}, run: e2e{args: []string{"q", "-M", "gpt-4.1"}},
+			wantStdout: "The sky is blue because of Rayleigh scattering.\n"},
+		{name: "reasoning kept off stdout", steps: []step{replay(t, "deepseek_reasoning.sse")}, run: e2e{args: []string{"2+2"}},
+			wantStdout: "4\n", wantStderr: "The user asks 2\\+2\\. That is 4\\."},
+		{name: "think tags split across chunks", steps: []step{replay(t, "think_tags.sse")}, run: e2e{args: []string{"q"}},
+			wantStdout: "\n\nThe answer is 42.\n", wantStderr: "secret plan"},
+		{name: "401 with its hint", steps: []step{fail(401, `{"error":{"message":"Incorrect API key provided: sk-test-****cdef. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`)},
+			run: e2e{args: []string{"q"}}, wantStderr: "authentication failed.*HTTP 401(.|\n)*hint: check the key in API_KEY / YAI_API_KEY or OPENAI_API_KEY", wantCode: 1},
+		{name: "429 then success", steps: []step{fail(429, `{"error":{"message":"Rate limit reached for gpt-4o in organization org-x on requests per min (RPM): Limit 500, Used 500, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "Retry-After", "0.2"), replay(t, "openai_text.sse")},
+			run: e2e{args: []string{"q"}}, wantStdout: "The sky is blue because of Rayleigh scattering.\n", wantStderr: "rate limited; retry 1 of 2 in 200ms"},
+		{name: "503 three times gives up", steps: []step{fail(503, `{"error":{"message":"overloaded"}}`, "Retry-After", "0"), fail(503, `{"error":{"message":"overloaded"}}`, "Retry-After", "0"), fail(503, `{"error":{"message":"overloaded"}}`, "Retry-After", "0")},
+			run: e2e{args: []string{"q"}}, wantStderr: "retry 2 of 2(.|\n)*overloaded \\(HTTP 503\\)", wantCode: 1},
+		{name: "error event inside a 200 stream", steps: []step{replay(t, "error_in_stream.sse")}, run: e2e{args: []string{"q"}},
+			wantStdout: "Partial\n", wantStderr: "sent an error mid-stream: error: The server had an error", wantCode: 1},
+		{name: "stream cut mid-way", steps: []step{replay(t, "cut_stream.sse")}, run: e2e{args: []string{"q"}},
+			wantStdout: "The sky\n", wantStderr: "stream ended before the answer was complete", wantCode: 1},
+		{name: "stdin and prompt", steps: []step{check(replay(t, "openai_text.sse"), func(r received) {
+			if m := r.messages(); m[len(m)-1].Content != "line one\nline two\n\nsummarise" {
+				t.Errorf("user message = %q, want stdin + blank line + prompt", m[len(m)-1].Content)
+			}
+		})}, run: e2e{args: []string{"summarise"}, stdin: "line one\nline two\n"}, wantStdout: "~Rayleigh"},
+		{name: "missing key names both variables", run: e2e{args: []string{"q"}, noProvider: true},
+			wantStderr: "no API key for provider openai: set YAI_API_KEY or OPENAI_API_KEY.*PROVIDER=ollama", wantCode: 2},
+		{name: "nothing to ask", steps: nil, run: e2e{args: []string{}}, wantStderr: "nothing to ask", wantCode: 2},
+		{name: "unknown flag", run: e2e{args: []string{"--frobnicate"}}, wantStderr: "flag provided but not defined: -frobnicate \\(see yaicli --help\\)", wantCode: 2},
+		{name: "bad value warns and uses the default", steps: []step{check(replay(t, "openai_text.sse"), func(r received) {
+			if r.Body["temperature"] != 0.3 {
+				t.Errorf("temperature = %v, want default 0.3", r.Body["temperature"])
+			}
+		})}, run: e2e{args: []string{"q"}, env: []string{"YAI_TEMPERATURE=hot"}}, wantStdout: "~Rayleigh",
+			wantStderr: `TEMPERATURE="hot" from env is not a number; using default "0.3"`},
+		{name: "duplicate key is an error with both lines", run: e2e{args: []string{"q"}, file: "[core]\nMODEL=a\n# c\nmodel=b\n"},
+			wantStderr: "key MODEL is set twice, on lines 2 and 4", wantCode: 2},
+		{name: "context length rejected twice exits 4", steps: []step{fail(400, ctxErr), fail(400, ctxErr)}, run: e2e{args: []string{"q"}},
+			wantStderr: "rejected the request as too long \\(4619 tokens > 4097\\); (.|\n)*even after trimming and one retry(.|\n)*hint: run /compact", wantCode: 4},
+		{name: "help", run: e2e{args: []string{"--help"}}, wantStdout: "~(?s)Usage:.*Examples:.*Exit codes:"},
+		{name: "version", run: e2e{args: []string{"-v"}}, wantStdout: "~^yaicli "},
+		{name: "count tokens of stdin", run: e2e{args: []string{"--count-tokens"}, stdin: "hello world"}, wantStdout: "3\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFakeProvider(t, tc.steps...)
+			if tc.run.noProvider {
+				f = nil
+			}
+			r := runBinary(t, f, tc.run)
+			if r.code != tc.wantCode {
+				t.Errorf("exit code = %d, want %d; stderr:\n%s", r.code, tc.wantCode, r.stderr)
+			}
+			if strings.HasPrefix(tc.wantStdout, "~") {
+				if !regexp.MustCompile(tc.wantStdout[1:]).MatchString(r.stdout) {
+					t.Errorf("stdout = %q, want match %q", r.stdout, tc.wantStdout[1:])
+				}
+			} else if r.stdout != tc.wantStdout {
+				t.Errorf("stdout = %q, want %q", r.stdout, tc.wantStdout)
+			}
+			if tc.wantStderr != "" && !regexp.MustCompile(tc.wantStderr).MatchString(r.stderr) {
+				t.Errorf("stderr = %q, want match %q", r.stderr, tc.wantStderr)
+			}
+			if strings.Contains(r.stderr, "sk-test-0123456789abcdef") || strings.Contains(r.stdout, "sk-test-0123456789abcdef") {
+				t.Errorf("the API key was printed")
+			}
+		})
+	}
+}
+
+// TestRequestShape checks the exact request a one-shot run sends.
+func TestRequestShape(t *testing.T) {
+	f := newFakeProvider(t, replay(t, "openai_text.sse"))
+	r := runBinary(t, f, e2e{args: []string{"hi", "-T", "0.7", "--max-tokens", "77"}, env: []string{
+		`YAI_EXTRA_HEADERS={"X-Team":"infra"}`, `YAI_EXTRA_BODY={"seed":7}`, "YAI_MODEL=gpt-4o-mini"}})
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	req := f.chats()[0]
+	if got := req.Header.Get("Authorization"); got != "Bearer sk-test-0123456789abcdef" {
+		t.Errorf("Authorization = %q", got)
+	}
+	if got := req.Header.Get("X-Team"); got != "infra" {
+		t.Errorf("X-Team = %q, want infra from EXTRA_HEADERS", got)
+	}
+	want := map[string]any{"model": "gpt-4o-mini", "stream": true, "temperature": 0.7, "top_p": 1.0, "max_tokens": 77.0, "seed": 7.0,
+		"stream_options": map[string]any{"include_usage": true}}
+	for k, v := range want {
+		if fmt.Sprint(req.Body[k]) != fmt.Sprint(v) {
+			t.Errorf("body[%s] = %v, want %v", k, req.Body[k], v)
+		}
+	}
+	if tools, _ := req.Body["tools"].([]any); len(tools) != 8 {
+		t.Errorf("sent %d tools, want the 8 built-in ones", len(tools))
+	}
+	m := req.messages()
+	if len(m) != 2 || m[0].Role != "system" || m[1].Role != "user" || m[1].Content != "hi" {
+		t.Errorf("messages = %+v", m)
+	}
+}
+
+// TestConfigPrecedence runs file < env < flag through the binary.
+func TestConfigPrecedence(t *testing.T) {
+	models := func(c e2e) string {
+		f := newFakeProvider(t, replay(t, "openai_text.sse"))
+		r := runBinary(t, f, c)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		return fmt.Sprint(f.chats()[0].Body["model"])
+	}
+	file := "[core]\nMODEL=from-file\n"
+	for _, tc := range []struct {
+		c    e2e
+		want string
+	}{
+		{e2e{args: []string{"q"}}, "gpt-4o"},
+		{e2e{args: []string{"q"}, file: file}, "from-file"},
+		{e2e{args: []string{"q"}, file: file, env: []string{"YAI_MODEL=from-env"}}, "from-env"},
+		{e2e{args: []string{"q", "--model", "from-flag"}, file: file, env: []string{"YAI_MODEL=from-env"}}, "from-flag"},
+	} {
+		if got := models(tc.c); got != tc.want {
+			t.Errorf("model with %+v = %q, want %q", tc.c, got, tc.want)
+		}
+	}
+}
+
+// TestVerboseMasksKey shows sources and never the key.
+func TestVerboseMasksKey(t *testing.T) {
+	f := newFakeProvider(t, replay(t, "openai_text.sse"))
+	r := runBinary(t, f, e2e{args: []string{"-V", "q"}, file: "[core]\nTOP_P=0.9\n"})
+	for _, want := range []string{`TOP_P\s+0.9\s+\(file\)`, `MODEL\s+gpt-4o\s+\(default\)`, `API_KEY\s+sk-…cdef\s+\(env\)`, `BASE_URL\s+http://127.0.0.1:\d+/v1\s+\(env\)`} {
+		if !regexp.MustCompile(want).MatchString(r.stderr) {
+			t.Errorf("--verbose output lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "0123456789abcdef") {
+		t.Error("--verbose printed the key")
+	}
+}
+
+// TestTemplateLoads: the template is a complete config that loads cleanly.
+func TestTemplateLoads(t *testing.T) {
+	r := runBinary(t, nil, e2e{args: []string{"--template"}})
+	for _, s := range settings {
+		if !strings.Contains(r.stdout, "\n"+s.key+"=") {
+			t.Errorf("template lacks %s", s.key)
+		}
+	}
+	var warn bytes.Buffer
+	path := filepath.Join(t.TempDir(), "config.ini")
+	os.WriteFile(path, []byte(r.stdout), 0o644)
+	if _, err := loadConfig(configSources{path: path, explicit: true, env: func(string) string { return "" }, tmpDir: "/tmp"}, &warn); err != nil || warn.Len() > 0 {
+		t.Errorf("loading the template: %v %s", err, warn.String())
+	}
+}
+
+// TestInterruptEndsQuickly: SIGINT during a hung request exits 130 at once.
+func TestInterruptEndsQuickly(t *testing.T) {
+	released := make(chan struct{})
+	hang := func(w http.ResponseWriter, _ received) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(200)
+		w.(http.Flusher).Flush()
+		<-released
+	}
+	f := newFakeProvider(t, hang)
+	t.Cleanup(func() { close(released) }) // runs before the server's Close
+	home := t.TempDir()
+	cmd := exec.Command(binary, "q")
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k"}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for len(f.chats()) == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit = %v, want 130; stderr: %s", err, errb.String())
+	}
+	t.Logf("exited %v after SIGINT", time.Since(start))
+}
+
+// TestToolLoopEndToEnd: parallel tool calls run, results return with
+// matching ids, and the final answer reaches stdout.
+func TestToolLoopEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk"), 0o644)
+	f := newFakeProvider(t, replay(t, "openai_parallel_tools.sse"), check(sse(textStream("Done.")), func(r received) {
+		m := r.messages()
+		if n := orphans(m); n != 0 {
+			t.Errorf("%d orphans in %+v", n, m)
+		}
+		last := m[len(m)-2:]
+		if last[0].ToolCallID != "call_ZyNmS6DFGnU4aGXYlSvzVQYR" || last[1].ToolCallID != "call_pD7nVH1vnfiBxXJ7VjVuJZBe" {
+			t.Errorf("tool results = %+v", last)
+		}
+		if !strings.Contains(last[1].Content, "remember the milk") {
+			t.Errorf("fs_read_file result = %q", last[1].Content)
+		}
+	}))
+	cmd := runBinaryIn(t, f, dir, e2e{args: []string{"look around"}})
+	if cmd.code != 0 || cmd.stdout != "Done.\n" {
+		t.Fatalf("code %d stdout %q stderr %s", cmd.code, cmd.stdout, cmd.stderr)
+	}
+	if !strings.Contains(cmd.stderr, `@Function call: fs_read_file(file_paths="notes.txt")`) {
+		t.Errorf("stderr lacks the call preview:\n%s", cmd.stderr)
+	}
+}
+
+// runBinaryIn is runBinary with a working directory.
+func runBinaryIn(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	return runBinary(t, f, c)
+}
+
+// decodeArgs is a helper for checking tool results.
+func decodeArgs(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, s)
+	}
+	return m
+}
