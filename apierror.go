@@ -95,27 +95,28 @@ func isRateLimitText(t string) bool {
 
 // contextPhrases are provider wordings of a context-length rejection, lower case.
 var contextPhrases = []string{
-	"context_length_exceeded",                 // OpenAI, Azure, Groq, OpenAI Responses
-	"maximum context length",                  // OpenAI, DeepSeek, vLLM, Mistral, OpenRouter, Together
-	"prompt is too long",                      // Anthropic
-	"exceeds the context window",              // OpenAI Responses
-	"exceeds the available context size",      // llama.cpp
-	"exceed_context_size_error",               // llama.cpp
-	"reduce the length of the messages",       // OpenAI family
-	"input length exceeds the context length", // Ollama
-	"exceeded model token limit",              // Moonshot / Kimi
-	"exceed context limit",                    // Anthropic, max_tokens counted
-	"maximum prompt length",                   // xAI
-	"maximum model length",                    // vLLM v1
-	"context length of only",                  // LM Studio
-	"context the overflows",                   // LM Studio
-	"greater than the context length",         // LM Studio
-	"range of input length should be",         // Qwen / DashScope
-	"input is too long for requested model",   // Bedrock
-	"too large for model with",                // Mistral
-	"context window exceeded",                 // various gateways
-	"model_context_window_exceeded",           // Anthropic stop reason, some proxies
-	"`inputs` tokens + `max_new_tokens`",      // Together / TGI
+	"context_length_exceeded",                      // OpenAI, Azure, Groq, OpenAI Responses
+	"maximum context length",                       // OpenAI, DeepSeek, vLLM, Mistral, OpenRouter, Together
+	"prompt is too long",                           // Anthropic
+	"exceeds the context window",                   // OpenAI Responses
+	"exceeds the maximum number of tokens allowed", // Gemini
+	"exceeds the available context size",           // llama.cpp
+	"exceed_context_size_error",                    // llama.cpp
+	"reduce the length of the messages",            // OpenAI family
+	"input length exceeds the context length",      // Ollama
+	"exceeded model token limit",                   // Moonshot / Kimi
+	"exceed context limit",                         // Anthropic, max_tokens counted
+	"maximum prompt length",                        // xAI
+	"maximum model length",                         // vLLM v1
+	"context length of only",                       // LM Studio
+	"context the overflows",                        // LM Studio
+	"greater than the context length",              // LM Studio
+	"range of input length should be",              // Qwen / DashScope
+	"input is too long for requested model",        // Bedrock
+	"too large for model with",                     // Mistral
+	"context window exceeded",                      // various gateways
+	"model_context_window_exceeded",                // Anthropic stop reason, some proxies
+	"`inputs` tokens + `max_new_tokens`",           // Together / TGI
 }
 
 // contextNumbers pull the window (limit) and the request size (actual) out

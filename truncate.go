@@ -291,24 +291,43 @@ const (
 var errWords = [][]byte{[]byte("error"), []byte("Error"), []byte("ERROR"), []byte("fail"), []byte("Fail"), []byte("FAIL"),
 	[]byte("panic"), []byte("Panic"), []byte("Traceback"), []byte("exit status"), []byte("exit code")}
 
+// scan records the error-like lines of p, whose first character is at
+// offset base of the text. It stays linear in len(p) however many lines
+// match: offsets are counted once, and only lines that can be kept are read.
 func (e *errScan) scan(p []byte, base int) {
+	var hits []int
 	for _, w := range errWords {
-		off := 0
-		for {
+		for off := 0; ; {
 			i := bytes.Index(p[off:], w)
 			if i < 0 {
 				break
 			}
-			i += off
-			start, end := lineAround(p, i)
-			at := base + utf8.RuneCount(p[:start])
-			if at >= e.from {
-				e.add(errLine{at: at, text: firstRunes(strings.TrimSpace(string(p[start:end])), errLineMaxChar)})
-			}
-			off = end
-			if off >= len(p) {
-				break
-			}
+			hits = append(hits, off+i)
+			off += i + len(w)
+		}
+	}
+	if len(hits) == 0 {
+		return
+	}
+	sort.Ints(hits)
+	type span struct{ start, end int }
+	var lines []span
+	for _, i := range hits {
+		if len(lines) > 0 && i < lines[len(lines)-1].end {
+			continue // another word on a line already taken
+		}
+		start, end := lineAround(p, i)
+		lines = append(lines, span{start, end})
+	}
+	if need := 2*errLinesShown - len(e.first); len(lines) > need+errLinesShown {
+		lines = append(lines[:max(need, 0)], lines[len(lines)-errLinesShown:]...)
+	}
+	pos, runes := 0, 0
+	for _, l := range lines {
+		runes += utf8.RuneCount(p[pos:l.start])
+		pos = l.start
+		if at := base + runes; at >= e.from {
+			e.add(errLine{at: at, text: firstRunes(strings.TrimSpace(string(p[l.start:l.end])), errLineMaxChar)})
 		}
 	}
 }

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseINI(t *testing.T) {
+	in := "\ufeff# comment\n; other comment\n[Core]\nmodel = gpt-4.1\nTemperature=0.5\nBASE_URL=\"http://x/v1\"\n\n[other]\nMODEL=ignored\n"
+	got, err := parseINI(strings.NewReader(in), "c.ini")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"MODEL": "gpt-4.1", "TEMPERATURE": "0.5", "BASE_URL": "http://x/v1"}
+	for k, v := range want {
+		if got["core"][k] != v {
+			t.Errorf("parseINI core[%s] = %q, want %q", k, got["core"][k], v)
+		}
+	}
+	if got["other"]["MODEL"] != "ignored" {
+		t.Errorf("other section = %v", got["other"])
+	}
+}
+
+func TestParseINIErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"[core]\nMODEL=a\nmodel=b\n", "key MODEL is set twice, on lines 2 and 3"},
+		{"[core\n", "c.ini:1: section header"},
+		{"[core]\njust words\n", "c.ini:2: expected KEY=value"},
+	} {
+		_, err := parseINI(strings.NewReader(tc.in), "c.ini")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("parseINI(%q) error = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func FuzzParseINI(f *testing.F) {
+	f.Add("[core]\nA=1\n# c\nB = 2\n")
+	f.Add("[x]\n;c\nK=\"v\"\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := parseINI(strings.NewReader(in), "f")
+		if err != nil {
+			return
+		}
+		for sec, kv := range got {
+			for k := range kv {
+				if k != strings.ToUpper(k) || sec != strings.ToLower(sec) {
+					t.Errorf("key %q in section %q not normalised", k, sec)
+				}
+			}
+		}
+	})
+}
+
+func load(t *testing.T, file string, env map[string]string, flags map[string]string) (*config, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.ini")
+	if file != "" {
+		os.WriteFile(path, []byte(file), 0o644)
+	}
+	var warn bytes.Buffer
+	c, err := loadConfig(configSources{path: path, env: func(k string) string { return env[k] }, flags: flags, tmpDir: "/tmpdir"}, &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, warn.String()
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c, warn := load(t, "", nil, nil)
+	if warn != "" {
+		t.Errorf("warnings with no file: %s", warn)
+	}
+	if c.Model != "gpt-4o" || c.ToolOutputMaxChars != 32000 || c.MaxToolCallDepth != 8 || !c.ExitOnDepthLimit ||
+		c.ToolDisplayMaxLines != 15 || c.ToolDisplayMaxChars != 4000 || c.ToolCallPreviewMaxChars != 300 || c.ContextBudgetTokens != 0 ||
+		c.InteractiveRound != 25 || c.MaxHistory != 500 || c.ToolApproval != "ask" || c.MaxTokens != 1024 {
+		t.Errorf("defaults = %+v", c)
+	}
+	if c.ChatHistoryDir != "/tmpdir/yaicli/chats" || c.ToolOutputDir != "/tmpdir/yaicli/chats/tool-outputs" {
+		t.Errorf("dirs = %s, %s", c.ChatHistoryDir, c.ToolOutputDir)
+	}
+}
+
+func TestConfigPrecedenceUnit(t *testing.T) {
+	file := "[core]\nMODEL=file\nTOP_P=0.5\nTIMEOUT=9\n"
+	c, _ := load(t, file, map[string]string{"YAI_MODEL": "env", "YAI_TOP_P": "0.6"}, map[string]string{"MODEL": "flag"})
+	if c.Model != "flag" || c.TopP != 0.6 || c.Timeout.Seconds() != 9 {
+		t.Errorf("model %s top_p %v timeout %v", c.Model, c.TopP, c.Timeout)
+	}
+	if c.sources["MODEL"] != "flag" || c.sources["TOP_P"] != "env" || c.sources["TIMEOUT"] != "file" || c.sources["STREAM"] != "default" {
+		t.Errorf("sources = %v", c.sources)
+	}
+}
+
+func TestConfigBadValues(t *testing.T) {
+	c, warn := load(t, "[core]\nMAX_TOKENS=lots\nSTREAM=maybe\nTOOL_APPROVAL=sometimes\nEXTRA_BODY=[1]\n", nil, nil)
+	if c.MaxTokens != 1024 || !c.Stream || c.ToolApproval != "ask" || len(c.ExtraBody) != 0 {
+		t.Errorf("bad values not replaced by defaults: %+v", c)
+	}
+	for _, k := range []string{"MAX_TOKENS", "STREAM", "TOOL_APPROVAL", "EXTRA_BODY"} {
+		if !strings.Contains(warn, k+"=") {
+			t.Errorf("no warning for %s in %q", k, warn)
+		}
+	}
+	if n := strings.Count(warn, "\n"); n != 4 {
+		t.Errorf("%d warning lines, want one per bad key:\n%s", n, warn)
+	}
+}
+
+func TestConfigAPIKeyFallback(t *testing.T) {
+	c, _ := load(t, "[core]\nPROVIDER=deepseek\n", map[string]string{"DEEPSEEK_API_KEY": "dk-123456789"}, nil)
+	if c.APIKey != "dk-123456789" || c.apiKeySource != "env DEEPSEEK_API_KEY" {
+		t.Errorf("key %q from %q", c.APIKey, c.apiKeySource)
+	}
+	if c.baseURL() != "https://api.deepseek.com/v1" {
+		t.Errorf("base url %s", c.baseURL())
+	}
+	local, _ := load(t, "[core]\nPROVIDER=ollama\n", nil, nil)
+	if err := checkAPIKey(local); err != nil {
+		t.Errorf("local provider needs no key: %v", err)
+	}
+}
+
+func TestMaskKey(t *testing.T) {
+	for in, want := range map[string]string{"": "(none)", "short": "****", "sk-abcdefghijkl": "sk-…ijkl"} {
+		if got := maskKey(in); got != want {
+			t.Errorf("maskKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
