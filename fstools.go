@@ -146,7 +146,7 @@ func listDirectory(args map[string]any, out io.Writer) error {
 			truncated = true
 			return fs.SkipAll
 		}
-		entries = append(entries, describeEntry(rel(root, p), d))
+		entries = append(entries, describeEntry(p, rel(root, p), d))
 		if d.IsDir() && (!recursive || strings.Count(rel(root, p), string(filepath.Separator)) >= maxDepth) {
 			return fs.SkipDir
 		}
@@ -173,12 +173,12 @@ func rel(root, p string) string {
 	return r
 }
 
-func describeEntry(name string, d fs.DirEntry) string {
+func describeEntry(path, name string, d fs.DirEntry) string {
 	switch {
 	case d.IsDir():
 		return name + "/"
 	case d.Type()&fs.ModeSymlink != 0:
-		target, _ := os.Readlink(name)
+		target, _ := os.Readlink(path)
 		return name + "@ -> " + target
 	}
 	if info, err := d.Info(); err == nil {

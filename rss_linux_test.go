@@ -1,0 +1,10 @@
+package main
+
+import "syscall"
+
+// maxRSS is the peak resident memory of this process in bytes.
+func maxRSS() int64 {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return ru.Maxrss * 1024
+}

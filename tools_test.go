@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// testToolbox is a toolbox over a temp spill dir with the given approval.
+func testToolbox(t *testing.T, approval string, ask func(string) (string, error)) (*toolbox, *bytes.Buffer) {
+	t.Helper()
+	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": approval, "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
+	var preview bytes.Buffer
+	return newToolbox(cfg, &preview, ask), &preview
+}
+
+func call(id, name, args string) toolCall {
+	return toolCall{ID: id, Type: "function", Function: functionCall{Name: name, Arguments: args}}
+}
+
+func TestToolFailuresBecomeResults(t *testing.T) {
+	tb, _ := testToolbox(t, "auto", nil)
+	for _, tc := range []struct {
+		c    toolCall
+		want string
+	}{
+		{call("1", "no_such_tool", "{}"), `unknown tool \"no_such_tool\"; available tools: execute_shell_command`},
+		{call("2", "fs_read_file", "{not json"), "arguments are not a valid JSON object"},
+		{call("3", "fs_read_file", `{"file_paths": "/does/not/exist"}`), "no such file or directory"},
+		{call("4", "fs_read_file", `{}`), "file_paths is required"},
+		{call("5", "fs_edit_file", `{"file_path": "/nope", "new_text": "x"}`), "no such file"},
+	} {
+		m := tb.call(context.Background(), tc.c)
+		if m.Role != "tool" || m.ToolCallID != tc.c.ID || !strings.Contains(m.Content, tc.want) {
+			t.Errorf("call(%s) = %+v, want a tool result containing %q", tc.c.Function.Name, m, tc.want)
+		}
+	}
+}
+
+func TestApproval(t *testing.T) {
+	shell := call("1", "execute_shell_command", `{"shell_command": "echo ran"}`)
+	for _, tc := range []struct {
+		name, approval string
+		answers        []string
+		ask            bool
+		wantRan        []bool
+	}{
+		{"auto runs", "auto", nil, false, []bool{true}},
+		{"deny refuses", "deny", nil, true, []bool{false}},
+		{"ask without terminal refuses", "ask", nil, false, []bool{false}},
+		{"ask yes then no", "ask", []string{"y\n", "n\n"}, true, []bool{true, false}},
+		{"always sticks", "ask", []string{"a\n"}, true, []bool{true, true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var ask func(string) (string, error)
+			answers := tc.answers
+			if tc.ask {
+				ask = func(string) (string, error) {
+					if len(answers) == 0 {
+						return "", errors.New("asked too often")
+					}
+					a := answers[0]
+					answers = answers[1:]
+					return a, nil
+				}
+			}
+			tb, preview := testToolbox(t, tc.approval, ask)
+			for i, want := range tc.wantRan {
+				m := tb.call(context.Background(), shell)
+				if ran := strings.Contains(m.Content, `"output":"ran\n"`) || strings.Contains(m.Content, `ran\n`); ran != want {
+					t.Errorf("call %d ran = %v, want %v: %s", i, ran, want, m.Content)
+				}
+				if !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(preview.String(), "was refused")) {
+					t.Errorf("refusal not explained: %s / %s", m.Content, preview.String())
+				}
+			}
+		})
+	}
+	tb, _ := testToolbox(t, "ask", nil)
+	if m := tb.call(context.Background(), call("r", "fs_list_directory", `{"directory_path": "."}`)); strings.Contains(m.Content, "refused") {
+		t.Errorf("a read-only tool asked for approval: %s", m.Content)
+	}
+}
+
+func TestCallPreview(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		args string
+		max  int
+		want string
+	}{
+		{`{"shell_command": "ls -la"}`, 300, `execute_shell_command(shell_command="ls -la")`},
+		{`{"file_path": "a.txt", "content": "` + long + `"}`, 300, `execute_shell_command(content=<5000 chars>, file_path="a.txt")`},
+		{`{"shell_command": "ls"}`, 0, `execute_shell_command({"shell_command": "ls"})`},
+		{`not json ` + long, 50, ``},
+	} {
+		got := callPreview("execute_shell_command", tc.args, tc.max)
+		if tc.want != "" && got != tc.want {
+			t.Errorf("callPreview(%.40s, %d) = %q, want %q", tc.args, tc.max, got, tc.want)
+		}
+		if tc.max > 0 && utf8.RuneCountInString(got) > tc.max {
+			t.Errorf("callPreview longer than %d: %d", tc.max, utf8.RuneCountInString(got))
+		}
+	}
+}
+
+func TestDisplayPreview(t *testing.T) {
+	lines := strings.Repeat("line\n", 100)
+	for _, tc := range []struct {
+		in              string
+		maxLines, chars int
+		want            string
+	}{
+		{"a\nb\n", 15, 4000, "a\nb\n"},
+		{lines, 15, 4000, strings.Repeat("line\n", 15) + "… +85 lines · Ctrl+O to expand\n"},
+		{lines, 0, 0, lines},
+		{strings.Repeat("y", 5000), 15, 4000, strings.Repeat("y", 4000) + "\n… +1 lines · Ctrl+O to expand\n"},
+		{"esc \x1b[31mred\x1b[0m", 15, 4000, "esc ␛[31mred␛[0m\n"},
+	} {
+		if got := displayPreview(tc.in, tc.maxLines, tc.chars); got != tc.want {
+			t.Errorf("displayPreview(%.20q, %d, %d) = %.80q, want %.80q", tc.in, tc.maxLines, tc.chars, got, tc.want)
+		}
+	}
+}
+
+func TestToolResultTruncatedAndSpilled(t *testing.T) {
+	tb, preview := testToolbox(t, "auto", nil)
+	m := tb.call(context.Background(), call("1", "execute_shell_command", `{"shell_command": "seq 1 100000"}`))
+	if n := utf8.RuneCountInString(m.Content); n > 32000 {
+		t.Errorf("result is %d chars, over the 32000 cap", n)
+	}
+	if !strings.HasPrefix(m.Content, `{"command":"seq 1 100000","output":"1\n2\n3\n`) || !strings.Contains(m.Content, `99999\n100000\n","exit_code":0}`) {
+		t.Errorf("result lacks head or tail: %.100s … %.100s", m.Content, m.Content[len(m.Content)-100:])
+	}
+	full, err := os.ReadFile(m.clip.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Output   string `json:"output"`
+		ExitCode int    `json:"exit_code"`
+	}
+	if err := json.Unmarshal(full, &res); err != nil || strings.Count(res.Output, "\n") != 100000 {
+		t.Errorf("spill file is not the complete JSON result: %v", err)
+	}
+	if !strings.Contains(preview.String(), "Ctrl+O to expand") {
+		t.Errorf("preview not bounded: %.300s", preview.String())
+	}
+}
