@@ -26,7 +26,6 @@ type agent struct {
 	windows  *windowCache
 	maxDepth int
 	openLine bool // answer text ends without a newline
-	lastSent int  // estimate of the last request sent
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -143,7 +142,11 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	}
 	a.learn(first, est)
 	smaller, maxTokens, how := a.heal(*h, specs, first)
-	fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s and retrying once\n", a.cfg.Provider, numbers(first), how)
+	stuck := maxTokens == a.cfg.MaxTokens && sameHistory(smaller, *h)
+	if stuck {
+		how = "nothing is left to trim (a single message is too big)"
+	}
+	fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.cfg.Provider, numbers(first), how)
 	*h = smaller
 	req = chatRequest{Messages: smaller, Tools: specs, MaxTokens: maxTokens}
 	est = a.requestTokens(smaller, specs)
@@ -151,18 +154,29 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	var second *apiError
 	if errors.As(err, &second) && second.Kind == kindContextLength {
 		a.learn(second, est)
-		return r, &healError{model: a.cfg.Model, last: second}
+		return r, &healError{model: a.cfg.Model, last: second, stuck: stuck}
 	}
 	a.observe(r, est)
 	return r, err
 }
 
+// requestTokens is the raw estimate of a request, the figure the provider's
+// reported usage calibrates.
 func (a *agent) requestTokens(h []message, specs []toolSpec) int {
 	n := toolsTokens(specs)
 	for _, m := range h {
 		n += messageTokens(m)
 	}
-	a.lastSent = a.cal.scale(n)
+	return n
+}
+
+// measure is the calibrated estimate of a request, summed the way
+// trimToBudget sums it.
+func (a *agent) measure(h []message, specs []toolSpec) int {
+	n := a.cal.scale(toolsTokens(specs))
+	for _, m := range h {
+		n += a.estimate(m)
+	}
 	return n
 }
 
@@ -200,7 +214,7 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 			how = append(how, fmt.Sprintf("lowered max_tokens to %d", maxTokens))
 		}
 	}
-	limit := a.cal.scale(a.requestTokens(h, specs)) // what we estimated for the rejected request
+	limit := a.measure(h, specs) // what the rejected request weighs, as trimming counts it
 	if e.Limit > 0 {
 		limit = min(limit-1, (e.Limit-maxTokens)*9/10)
 	} else if len(groupStarts(h)) > 1 {
@@ -210,10 +224,8 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 		limit /= 2
 	}
 	out := a.fitTo(h, specs, max(limit, 1))
-	if sameHistory(out, h) && len(how) == 0 {
-		how = append(how, "could not make the request smaller")
-	} else {
-		how = append(how, fmt.Sprintf("trimmed to ~%d tokens", a.cal.scale(a.requestTokens(out, specs))))
+	if !sameHistory(out, h) {
+		how = append(how, fmt.Sprintf("trimmed to ~%d tokens", a.measure(out, specs)))
 	}
 	return out, maxTokens, strings.Join(how, ", ")
 }
@@ -252,9 +264,14 @@ func numbers(e *apiError) string {
 type healError struct {
 	model string
 	last  *apiError
+	stuck bool // nothing could be trimmed before the retry
 }
 
 func (e *healError) Error() string {
+	if e.stuck {
+		return fmt.Sprintf("provider %s, model %s, rejected the request as too long%s twice, and there is nothing left to trim (a single message is too big): %s",
+			e.last.Provider, e.model, numbers(e.last), e.last.Message)
+	}
 	return fmt.Sprintf("provider %s, model %s, rejected the request as too long even after trimming and one retry%s: %s",
 		e.last.Provider, e.model, numbers(e.last), e.last.Message)
 }

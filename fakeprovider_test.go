@@ -113,7 +113,7 @@ func textStream(pieces ...string) string {
 	for _, p := range pieces {
 		ev = append(ev, chunkJSON(map[string]any{"content": p}, nil))
 	}
-	ev = append(ev, chunkJSON(map[string]any{}, "stop"), usageJSON(42))
+	ev = append(ev, chunkJSON(map[string]any{}, "stop"), usageJSON(-1))
 	return sseBody(ev...)
 }
 
@@ -133,15 +133,20 @@ func toolStream(calls ...fakeCall) string {
 			c.args = c.args[n:]
 		}
 	}
-	ev = append(ev, chunkJSON(map[string]any{}, "tool_calls"), usageJSON(100))
+	ev = append(ev, chunkJSON(map[string]any{}, "tool_calls"), usageJSON(-1))
 	return sseBody(ev...)
 }
 
-// sse answers with an event stream.
+// sse answers with an event stream. A usage of -1 prompt tokens is
+// replaced by our own estimate of the request, as a provider whose
+// tokenizer agrees with ours would report it.
 func sse(body string) step {
-	return func(w http.ResponseWriter, _ received) {
+	return func(w http.ResponseWriter, r received) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		io.WriteString(w, body)
+		var req struct{ Tools []toolSpec }
+		json.Unmarshal(r.Raw, &req)
+		n := totalTokens(r.messages()) + toolsTokens(req.Tools)
+		io.WriteString(w, strings.ReplaceAll(body, `"prompt_tokens":-1`, fmt.Sprintf(`"prompt_tokens":%d`, n)))
 	}
 }
 

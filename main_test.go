@@ -139,7 +139,7 @@ func TestEndToEnd(t *testing.T) {
 		{name: "duplicate key is an error with both lines", run: e2e{args: []string{"q"}, file: "[core]\nMODEL=a\n# c\nmodel=b\n"},
 			wantStderr: "key MODEL is set twice, on lines 2 and 4", wantCode: 2},
 		{name: "context length rejected twice exits 4", steps: []step{fail(400, ctxErr), fail(400, ctxErr)}, run: e2e{args: []string{"q"}},
-			wantStderr: "rejected the request as too long \\(4619 tokens > 4097\\); (.|\n)*even after trimming and one retry(.|\n)*hint: run /compact", wantCode: 4},
+			wantStderr: "rejected the request as too long \\(4619 tokens > 4097\\); (.|\n)*rejected the request as too long \\(4619 tokens > 4097\\) twice(.|\n)*hint: run /compact", wantCode: 4},
 		{name: "help", run: e2e{args: []string{"--help"}}, wantStdout: "~(?s)Usage:.*Examples:.*Exit codes:"},
 		{name: "version", run: e2e{args: []string{"-v"}}, wantStdout: "~^yaicli "},
 		{name: "count tokens of stdin", run: e2e{args: []string{"--count-tokens"}, stdin: "hello world"}, wantStdout: "3\n"},

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// longHistoryINI is a config for runs that must trim.
+func bigPrompt(n int) string { return strings.Repeat("word ", n) }
+
+// TestHealingAcrossProviders: each provider's real context-length body on
+// the second turn's request, success on the retry, which must carry fewer
+// turn groups and no orphan.
+func TestHealingAcrossProviders(t *testing.T) {
+	files, _ := filepath.Glob("testdata/errors/ctx_*.json")
+	for _, f := range files {
+		body, _ := os.ReadFile(f)
+		name := strings.Split(filepath.Base(f), ".")[0]
+		t.Run(name, func(t *testing.T) {
+			fp := newFakeProvider(t, sse(textStream("one")), fail(400, string(body)), sse(textStream("healed")))
+			r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first " + bigPrompt(2000) + "\nsecond\n"})
+			if r.code != 0 || r.stdout != "one\nhealed\n" {
+				t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+			}
+			if n := strings.Count(r.stderr, "retrying once"); n != 1 {
+				t.Errorf("stderr has %d retry notices, want 1:\n%s", n, r.stderr)
+			}
+			reqs := fp.chats()
+			rejected, retry := reqs[1].messages(), reqs[2].messages()
+			if orphans(retry) != 0 || retry[0].Role != "system" || retry[len(retry)-1].Content != "second" {
+				t.Errorf("retry is not a valid history: %+v", retry)
+			}
+			if len(groupStarts(retry)) >= len(groupStarts(rejected)) {
+				t.Errorf("retry has %d turn groups, rejected request %d", len(groupStarts(retry)), len(groupStarts(rejected)))
+			}
+		})
+	}
+}
+
+// TestNothingToTrim: a single huge prompt cannot be made smaller; it is
+// sent once more and the run fails with the actionable message.
+func TestNothingToTrim(t *testing.T) {
+	body, _ := os.ReadFile("testdata/errors/ctx_openai.400.json")
+	fp := newFakeProvider(t, fail(400, string(body)), fail(400, string(body)))
+	r := runBinary(t, fp, e2e{args: []string{"summarise"}, stdin: bigPrompt(3000)})
+	if r.code != 4 || len(fp.chats()) != 2 || !strings.Contains(r.stderr, "nothing left to trim") {
+		t.Errorf("code %d after %d requests: %s", r.code, len(fp.chats()), r.stderr)
+	}
+}
+
+// TestHealingDropsOldGroups: a multi-turn REPL over a pipe, rejected once
+// mid-session: the retry carries fewer turn groups and no orphan.
+func TestHealingDropsOldGroups(t *testing.T) {
+	ctx := `{"error":{"message":"Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
+	fp := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")), fail(400, ctx), sse(textStream("three")))
+	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first\nsecond\nthird\n"})
+	if r.code != 0 || !strings.Contains(r.stdout, "three") {
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+	reqs := fp.chats()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	rejected, retry := reqs[2].messages(), reqs[3].messages()
+	if g1, g2 := len(groupStarts(rejected)), len(groupStarts(retry)); g2 != g1-1 {
+		t.Errorf("retry has %d turn groups, want one fewer than %d", g2, g1)
+	}
+	if retry[len(retry)-1].Content != "third" || orphans(retry) != 0 {
+		t.Errorf("retry = %+v", retry)
+	}
+	if !strings.Contains(r.stderr, "dropped the oldest turn group; retrying once") {
+		t.Errorf("stderr = %s", r.stderr)
+	}
+}
+
+// TestHealingShrinksOneBigToolResult: a one-shot task whose single tool
+// result is too big for the window heals by shrinking that result.
+func TestHealingShrinksOneBigToolResult(t *testing.T) {
+	ctx := `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 11000 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
+	fp := newFakeProvider(t,
+		sse(toolStream(fakeCall{"call_1", "execute_shell_command", `{"shell_command":"seq 1 200000"}`})),
+		fail(400, ctx),
+		check(sse(textStream("ok")), func(r received) {
+			m := r.messages()
+			tool := m[len(m)-1]
+			if tool.Role != "tool" || utf8.RuneCountInString(tool.Content) > 20000 || !strings.Contains(tool.Content, "read more with fs_read_file") {
+				t.Errorf("retry tool result: %d chars: %.300s", utf8.RuneCountInString(tool.Content), tool.Content)
+			}
+		}))
+	r := runBinary(t, fp, e2e{args: []string{"--yes", "count"}})
+	if r.code != 0 || r.stdout != "ok\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestHealingGivesUp: rejected twice, the run exits 4 with an actionable
+// message after exactly one retry.
+func TestHealingGivesUp(t *testing.T) {
+	body, _ := os.ReadFile("testdata/errors/ctx_anthropic.400.json")
+	fp := newFakeProvider(t, fail(400, string(body)), fail(400, string(body)), fail(400, string(body)))
+	r := runBinary(t, fp, e2e{args: []string{"q"}})
+	if r.code != 4 || len(fp.chats()) != 2 {
+		t.Fatalf("code %d after %d requests, want 4 after 2", r.code, len(fp.chats()))
+	}
+	for _, want := range []string{"provider openai, model gpt-4o", "prompt is too long: 208310 tokens > 200000 maximum", "(208310 tokens > 200000)", "hint: run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// TestMaxTokensLowered: when the provider blames max_tokens, the retry
+// asks for fewer.
+func TestMaxTokensLowered(t *testing.T) {
+	body, _ := os.ReadFile("testdata/errors/ctx_anthropic_max_tokens.400.json")
+	fp := newFakeProvider(t, fail(400, string(body)), sse(textStream("ok")))
+	r := runBinary(t, fp, e2e{args: []string{"--max-tokens", "8192", "q"}})
+	if r.code != 0 {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	if got := fp.chats()[1].Body["max_tokens"].(float64); got >= 8192 {
+		t.Errorf("retry max_tokens = %v, want lower than 8192", got)
+	}
+}
+
+// TestBudgetTrimsLongConversation: a long conversation under a small
+// CONTEXT_BUDGET_TOKENS keeps the system prompt and whole recent groups.
+func TestBudgetTrimsLongConversation(t *testing.T) {
+	var steps []step
+	var input strings.Builder
+	for i := 0; i < 12; i++ {
+		steps = append(steps, sse(textStream(fmt.Sprintf("answer %d %s", i, bigPrompt(100)))))
+		fmt.Fprintf(&input, "question %d %s\n", i, bigPrompt(100))
+	}
+	fp := newFakeProvider(t, steps...)
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "--disable-functions"}, stdin: input.String(), env: []string{"YAI_CONTEXT_BUDGET_TOKENS=1500"}})
+	if r.code != 0 {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	last := fp.chats()[11].messages()
+	if last[0].Role != "system" || orphans(last) != 0 || last[1].Role != "user" || !strings.HasPrefix(last[len(last)-1].Content, "question 11") {
+		t.Errorf("last request = %+v", last)
+	}
+	if g := len(groupStarts(last)); g >= 12 || g < 2 {
+		t.Errorf("last request carries %d turn groups, want the few that fit", g)
+	}
+	if totalTokens(last) > 1500 {
+		t.Errorf("last request ~%d tokens, over the 1500 budget", totalTokens(last))
+	}
+	notices := regexp.MustCompile(`yaicli: context ~\d+ tokens over the 1500-token budget: dropped the \d+ oldest turn group\(s\)`).FindAllString(r.stderr, -1)
+	if len(notices) == 0 || strings.Count(r.stderr, "\n") != len(notices) {
+		t.Errorf("want one stderr line per trim, got:\n%s", r.stderr)
+	}
+}
+
+// TestDepthLimit: a model that never stops calling tools ends the run with
+// exit code 3 after MAX_TOOL_CALL_DEPTH rounds (0 with EXIT_ON_DEPTH_LIMIT=false).
+func TestDepthLimit(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		args []string
+		code int
+		reqs int
+	}{
+		{nil, []string{"--max-turns", "2", "loop"}, 3, 3},
+		{[]string{"YAI_EXIT_ON_DEPTH_LIMIT=false", "YAI_MAX_TOOL_CALL_DEPTH=1"}, []string{"loop"}, 0, 2},
+	} {
+		var steps []step
+		for i := 0; i < 5; i++ {
+			steps = append(steps, sse(toolStream(fakeCall{fmt.Sprintf("c%d", i), "fs_list_directory", `{"directory_path":"."}`})))
+		}
+		fp := newFakeProvider(t, steps...)
+		r := runBinary(t, fp, e2e{args: tc.args, env: tc.env})
+		if r.code != tc.code || len(fp.chats()) != tc.reqs || !strings.Contains(r.stderr, "stopped after") {
+			t.Errorf("%v: code %d after %d requests, want %d after %d; stderr %s", tc.args, r.code, len(fp.chats()), tc.code, tc.reqs, r.stderr)
+		}
+	}
+}
+
+// TestSpillAndPageEndToEnd is the scripted check of the specification's
+// section 1: a shell command printing tens of MB, then paging the spill.
+func TestSpillAndPageEndToEnd(t *testing.T) {
+	var spill string
+	var offset int
+	pageArgs := func(r received) string {
+		m := r.messages()
+		res := m[len(m)-1].Content
+		if utf8.RuneCountInString(res) > 32000 {
+			t.Errorf("tool result %d chars, over the cap", utf8.RuneCountInString(res))
+		}
+		re := regexp.MustCompile(`read more with fs_read_file: (\{.*\})`)
+		mm := re.FindStringSubmatch(res)
+		if mm == nil || !strings.HasPrefix(res, `{"command":`) || !strings.HasSuffix(res, `"exit_code":0}`) {
+			t.Fatalf("result lacks head, marker or tail: %.300s", res)
+		}
+		var a struct {
+			FilePaths []string `json:"file_paths"`
+			Offset    int      `json:"offset"`
+		}
+		json.Unmarshal([]byte(mm[1]), &a)
+		spill, offset = a.FilePaths[0], a.Offset
+		return fmt.Sprintf(`{"file_paths": [%q], "offset": %d, "limit": 12000}`, spill, offset)
+	}
+	var page string
+	fp := newFakeProvider(t,
+		sse(toolStream(fakeCall{"call_a", "execute_shell_command", `{"shell_command":"seq 1 5000000"}`})),
+		func(w2 http.ResponseWriter, r received) {
+			sse(toolStream(fakeCall{"call_b", "fs_read_file", pageArgs(r)}))(w2, r)
+		},
+		check(sse(textStream("read it")), func(r received) {
+			m := r.messages()
+			page = m[len(m)-1].Content
+		}))
+	r := runBinary(t, fp, e2e{args: []string{"--yes", "count to five million"}})
+	if r.code != 0 {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	full, err := os.ReadFile(spill)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(spill); st.Mode().Perm() != 0o600 || len(full) < 30<<20 {
+		t.Errorf("spill file mode %v size %d", st.Mode().Perm(), len(full))
+	}
+	if !strings.HasSuffix(string(full), `4999999\n5000000\n","exit_code":0}`) {
+		t.Errorf("spill file is incomplete: ends %q", full[len(full)-50:])
+	}
+	var ws []fileWindow
+	if err := json.Unmarshal([]byte(page), &ws); err != nil || len(ws) != 1 {
+		t.Fatalf("page is not a fs_read_file result: %v: %.200s", err, page)
+	}
+	w := ws[0]
+	want := string([]rune(string(full))[offset : offset+12000])
+	if w.Content != want || w.Offset != offset || w.ReturnedChars != 12000 || !w.Truncated || w.TotalChars != utf8.RuneCount(full) {
+		t.Errorf("page = offset %d, %d chars, total %d; want the exact characters from %d", w.Offset, w.ReturnedChars, w.TotalChars, offset)
+	}
+}
