@@ -3,6 +3,9 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -54,4 +57,114 @@ func TestEstimateCalibration(t *testing.T) {
 	}
 }
 
-var _ = strings.Repeat
+
+
+func BenchmarkEstimateASCII(b *testing.B) {
+	var text strings.Builder
+	for _, s := range loadSamples(b) {
+		if s.Cat == "code_go" || s.Cat == "log" || s.Cat == "en_prose" || s.Cat == "json" {
+			text.WriteString(s.Text)
+		}
+	}
+	s := text.String()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		estimateTokens(s)
+	}
+}
+
+func TestWindowOf(t *testing.T) {
+	for model, want := range map[string]int{
+		"gpt-4o": 128000, "gpt-4o-2024-08-06": 128000, "gpt-4o-mini": 128000, "gpt-4.1-mini": 1047576, "gpt-4": 8192,
+		"gpt-5-mini": 400000, "o3-mini": 200000, "claude-sonnet-4-20250514": 200000, "gemini-2.5-pro": 1048576,
+		"deepseek-chat": 131072, "meta-llama/llama-3.1-8b-instruct": 131072, "llama3.1:8b": 131072, "qwen2.5:7b": 32768,
+		"mistral-large-latest": 131072, "grok-4": 256000, "kimi-k2-0905-preview": 131072, "unknown-model": 0,
+	} {
+		if got := windowOf(model); got != want {
+			t.Errorf("windowOf(%s) = %d, want %d", model, got, want)
+		}
+	}
+}
+
+func TestBudgetFor(t *testing.T) {
+	if b := budgetFor(5000, "gpt-4o", 128000, "model table"); b.tokens != 5000 || b.source != "CONTEXT_BUDGET_TOKENS" {
+		t.Errorf("setting: %+v", b)
+	}
+	if b := budgetFor(0, "gpt-4o", 128000, "model table"); b.tokens != 89600 || !strings.Contains(b.source, "70% of gpt-4o's 128000-token window") {
+		t.Errorf("derived: %+v", b)
+	}
+	if b := budgetFor(0, "mystery", 0, ""); b.tokens != 89600 || !strings.Contains(b.source, "fallback") {
+		t.Errorf("fallback: %+v", b)
+	}
+}
+
+func TestCalibrationBounded(t *testing.T) {
+	var c calibration
+	if c.scale(1000) != 1000 {
+		t.Error("no observation should not scale")
+	}
+	c.observe(1200, 1000)
+	if c.scale(1000) != 1200 {
+		t.Errorf("after 1.2: %d", c.scale(1000))
+	}
+	c.observe(100000, 10) // an absurd report
+	if r := c.ratio; r > maxRatio || r < minRatio {
+		t.Errorf("ratio %v escaped its bounds", r)
+	}
+	for i := 0; i < 10; i++ {
+		c.observe(1, 1000)
+	}
+	if c.ratio != minRatio {
+		t.Errorf("ratio %v, want clamped to %v", c.ratio, minRatio)
+	}
+}
+
+// TestWindowDiscovery asks fake local servers for their window, caches the
+// answer, and falls back silently when the endpoint is absent.
+func TestWindowDiscovery(t *testing.T) {
+	asked := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked++
+		switch r.URL.Path {
+		case "/api/ps":
+			io.WriteString(w, `{"models":[{"name":"llama3.1:8b","model":"llama3.1:8b","size":6654289920,"context_length":8192}]}`)
+		case "/api/show":
+			io.WriteString(w, `{"parameters":"num_ctx 16384\nstop \"<|eot_id|>\"","model_info":{"llama.context_length":131072}}`)
+		case "/props":
+			io.WriteString(w, `{"default_generation_settings":{"n_ctx":4096},"total_slots":1}`)
+		case "/v1/models":
+			io.WriteString(w, `{"object":"list","data":[{"id":"other","max_model_len":1},{"id":"qwen2.5-7b","object":"model","max_model_len":32768,"max_context_length":65536}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, tc := range []struct {
+		provider, model string
+		want            int
+	}{
+		{"ollama", "llama3.1:8b", 8192}, {"ollama", "not-loaded", 16384}, {"llamacpp", "any", 4096},
+		{"vllm", "qwen2.5-7b", 32768}, {"lmstudio", "qwen2.5-7b", 32768}, {"vllm", "absent-model", 0},
+	} {
+		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "MODEL": tc.model, "BASE_URL": srv.URL + "/v1"})
+		wc := openWindowCache()
+		got, source := wc.resolve(t.Context(), cfg)
+		if tc.want == 0 {
+			tc.want = windowOf(tc.model)
+		}
+		if got != tc.want {
+			t.Errorf("%s %s window = %d (%s), want %d", tc.provider, tc.model, got, source, tc.want)
+		}
+		before := asked
+		if again, _ := openWindowCache().resolve(t.Context(), cfg); again != got || asked != before {
+			t.Errorf("%s: second resolve asked the server again (%d, %d requests)", tc.provider, again, asked-before)
+		}
+	}
+	// A window learned from a rejection replaces the table's value.
+	cfg, _ := load(t, "", nil, map[string]string{"MODEL": "gpt-4o"})
+	openWindowCache().learn(cfg, 8000)
+	if got, source := openWindowCache().resolve(t.Context(), cfg); got != 8000 || source != "learned from a rejection" {
+		t.Errorf("learned window = %d (%s)", got, source)
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHTMLText(t *testing.T) {
+	in := `<html><head><title>t</title><style>p{}</style></head><body><script>alert(1)</script>
+<h1>Title</h1><p>One &amp; two&nbsp;three</p><!-- hidden --><ul><li>a</li><li>b</li></ul></body></html>`
+	if got, want := htmlText(in), "Title\n\nOne & two\u00a0three\n\na\n\nb"; got != want {
+		t.Errorf("htmlText = %q, want %q", got, want)
+	}
+}
+
+func TestFetchWebpage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, "<html><body><p>Hello from the page</p><script>x()</script></body></html>")
+	}))
+	defer srv.Close()
+	var out bytes.Buffer
+	if err := fetchWebpage(t.Context(), map[string]any{"url": srv.URL}, &out, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	json.Unmarshal(out.Bytes(), &m)
+	if m["content"] != "Hello from the page" || m["success"] != true {
+		t.Errorf("fetch = %v", m)
+	}
+	err := fetchWebpage(t.Context(), map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "may be offline") {
+		t.Errorf("offline fetch error = %v", err)
+	}
+	if err := fetchWebpage(t.Context(), map[string]any{"url": "file:///etc/passwd"}, &out, time.Second); err == nil {
+		t.Error("file:// URL accepted")
+	}
+}
+
+func TestWebSearch(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/search": // SearXNG with format=json
+			io.WriteString(w, `{"query":"go","results":[{"url":"https://go.dev/","title":"The Go Programming Language","content":"Build simple, secure, scalable systems with Go."},{"url":"https://b","title":"B","content":"b"}]}`)
+		case "/html/": // DuckDuckGo's HTML endpoint
+			io.WriteString(w, `<div class="result"><h2 class="result__title"><a rel="nofollow" class="result__a" href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fgo.dev%2F&amp;rut=abc">The <b>Go</b> Programming Language</a></h2>
+<a class="result__snippet" href="//duckduckgo.com/l/?uddg=https%3A%2F%2Fgo.dev%2F">Build simple, secure, scalable systems with <b>Go</b>.</a></div>`)
+		}
+	}))
+	defer srv.Close()
+	for _, provider := range []string{"searxng", "duckduckgo"} {
+		cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": provider, "WEB_SEARCH_URL": srv.URL})
+		var out bytes.Buffer
+		if err := webSearch(t.Context(), cfg, map[string]any{"query": "go", "max_results": 1.0}, &out); err != nil {
+			t.Fatal(err)
+		}
+		var m struct{ Results []searchResult }
+		json.Unmarshal(out.Bytes(), &m)
+		want := searchResult{Title: "The Go Programming Language", URL: "https://go.dev/", Snippet: "Build simple, secure, scalable systems with Go."}
+		if len(m.Results) != 1 || m.Results[0] != want {
+			t.Errorf("%s results = %+v", provider, m.Results)
+		}
+	}
+	cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": "searxng"})
+	if err := webSearch(t.Context(), cfg, map[string]any{"query": "go"}, io.Discard); err == nil || !strings.Contains(err.Error(), "needs WEB_SEARCH_URL") {
+		t.Errorf("searxng without URL: %v", err)
+	}
+}
