@@ -57,8 +57,6 @@ func TestEstimateCalibration(t *testing.T) {
 	}
 }
 
-
-
 func BenchmarkEstimateASCII(b *testing.B) {
 	var text strings.Builder
 	for _, s := range loadSamples(b) {
