@@ -16,16 +16,17 @@ var errDepthLimit = errors.New("tool-round limit reached")
 // agent runs turns: fit the history to the budget, send, stream, run the
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
-	cfg      *config
-	send     func(context.Context, chatRequest, streamSink) (reply, error)
-	tools    *toolbox // nil when ENABLE_FUNCTIONS is false
-	stdout   io.Writer
-	stderr   io.Writer
-	budget   budget
-	cal      calibration
-	windows  *windowCache
-	maxDepth int
-	openLine bool // answer text ends without a newline
+	cfg       *config
+	send      func(context.Context, chatRequest, streamSink) (reply, error)
+	tools     *toolbox // nil when ENABLE_FUNCTIONS is false
+	stdout    io.Writer
+	stderr    io.Writer
+	budget    budget
+	cal       calibration
+	windows   *windowCache
+	maxDepth  int
+	openLine  bool // answer text ends without a newline
+	warnedCut bool // the silent-truncation warning was given
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -180,9 +181,19 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 	return n
 }
 
-// observe calibrates the estimator with the provider's reported usage.
+// observe calibrates the estimator with the provider's reported usage. A
+// report far below the estimate is not a tokenizer difference: Ollama cuts
+// the conversation to its num_ctx silently and answers 200, so say so once.
 func (a *agent) observe(r reply, est int) {
-	a.cal.observe(r.Usage.PromptTokens, est)
+	p := r.Usage.PromptTokens
+	if p > 0 && est > 1000 && p < est*4/10 {
+		if !a.warnedCut {
+			a.warnedCut = true
+			fmt.Fprintf(a.stderr, "yaicli: %s counted %d prompt tokens for a request estimated at %d; it probably cut the conversation silently to fit its context (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.cfg.Provider, p, est)
+		}
+		return
+	}
+	a.cal.observe(p, est)
 }
 
 // learn takes what a rejection says: the real size calibrates the

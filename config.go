@@ -23,7 +23,7 @@ type setting struct {
 // Defaults that depend on the machine (CHAT_HISTORY_DIR, TOOL_OUTPUT_DIR) are
 // empty here and derived in load.
 var settings = []setting{
-	{"PROVIDER", "openai", "openai, deepseek, groq, openrouter, together, xai, mistral, gemini, ollama, lmstudio, llamacpp, vllm"},
+	{"PROVIDER", "openai", "openai, anthropic, deepseek, groq, openrouter, together, xai, mistral, gemini, ollama, lmstudio, llamacpp, vllm"},
 	{"BASE_URL", "", "empty = the provider's default URL"},
 	{"API_KEY", "", "empty = the provider's usual variable (OPENAI_API_KEY, ...)"},
 	{"MODEL", "gpt-4o", "model name sent to the provider"},

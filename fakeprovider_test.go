@@ -55,7 +55,7 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 	f.reqs = append(f.reqs, rec)
 	n := len(f.reqs)
 	f.mu.Unlock()
-	if r.URL.Path != "/v1/chat/completions" {
+	if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/messages" {
 		http.NotFound(w, r)
 		return
 	}
@@ -73,7 +73,7 @@ func (f *fakeProvider) chats() []received {
 	defer f.mu.Unlock()
 	var out []received
 	for _, r := range f.reqs {
-		if r.Path == "/v1/chat/completions" {
+		if r.Path == "/v1/chat/completions" || r.Path == "/v1/messages" {
 			out = append(out, r)
 		}
 	}

@@ -67,6 +67,7 @@ Flags (before or after the question):
   -c, --chat                start the interactive REPL
       --config PATH         read PATH instead of ~/.config/yaicli/config.ini
       --template            print a complete default config.ini
+      --list-providers      provider presets, their URLs and key variables
   -V, --verbose             show the effective configuration (key masked)
   -v, --version             print the version
   -h, --help                this text
@@ -98,6 +99,7 @@ func main() {
 // options are the command-line flags, parsed but not yet merged into config.
 type options struct {
 	help, version, template, verbose, chat, countTokens bool
+	listProviders                                       bool
 	configPath                                          string
 	overrides                                           map[string]string // config KEY -> value
 	prompt                                              []string
@@ -138,6 +140,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	}
 	fs.BoolVar(&o.template, "template", false, "")
 	fs.BoolVar(&o.countTokens, "count-tokens", false, "")
+	fs.BoolVar(&o.listProviders, "list-providers", false, "")
 	fs.StringVar(&o.configPath, "config", "", "")
 
 	rest := args
@@ -199,6 +202,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitOK
 	case o.countTokens:
 		return countTokens(o.prompt, stdin, stdout, stderr)
+	case o.listProviders:
+		writeProviders(stdout)
+		return exitOK
 	}
 	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir()}
 	if src.path == "" {

@@ -141,6 +141,7 @@ func TestEndToEnd(t *testing.T) {
 		{name: "context length rejected twice exits 4", steps: []step{fail(400, ctxErr), fail(400, ctxErr)}, run: e2e{args: []string{"q"}},
 			wantStderr: "rejected the request as too long \\(4619 tokens > 4097\\); (.|\n)*rejected the request as too long \\(4619 tokens > 4097\\) twice(.|\n)*hint: run /compact", wantCode: 4},
 		{name: "help", run: e2e{args: []string{"--help"}}, wantStdout: "~(?s)Usage:.*Examples:.*Exit codes:"},
+		{name: "list providers", run: e2e{args: []string{"--list-providers"}}, wantStdout: "~anthropic\\s+https://api.anthropic.com/v1\\s+needs ANTHROPIC_API_KEY(.|\n)*ollama\\s+http://localhost:11434/v1\\s+no key"},
 		{name: "version", run: e2e{args: []string{"-v"}}, wantStdout: "~^yaicli "},
 		{name: "count tokens of stdin", run: e2e{args: []string{"--count-tokens"}, stdin: "hello world"}, wantStdout: "3\n"},
 	}
@@ -337,3 +338,5 @@ func decodeArgs(t *testing.T, s string) map[string]any {
 	}
 	return m
 }
+
+func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -21,10 +21,11 @@ type preset struct {
 	keyEnv  string
 }
 
-// presets are the providers yaicli knows by name; all speak OpenAI's chat
-// completions format.
+// presets are the providers yaicli knows by name; all but anthropic speak
+// OpenAI's chat completions format.
 var presets = map[string]preset{
 	"openai":     {"https://api.openai.com/v1", "OPENAI_API_KEY"},
+	"anthropic":  {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY"},
 	"deepseek":   {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"},
 	"groq":       {"https://api.groq.com/openai/v1", "GROQ_API_KEY"},
 	"openrouter": {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
@@ -45,6 +46,18 @@ func presetNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// writeProviders prints the presets: name, default URL, key variable.
+func writeProviders(w io.Writer) {
+	for _, n := range presetNames() {
+		p := presets[n]
+		key := "needs " + p.keyEnv
+		if p.keyEnv == "" {
+			key = "no key (local)"
+		}
+		fmt.Fprintf(w, "%-11s %-58s %s\n", n, p.baseURL, key)
+	}
 }
 
 // baseURL is BASE_URL, or the provider's default.
@@ -78,12 +91,13 @@ func checkAPIKey(c *config) error {
 
 // message is one entry of the conversation in OpenAI's shape.
 type message struct {
-	Role       string     `json:"role"`
-	Content    string     `json:"content"`
-	ToolCalls  []toolCall `json:"tool_calls,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
-	Name       string     `json:"name,omitempty"`
-	clip       *clip      // a tool result's full-text record, for shrinking it later
+	Role       string          `json:"role"`
+	Content    string          `json:"content"`
+	ToolCalls  []toolCall      `json:"tool_calls,omitempty"`
+	ToolCallID string          `json:"tool_call_id,omitempty"`
+	Name       string          `json:"name,omitempty"`
+	clip       *clip           // a tool result's full-text record, for shrinking it later
+	thinking   []thinkingBlock // Anthropic's signed reasoning, sent back in a tool loop
 }
 
 // toolCall is one function call the model asked for.
@@ -133,10 +147,29 @@ type streamSink struct {
 // client speaks OpenAI's chat completions wire format over HTTP.
 type client struct {
 	cfg     *config
+	wire    wireFormat
 	http    *http.Client
 	stderr  io.Writer
 	sleep   func(context.Context, time.Duration) error
 	retries int
+}
+
+// wireFormat is how one family of providers shapes requests and answers:
+// OpenAI's chat completions or Anthropic's messages.
+type wireFormat interface {
+	path() string
+	auth(h http.Header, key string)
+	body(cfg *config, req chatRequest) ([]byte, error)
+	stream(r io.Reader, sink streamSink) (reply, error)
+	whole(b []byte, sink streamSink) (reply, error)
+}
+
+// wireFor picks the wire format of a provider.
+func wireFor(cfg *config) wireFormat {
+	if cfg.Provider == "anthropic" {
+		return anthropicWire{provider: cfg.Provider}
+	}
+	return openaiWire{provider: cfg.Provider}
 }
 
 func newClient(cfg *config, stderr io.Writer) *client {
@@ -147,7 +180,7 @@ func newClient(cfg *config, stderr io.Writer) *client {
 		TLSHandshakeTimeout:   cfg.Timeout,
 		ResponseHeaderTimeout: cfg.Timeout,
 	}
-	return &client{cfg: cfg, http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
+	return &client{cfg: cfg, wire: wireFor(cfg), http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -172,14 +205,22 @@ type chatRequest struct {
 // send posts one request, retrying rate limits and overloads up to c.retries
 // tries in all, and streams the answer into sink.
 func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
-	body, err := c.body(req)
+	body, err := c.wire.body(c.cfg, req)
 	if err != nil {
 		return reply{}, err
 	}
+	emitted := false // once the answer has started, a retry would repeat it
+	seen := sink
+	seen.text = func(s string) {
+		emitted = true
+		if sink.text != nil {
+			sink.text(s)
+		}
+	}
 	for try := 1; ; try++ {
-		r, err := c.once(ctx, body, sink)
+		r, err := c.once(ctx, body, seen)
 		var ae *apiError
-		if err == nil || !errors.As(err, &ae) || try >= c.retries ||
+		if err == nil || emitted || !errors.As(err, &ae) || try >= c.retries ||
 			(ae.Kind != kindRateLimit && ae.Kind != kindOverloaded) {
 			return r, err
 		}
@@ -195,28 +236,39 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 	}
 }
 
+// openaiWire is OpenAI's chat completions format, spoken by most providers.
+type openaiWire struct{ provider string }
+
+func (openaiWire) path() string { return "/chat/completions" }
+
+func (openaiWire) auth(h http.Header, key string) {
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+}
+
 // body builds the JSON request body, EXTRA_BODY merged last.
-func (c *client) body(req chatRequest) ([]byte, error) {
+func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	b := map[string]any{
-		"model":       c.cfg.Model,
+		"model":       cfg.Model,
 		"messages":    req.Messages,
-		"stream":      c.cfg.Stream,
-		"temperature": c.cfg.Temperature,
-		"top_p":       c.cfg.TopP,
+		"stream":      cfg.Stream,
+		"temperature": cfg.Temperature,
+		"top_p":       cfg.TopP,
 	}
 	if req.MaxTokens > 0 {
 		b["max_tokens"] = req.MaxTokens
 	}
-	if c.cfg.Stream {
+	if cfg.Stream {
 		b["stream_options"] = map[string]any{"include_usage": true}
 	}
 	if len(req.Tools) > 0 {
 		b["tools"] = req.Tools
 	}
-	if c.cfg.ReasoningEffort != "" {
-		b["reasoning_effort"] = c.cfg.ReasoningEffort
+	if cfg.ReasoningEffort != "" {
+		b["reasoning_effort"] = cfg.ReasoningEffort
 	}
-	for k, v := range c.cfg.ExtraBody {
+	for k, v := range cfg.ExtraBody {
 		b[k] = v
 	}
 	return json.Marshal(b)
@@ -226,7 +278,7 @@ func (c *client) body(req chatRequest) ([]byte, error) {
 func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.baseURL()+"/chat/completions", bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.baseURL()+c.wire.path(), bytes.NewReader(body))
 	if err != nil {
 		return reply{}, fmt.Errorf("building request: %w", err)
 	}
@@ -234,9 +286,7 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 	if c.cfg.Stream {
 		hreq.Header.Set("Accept", "text/event-stream")
 	}
-	if c.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
+	c.wire.auth(hreq.Header, c.cfg.APIKey)
 	for k, v := range c.cfg.ExtraHeaders {
 		hreq.Header.Set(k, v)
 	}
@@ -252,9 +302,12 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 	body2 := idleTimeout(resp.Body, c.cfg.Timeout, cancel)
 	var r reply
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		r, err = c.readStream(body2, sink)
+		r, err = c.wire.stream(body2, sink)
 	} else {
-		r, err = c.readWhole(body2, sink)
+		var b []byte
+		if b, err = io.ReadAll(body2); err == nil {
+			r, err = c.wire.whole(b, sink)
+		}
 	}
 	if err != nil {
 		return r, c.netError(ctx, err)
@@ -356,15 +409,15 @@ func (a *assembler) add(ch *chunk) {
 			a.reason(reasoning)
 			a.emit(text)
 		}
-		for i, tc := range d.ToolCalls {
+		for _, tc := range d.ToolCalls {
+			// Without an index (Gemini), a fragment that names a tool starts a
+			// call and one that does not continues the last.
 			idx := len(a.calls)
 			switch {
 			case tc.Index != nil:
 				idx = *tc.Index
-			case tc.ID == "" && len(a.calls) > 0:
-				idx = len(a.calls) - 1 // a continuation without index
-			case tc.ID == "":
-				idx = i
+			case tc.ID == "" && tc.Function.Name == "" && len(a.calls) > 0:
+				idx = len(a.calls) - 1
 			}
 			for len(a.calls) <= idx {
 				a.calls = append(a.calls, toolCall{Type: "function"})
@@ -414,8 +467,8 @@ func (a *assembler) finish() reply {
 	return a.r
 }
 
-// readStream consumes an SSE body until [DONE] or its end.
-func (c *client) readStream(body io.Reader, sink streamSink) (reply, error) {
+// stream consumes an SSE body until [DONE] or its end.
+func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
 	a := &assembler{sink: sink}
 	sr := newSSEReader(body)
 	done := false
@@ -431,34 +484,36 @@ func (c *client) readStream(body io.Reader, sink streamSink) (reply, error) {
 			done = true
 			continue
 		}
+		if ev.name == "error" { // llama.cpp's "error:" lines, other servers' error events
+			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
+		}
 		var ch chunk
 		if err := json.Unmarshal([]byte(ev.data), &ch); err != nil {
 			continue // a keep-alive or vendor event we do not understand
 		}
 		if len(ch.Error) > 0 && string(ch.Error) != "null" && len(ch.Choices) == 0 {
-			return a.finish(), classify(c.cfg.Provider, 0, []byte(ev.data), nil)
+			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
 		}
 		a.add(&ch)
 	}
 	r := a.finish()
+	if r.FinishReason == "error" { // OpenRouter: the upstream provider failed mid-answer
+		return r, errors.New(`the provider ended the answer with finish_reason "error"; try again`)
+	}
 	if !done && r.FinishReason == "" {
 		return r, errors.New("the stream ended before the answer was complete (no finish_reason, no [DONE]); try again")
 	}
 	return r, nil
 }
 
-// readWhole consumes a non-streamed JSON response.
-func (c *client) readWhole(body io.Reader, sink streamSink) (reply, error) {
-	b, err := io.ReadAll(body)
-	if err != nil {
-		return reply{}, err
-	}
+// whole reads a non-streamed JSON response.
+func (w openaiWire) whole(b []byte, sink streamSink) (reply, error) {
 	var ch chunk
 	if err := json.Unmarshal(b, &ch); err != nil {
 		return reply{}, fmt.Errorf("provider answered with something that is not JSON: %.200q", b)
 	}
 	if len(ch.Error) > 0 && string(ch.Error) != "null" && len(ch.Choices) == 0 {
-		return reply{}, classify(c.cfg.Provider, 0, b, nil)
+		return reply{}, classify(w.provider, 0, b, nil)
 	}
 	a := &assembler{sink: sink}
 	a.add(&ch)

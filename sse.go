@@ -74,5 +74,9 @@ func (s *sseReader) field(line []byte, ev *sseEvent, data *[]byte, hasData *bool
 		*hasData = true
 	case "event":
 		ev.name = string(value)
+	case "error": // llama.cpp writes "error: {...}" instead of a data event
+		ev.name = "error"
+		*data = append((*data)[:0], value...)
+		*hasData = true
 	}
 }

@@ -1,0 +1,311 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+// anthropicVersion is the Messages API version yaicli speaks.
+const anthropicVersion = "2023-06-01"
+
+// anthropicWire is Anthropic's Messages API. The conversation stays in
+// OpenAI's shape everywhere else; it is converted here, at the edge.
+type anthropicWire struct{ provider string }
+
+func (anthropicWire) path() string { return "/messages" }
+
+func (anthropicWire) auth(h http.Header, key string) {
+	h.Set("x-api-key", key)
+	h.Set("anthropic-version", anthropicVersion)
+}
+
+// thinkingBlock is a signed reasoning block that Anthropic requires back,
+// unchanged, in the next request of a tool loop.
+type thinkingBlock struct {
+	Type      string `json:"type"` // thinking or redacted_thinking
+	Thinking  string `json:"thinking,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Data      string `json:"data,omitempty"`
+}
+
+// anthropicBudgets are thinking budgets for REASONING_EFFORT.
+var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
+
+func (anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
+	system, msgs := anthropicMessages(req.Messages)
+	maxTokens := req.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = 1024 // the API requires it
+	}
+	b := map[string]any{"model": cfg.Model, "messages": msgs, "max_tokens": maxTokens, "stream": cfg.Stream}
+	if system != "" {
+		b["system"] = system
+	}
+	if budget, ok := anthropicBudgets[strings.ToLower(cfg.ReasoningEffort)]; ok {
+		b["thinking"] = map[string]any{"type": "enabled", "budget_tokens": budget}
+		b["max_tokens"] = max(maxTokens, budget+1024) // thinking counts against max_tokens
+	} else {
+		b["temperature"] = cfg.Temperature // with thinking, only the default is allowed
+		if cfg.TopP != 1 {
+			b["top_p"] = cfg.TopP
+		}
+	}
+	if len(req.Tools) > 0 {
+		var tools []map[string]any
+		for _, t := range req.Tools {
+			tools = append(tools, map[string]any{"name": t.Function.Name, "description": t.Function.Description, "input_schema": t.Function.Parameters})
+		}
+		b["tools"] = tools
+	}
+	for k, v := range cfg.ExtraBody {
+		b[k] = v
+	}
+	return json.Marshal(b)
+}
+
+// anthropicMessage is one message of the Messages API.
+type anthropicMessage struct {
+	Role    string `json:"role"`
+	Content []any  `json:"content"`
+}
+
+// anthropicMessages converts the conversation: system messages become the
+// top-level system text, tool calls tool_use blocks, tool results
+// tool_result blocks in a user message, and consecutive messages of one role
+// are merged, as the API wants alternating roles.
+func anthropicMessages(h []message) (string, []anthropicMessage) {
+	var system []string
+	var out []anthropicMessage
+	add := func(role string, blocks ...any) {
+		if len(blocks) == 0 {
+			return
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Content = append(out[n-1].Content, blocks...)
+			return
+		}
+		out = append(out, anthropicMessage{Role: role, Content: blocks})
+	}
+	text := func(s string) []any {
+		if s == "" {
+			return nil
+		}
+		return []any{map[string]any{"type": "text", "text": s}}
+	}
+	for _, m := range h {
+		switch m.Role {
+		case "system":
+			system = append(system, m.Content)
+		case "user":
+			add("user", text(m.Content)...)
+		case "assistant":
+			var blocks []any
+			for _, t := range m.thinking {
+				blocks = append(blocks, t)
+			}
+			blocks = append(blocks, text(m.Content)...)
+			for _, tc := range m.ToolCalls {
+				input := json.RawMessage(tc.Function.Arguments)
+				if !json.Valid(input) || strings.TrimSpace(tc.Function.Arguments) == "" {
+					input = json.RawMessage("{}")
+				}
+				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Function.Name, "input": input})
+			}
+			add("assistant", blocks...)
+		case "tool":
+			add("user", map[string]any{"type": "tool_result", "tool_use_id": m.ToolCallID, "content": m.Content})
+		}
+	}
+	return strings.Join(system, "\n\n"), out
+}
+
+// anthropicBlock is a content block being assembled from stream events.
+type anthropicBlock struct {
+	Type      string          `json:"type"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Text      string          `json:"text"`
+	Input     json.RawMessage `json:"input"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
+	partial   strings.Builder
+}
+
+type anthropicUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+}
+
+func (u anthropicUsage) prompt() int {
+	return u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
+}
+
+// anthropicEvent is any event of the Messages stream.
+type anthropicEvent struct {
+	Type    string `json:"type"`
+	Message struct {
+		Usage anthropicUsage `json:"usage"`
+	} `json:"message"`
+	Index        int             `json:"index"`
+	ContentBlock *anthropicBlock `json:"content_block"`
+	Delta        struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		Thinking    string `json:"thinking"`
+		Signature   string `json:"signature"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *anthropicUsage `json:"usage"`
+}
+
+// anthropicReply collects blocks by index into a reply.
+type anthropicReply struct {
+	sink   streamSink
+	blocks map[int]*anthropicBlock
+	r      reply
+}
+
+func (a *anthropicReply) apply(ev *anthropicEvent) {
+	switch ev.Type {
+	case "message_start":
+		a.r.Usage.PromptTokens = ev.Message.Usage.prompt()
+	case "content_block_start":
+		if ev.ContentBlock != nil {
+			a.blocks[ev.Index] = ev.ContentBlock
+			a.show(ev.ContentBlock.Text, ev.ContentBlock.Thinking)
+		}
+	case "content_block_delta":
+		b := a.blocks[ev.Index]
+		if b == nil {
+			b = &anthropicBlock{Type: "text"}
+			a.blocks[ev.Index] = b
+		}
+		switch ev.Delta.Type {
+		case "text_delta":
+			b.Text += ev.Delta.Text
+			a.show(ev.Delta.Text, "")
+		case "input_json_delta":
+			b.partial.WriteString(ev.Delta.PartialJSON)
+		case "thinking_delta":
+			b.Thinking += ev.Delta.Thinking
+			a.show("", ev.Delta.Thinking)
+		case "signature_delta":
+			b.Signature += ev.Delta.Signature
+		}
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			a.r.FinishReason = ev.Delta.StopReason
+		}
+		if ev.Usage != nil {
+			a.r.Usage.CompletionTokens = ev.Usage.OutputTokens
+			if p := ev.Usage.prompt(); p > 0 {
+				a.r.Usage.PromptTokens = p
+			}
+		}
+	}
+}
+
+func (a *anthropicReply) show(text, thinking string) {
+	if text != "" && a.sink.text != nil {
+		a.sink.text(text)
+	}
+	if thinking != "" && a.sink.reasoning != nil {
+		a.sink.reasoning(thinking)
+	}
+}
+
+// finish turns the blocks, in index order, into the assistant message.
+func (a *anthropicReply) finish() reply {
+	idx := make([]int, 0, len(a.blocks))
+	for i := range a.blocks {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	m := message{Role: "assistant"}
+	var text strings.Builder
+	for _, i := range idx {
+		b := a.blocks[i]
+		switch b.Type {
+		case "text":
+			text.WriteString(b.Text)
+		case "tool_use":
+			args := b.partial.String()
+			if args == "" {
+				args = string(b.Input)
+			}
+			if strings.TrimSpace(args) == "" || args == "null" {
+				args = "{}" // a tool without arguments streams partial_json ""
+			}
+			m.ToolCalls = append(m.ToolCalls, toolCall{ID: b.ID, Type: "function", Function: functionCall{Name: b.Name, Arguments: args}})
+		case "thinking", "redacted_thinking":
+			m.thinking = append(m.thinking, thinkingBlock{Type: b.Type, Thinking: b.Thinking, Signature: b.Signature, Data: b.Data})
+		}
+	}
+	m.Content = text.String()
+	a.r.Message = m
+	return a.r
+}
+
+func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
+	a := &anthropicReply{sink: sink, blocks: map[int]*anthropicBlock{}}
+	sr := newSSEReader(body)
+	stopped := false
+	for !stopped {
+		ev, err := sr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return a.finish(), fmt.Errorf("stream cut off mid-answer: %w", err)
+		}
+		var e anthropicEvent
+		if json.Unmarshal([]byte(ev.data), &e) != nil {
+			continue
+		}
+		switch e.Type {
+		case "error":
+			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
+		case "message_stop":
+			stopped = true
+		default:
+			a.apply(&e)
+		}
+	}
+	r := a.finish()
+	if !stopped && r.FinishReason == "" {
+		return r, errors.New("the stream ended before the answer was complete (no message_stop); try again")
+	}
+	return r, nil
+}
+
+func (w anthropicWire) whole(b []byte, sink streamSink) (reply, error) {
+	var resp struct {
+		Type       string            `json:"type"`
+		Content    []*anthropicBlock `json:"content"`
+		StopReason string            `json:"stop_reason"`
+		Usage      anthropicUsage    `json:"usage"`
+	}
+	if err := json.Unmarshal(b, &resp); err != nil {
+		return reply{}, fmt.Errorf("provider answered with something that is not JSON: %.200q", b)
+	}
+	if resp.Type == "error" {
+		return reply{}, classify(w.provider, 0, b, nil)
+	}
+	a := &anthropicReply{sink: sink, blocks: map[int]*anthropicBlock{}}
+	for i, blk := range resp.Content {
+		a.blocks[i] = blk
+		a.show(blk.Text, blk.Thinking)
+	}
+	a.r.FinishReason = resp.StopReason
+	a.r.Usage = usage{PromptTokens: resp.Usage.prompt(), CompletionTokens: resp.Usage.OutputTokens}
+	return a.finish(), nil
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestProviderQuirks replays streams of real OpenAI-compatible servers
+// whose shapes differ from OpenAI's own.
+func TestProviderQuirks(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("n"), 0o644)
+	toolsThenDone := func(name string, wantCalls int) []step {
+		return []step{replay(t, name), check(sse(textStream("done")), func(r received) {
+			m := r.messages()
+			var results int
+			for _, x := range m {
+				if x.Role == "tool" {
+					results++
+				}
+			}
+			if results != wantCalls || orphans(m) != 0 {
+				t.Errorf("%s: %d tool results, want %d; orphans %d", name, results, wantCalls, orphans(m))
+			}
+		})}
+	}
+	for _, tc := range []struct {
+		name       string
+		steps      []step
+		stdin      string
+		wantStdout string
+		wantStderr string
+		wantCode   int
+	}{
+		{name: "azure empty first chunk", steps: []step{replay(t, "azure_text.sse")}, wantStdout: "Hello from Azure.\n"},
+		{name: "gemini calls without index, stop after tool calls", steps: toolsThenDone("gemini_tools.sse", 2), wantStdout: "done\n"},
+		{name: "xai whole call in one delta", steps: toolsThenDone("xai_tools.sse", 1), wantStdout: "done\n"},
+		{name: "openrouter comments and finish_reason error", steps: []step{replay(t, "openrouter_error_finish.sse")},
+			wantStdout: "Starting\n", wantStderr: `finish_reason "error"`, wantCode: 1},
+		{name: "deepseek usage on the finish chunk", steps: []step{replay(t, "deepseek_usage_on_finish.sse")}, wantStdout: "Done.\n"},
+		{name: "llama.cpp error line heals", steps: []step{replay(t, "llamacpp_error.sse"), replay(t, "llamacpp_error.sse")},
+			wantStderr: `rejected the request as too long \(9000 tokens > 8192\)`, wantCode: 4},
+		{name: "ollama silent truncation warned", steps: []step{replay(t, "ollama_truncated.sse")}, stdin: strings.Repeat("log line number something\n", 2000),
+			wantStdout: "I only see the end.\n", wantStderr: "counted 2048 prompt tokens for a request estimated at \\d+; it probably cut the conversation"},
+		{name: "openai CRLF comments", steps: []step{replay(t, "openai_text_crlf.sse")}, wantStdout: "The sky is blue because of Rayleigh scattering.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fp := newFakeProvider(t, tc.steps...)
+			r := runBinaryIn(t, fp, dir, e2e{args: []string{"q"}, stdin: tc.stdin})
+			if r.code != tc.wantCode || r.stdout != tc.wantStdout {
+				t.Errorf("code %d stdout %q, want %d %q; stderr %s", r.code, r.stdout, tc.wantCode, tc.wantStdout, r.stderr)
+			}
+			if tc.wantStderr != "" && !matches(tc.wantStderr, r.stderr) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tc.wantStderr)
+			}
+		})
+	}
+}
