@@ -31,11 +31,12 @@ type agent struct {
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
 // one-shot mode, the terminal in the REPL); ask is nil without a terminal.
-func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error)) *agent {
+// extra are tools beyond the built-in ones (MCP).
+func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), extra []tool) *agent {
 	c := newClient(cfg, preview)
 	a := &agent{cfg: cfg, send: c.send, stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache()}
 	if cfg.EnableFunctions {
-		a.tools = newToolbox(cfg, preview, ask)
+		a.tools = newToolbox(cfg, preview, ask, extra)
 	}
 	window, source := a.windows.resolve(ctx, cfg)
 	a.budget = budgetFor(cfg.ContextBudgetTokens, cfg.Model, window, source)

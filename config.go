@@ -44,6 +44,8 @@ var settings = []setting{
 	{"SHOW_FUNCTION_OUTPUT", "true", "preview tool output in the terminal"},
 	{"ENABLE_MCP", "false", "offer MCP servers' tools to the model"},
 	{"SHOW_MCP_OUTPUT", "false", "preview MCP tool output in the terminal"},
+	{"MCP_CONFIG", "", "MCP servers file; empty = ~/.config/yaicli/mcp.json"},
+	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
 	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
@@ -76,6 +78,8 @@ type config struct {
 	MaxSavedChats                    int
 	EnableFunctions, ShowFunctionOut bool
 	EnableMCP, ShowMCPOutput         bool
+	MCPConfig                        string
+	MCPTimeout                       time.Duration
 	ToolApproval                     string
 	ShellTimeout                     time.Duration
 	WebSearchProvider, WebSearchURL  string
@@ -176,6 +180,8 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ShowFunctionOut = p.bool("SHOW_FUNCTION_OUTPUT")
 	c.EnableMCP = p.bool("ENABLE_MCP")
 	c.ShowMCPOutput = p.bool("SHOW_MCP_OUTPUT")
+	c.MCPConfig = p.str("MCP_CONFIG")
+	c.MCPTimeout = time.Duration(p.int("MCP_TIMEOUT")) * time.Second
 	c.ToolApproval = p.oneOf("TOOL_APPROVAL", "ask", "auto", "deny")
 	c.ShellTimeout = time.Duration(p.int("SHELL_TIMEOUT")) * time.Second
 	c.WebSearchProvider = p.oneOf("WEB_SEARCH_PROVIDER", "duckduckgo", "searxng")

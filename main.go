@@ -68,6 +68,8 @@ Flags (before or after the question):
       --config PATH         read PATH instead of ~/.config/yaicli/config.ini
       --template            print a complete default config.ini
       --list-providers      provider presets, their URLs and key variables
+      --enable-mcp          offer the tools of ~/.config/yaicli/mcp.json (ENABLE_MCP)
+      --list-mcp            start the MCP servers and list their tools
   -V, --verbose             show the effective configuration (key masked)
   -v, --version             print the version
   -h, --help                this text
@@ -99,7 +101,7 @@ func main() {
 // options are the command-line flags, parsed but not yet merged into config.
 type options struct {
 	help, version, template, verbose, chat, countTokens bool
-	listProviders                                       bool
+	listProviders, listMCP                              bool
 	configPath                                          string
 	overrides                                           map[string]string // config KEY -> value
 	prompt                                              []string
@@ -141,6 +143,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.template, "template", false, "")
 	fs.BoolVar(&o.countTokens, "count-tokens", false, "")
 	fs.BoolVar(&o.listProviders, "list-providers", false, "")
+	fs.BoolVar(&o.listMCP, "list-mcp", false, "")
+	var enableMCP bool
+	fs.BoolVar(&enableMCP, "enable-mcp", false, "")
 	fs.StringVar(&o.configPath, "config", "", "")
 
 	rest := args
@@ -177,6 +182,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	pick("ENABLE_FUNCTIONS", "true", "enable-functions")
 	pick("ENABLE_FUNCTIONS", "false", "disable-functions")
 	pick("TOOL_APPROVAL", "auto", "y", "yes")
+	pick("ENABLE_MCP", "true", "enable-mcp")
 	if set["enable-functions"] && set["disable-functions"] {
 		return nil, errors.New("--enable-functions and --disable-functions contradict each other")
 	}
@@ -218,22 +224,53 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.verbose {
 		writeEffective(stderr, cfg)
 	}
-	go removeOldSpills(cfg.ToolOutputDir, cfg.ToolOutputRetentionDays, time.Now())
-	if o.chat {
-		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), stdin, stdout, stderr)
+	cleaned := make(chan struct{})
+	go func() {
+		removeOldSpills(cfg.ToolOutputDir, cfg.ToolOutputRetentionDays, time.Now())
+		close(cleaned)
+	}()
+	defer func() { <-cleaned }()
+	if o.listMCP { // failures are in the list itself, not warned about twice
+		warn := io.Discard
+		if o.verbose {
+			warn = stderr // servers' own stderr
+		}
+		hub, err := startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), warn, o.verbose)
+		if err != nil {
+			fmt.Fprintf(stderr, "yaicli: %v\n", err)
+			return exitUsage
+		}
+		defer hub.close()
+		writeMCPList(stdout, hub)
+		return exitOK
 	}
-	prompt, err := oneShotPrompt(o.prompt, stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage
+	var prompt string
+	if !o.chat {
+		if prompt, err = oneShotPrompt(o.prompt, stdin); err != nil {
+			fmt.Fprintf(stderr, "yaicli: %v\n", err)
+			return exitUsage
+		}
 	}
 	if err := checkAPIKey(cfg); err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
 		return exitUsage
 	}
+	var extra []tool
+	if cfg.EnableMCP && cfg.EnableFunctions {
+		hub, err := startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), stderr, o.verbose)
+		if err != nil {
+			fmt.Fprintf(stderr, "yaicli: %v\n", err)
+			return exitUsage
+		}
+		defer hub.close()
+		extra = hub.tools()
+	}
+	if o.chat {
+		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), extra, stdin, stdout, stderr)
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	a := newAgent(ctx, cfg, stdout, stderr, askOn(stdin, stderr))
+	a := newAgent(ctx, cfg, stdout, stderr, askOn(stdin, stderr), extra)
 	hist := []message{{Role: "system", Content: systemPrompt()}, {Role: "user", Content: prompt}}
 	_, err = a.turn(ctx, hist)
 	a.endAnswer()

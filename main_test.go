@@ -19,6 +19,10 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv("YAICLI_FAKE_MCP"); mode != "" {
+		fakeMCPServer(mode) // the test binary doubles as a misbehaving MCP server
+		os.Exit(0)
+	}
 	for _, a := range os.Args {
 		if strings.HasPrefix(a, "-test.fuzz") {
 			os.Exit(m.Run()) // fuzzing: the binary is not needed, and each worker would build it

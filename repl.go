@@ -80,11 +80,8 @@ func (tl *termLines) readLine() (string, error) {
 }
 
 // runREPL is --chat: prompts and slash commands until /exit or end of input.
-func runREPL(ctx context.Context, cfg *config, title string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if err := checkAPIKey(cfg); err != nil {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage
-	}
+// extra are tools beyond the built-in ones (MCP).
+func runREPL(ctx context.Context, cfg *config, title string, extra []tool, stdin io.Reader, stdout, stderr io.Writer) int {
 	var in lineReader
 	var ask func(string) (string, error)
 	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
@@ -104,7 +101,7 @@ func runREPL(ctx context.Context, cfg *config, title string, stdin io.Reader, st
 		in = pipeLines{sc}
 	}
 	s := &session{cfg: cfg, out: stdout, errw: stderr, system: message{Role: "system", Content: systemPrompt()}}
-	s.agent = newAgent(ctx, cfg, stdout, stdout, ask)
+	s.agent = newAgent(ctx, cfg, stdout, stdout, ask, extra)
 	s.agent.stderr = stderr
 	if s.agent.tools != nil {
 		s.agent.tools.preview = stdout

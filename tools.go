@@ -18,6 +18,7 @@ type tool struct {
 	name, desc string
 	params     string // JSON schema of the arguments
 	changes    bool   // executes or writes, so it needs approval
+	mcp        bool   // comes from an MCP server (SHOW_MCP_OUTPUT governs its preview)
 	run        func(ctx context.Context, args map[string]any, out io.Writer) error
 }
 
@@ -39,9 +40,10 @@ type toolbox struct {
 	outputs []toolOutput
 }
 
-func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error)) *toolbox {
+// newToolbox offers the built-in tools plus extra ones (MCP).
+func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error), extra []tool) *toolbox {
 	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, always: map[string]bool{}, preview: preview, now: time.Now}
-	for _, t := range builtinTools(cfg) {
+	for _, t := range append(builtinTools(cfg), extra...) {
 		tb.tools[t.name] = t
 	}
 	return tb
@@ -73,7 +75,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	c := tb.result(ctx, tc)
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: caption(tc.Function.Arguments), clip: c})
 	text := c.text(capFor(name, tb.cfg.ToolOutputMaxChars))
-	if tb.cfg.ShowFunctionOut {
+	if show := tb.cfg.ShowFunctionOut; tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show {
 		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars))
 	}
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c}

@@ -17,7 +17,7 @@ func testToolbox(t *testing.T, approval string, ask func(string) (string, error)
 	t.Helper()
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": approval, "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
 	var preview bytes.Buffer
-	return newToolbox(cfg, &preview, ask), &preview
+	return newToolbox(cfg, &preview, ask, nil), &preview
 }
 
 func call(id, name, args string) toolCall {

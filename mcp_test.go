@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// fakeMCPServer speaks MCP over stdio and misbehaves as mode says:
+// "exit-on-call" dies when a tool is called, "hang-on-call" never answers,
+// "chatty" pages its tool list, sends a notification before each response
+// and pings the client.
+func fakeMCPServer(mode string) {
+	in := bufio.NewScanner(os.Stdin)
+	out := json.NewEncoder(os.Stdout)
+	for in.Scan() {
+		var m rpcMessage
+		if json.Unmarshal(in.Bytes(), &m) != nil || len(m.ID) == 0 || m.Method == "" {
+			continue // notifications and our answers to the pings
+		}
+		if mode == "chatty" {
+			out.Encode(map[string]any{"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+			out.Encode(map[string]any{"jsonrpc": "2.0", "id": "srv-1", "method": "ping"})
+		}
+		reply := map[string]any{"jsonrpc": "2.0", "id": m.ID}
+		switch m.Method {
+		case "initialize":
+			reply["result"] = map[string]any{"protocolVersion": "2024-11-05", "capabilities": map[string]any{"tools": map[string]any{}}, "serverInfo": map[string]any{"name": "fake", "version": "1"}}
+		case "tools/list":
+			var p struct{ Cursor string }
+			json.Unmarshal(m.Params, &p)
+			if mode == "chatty" && p.Cursor == "" {
+				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "first", "inputSchema": map[string]any{"type": "object"}}}, "nextCursor": "page2"}
+			} else {
+				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "second.tool", "description": "d", "inputSchema": map[string]any{"type": "object"}}}}
+			}
+		case "tools/call":
+			switch mode {
+			case "exit-on-call":
+				fmt.Fprintln(os.Stderr, "fatal: simulated crash")
+				os.Exit(3)
+			case "hang-on-call":
+				select {}
+			}
+			reply["result"] = map[string]any{"content": []any{map[string]any{"type": "text", "text": "called"}}, "isError": false}
+		default:
+			reply["error"] = map[string]any{"code": -32601, "message": "no"}
+		}
+		out.Encode(reply)
+	}
+}
+
+// mcpServersDir holds the reference servers installed by .ci/run.
+func mcpServersDir(t *testing.T) string {
+	t.Helper()
+	dir, _ := filepath.Abs("testdata/mcp/node_modules/@modelcontextprotocol")
+	if _, err := os.Stat(filepath.Join(dir, "server-everything", "dist", "index.js")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the reference MCP servers are missing: .ci/run installs them with npm ci in testdata/mcp (%v)", err)
+		}
+		t.Skip("reference MCP servers not installed: run (cd testdata/mcp && npm ci)")
+	}
+	return dir
+}
+
+func selfServer(mode string) mcpServerConfig {
+	exe, _ := os.Executable()
+	return mcpServerConfig{Command: exe, Env: map[string]string{"YAICLI_FAKE_MCP": mode}}
+}
+
+func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) (*mcpHub, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	os.WriteFile(path, b, 0o600)
+	cfg, _ := load(t, "", nil, map[string]string{"MCP_TIMEOUT": timeout})
+	var warn strings.Builder
+	hub, err := startMCP(t.Context(), cfg, path, &warn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.close)
+	return hub, warn.String()
+}
+
+func toolByName(t *testing.T, tools []tool, name string) tool {
+	t.Helper()
+	for _, x := range tools {
+		if x.name == name {
+			return x
+		}
+	}
+	t.Fatalf("no tool %s among %d", name, len(tools))
+	return tool{}
+}
+
+func runMCPTool(t *testing.T, x tool, args map[string]any) (string, error) {
+	t.Helper()
+	var out strings.Builder
+	err := x.run(t.Context(), args, &out)
+	return out.String(), err
+}
+
+func TestMCPMisbehavingServers(t *testing.T) {
+	hub, warn := startHub(t, map[string]mcpServerConfig{
+		"chatty": selfServer("chatty"), "crash": selfServer("exit-on-call"), "hang": selfServer("hang-on-call"),
+		"missing": {Command: "/no/such/server"}, "sse": {URL: "http://127.0.0.1:1/sse", Type: "sse"},
+	}, "1")
+	if !strings.Contains(warn, "MCP server missing: starting /no/such/server") || !strings.Contains(warn, "MCP server sse: the legacy SSE transport") {
+		t.Errorf("failures not reported: %s", warn)
+	}
+	tools := hub.tools()
+	if len(tools) != 4 { // chatty: 2 pages; crash and hang: 1 each
+		t.Fatalf("tools = %d, want 4", len(tools))
+	}
+	toolByName(t, tools, "mcp__chatty__first")
+	out, err := runMCPTool(t, toolByName(t, tools, "mcp__chatty__second_tool"), map[string]any{})
+	if err != nil || !strings.Contains(out, `"content":"called"`) {
+		t.Errorf("chatty call = %s, %v", out, err)
+	}
+	start := time.Now()
+	_, err = runMCPTool(t, toolByName(t, tools, "mcp__crash__second_tool"), nil)
+	if err == nil || !strings.Contains(err.Error(), "the server exited (exit status 3); its last words: fatal: simulated crash") {
+		t.Errorf("crash call error = %v", err)
+	}
+	_, err = runMCPTool(t, toolByName(t, tools, "mcp__hang__second_tool"), nil)
+	if err == nil || !strings.Contains(err.Error(), "did not answer second.tool within 1s (MCP_TIMEOUT)") {
+		t.Errorf("hang call error = %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("dead and silent servers took %v", d)
+	}
+	if _, err = runMCPTool(t, toolByName(t, tools, "mcp__crash__second_tool"), nil); err == nil {
+		t.Error("a dead server answered")
+	}
+}
+
+func TestMCPToolName(t *testing.T) {
+	for _, tc := range [][3]string{
+		{"everything", "echo", "mcp__everything__echo"},
+		{"my server", "get.thing/x", "mcp__my_server__get_thing_x"},
+		{strings.Repeat("s", 40), strings.Repeat("t", 40), ("mcp__" + strings.Repeat("s", 40) + "__" + strings.Repeat("t", 40))[:64]},
+	} {
+		if got := mcpToolName(tc[0], tc[1]); got != tc[2] {
+			t.Errorf("mcpToolName(%q, %q) = %q, want %q", tc[0], tc[1], got, tc[2])
+		}
+	}
+}
+
+// TestMCPReferenceServersStdio lists and calls the real reference servers.
+func TestMCPReferenceServersStdio(t *testing.T) {
+	dir := mcpServersDir(t)
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from disk"), 0o644)
+	hub, warn := startHub(t, map[string]mcpServerConfig{
+		"everything": {Command: "node", Args: []string{filepath.Join(dir, "server-everything", "dist", "index.js"), "stdio"}},
+		"fs":         {Command: "node", Args: []string{filepath.Join(dir, "server-filesystem", "dist", "index.js"), root}, Trusted: true},
+	}, "60")
+	if warn != "" {
+		t.Fatalf("start: %s", warn)
+	}
+	tools := hub.tools()
+	echo := toolByName(t, tools, "mcp__everything__echo")
+	if !echo.changes || toolByName(t, tools, "mcp__fs__read_text_file").changes {
+		t.Error("approval: untrusted server's tools must ask, trusted server's must not")
+	}
+	out, err := runMCPTool(t, toolByName(t, tools, "mcp__everything__get-sum"), map[string]any{"a": 2, "b": 40})
+	if err != nil || !strings.Contains(out, "42") {
+		t.Errorf("get-sum = %s, %v", out, err)
+	}
+	out, err = runMCPTool(t, toolByName(t, tools, "mcp__fs__read_text_file"), map[string]any{"path": filepath.Join(root, "hello.txt")})
+	if err != nil || !strings.Contains(out, "hello from disk") {
+		t.Errorf("read_text_file = %s, %v", out, err)
+	}
+	out, _ = runMCPTool(t, toolByName(t, tools, "mcp__fs__read_text_file"), map[string]any{"path": "/etc/passwd"})
+	if !strings.Contains(out, `"success":false`) {
+		t.Errorf("access outside the allowed directory not reported as an error: %s", out)
+	}
+	out, err = runMCPTool(t, toolByName(t, tools, "mcp__everything__get-tiny-image"), map[string]any{})
+	if !strings.Contains(out, "[image: image/png") {
+		t.Errorf("image not summarised: %.300s %v", out, err)
+	}
+}
+
+// TestMCPLargeOutputTruncated: the echo tool with a message larger than the
+// cap comes back truncated with a marker, and the spill file holds it all.
+func TestMCPLargeOutputTruncated(t *testing.T) {
+	dir := mcpServersDir(t)
+	hub, _ := startHub(t, map[string]mcpServerConfig{
+		"everything": {Command: "node", Args: []string{filepath.Join(dir, "server-everything", "dist", "index.js"), "stdio"}},
+	}, "60")
+	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
+	var preview strings.Builder
+	tb := newToolbox(cfg, &preview, nil, hub.tools())
+	msg := strings.Repeat("0123456789", 20000) + "THE-END"
+	args, _ := json.Marshal(map[string]string{"message": msg})
+	m := tb.call(t.Context(), call("c1", "mcp__everything__echo", string(args)))
+	if n := utf8.RuneCountInString(m.Content); n > 32000 || !strings.Contains(m.Content, "characters omitted") || !strings.Contains(m.Content, `THE-END","server":"everything"`) {
+		t.Errorf("echo result: %d chars: %.200s", n, m.Content)
+	}
+	full, err := os.ReadFile(m.clip.path)
+	if err != nil || !strings.Contains(string(full), "Echo: "+msg) {
+		t.Errorf("spill file lacks the whole echo: %v", err)
+	}
+	if strings.Contains(preview.String(), "Ctrl+O") {
+		t.Error("MCP output previewed although SHOW_MCP_OUTPUT is false")
+	}
+}
+
+// TestMCPStreamableHTTP runs server-everything's streamable HTTP transport.
+func TestMCPStreamableHTTP(t *testing.T) {
+	dir := mcpServersDir(t)
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command("node", filepath.Join(dir, "server-everything", "dist", "index.js"), "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+	for i := 0; i < 100; i++ {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	hub, warn := startHub(t, map[string]mcpServerConfig{"remote": {URL: url, Type: "http"}}, "60")
+	if warn != "" {
+		t.Fatalf("start: %s", warn)
+	}
+	if hub.servers[0].conn.(*httpTransport).session == "" {
+		t.Error("no Mcp-Session-Id kept")
+	}
+	out, err := runMCPTool(t, toolByName(t, hub.tools(), "mcp__remote__echo"), map[string]any{"message": "over http"})
+	if err != nil || !strings.Contains(out, "Echo: over http") {
+		t.Errorf("echo over HTTP = %s, %v", out, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := hub.servers[0].conn.call(ctx, "tools/list", nil); err != nil {
+		t.Errorf("second call in the session: %v", err)
+	}
+}
+
+// TestMCPEndToEnd: a scripted provider asks for MCP tool calls against the
+// real server through the binary; the results reach the next request.
+func TestMCPEndToEnd(t *testing.T) {
+	dir := mcpServersDir(t)
+	msg := strings.Repeat("abcdefghij", 5000)
+	fp := newFakeProvider(t,
+		check(sse(toolStream(fakeCall{"c1", "mcp__everything__get-sum", `{"a":1,"b":2}`}, fakeCall{"c2", "mcp__everything__echo", fmt.Sprintf(`{"message":%q}`, msg)})), func(r received) {
+			tools, _ := r.Body["tools"].([]any)
+			if len(tools) < 20 {
+				t.Errorf("%d tools offered, want built-ins plus MCP", len(tools))
+			}
+		}),
+		check(sse(textStream("3, and echoed")), func(r received) {
+			m := r.messages()
+			sum, echo := m[len(m)-2], m[len(m)-1]
+			if !strings.Contains(sum.Content, "3") || sum.ToolCallID != "c1" {
+				t.Errorf("sum result = %+v", sum)
+			}
+			if utf8.RuneCountInString(echo.Content) > 32000 || !strings.Contains(echo.Content, "read more with fs_read_file") {
+				t.Errorf("echo result not truncated: %d chars", utf8.RuneCountInString(echo.Content))
+			}
+		}))
+	r := runBinary(t, fp, e2e{args: []string{"--enable-mcp", "--yes", "add and echo"}, file: "[core]\nMCP_CONFIG=" + writeMCPConfig(t, dir) + "\n"})
+	if r.code != 0 || r.stdout != "3, and echoed\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+	list := runBinary(t, nil, e2e{args: []string{"--list-mcp"}, file: "[core]\nMCP_CONFIG=" + writeMCPConfig(t, dir) + "\n"})
+	if !strings.Contains(list.stdout, "everything (stdio, protocol 2025-11-25") || !strings.Contains(list.stdout, "mcp__everything__echo") {
+		t.Errorf("--list-mcp = %s %s", list.stdout, list.stderr)
+	}
+}
+
+func writeMCPConfig(t *testing.T, dir string) string {
+	p := filepath.Join(t.TempDir(), "mcp.json")
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": "node", "args": []string{filepath.Join(dir, "server-everything", "dist", "index.js"), "stdio"}},
+	}})
+	os.WriteFile(p, b, 0o600)
+	return p
+}

@@ -1,0 +1,376 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// stdioTransport speaks newline-delimited JSON-RPC with a child process.
+// One reader goroutine routes responses to their callers, answers the
+// server's own requests and absorbs notifications, so a notification that
+// arrives between a request and its response confuses nothing.
+type stdioTransport struct {
+	name    string
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	wmu     sync.Mutex // serialises writes to stdin
+	mu      sync.Mutex // guards pending, nextID, dead
+	pending map[string]chan rpcMessage
+	nextID  int
+	dead    error
+	done    chan struct{} // closed when the server's stdout ends
+	stderr  *tailBuffer
+	changed bool // the server said its tool list changed
+}
+
+func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Env = os.Environ()
+	for k, v := range cfg.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Dir = cfg.Cwd
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
+	t := &stdioTransport{name: name, cmd: cmd, pending: map[string]chan rpcMessage{}, done: make(chan struct{}), stderr: &tailBuffer{max: 4096}}
+	if verbose {
+		cmd.Stderr = io.MultiWriter(t.stderr, &prefixWriter{w: warn, prefix: "[mcp " + name + "] "})
+	} else {
+		cmd.Stderr = t.stderr // kept out of the terminal; shown when the server fails
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+	}
+	t.stdin = stdin
+	go t.read(stdout)
+	return t, nil
+}
+
+// read routes every message from the server until its stdout ends.
+func (t *stdioTransport) read(r io.Reader) {
+	br := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m rpcMessage
+			if json.Unmarshal(line, &m) == nil {
+				t.route(m)
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	werr := t.cmd.Wait()
+	t.mu.Lock()
+	t.dead = fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint())
+	t.mu.Unlock()
+	close(t.done)
+}
+
+func (t *stdioTransport) route(m rpcMessage) {
+	switch {
+	case m.Method != "" && len(m.ID) > 0: // a request from the server
+		t.write(answerServer(m))
+	case m.Method == "notifications/tools/list_changed":
+		t.mu.Lock()
+		t.changed = true
+		t.mu.Unlock()
+	case m.Method != "": // other notifications: logging, progress, ...
+	default:
+		t.mu.Lock()
+		ch := t.pending[string(m.ID)]
+		delete(t.pending, string(m.ID))
+		t.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
+
+func (t *stdioTransport) write(m rpcMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	t.wmu.Lock()
+	defer t.wmu.Unlock()
+	_, err = t.stdin.Write(append(b, '\n'))
+	return err
+}
+
+func (t *stdioTransport) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	t.mu.Lock()
+	if t.dead != nil {
+		t.mu.Unlock()
+		return nil, t.dead
+	}
+	t.nextID++
+	id := json.RawMessage(strconv.Itoa(t.nextID))
+	ch := make(chan rpcMessage, 1)
+	t.pending[string(id)] = ch
+	t.mu.Unlock()
+	forget := func() {
+		t.mu.Lock()
+		delete(t.pending, string(id))
+		t.mu.Unlock()
+	}
+	p, _ := json.Marshal(params)
+	if params == nil {
+		p = nil
+	}
+	if err := t.write(rpcMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p}); err != nil {
+		forget()
+		return nil, fmt.Errorf("writing to the server: %w", err)
+	}
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return nil, m.Error
+		}
+		return m.Result, nil
+	case <-t.done:
+		forget()
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return nil, t.dead
+	case <-ctx.Done():
+		forget()
+		t.write(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":` + string(id) + `,"reason":"timeout or interrupt"}`)})
+		return nil, ctx.Err()
+	}
+}
+
+func (t *stdioTransport) notify(_ context.Context, method string, params any) error {
+	var p json.RawMessage
+	if params != nil {
+		p, _ = json.Marshal(params)
+	}
+	return t.write(rpcMessage{JSONRPC: "2.0", Method: method, Params: p})
+}
+
+// close ends stdin, as the protocol's shutdown asks, then kills the
+// server's process group if it has not exited within a second.
+func (t *stdioTransport) close() {
+	t.stdin.Close()
+	select {
+	case <-t.done:
+	case <-time.After(time.Second):
+		syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+		<-t.done
+	}
+}
+
+// tailBuffer keeps the last max bytes written: a server's stderr.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+	max int
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf = append(b.buf, p...)
+	if len(b.buf) > b.max {
+		b.buf = b.buf[len(b.buf)-b.max:]
+	}
+	return len(p), nil
+}
+
+// hint is the server's last stderr line, for error messages.
+func (b *tailBuffer) hint() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(string(b.buf)), "\n")
+	if last := strings.TrimSpace(lines[len(lines)-1]); last != "" {
+		return "; its last words: " + firstRunes(sanitize(last), 200)
+	}
+	return ""
+}
+
+// prefixWriter prefixes each line, for servers' stderr under --verbose.
+type prefixWriter struct {
+	w      io.Writer
+	prefix string
+	mid    bool
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		if !p.mid {
+			io.WriteString(p.w, p.prefix)
+		}
+		p.w.Write(line)
+		p.mid = !bytes.HasSuffix(line, []byte("\n"))
+	}
+	return len(b), nil
+}
+
+// httpTransport is MCP's streamable HTTP transport: each message is a POST
+// answered with JSON or an SSE stream; the session id comes back in the
+// Mcp-Session-Id header and goes with every later request.
+type httpTransport struct {
+	url     string
+	headers map[string]string
+	client  *http.Client
+	mu      sync.Mutex
+	session string
+	version string
+	nextID  int
+}
+
+func newHTTPTransport(cfg mcpServerConfig) *httpTransport {
+	return &httpTransport{url: cfg.URL, headers: cfg.Headers, client: &http.Client{}}
+}
+
+func (h *httpTransport) setVersion(v string) {
+	h.mu.Lock()
+	h.version = v
+	h.mu.Unlock()
+}
+
+// post sends one message and returns the response for the caller to read.
+func (h *httpTransport) post(ctx context.Context, m rpcMessage) (*http.Response, error) {
+	b, _ := json.Marshal(m)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.url, bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	h.mu.Lock()
+	if h.session != "" {
+		req.Header.Set("Mcp-Session-Id", h.session)
+	}
+	if h.version != "" {
+		req.Header.Set("MCP-Protocol-Version", h.version)
+	}
+	h.mu.Unlock()
+	for k, v := range h.headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := h.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if s := resp.Header.Get("Mcp-Session-Id"); s != "" {
+		h.mu.Lock()
+		h.session = s
+		h.mu.Unlock()
+	}
+	if resp.StatusCode/100 != 2 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		return nil, fmt.Errorf("HTTP %d from %s: %s", resp.StatusCode, h.url, strings.TrimSpace(string(body)))
+	}
+	return resp, nil
+}
+
+func (h *httpTransport) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	h.mu.Lock()
+	h.nextID++
+	id := json.RawMessage(strconv.Itoa(h.nextID))
+	h.mu.Unlock()
+	var p json.RawMessage
+	if params != nil {
+		p, _ = json.Marshal(params)
+	}
+	resp, err := h.post(ctx, rpcMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		var m rpcMessage
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			return nil, fmt.Errorf("reading the answer to %s: %w", method, err)
+		}
+		return result(m)
+	}
+	sr := newSSEReader(resp.Body)
+	for {
+		ev, err := sr.next()
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("the server's stream ended before it answered %s: %v", method, err)
+		}
+		var m rpcMessage
+		if json.Unmarshal([]byte(ev.data), &m) != nil {
+			continue
+		}
+		switch {
+		case m.Method != "" && len(m.ID) > 0:
+			if r, err := h.post(ctx, answerServer(m)); err == nil {
+				r.Body.Close()
+			}
+		case m.Method != "":
+		case string(m.ID) == string(id):
+			return result(m)
+		}
+	}
+}
+
+func result(m rpcMessage) (json.RawMessage, error) {
+	if m.Error != nil {
+		return nil, m.Error
+	}
+	return m.Result, nil
+}
+
+func (h *httpTransport) notify(ctx context.Context, method string, params any) error {
+	var p json.RawMessage
+	if params != nil {
+		p, _ = json.Marshal(params)
+	}
+	resp, err := h.post(ctx, rpcMessage{JSONRPC: "2.0", Method: method, Params: p})
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	return nil
+}
+
+// close ends the session with DELETE, as the transport asks.
+func (h *httpTransport) close() {
+	h.mu.Lock()
+	session := h.session
+	h.mu.Unlock()
+	if session == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, h.url, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("Mcp-Session-Id", session)
+	if resp, err := h.client.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}
