@@ -68,7 +68,7 @@ func (a *agent) endAnswer() {
 func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	var specs []toolSpec
 	if a.tools != nil {
-		a.tools.outputs = nil
+		a.tools.newTurn()
 		specs = a.tools.specs()
 	}
 	for round := 0; ; round++ {

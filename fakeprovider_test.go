@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -24,6 +25,7 @@ type fakeProvider struct {
 
 // received is one request as the provider saw it.
 type received struct {
+	ctx    context.Context // ends when the client goes away
 	Path   string
 	Header http.Header
 	Body   map[string]any
@@ -49,7 +51,7 @@ func newFakeProvider(t testing.TB, steps ...step) *fakeProvider {
 
 func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
-	rec := received{Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
+	rec := received{ctx: r.Context(), Path: r.URL.Path, Header: r.Header.Clone(), Raw: raw}
 	json.Unmarshal(raw, &rec.Body)
 	f.mu.Lock()
 	f.reqs = append(f.reqs, rec)

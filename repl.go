@@ -11,8 +11,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-
-	"golang.org/x/term"
 )
 
 // defaultCompactKeep is how many turn groups /compact keeps without an
@@ -29,11 +27,6 @@ type session struct {
 	system message
 }
 
-// lineReader reads one input line; io.EOF ends the session.
-type lineReader interface {
-	readLine() (string, error)
-}
-
 // pipeLines reads lines from a non-terminal stdin.
 type pipeLines struct{ sc *bufio.Scanner }
 
@@ -47,71 +40,29 @@ func (p pipeLines) readLine() (string, error) {
 	return p.sc.Text(), nil
 }
 
-// termLines reads lines with x/term's editor, in raw mode only while
-// reading, so Ctrl+C during an answer is a signal that cancels the turn.
-type termLines struct {
-	fd int
-	t  *term.Terminal
+// newSession starts a conversation whose answers and tool previews go to
+// out and diagnostics to errw.
+func newSession(ctx context.Context, cfg *config, extra []tool, out, errw io.Writer, ask func(string) (string, error)) *session {
+	s := &session{cfg: cfg, out: out, errw: errw, system: message{Role: "system", Content: systemPrompt()}}
+	s.agent = newAgent(ctx, cfg, out, out, ask, extra)
+	s.agent.stderr = errw
+	s.hist = []message{s.system}
+	return s
 }
 
-func (tl *termLines) readLine() (string, error) {
-	old, err := term.MakeRaw(tl.fd)
-	if err != nil {
-		return "", fmt.Errorf("terminal: %w", err)
-	}
-	defer term.Restore(tl.fd, old)
-	if w, h, err := term.GetSize(tl.fd); err == nil {
-		tl.t.SetSize(w, h)
-	}
-	var lines []string
-	for {
-		line, err := tl.t.ReadLine()
-		if err != nil {
-			return "", err
-		}
-		if strings.HasSuffix(line, `\`) { // a trailing backslash continues the input
-			lines = append(lines, strings.TrimSuffix(line, `\`))
-			tl.t.SetPrompt("... ")
-			continue
-		}
-		tl.t.SetPrompt(">>> ")
-		return strings.Join(append(lines, line), "\n"), nil
-	}
-}
-
-// runREPL is --chat: prompts and slash commands until /exit or end of input.
+// runREPL is --chat: the terminal REPL when stdin is a terminal, else one
+// prompt or command per line with plain output.
 // extra are tools beyond the built-in ones (MCP).
 func runREPL(ctx context.Context, cfg *config, title string, extra []tool, stdin io.Reader, stdout, stderr io.Writer) int {
-	var in lineReader
-	var ask func(string) (string, error)
-	if f, ok := stdin.(*os.File); ok && isTerminal(f) {
-		tl := &termLines{fd: int(f.Fd()), t: term.NewTerminal(struct {
-			io.Reader
-			io.Writer
-		}{f, stdout}, ">>> ")}
-		in = tl
-		ask = func(q string) (string, error) {
-			tl.t.SetPrompt(q)
-			defer tl.t.SetPrompt(">>> ")
-			return tl.readLine()
-		}
-	} else {
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 64*1024), 16<<20)
-		in = pipeLines{sc}
+	if f, ok := stdin.(*os.File); ok && isTerminal(f) && isTerminal(stdout) {
+		return runTerminal(ctx, cfg, title, extra, f, stdout, stderr)
 	}
-	s := &session{cfg: cfg, out: stdout, errw: stderr, system: message{Role: "system", Content: systemPrompt()}}
-	s.agent = newAgent(ctx, cfg, stdout, stdout, ask, extra)
-	s.agent.stderr = stderr
-	if s.agent.tools != nil {
-		s.agent.tools.preview = stdout
-	}
-	s.hist = []message{s.system}
+	sc := bufio.NewScanner(stdin)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	in := pipeLines{sc}
+	s := newSession(ctx, cfg, extra, stdout, stderr, nil)
 	if title != "" {
 		fmt.Fprintf(stdout, "chat: %s (saved chats are not implemented yet; this session starts empty)\n", title)
-	}
-	if _, ok := in.(*termLines); ok {
-		fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+D to exit")
 	}
 	for {
 		line, err := in.readLine()
@@ -129,6 +80,14 @@ func runREPL(ctx context.Context, cfg *config, title string, extra []tool, stdin
 			return exitOK
 		}
 	}
+}
+
+// outputs is a snapshot of this turn's tool outputs.
+func (s *session) outputs() []toolOutput {
+	if s.agent.tools == nil {
+		return nil
+	}
+	return s.agent.tools.snapshot()
 }
 
 // handle runs one input line; it reports whether the session should end.
@@ -235,12 +194,14 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 }
 
+// showOutput is the inline last-output panel of runs without a terminal.
 func (s *session) showOutput() {
-	if s.agent.tools == nil || len(s.agent.tools.outputs) == 0 {
+	outs := s.outputs()
+	if len(outs) == 0 {
 		fmt.Fprintln(s.out, "no tool output in this turn")
 		return
 	}
-	for i, o := range s.agent.tools.outputs {
+	for i, o := range outs {
 		fmt.Fprintf(s.out, "── %d. %s %s (%d chars", i+1, o.name, o.caption, o.clip.total)
 		if o.clip.path != "" {
 			fmt.Fprintf(s.out, ", full text: %s", o.clip.path)

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -37,7 +39,22 @@ type toolbox struct {
 	always  map[string]bool                       // tools approved for the session
 	preview io.Writer                             // where calls and previews are shown
 	now     func() time.Time
+	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
 	outputs []toolOutput
+}
+
+// snapshot copies this turn's outputs.
+func (tb *toolbox) snapshot() []toolOutput {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	return append([]toolOutput(nil), tb.outputs...)
+}
+
+// newTurn forgets the previous turn's outputs.
+func (tb *toolbox) newTurn() {
+	tb.mu.Lock()
+	tb.outputs = nil
+	tb.mu.Unlock()
 }
 
 // newToolbox offers the built-in tools plus extra ones (MCP).
@@ -73,7 +90,9 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	name := tc.Function.Name
 	fmt.Fprintf(tb.preview, "@Function call: %s\n", callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars))
 	c := tb.result(ctx, tc)
+	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: caption(tc.Function.Arguments), clip: c})
+	tb.mu.Unlock()
 	text := c.text(capFor(name, tb.cfg.ToolOutputMaxChars))
 	if show := tb.cfg.ShowFunctionOut; tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show {
 		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars))
@@ -225,7 +244,7 @@ func caption(args string) string {
 // maxLines lines and maxChars characters (0 and 0 = everything), control
 // characters made visible so a tool cannot drive the terminal.
 func displayPreview(text string, maxLines, maxChars int) string {
-	text = sanitize(strings.TrimRight(text, "\n"))
+	text = sanitize(strings.TrimRight(readableJSON(text), "\n"))
 	lines := strings.Split(text, "\n")
 	shown := lines
 	if maxLines > 0 && len(shown) > maxLines {
@@ -264,4 +283,38 @@ func sanitize(s string) string {
 
 func isControl(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}
+
+// readableJSON undoes JSON string escapes in a tool result's text, for the
+// person's eyes only: a shell command's output reads as its own lines. The
+// text is often cut in the middle, so it cannot simply be decoded.
+func readableJSON(s string) string {
+	if !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") || !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+		case 'u':
+			if r, err := strconv.ParseUint(s[i+1:min(i+5, len(s))], 16, 32); err == nil && i+5 <= len(s) {
+				b.WriteRune(rune(r))
+				i += 4
+			} else {
+				b.WriteString(`\u`)
+			}
+		default: // \" \\ \/
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// editResult is what a key did to the line being edited.
+type editResult int
+
+const (
+	editContinue editResult = iota
+	editSubmit              // Enter: the line is done
+	editExit                // Ctrl+C or Ctrl+D on an empty line
+	editViewer              // Ctrl+O: open the output viewer
+)
+
+// lineEditor is the state of the prompt line: text, cursor, history and
+// reverse search. It is pure: keys in, state out; render draws it.
+type lineEditor struct {
+	buf     []rune
+	pos     int
+	history []string // oldest first
+	hpos    int      // browsing position; len(history) is the line being typed
+	draft   string   // that line, kept while browsing
+	search  bool     // Ctrl+R reverse search is active
+	query   string
+	match   int // index into history of the current match, -1 for none
+}
+
+func newLineEditor(history []string, prefill string) *lineEditor {
+	e := &lineEditor{history: history, hpos: len(history)}
+	e.set(prefill)
+	return e
+}
+
+func (e *lineEditor) text() string { return string(e.buf) }
+
+func (e *lineEditor) set(s string) {
+	e.buf = []rune(s)
+	e.pos = len(e.buf)
+}
+
+func (e *lineEditor) insert(s string) {
+	r := []rune(s)
+	e.buf = append(e.buf[:e.pos], append(r, e.buf[e.pos:]...)...)
+	e.pos += len(r)
+}
+
+// apply handles one key.
+func (e *lineEditor) apply(k key) editResult {
+	if e.search {
+		if done := e.applySearch(k); done {
+			return editContinue
+		}
+	}
+	switch k.kind {
+	case keyRune:
+		e.insert(string(k.r))
+	case keyTab:
+		e.insert("    ")
+	case keyEnter:
+		if e.pos == len(e.buf) && e.pos > 0 && e.buf[e.pos-1] == '\\' {
+			e.buf[e.pos-1] = '\n' // a trailing backslash continues on the next line
+			return editContinue
+		}
+		return editSubmit
+	case keyAltEnter:
+		e.insert("\n")
+	case keyBackspace:
+		if e.pos > 0 {
+			e.buf = append(e.buf[:e.pos-1], e.buf[e.pos:]...)
+			e.pos--
+		}
+	case keyDelete:
+		e.deleteForward()
+	case keyLeft:
+		e.pos = max(e.pos-1, 0)
+	case keyRight:
+		e.pos = min(e.pos+1, len(e.buf))
+	case keyWordLeft:
+		e.pos = e.wordStart()
+	case keyWordRight:
+		e.pos = e.wordEnd()
+	case keyHome:
+		e.pos = 0
+	case keyEnd:
+		e.pos = len(e.buf)
+	case keyUp:
+		e.browse(-1)
+	case keyDown:
+		e.browse(1)
+	case keyCtrl:
+		return e.applyCtrl(k.r)
+	}
+	return editContinue
+}
+
+func (e *lineEditor) applyCtrl(c rune) editResult {
+	switch c {
+	case 'a':
+		e.pos = 0
+	case 'e':
+		e.pos = len(e.buf)
+	case 'b':
+		e.pos = max(e.pos-1, 0)
+	case 'f':
+		e.pos = min(e.pos+1, len(e.buf))
+	case 'u':
+		e.buf = e.buf[e.pos:]
+		e.pos = 0
+	case 'k':
+		e.buf = e.buf[:e.pos]
+	case 'w':
+		start := e.wordStart()
+		e.buf = append(e.buf[:start], e.buf[e.pos:]...)
+		e.pos = start
+	case 'd':
+		if len(e.buf) == 0 {
+			return editExit
+		}
+		e.deleteForward()
+	case 'c':
+		if len(e.buf) == 0 {
+			return editExit
+		}
+		e.set("") // Ctrl+C on a line discards it
+		e.hpos = len(e.history)
+	case 'r':
+		e.search, e.query, e.match = true, "", -1
+		e.draft = e.text()
+	case 'p':
+		e.browse(-1)
+	case 'n':
+		e.browse(1)
+	case 'o':
+		return editViewer
+	}
+	return editContinue
+}
+
+// applySearch handles a key during reverse search; it reports whether the
+// key was used up by the search.
+func (e *lineEditor) applySearch(k key) bool {
+	switch {
+	case k.kind == keyRune:
+		e.query += string(k.r)
+		e.findFrom(len(e.history) - 1)
+		return true
+	case k.kind == keyBackspace:
+		if q := []rune(e.query); len(q) > 0 {
+			e.query = string(q[:len(q)-1])
+		}
+		e.findFrom(len(e.history) - 1)
+		return true
+	case k.kind == keyCtrl && k.r == 'r':
+		e.findFrom(e.match - 1)
+		return true
+	case k.kind == keyEsc || k.kind == keyCtrl && (k.r == 'g' || k.r == 'c'):
+		e.search = false
+		e.set(e.draft)
+		return true
+	}
+	e.search = false // any other key accepts the match and then acts
+	return false
+}
+
+// findFrom looks for the query in history from index i backwards.
+func (e *lineEditor) findFrom(i int) {
+	for ; i >= 0 && i < len(e.history); i-- {
+		if strings.Contains(e.history[i], e.query) {
+			e.match = i
+			e.set(e.history[i])
+			return
+		}
+	}
+}
+
+func (e *lineEditor) browse(dir int) {
+	next := e.hpos + dir
+	if next < 0 || next > len(e.history) {
+		return
+	}
+	if e.hpos == len(e.history) {
+		e.draft = e.text()
+	}
+	e.hpos = next
+	if next == len(e.history) {
+		e.set(e.draft)
+	} else {
+		e.set(e.history[next])
+	}
+}
+
+func (e *lineEditor) deleteForward() {
+	if e.pos < len(e.buf) {
+		e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
+	}
+}
+
+func (e *lineEditor) wordStart() int {
+	i := e.pos
+	for i > 0 && unicode.IsSpace(e.buf[i-1]) {
+		i--
+	}
+	for i > 0 && !unicode.IsSpace(e.buf[i-1]) {
+		i--
+	}
+	return i
+}
+
+func (e *lineEditor) wordEnd() int {
+	i := e.pos
+	for i < len(e.buf) && unicode.IsSpace(e.buf[i]) {
+		i++
+	}
+	for i < len(e.buf) && !unicode.IsSpace(e.buf[i]) {
+		i++
+	}
+	return i
+}
+
+// render lays the prompt and the line out in rows of at most width cells
+// and says where the cursor is. Continuation lines are indented by "... ".
+func (e *lineEditor) render(prompt string, width int) (rows []string, curRow, curCol int) {
+	if e.search {
+		prompt = fmt.Sprintf("(reverse-i-search)`%s': ", e.query)
+	}
+	width = max(width, 8)
+	row, col := prompt, stringWidth(prompt)
+	curRow, curCol = -1, 0
+	for i := 0; i <= len(e.buf); i++ {
+		if i == e.pos {
+			if col == width { // the cursor sits at the start of the next row
+				rows, row, col = append(rows, row), "", 0
+			}
+			curRow, curCol = len(rows), col
+		}
+		if i == len(e.buf) {
+			break
+		}
+		r := e.buf[i]
+		if r == '\n' {
+			rows, row, col = append(rows, row), "... ", 4
+			continue
+		}
+		if r < 0x20 || r == 0x7f {
+			r = '?'
+		}
+		w := runeWidth(r)
+		if col+w > width {
+			rows, row, col = append(rows, row), "", 0
+		}
+		row += string(r)
+		col += w
+	}
+	return append(rows, row), curRow, curCol
+}

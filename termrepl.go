@@ -1,0 +1,375 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/term"
+)
+
+// escWait is how long a lone ESC waits for the rest of a sequence.
+const escWait = 40 * time.Millisecond
+
+// tty is the REPL's terminal: its modes, its size, and key input.
+type tty struct {
+	fd      int
+	in      *os.File
+	out     io.Writer
+	orig    *unix.Termios
+	pending []byte // bytes read but not yet decoded
+}
+
+func newTTY(in *os.File, out io.Writer) (*tty, error) {
+	fd := int(in.Fd())
+	orig, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return nil, fmt.Errorf("reading terminal modes: %w", err)
+	}
+	return &tty{fd: fd, in: in, out: out, orig: orig}, nil
+}
+
+// raw is for editing and the viewer: every key arrives, Ctrl+C included.
+func (t *tty) raw() {
+	term.MakeRaw(t.fd)
+}
+
+// cbreak is for answers: keys arrive one by one without echo, but Ctrl+C
+// still raises SIGINT, which cancels the turn.
+func (t *tty) cbreak() {
+	m := *t.orig
+	m.Lflag &^= unix.ICANON | unix.ECHO
+	m.Lflag |= unix.ISIG
+	m.Cc[unix.VMIN], m.Cc[unix.VTIME] = 1, 0
+	unix.IoctlSetTermios(t.fd, unix.TCSETS, &m)
+}
+
+// restore puts the terminal back as yaicli found it.
+func (t *tty) restore() {
+	unix.IoctlSetTermios(t.fd, unix.TCSETS, t.orig)
+}
+
+func (t *tty) size() (int, int) {
+	w, h, err := term.GetSize(t.fd)
+	if err != nil || w <= 0 || h <= 0 {
+		return 80, 24
+	}
+	return w, h
+}
+
+// fill waits up to timeout (negative: forever) for input and appends it to
+// pending; false when nothing came.
+func (t *tty) fill(timeout time.Duration) bool {
+	ms := -1
+	if timeout >= 0 {
+		ms = int(timeout / time.Millisecond)
+	}
+	fds := []unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, ms)
+	if err != nil || n == 0 {
+		return false
+	}
+	buf := make([]byte, 4096)
+	m, err := t.in.Read(buf)
+	if m <= 0 || err != nil {
+		return false
+	}
+	t.pending = append(t.pending, buf[:m]...)
+	return true
+}
+
+// readKey returns the next key, waiting up to timeout for one; ok is false
+// when none came. A lone ESC becomes keyEsc after a short pause.
+func (t *tty) readKey(timeout time.Duration) (key, bool) {
+	for {
+		if k, n := decodeKey(t.pending); n > 0 {
+			t.pending = t.pending[n:]
+			return k, true
+		}
+		if len(t.pending) > 0 && t.pending[0] == 0x1b && !t.fill(escWait) {
+			t.pending = t.pending[1:]
+			return key{kind: keyEsc}, true
+		}
+		if len(t.pending) == 0 && !t.fill(timeout) {
+			return key{}, false
+		}
+	}
+}
+
+// readPaste consumes a bracketed paste after its start sequence.
+func (t *tty) readPaste() string {
+	var text []byte
+	for {
+		chunk, used, ended := splitPaste(t.pending)
+		text = append(text, chunk...)
+		t.pending = t.pending[used:]
+		if ended || !t.fill(2*time.Second) {
+			return strings.ReplaceAll(string(text), "\r", "\n")
+		}
+	}
+}
+
+// readLine edits one input line in raw mode with bracketed paste on.
+func (t *tty) readLine(prompt string, e *lineEditor) editResult {
+	t.raw()
+	io.WriteString(t.out, "\x1b[?2004h")
+	defer func() {
+		io.WriteString(t.out, "\x1b[?2004l")
+		t.restore()
+	}()
+	last := 0 // the cursor row of the previous draw, to move back up
+	draw := func() {
+		w, _ := t.size()
+		rows, cr, cc := e.render(prompt, w)
+		var b strings.Builder
+		if last > 0 {
+			fmt.Fprintf(&b, "\x1b[%dA", last)
+		}
+		b.WriteString("\r\x1b[J")
+		b.WriteString(strings.Join(rows, "\r\n"))
+		if up := len(rows) - 1 - cr; up > 0 {
+			fmt.Fprintf(&b, "\x1b[%dA", up)
+		}
+		fmt.Fprintf(&b, "\r")
+		if cc > 0 {
+			fmt.Fprintf(&b, "\x1b[%dC", cc)
+		}
+		io.WriteString(t.out, b.String())
+		last = cr
+	}
+	for {
+		draw()
+		k, ok := t.readKey(-1)
+		if !ok {
+			return editExit
+		}
+		if k.kind == keyPasteStart {
+			e.insert(t.readPaste())
+			continue
+		}
+		if res := e.apply(k); res != editContinue {
+			e.pos = len(e.buf)
+			draw()
+			io.WriteString(t.out, "\r\n")
+			return res
+		}
+	}
+}
+
+// gate passes writes through, or holds them while the viewer covers the
+// screen and lets them out when it closes.
+type gate struct {
+	mu   sync.Mutex
+	w    io.Writer
+	held bool
+	buf  bytes.Buffer
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.held {
+		return g.buf.Write(p)
+	}
+	return g.w.Write(p)
+}
+
+func (g *gate) hold() {
+	g.mu.Lock()
+	g.held = true
+	g.mu.Unlock()
+}
+
+func (g *gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.held = false
+	g.w.Write(g.buf.Bytes())
+	g.buf.Reset()
+}
+
+// askRequest is an approval question from the agent's goroutine, answered
+// by the loop that owns the terminal.
+type askRequest struct {
+	question string
+	answer   chan string
+}
+
+// termSession is the REPL on a real terminal.
+type termSession struct {
+	*session
+	t            *tty
+	out, errw    *gate
+	asks         chan askRequest
+	history      []string
+	historyFile  string
+	historyLimit int
+}
+
+// runTerminal is the interactive loop; the terminal is restored on every
+// way out, panics included.
+func runTerminal(ctx context.Context, cfg *config, title string, extra []tool, in *os.File, stdout, stderr io.Writer) int {
+	t, err := newTTY(in, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitFailure
+	}
+	defer t.restore()
+	defer func() {
+		if r := recover(); r != nil {
+			t.restore()
+			io.WriteString(stdout, leaveAltScreen)
+			panic(r)
+		}
+	}()
+	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
+		historyFile: historyPath(os.Getenv), historyLimit: cfg.MaxHistory}
+	ask := func(q string) (string, error) {
+		req := askRequest{question: q, answer: make(chan string, 1)}
+		ts.asks <- req
+		return <-req.answer, nil
+	}
+	ts.session = newSession(ctx, cfg, extra, ts.out, ts.errw, ask)
+	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
+	if title != "" {
+		fmt.Fprintf(stdout, "chat: %s (saved chats are not implemented yet; this session starts empty)\n", title)
+	}
+	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Ctrl+D to exit")
+	prefill := ""
+	for ctx.Err() == nil {
+		e := newLineEditor(ts.history, prefill)
+		prefill = ""
+		switch t.readLine(">>> ", e) {
+		case editExit:
+			return exitOK
+		case editViewer:
+			ts.viewer()
+			prefill = e.text()
+			continue
+		}
+		line := strings.TrimSpace(e.text())
+		if line == "" {
+			continue
+		}
+		ts.remember(line)
+		switch {
+		case line == "/show-output":
+			ts.viewer()
+		case strings.HasPrefix(line, "/") || line == "?" || strings.HasPrefix(line, "!"):
+			if ts.handle(ctx, line) {
+				return exitOK
+			}
+		default:
+			prefill = ts.turn(ctx, line)
+		}
+	}
+	return exitInterrupted
+}
+
+// remember adds a line to the in-memory and on-disk prompt history.
+func (ts *termSession) remember(line string) {
+	if n := len(ts.history); n == 0 || ts.history[n-1] != line {
+		ts.history = append(ts.history, line)
+	}
+	if err := appendHistory(ts.historyFile, line, ts.historyLimit, time.Now()); err != nil {
+		fmt.Fprintf(ts.errw, "yaicli: prompt history not saved: %v\n", err)
+	}
+}
+
+// turn runs one question with the agent in a worker goroutine, while this
+// goroutine keeps the keyboard: Ctrl+O opens the viewer without stopping
+// the answer, approval questions are asked here, and other keys are kept
+// as type-ahead for the next prompt, which turn returns.
+func (ts *termSession) turn(ctx context.Context, prompt string) string {
+	turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	ts.t.cbreak()
+	defer ts.t.restore()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		ts.ask(turnCtx, prompt)
+	}()
+	ahead := newLineEditor(nil, "")
+	for {
+		select {
+		case <-done:
+			return ahead.text()
+		case req := <-ts.asks:
+			req.answer <- ts.question(turnCtx, req.question)
+			continue
+		default:
+		}
+		k, ok := ts.t.readKey(50 * time.Millisecond)
+		switch {
+		case !ok:
+		case k.kind == keyCtrl && k.r == 'o':
+			ts.viewer()
+			ts.t.cbreak()
+		case k.kind == keyPasteStart:
+			ahead.insert(ts.t.readPaste())
+		case k.kind != keyEnter:
+			ahead.apply(k)
+		}
+	}
+}
+
+// question asks for a one-line answer in cbreak mode, echoing by hand.
+func (ts *termSession) question(ctx context.Context, q string) string {
+	fmt.Fprint(ts.out, q)
+	var answer []rune
+	for ctx.Err() == nil {
+		k, ok := ts.t.readKey(100 * time.Millisecond)
+		switch {
+		case !ok:
+		case k.kind == keyEnter:
+			fmt.Fprint(ts.out, "\n")
+			return string(answer)
+		case k.kind == keyBackspace && len(answer) > 0:
+			answer = answer[:len(answer)-1]
+			fmt.Fprint(ts.out, "\b \b")
+		case k.kind == keyRune:
+			answer = append(answer, k.r)
+			fmt.Fprint(ts.out, string(k.r))
+		}
+	}
+	fmt.Fprint(ts.out, "\n")
+	return "n"
+}
+
+// viewer shows this turn's tool outputs full-screen; output that arrives
+// meanwhile is held and shown when it closes.
+func (ts *termSession) viewer() {
+	ts.out.hold()
+	ts.errw.hold()
+	defer ts.errw.release()
+	defer ts.out.release()
+	ts.t.raw()
+	defer ts.t.restore()
+	io.WriteString(ts.out.w, enterAltScreen)
+	defer io.WriteString(ts.out.w, leaveAltScreen)
+	entries := viewerEntries(ts.outputs(), func(name string) int { return capFor(name, ts.cfg.ToolOutputMaxChars) })
+	winch := make(chan os.Signal, 1)
+	signal.Notify(winch, syscall.SIGWINCH)
+	defer signal.Stop(winch)
+	runViewer(ttyScreen{out: ts.out.w, getSize: ts.t.size}, entries, func() (key, bool) {
+		for {
+			select {
+			case <-winch:
+				return key{kind: keyUnknown}, true // redraw at the new size
+			default:
+			}
+			if k, ok := ts.t.readKey(100 * time.Millisecond); ok {
+				return k, true
+			}
+		}
+	})
+}

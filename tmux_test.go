@@ -1,0 +1,213 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession runs the binary in a real terminal under tmux.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+func startTmux(t *testing.T, f *fakeProvider, args ...string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing: .ci/run installs it")
+		}
+		t.Skip("tmux not installed")
+	}
+	home := t.TempDir()
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
+	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " " + binary + " " + strings.Join(quoteAll(args), " ")
+	out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput()
+	if err != nil {
+		t.Fatalf("tmux: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	s.waitFor(">>>")
+	return s
+}
+
+func quoteAll(in []string) []string {
+	out := make([]string, len(in))
+	for i, s := range in {
+		out[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return out
+}
+
+// send types keys as tmux names them ("Enter", "C-o", or literal text).
+func (s *tmuxSession) send(keys ...string) {
+	s.t.Helper()
+	args := append([]string{"-L", s.socket, "send-keys", "-t", "t"}, keys...)
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		s.t.Fatalf("send-keys %v: %v %s", keys, err, out)
+	}
+}
+
+// typeText sends text literally.
+func (s *tmuxSession) typeText(text string) {
+	s.t.Helper()
+	exec.Command("tmux", "-L", s.socket, "send-keys", "-t", "t", "-l", text).Run()
+}
+
+func (s *tmuxSession) screen() string {
+	out, _ := exec.Command("tmux", "-L", s.socket, "capture-pane", "-p", "-t", "t").Output()
+	return string(out)
+}
+
+// waitFor waits until the screen shows want, and returns the screen.
+func (s *tmuxSession) waitFor(want string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if sc := s.screen(); strings.Contains(sc, want) {
+			return sc
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("screen never showed %q:\n%s", want, s.screen())
+	return ""
+}
+
+// lastLine is the screen's last non-empty line.
+func (s *tmuxSession) lastLine() string {
+	lines := strings.Split(strings.TrimRight(s.screen(), "\n "), "\n")
+	return lines[len(lines)-1]
+}
+
+// slowAnswer streams a first piece, then waits for release (or for the
+// client to cancel) before finishing.
+func slowAnswer(released <-chan struct{}) step {
+	return func(w http.ResponseWriter, r received) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: %s\n\n", chunkJSON(map[string]any{"content": "slow start"}, nil))
+		w.(http.Flusher).Flush()
+		select {
+		case <-released:
+		case <-r.ctx.Done():
+			return
+		}
+		fmt.Fprintf(w, "data: %s\n\n", chunkJSON(map[string]any{"content": " and the end."}, "stop"))
+		fmt.Fprint(w, "data: [DONE]\n\n")
+	}
+}
+
+// TestTmuxREPL drives the REPL in a real terminal as a person would: a tool
+// call with its bounded preview, the viewer (select, f, scroll, close), the
+// prompt intact afterwards, /context, /compact, /clear.
+func TestTmuxREPL(t *testing.T) {
+	f := newFakeProvider(t,
+		sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"seq 1 20000"}`}, fakeCall{"c2", "fs_list_directory", `{"directory_path":"/"}`})),
+		sse(textStream("Counted to twenty thousand.")),
+		check(sse(textStream("Fresh start.")), func(r received) {
+			if m := r.messages(); len(m) != 2 {
+				t.Errorf("after /clear the request has %d messages", len(m))
+			}
+		}),
+	)
+	s := startTmux(t, f, "--chat", "--yes")
+	s.typeText("count please")
+	s.send("Enter")
+	sc := s.waitFor("Counted to twenty thousand.")
+	for _, want := range []string{`@Function call: execute_shell_command(shell_command="seq 1 20000")`, "… +", "lines · Ctrl+O to expand", "@Function call: fs_list_directory"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("screen lacks %q:\n%s", want, sc)
+		}
+	}
+	s.waitFor(">>>")
+	s.send("C-o")
+	sc = s.waitFor("Tool outputs")
+	if !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, "model-visible text") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
+		t.Errorf("viewer:\n%s", sc)
+	}
+	s.send("Down")
+	sc = s.waitFor("2/2")
+	if !strings.Contains(sc, "▶ fs_list_directory") {
+		t.Errorf("second entry not selected:\n%s", sc)
+	}
+	s.send("Up", "f")
+	sc = s.waitFor("full output")
+	s.send("Tab", "End")
+	sc = s.waitFor("20000")
+	if !strings.Contains(sc, "rows") || strings.Contains(sc, "characters omitted") {
+		t.Errorf("full file, scrolled to the end:\n%s", sc)
+	}
+	s.send("q")
+	sc = s.waitFor(">>>")
+	if strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "Counted to twenty thousand.") {
+		t.Errorf("screen after closing the viewer:\n%s", sc)
+	}
+	if last := s.lastLine(); last != ">>>" {
+		t.Errorf("prompt line after the viewer = %q", last)
+	}
+	s.typeText("/context")
+	s.send("Enter")
+	s.waitFor("last reported by provider")
+	s.typeText("/compact 1")
+	s.send("Enter")
+	s.waitFor("compacted: kept the last 1")
+	s.typeText("/clear")
+	s.send("Enter")
+	s.waitFor("history cleared")
+	s.typeText("again")
+	s.send("Enter")
+	s.waitFor("Fresh start.")
+}
+
+// TestTmuxGeneration: Ctrl+O during an answer opens the viewer while the
+// answer keeps coming, type-ahead is pre-filled into the next prompt, and
+// Ctrl+C mid-answer returns to the prompt with the history valid.
+func TestTmuxGeneration(t *testing.T) {
+	released := make(chan struct{})
+	f := newFakeProvider(t,
+		sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo tool ran"}`})),
+		slowAnswer(released),
+		slowAnswer(nil),
+		check(sse(textStream("Still here.")), func(r received) {
+			if m := r.messages(); orphans(m) != 0 || m[len(m)-1].Content != "after cancel" {
+				t.Errorf("request after Ctrl+C = %+v", m)
+			}
+		}),
+	)
+	s := startTmux(t, f, "--chat", "--yes")
+	s.typeText("go")
+	s.send("Enter")
+	s.waitFor("slow start")
+	s.send("C-o")
+	sc := s.waitFor("Tool outputs")
+	if !strings.Contains(sc, "execute_shell_command") {
+		t.Errorf("viewer during generation:\n%s", sc)
+	}
+	close(released) // the answer finishes while the viewer is open
+	time.Sleep(300 * time.Millisecond)
+	if sc := s.screen(); strings.Contains(sc, "and the end.") {
+		t.Errorf("the answer leaked onto the viewer:\n%s", sc)
+	}
+	s.send("q")
+	s.waitFor("slow start and the end.")
+	s.waitFor(">>>")
+
+	s.typeText("second")
+	s.send("Enter")
+	s.waitFor("slow start")
+	s.typeText("typed ahead")
+	s.send("C-c")
+	sc = s.waitFor("turn cancelled")
+	s.waitFor(">>> typed ahead")
+	s.send("C-u")
+	s.typeText("after cancel")
+	s.send("Enter")
+	s.waitFor("Still here.")
+}

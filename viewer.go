@@ -1,0 +1,269 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// viewerFullMax bounds how much of a spill file the viewer reads.
+const viewerFullMax = 1 << 20
+
+// viewerEntry is one tool output of the turn.
+type viewerEntry struct {
+	name, caption string
+	chars         int    // characters in the full result
+	model         string // the text the model received
+	path          string // spill file, "" when the model saw everything
+	spillErr      string
+	full          string // the spill file's text, read on first need
+	fullLoaded    bool
+}
+
+// viewerState is everything the viewer shows; update and render are pure.
+type viewerState struct {
+	entries  []viewerEntry
+	sel      int
+	bodyPane bool // Tab moves focus between the list and the body
+	scroll   int
+	showFull bool // f: the spilled full file instead of the model's text
+}
+
+// viewerEntries turns the turn's tool outputs into viewer entries.
+func viewerEntries(outs []toolOutput, cap func(string) int) []viewerEntry {
+	var es []viewerEntry
+	for _, o := range outs {
+		e := viewerEntry{name: o.name, caption: o.caption, chars: o.clip.total, model: o.clip.text(cap(o.name)), path: o.clip.path}
+		if o.clip.spillErr != nil {
+			e.spillErr = o.clip.spillErr.Error()
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+// body is the text of the selected entry in the current mode.
+func (s *viewerState) body() string {
+	if len(s.entries) == 0 {
+		return "No tool output in this turn."
+	}
+	e := s.entries[s.sel]
+	if !s.showFull {
+		return e.model
+	}
+	switch {
+	case e.path == "" && e.spillErr != "":
+		return "The full output could not be saved: " + e.spillErr
+	case e.path == "":
+		return e.model // nothing was cut: the model saw it all
+	}
+	return e.full
+}
+
+// viewerQuit is returned by update when the viewer should close.
+type viewerAction int
+
+const (
+	viewerStay viewerAction = iota
+	viewerClose
+)
+
+// update applies one key for a screen of the given height.
+func update(s viewerState, k key, height int) (viewerState, viewerAction) {
+	page := max(height-4, 1)
+	switch {
+	case k.kind == keyEsc, k.kind == keyRune && k.r == 'q', k.kind == keyCtrl && (k.r == 'o' || k.r == 'c'):
+		return s, viewerClose
+	case k.kind == keyTab, k.kind == keyLeft && s.bodyPane, k.kind == keyRight && !s.bodyPane:
+		s.bodyPane = !s.bodyPane
+	case k.kind == keyUp || k.kind == keyRune && k.r == 'k':
+		if s.bodyPane {
+			s.scroll = max(s.scroll-1, 0)
+		} else if s.sel > 0 {
+			s.sel, s.scroll = s.sel-1, 0
+		}
+	case k.kind == keyDown || k.kind == keyRune && k.r == 'j':
+		if s.bodyPane {
+			s.scroll++
+		} else if s.sel < len(s.entries)-1 {
+			s.sel, s.scroll = s.sel+1, 0
+		}
+	case k.kind == keyPgUp:
+		s.scroll = max(s.scroll-page, 0)
+	case k.kind == keyPgDn || k.kind == keyRune && k.r == ' ':
+		s.scroll += page
+	case k.kind == keyHome || k.kind == keyRune && k.r == 'g':
+		s.scroll = 0
+	case k.kind == keyEnd || k.kind == keyRune && k.r == 'G':
+		s.scroll = 1 << 30 // render clamps it
+	case k.kind == keyRune && k.r == 'f':
+		s.showFull, s.scroll = !s.showFull, 0
+	}
+	return s, viewerStay
+}
+
+// wrapText breaks text into rows of at most width cells, with control
+// characters made visible and tabs expanded, so nothing a tool printed can
+// move the cursor or change colours.
+func wrapText(text string, width int) []string {
+	var rows []string
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		line = expandTabs(sanitize(strings.TrimSuffix(line, "\r")))
+		if line == "" {
+			rows = append(rows, "")
+			continue
+		}
+		var row strings.Builder
+		w := 0
+		for _, r := range line {
+			rw := runeWidth(r)
+			if w+rw > width {
+				rows = append(rows, row.String())
+				row.Reset()
+				w = 0
+			}
+			row.WriteRune(r)
+			w += rw
+		}
+		rows = append(rows, row.String())
+	}
+	return rows
+}
+
+// render draws the viewer as exactly height rows of exactly width cells.
+func render(s viewerState, width, height int) []string {
+	width, height = max(width, 20), max(height, 5)
+	listW := min(max(width/3, 16), 40)
+	bodyW := width - listW - 1
+	bodyH := height - 2
+	rows := []string{fitWidth(" Tool outputs · ↑/↓ select · Tab pane · PgUp/PgDn scroll · f full/model · q close", width)}
+	body := wrapText(readableJSON(s.body()), bodyW)
+	maxScroll := max(len(body)-bodyH, 0)
+	scroll := min(s.scroll, maxScroll)
+	for i := 0; i < bodyH; i++ {
+		left := ""
+		if i < len(s.entries) {
+			e := s.entries[i]
+			mark := "  "
+			if i == s.sel {
+				mark = "> "
+				if !s.bodyPane {
+					mark = "▶ "
+				}
+			}
+			left = fmt.Sprintf("%s%s %s %s", mark, e.name, humanChars(e.chars), sanitize(e.caption))
+		}
+		right := ""
+		if scroll+i < len(body) {
+			right = body[scroll+i]
+		}
+		rows = append(rows, fitWidth(left, listW)+"│"+fitWidth(right, bodyW))
+	}
+	rows = append(rows, fitWidth(s.status(scroll, len(body), bodyH), width))
+	return rows
+}
+
+// status is the bottom line: what is shown and where the rest is.
+func (s viewerState) status(scroll, total, page int) string {
+	if len(s.entries) == 0 {
+		return ""
+	}
+	e := s.entries[s.sel]
+	what := "model-visible text"
+	if s.showFull {
+		what = "full output"
+		if e.path != "" && len(e.full) >= viewerFullMax {
+			what += " (first 1 MB)"
+		}
+	}
+	pos := fmt.Sprintf("rows %d-%d of %d", min(scroll+1, total), min(scroll+page, total), total)
+	where := e.path
+	if where == "" {
+		where = "not spilled"
+	}
+	return fmt.Sprintf(" %d/%d · %s · %s · %s", s.sel+1, len(s.entries), what, pos, where)
+}
+
+func humanChars(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1fM", float64(n)/(1<<20))
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%d", n)
+}
+
+// loadFull reads the selected entry's spill file, up to viewerFullMax bytes
+// cut on a character boundary.
+func (s *viewerState) loadFull() {
+	if len(s.entries) == 0 {
+		return
+	}
+	e := &s.entries[s.sel]
+	if e.fullLoaded || e.path == "" {
+		return
+	}
+	e.fullLoaded = true
+	f, err := os.Open(e.path)
+	if err != nil {
+		e.full = "Cannot read the spill file: " + err.Error()
+		return
+	}
+	defer f.Close()
+	b, _ := io.ReadAll(io.LimitReader(f, viewerFullMax))
+	for len(b) > 0 && !utf8.Valid(b) {
+		b = b[:len(b)-1] // the cap cut a character
+	}
+	e.full = string(b)
+}
+
+// screen is where the viewer draws: the terminal, or a fake in tests.
+type screen interface {
+	size() (w, h int)
+	draw(rows []string)
+}
+
+// runViewer shows entries until the person closes the viewer. next returns
+// the next key (ok false when input ended or was cancelled).
+func runViewer(sc screen, entries []viewerEntry, next func() (key, bool)) {
+	s := viewerState{entries: entries}
+	for {
+		w, h := sc.size()
+		if s.showFull {
+			s.loadFull()
+		}
+		sc.draw(render(s, w, h))
+		k, ok := next()
+		if !ok {
+			return
+		}
+		var act viewerAction
+		if s, act = update(s, k, h); act == viewerClose {
+			return
+		}
+	}
+}
+
+// ttyScreen draws on a terminal's alternate screen.
+type ttyScreen struct {
+	out     io.Writer
+	getSize func() (int, int)
+}
+
+func (t ttyScreen) size() (int, int) { return t.getSize() }
+
+func (t ttyScreen) draw(rows []string) {
+	var b strings.Builder
+	b.WriteString("\x1b[H")
+	b.WriteString(strings.Join(rows, "\r\n"))
+	io.WriteString(t.out, b.String())
+}
+
+// Escape sequences around the viewer: alternate screen and hidden cursor.
+const (
+	enterAltScreen = "\x1b[?1049h\x1b[?25l\x1b[2J"
+	leaveAltScreen = "\x1b[?25h\x1b[?1049l"
+)

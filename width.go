@@ -1,0 +1,69 @@
+package main
+
+import (
+	"strings"
+	"unicode"
+)
+
+// runeWidth is the number of terminal cells r takes: 0 for combining marks
+// and controls, 2 for East Asian wide characters and emoji, else 1.
+func runeWidth(r rune) int {
+	switch {
+	case r == 0 || r < 0x20 || r == 0x7f:
+		return 0
+	case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) || r == 0x200b || r == 0x200d:
+		return 0
+	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0x303e, r >= 0x3041 && r <= 0x33ff,
+		r >= 0x3400 && r <= 0x4dbf, r >= 0x4e00 && r <= 0x9fff, r >= 0xa000 && r <= 0xa4cf,
+		r >= 0xac00 && r <= 0xd7a3, r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f,
+		r >= 0xff00 && r <= 0xff60, r >= 0xffe0 && r <= 0xffe6, r >= 0x1f300 && r <= 0x1f64f,
+		r >= 0x1f900 && r <= 0x1f9ff, r >= 0x20000 && r <= 0x3fffd:
+		return 2
+	}
+	return 1
+}
+
+// stringWidth is the number of cells s takes.
+func stringWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		w += runeWidth(r)
+	}
+	return w
+}
+
+// fitWidth cuts s to at most w cells and pads it with spaces to exactly w,
+// never splitting a wide character.
+func fitWidth(s string, w int) string {
+	var b strings.Builder
+	used := 0
+	for _, r := range s {
+		rw := runeWidth(r)
+		if used+rw > w {
+			break
+		}
+		b.WriteRune(r)
+		used += rw
+	}
+	return b.String() + strings.Repeat(" ", max(w-used, 0))
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of 8 cells.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col += runeWidth(r)
+	}
+	return b.String()
+}
