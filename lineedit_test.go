@@ -1,0 +1,126 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// typeKeys applies keys written as text, with {name} for special keys.
+func typeKeys(e *lineEditor, s string) editResult {
+	names := map[string]key{"enter": {kind: keyEnter}, "altenter": {kind: keyAltEnter}, "bs": {kind: keyBackspace}, "left": {kind: keyLeft},
+		"right": {kind: keyRight}, "home": {kind: keyHome}, "end": {kind: keyEnd}, "up": {kind: keyUp}, "down": {kind: keyDown},
+		"del": {kind: keyDelete}, "esc": {kind: keyEsc}, "wleft": {kind: keyWordLeft}}
+	res := editContinue
+	for len(s) > 0 {
+		var k key
+		if strings.HasPrefix(s, "{") {
+			end := strings.Index(s, "}")
+			name := s[1:end]
+			s = s[end+1:]
+			if strings.HasPrefix(name, "^") {
+				k = ctrl(rune(name[1]))
+			} else {
+				k = names[name]
+			}
+		} else {
+			r := []rune(s)[0]
+			s = s[len(string(r)):]
+			k = key{kind: keyRune, r: r}
+		}
+		if res = e.apply(k); res != editContinue {
+			return res
+		}
+	}
+	return res
+}
+
+func TestLineEditor(t *testing.T) {
+	hist := []string{"git status", "make test", "git log --oneline"}
+	for _, tc := range []struct {
+		keys string
+		want string
+		res  editResult
+		pos  int
+	}{
+		{"hello{enter}", "hello", editSubmit, 5},
+		{"helo{left}l", "hello", editContinue, 4},
+		{"world{home}hello {end}!", "hello world!", editContinue, 12},
+		{"one two three{^w}", "one two ", editContinue, 8},
+		{"one two{^a}{^k}", "", editContinue, 0},
+		{"one two{left}{left}{left}{^u}", "two", editContinue, 0},
+		{"abc{^a}{^d}", "bc", editContinue, 0},
+		{"{^d}", "", editExit, 0},
+		{"{^c}", "", editExit, 0},
+		{"typed{^c}", "", editContinue, 0},
+		{"{up}", "git log --oneline", editContinue, 17},
+		{"draft{up}{up}{down}{down}", "draft", editContinue, 5},
+		{"{^r}make{enter}", "make test", editSubmit, 9},
+		{"{^r}git{^r}", "git status", editContinue, 10},
+		{"keep{^r}zzz{esc}", "keep", editContinue, 4},
+		{"first\\{enter}second", "first\nsecond", editContinue, 12},
+		{"a{altenter}b", "a\nb", editContinue, 3},
+		{"日本{bs}", "日", editContinue, 1},
+		{"x{^o}", "x", editViewer, 1},
+	} {
+		e := newLineEditor(hist, "")
+		res := typeKeys(e, tc.keys)
+		if e.text() != tc.want || res != tc.res || (res == editContinue && e.pos != tc.pos) {
+			t.Errorf("keys %q: text %q res %v pos %d; want %q %v %d", tc.keys, e.text(), res, e.pos, tc.want, tc.res, tc.pos)
+		}
+	}
+}
+
+func TestLineEditorRender(t *testing.T) {
+	e := newLineEditor(nil, "abcdefghij")
+	rows, r, c := e.render(">>> ", 8)
+	if strings.Join(rows, "|") != ">>> abcd|efghij" || r != 1 || c != 6 {
+		t.Errorf("wrapped render = %q cursor %d,%d", rows, r, c)
+	}
+	e = newLineEditor(nil, "日本語")
+	e.pos = 1
+	rows, r, c = e.render("> ", 80)
+	if rows[0] != "> 日本語" || r != 0 || c != 4 {
+		t.Errorf("wide render = %q cursor %d,%d", rows, r, c)
+	}
+	e = newLineEditor(nil, "a\nb")
+	rows, r, c = e.render(">>> ", 80)
+	if strings.Join(rows, "|") != ">>> a|... b" || r != 1 || c != 5 {
+		t.Errorf("multi-line render = %q cursor %d,%d", rows, r, c)
+	}
+	e = newLineEditor([]string{"ls"}, "")
+	typeKeys(e, "{^r}l")
+	if rows, _, _ = e.render(">>> ", 80); rows[0] != "(reverse-i-search)`l': ls" {
+		t.Errorf("search render = %q", rows)
+	}
+}
+
+func TestPromptHistoryFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".yaicli_history")
+	now := time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	for i := 0; i < 40; i++ { // two REPLs at once, many times
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			appendHistory(path, "entry\nline two", 10, now)
+		}()
+	}
+	wg.Wait()
+	got := readHistory(path, 0)
+	if len(got) > 12 || len(got) < 10 {
+		t.Errorf("%d entries kept, want about MAX_HISTORY=10", len(got))
+	}
+	for _, e := range got {
+		if e != "entry\nline two" {
+			t.Fatalf("corrupt entry %q", e)
+		}
+	}
+	// Python YAICLI's prompt_toolkit format reads back.
+	py := "\n# 2024-01-01 10:00:00.000000\n+ls -la\n\n# 2024-01-01 10:01:00.000000\n+multi\n+line\n"
+	if got := parseHistory(strings.NewReader(py)); len(got) != 2 || got[1] != "multi\nline" {
+		t.Errorf("parseHistory = %q", got)
+	}
+}

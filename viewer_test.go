@@ -1,0 +1,139 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update_ = flag.Bool("update", false, "rewrite golden files")
+
+func sampleEntries(t *testing.T) []viewerEntry {
+	spill := filepath.Join(t.TempDir(), "spill.txt")
+	full := `{"command":"make","output":"` + strings.Repeat(`line\n`, 50) + `FAIL: TestX\n","exit_code":2}`
+	os.WriteFile(spill, []byte(full), 0o600)
+	return []viewerEntry{
+		{name: "execute_shell_command", caption: "make", chars: len(full), model: `{"command":"make","output":"line\nline\n[… 200 characters omitted …]\nFAIL: TestX\n","exit_code":2}`, path: spill},
+		{name: "fs_read_file", caption: "日本語.txt", chars: 40, model: "colour \x1b[31mred\x1b[0m\ttab\n日本語テキスト and wide 🙂 text that is long enough to wrap around the body pane"},
+	}
+}
+
+// TestViewerGolden renders fixed states at several sizes against
+// testdata/viewer/*.golden (go test -run ViewerGolden -update rewrites them).
+func TestViewerGolden(t *testing.T) {
+	entries := sampleEntries(t)
+	for _, tc := range []struct {
+		name string
+		s    viewerState
+		w, h int
+	}{
+		{"first_80x24", viewerState{entries: entries}, 80, 24},
+		{"second_40x12", viewerState{entries: entries, sel: 1}, 40, 12},
+		{"full_body_120x30", viewerState{entries: entries, showFull: true, bodyPane: true, scroll: 45}, 120, 30},
+		{"empty_60x8", viewerState{}, 60, 8},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.s
+			if s.showFull {
+				s.loadFull()
+			}
+			rows := render(s, tc.w, tc.h)
+			if len(rows) != tc.h {
+				t.Fatalf("%d rows, want %d", len(rows), tc.h)
+			}
+			for i, r := range rows {
+				if w := stringWidth(r); w != tc.w {
+					t.Errorf("row %d is %d cells wide, want %d: %q", i, w, tc.w, r)
+				}
+				if strings.ContainsAny(r, "\x1b\t\r") {
+					t.Errorf("row %d carries a raw control character: %q", i, r)
+				}
+			}
+			got := strings.Join(rows, "\n") + "\n"
+			got = strings.ReplaceAll(got, filepath.Dir(entries[0].path), "TMP")
+			golden := filepath.Join("testdata", "viewer", tc.name+".golden")
+			if *update_ {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				os.WriteFile(golden, []byte(got), 0o644)
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("render(%s) differs from %s:\n%s", tc.name, golden, got)
+			}
+		})
+	}
+}
+
+func TestViewerUpdate(t *testing.T) {
+	s := viewerState{entries: sampleEntries(t)}
+	steps := []struct {
+		k     key
+		check func(viewerState) bool
+	}{
+		{key{kind: keyDown}, func(s viewerState) bool { return s.sel == 1 }},
+		{key{kind: keyDown}, func(s viewerState) bool { return s.sel == 1 }}, // clamps
+		{key{kind: keyTab}, func(s viewerState) bool { return s.bodyPane }},
+		{key{kind: keyDown}, func(s viewerState) bool { return s.scroll == 1 && s.sel == 1 }},
+		{key{kind: keyPgDn}, func(s viewerState) bool { return s.scroll == 21 }},
+		{key{kind: keyPgUp}, func(s viewerState) bool { return s.scroll == 1 }},
+		{key{kind: keyRune, r: 'f'}, func(s viewerState) bool { return s.showFull && s.scroll == 0 }},
+		{key{kind: keyTab}, func(s viewerState) bool { return !s.bodyPane }},
+		{key{kind: keyUp}, func(s viewerState) bool { return s.sel == 0 }},
+	}
+	for i, st := range steps {
+		var act viewerAction
+		s, act = update(s, st.k, 24)
+		if act != viewerStay || !st.check(s) {
+			t.Fatalf("step %d (%+v): state %+v", i, st.k, s)
+		}
+	}
+	for _, k := range []key{{kind: keyRune, r: 'q'}, {kind: keyEsc}, ctrl('o'), ctrl('c')} {
+		if _, act := update(s, k, 24); act != viewerClose {
+			t.Errorf("%+v did not close the viewer", k)
+		}
+	}
+}
+
+// fakeScreen records what the viewer drew.
+type fakeScreen struct {
+	w, h  int
+	draws [][]string
+}
+
+func (f *fakeScreen) size() (int, int)   { return f.w, f.h }
+func (f *fakeScreen) draw(rows []string) { f.draws = append(f.draws, rows) }
+
+// TestRunViewerFakeTerminal feeds raw bytes one per read through the key
+// decoder into the viewer loop.
+func TestRunViewerFakeTerminal(t *testing.T) {
+	input := []byte("\x1b[B" + "f" + "\x1b[6~" + "q")
+	var pending []byte
+	next := func() (key, bool) {
+		for len(input) > 0 {
+			pending = append(pending, input[0])
+			input = input[1:]
+			if k, n := decodeKey(pending); n > 0 {
+				pending = pending[n:]
+				return k, true
+			}
+		}
+		return key{}, false
+	}
+	sc := &fakeScreen{w: 60, h: 10}
+	entries := sampleEntries(t)
+	runViewer(sc, entries, next)
+	if len(sc.draws) != 4 {
+		t.Fatalf("%d draws, want 4 (initial, down, f, pgdn; q closes)", len(sc.draws))
+	}
+	last := strings.Join(sc.draws[3], "\n")
+	if !strings.Contains(last, "2/2 · full output") {
+		t.Errorf("final screen:\n%s", last)
+	}
+	fmt.Sprint(last)
+}
