@@ -25,16 +25,17 @@ type tty struct {
 	in      *os.File
 	out     io.Writer
 	orig    *unix.Termios
-	pending []byte // bytes read but not yet decoded
+	pending []byte          // bytes read but not yet decoded
+	done    <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
 }
 
-func newTTY(in *os.File, out io.Writer) (*tty, error) {
+func newTTY(ctx context.Context, in *os.File, out io.Writer) (*tty, error) {
 	fd := int(in.Fd())
 	orig, err := unix.IoctlGetTermios(fd, unix.TCGETS)
 	if err != nil {
 		return nil, fmt.Errorf("reading terminal modes: %w", err)
 	}
-	return &tty{fd: fd, in: in, out: out, orig: orig}, nil
+	return &tty{fd: fd, in: in, out: out, orig: orig, done: ctx.Done()}, nil
 }
 
 // raw is for editing and the viewer: every key arrives, Ctrl+C included.
@@ -50,6 +51,16 @@ func (t *tty) cbreak() {
 	m.Lflag |= unix.ISIG
 	m.Cc[unix.VMIN], m.Cc[unix.VTIME] = 1, 0
 	unix.IoctlSetTermios(t.fd, unix.TCSETS, &m)
+}
+
+// closed reports whether SIGTERM or SIGHUP asked yaicli to stop.
+func (t *tty) closed() bool {
+	select {
+	case <-t.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // restore puts the terminal back as yaicli found it.
@@ -68,14 +79,30 @@ func (t *tty) size() (int, int) {
 // fill waits up to timeout (negative: forever) for input and appends it to
 // pending; false when nothing came.
 func (t *tty) fill(timeout time.Duration) bool {
-	ms := -1
-	if timeout >= 0 {
-		ms = int(timeout / time.Millisecond)
-	}
-	fds := []unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}}
-	n, err := unix.Poll(fds, ms)
-	if err != nil || n == 0 {
-		return false
+	const step = 200 * time.Millisecond // how often a forever wait checks t.done
+	for {
+		wait := timeout
+		if timeout < 0 || timeout > step {
+			wait = step
+		}
+		fds := []unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}}
+		n, err := unix.Poll(fds, int(wait/time.Millisecond))
+		if err == nil && n > 0 {
+			break
+		}
+		if err != nil && err != unix.EINTR {
+			return false
+		}
+		select {
+		case <-t.done:
+			return false
+		default:
+		}
+		if timeout >= 0 {
+			if timeout -= wait; timeout <= 0 {
+				return false
+			}
+		}
 	}
 	buf := make([]byte, 4096)
 	m, err := t.in.Read(buf)
@@ -217,7 +244,7 @@ type termSession struct {
 // runTerminal is the interactive loop; the terminal is restored on every
 // way out, panics included.
 func runTerminal(ctx context.Context, cfg *config, title string, extra []tool, in *os.File, stdout, stderr io.Writer) int {
-	t, err := newTTY(in, stdout)
+	t, err := newTTY(ctx, in, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
 		return exitFailure
@@ -369,6 +396,9 @@ func (ts *termSession) viewer() {
 			}
 			if k, ok := ts.t.readKey(100 * time.Millisecond); ok {
 				return k, true
+			}
+			if ts.t.closed() {
+				return key{}, false
 			}
 		}
 	})

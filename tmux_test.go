@@ -211,3 +211,42 @@ func TestTmuxGeneration(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("Still here.")
 }
+
+// TestTmuxSIGTERMRestoresTerminal: SIGTERM while the viewer is open ends
+// yaicli and leaves the terminal as it was (canonical mode, echo, main screen).
+func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo hi"}`})), sse(textStream("ok")))
+	s := startTmuxShell(t, f, "echo PID=$$; "+binary+" --chat --yes; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo; echo DONE; sleep 30")
+	s.typeText("go")
+	s.send("Enter")
+	s.waitFor("ok")
+	s.send("C-o")
+	s.waitFor("Tool outputs")
+	out, err := exec.Command("pkill", "-TERM", "-f", "^"+binary+" --chat").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pkill: %v %s", err, out)
+	}
+	sc := s.waitFor("DONE")
+	if !strings.Contains(sc, "EXIT=130") || !strings.Contains(sc, "icanon\necho") || strings.Contains(sc, "Tool outputs") {
+		t.Errorf("after SIGTERM:\n%s", sc)
+	}
+}
+
+// startTmuxShell runs a shell command line (with the binary inside) under tmux.
+func startTmuxShell(t *testing.T, f *fakeProvider, script string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	home := t.TempDir()
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
+	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " sh -c " + quoteAll([]string{script})[0]
+	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	s.waitFor(">>>")
+	return s
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +134,4 @@ func TestRunViewerFakeTerminal(t *testing.T) {
 	if !strings.Contains(last, "2/2 · full output") {
 		t.Errorf("final screen:\n%s", last)
 	}
-	fmt.Sprint(last)
 }
