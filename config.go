@@ -47,6 +47,7 @@ var settings = []setting{
 	{"MCP_CONFIG", "", "MCP servers file; empty = ~/.config/yaicli/mcp.json"},
 	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
 	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write"},
+	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
 	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks"},
@@ -79,6 +80,7 @@ type config struct {
 	EnableFunctions, ShowFunctionOut bool
 	EnableMCP, ShowMCPOutput         bool
 	MCPConfig                        string
+	DefaultRole                      string
 	MCPTimeout                       time.Duration
 	ToolApproval                     string
 	ShellTimeout                     time.Duration
@@ -181,6 +183,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.EnableMCP = p.bool("ENABLE_MCP")
 	c.ShowMCPOutput = p.bool("SHOW_MCP_OUTPUT")
 	c.MCPConfig = p.str("MCP_CONFIG")
+	c.DefaultRole = p.str("DEFAULT_ROLE")
 	c.MCPTimeout = time.Duration(p.int("MCP_TIMEOUT")) * time.Second
 	c.ToolApproval = p.oneOf("TOOL_APPROVAL", "ask", "auto", "deny")
 	c.ShellTimeout = time.Duration(p.int("SHELL_TIMEOUT")) * time.Second
@@ -387,4 +390,15 @@ func maskKey(k string) string {
 		return "****"
 	}
 	return k[:3] + "…" + k[len(k)-4:]
+}
+
+// without returns a copy of c with a boolean key switched off, for a mode
+// that must not use it (--code sends no tools). c itself stays unchanged.
+func (c *config) without(key string) *config {
+	d := *c
+	switch key {
+	case "ENABLE_FUNCTIONS":
+		d.EnableFunctions = false
+	}
+	return &d
 }

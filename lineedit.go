@@ -10,10 +10,11 @@ import (
 type editResult int
 
 const (
-	editContinue editResult = iota
-	editSubmit              // Enter: the line is done
-	editExit                // Ctrl+C or Ctrl+D on an empty line
-	editViewer              // Ctrl+O: open the output viewer
+	editContinue   editResult = iota
+	editSubmit                // Enter: the line is done
+	editExit                  // Ctrl+C or Ctrl+D on an empty line
+	editViewer                // Ctrl+O: open the output viewer
+	editModeToggle            // Shift+Tab: switch between chat and exec mode
 )
 
 // lineEditor is the state of the prompt line: text, cursor, history and
@@ -91,6 +92,8 @@ func (e *lineEditor) apply(k key) editResult {
 		e.browse(-1)
 	case keyDown:
 		e.browse(1)
+	case keyShiftTab:
+		return editModeToggle
 	case keyCtrl:
 		return e.applyCtrl(k.r)
 	}

@@ -18,7 +18,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -67,6 +66,12 @@ Flags (before or after the question):
   -c, --chat                start the interactive REPL
       --config PATH         read PATH instead of ~/.config/yaicli/config.ini
       --template            print a complete default config.ini
+  -s, --shell               ask for one shell command, confirm, run it (exit code is its own)
+      --code                answer with code only, no Markdown
+  -r, --role NAME           use a role's system prompt (DEFAULT_ROLE)
+      --list-roles, --show-role NAME, --create-role NAME, --delete-role NAME
+                            manage roles in ~/.config/yaicli/roles (prompt from stdin)
+      --list-chats          saved chats; --chat "title" continues one
       --list-providers      provider presets, their URLs and key variables
       --enable-mcp          offer the tools of ~/.config/yaicli/mcp.json (ENABLE_MCP)
       --list-mcp            start the MCP servers and list their tools
@@ -101,7 +106,9 @@ func main() {
 // options are the command-line flags, parsed but not yet merged into config.
 type options struct {
 	help, version, template, verbose, chat, countTokens bool
-	listProviders, listMCP                              bool
+	listProviders, listMCP, listRoles, listChats        bool
+	shell, code                                         bool
+	role, showRole, createRole, deleteRole              string
 	configPath                                          string
 	overrides                                           map[string]string // config KEY -> value
 	prompt                                              []string
@@ -147,6 +154,18 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	var enableMCP bool
 	fs.BoolVar(&enableMCP, "enable-mcp", false, "")
 	fs.StringVar(&o.configPath, "config", "", "")
+	for _, n := range []string{"s", "shell"} {
+		fs.BoolVar(&o.shell, n, false, "")
+	}
+	fs.BoolVar(&o.code, "code", false, "")
+	for _, n := range []string{"r", "role"} {
+		fs.StringVar(&o.role, n, "", "")
+	}
+	fs.BoolVar(&o.listRoles, "list-roles", false, "")
+	fs.BoolVar(&o.listChats, "list-chats", false, "")
+	fs.StringVar(&o.showRole, "show-role", "", "")
+	fs.StringVar(&o.createRole, "create-role", "", "")
+	fs.StringVar(&o.deleteRole, "delete-role", "", "")
 
 	rest := args
 	for len(rest) > 0 {
@@ -185,6 +204,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	pick("ENABLE_MCP", "true", "enable-mcp")
 	if set["enable-functions"] && set["disable-functions"] {
 		return nil, errors.New("--enable-functions and --disable-functions contradict each other")
+	}
+	if o.shell && o.code || (o.shell || o.code) && o.chat {
+		return nil, errors.New("--shell, --code and --chat are different modes; pick one")
 	}
 	return o, nil
 }
@@ -230,6 +252,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		close(cleaned)
 	}()
 	defer func() { <-cleaned }()
+	if code, done := roleCommands(o, stdin, stdout, stderr); done {
+		return code
+	}
+	if o.listChats {
+		writeChatList(stdout, cfg.ChatHistoryDir, cfg.MaxSavedChats)
+		return exitOK
+	}
 	if o.listMCP { // failures are in the list itself, not warned about twice
 		warn := io.Discard
 		if o.verbose {
@@ -244,19 +273,42 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		writeMCPList(stdout, hub)
 		return exitOK
 	}
+	roleName := cfg.DefaultRole
+	switch {
+	case o.role != "":
+		roleName = o.role
+	case o.code:
+		roleName = roleCode
+	}
+	r, err := loadRole(rolesDir(os.Getenv), roleName)
+	if err != nil {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitUsage
+	}
+	system := fillRole(r.Prompt)
 	var prompt string
 	if !o.chat {
 		if prompt, err = oneShotPrompt(o.prompt, stdin); err != nil {
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
+		var problems []string
+		if prompt, problems = expandFileRefs(prompt); len(problems) > 0 {
+			fmt.Fprintf(stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+		}
 	}
 	if err := checkAPIKey(cfg); err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
 		return exitUsage
 	}
+	// One-shot runs end on Ctrl+C; the REPL cancels only the turn.
+	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+	if o.shell {
+		return runShellMode(runCtx, cfg, prompt, stdin, stdout, stderr)
+	}
 	var extra []tool
-	if cfg.EnableMCP && cfg.EnableFunctions {
+	if cfg.EnableMCP && cfg.EnableFunctions && !o.code {
 		hub, err := startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), stderr, o.verbose)
 		if err != nil {
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
@@ -266,15 +318,60 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		extra = hub.tools()
 	}
 	if o.chat {
-		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), extra, stdin, stdout, stderr)
+		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), system, extra, stdin, stdout, stderr)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
-	a := newAgent(ctx, cfg, stdout, stderr, askOn(stdin, stderr), extra)
-	hist := []message{{Role: "system", Content: systemPrompt()}, {Role: "user", Content: prompt}}
-	_, err = a.turn(ctx, hist)
+	out := stdout
+	if o.code {
+		ff := &fenceFilter{w: stdout}
+		defer ff.flush()
+		out = ff
+		cfg = cfg.without("ENABLE_FUNCTIONS")
+	}
+	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), extra)
+	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
+	_, err = a.turn(runCtx, hist)
 	a.endAnswer()
-	return exitCode(ctx, err, cfg, stderr)
+	return exitCode(runCtx, err, cfg, stderr)
+}
+
+// roleCommands runs --list-roles, --show-role, --create-role and
+// --delete-role; done reports whether one of them ran.
+func roleCommands(o *options, stdin io.Reader, stdout, stderr io.Writer) (code int, done bool) {
+	dir := rolesDir(os.Getenv)
+	fail := func(err error) (int, bool) {
+		fmt.Fprintf(stderr, "yaicli: %v\n", err)
+		return exitUsage, true
+	}
+	switch {
+	case o.listRoles:
+		writeRoleList(stdout, dir)
+	case o.showRole != "":
+		r, err := loadRole(dir, o.showRole)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "%s\n%s\n", r.Name, r.Prompt)
+	case o.createRole != "":
+		if isTerminal(stdin) {
+			fmt.Fprintf(stderr, "Prompt for role %q, then Ctrl+D:\n", o.createRole)
+		}
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return fail(err)
+		}
+		if err := saveRole(dir, role{Name: o.createRole, Prompt: strings.TrimSpace(string(b))}); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "role %q saved in %s\n", o.createRole, roleFile(dir, o.createRole))
+	case o.deleteRole != "":
+		if err := deleteRole(dir, o.deleteRole); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "role %q deleted\n", o.deleteRole)
+	default:
+		return 0, false
+	}
+	return exitOK, true
 }
 
 // exitCode reports err once on stderr and maps it to the exit code.
@@ -365,14 +462,4 @@ func countTokens(files []string, stdin io.Reader, stdout, stderr io.Writer) int 
 	}
 	fmt.Fprintln(stdout, strconv.Itoa(total))
 	return exitOK
-}
-
-// systemPrompt tells the model where it runs and how to use spilled output.
-func systemPrompt() string {
-	var b bytes.Buffer
-	b.WriteString("You are yaicli, a helpful assistant in a command-line terminal. ")
-	fmt.Fprintf(&b, "The user's shell is %s. ", shellPath())
-	b.WriteString("Answer concisely; plain text is easier to read in a terminal than heavy Markdown. ")
-	b.WriteString("Large tool results are truncated: the marker in the middle gives the file with the full text and an fs_read_file call (offset, limit) to page through it.")
-	return b.String()
 }

@@ -98,6 +98,7 @@ type message struct {
 	Name       string          `json:"name,omitempty"`
 	clip       *clip           // a tool result's full-text record, for shrinking it later
 	thinking   []thinkingBlock // Anthropic's signed reasoning, sent back in a tool loop
+	reasoning  string          // the model's reasoning text, kept in saved chats
 }
 
 // toolCall is one function call the model asked for.
@@ -387,6 +388,7 @@ type assembler struct {
 	sink  streamSink
 	think thinkSplitter
 	text  strings.Builder
+	why   strings.Builder
 	calls []toolCall
 	r     reply
 }
@@ -435,6 +437,7 @@ func (a *assembler) add(ch *chunk) {
 }
 
 func (a *assembler) reason(s string) {
+	a.why.WriteString(s)
 	if s != "" && a.sink.reasoning != nil {
 		a.sink.reasoning(s)
 	}
@@ -454,7 +457,7 @@ func (a *assembler) finish() reply {
 	text, reasoning := a.think.flush()
 	a.reason(reasoning)
 	a.emit(text)
-	a.r.Message = message{Role: "assistant", Content: a.text.String()}
+	a.r.Message = message{Role: "assistant", Content: a.text.String(), reasoning: a.why.String()}
 	for i, c := range a.calls {
 		if c.Function.Name == "" {
 			continue // an index gap; nothing the model can get a result for

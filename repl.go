@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // defaultCompactKeep is how many turn groups /compact keeps without an
@@ -19,67 +21,101 @@ const defaultCompactKeep = 2
 
 // session is the REPL's state: the conversation and the agent that runs it.
 type session struct {
-	cfg    *config
-	agent  *agent
-	hist   []message
-	out    io.Writer // answers, previews, command output
-	errw   io.Writer // diagnostics
-	system message
+	cfg      *config
+	agent    *agent
+	hist     []message // system prompt first, then the attachments message when files are attached
+	out      io.Writer // answers, previews, command output
+	errw     io.Writer // diagnostics
+	system   message
+	title    string       // the saved chat this session continues and saves; "" until /save
+	attached []attachment // files /add'ed for the session
+	exec     bool         // exec mode: lines are tasks for one shell command each
+	// confirm asks before an exec-mode command runs; nil without a terminal.
+	confirm func(cmd string) (string, bool)
 }
 
-// pipeLines reads lines from a non-terminal stdin.
-type pipeLines struct{ sc *bufio.Scanner }
-
-func (p pipeLines) readLine() (string, error) {
-	if !p.sc.Scan() {
-		if err := p.sc.Err(); err != nil {
-			return "", err
-		}
-		return "", io.EOF
-	}
-	return p.sc.Text(), nil
-}
+// attachedHeader starts the system message that carries /add'ed files.
+const attachedHeader = "Files the user attached to this session:"
 
 // newSession starts a conversation whose answers and tool previews go to
 // out and diagnostics to errw.
-func newSession(ctx context.Context, cfg *config, extra []tool, out, errw io.Writer, ask func(string) (string, error)) *session {
-	s := &session{cfg: cfg, out: out, errw: errw, system: message{Role: "system", Content: systemPrompt()}}
+func newSession(ctx context.Context, cfg *config, system string, extra []tool, out, errw io.Writer, ask func(string) (string, error)) *session {
+	s := &session{cfg: cfg, out: out, errw: errw, system: message{Role: "system", Content: system}}
 	s.agent = newAgent(ctx, cfg, out, out, ask, extra)
 	s.agent.stderr = errw
 	s.hist = []message{s.system}
 	return s
 }
 
+// open continues the saved chat of this title, or starts it.
+func (s *session) open(title string) {
+	if title == "" {
+		return
+	}
+	s.title = title
+	c, ok := findChat(s.cfg.ChatHistoryDir, title)
+	if !ok {
+		fmt.Fprintf(s.out, "new chat %q: saved after every answer and on exit\n", title)
+		return
+	}
+	_, h, err := loadChat(c.path)
+	if err != nil {
+		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		return
+	}
+	s.hist = append(s.prefix(), h...)
+	fmt.Fprintf(s.out, "continuing chat %q (%d messages)\n", title, len(h))
+}
+
+// prefix is the system prompt and, when files are attached, their message.
+func (s *session) prefix() []message {
+	p := []message{s.system}
+	if len(s.attached) > 0 {
+		p = append(p, message{Role: "system", Content: attachedHeader + renderAttachments(s.attached)})
+	}
+	return p
+}
+
+// conversation is the history without the prefix.
+func (s *session) conversation() []message {
+	return s.hist[leadLen(s.hist):]
+}
+
+// save writes the session under its title, when it has one.
+func (s *session) save() {
+	if s.title == "" {
+		return
+	}
+	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.conversation(), s.cfg.MaxSavedChats, time.Now()); err != nil {
+		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+	}
+}
+
 // runREPL is --chat: the terminal REPL when stdin is a terminal, else one
-// prompt or command per line with plain output.
-// extra are tools beyond the built-in ones (MCP).
-func runREPL(ctx context.Context, cfg *config, title string, extra []tool, stdin io.Reader, stdout, stderr io.Writer) int {
+// prompt or command per line with plain output. extra are tools beyond the
+// built-in ones (MCP).
+func runREPL(ctx context.Context, cfg *config, title, system string, extra []tool, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stdin.(*os.File); ok && isTerminal(f) && isTerminal(stdout) {
-		return runTerminal(ctx, cfg, title, extra, f, stdout, stderr)
+		return runTerminal(ctx, cfg, title, system, extra, f, stdout, stderr)
 	}
-	sc := bufio.NewScanner(stdin)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	in := pipeLines{sc}
-	s := newSession(ctx, cfg, extra, stdout, stderr, nil)
-	if title != "" {
-		fmt.Fprintf(stdout, "chat: %s (saved chats are not implemented yet; this session starts empty)\n", title)
-	}
-	for {
-		line, err := in.readLine()
-		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				fmt.Fprintf(stderr, "yaicli: %v\n", err)
-				return exitFailure
-			}
-			return exitOK
-		}
+	in := bufio.NewScanner(stdin)
+	in.Buffer(make([]byte, 64*1024), 16<<20)
+	s := newSession(ctx, cfg, system, extra, stdout, stderr, nil)
+	s.open(title)
+	defer s.save()
+	for in.Scan() {
 		if ctx.Err() != nil {
 			return exitInterrupted
 		}
-		if done := s.handle(ctx, strings.TrimSpace(line)); done {
+		if done := s.handle(ctx, strings.TrimSpace(in.Text())); done {
 			return exitOK
 		}
 	}
+	if err := in.Err(); err != nil {
+		fmt.Fprintf(stderr, "yaicli: reading input: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
 }
 
 // outputs is a snapshot of this turn's tool outputs.
@@ -109,10 +145,22 @@ func (s *session) handle(ctx context.Context, line string) bool {
 func (s *session) ask(ctx context.Context, prompt string) {
 	turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
+	if s.exec {
+		s.execTask(turnCtx, prompt)
+		return
+	}
+	prompt, problems := expandFileRefs(prompt)
+	if len(problems) > 0 {
+		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+	}
+	if !s.attachmentsFit() {
+		return
+	}
 	h := append(s.hist, message{Role: "user", Content: prompt})
 	h, err := s.agent.turn(turnCtx, h)
 	s.agent.endAnswer()
 	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
+	s.save()
 	switch {
 	case err == nil:
 	case turnCtx.Err() != nil:
@@ -126,6 +174,51 @@ func (s *session) ask(ctx context.Context, prompt string) {
 	}
 }
 
+// attachmentsFit says, when the attached files alone overflow the budget,
+// which one to drop.
+func (s *session) attachmentsFit() bool {
+	if len(s.attached) == 0 {
+		return true
+	}
+	n := 0
+	for _, m := range s.prefix() {
+		n += s.agent.estimate(m)
+	}
+	if n < s.agent.budget.tokens*9/10 {
+		return true
+	}
+	path, tokens := largestAttachment(s.attached)
+	fmt.Fprintf(s.errw, "yaicli: the attached files take ~%d tokens of the %d-token budget; /drop %s (~%d tokens) and ask again\n",
+		n, s.agent.budget.tokens, path, tokens)
+	return false
+}
+
+// execTask is exec mode: one shell command for the task, confirmed before
+// it runs (without a terminal, printed and run only with --yes).
+func (s *session) execTask(ctx context.Context, task string) {
+	cmd, err := generateCommand(ctx, s.agent, task)
+	if err != nil {
+		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		return
+	}
+	fmt.Fprintln(s.out, cmd)
+	switch {
+	case s.cfg.ToolApproval == "auto":
+	case s.confirm == nil:
+		fmt.Fprintln(s.errw, "yaicli: not run (no terminal to confirm on); pass --yes to run commands")
+		return
+	default:
+		var ok bool
+		if cmd, ok = s.confirm(cmd); !ok {
+			fmt.Fprintln(s.errw, "yaicli: not run")
+			return
+		}
+	}
+	if code := runInShell(ctx, cmd, nil, s.out, s.errw); code != 0 {
+		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
+	}
+}
+
 // replHelp lists the commands.
 const replHelp = `Commands:
   /help, ?              this list
@@ -134,6 +227,11 @@ const replHelp = `Commands:
   /clear                start over with an empty history
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
+  /save [title]         save the chat (a titled chat saves itself after every answer)
+  /list, /chats         saved chats; /load N continues one, /del N deletes one
+  /add PATH             attach a file or directory (2 levels) for the session; /drop PATH|all
+  /mode chat|exec       exec: each line is a task for one shell command (Shift+Tab toggles)
+  @path, @"a b"         in a question: attach that file to it
   !cmd                  run cmd in your shell (not added to the conversation)
   /exit                 leave (also Ctrl+D)
 A line ending in \ continues on the next line.
@@ -141,13 +239,14 @@ A line ending in \ continues on the next line.
 
 func (s *session) command(line string) bool {
 	f := strings.Fields(line)
+	arg := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
 	switch f[0] {
 	case "/help", "?":
 		fmt.Fprint(s.out, replHelp)
 	case "/exit", "/quit":
 		return true
 	case "/clear":
-		s.hist = []message{s.system}
+		s.hist = s.prefix()
 		fmt.Fprintln(s.out, "history cleared")
 	case "/context", "/ctx":
 		writeContext(s.out, s.hist, s.agent)
@@ -157,10 +256,131 @@ func (s *session) command(line string) bool {
 		writeHistory(s.out, s.hist)
 	case "/show-output":
 		s.showOutput()
+	case "/save":
+		s.saveAs(arg)
+	case "/list", "/chats":
+		writeChatList(s.out, s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
+	case "/load", "/del":
+		s.chatByNumber(f[0], arg)
+	case "/add":
+		s.add(arg)
+	case "/drop":
+		s.drop(arg)
+	case "/mode":
+		s.setMode(arg)
 	default:
-		fmt.Fprintf(s.out, "unknown command %s; known: /help /context /ctx /compact /clear /his /show-output /exit, !cmd\n", f[0])
+		fmt.Fprintf(s.out, "unknown command %s; known: /help /context /ctx /compact /clear /his /show-output /save /list /load /del /add /drop /mode /exit, !cmd\n", f[0])
 	}
 	return false
+}
+
+func (s *session) saveAs(title string) {
+	if title == "" {
+		title = s.title
+	}
+	if title == "" {
+		title = firstUserLine(s.hist)
+	}
+	s.title = title
+	path, err := saveChat(s.cfg.ChatHistoryDir, title, s.conversation(), s.cfg.MaxSavedChats, time.Now())
+	if err != nil {
+		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		return
+	}
+	fmt.Fprintf(s.out, "saved %q to %s\n", title, path)
+}
+
+// firstUserLine names an untitled chat after its first question.
+func firstUserLine(h []message) string {
+	for _, m := range h {
+		if m.Role == "user" {
+			line, _, _ := strings.Cut(strings.TrimSpace(m.Content), "\n")
+			return firstRunes(line, 60)
+		}
+	}
+	return ""
+}
+
+func (s *session) chatByNumber(cmd, arg string) {
+	chats := listChats(s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
+	n, err := strconv.Atoi(arg)
+	if err != nil || n < 1 || n > len(chats) {
+		fmt.Fprintf(s.out, "%s takes the number of a saved chat from /list (1-%d)\n", cmd, len(chats))
+		return
+	}
+	c := chats[n-1]
+	if cmd == "/del" {
+		if err := os.Remove(c.path); err != nil {
+			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+			return
+		}
+		fmt.Fprintf(s.out, "deleted %q\n", c.title)
+		return
+	}
+	_, h, err := loadChat(c.path)
+	if err != nil {
+		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		return
+	}
+	s.title = c.title
+	s.hist = append(s.prefix(), h...)
+	fmt.Fprintf(s.out, "loaded %q (%d messages)\n", c.title, len(h))
+}
+
+func (s *session) add(path string) {
+	if path == "" {
+		fmt.Fprintln(s.out, "usage: /add PATH (a file, or a directory read 2 levels deep)")
+		return
+	}
+	atts, skipped, err := collectAttachments(expandHome(strings.Trim(path, `"`)))
+	if err != nil {
+		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		return
+	}
+	for _, a := range atts {
+		s.attached = slices.DeleteFunc(s.attached, func(b attachment) bool { return b.path == a.path })
+	}
+	s.attached = append(s.attached, atts...)
+	s.hist = append(s.prefix(), s.conversation()...)
+	for _, a := range atts {
+		fmt.Fprintf(s.out, "attached %s (~%d tokens)\n", a.path, estimateTokens(a.text))
+	}
+	for _, why := range skipped {
+		fmt.Fprintf(s.out, "skipped %s\n", why)
+	}
+}
+
+func (s *session) drop(path string) {
+	before := len(s.attached)
+	if path == "all" {
+		s.attached = nil
+	} else {
+		p := expandHome(strings.Trim(path, `"`))
+		s.attached = slices.DeleteFunc(s.attached, func(a attachment) bool {
+			return a.path == p || strings.HasPrefix(a.path, strings.TrimSuffix(p, "/")+"/")
+		})
+	}
+	s.hist = append(s.prefix(), s.conversation()...)
+	fmt.Fprintf(s.out, "detached %d file(s); %d still attached\n", before-len(s.attached), len(s.attached))
+}
+
+func (s *session) setMode(arg string) {
+	switch arg {
+	case "chat":
+		s.exec = false
+	case "exec":
+		s.exec = true
+	case "":
+		s.exec = !s.exec
+	default:
+		fmt.Fprintln(s.out, "usage: /mode chat|exec")
+		return
+	}
+	mode := "chat"
+	if s.exec {
+		mode = "exec: each line is a task for one shell command"
+	}
+	fmt.Fprintf(s.out, "mode %s\n", mode)
 }
 
 func (s *session) compact(args []string) {
@@ -223,14 +443,16 @@ func historyTokens(h []message, a *agent) int {
 // writeContext prints /context: where the tokens go, the budget and its
 // source, and what the provider last reported.
 func writeContext(w io.Writer, h []message, a *agent) {
-	var system, hist, tools int
+	var system, attached, hist, tools int
 	var nHist, nTools int
 	for _, m := range h {
 		t := a.estimate(m)
-		switch m.Role {
-		case "system":
+		switch {
+		case m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader):
+			attached += t
+		case m.Role == "system":
 			system += t
-		case "tool":
+		case m.Role == "tool":
 			tools += t
 			nTools++
 		default:
@@ -243,11 +465,14 @@ func writeContext(w io.Writer, h []message, a *agent) {
 		specs = a.tools.specs()
 	}
 	schemas := a.cal.scale(toolsTokens(specs))
-	total := system + hist + tools + schemas
+	total := system + attached + hist + tools + schemas
 	b := a.budget.tokens
 	row := func(name string, n int, extra string) { fmt.Fprintf(w, "  %-26s %9d  %s\n", name, n, extra) }
 	fmt.Fprintln(w, "context (estimated tokens)")
 	row("system prompt", system, "")
+	if attached > 0 {
+		row("attached files", attached, "/drop PATH|all to detach")
+	}
 	row(fmt.Sprintf("history (%d messages)", nHist), hist, fmt.Sprintf("%d turn group(s)", len(groupStarts(h))))
 	row(fmt.Sprintf("tool output (%d results)", nTools), tools, "")
 	row(fmt.Sprintf("tool schemas (%d tools)", len(specs)), schemas, "")

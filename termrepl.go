@@ -227,6 +227,7 @@ func (g *gate) release() {
 // by the loop that owns the terminal.
 type askRequest struct {
 	question string
+	edit     bool // edit question (pre-filled) in the line editor instead
 	answer   chan string
 }
 
@@ -243,7 +244,7 @@ type termSession struct {
 
 // runTerminal is the interactive loop; the terminal is restored on every
 // way out, panics included.
-func runTerminal(ctx context.Context, cfg *config, title string, extra []tool, in *os.File, stdout, stderr io.Writer) int {
+func runTerminal(ctx context.Context, cfg *config, title, system string, extra []tool, in *os.File, stdout, stderr io.Writer) int {
 	t, err := newTTY(ctx, in, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
@@ -259,26 +260,30 @@ func runTerminal(ctx context.Context, cfg *config, title string, extra []tool, i
 	}()
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
 		historyFile: historyPath(os.Getenv), historyLimit: cfg.MaxHistory}
-	ask := func(q string) (string, error) {
-		req := askRequest{question: q, answer: make(chan string, 1)}
-		ts.asks <- req
-		return <-req.answer, nil
-	}
-	ts.session = newSession(ctx, cfg, extra, ts.out, ts.errw, ask)
+	ask := func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }
+	ts.session = newSession(ctx, cfg, system, extra, ts.out, ts.errw, ask)
+	ts.confirm = ts.confirmCommand
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
-	if title != "" {
-		fmt.Fprintf(stdout, "chat: %s (saved chats are not implemented yet; this session starts empty)\n", title)
-	}
-	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Ctrl+D to exit")
+	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Shift+Tab for exec mode, Ctrl+D to exit")
+	ts.open(title)
+	defer ts.save()
 	prefill := ""
 	for ctx.Err() == nil {
 		e := newLineEditor(ts.history, prefill)
 		prefill = ""
-		switch t.readLine(">>> ", e) {
+		prompt := ">>> "
+		if ts.exec {
+			prompt = "exec> "
+		}
+		switch t.readLine(prompt, e) {
 		case editExit:
 			return exitOK
 		case editViewer:
 			ts.viewer()
+			prefill = e.text()
+			continue
+		case editModeToggle:
+			ts.setMode("")
 			prefill = e.text()
 			continue
 		}
@@ -299,6 +304,25 @@ func runTerminal(ctx context.Context, cfg *config, title string, extra []tool, i
 		}
 	}
 	return exitInterrupted
+}
+
+// request hands a question to the loop that owns the terminal and waits.
+func (ts *termSession) request(r askRequest) string {
+	r.answer = make(chan string, 1)
+	ts.asks <- r
+	return <-r.answer
+}
+
+// confirmCommand asks [e]dit, [y]es, [n]o before an exec-mode command runs.
+func (ts *termSession) confirmCommand(cmd string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(ts.request(askRequest{question: "[e]dit, [y]es, [n]o (default yes): "}))) {
+	case "", "y", "yes":
+		return cmd, true
+	case "e", "edit":
+		edited := strings.TrimSpace(ts.request(askRequest{question: cmd, edit: true}))
+		return edited, edited != ""
+	}
+	return cmd, false
 }
 
 // remember adds a line to the in-memory and on-disk prompt history.
@@ -331,7 +355,17 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 		case <-done:
 			return ahead.text()
 		case req := <-ts.asks:
-			req.answer <- ts.question(turnCtx, req.question)
+			if req.edit {
+				e := newLineEditor(nil, req.question)
+				if ts.t.readLine("$ ", e) == editSubmit {
+					req.answer <- e.text()
+				} else {
+					req.answer <- ""
+				}
+				ts.t.cbreak()
+			} else {
+				req.answer <- ts.question(turnCtx, req.question)
+			}
 			continue
 		default:
 		}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Limits of what a file reference may attach.
+const (
+	attachMaxFile  = 1 << 20 // bytes; larger files are skipped
+	attachMaxDepth = 2       // directory levels /add walks
+)
+
+// attachment is a text file attached to the conversation.
+type attachment struct {
+	path string
+	text string
+}
+
+// collectAttachments reads a file, or the text files of a directory to
+// depth 2, skipping hidden entries, .git, node_modules, binaries and files
+// over 1 MB; every skipped item is named with the reason.
+func collectAttachments(path string) ([]attachment, []string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !st.IsDir() {
+		a, why := readAttachment(path, st.Size())
+		if why != "" {
+			return nil, []string{path + ": " + why}, nil
+		}
+		return []attachment{a}, nil, nil
+	}
+	var atts []attachment
+	var skipped []string
+	root := filepath.Clean(path)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			skipped = append(skipped, p+": "+err.Error())
+			return nil
+		}
+		if p == root {
+			return nil
+		}
+		name := d.Name()
+		depth := strings.Count(strings.TrimPrefix(p, root+string(filepath.Separator)), string(filepath.Separator)) + 1
+		switch {
+		case strings.HasPrefix(name, "."):
+			skipped = append(skipped, p+": hidden")
+			return skip(d)
+		case name == "node_modules":
+			skipped = append(skipped, p+": node_modules")
+			return skip(d)
+		case d.IsDir() && depth >= attachMaxDepth:
+			skipped = append(skipped, p+": deeper than 2 levels")
+			return fs.SkipDir
+		case d.IsDir() || !d.Type().IsRegular():
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		if a, why := readAttachment(p, info.Size()); why != "" {
+			skipped = append(skipped, p+": "+why)
+		} else {
+			atts = append(atts, a)
+		}
+		return nil
+	})
+	return atts, skipped, nil
+}
+
+func readAttachment(path string, size int64) (attachment, string) {
+	if size > attachMaxFile {
+		return attachment{}, fmt.Sprintf("over 1 MB (%d bytes)", size)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return attachment{}, err.Error()
+	}
+	if bytes.IndexByte(b[:min(len(b), 8192)], 0) >= 0 {
+		return attachment{}, "binary"
+	}
+	return attachment{path: path, text: string(b)}, ""
+}
+
+// renderAttachments is the text a model sees for attached files.
+func renderAttachments(atts []attachment) string {
+	var b strings.Builder
+	for _, a := range atts {
+		fmt.Fprintf(&b, "\n\n--- file: %s ---\n%s", a.path, a.text)
+		if !strings.HasSuffix(a.text, "\n") {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "--- end of %s ---", a.path)
+	}
+	return b.String()
+}
+
+// fileRefs finds @path and @"path with spaces" references to existing files
+// in a prompt; words that are not files (user@host, @someone) stay words.
+func fileRefs(prompt string) []string {
+	var refs []string
+	for i := 0; i < len(prompt); i++ {
+		if prompt[i] != '@' || i > 0 && prompt[i-1] != ' ' && prompt[i-1] != '\n' && prompt[i-1] != '\t' {
+			continue
+		}
+		rest := prompt[i+1:]
+		var p string
+		if strings.HasPrefix(rest, `"`) {
+			end := strings.Index(rest[1:], `"`)
+			if end < 0 {
+				continue
+			}
+			p = rest[1 : end+1]
+		} else if end := strings.IndexAny(rest, " \n\t"); end >= 0 {
+			p = rest[:end]
+		} else {
+			p = rest
+		}
+		p = strings.TrimRight(p, ",.;:!?)")
+		if st, err := os.Stat(expandHome(p)); err == nil && !st.IsDir() {
+			refs = append(refs, p)
+		}
+	}
+	return refs
+}
+
+// expandFileRefs appends the files a prompt references with @ to it, and
+// names the ones that could not be attached.
+func expandFileRefs(prompt string) (string, []string) {
+	var atts []attachment
+	var problems []string
+	for _, ref := range fileRefs(prompt) {
+		a, skipped, err := collectAttachments(expandHome(ref))
+		if err != nil {
+			problems = append(problems, ref+": "+err.Error())
+		}
+		problems = append(problems, skipped...)
+		atts = append(atts, a...)
+	}
+	return prompt + renderAttachments(atts), problems
+}
+
+// attachmentMessage is the context message that carries /add'ed files; as
+// a leading system message it survives trimming.
+func attachmentMessage(atts []attachment) message {
+	return message{Role: "system", Content: "Files the user attached to this session:" + renderAttachments(atts)}
+}
+
+// largestAttachment names the attachment to drop first when they do not fit.
+func largestAttachment(atts []attachment) (string, int) {
+	if len(atts) == 0 {
+		return "", 0
+	}
+	big := slices.MaxFunc(atts, func(a, b attachment) int { return len(a.text) - len(b.text) })
+	return big.path, estimateTokens(big.text)
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+)
+
+// generateCommand asks the model for one shell command for task, without
+// tools and without streaming it to the screen, and cleans the answer.
+func generateCommand(ctx context.Context, a *agent, task string) (string, error) {
+	h := []message{{Role: "system", Content: fillRole(mustRole(roleShell))}, {Role: "user", Content: task}}
+	r, err := a.send(ctx, chatRequest{Messages: h, MaxTokens: a.cfg.MaxTokens}, streamSink{})
+	if err != nil {
+		return "", err
+	}
+	cmd := cleanCommand(r.Message.Content)
+	if cmd == "" {
+		return "", errors.New("the model answered without a command; rephrase the task")
+	}
+	return cmd, nil
+}
+
+func mustRole(name string) string { return builtinRoles[name] }
+
+// cleanCommand strips code fences, a leading "$ " and surrounding blank
+// lines from a model's answer.
+func cleanCommand(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "```") {
+		lines := strings.Split(s, "\n")
+		lines = lines[1:]
+		if n := len(lines); n > 0 && strings.HasPrefix(strings.TrimSpace(lines[n-1]), "```") {
+			lines = lines[:n-1]
+		}
+		s = strings.TrimSpace(strings.Join(lines, "\n"))
+	}
+	return strings.TrimSpace(strings.TrimPrefix(s, "$ "))
+}
+
+// runShellMode is -s/--shell: generate a command, show it, and on a
+// terminal ask [e]dit, [y]es, [n]o (default yes); run it in the user's
+// shell and exit with its code. Without a terminal the command is printed
+// and run only with --yes.
+func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := newAgent(ctx, cfg, stdout, stderr, nil, nil)
+	cmd, err := generateCommand(ctx, a, task)
+	if err != nil {
+		return exitCode(ctx, err, cfg, stderr)
+	}
+	fmt.Fprintln(stdout, cmd)
+	f, interactive := stdin.(*os.File)
+	interactive = interactive && isTerminal(f) && isTerminal(stdout)
+	switch {
+	case cfg.ToolApproval == "auto":
+	case !interactive:
+		fmt.Fprintln(stderr, "yaicli: not run (no terminal to confirm on); pass --yes to run it")
+		return exitOK
+	default:
+		var ok bool
+		if cmd, ok = confirmCommand(ctx, f, stderr, cmd); !ok {
+			fmt.Fprintln(stderr, "yaicli: not run")
+			return exitOK
+		}
+	}
+	return runInShell(ctx, cmd, stdin, stdout, stderr)
+}
+
+// confirmCommand asks [e]dit, [y]es, [n]o on the terminal; edit opens the
+// line editor pre-filled with the command.
+func confirmCommand(ctx context.Context, in *os.File, w io.Writer, cmd string) (string, bool) {
+	t, err := newTTY(ctx, in, w)
+	if err != nil {
+		return cmd, false
+	}
+	defer t.restore()
+	for {
+		fmt.Fprint(w, "[e]dit, [y]es, [n]o (default yes): ")
+		t.raw()
+		k, ok := t.readKey(-1)
+		t.restore()
+		fmt.Fprint(w, "\r\n")
+		switch {
+		case !ok || k.kind == keyCtrl && (k.r == 'c' || k.r == 'd'), k.kind == keyRune && (k.r == 'n' || k.r == 'N'):
+			return cmd, false
+		case k.kind == keyEnter, k.kind == keyRune && (k.r == 'y' || k.r == 'Y'):
+			return cmd, true
+		case k.kind == keyRune && (k.r == 'e' || k.r == 'E'):
+			e := newLineEditor(nil, cmd)
+			if t.readLine("$ ", e) != editSubmit {
+				return cmd, false
+			}
+			cmd = strings.TrimSpace(e.text())
+			return cmd, cmd != ""
+		}
+	}
+}
+
+// runInShell runs cmd in the user's shell attached to this terminal and
+// returns its exit code.
+func runInShell(ctx context.Context, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := exec.CommandContext(ctx, shellPath(), "-c", cmdline)
+	c.Stdin, c.Stdout, c.Stderr = stdin, stdout, stderr
+	err := c.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	fmt.Fprintf(stderr, "yaicli: running the command: %v\n", err)
+	return exitFailure
+}
+
+// fenceFilter drops Markdown code-fence lines from streamed text, for
+// --code: the answer is code and nothing else.
+type fenceFilter struct {
+	w    io.Writer
+	line []byte // the start of a line not yet known to be a fence
+	mid  bool   // inside a line already passed through
+}
+
+func (f *fenceFilter) Write(p []byte) (int, error) {
+	for _, c := range p {
+		switch {
+		case f.mid:
+			f.w.Write([]byte{c})
+			f.mid = c != '\n'
+		case c == '\n':
+			if !bytes.HasPrefix(bytes.TrimSpace(f.line), []byte("```")) {
+				f.w.Write(append(f.line, '\n'))
+			}
+			f.line = f.line[:0]
+		default:
+			f.line = append(f.line, c)
+			if t := bytes.TrimLeft(f.line, " \t"); len(t) > 0 && !bytes.HasPrefix([]byte("```"), t[:min(len(t), 3)]) {
+				f.w.Write(f.line) // not a fence: let the line stream
+				f.line, f.mid = f.line[:0], true
+			}
+		}
+	}
+	return len(p), nil
+}
+
+// flush ends a last line without a newline.
+func (f *fenceFilter) flush() {
+	if len(f.line) > 0 && !bytes.HasPrefix(bytes.TrimSpace(f.line), []byte("```")) {
+		f.w.Write(f.line)
+	}
+	f.line = nil
+}
