@@ -81,6 +81,20 @@ func (s *tmuxSession) waitFor(want string) string {
 	return ""
 }
 
+// waitForPrompt waits until the last line is exactly the prompt: the turn
+// is over and keys go to the line editor again.
+func (s *tmuxSession) waitForPrompt(p string) {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if s.lastLine() == p {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("prompt %q never came back:\n%s", p, s.screen())
+}
+
 // lastLine is the screen's last non-empty line.
 func (s *tmuxSession) lastLine() string {
 	lines := strings.Split(strings.TrimRight(s.screen(), "\n "), "\n")
@@ -126,7 +140,7 @@ func TestTmuxREPL(t *testing.T) {
 			t.Errorf("screen lacks %q:\n%s", want, sc)
 		}
 	}
-	s.waitFor(">>>")
+	s.waitForPrompt(">>>")
 	s.send("C-o")
 	sc = s.waitFor("Tool outputs")
 	if !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, "model-visible text") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
@@ -145,7 +159,8 @@ func TestTmuxREPL(t *testing.T) {
 		t.Errorf("full file, scrolled to the end:\n%s", sc)
 	}
 	s.send("q")
-	sc = s.waitFor(">>>")
+	s.waitForPrompt(">>>")
+	sc = s.screen()
 	if strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "Counted to twenty thousand.") {
 		t.Errorf("screen after closing the viewer:\n%s", sc)
 	}
@@ -197,7 +212,7 @@ func TestTmuxGeneration(t *testing.T) {
 	}
 	s.send("q")
 	s.waitFor("slow start and the end.")
-	s.waitFor(">>>")
+	s.waitForPrompt(">>>")
 
 	s.typeText("second")
 	s.send("Enter")
@@ -220,6 +235,7 @@ func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
 	s.typeText("go")
 	s.send("Enter")
 	s.waitFor("ok")
+	s.waitForPrompt(">>>")
 	s.send("C-o")
 	s.waitFor("Tool outputs")
 	out, err := exec.Command("pkill", "-TERM", "-f", "^"+binary+" --chat").CombinedOutput()
@@ -248,5 +264,89 @@ func startTmuxShell(t *testing.T, f *fakeProvider, script string) *tmuxSession {
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	s.waitFor(">>>")
+	return s
+}
+
+// TestTmuxShellMode: --shell on a terminal shows the command, runs it on
+// y, and yaicli exits with the command's code; e edits it first.
+func TestTmuxShellMode(t *testing.T) {
+	answer := sse(textStream("echo ran-it; exit 5"))
+	f := newFakeProvider(t, answer, answer)
+	s := startTmuxShellNoPrompt(t, f, binary+" -s 'fail on purpose'; echo EXIT=$?; sleep 30")
+	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
+	s.send("y")
+	sc := s.waitFor("EXIT=")
+	if !strings.Contains(sc, "echo ran-it; exit 5") || !strings.Contains(sc, "\nran-it") || !strings.Contains(sc, "EXIT=5") {
+		t.Errorf("shell mode with y:\n%s", sc)
+	}
+	s = startTmuxShellNoPrompt(t, f, binary+" -s 'fail on purpose'; echo EXIT=$?; sleep 30")
+	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
+	s.send("e")
+	s.waitFor("$ echo ran-it; exit 5")
+	s.send("C-u")
+	s.typeText("echo edited")
+	s.send("Enter")
+	sc = s.waitFor("EXIT=")
+	if !strings.Contains(sc, "\nedited") || !strings.Contains(sc, "EXIT=0") {
+		t.Errorf("shell mode with e:\n%s", sc)
+	}
+}
+
+// TestTmuxParity: exec mode by Shift+Tab, /save and /load, @file.
+func TestTmuxParity(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "todo.txt"), []byte("water the plants"), 0o644)
+	f := newFakeProvider(t,
+		sse(textStream("echo exec-mode-ran")),
+		check(sse(textStream("Noted.")), func(r received) {
+			m := r.messages()
+			if !strings.Contains(m[len(m)-1].Content, "water the plants") {
+				t.Errorf("@file not attached: %+v", m[len(m)-1])
+			}
+		}),
+	)
+	s := startTmuxShell(t, f, "cd "+dir+" && "+binary+" --chat; sleep 30")
+	s.send("BTab")
+	s.waitFor("mode exec")
+	s.waitFor("exec>")
+	s.typeText("say something")
+	s.send("Enter")
+	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
+	s.send("Enter")
+	s.waitFor("exec-mode-ran\n")
+	s.waitForPrompt("exec>")
+	s.send("BTab")
+	s.waitFor("mode chat")
+	s.typeText("remember @todo.txt")
+	s.send("Enter")
+	s.waitFor("Noted.")
+	s.typeText("/save garden")
+	s.send("Enter")
+	s.waitFor(`saved "garden"`)
+	s.typeText("/list")
+	s.send("Enter")
+	s.waitFor("1. garden")
+	s.typeText("/clear")
+	s.send("Enter")
+	s.typeText("/load 1")
+	s.send("Enter")
+	s.waitFor(`loaded "garden" (2 messages)`)
+}
+
+// startTmuxShellNoPrompt is startTmuxShell for programs without a prompt.
+func startTmuxShellNoPrompt(t *testing.T, f *fakeProvider, script string) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	home := t.TempDir()
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
+	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " sh -c " + quoteAll([]string{script})[0]
+	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v: %s", err, out)
+	}
+	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s
 }

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLoadYAICLIChat: a chat file written by Python YAICLI loads.
+func TestLoadYAICLIChat(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := os.ReadFile("testdata/chats/20250421-214005-title-meaning of life.json")
+	os.WriteFile(filepath.Join(dir, "20250421-214005-title-meaning of life.json"), b, 0o600)
+	os.WriteFile(filepath.Join(dir, "20250422-100000-title-broken.json"), []byte(`{"title": "bro`), 0o600)
+	chats := listChats(dir, 20)
+	if len(chats) != 2 {
+		t.Fatalf("listChats = %+v", chats)
+	}
+	c, ok := findChat(dir, "meaning of life")
+	if !ok || c.date != "2025-04-21 21:40" {
+		t.Fatalf("findChat = %+v %v", c, ok)
+	}
+	_, h, err := loadChat(c.path)
+	if err != nil || len(h) != 2 || h[1].Content != "42, according to Douglas Adams." {
+		t.Errorf("loadChat = %+v, %v", h, err)
+	}
+	broken, _ := findChat(dir, "broken")
+	if _, _, err := loadChat(broken.path); err == nil || !strings.Contains(err.Error(), "broken.json is not a readable chat") {
+		t.Errorf("corrupt chat error = %v", err)
+	}
+}
+
+// TestSaveLoadRoundTrip: a chat with tool calls and reasoning survives a
+// save and a load unchanged, through the validator.
+func TestSaveLoadRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	h := []message{{Role: "system", Content: "sys"}, {Role: "user", Content: "list"},
+		{Role: "assistant", ToolCalls: []toolCall{call("c1", "fs_list_directory", `{"directory_path":"."}`)}, reasoning: "I should look."},
+		{Role: "tool", ToolCallID: "c1", Name: "fs_list_directory", Content: `{"entries":["a"]}`},
+		{Role: "assistant", Content: "There is a."}}
+	now := time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC)
+	path, err := saveChat(dir, "tools chat", h, 20, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(path) != "20261202-160000-title-tools chat.json" {
+		t.Errorf("file name = %s", filepath.Base(path))
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v", st.Mode().Perm())
+	}
+	_, got, err := loadChat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(h[1:])
+	have, _ := json.Marshal(got)
+	if string(want) != string(have) || got[1].reasoning != "I should look." {
+		t.Errorf("round trip:\n got %s\nwant %s", have, want)
+	}
+	// Saving the same title again replaces it; MAX_SAVED_CHATS prunes.
+	for i := 1; i <= 3; i++ {
+		saveChat(dir, "tools chat", h, 2, now.Add(time.Duration(i)*time.Second))
+		saveChat(dir, "other "+string(rune('a'+i)), h, 2, now.Add(time.Duration(i)*time.Second))
+	}
+	if n := len(listChats(dir, 0)); n != 2 {
+		t.Errorf("%d chats kept, want MAX_SAVED_CHATS=2", n)
+	}
+}
+
+func TestRoles(t *testing.T) {
+	dir := t.TempDir()
+	if r, err := loadRole(dir, roleShell); err != nil || !strings.Contains(r.Prompt, "{_shell}") {
+		t.Fatalf("built-in shell role: %v", err)
+	}
+	if err := saveRole(dir, role{Name: "pirate", Prompt: "Talk like a pirate on {_os}."}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := loadRole(dir, "pirate")
+	if got := fillRole(r.Prompt); strings.Contains(got, "{_os}") || !strings.HasPrefix(got, "Talk like a pirate on ") {
+		t.Errorf("fillRole = %q", got)
+	}
+	if names := strings.Join(listRoles(dir), ","); names != "Code Assistant,DEFAULT,Shell Command Generator,pirate" {
+		t.Errorf("listRoles = %s", names)
+	}
+	if err := deleteRole(dir, roleDefault); err == nil {
+		t.Error("deleted a built-in role")
+	}
+	if err := deleteRole(dir, "pirate"); err != nil {
+		t.Error(err)
+	}
+	if _, err := loadRole(dir, "pirate"); err == nil || !strings.Contains(err.Error(), "--list-roles") {
+		t.Errorf("missing role error = %v", err)
+	}
+}
+
+func TestCleanCommandAndFences(t *testing.T) {
+	for in, want := range map[string]string{"```bash\nls -la\n```": "ls -la", "$ df -h\n": "df -h", "  du -sh *  ": "du -sh *"} {
+		if got := cleanCommand(in); got != want {
+			t.Errorf("cleanCommand(%q) = %q, want %q", in, got, want)
+		}
+	}
+	var out strings.Builder
+	f := &fenceFilter{w: &out}
+	for _, piece := range []string{"``", "`go\npack", "age main\n", "```", "\n", "x := 1"} {
+		f.Write([]byte(piece))
+	}
+	f.flush()
+	if out.String() != "package main\nx := 1" {
+		t.Errorf("fenceFilter = %q", out.String())
+	}
+}
+
+func TestFileRefs(t *testing.T) {
+	dir := t.TempDir()
+	a, spaced := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b c.txt")
+	os.WriteFile(a, []byte("alpha"), 0o644)
+	os.WriteFile(spaced, []byte("beta"), 0o644)
+	prompt := "compare @" + a + " and @\"" + spaced + "\", mail me@example.com @nobody"
+	got, problems := expandFileRefs(prompt)
+	if len(problems) != 0 || !strings.Contains(got, "--- file: "+a+" ---\nalpha\n--- end of "+a+" ---") || !strings.Contains(got, "beta") || strings.Count(got, "--- file:") != 2 {
+		t.Errorf("expandFileRefs = %q %v", got, problems)
+	}
+	os.MkdirAll(filepath.Join(dir, "tree", "sub", "deep"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "tree", "node_modules"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tree", "main.go"), []byte("package main"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tree", "sub", "x.go"), []byte("package sub"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tree", "sub", "deep", "y.go"), []byte("package deep"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tree", ".env"), []byte("SECRET=1"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tree", "bin"), []byte{0, 1, 2}, 0o644)
+	os.WriteFile(filepath.Join(dir, "tree", "big.log"), make([]byte, attachMaxFile+1), 0o644)
+	atts, skipped, err := collectAttachments(filepath.Join(dir, "tree"))
+	if err != nil || len(atts) != 2 {
+		t.Fatalf("attached %d: %+v %v", len(atts), atts, err)
+	}
+	joined := strings.Join(skipped, "\n")
+	for _, want := range []string{".env: hidden", "node_modules: node_modules", "deep: deeper than 2 levels", "bin: binary", "big.log: over 1 MB"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("skipped list lacks %q:\n%s", want, joined)
+		}
+	}
+}
+
+// TestShellModeEndToEnd: --shell with a scripted provider shows the command
+// and, with --yes, runs it and exits with its code; without a terminal and
+// without --yes it only prints it.
+func TestShellModeEndToEnd(t *testing.T) {
+	answer := sse(textStream("```sh\n", "echo from-the-model; exit 7\n", "```"))
+	fp := newFakeProvider(t, check(answer, func(r received) {
+		m := r.messages()
+		if r.Body["tools"] != nil || !strings.Contains(m[0].Content, "shell command generator for sh on") || m[1].Content != "print and fail" {
+			t.Errorf("shell-mode request: tools %v, messages %+v", r.Body["tools"], m)
+		}
+	}), answer)
+	res := runBinary(t, fp, e2e{args: []string{"-s", "--yes", "print and fail"}})
+	if res.code != 7 || res.stdout != "echo from-the-model; exit 7\nfrom-the-model\n" {
+		t.Errorf("--shell --yes: code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
+	}
+	res = runBinary(t, fp, e2e{args: []string{"--shell", "print and fail"}})
+	if res.code != 0 || res.stdout != "echo from-the-model; exit 7\n" || !strings.Contains(res.stderr, "not run (no terminal to confirm on); pass --yes") {
+		t.Errorf("--shell without a terminal: code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
+	}
+}
+
+// TestRolesAndFilesReachTheRequest: -r and @file shape the request.
+func TestRolesAndFilesReachTheRequest(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk"), 0o644)
+	fp := newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
+		m := r.messages()
+		if m[0].Content != "Answer in French." || !strings.Contains(m[1].Content, "summarise @notes.txt\n\n--- file: notes.txt ---\nbuy milk") {
+			t.Errorf("request = %+v", m)
+		}
+	}))
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, "config", "yaicli", "roles"), 0o755)
+	os.WriteFile(filepath.Join(home, "config", "yaicli", "roles", "fr.json"), []byte(`{"name":"fr","prompt":"Answer in French."}`), 0o644)
+	r := runBinaryIn(t, fp, dir, e2e{args: []string{"-r", "fr", "summarise @notes.txt"}, env: []string{"XDG_CONFIG_HOME=" + filepath.Join(home, "config")}})
+	if r.code != 0 {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	list := runBinary(t, nil, e2e{args: []string{"--list-roles"}})
+	if !strings.Contains(list.stdout, "Shell Command Generator") || !strings.Contains(list.stdout, "DEFAULT") {
+		t.Errorf("--list-roles = %s", list.stdout)
+	}
+	bad := runBinary(t, nil, e2e{args: []string{"-r", "nope", "q"}})
+	if bad.code != 2 || !strings.Contains(bad.stderr, `no role named "nope"`) {
+		t.Errorf("unknown role: %d %s", bad.code, bad.stderr)
+	}
+}
+
+// TestSavedChatREPL: a titled pipe session is saved, and continued later.
+func TestSavedChatREPL(t *testing.T) {
+	chats := t.TempDir()
+	env := []string{"YAI_CHAT_HISTORY_DIR=" + chats}
+	fp := newFakeProvider(t, sse(textStream("first answer")), check(sse(textStream("second answer")), func(r received) {
+		if m := r.messages(); len(m) != 4 || m[1].Content != "first question" {
+			t.Errorf("continued chat request = %+v", m)
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "project notes"}, stdin: "first question\n", env: env})
+	if r.code != 0 || !strings.Contains(r.stdout, `new chat "project notes"`) {
+		t.Fatalf("first session: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = runBinary(t, fp, e2e{args: []string{"--chat", "project notes"}, stdin: "second\n/list\n", env: env})
+	if !strings.Contains(r.stdout, `continuing chat "project notes" (2 messages)`) || !strings.Contains(r.stdout, " 1. project notes  (") {
+		t.Errorf("second session: %s %s", r.stdout, r.stderr)
+	}
+	l := runBinary(t, nil, e2e{args: []string{"--list-chats"}, env: env})
+	if !strings.Contains(l.stdout, "1. project notes") {
+		t.Errorf("--list-chats = %s", l.stdout)
+	}
+}
