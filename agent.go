@@ -24,6 +24,7 @@ type agent struct {
 	budget    budget
 	cal       calibration
 	windows   *windowCache
+	hub       *mcpHub // MCP servers whose tool lists may change
 	maxDepth  int
 	openLine  bool // answer text ends without a newline
 	warnedCut bool // the silent-truncation warning was given
@@ -31,12 +32,12 @@ type agent struct {
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
 // one-shot mode, the terminal in the REPL); ask is nil without a terminal.
-// extra are tools beyond the built-in ones (MCP).
-func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), extra []tool) *agent {
+// hub offers MCP servers' tools beside the built-in ones (nil: none).
+func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), hub *mcpHub) *agent {
 	c := newClient(cfg, preview)
-	a := &agent{cfg: cfg, send: c.send, stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache()}
+	a := &agent{cfg: cfg, send: c.send, stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub}
 	if cfg.EnableFunctions {
-		a.tools = newToolbox(cfg, preview, ask, extra)
+		a.tools = newToolbox(cfg, preview, ask, hub.tools())
 	}
 	window, source := a.windows.resolve(ctx, cfg)
 	a.budget = budgetFor(cfg.ContextBudgetTokens, cfg.Model, window, source)
@@ -69,6 +70,9 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	var specs []toolSpec
 	if a.tools != nil {
 		a.tools.newTurn()
+		if a.hub.refresh(ctx) { // a server announced notifications/tools/list_changed
+			a.tools.setMCP(a.hub.tools())
+		}
 		specs = a.tools.specs()
 	}
 	for round := 0; ; round++ {

@@ -307,18 +307,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.shell {
 		return runShellMode(runCtx, cfg, prompt, stdin, stdout, stderr)
 	}
-	var extra []tool
+	var hub *mcpHub
 	if cfg.EnableMCP && cfg.EnableFunctions && !o.code {
-		hub, err := startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), stderr, o.verbose)
-		if err != nil {
+		if hub, err = startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), stderr, o.verbose); err != nil {
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
 		defer hub.close()
-		extra = hub.tools()
 	}
 	if o.chat {
-		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), system, extra, stdin, stdout, stderr)
+		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), system, hub, stdin, stdout, stderr)
 	}
 	out := stdout
 	if o.code {
@@ -327,7 +325,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		out = ff
 		cfg = cfg.without("ENABLE_FUNCTIONS")
 	}
-	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), extra)
+	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), hub)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.turn(runCtx, hist)
 	a.endAnswer()

@@ -94,6 +94,7 @@ func (e *rpcError) Error() string { return fmt.Sprintf("%s (code %d)", e.Message
 type mcpTransport interface {
 	call(ctx context.Context, method string, params any) (json.RawMessage, error)
 	notify(ctx context.Context, method string, params any) error
+	toolsChanged() bool // a notifications/tools/list_changed arrived since the last ask
 	close()
 }
 
@@ -353,6 +354,25 @@ func mcpContentText(content []map[string]any) string {
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// refresh lists the tools again of every server that announced a change;
+// it reports whether any tool list was read anew.
+func (h *mcpHub) refresh(ctx context.Context) bool {
+	if h == nil {
+		return false
+	}
+	changed := false
+	for _, s := range h.servers {
+		if s.err == nil && s.conn.toolsChanged() {
+			ctx, cancel := context.WithTimeout(ctx, mcpInitTimeout)
+			if err := s.listTools(ctx); err == nil {
+				changed = true
+			}
+			cancel()
+		}
+	}
+	return changed
 }
 
 // close stops every server.

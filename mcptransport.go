@@ -107,6 +107,15 @@ func (t *stdioTransport) route(m rpcMessage) {
 	}
 }
 
+// toolsChanged reports, once, that the server announced a new tool list.
+func (t *stdioTransport) toolsChanged() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.changed
+	t.changed = false
+	return c
+}
+
 func (t *stdioTransport) write(m rpcMessage) error {
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -240,6 +249,15 @@ type httpTransport struct {
 	session string
 	version string
 	nextID  int
+	changed bool // the server said its tool list changed
+}
+
+func (h *httpTransport) toolsChanged() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := h.changed
+	h.changed = false
+	return c
 }
 
 func newHTTPTransport(cfg mcpServerConfig) *httpTransport {
@@ -328,6 +346,10 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 			if r, err := h.post(ctx, answerServer(m)); err == nil {
 				r.Body.Close()
 			}
+		case m.Method == "notifications/tools/list_changed":
+			h.mu.Lock()
+			h.changed = true
+			h.mu.Unlock()
 		case m.Method != "":
 		case string(m.ID) == string(id):
 			return result(m)

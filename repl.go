@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"slices"
 	"strconv"
@@ -32,6 +31,7 @@ type session struct {
 	exec     bool         // exec mode: lines are tasks for one shell command each
 	// confirm asks before an exec-mode command runs; nil without a terminal.
 	confirm func(cmd string) (string, bool)
+	stdin   io.Reader // what !cmd and exec-mode commands read: the terminal, or nothing
 }
 
 // attachedHeader starts the system message that carries /add'ed files.
@@ -39,9 +39,9 @@ const attachedHeader = "Files the user attached to this session:"
 
 // newSession starts a conversation whose answers and tool previews go to
 // out and diagnostics to errw.
-func newSession(ctx context.Context, cfg *config, system string, extra []tool, out, errw io.Writer, ask func(string) (string, error)) *session {
+func newSession(ctx context.Context, cfg *config, system string, hub *mcpHub, out, errw io.Writer, ask func(string) (string, error)) *session {
 	s := &session{cfg: cfg, out: out, errw: errw, system: message{Role: "system", Content: system}}
-	s.agent = newAgent(ctx, cfg, out, out, ask, extra)
+	s.agent = newAgent(ctx, cfg, out, out, ask, hub)
 	s.agent.stderr = errw
 	s.hist = []message{s.system}
 	return s
@@ -92,15 +92,14 @@ func (s *session) save() {
 }
 
 // runREPL is --chat: the terminal REPL when stdin is a terminal, else one
-// prompt or command per line with plain output. extra are tools beyond the
-// built-in ones (MCP).
-func runREPL(ctx context.Context, cfg *config, title, system string, extra []tool, stdin io.Reader, stdout, stderr io.Writer) int {
+// prompt or command per line with plain output. hub offers MCP tools.
+func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stdin.(*os.File); ok && isTerminal(f) && isTerminal(stdout) {
-		return runTerminal(ctx, cfg, title, system, extra, f, stdout, stderr)
+		return runTerminal(ctx, cfg, title, system, hub, f, stdout, stderr)
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
-	s := newSession(ctx, cfg, system, extra, stdout, stderr, nil)
+	s := newSession(ctx, cfg, system, hub, stdout, stderr, nil)
 	s.open(title)
 	defer s.save()
 	for in.Scan() {
@@ -214,7 +213,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			return
 		}
 	}
-	if code := runInShell(ctx, cmd, nil, s.out, s.errw); code != 0 {
+	if code := runInShell(ctx, cmd, s.stdin, s.out, s.errw); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -407,10 +406,8 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
-	cmd := exec.CommandContext(turnCtx, shellPath(), "-c", cmdline)
-	cmd.Stdout, cmd.Stderr = s.out, s.errw
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+	if code := runInShell(turnCtx, cmdline, s.stdin, s.out, s.errw); code != 0 {
+		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
 

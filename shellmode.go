@@ -62,8 +62,13 @@ func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader
 		fmt.Fprintln(stderr, "yaicli: not run (no terminal to confirm on); pass --yes to run it")
 		return exitOK
 	default:
+		t, err := newTTY(ctx, f, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "yaicli: %v\n", err)
+			return exitFailure
+		}
 		var ok bool
-		if cmd, ok = confirmCommand(ctx, f, stderr, cmd); !ok {
+		if cmd, ok = confirmOn(t, stderr, cmd); !ok {
 			fmt.Fprintln(stderr, "yaicli: not run")
 			return exitOK
 		}
@@ -71,13 +76,9 @@ func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader
 	return runInShell(ctx, cmd, stdin, stdout, stderr)
 }
 
-// confirmCommand asks [e]dit, [y]es, [n]o on the terminal; edit opens the
-// line editor pre-filled with the command.
-func confirmCommand(ctx context.Context, in *os.File, w io.Writer, cmd string) (string, bool) {
-	t, err := newTTY(ctx, in, w)
-	if err != nil {
-		return cmd, false
-	}
+// confirmOn asks [e]dit, [y]es, [n]o on the terminal; edit opens the line
+// editor pre-filled with the command.
+func confirmOn(t *tty, w io.Writer, cmd string) (string, bool) {
 	defer t.restore()
 	for {
 		fmt.Fprint(w, "[e]dit, [y]es, [n]o (default yes): ")

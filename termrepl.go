@@ -227,7 +227,6 @@ func (g *gate) release() {
 // by the loop that owns the terminal.
 type askRequest struct {
 	question string
-	edit     bool // edit question (pre-filled) in the line editor instead
 	answer   chan string
 }
 
@@ -244,7 +243,7 @@ type termSession struct {
 
 // runTerminal is the interactive loop; the terminal is restored on every
 // way out, panics included.
-func runTerminal(ctx context.Context, cfg *config, title, system string, extra []tool, in *os.File, stdout, stderr io.Writer) int {
+func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mcpHub, in *os.File, stdout, stderr io.Writer) int {
 	t, err := newTTY(ctx, in, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
@@ -261,8 +260,9 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, extra [
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
 		historyFile: historyPath(os.Getenv), historyLimit: cfg.MaxHistory}
 	ask := func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }
-	ts.session = newSession(ctx, cfg, system, extra, ts.out, ts.errw, ask)
-	ts.confirm = ts.confirmCommand
+	ts.session = newSession(ctx, cfg, system, hub, ts.out, ts.errw, ask)
+	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
+	ts.stdin = in
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
 	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Shift+Tab for exec mode, Ctrl+D to exit")
 	ts.open(title)
@@ -299,6 +299,8 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, extra [
 			if ts.handle(ctx, line) {
 				return exitOK
 			}
+		case ts.exec: // on this goroutine: the command may read the terminal
+			ts.ask(ctx, line)
 		default:
 			prefill = ts.turn(ctx, line)
 		}
@@ -311,18 +313,6 @@ func (ts *termSession) request(r askRequest) string {
 	r.answer = make(chan string, 1)
 	ts.asks <- r
 	return <-r.answer
-}
-
-// confirmCommand asks [e]dit, [y]es, [n]o before an exec-mode command runs.
-func (ts *termSession) confirmCommand(cmd string) (string, bool) {
-	switch strings.ToLower(strings.TrimSpace(ts.request(askRequest{question: "[e]dit, [y]es, [n]o (default yes): "}))) {
-	case "", "y", "yes":
-		return cmd, true
-	case "e", "edit":
-		edited := strings.TrimSpace(ts.request(askRequest{question: cmd, edit: true}))
-		return edited, edited != ""
-	}
-	return cmd, false
 }
 
 // remember adds a line to the in-memory and on-disk prompt history.
@@ -355,17 +345,7 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 		case <-done:
 			return ahead.text()
 		case req := <-ts.asks:
-			if req.edit {
-				e := newLineEditor(nil, req.question)
-				if ts.t.readLine("$ ", e) == editSubmit {
-					req.answer <- e.text()
-				} else {
-					req.answer <- ""
-				}
-				ts.t.cbreak()
-			} else {
-				req.answer <- ts.question(turnCtx, req.question)
-			}
+			req.answer <- ts.question(turnCtx, req.question)
 			continue
 		default:
 		}

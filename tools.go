@@ -57,6 +57,18 @@ func (tb *toolbox) newTurn() {
 	tb.mu.Unlock()
 }
 
+// setMCP replaces the MCP tools, after a server changed its list.
+func (tb *toolbox) setMCP(tools []tool) {
+	for name, t := range tb.tools {
+		if t.mcp {
+			delete(tb.tools, name)
+		}
+	}
+	for _, t := range tools {
+		tb.tools[t.name] = t
+	}
+}
+
 // newToolbox offers the built-in tools plus extra ones (MCP).
 func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error), extra []tool) *toolbox {
 	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, always: map[string]bool{}, preview: preview, now: time.Now}
