@@ -392,13 +392,10 @@ func maskKey(k string) string {
 	return k[:3] + "…" + k[len(k)-4:]
 }
 
-// without returns a copy of c with a boolean key switched off, for a mode
-// that must not use it (--code sends no tools). c itself stays unchanged.
-func (c *config) without(key string) *config {
+// withoutTools returns a copy of c that offers no tools, for a mode that
+// must not use them (--code). c itself stays unchanged.
+func (c *config) withoutTools() *config {
 	d := *c
-	switch key {
-	case "ENABLE_FUNCTIONS":
-		d.EnableFunctions = false
-	}
+	d.EnableFunctions = false
 	return &d
 }

@@ -323,7 +323,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ff := &fenceFilter{w: stdout}
 		defer ff.flush()
 		out = ff
-		cfg = cfg.without("ENABLE_FUNCTIONS")
+		cfg = cfg.withoutTools()
 	}
 	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), hub)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}

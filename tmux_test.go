@@ -19,6 +19,24 @@ type tmuxSession struct {
 
 func startTmux(t *testing.T, f *fakeProvider, args ...string) *tmuxSession {
 	t.Helper()
+	s := launchTmux(t, f, binary+" "+strings.Join(quoteAll(args), " "))
+	s.waitFor(">>>")
+	return s
+}
+
+// startTmuxShell runs a shell script (with the binary inside) under tmux
+// and waits for the REPL's prompt.
+func startTmuxShell(t *testing.T, f *fakeProvider, script string) *tmuxSession {
+	t.Helper()
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{script})[0])
+	s.waitFor(">>>")
+	return s
+}
+
+// launchTmux starts cmdline in a 100x30 terminal with a private HOME,
+// config, cache and TMPDIR, pointed at the fake provider.
+func launchTmux(t *testing.T, f *fakeProvider, cmdline string) *tmuxSession {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is missing: .ci/run installs it")
@@ -29,13 +47,11 @@ func startTmux(t *testing.T, f *fakeProvider, args ...string) *tmuxSession {
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
 		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
-	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " " + binary + " " + strings.Join(quoteAll(args), " ")
-	out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput()
-	if err != nil {
+	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " " + cmdline
+	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v: %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	s.waitFor(">>>")
 	return s
 }
 
@@ -248,38 +264,19 @@ func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
 	}
 }
 
-// startTmuxShell runs a shell command line (with the binary inside) under tmux.
-func startTmuxShell(t *testing.T, f *fakeProvider, script string) *tmuxSession {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	home := t.TempDir()
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
-		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
-	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " sh -c " + quoteAll([]string{script})[0]
-	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
-		t.Fatalf("tmux: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	s.waitFor(">>>")
-	return s
-}
-
 // TestTmuxShellMode: --shell on a terminal shows the command, runs it on
 // y, and yaicli exits with the command's code; e edits it first.
 func TestTmuxShellMode(t *testing.T) {
 	answer := sse(textStream("echo ran-it; exit 5"))
 	f := newFakeProvider(t, answer, answer)
-	s := startTmuxShellNoPrompt(t, f, binary+" -s 'fail on purpose'; echo EXIT=$?; sleep 30")
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " -s 'fail on purpose'; echo EXIT=$?; sleep 30"})[0])
 	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
 	s.send("y")
 	sc := s.waitFor("EXIT=")
 	if !strings.Contains(sc, "echo ran-it; exit 5") || !strings.Contains(sc, "\nran-it") || !strings.Contains(sc, "EXIT=5") {
 		t.Errorf("shell mode with y:\n%s", sc)
 	}
-	s = startTmuxShellNoPrompt(t, f, binary+" -s 'fail on purpose'; echo EXIT=$?; sleep 30")
+	s = launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " -s 'fail on purpose'; echo EXIT=$?; sleep 30"})[0])
 	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
 	s.send("e")
 	s.waitFor("$ echo ran-it; exit 5")
@@ -331,22 +328,4 @@ func TestTmuxParity(t *testing.T) {
 	s.typeText("/load 1")
 	s.send("Enter")
 	s.waitFor(`loaded "garden" (2 messages)`)
-}
-
-// startTmuxShellNoPrompt is startTmuxShell for programs without a prompt.
-func startTmuxShellNoPrompt(t *testing.T, f *fakeProvider, script string) *tmuxSession {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not installed")
-	}
-	home := t.TempDir()
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
-		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
-	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " sh -c " + quoteAll([]string{script})[0]
-	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
-		t.Fatalf("tmux: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	return s
 }
