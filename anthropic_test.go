@@ -141,3 +141,22 @@ func TestAnthropicMessagesMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestAnthropicNonStreamingToolLoop: the same loop without streaming.
+func TestAnthropicNonStreamingToolLoop(t *testing.T) {
+	toolUse := `{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_01A","name":"fs_list_directory","input":{"directory_path":"."}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":400,"output_tokens":30}}`
+	done := `{"id":"msg_03","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"text","text":"Listed."}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":500,"output_tokens":3}}`
+	fp := newFakeProvider(t, fail(200, toolUse), check(fail(200, done), func(r received) {
+		a := decodeAnthropic(t, r)
+		if len(a.Messages) != 3 || strings.Join(blockTypes(a.Messages[1]), ",") != "text,tool_use" || strings.Join(blockTypes(a.Messages[2]), ",") != "tool_result" {
+			t.Errorf("second request = %+v", a.Messages)
+		}
+		if in := a.Messages[1].Content[1].(map[string]any)["input"].(map[string]any); in["directory_path"] != "." {
+			t.Errorf("tool_use input = %v", in)
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"--no-stream", "list"}, env: []string{"YAI_PROVIDER=anthropic"}})
+	if r.code != 0 || r.stdout != "Checking.\nListed.\n" {
+		t.Errorf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
