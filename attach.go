@@ -149,12 +149,6 @@ func expandFileRefs(prompt string) (string, []string) {
 	return prompt + renderAttachments(atts), problems
 }
 
-// attachmentMessage is the context message that carries /add'ed files; as
-// a leading system message it survives trimming.
-func attachmentMessage(atts []attachment) message {
-	return message{Role: "system", Content: "Files the user attached to this session:" + renderAttachments(atts)}
-}
-
 // largestAttachment names the attachment to drop first when they do not fit.
 func largestAttachment(atts []attachment) (string, int) {
 	if len(atts) == 0 {

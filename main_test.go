@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -331,16 +330,6 @@ func runBinaryIn(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	}
 	defer os.Chdir(wd)
 	return runBinary(t, f, c)
-}
-
-// decodeArgs is a helper for checking tool results.
-func decodeArgs(t *testing.T, s string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		t.Fatalf("not JSON: %v: %s", err, s)
-	}
-	return m
 }
 
 func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

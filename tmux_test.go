@@ -168,7 +168,7 @@ func TestTmuxREPL(t *testing.T) {
 		t.Errorf("second entry not selected:\n%s", sc)
 	}
 	s.send("Up", "f")
-	sc = s.waitFor("full output")
+	s.waitFor("full output")
 	s.send("Tab", "End")
 	sc = s.waitFor("20000")
 	if !strings.Contains(sc, "rows") || strings.Contains(sc, "characters omitted") {
@@ -235,7 +235,7 @@ func TestTmuxGeneration(t *testing.T) {
 	s.waitFor("slow start")
 	s.typeText("typed ahead")
 	s.send("C-c")
-	sc = s.waitFor("turn cancelled")
+	s.waitFor("turn cancelled")
 	s.waitFor(">>> typed ahead")
 	s.send("C-u")
 	s.typeText("after cancel")

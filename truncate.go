@@ -131,17 +131,16 @@ func lastRunes(s string, n int) string {
 // text outgrows the cap, everything streamed to the spill file. Each Write
 // must hold whole UTF-8 sequences.
 type clipper struct {
-	cap       int
-	buf       []byte // everything until the cap is passed; then the head
-	tail      ring
-	total     int
-	spilled   bool
-	open      func() (io.WriteCloser, string, error)
-	file      io.WriteCloser
-	path      string
-	spillErr  error
-	errs      errScan
-	headBytes int
+	cap      int
+	buf      []byte // everything until the cap is passed; then the head
+	tail     ring
+	total    int
+	spilled  bool
+	open     func() (io.WriteCloser, string, error)
+	file     io.WriteCloser
+	path     string
+	spillErr error
+	errs     errScan
 }
 
 // newClipper starts a result with the given cap (0 = unlimited); open
