@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -240,5 +241,44 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 	want := string([]rune(string(full))[offset : offset+12000])
 	if w.Content != want || w.Offset != offset || w.ReturnedChars != 12000 || !w.Truncated || w.TotalChars != utf8.RuneCount(full) {
 		t.Errorf("page = offset %d, %d chars, total %d; want the exact characters from %d", w.Offset, w.ReturnedChars, w.TotalChars, offset)
+	}
+}
+
+// TestLongSavedChatUnderSmallBudget: a long saved conversation with tool
+// calls, continued under a small CONTEXT_BUDGET_TOKENS, is sent with its
+// oldest turn groups gone, the system prompt kept, no orphan, and one line
+// on stderr.
+func TestLongSavedChatUnderSmallBudget(t *testing.T) {
+	chats := t.TempDir()
+	var h []message
+	for i := 0; i < 30; i++ {
+		id := fmt.Sprintf("call_%d", i)
+		h = append(h, message{Role: "user", Content: fmt.Sprintf("step %d %s", i, bigPrompt(60))},
+			message{Role: "assistant", ToolCalls: []toolCall{call(id, "fs_read_file", `{"file_paths":"x"}`)}},
+			message{Role: "tool", ToolCallID: id, Name: "fs_read_file", Content: bigPrompt(120)},
+			message{Role: "assistant", Content: fmt.Sprintf("done %d", i)})
+	}
+	if _, err := saveChat(chats, "long run", h, 20, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	fp := newFakeProvider(t, check(sse(textStream("fine")), func(r received) {
+		m := r.messages()
+		if m[0].Role != "system" || orphans(m) != 0 || m[len(m)-1].Content != "next step" {
+			t.Errorf("request: system %v, orphans %d, last %q", m[0].Role, orphans(m), m[len(m)-1].Content)
+		}
+		if g := len(groupStarts(m)); g >= 31 || g < 2 {
+			t.Errorf("%d turn groups sent", g)
+		}
+		if m[1].Role != "user" || !strings.HasPrefix(m[1].Content, "step ") {
+			t.Errorf("first message after the system prompt = %+v", m[1])
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "long run"}, stdin: "next step\n",
+		env: []string{"YAI_CHAT_HISTORY_DIR=" + chats, "YAI_CONTEXT_BUDGET_TOKENS=4000"}})
+	if r.code != 0 || !strings.Contains(r.stdout, `continuing chat "long run" (120 messages)`) {
+		t.Fatalf("code %d stdout %s stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "over the 4000-token budget: dropped the"); n != 1 || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr = %q, want one trim line", r.stderr)
 	}
 }
