@@ -21,9 +21,11 @@ type sample struct {
 	Claude int    `json:"claude"`
 }
 
-func loadSamples(t testing.TB) []sample {
+func loadSamples(t testing.TB) []sample { return loadSampleFile(t, "testdata/tokens.jsonl") }
+
+func loadSampleFile(t testing.TB, path string) []sample {
 	t.Helper()
-	f, err := os.Open("testdata/tokens.jsonl")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,6 +55,25 @@ func TestEstimateCalibration(t *testing.T) {
 			if r < 0.85 || r > 1.6 {
 				t.Errorf("estimate(%s %s) / %s = %.2f, want within [0.85, 1.6]", s.Cat, s.Src, real.name, r)
 			}
+		}
+	}
+}
+
+// TestEstimateHeldOut checks kinds of text the estimator was not fitted on.
+// Where o200k and cl100k differ by more than the band allows (Greek, Hindi,
+// Thai, Arabic: one script costs twice as much in cl100k), no estimate can
+// be within 0.85-1.6 of both; there it must still not under-estimate either
+// by more than 20%, since an estimate that is too low ends in a rejection.
+func TestEstimateHeldOut(t *testing.T) {
+	for _, s := range loadSampleFile(t, "testdata/tokens_heldout.jsonl") {
+		est := float64(estimateTokens(s.Text))
+		ro, rc := est/float64(s.O200k), est/float64(s.Cl100k)
+		feasible := max(s.O200k, s.Cl100k)*100 <= min(s.O200k, s.Cl100k)*188
+		switch {
+		case feasible && (min(ro, rc) < 0.85 || max(ro, rc) > 1.6):
+			t.Errorf("estimate(%s %s) / real = %.2f (o200k), %.2f (cl100k), want within [0.85, 1.6]", s.Cat, s.Src, ro, rc)
+		case !feasible && min(ro, rc) < 0.8:
+			t.Errorf("estimate(%s %s) / real = %.2f (o200k), %.2f (cl100k), under-estimates", s.Cat, s.Src, ro, rc)
 		}
 	}
 }
