@@ -35,6 +35,10 @@ func TestMain(m *testing.M) {
 	binary = filepath.Join(dir, "yaicli")
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if raceEnabled {
+		build = exec.Command("go", "build", "-race", "-o", binary, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	}
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "building yaicli: %v\n%s", err, out)
 		os.Exit(1)
