@@ -337,6 +337,13 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer func() { // a panic here must not leave the terminal in cbreak mode
+			if r := recover(); r != nil {
+				ts.t.restore()
+				io.WriteString(ts.out.w, leaveAltScreen)
+				panic(r)
+			}
+		}()
 		ts.ask(turnCtx, prompt)
 	}()
 	ahead := newLineEditor(nil, "")
