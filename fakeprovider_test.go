@@ -130,7 +130,7 @@ func toolStream(calls ...fakeCall) string {
 		ev = append(ev, chunkJSON(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": c.id, "type": "function",
 			"function": map[string]any{"name": c.name, "arguments": ""}}}}, nil))
 		for len(c.args) > 0 {
-			n := min(7, len(c.args))
+			n := len(firstRunes(c.args, 7)) // fragments hold whole characters, as real streams do
 			ev = append(ev, chunkJSON(map[string]any{"tool_calls": []any{map[string]any{"index": i, "function": map[string]any{"arguments": c.args[:n]}}}}, nil))
 			c.args = c.args[n:]
 		}

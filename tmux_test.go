@@ -329,3 +329,35 @@ func TestTmuxParity(t *testing.T) {
 	s.send("Enter")
 	s.waitFor(`loaded "garden" (2 messages)`)
 }
+
+// TestTmuxViewerResize: the viewer redraws at the new size (SIGWINCH), and
+// ANSI escapes a tool printed are shown as text, not obeyed.
+func TestTmuxViewerResize(t *testing.T) {
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"printf '\\033[31mred\\033[0m 日本語\\n'"}`})), sse(textStream("ok")))
+	s := startTmux(t, f, "--chat", "--yes")
+	s.typeText("go")
+	s.send("Enter")
+	s.waitFor("ok")
+	s.waitForPrompt(">>>")
+	s.send("C-o")
+	sc := s.waitFor("Tool outputs")
+	if !strings.Contains(sc, "␛[31m") || !strings.Contains(sc, "␛[0m 日本語") {
+		t.Errorf("escapes not shown safely:\n%s", sc)
+	}
+	if out, err := exec.Command("tmux", "-L", s.socket, "resize-window", "-t", "t", "-x", "60", "-y", "15").CombinedOutput(); err != nil {
+		t.Fatalf("resize: %v %s", err, out)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		lines := strings.Split(strings.TrimRight(s.screen(), "\n"), "\n")
+		if len(lines) == 15 && strings.HasPrefix(lines[14], " 1/1 ·") && stringWidth(lines[0]) <= 60 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("viewer not redrawn at 60x15:\n%s", s.screen())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.send("q")
+	s.waitForPrompt(">>>")
+}
