@@ -250,9 +250,13 @@ func (openaiWire) auth(h http.Header, key string) {
 
 // body builds the JSON request body, EXTRA_BODY merged last.
 func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
+	var msgs any = req.Messages
+	if cfg.Provider == "deepseek" {
+		msgs = withReasoning(req.Messages)
+	}
 	b := map[string]any{
 		"model":       cfg.Model,
-		"messages":    req.Messages,
+		"messages":    msgs,
 		"stream":      cfg.Stream,
 		"temperature": cfg.Temperature,
 		"top_p":       cfg.TopP,
@@ -468,6 +472,25 @@ func (a *assembler) finish() reply {
 		a.r.Message.ToolCalls = append(a.r.Message.ToolCalls, c)
 	}
 	return a.r
+}
+
+// reasoningMessage is a message with its reasoning_content, as DeepSeek's
+// thinking mode requires back on every assistant message of a tool loop
+// (it answers 400 without them, and ignores them elsewhere).
+type reasoningMessage struct {
+	message
+	ReasoningContent string `json:"reasoning_content,omitempty"`
+}
+
+func withReasoning(h []message) []reasoningMessage {
+	out := make([]reasoningMessage, len(h))
+	for i, m := range h {
+		out[i] = reasoningMessage{message: m}
+		if m.Role == "assistant" {
+			out[i].ReasoningContent = m.reasoning
+		}
+	}
+	return out
 }
 
 // stream consumes an SSE body until [DONE] or its end.
