@@ -39,7 +39,8 @@ type mcpServerConfig struct {
 func (s mcpServerConfig) kind() string {
 	k := strings.ToLower(s.Type + s.Transport)
 	switch {
-	case strings.Contains(k, "sse") && !strings.Contains(k, "stream"):
+	case strings.Contains(k, "sse") && !strings.Contains(k, "stream"),
+		k == "" && s.Command == "" && strings.HasSuffix(strings.TrimRight(s.URL, "/"), "/sse"): // the legacy endpoint's usual name
 		return "sse"
 	case k == "stdio" || (k == "" && s.Command != ""):
 		return "stdio"
@@ -191,8 +192,14 @@ func (s *mcpServer) start(ctx context.Context, warn io.Writer, verbose bool) err
 			return errors.New(`no "url" to connect to`)
 		}
 		s.conn = newHTTPTransport(s.cfg)
-	default:
-		return errors.New("the legacy SSE transport is not supported; use the streamable HTTP endpoint (usually /mcp)")
+	case "sse":
+		if s.cfg.URL == "" {
+			return errors.New(`no "url" to connect to`)
+		}
+		var t *sseTransport
+		if t, err = startSSE(ctx, s.cfg); err == nil {
+			s.conn = t
+		}
 	}
 	if err != nil {
 		return err

@@ -115,7 +115,7 @@ func TestMCPMisbehavingServers(t *testing.T) {
 		"chatty": selfServer("chatty"), "crash": selfServer("exit-on-call"), "hang": selfServer("hang-on-call"),
 		"missing": {Command: "/no/such/server"}, "sse": {URL: "http://127.0.0.1:1/sse", Type: "sse"},
 	}, "1")
-	if !strings.Contains(warn, "MCP server missing: starting /no/such/server") || !strings.Contains(warn, "MCP server sse: the legacy SSE transport") {
+	if !strings.Contains(warn, "MCP server missing: starting /no/such/server") || !strings.Contains(warn, "MCP server sse: ") || !strings.Contains(warn, "connection refused") {
 		t.Errorf("failures not reported: %s", warn)
 	}
 	tools := hub.tools()
@@ -216,19 +216,20 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	}
 }
 
-// TestMCPStreamableHTTP runs server-everything's streamable HTTP transport.
-func TestMCPStreamableHTTP(t *testing.T) {
+// startEverythingHTTP runs server-everything with an HTTP transport on a
+// free port and returns its base URL.
+func startEverythingHTTP(t *testing.T, transport string) string {
+	t.Helper()
 	dir := mcpServersDir(t)
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command("node", filepath.Join(dir, "server-everything", "dist", "index.js"), "streamableHttp")
+	cmd := exec.Command("node", filepath.Join(dir, "server-everything", "dist", "index.js"), transport)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	url := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
 	for i := 0; i < 100; i++ {
 		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
 			c.Close()
@@ -236,6 +237,25 @@ func TestMCPStreamableHTTP(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	return fmt.Sprintf("http://127.0.0.1:%d", port)
+}
+
+// TestMCPLegacySSE runs server-everything's legacy SSE transport.
+func TestMCPLegacySSE(t *testing.T) {
+	base := startEverythingHTTP(t, "sse")
+	hub, warn := startHub(t, map[string]mcpServerConfig{"old": {URL: base + "/sse", Type: "sse"}}, "60")
+	if warn != "" {
+		t.Fatalf("start: %s", warn)
+	}
+	out, err := runMCPTool(t, toolByName(t, hub.tools(), "mcp__old__echo"), map[string]any{"message": "over sse"})
+	if err != nil || !strings.Contains(out, "Echo: over sse") {
+		t.Errorf("echo over SSE = %s, %v", out, err)
+	}
+}
+
+// TestMCPStreamableHTTP runs server-everything's streamable HTTP transport.
+func TestMCPStreamableHTTP(t *testing.T) {
+	url := startEverythingHTTP(t, "streamableHttp") + "/mcp"
 	hub, warn := startHub(t, map[string]mcpServerConfig{"remote": {URL: url, Type: "http"}}, "60")
 	if warn != "" {
 		t.Fatalf("start: %s", warn)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -17,22 +18,117 @@ import (
 	"time"
 )
 
-// stdioTransport speaks newline-delimited JSON-RPC with a child process.
-// One reader goroutine routes responses to their callers, answers the
-// server's own requests and absorbs notifications, so a notification that
-// arrives between a request and its response confuses nothing.
-type stdioTransport struct {
-	name    string
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	wmu     sync.Mutex // serialises writes to stdin
-	mu      sync.Mutex // guards pending, nextID, dead
+// rpcRouter matches responses to calls on transports where the server's
+// messages arrive on a stream of their own (stdio, legacy SSE). The reader
+// routes every message: responses to their callers, the server's requests
+// answered at once, notifications absorbed, so a notification that arrives
+// between a request and its response confuses nothing.
+type rpcRouter struct {
+	send    func(rpcMessage) error // writes one message to the server
+	mu      sync.Mutex             // guards the fields below
 	pending map[string]chan rpcMessage
 	nextID  int
 	dead    error
-	done    chan struct{} // closed when the server's stdout ends
-	stderr  *tailBuffer
-	changed bool // the server said its tool list changed
+	done    chan struct{} // closed when the server's stream ends
+	changed bool          // the server said its tool list changed
+}
+
+func newRouter(send func(rpcMessage) error) *rpcRouter {
+	return &rpcRouter{send: send, pending: map[string]chan rpcMessage{}, done: make(chan struct{})}
+}
+
+func (r *rpcRouter) route(m rpcMessage) {
+	switch {
+	case m.Method != "" && len(m.ID) > 0: // a request from the server
+		r.send(answerServer(m))
+	case m.Method == "notifications/tools/list_changed":
+		r.mu.Lock()
+		r.changed = true
+		r.mu.Unlock()
+	case m.Method != "": // other notifications: logging, progress, ...
+	default:
+		r.mu.Lock()
+		ch := r.pending[string(m.ID)]
+		delete(r.pending, string(m.ID))
+		r.mu.Unlock()
+		if ch != nil {
+			ch <- m
+		}
+	}
+}
+
+// end records why the stream ended; calls waiting and later fail with it.
+func (r *rpcRouter) end(why error) {
+	r.mu.Lock()
+	r.dead = why
+	r.mu.Unlock()
+	close(r.done)
+}
+
+// toolsChanged reports, once, that the server announced a new tool list.
+func (r *rpcRouter) toolsChanged() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	c := r.changed
+	r.changed = false
+	return c
+}
+
+func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	r.mu.Lock()
+	if r.dead != nil {
+		r.mu.Unlock()
+		return nil, r.dead
+	}
+	r.nextID++
+	id := json.RawMessage(strconv.Itoa(r.nextID))
+	ch := make(chan rpcMessage, 1)
+	r.pending[string(id)] = ch
+	r.mu.Unlock()
+	forget := func() {
+		r.mu.Lock()
+		delete(r.pending, string(id))
+		r.mu.Unlock()
+	}
+	var p json.RawMessage
+	if params != nil {
+		p, _ = json.Marshal(params)
+	}
+	if err := r.send(rpcMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p}); err != nil {
+		forget()
+		return nil, fmt.Errorf("writing to the server: %w", err)
+	}
+	select {
+	case m := <-ch:
+		return result(m)
+	case <-r.done:
+		forget()
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return nil, r.dead
+	case <-ctx.Done():
+		forget()
+		r.send(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":` + string(id) + `,"reason":"timeout or interrupt"}`)})
+		return nil, ctx.Err()
+	}
+}
+
+func (r *rpcRouter) notify(_ context.Context, method string, params any) error {
+	var p json.RawMessage
+	if params != nil {
+		p, _ = json.Marshal(params)
+	}
+	return r.send(rpcMessage{JSONRPC: "2.0", Method: method, Params: p})
+}
+
+// stdioTransport speaks newline-delimited JSON-RPC with a child process.
+type stdioTransport struct {
+	*rpcRouter
+	name   string
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	wmu    sync.Mutex // serialises writes to stdin
+	stderr *tailBuffer
 }
 
 func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
@@ -43,7 +139,8 @@ func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) 
 	}
 	cmd.Dir = cfg.Cwd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
-	t := &stdioTransport{name: name, cmd: cmd, pending: map[string]chan rpcMessage{}, done: make(chan struct{}), stderr: &tailBuffer{max: 4096}}
+	t := &stdioTransport{name: name, cmd: cmd, stderr: &tailBuffer{max: 4096}}
+	t.rpcRouter = newRouter(t.write)
 	if verbose {
 		cmd.Stderr = io.MultiWriter(t.stderr, &prefixWriter{w: warn, prefix: "[mcp " + name + "] "})
 	} else {
@@ -81,39 +178,7 @@ func (t *stdioTransport) read(r io.Reader) {
 		}
 	}
 	werr := t.cmd.Wait()
-	t.mu.Lock()
-	t.dead = fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint())
-	t.mu.Unlock()
-	close(t.done)
-}
-
-func (t *stdioTransport) route(m rpcMessage) {
-	switch {
-	case m.Method != "" && len(m.ID) > 0: // a request from the server
-		t.write(answerServer(m))
-	case m.Method == "notifications/tools/list_changed":
-		t.mu.Lock()
-		t.changed = true
-		t.mu.Unlock()
-	case m.Method != "": // other notifications: logging, progress, ...
-	default:
-		t.mu.Lock()
-		ch := t.pending[string(m.ID)]
-		delete(t.pending, string(m.ID))
-		t.mu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
-	}
-}
-
-// toolsChanged reports, once, that the server announced a new tool list.
-func (t *stdioTransport) toolsChanged() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	c := t.changed
-	t.changed = false
-	return c
+	t.end(fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint()))
 }
 
 func (t *stdioTransport) write(m rpcMessage) error {
@@ -127,56 +192,6 @@ func (t *stdioTransport) write(m rpcMessage) error {
 	return err
 }
 
-func (t *stdioTransport) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	t.mu.Lock()
-	if t.dead != nil {
-		t.mu.Unlock()
-		return nil, t.dead
-	}
-	t.nextID++
-	id := json.RawMessage(strconv.Itoa(t.nextID))
-	ch := make(chan rpcMessage, 1)
-	t.pending[string(id)] = ch
-	t.mu.Unlock()
-	forget := func() {
-		t.mu.Lock()
-		delete(t.pending, string(id))
-		t.mu.Unlock()
-	}
-	p, _ := json.Marshal(params)
-	if params == nil {
-		p = nil
-	}
-	if err := t.write(rpcMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p}); err != nil {
-		forget()
-		return nil, fmt.Errorf("writing to the server: %w", err)
-	}
-	select {
-	case m := <-ch:
-		if m.Error != nil {
-			return nil, m.Error
-		}
-		return m.Result, nil
-	case <-t.done:
-		forget()
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		return nil, t.dead
-	case <-ctx.Done():
-		forget()
-		t.write(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":` + string(id) + `,"reason":"timeout or interrupt"}`)})
-		return nil, ctx.Err()
-	}
-}
-
-func (t *stdioTransport) notify(_ context.Context, method string, params any) error {
-	var p json.RawMessage
-	if params != nil {
-		p, _ = json.Marshal(params)
-	}
-	return t.write(rpcMessage{JSONRPC: "2.0", Method: method, Params: p})
-}
-
 // close ends stdin, as the protocol's shutdown asks, then kills the
 // server's process group if it has not exited within a second.
 func (t *stdioTransport) close() {
@@ -187,6 +202,105 @@ func (t *stdioTransport) close() {
 		syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
 		<-t.done
 	}
+}
+
+// sseTransport is the legacy HTTP+SSE transport (protocol 2024-11-05): a
+// GET opens an event stream whose first "endpoint" event names the URL
+// that messages are POSTed to; answers come back on the stream.
+type sseTransport struct {
+	*rpcRouter
+	client   *http.Client
+	headers  map[string]string
+	endpoint string
+	cancel   context.CancelFunc
+}
+
+func startSSE(ctx context.Context, cfg mcpServerConfig) (*sseTransport, error) {
+	streamCtx, cancel := context.WithCancel(context.Background()) // lives until close
+	req, err := http.NewRequestWithContext(streamCtx, http.MethodGet, cfg.URL, nil)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	for k, v := range cfg.Headers {
+		req.Header.Set(k, v)
+	}
+	t := &sseTransport{client: &http.Client{}, headers: cfg.Headers, cancel: cancel}
+	t.rpcRouter = newRouter(t.post)
+	// Starting is bounded by ctx; the stream itself lives until close.
+	stop := context.AfterFunc(ctx, cancel)
+	defer stop()
+	resp, err := t.client.Do(req)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("HTTP %d from %s", resp.StatusCode, cfg.URL)
+	}
+	sr := newSSEReader(resp.Body)
+	ev, err := sr.next()
+	if err != nil || ev.name != "endpoint" {
+		resp.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("%s sent no endpoint event; is it an MCP SSE endpoint?", cfg.URL)
+	}
+	base, _ := url.Parse(cfg.URL)
+	ep, err := base.Parse(strings.TrimSpace(ev.data))
+	if err != nil {
+		resp.Body.Close()
+		cancel()
+		return nil, fmt.Errorf("bad endpoint %q: %w", ev.data, err)
+	}
+	t.endpoint = ep.String()
+	go func() {
+		defer resp.Body.Close()
+		for {
+			ev, err := sr.next()
+			if err != nil {
+				t.end(fmt.Errorf("the server's event stream ended (%v)", err))
+				return
+			}
+			var m rpcMessage
+			if json.Unmarshal([]byte(ev.data), &m) == nil {
+				t.route(m)
+			}
+		}
+	}()
+	return t, nil
+}
+
+// post sends one message to the endpoint; the answer comes on the stream.
+func (t *sseTransport) post(m rpcMessage) error {
+	b, _ := json.Marshal(m)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.endpoint, bytes.NewReader(b))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range t.headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := t.client.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("HTTP %d from %s", resp.StatusCode, t.endpoint)
+	}
+	return nil
+}
+
+// close drops the event stream, which ends the session.
+func (t *sseTransport) close() {
+	t.cancel()
+	<-t.done
 }
 
 // tailBuffer keeps the last max bytes written: a server's stderr.
