@@ -120,6 +120,7 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 	return a.fitTo(h, specs, a.budget.tokens)
 }
 
+// fitTo trims h to limit tokens, saying so on stderr, and validates it.
 func (a *agent) fitTo(h []message, specs []toolSpec, limit int) []message {
 	out, rep := trimToBudget(h, a.cal.scale(toolsTokens(specs)), limit, a.estimate, a.spill)
 	if rep.groups > 0 || rep.shrunk > 0 {
@@ -283,6 +284,7 @@ type healError struct {
 	stuck bool // nothing could be trimmed before the retry
 }
 
+// Error names the provider, model, cause and numbers.
 func (e *healError) Error() string {
 	if e.stuck {
 		return fmt.Sprintf("provider %s, model %s, rejected the request as too long%s twice, and there is nothing left to trim (a single message is too big): %s",
@@ -292,4 +294,5 @@ func (e *healError) Error() string {
 		e.last.Provider, e.model, numbers(e.last), e.last.Message)
 }
 
+// Unwrap exposes the provider's rejection to errors.Is and errors.As.
 func (e *healError) Unwrap() error { return e.last }

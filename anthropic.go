@@ -17,8 +17,10 @@ const anthropicVersion = "2023-06-01"
 // OpenAI's shape everywhere else; it is converted here, at the edge.
 type anthropicWire struct{ provider string }
 
+// path is the Messages endpoint under BASE_URL.
 func (anthropicWire) path() string { return "/messages" }
 
+// auth sets the key header and the API version Anthropic requires.
 func (anthropicWire) auth(h http.Header, key string) {
 	h.Set("x-api-key", key)
 	h.Set("anthropic-version", anthropicVersion)
@@ -36,6 +38,7 @@ type thinkingBlock struct {
 // anthropicBudgets are thinking budgets for REASONING_EFFORT.
 var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
 
+// body builds a Messages request; EXTRA_BODY is merged last.
 func (anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	system, msgs := anthropicMessages(req.Messages)
 	maxTokens := req.MaxTokens
@@ -137,6 +140,7 @@ type anthropicBlock struct {
 	partial   strings.Builder
 }
 
+// anthropicUsage is the token usage Anthropic reports.
 type anthropicUsage struct {
 	InputTokens              int `json:"input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
@@ -144,6 +148,7 @@ type anthropicUsage struct {
 	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
 }
 
+// prompt is the whole prompt size, cached parts included.
 func (u anthropicUsage) prompt() int {
 	return u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
 }
@@ -174,6 +179,7 @@ type anthropicReply struct {
 	r      reply
 }
 
+// apply folds one stream event into the reply.
 func (a *anthropicReply) apply(ev *anthropicEvent) {
 	switch ev.Type {
 	case "message_start":
@@ -214,6 +220,7 @@ func (a *anthropicReply) apply(ev *anthropicEvent) {
 	}
 }
 
+// show streams answer text and thinking to the sink as they arrive.
 func (a *anthropicReply) show(text, thinking string) {
 	if text != "" && a.sink.text != nil {
 		a.sink.text(text)
@@ -255,6 +262,7 @@ func (a *anthropicReply) finish() reply {
 	return a.r
 }
 
+// stream reads a Messages event stream until message_stop.
 func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
 	a := &anthropicReply{sink: sink, blocks: map[int]*anthropicBlock{}}
 	sr := newSSEReader(body)
@@ -287,6 +295,7 @@ func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
 	return r, nil
 }
 
+// whole reads a non-streamed Messages response.
 func (w anthropicWire) whole(b []byte, sink streamSink) (reply, error) {
 	var resp struct {
 		Type       string            `json:"type"`

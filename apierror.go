@@ -22,6 +22,7 @@ const (
 	kindContextLength         // make the request smaller and retry
 )
 
+// String says the kind in words, for messages.
 func (k errKind) String() string {
 	return [...]string{"error", "authentication failed", "rate limited", "overloaded", "context length exceeded"}[k]
 }
@@ -42,6 +43,7 @@ type apiError struct {
 	RetryAfter time.Duration
 }
 
+// Error says which provider rejected what, in its own words.
 func (e *apiError) Error() string {
 	where := "rejected the request"
 	if e.Status == 0 {
@@ -187,6 +189,7 @@ func errorMessage(body []byte) string {
 	return findMessage(v)
 }
 
+// findMessage digs the first "message" string out of a decoded error body.
 func findMessage(v any) string {
 	switch t := v.(type) {
 	case []any:

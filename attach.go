@@ -77,6 +77,7 @@ func collectAttachments(path string) ([]attachment, []string, error) {
 	return atts, skipped, nil
 }
 
+// readAttachment reads one file, or says why it is skipped.
 func readAttachment(path string, size int64) (attachment, string) {
 	if size > attachMaxFile {
 		return attachment{}, fmt.Sprintf("over 1 MB (%d bytes)", size)

@@ -54,6 +54,7 @@ const (
 	clsPunct
 )
 
+// asciiClass maps each byte to its class; bytes of UTF-8 sequences are clsOther.
 var asciiClass = func() (t [256]byte) {
 	for c := 0; c < 128; c++ {
 		switch {
@@ -74,6 +75,7 @@ var asciiClass = func() (t [256]byte) {
 	return t
 }()
 
+// isLetter reports whether c is an ASCII letter.
 func isLetter(c byte) bool { return asciiClass[c] == clsLower || asciiClass[c] == clsUpper }
 
 // estimateTokens is the estimated token count of s, without calibration.

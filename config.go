@@ -219,6 +219,7 @@ type parser struct {
 	warn       io.Writer
 }
 
+// str is the trimmed raw value of k.
 func (p parser) str(k string) string { return strings.TrimSpace(p.vals[k]) }
 
 // fallback warns about k and returns its default text, recording the switch.
@@ -229,6 +230,7 @@ func (p parser) fallback(k, why string) string {
 	return def
 }
 
+// int is k as a whole number >= 0.
 func (p parser) int(k string) int {
 	n, err := strconv.Atoi(p.str(k))
 	if err != nil || n < 0 {
@@ -237,6 +239,7 @@ func (p parser) int(k string) int {
 	return n
 }
 
+// float is k as a number.
 func (p parser) float(k string) float64 {
 	f, err := strconv.ParseFloat(p.str(k), 64)
 	if err != nil {
@@ -245,6 +248,7 @@ func (p parser) float(k string) float64 {
 	return f
 }
 
+// bool is k as true/false (yes/no, on/off, 1/0 too).
 func (p parser) bool(k string) bool {
 	switch strings.ToLower(p.str(k)) {
 	case "true", "yes", "on", "1":
@@ -255,6 +259,7 @@ func (p parser) bool(k string) bool {
 	return p.fallback(k, "true or false") == "true"
 }
 
+// oneOf is k lower-cased, when it is one of allowed.
 func (p parser) oneOf(k string, allowed ...string) string {
 	v := strings.ToLower(p.str(k))
 	for _, a := range allowed {
@@ -265,6 +270,7 @@ func (p parser) oneOf(k string, allowed ...string) string {
 	return p.fallback(k, "one of "+strings.Join(allowed, ", "))
 }
 
+// object is k as a JSON object.
 func (p parser) object(k string) map[string]any {
 	m := map[string]any{}
 	if err := json.Unmarshal([]byte(p.str(k)), &m); err != nil || m == nil {
@@ -274,6 +280,7 @@ func (p parser) object(k string) map[string]any {
 	return m
 }
 
+// headers is k as a JSON object of header values.
 func (p parser) headers(k string) map[string]string {
 	h := map[string]string{}
 	for name, v := range p.object(k) {
@@ -282,6 +289,7 @@ func (p parser) headers(k string) map[string]string {
 	return h
 }
 
+// defaultOf is the default text of key k.
 func defaultOf(k string) string {
 	for _, s := range settings {
 		if s.key == k {

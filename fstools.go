@@ -87,6 +87,7 @@ func readWindow(path, encoding string, offset, limit int) fileWindow {
 	return fw
 }
 
+// isLatin1 reports whether enc names ISO-8859-1.
 func isLatin1(enc string) bool {
 	switch strings.ToLower(strings.ReplaceAll(enc, "_", "-")) {
 	case "latin-1", "latin1", "iso-8859-1", "iso8859-1":
@@ -158,6 +159,7 @@ func listDirectory(args map[string]any, out io.Writer) error {
 	return writeJSON(out, map[string]any{"path": root, "success": true, "entries": entries, "count": len(entries), "truncated": truncated})
 }
 
+// skip tells WalkDir to leave out d (and its contents, for a directory).
 func skip(d fs.DirEntry) error {
 	if d.IsDir() {
 		return fs.SkipDir
@@ -165,6 +167,7 @@ func skip(d fs.DirEntry) error {
 	return nil
 }
 
+// rel is p relative to root, or p itself when it cannot be.
 func rel(root, p string) string {
 	r, err := filepath.Rel(root, p)
 	if err != nil {
@@ -173,6 +176,7 @@ func rel(root, p string) string {
 	return r
 }
 
+// describeEntry is one listing line: "name/", "name@ -> target" or "name  (N bytes)".
 func describeEntry(path, name string, d fs.DirEntry) string {
 	switch {
 	case d.IsDir():
@@ -344,6 +348,7 @@ func editFile(args map[string]any, out io.Writer) error {
 	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
 }
 
+// expandHome replaces a leading ~/ with the home directory.
 func expandHome(p string) string {
 	if strings.HasPrefix(p, "~/") {
 		if h, err := os.UserHomeDir(); err == nil {
@@ -371,6 +376,7 @@ func stringOrList(v any) (items []string, list bool) {
 	return nil, false
 }
 
+// argString is a string argument, or def.
 func argString(args map[string]any, k, def string) string {
 	if s, ok := args[k].(string); ok {
 		return s
@@ -378,6 +384,7 @@ func argString(args map[string]any, k, def string) string {
 	return def
 }
 
+// argInt is a number argument (or a numeric string), or def.
 func argInt(args map[string]any, k string, def int) int {
 	switch t := args[k].(type) {
 	case float64:
@@ -391,6 +398,7 @@ func argInt(args map[string]any, k string, def int) int {
 	return def
 }
 
+// argBool is a boolean argument (or "true"); false when absent.
 func argBool(args map[string]any, k string) bool {
 	switch t := args[k].(type) {
 	case bool:

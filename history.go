@@ -44,6 +44,7 @@ func readHistory(path string, max int) []string {
 	return entries
 }
 
+// parseHistory reads prompt_toolkit history entries, oldest first.
 func parseHistory(r io.Reader) []string {
 	var entries, cur []string
 	flush := func() {
@@ -66,6 +67,7 @@ func parseHistory(r io.Reader) []string {
 	return entries
 }
 
+// formatHistoryEntry is one entry in the history file's format.
 func formatHistoryEntry(entry string, now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n# %s\n", now.Format("2006-01-02 15:04:05.000000"))

@@ -40,6 +40,7 @@ type key struct {
 	r    rune
 }
 
+// ctrl is the key Ctrl plus c.
 func ctrl(c rune) key { return key{kind: keyCtrl, r: c} }
 
 // csiKeys maps the final part of CSI and SS3 sequences to keys.
@@ -81,6 +82,7 @@ func decodeKey(b []byte) (key, int) {
 	return key{kind: keyRune, r: r}, size
 }
 
+// decodeEscape decodes a key that starts with ESC.
 func decodeEscape(b []byte) (key, int) {
 	if len(b) == 1 {
 		return key{}, 0

@@ -30,19 +30,23 @@ type lineEditor struct {
 	match   int // index into history of the current match, -1 for none
 }
 
+// newLineEditor starts a line pre-filled with prefill, the cursor at its end.
 func newLineEditor(history []string, prefill string) *lineEditor {
 	e := &lineEditor{history: history, hpos: len(history)}
 	e.set(prefill)
 	return e
 }
 
+// text is the line as typed.
 func (e *lineEditor) text() string { return string(e.buf) }
 
+// set replaces the line and puts the cursor at its end.
 func (e *lineEditor) set(s string) {
 	e.buf = []rune(s)
 	e.pos = len(e.buf)
 }
 
+// insert types s at the cursor.
 func (e *lineEditor) insert(s string) {
 	r := []rune(s)
 	e.buf = append(e.buf[:e.pos], append(r, e.buf[e.pos:]...)...)
@@ -100,6 +104,7 @@ func (e *lineEditor) apply(k key) editResult {
 	return editContinue
 }
 
+// applyCtrl handles Ctrl plus a letter.
 func (e *lineEditor) applyCtrl(c rune) editResult {
 	switch c {
 	case 'a':
@@ -180,6 +185,7 @@ func (e *lineEditor) findFrom(i int) {
 	}
 }
 
+// browse moves through the history; the line being typed is kept as the newest entry.
 func (e *lineEditor) browse(dir int) {
 	next := e.hpos + dir
 	if next < 0 || next > len(e.history) {
@@ -196,12 +202,14 @@ func (e *lineEditor) browse(dir int) {
 	}
 }
 
+// deleteForward deletes the character under the cursor.
 func (e *lineEditor) deleteForward() {
 	if e.pos < len(e.buf) {
 		e.buf = append(e.buf[:e.pos], e.buf[e.pos+1:]...)
 	}
 }
 
+// wordStart is where the word before the cursor begins.
 func (e *lineEditor) wordStart() int {
 	i := e.pos
 	for i > 0 && unicode.IsSpace(e.buf[i-1]) {
@@ -213,6 +221,7 @@ func (e *lineEditor) wordStart() int {
 	return i
 }
 
+// wordEnd is where the word after the cursor ends.
 func (e *lineEditor) wordEnd() int {
 	i := e.pos
 	for i < len(e.buf) && unicode.IsSpace(e.buf[i]) {

@@ -46,6 +46,7 @@ const (
 	exitInterrupted = 130
 )
 
+// usageText is --help: usage, flags, configuration, examples and exit codes.
 const usageText = `yaicli - an LLM chat agent for the command line
 
 Usage:
@@ -95,6 +96,7 @@ Exit codes:
   4 context length exceeded after self-healing   130 interrupted
 `
 
+// main runs run with the process's arguments and streams, and exits with its code.
 func main() {
 	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)

@@ -84,11 +84,13 @@ type rpcMessage struct {
 	Error   *rpcError       `json:"error,omitempty"`
 }
 
+// rpcError is a JSON-RPC error object.
 type rpcError struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
 }
 
+// Error is the server's message with its code.
 func (e *rpcError) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
 
 // mcpTransport carries JSON-RPC to one server: stdio or streamable HTTP.
@@ -211,6 +213,7 @@ func (s *mcpServer) start(ctx context.Context, warn io.Writer, verbose bool) err
 	return s.listTools(ctx)
 }
 
+// initialize negotiates the protocol version and sends notifications/initialized.
 func (s *mcpServer) initialize(ctx context.Context) error {
 	res, err := s.conn.call(ctx, "initialize", map[string]any{
 		"protocolVersion": mcpVersions[0],

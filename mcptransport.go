@@ -33,10 +33,12 @@ type rpcRouter struct {
 	changed bool          // the server said its tool list changed
 }
 
+// newRouter routes messages for a transport that writes with send.
 func newRouter(send func(rpcMessage) error) *rpcRouter {
 	return &rpcRouter{send: send, pending: map[string]chan rpcMessage{}, done: make(chan struct{})}
 }
 
+// route handles one message from the server.
 func (r *rpcRouter) route(m rpcMessage) {
 	switch {
 	case m.Method != "" && len(m.ID) > 0: // a request from the server
@@ -74,6 +76,7 @@ func (r *rpcRouter) toolsChanged() bool {
 	return c
 }
 
+// call sends a request and waits for its response, the end of the stream, or ctx.
 func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	r.mu.Lock()
 	if r.dead != nil {
@@ -113,6 +116,7 @@ func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.R
 	}
 }
 
+// notify sends a notification.
 func (r *rpcRouter) notify(_ context.Context, method string, params any) error {
 	var p json.RawMessage
 	if params != nil {
@@ -131,6 +135,7 @@ type stdioTransport struct {
 	stderr *tailBuffer
 }
 
+// startStdio starts the server process and its reader.
 func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = os.Environ()
@@ -181,6 +186,7 @@ func (t *stdioTransport) read(r io.Reader) {
 	t.end(fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint()))
 }
 
+// write sends one message as a line on the server's stdin.
 func (t *stdioTransport) write(m rpcMessage) error {
 	b, err := json.Marshal(m)
 	if err != nil {
@@ -215,6 +221,7 @@ type sseTransport struct {
 	cancel   context.CancelFunc
 }
 
+// startSSE opens the event stream and waits for its endpoint event.
 func startSSE(ctx context.Context, cfg mcpServerConfig) (*sseTransport, error) {
 	streamCtx, cancel := context.WithCancel(context.Background()) // lives until close
 	req, err := http.NewRequestWithContext(streamCtx, http.MethodGet, cfg.URL, nil)
@@ -310,6 +317,7 @@ type tailBuffer struct {
 	max int
 }
 
+// Write keeps p, dropping the oldest bytes beyond max.
 func (b *tailBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -338,6 +346,7 @@ type prefixWriter struct {
 	mid    bool
 }
 
+// Write copies b with the prefix at the start of every line.
 func (p *prefixWriter) Write(b []byte) (int, error) {
 	for _, line := range bytes.SplitAfter(b, []byte("\n")) {
 		if len(line) == 0 {
@@ -366,6 +375,7 @@ type httpTransport struct {
 	changed bool // the server said its tool list changed
 }
 
+// toolsChanged reports, once, that the server announced a new tool list.
 func (h *httpTransport) toolsChanged() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -374,10 +384,12 @@ func (h *httpTransport) toolsChanged() bool {
 	return c
 }
 
+// newHTTPTransport prepares a session with the server at cfg.URL.
 func newHTTPTransport(cfg mcpServerConfig) *httpTransport {
 	return &httpTransport{url: cfg.URL, headers: cfg.Headers, client: &http.Client{}}
 }
 
+// setVersion records the negotiated protocol version for later requests.
 func (h *httpTransport) setVersion(v string) {
 	h.mu.Lock()
 	h.version = v
@@ -421,6 +433,7 @@ func (h *httpTransport) post(ctx context.Context, m rpcMessage) (*http.Response,
 	return resp, nil
 }
 
+// call POSTs a request and reads its response from JSON or from the SSE stream the server answers with.
 func (h *httpTransport) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	h.mu.Lock()
 	h.nextID++
@@ -471,6 +484,7 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 	}
 }
 
+// result is a response's result, or its error.
 func result(m rpcMessage) (json.RawMessage, error) {
 	if m.Error != nil {
 		return nil, m.Error
@@ -478,6 +492,7 @@ func result(m rpcMessage) (json.RawMessage, error) {
 	return m.Result, nil
 }
 
+// notify POSTs a notification (the server answers 202).
 func (h *httpTransport) notify(ctx context.Context, method string, params any) error {
 	var p json.RawMessage
 	if params != nil {

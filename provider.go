@@ -39,6 +39,7 @@ var presets = map[string]preset{
 	"vllm":       {"http://localhost:8000/v1", ""},
 }
 
+// presetNames lists the presets alphabetically.
 func presetNames() []string {
 	names := make([]string, 0, len(presets))
 	for n := range presets {
@@ -108,6 +109,7 @@ type toolCall struct {
 	Function functionCall `json:"function"`
 }
 
+// functionCall is the function name and its JSON arguments.
 type functionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"`
@@ -119,6 +121,7 @@ type toolSpec struct {
 	Function toolFunction `json:"function"`
 }
 
+// toolFunction describes a tool to the model.
 type toolFunction struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
@@ -173,6 +176,7 @@ func wireFor(cfg *config) wireFormat {
 	return openaiWire{provider: cfg.Provider}
 }
 
+// newClient makes a client for cfg; retry notices go to stderr.
 func newClient(cfg *config, stderr io.Writer) *client {
 	d := &net.Dialer{Timeout: cfg.Timeout}
 	tr := &http.Transport{
@@ -184,6 +188,7 @@ func newClient(cfg *config, stderr io.Writer) *client {
 	return &client{cfg: cfg, wire: wireFor(cfg), http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
 }
 
+// sleepCtx waits d or until ctx ends.
 func sleepCtx(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -240,8 +245,10 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 // openaiWire is OpenAI's chat completions format, spoken by most providers.
 type openaiWire struct{ provider string }
 
+// path is the chat completions endpoint under BASE_URL.
 func (openaiWire) path() string { return "/chat/completions" }
 
+// auth sets the bearer token, when there is a key.
 func (openaiWire) auth(h http.Header, key string) {
 	if key != "" {
 		h.Set("Authorization", "Bearer "+key)
@@ -345,6 +352,7 @@ type idleReader struct {
 	d time.Duration
 }
 
+// idleTimeout wraps r so that d without a byte cancels the request with errIdle.
 func idleTimeout(r io.Reader, d time.Duration, cancel context.CancelCauseFunc) io.Reader {
 	if d <= 0 {
 		return r
@@ -352,6 +360,7 @@ func idleTimeout(r io.Reader, d time.Duration, cancel context.CancelCauseFunc) i
 	return &idleReader{r: r, d: d, t: time.AfterFunc(d, func() { cancel(errIdle) })}
 }
 
+// Read reads and restarts the idle timer.
 func (i *idleReader) Read(p []byte) (int, error) {
 	n, err := i.r.Read(p)
 	i.t.Reset(i.d)
@@ -372,6 +381,7 @@ type chunk struct {
 	Error json.RawMessage `json:"error"`
 }
 
+// delta is the part of a choice that carries text, reasoning and tool calls.
 type delta struct {
 	Content          string `json:"content"`
 	ReasoningContent string `json:"reasoning_content"`
@@ -397,6 +407,7 @@ type assembler struct {
 	r     reply
 }
 
+// add folds one chunk into the reply, streaming its text and reasoning.
 func (a *assembler) add(ch *chunk) {
 	if ch.Usage != nil && ch.Usage.PromptTokens > 0 {
 		a.r.Usage = *ch.Usage
@@ -440,6 +451,7 @@ func (a *assembler) add(ch *chunk) {
 	}
 }
 
+// reason keeps reasoning text and shows it.
 func (a *assembler) reason(s string) {
 	a.why.WriteString(s)
 	if s != "" && a.sink.reasoning != nil {
@@ -447,6 +459,7 @@ func (a *assembler) reason(s string) {
 	}
 }
 
+// emit keeps answer text and streams it.
 func (a *assembler) emit(s string) {
 	if s == "" {
 		return
@@ -457,6 +470,7 @@ func (a *assembler) emit(s string) {
 	}
 }
 
+// finish returns the assembled reply; calls without a name are dropped, missing ids filled in.
 func (a *assembler) finish() reply {
 	text, reasoning := a.think.flush()
 	a.reason(reasoning)
@@ -482,6 +496,7 @@ type reasoningMessage struct {
 	ReasoningContent string `json:"reasoning_content,omitempty"`
 }
 
+// withReasoning attaches each assistant message's reasoning for DeepSeek.
 func withReasoning(h []message) []reasoningMessage {
 	out := make([]reasoningMessage, len(h))
 	for i, m := range h {
@@ -553,6 +568,7 @@ type thinkSplitter struct {
 	pending string
 }
 
+// split returns the answer text and the reasoning in s, holding back a partial tag.
 func (t *thinkSplitter) split(s string) (text, reasoning string) {
 	s = t.pending + s
 	t.pending = ""
@@ -576,6 +592,7 @@ func (t *thinkSplitter) split(s string) (text, reasoning string) {
 	return out.String(), why.String()
 }
 
+// write adds s to the answer or the reasoning, by where the splitter is.
 func (t *thinkSplitter) write(out, why *strings.Builder, s string) {
 	if t.inside {
 		why.WriteString(s)
@@ -584,6 +601,7 @@ func (t *thinkSplitter) write(out, why *strings.Builder, s string) {
 	}
 }
 
+// flush returns what was held back at the end of the stream.
 func (t *thinkSplitter) flush() (text, reasoning string) {
 	p := t.pending
 	t.pending = ""

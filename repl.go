@@ -236,6 +236,7 @@ const replHelp = `Commands:
 A line ending in \ continues on the next line.
 `
 
+// command runs a slash command; it reports whether the session should end.
 func (s *session) command(line string) bool {
 	f := strings.Fields(line)
 	arg := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
@@ -273,6 +274,7 @@ func (s *session) command(line string) bool {
 	return false
 }
 
+// saveAs is /save: it names the session (or keeps its name) and saves it.
 func (s *session) saveAs(title string) {
 	if title == "" {
 		title = s.title
@@ -300,6 +302,7 @@ func firstUserLine(h []message) string {
 	return ""
 }
 
+// chatByNumber is /load N and /del N.
 func (s *session) chatByNumber(cmd, arg string) {
 	chats := listChats(s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
 	n, err := strconv.Atoi(arg)
@@ -326,6 +329,7 @@ func (s *session) chatByNumber(cmd, arg string) {
 	fmt.Fprintf(s.out, "loaded %q (%d messages)\n", c.title, len(h))
 }
 
+// add is /add: it attaches files for the session.
 func (s *session) add(path string) {
 	if path == "" {
 		fmt.Fprintln(s.out, "usage: /add PATH (a file, or a directory read 2 levels deep)")
@@ -349,6 +353,7 @@ func (s *session) add(path string) {
 	}
 }
 
+// drop is /drop: it detaches a file, a directory's files, or all.
 func (s *session) drop(path string) {
 	before := len(s.attached)
 	if path == "all" {
@@ -363,6 +368,7 @@ func (s *session) drop(path string) {
 	fmt.Fprintf(s.out, "detached %d file(s); %d still attached\n", before-len(s.attached), len(s.attached))
 }
 
+// setMode is /mode and Shift+Tab: chat or exec; empty toggles.
 func (s *session) setMode(arg string) {
 	switch arg {
 	case "chat":
@@ -382,6 +388,7 @@ func (s *session) setMode(arg string) {
 	fmt.Fprintf(s.out, "mode %s\n", mode)
 }
 
+// compact is /compact [N]: keep the last N turn groups, no API call.
 func (s *session) compact(args []string) {
 	keep := defaultCompactKeep
 	if len(args) > 0 {
@@ -399,6 +406,7 @@ func (s *session) compact(args []string) {
 		min(keep, groups), groups, before-after, after)
 }
 
+// shell is !cmd: run cmd in the user's shell, outside the conversation.
 func (s *session) shell(ctx context.Context, cmdline string) {
 	if cmdline == "" {
 		fmt.Fprintln(s.out, "usage: !command")

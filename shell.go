@@ -118,8 +118,10 @@ type jsonStringWriter struct {
 	buf     []byte
 }
 
+// hexDigits spell \u escapes.
 const hexDigits = "0123456789abcdef"
 
+// Write escapes p; a character split at its end waits for the next Write.
 func (j *jsonStringWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	if len(j.pending) > 0 {

@@ -26,6 +26,7 @@ func generateCommand(ctx context.Context, a *agent, task string) (string, error)
 	return cmd, nil
 }
 
+// mustRole is a built-in role's prompt.
 func mustRole(name string) string { return builtinRoles[name] }
 
 // cleanCommand strips code fences, a leading "$ " and surrounding blank
@@ -127,6 +128,7 @@ type fenceFilter struct {
 	mid  bool   // inside a line already passed through
 }
 
+// Write passes p on without the lines that are code fences.
 func (f *fenceFilter) Write(p []byte) (int, error) {
 	for _, c := range p {
 		switch {

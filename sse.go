@@ -21,6 +21,7 @@ type sseReader struct {
 	br *bufio.Reader
 }
 
+// newSSEReader reads events from r.
 func newSSEReader(r io.Reader) *sseReader {
 	return &sseReader{br: bufio.NewReaderSize(r, 64*1024)}
 }

@@ -29,6 +29,7 @@ type tty struct {
 	done    <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
 }
 
+// newTTY takes the terminal on in; ctx ending (SIGTERM, SIGHUP) stops key waits.
 func newTTY(ctx context.Context, in *os.File, out io.Writer) (*tty, error) {
 	fd := int(in.Fd())
 	orig, err := unix.IoctlGetTermios(fd, unix.TCGETS)
@@ -68,6 +69,7 @@ func (t *tty) restore() {
 	unix.IoctlSetTermios(t.fd, unix.TCSETS, t.orig)
 }
 
+// size is the terminal's width and height, 80x24 when unknown.
 func (t *tty) size() (int, int) {
 	w, h, err := term.GetSize(t.fd)
 	if err != nil || w <= 0 || h <= 0 {
@@ -200,6 +202,7 @@ type gate struct {
 	buf  bytes.Buffer
 }
 
+// Write passes p through, or holds it while the gate is held.
 func (g *gate) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -209,12 +212,14 @@ func (g *gate) Write(p []byte) (int, error) {
 	return g.w.Write(p)
 }
 
+// hold starts holding writes.
 func (g *gate) hold() {
 	g.mu.Lock()
 	g.held = true
 	g.mu.Unlock()
 }
 
+// release writes what was held and lets writes through again.
 func (g *gate) release() {
 	g.mu.Lock()
 	defer g.mu.Unlock()

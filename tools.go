@@ -112,6 +112,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c}
 }
 
+// result runs a call to the end and returns its clip.
 func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
 	name := tc.Function.Name
 	t, ok := tb.tools[name]
@@ -139,6 +140,7 @@ func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
 	return cl.finish()
 }
 
+// names lists the tools alphabetically.
 func (tb *toolbox) names() []string {
 	var n []string
 	for k := range tb.tools {
@@ -186,11 +188,13 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// countingWriter counts the bytes written through it.
 type countingWriter struct {
 	w io.Writer
 	n int
 }
 
+// Write counts and passes p on.
 func (c *countingWriter) Write(p []byte) (int, error) {
 	c.n += len(p)
 	return c.w.Write(p)
@@ -234,6 +238,7 @@ func callPreview(name, args string, max int) string {
 	return line
 }
 
+// oneLine folds whitespace runs, newlines included, into single spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
@@ -293,6 +298,7 @@ func sanitize(s string) string {
 	}, s)
 }
 
+// isControl reports characters that could drive a terminal.
 func isControl(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
 }

@@ -104,6 +104,7 @@ func (c *clip) marker(offset, omitted int, lines []string) string {
 	return b.String()
 }
 
+// firstRunes is the first n characters of s.
 func firstRunes(s string, n int) string {
 	for i := range s {
 		if n == 0 {
@@ -114,6 +115,7 @@ func firstRunes(s string, n int) string {
 	return s
 }
 
+// lastRunes is the last n characters of s.
 func lastRunes(s string, n int) string {
 	if n <= 0 {
 		return ""
@@ -149,6 +151,7 @@ func newClipper(cap int, open func() (io.WriteCloser, string, error)) *clipper {
 	return &clipper{cap: cap, open: open, tail: ring{buf: make([]byte, 0, 4*cap+4)}}
 }
 
+// Write takes the next part of the result.
 func (c *clipper) Write(p []byte) (int, error) {
 	n := utf8.RuneCount(p)
 	if !c.spilled {
@@ -184,6 +187,7 @@ func (c *clipper) startSpill() {
 	c.buf = append([]byte(nil), all[:cut]...)
 }
 
+// writeFile appends p to the spill file; a failure stops spilling and is kept for the marker.
 func (c *clipper) writeFile(p []byte) {
 	if c.file == nil {
 		return
@@ -225,6 +229,7 @@ type ring struct {
 	full bool
 }
 
+// write appends p, keeping the last cap(buf) bytes.
 func (r *ring) write(p []byte) {
 	size := cap(r.buf)
 	if size == 0 {
@@ -274,6 +279,7 @@ type errScan struct {
 	last  []errLine
 }
 
+// errLine is an error-like line and the character offset where it starts.
 type errLine struct {
 	at   int
 	text string
@@ -331,6 +337,7 @@ func (e *errScan) scan(p []byte, base int) {
 	}
 }
 
+// add keeps l among the first lines or the most recent ones.
 func (e *errScan) add(l errLine) {
 	if len(e.first) < 2*errLinesShown {
 		e.first = append(e.first, l)
@@ -357,6 +364,7 @@ func within(lines []errLine, lo, hi int) []errLine {
 	return in[:min(len(in), errLinesShown)]
 }
 
+// linesText is the text of the lines.
 func linesText(lines []errLine) []string {
 	out := make([]string, 0, len(lines))
 	for _, l := range lines {

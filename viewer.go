@@ -186,6 +186,7 @@ func (s viewerState) status(scroll, total, page int) string {
 	return fmt.Sprintf(" %d/%d · %s · %s · %s", s.sel+1, len(s.entries), what, pos, where)
 }
 
+// humanChars writes a character count briefly: 950, 12.3k, 1.2M.
 func humanChars(n int) string {
 	switch {
 	case n >= 1<<20:
@@ -253,8 +254,10 @@ type ttyScreen struct {
 	getSize func() (int, int)
 }
 
+// size is the terminal's size now.
 func (t ttyScreen) size() (int, int) { return t.getSize() }
 
+// draw writes the rows from the top left corner.
 func (t ttyScreen) draw(rows []string) {
 	var b strings.Builder
 	b.WriteString("\x1b[H")

@@ -120,6 +120,7 @@ func webSearch(ctx context.Context, cfg *config, args map[string]any, out io.Wri
 	return writeJSON(out, map[string]any{"query": q, "success": true, "results": res})
 }
 
+// searxng asks a SearXNG instance (format=json).
 func searxng(ctx context.Context, cfg *config, q string) ([]searchResult, error) {
 	if cfg.WebSearchURL == "" {
 		return nil, errors.New("WEB_SEARCH_PROVIDER=searxng needs WEB_SEARCH_URL, the base URL of a SearXNG instance")
@@ -141,6 +142,7 @@ func searxng(ctx context.Context, cfg *config, q string) ([]searchResult, error)
 	return out, nil
 }
 
+// duckduckgo reads DuckDuckGo's HTML results page.
 func duckduckgo(ctx context.Context, cfg *config, q string) ([]searchResult, error) {
 	base := "https://html.duckduckgo.com"
 	if cfg.WebSearchURL != "" {

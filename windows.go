@@ -56,6 +56,7 @@ type windowCache struct {
 	client  *http.Client
 }
 
+// cachedWindow is a window and where and when it was learned.
 type cachedWindow struct {
 	Tokens int       `json:"tokens"` // 0 = the server could not tell
 	Source string    `json:"source"`
@@ -67,6 +68,7 @@ const (
 	windowCacheMiss  = 24 * time.Hour     // servers that could not tell are asked again after this
 )
 
+// openWindowCache reads the cache file; an absent or broken file is an empty cache.
 func openWindowCache() *windowCache {
 	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}}
 	if dir, err := os.UserCacheDir(); err == nil {
@@ -78,6 +80,7 @@ func openWindowCache() *windowCache {
 	return wc
 }
 
+// windowKey identifies a model on a server.
 func windowKey(cfg *config) string {
 	return cfg.Provider + " " + cfg.baseURL() + " " + cfg.Model
 }
@@ -141,6 +144,7 @@ func serverRoot(cfg *config) string {
 	return strings.TrimSuffix(cfg.baseURL(), "/v1")
 }
 
+// getJSON requests url and decodes a 200 answer into v; false on any failure.
 func getJSON(ctx context.Context, c *http.Client, method, url string, body string, v any) bool {
 	var rd io.Reader
 	if body != "" {
@@ -202,6 +206,7 @@ func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) int {
 	return 0
 }
 
+// llamacppWindow reads n_ctx from llama.cpp's /props.
 func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) int {
 	var props struct {
 		NCtx     int `json:"n_ctx"`
