@@ -27,6 +27,7 @@ type agent struct {
 	hub       *mcpHub // MCP servers whose tool lists may change
 	maxDepth  int
 	openLine  bool // answer text ends without a newline
+	noTools   bool // the model refused tools once: this session sends none
 	warnedCut bool // the silent-truncation warning was given
 }
 
@@ -76,6 +77,9 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		specs = a.tools.specs()
 	}
 	for round := 0; ; round++ {
+		if a.noTools {
+			specs = nil
+		}
 		h = a.fit(h, specs)
 		r, err := a.request(ctx, &h, specs)
 		if err != nil {
@@ -143,6 +147,12 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	est := a.requestTokens(*h, specs)
 	r, err := a.send(ctx, req, a.sink())
 	var first *apiError
+	if errors.As(err, &first) && first.Kind == kindNoTools && len(specs) > 0 {
+		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
+			a.cfg.Provider, a.cfg.Model, first.Message)
+		a.noTools = true
+		return a.request(ctx, h, nil)
+	}
 	if err == nil || !errors.As(err, &first) || first.Kind != kindContextLength || a.openLine {
 		a.observe(r, est)
 		return r, err

@@ -20,11 +20,12 @@ const (
 	kindRateLimit             // wait and retry
 	kindOverloaded            // wait and retry
 	kindContextLength         // make the request smaller and retry
+	kindNoTools               // the model takes no tools: retry without them
 )
 
 // String says the kind in words, for messages.
 func (k errKind) String() string {
-	return [...]string{"error", "authentication failed", "rate limited", "overloaded", "context length exceeded"}[k]
+	return [...]string{"error", "authentication failed", "rate limited", "overloaded", "context length exceeded", "tools not supported"}[k]
 }
 
 // errContextLength is matched by errors.Is on an *apiError of kindContextLength.
@@ -77,6 +78,8 @@ func classify(provider string, status int, body []byte, header http.Header) *api
 		e.Kind = kindOverloaded
 	case isContextLength(text, e):
 		e.Kind = kindContextLength
+	case status == 400 && isNoToolsText(text):
+		e.Kind = kindNoTools
 	}
 	if header != nil {
 		e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
@@ -88,6 +91,18 @@ func classify(provider string, status int, body []byte, header http.Header) *api
 // not about the context window (Groq 413, Bedrock throttling, OpenAI TPM).
 func isRateLimitText(t string) bool {
 	for _, p := range []string{"rate_limit", "rate limit", "tokens per min", "(tpm)", "throttl", "too many requests"} {
+		if strings.Contains(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isNoToolsText recognises servers refusing tools for this model: Ollama
+// ("does not support tools"), vLLM without a tool parser, others.
+func isNoToolsText(t string) bool {
+	for _, p := range []string{"does not support tools", "tools is not supported", "tool use is not supported",
+		"does not support function calling", "function calling is not enabled", "--enable-auto-tool-choice"} {
 		if strings.Contains(t, p) {
 			return true
 		}

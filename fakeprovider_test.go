@@ -55,12 +55,12 @@ func (f *fakeProvider) serve(w http.ResponseWriter, r *http.Request) {
 	json.Unmarshal(raw, &rec.Body)
 	f.mu.Lock()
 	f.reqs = append(f.reqs, rec)
-	n := len(f.reqs)
 	f.mu.Unlock()
 	if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/messages" {
-		http.NotFound(w, r)
+		http.NotFound(w, r) // e.g. a local server's window discovery
 		return
 	}
+	n := len(f.chats())
 	if n > len(f.steps) {
 		w.WriteHeader(500)
 		fmt.Fprintf(w, `{"error":{"message":"fake provider: no step for request %d"}}`, n)

@@ -83,3 +83,18 @@ func TestDeepSeekReasoningSentBack(t *testing.T) {
 		t.Errorf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestModelWithoutTools: Ollama refuses tools for some models; the run goes
+// on without them, and says so once.
+func TestModelWithoutTools(t *testing.T) {
+	refusal := `{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}`
+	fp := newFakeProvider(t, fail(400, refusal), check(sse(textStream("plain answer")), func(r received) {
+		if r.Body["tools"] != nil {
+			t.Error("tools sent again after the refusal")
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"hi"}, env: []string{"YAI_PROVIDER=ollama", "YAI_MODEL=gemma:2b"}})
+	if r.code != 0 || r.stdout != "plain answer\n" || strings.Count(r.stderr, "takes no tools") != 1 {
+		t.Errorf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
