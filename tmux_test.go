@@ -97,6 +97,19 @@ func (s *tmuxSession) waitFor(want string) string {
 	return ""
 }
 
+// waitForCount waits until want shows n times on the screen.
+func (s *tmuxSession) waitForCount(want string, n int) {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Count(s.screen(), want) >= n {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Fatalf("screen never showed %q %d times:\n%s", want, n, s.screen())
+}
+
 // waitForPrompt waits until the last line is exactly the prompt: the turn
 // is over and keys go to the line editor again.
 func (s *tmuxSession) waitForPrompt(p string) {
@@ -360,4 +373,37 @@ func TestTmuxViewerResize(t *testing.T) {
 	}
 	s.send("q")
 	s.waitForPrompt(">>>")
+}
+
+// TestTmuxApproval: without --yes a command asks first; n refuses, a runs
+// it and every later call of that tool for the session.
+func TestTmuxApproval(t *testing.T) {
+	call := func(id string) step {
+		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved-` + id + `"}`}))
+	}
+	f := newFakeProvider(t, call("one"), sse(textStream("refused then.")), call("two"), sse(textStream("ran it.")), call("three"), sse(textStream("again.")))
+	s := startTmux(t, f, "--chat")
+	s.typeText("first")
+	s.send("Enter")
+	s.waitFor("Run execute_shell_command? [y]es / [n]o / [a]lways for this session:")
+	s.typeText("n")
+	s.send("Enter")
+	sc := s.waitFor("refused then.")
+	if !strings.Contains(sc, "was refused") || strings.Contains(sc, `"output":"approved-one`) {
+		t.Errorf("after n:\n%s", sc)
+	}
+	s.waitForPrompt(">>>")
+	s.typeText("second")
+	s.send("Enter")
+	s.waitForCount("[a]lways for this session:", 2)
+	s.typeText("a")
+	s.send("Enter")
+	s.waitFor("ran it.")
+	s.waitForPrompt(">>>")
+	s.typeText("third")
+	s.send("Enter")
+	sc = s.waitFor("again.")
+	if strings.Count(sc, "[a]lways for this session:") != 2 || !strings.Contains(sc, "approved-three") {
+		t.Errorf("always did not stick:\n%s", sc)
+	}
 }
