@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -188,6 +189,7 @@ func TestDepthLimit(t *testing.T) {
 // TestSpillAndPageEndToEnd is the scripted check of the specification's
 // section 1: a shell command printing tens of MB, then paging the spill.
 func TestSpillAndPageEndToEnd(t *testing.T) {
+	var mu sync.Mutex // guards spill, offset and page: the fake provider's goroutines write them
 	var spill string
 	var offset int
 	pageArgs := func(r received) string {
@@ -206,7 +208,9 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 			Offset    int      `json:"offset"`
 		}
 		json.Unmarshal([]byte(mm[1]), &a)
+		mu.Lock()
 		spill, offset = a.FilePaths[0], a.Offset
+		mu.Unlock()
 		return fmt.Sprintf(`{"file_paths": [%q], "offset": %d, "limit": 12000}`, spill, offset)
 	}
 	var page string
@@ -217,12 +221,16 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 		},
 		check(sse(textStream("read it")), func(r received) {
 			m := r.messages()
+			mu.Lock()
 			page = m[len(m)-1].Content
+			mu.Unlock()
 		}))
 	r := runBinary(t, fp, e2e{args: []string{"--yes", "count to five million"}})
 	if r.code != 0 {
 		t.Fatalf("code %d: %s", r.code, r.stderr)
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	full, err := os.ReadFile(spill)
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -141,9 +142,9 @@ func TestCalibrationBounded(t *testing.T) {
 // TestWindowDiscovery asks fake local servers for their window, caches the
 // answer, and falls back silently when the endpoint is absent.
 func TestWindowDiscovery(t *testing.T) {
-	asked := 0
+	var asked atomic.Int32 // written by the server's goroutines
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		asked++
+		asked.Add(1)
 		switch r.URL.Path {
 		case "/api/ps":
 			io.WriteString(w, `{"models":[{"name":"llama3.1:8b","model":"llama3.1:8b","size":6654289920,"context_length":8192}]}`)
@@ -175,9 +176,9 @@ func TestWindowDiscovery(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s %s window = %d (%s), want %d", tc.provider, tc.model, got, source, tc.want)
 		}
-		before := asked
-		if again, _ := openWindowCache().resolve(t.Context(), cfg); again != got || asked != before {
-			t.Errorf("%s: second resolve asked the server again (%d, %d requests)", tc.provider, again, asked-before)
+		before := asked.Load()
+		if again, _ := openWindowCache().resolve(t.Context(), cfg); again != got || asked.Load() != before {
+			t.Errorf("%s: second resolve asked the server again (%d, %d requests)", tc.provider, again, asked.Load()-before)
 		}
 	}
 	// A window learned from a rejection replaces the table's value.
