@@ -18,19 +18,61 @@ import (
 	"time"
 )
 
+// rpcMsg builds a request (id set) or a notification (id nil).
+func rpcMsg(id json.RawMessage, method string, params any) rpcMessage {
+	m := rpcMessage{JSONRPC: "2.0", ID: id, Method: method}
+	if params != nil {
+		m.Params, _ = json.Marshal(params)
+	}
+	return m
+}
+
+// listChanges remembers a notifications/tools/list_changed until asked.
+type listChanges struct {
+	mu      sync.Mutex
+	changed bool
+}
+
+// toolsChanged reports, once, that the server announced a new tool list.
+func (l *listChanges) toolsChanged() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.changed
+	l.changed = false
+	return c
+}
+
+// fromServer handles what the server sends on its own: its requests are
+// answered with answer, notifications absorbed (tool-list changes noted).
+// It reports whether m is a response, which the caller matches to a call.
+func (l *listChanges) fromServer(m rpcMessage, answer func(rpcMessage)) (response bool) {
+	switch {
+	case m.Method != "" && len(m.ID) > 0:
+		answer(answerServer(m))
+	case m.Method == "notifications/tools/list_changed":
+		l.mu.Lock()
+		l.changed = true
+		l.mu.Unlock()
+	case m.Method != "": // other notifications: logging, progress, ...
+	default:
+		return true
+	}
+	return false
+}
+
 // rpcRouter matches responses to calls on transports where the server's
 // messages arrive on a stream of their own (stdio, legacy SSE). The reader
 // routes every message: responses to their callers, the server's requests
 // answered at once, notifications absorbed, so a notification that arrives
 // between a request and its response confuses nothing.
 type rpcRouter struct {
+	listChanges
 	send    func(rpcMessage) error // writes one message to the server
 	mu      sync.Mutex             // guards the fields below
 	pending map[string]chan rpcMessage
 	nextID  int
 	dead    error
 	done    chan struct{} // closed when the server's stream ends
-	changed bool          // the server said its tool list changed
 }
 
 // newRouter routes messages for a transport that writes with send.
@@ -40,22 +82,15 @@ func newRouter(send func(rpcMessage) error) *rpcRouter {
 
 // route handles one message from the server.
 func (r *rpcRouter) route(m rpcMessage) {
-	switch {
-	case m.Method != "" && len(m.ID) > 0: // a request from the server
-		r.send(answerServer(m))
-	case m.Method == "notifications/tools/list_changed":
-		r.mu.Lock()
-		r.changed = true
-		r.mu.Unlock()
-	case m.Method != "": // other notifications: logging, progress, ...
-	default:
-		r.mu.Lock()
-		ch := r.pending[string(m.ID)]
-		delete(r.pending, string(m.ID))
-		r.mu.Unlock()
-		if ch != nil {
-			ch <- m
-		}
+	if !r.fromServer(m, func(a rpcMessage) { r.send(a) }) {
+		return
+	}
+	r.mu.Lock()
+	ch := r.pending[string(m.ID)]
+	delete(r.pending, string(m.ID))
+	r.mu.Unlock()
+	if ch != nil {
+		ch <- m
 	}
 }
 
@@ -65,15 +100,6 @@ func (r *rpcRouter) end(why error) {
 	r.dead = why
 	r.mu.Unlock()
 	close(r.done)
-}
-
-// toolsChanged reports, once, that the server announced a new tool list.
-func (r *rpcRouter) toolsChanged() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	c := r.changed
-	r.changed = false
-	return c
 }
 
 // call sends a request and waits for its response, the end of the stream, or ctx.
@@ -93,11 +119,7 @@ func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.R
 		delete(r.pending, string(id))
 		r.mu.Unlock()
 	}
-	var p json.RawMessage
-	if params != nil {
-		p, _ = json.Marshal(params)
-	}
-	if err := r.send(rpcMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p}); err != nil {
+	if err := r.send(rpcMsg(id, method, params)); err != nil {
 		forget()
 		return nil, fmt.Errorf("writing to the server: %w", err)
 	}
@@ -118,11 +140,7 @@ func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.R
 
 // notify sends a notification.
 func (r *rpcRouter) notify(_ context.Context, method string, params any) error {
-	var p json.RawMessage
-	if params != nil {
-		p, _ = json.Marshal(params)
-	}
-	return r.send(rpcMessage{JSONRPC: "2.0", Method: method, Params: p})
+	return r.send(rpcMsg(nil, method, params))
 }
 
 // stdioTransport speaks newline-delimited JSON-RPC with a child process.
@@ -365,6 +383,7 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 // answered with JSON or an SSE stream; the session id comes back in the
 // Mcp-Session-Id header and goes with every later request.
 type httpTransport struct {
+	listChanges
 	url     string
 	headers map[string]string
 	client  *http.Client
@@ -372,16 +391,6 @@ type httpTransport struct {
 	session string
 	version string
 	nextID  int
-	changed bool // the server said its tool list changed
-}
-
-// toolsChanged reports, once, that the server announced a new tool list.
-func (h *httpTransport) toolsChanged() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	c := h.changed
-	h.changed = false
-	return c
 }
 
 // newHTTPTransport prepares a session with the server at cfg.URL.
@@ -439,11 +448,7 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 	h.nextID++
 	id := json.RawMessage(strconv.Itoa(h.nextID))
 	h.mu.Unlock()
-	var p json.RawMessage
-	if params != nil {
-		p, _ = json.Marshal(params)
-	}
-	resp, err := h.post(ctx, rpcMessage{JSONRPC: "2.0", ID: id, Method: method, Params: p})
+	resp, err := h.post(ctx, rpcMsg(id, method, params))
 	if err != nil {
 		return nil, err
 	}
@@ -468,17 +473,12 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 		if json.Unmarshal([]byte(ev.data), &m) != nil {
 			continue
 		}
-		switch {
-		case m.Method != "" && len(m.ID) > 0:
-			if r, err := h.post(ctx, answerServer(m)); err == nil {
+		answer := func(a rpcMessage) {
+			if r, err := h.post(ctx, a); err == nil {
 				r.Body.Close()
 			}
-		case m.Method == "notifications/tools/list_changed":
-			h.mu.Lock()
-			h.changed = true
-			h.mu.Unlock()
-		case m.Method != "":
-		case string(m.ID) == string(id):
+		}
+		if h.fromServer(m, answer) && string(m.ID) == string(id) {
 			return result(m)
 		}
 	}
@@ -494,11 +494,7 @@ func result(m rpcMessage) (json.RawMessage, error) {
 
 // notify POSTs a notification (the server answers 202).
 func (h *httpTransport) notify(ctx context.Context, method string, params any) error {
-	var p json.RawMessage
-	if params != nil {
-		p, _ = json.Marshal(params)
-	}
-	resp, err := h.post(ctx, rpcMessage{JSONRPC: "2.0", Method: method, Params: p})
+	resp, err := h.post(ctx, rpcMsg(nil, method, params))
 	if err != nil {
 		return err
 	}
