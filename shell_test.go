@@ -26,7 +26,8 @@ func shellResult(t *testing.T, ctx context.Context, cmd string, timeout time.Dur
 }
 
 func TestShellExitCodeAndMerge(t *testing.T) {
-	m := shellResult(t, context.Background(), `echo out; echo err >&2; printf '\x01"\\'; exit 3`, time.Minute)
+	// Octal, not \x01: the test must hold under dash, the /bin/sh used when $SHELL is unset (as in CI).
+	m := shellResult(t, context.Background(), `echo out; echo err >&2; printf '\001"\\'; exit 3`, time.Minute)
 	if m["exit_code"] != 3.0 || m["output"] != "out\nerr\n\x01\"\\" {
 		t.Errorf("result = %v", m)
 	}
