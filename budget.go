@@ -99,10 +99,19 @@ func estimateRaw(s string) float64 {
 			continue
 		}
 		switch asciiClass[c] {
-		case clsLower, clsUpper:
-			var j int
-			var w float64
-			j, w = letterRun(s, i)
+		case clsLower:
+			// Fast path: an all-lowercase word, the commonest piece of all.
+			j := lowerEnd(s, i+1)
+			if j == n || asciiClass[s[j]] != clsUpper {
+				cost += costWord + costLongLetter*float64(max(0, j-i-wordFree))
+				i = j
+				continue
+			}
+			j, w := letterRun(s, i)
+			cost += w
+			i = j
+		case clsUpper:
+			j, w := letterRun(s, i)
 			cost += w
 			i = j
 		case clsDigit:
@@ -147,29 +156,62 @@ func estimateRaw(s string) float64 {
 	return cost
 }
 
+// lowerEnd returns the index of the first byte at or after i that is not a
+// lowercase ASCII letter. It tests eight bytes at a time: a byte b < 0x80 is
+// in 'a'..'z' when b+0x1f has its top bit set and b+0x05 has not.
+func lowerEnd(s string, i int) int {
+	const hi, lo1f, lo05 = 0x8080808080808080, 0x1f1f1f1f1f1f1f1f, 0x0505050505050505
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if (w+lo1f)&^(w+lo05)&^w&hi != hi {
+			break
+		}
+	}
+	for i < len(s) && asciiClass[s[i]] == clsLower {
+		i++
+	}
+	return i
+}
+
 // letterRun prices the ASCII letter run starting at i and returns its end.
 // A lower-to-upper change starts a new piece (camelCase, random text); an
-// upper-to-lower flip after two capitals marks random text.
+// upper-to-lower flip after two capitals marks random text. It scans whole
+// lowercase and uppercase stretches at a time: prose is long lowercase
+// stretches, and this loop is the estimator's hot path.
 func letterRun(s string, i int) (int, float64) {
 	var cost float64
-	seg, caps, pieces := 0, 0, 0
-	prev := byte(clsOther)
-	j := i
-	for ; j < len(s) && isLetter(s[j]); j++ {
-		cl := asciiClass[s[j]]
-		if cl == clsUpper {
-			caps++
+	seg, caps, pieces := 0, 0, 0 // letters in this piece, capitals in the run, pieces closed
+	prevUpper, started := false, false
+	j, n := i, len(s)
+	for j < n {
+		k := j
+		for k < n && asciiClass[s[k]] == clsLower {
+			k++
 		}
-		if cl == clsLower && prev == clsUpper && seg > 1 {
-			cost += costCaseFlip
+		if k > j {
+			if prevUpper && seg > 1 {
+				cost += costCaseFlip
+			}
+			seg += k - j
+			prevUpper, started = false, true
+			j = k
 		}
-		if cl == clsUpper && prev == clsLower {
+		for k < n && asciiClass[s[k]] == clsUpper {
+			k++
+		}
+		if k == j {
+			break
+		}
+		if started && !prevUpper { // lower-to-upper: the piece so far is closed
 			cost += costWord + costLongLetter*float64(max(0, seg-wordFree))
 			pieces++
 			seg = 0
 		}
-		seg++
-		prev = cl
+		seg += k - j
+		caps += k - j
+		prevUpper, started = true, true
+		j = k
 	}
 	cost += costWord
 	if caps == seg && seg > 1 && pieces == 0 {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -186,5 +187,33 @@ func TestWindowDiscovery(t *testing.T) {
 	openWindowCache().learn(cfg, 8000)
 	if got, source := openWindowCache().resolve(t.Context(), cfg); got != 8000 || source != "learned from a rejection" {
 		t.Errorf("learned window = %d (%s)", got, source)
+	}
+}
+
+// TestLowerEnd checks the eight-bytes-at-a-time scan against the plain one,
+// on strings mixing lowercase with the bytes just outside 'a'..'z' and
+// non-ASCII bytes, from every start.
+func TestLowerEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	odd := "`{@[AZ09 \x7f\x80\xc3\xff"
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			if rng.IntN(4) > 0 {
+				b[i] = byte('a' + rng.IntN(26))
+			} else {
+				b[i] = odd[rng.IntN(len(odd))]
+			}
+		}
+		s := string(b)
+		for start := range len(s) + 1 {
+			want := start
+			for want < len(s) && s[want] >= 'a' && s[want] <= 'z' {
+				want++
+			}
+			if got := lowerEnd(s, start); got != want {
+				t.Fatalf("lowerEnd(%q, %d) = %d, want %d", s, start, got, want)
+			}
+		}
 	}
 }
