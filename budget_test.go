@@ -67,7 +67,9 @@ func TestEstimateCalibration(t *testing.T) {
 // be within 0.85-1.6 of both; there it must still not under-estimate either
 // by more than 20%, since an estimate that is too low ends in a rejection.
 func TestEstimateHeldOut(t *testing.T) {
-	for _, s := range loadSampleFile(t, "testdata/tokens_heldout.jsonl") {
+	samples := loadSampleFile(t, "testdata/tokens_heldout.jsonl")
+	samples = append(samples, loadSampleFile(t, "testdata/tokens_kinds.jsonl")...)
+	for _, s := range samples {
 		est := float64(estimateTokens(s.Text))
 		ro, rc := est/float64(s.O200k), est/float64(s.Cl100k)
 		feasible := max(s.O200k, s.Cl100k)*100 <= min(s.O200k, s.Cl100k)*188
