@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -339,7 +340,33 @@ func (c *client) netError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return fmt.Errorf("talking to %s at %s: %w", c.cfg.Provider, c.cfg.baseURL(), err)
+	return fmt.Errorf("talking to %s at %s: %w%s", c.cfg.Provider, c.cfg.baseURL(), err, c.unreachableHint(err))
+}
+
+// localStart says how each local server is usually started, for the hint
+// when nothing listens at its address.
+var localStart = map[string]string{
+	"ollama":   "ollama serve",
+	"lmstudio": "lms server start",
+	"llamacpp": "llama-server -m MODEL.gguf",
+	"vllm":     "vllm serve MODEL",
+}
+
+// unreachableHint tells the user what to do when the server cannot be
+// reached at all: start the local server, or check the address and the
+// network (air-gapped machines need a local provider).
+func (c *client) unreachableHint(err error) string {
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		if start, ok := localStart[c.cfg.Provider]; ok {
+			return fmt.Sprintf("\n  nothing listens there: start the server (%s) or set BASE_URL to where it runs", start)
+		}
+		return "\n  nothing listens there: check BASE_URL (YAI_BASE_URL)"
+	case errors.As(err, &dns):
+		return "\n  the host name does not resolve: check BASE_URL and the network; without internet, use a local server (PROVIDER=ollama, llamacpp, lmstudio or vllm)"
+	}
+	return ""
 }
 
 // errIdle is the cause when the stream goes silent longer than TIMEOUT.

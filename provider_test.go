@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -86,5 +87,27 @@ func TestRetryGivesUpAfterThreeTries(t *testing.T) {
 	var ae *apiError
 	if !errors.As(err, &ae) || ae.Kind != kindRateLimit || len(f.chats()) != 3 {
 		t.Errorf("err %v after %d requests, want rate limit after 3", err, len(f.chats()))
+	}
+}
+
+// A server that is not running is the commonest failure with local models:
+// the error must say how to start it, not only "connection refused".
+func TestUnreachableServerHint(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // the port is now free: connecting is refused
+	for provider, want := range map[string]string{
+		"ollama": "start the server (ollama serve)",
+		"openai": "check BASE_URL",
+	} {
+		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": provider, "BASE_URL": "http://" + addr + "/v1", "API_KEY": "k"})
+		c := newClient(cfg, io.Discard)
+		_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(string) {}})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want it to contain %q", provider, err, want)
+		}
 	}
 }
