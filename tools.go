@@ -41,6 +41,9 @@ type toolbox struct {
 	now     func() time.Time
 	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
 	outputs []toolOutput
+	// spillWarned: the person was told once that full outputs are not being
+	// saved; the marker tells the model each time.
+	spillWarned bool
 }
 
 // snapshot copies this turn's outputs.
@@ -106,6 +109,10 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: caption(tc.Function.Arguments), clip: c})
 	tb.mu.Unlock()
 	text := c.text(capFor(name, tb.cfg.ToolOutputMaxChars))
+	if c.spillErr != nil && c.omitted && !tb.spillWarned {
+		tb.spillWarned = true
+		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillErr)
+	}
 	if show := tb.cfg.ShowFunctionOut; tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show {
 		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars))
 	}

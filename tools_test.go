@@ -153,3 +153,22 @@ func TestToolResultTruncatedAndSpilled(t *testing.T) {
 		t.Errorf("preview not bounded: %.300s", preview.String())
 	}
 }
+
+// When full outputs cannot be kept, the person hears it once (the model
+// reads it in every marker).
+func TestSpillFailureWarnsOnce(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(notDir, nil, 0o600)
+	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_MAX_CHARS": "1000", "TOOL_OUTPUT_DIR": filepath.Join(notDir, "spill")})
+	var preview bytes.Buffer
+	tb := newToolbox(cfg, &preview, nil, nil)
+	for i := range 2 {
+		m := tb.call(context.Background(), call("c", "execute_shell_command", `{"shell_command": "seq 1 5000"}`))
+		if !strings.Contains(m.Content, "could not be saved") {
+			t.Fatalf("call %d: marker does not say the output was not saved: %.300q", i, m.Content)
+		}
+	}
+	if n := strings.Count(preview.String(), "set TOOL_OUTPUT_DIR to a writable directory"); n != 1 {
+		t.Errorf("warned %d times, want once:\n%s", n, preview.String())
+	}
+}
