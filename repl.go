@@ -43,6 +43,12 @@ func newSession(ctx context.Context, cfg *config, system string, hub *mcpHub, ou
 	s := &session{cfg: cfg, out: out, errw: errw, system: message{Role: "system", Content: system}}
 	s.agent = newAgent(ctx, cfg, out, out, ask, hub)
 	s.agent.stderr = errw
+	if s.agent.tools != nil {
+		s.agent.tools.expand = "/show-output to expand"
+		if ask != nil { // a terminal: the viewer is one key away
+			s.agent.tools.expand = "Ctrl+O to expand"
+		}
+	}
 	s.hist = []message{s.system}
 	return s
 }
@@ -432,7 +438,7 @@ func (s *session) showOutput() {
 			fmt.Fprintf(s.out, ", full text: %s", o.clip.path)
 		}
 		fmt.Fprintln(s.out, ")")
-		fmt.Fprint(s.out, displayPreview(o.clip.text(capFor(o.name, s.cfg.ToolOutputMaxChars)), 0, 0))
+		fmt.Fprint(s.out, displayPreview(o.clip.text(capFor(o.name, s.cfg.ToolOutputMaxChars)), 0, 0, ""))
 	}
 }
 

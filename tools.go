@@ -44,6 +44,9 @@ type toolbox struct {
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
 	spillWarned bool
+	// expand says how to see a whole result, after the preview's "+N lines":
+	// "" in one-shot runs, which show the spill file's path instead.
+	expand string
 }
 
 // snapshot copies this turn's outputs.
@@ -114,7 +117,11 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillErr)
 	}
 	if show := tb.cfg.ShowFunctionOut; tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show {
-		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars))
+		expand := tb.expand
+		if expand == "" && c.path != "" {
+			expand = "full output: " + c.path
+		}
+		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, expand))
 	}
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c}
 }
@@ -267,7 +274,7 @@ func caption(args string) string {
 // displayPreview is the head-only terminal preview of a result: at most
 // maxLines lines and maxChars characters (0 and 0 = everything), control
 // characters made visible so a tool cannot drive the terminal.
-func displayPreview(text string, maxLines, maxChars int) string {
+func displayPreview(text string, maxLines, maxChars int, expand string) string {
 	text = sanitize(strings.TrimRight(readableJSON(text), "\n"))
 	lines := strings.Split(text, "\n")
 	shown := lines
@@ -283,7 +290,10 @@ func displayPreview(text string, maxLines, maxChars int) string {
 		if rest == 0 {
 			rest = 1
 		}
-		return out + fmt.Sprintf("\n… +%d lines · Ctrl+O to expand\n", rest)
+		if expand != "" {
+			expand = " · " + expand
+		}
+		return out + fmt.Sprintf("\n… +%d lines%s\n", rest, expand)
 	}
 	return out + "\n"
 }

@@ -112,18 +112,21 @@ func TestCallPreview(t *testing.T) {
 
 func TestDisplayPreview(t *testing.T) {
 	lines := strings.Repeat("line\n", 100)
+	const ctrlO = "Ctrl+O to expand"
 	for _, tc := range []struct {
 		in              string
 		maxLines, chars int
+		expand          string
 		want            string
 	}{
-		{"a\nb\n", 15, 4000, "a\nb\n"},
-		{lines, 15, 4000, strings.Repeat("line\n", 15) + "… +85 lines · Ctrl+O to expand\n"},
-		{lines, 0, 0, lines},
-		{strings.Repeat("y", 5000), 15, 4000, strings.Repeat("y", 4000) + "\n… +1 lines · Ctrl+O to expand\n"},
-		{"esc \x1b[31mred\x1b[0m", 15, 4000, "esc ␛[31mred␛[0m\n"},
+		{"a\nb\n", 15, 4000, ctrlO, "a\nb\n"},
+		{lines, 15, 4000, ctrlO, strings.Repeat("line\n", 15) + "… +85 lines · Ctrl+O to expand\n"},
+		{"a\nb\nc\n", 2, 4000, "", "a\nb\n… +1 lines\n"}, // one-shot, nothing spilled: nothing to point at
+		{lines, 0, 0, ctrlO, lines},
+		{strings.Repeat("y", 5000), 15, 4000, ctrlO, strings.Repeat("y", 4000) + "\n… +1 lines · Ctrl+O to expand\n"},
+		{"esc \x1b[31mred\x1b[0m", 15, 4000, ctrlO, "esc ␛[31mred␛[0m\n"},
 	} {
-		if got := displayPreview(tc.in, tc.maxLines, tc.chars); got != tc.want {
+		if got := displayPreview(tc.in, tc.maxLines, tc.chars, tc.expand); got != tc.want {
 			t.Errorf("displayPreview(%.20q, %d, %d) = %.80q, want %.80q", tc.in, tc.maxLines, tc.chars, got, tc.want)
 		}
 	}
@@ -149,8 +152,9 @@ func TestToolResultTruncatedAndSpilled(t *testing.T) {
 	if err := json.Unmarshal(full, &res); err != nil || strings.Count(res.Output, "\n") != 100000 {
 		t.Errorf("spill file is not the complete JSON result: %v", err)
 	}
-	if !strings.Contains(preview.String(), "Ctrl+O to expand") {
-		t.Errorf("preview not bounded: %.300s", preview.String())
+	// One-shot: no viewer to open, so the preview points at the spill file.
+	if !strings.Contains(preview.String(), "lines · full output: "+m.clip.path+"\n") {
+		t.Errorf("preview not bounded or without the spill path: %.300s", preview.String())
 	}
 }
 
