@@ -205,6 +205,7 @@ func (a *agent) observe(r reply, est int) {
 	if p > 0 && est > 1000 && p < est*4/10 {
 		if !a.warnedCut {
 			a.warnedCut = true
+			a.endAnswer() // the answer is complete: the warning starts its own line
 			fmt.Fprintf(a.stderr, "yaicli: %s counted %d prompt tokens for a request estimated at %d; it probably cut the conversation silently to fit its context (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.cfg.Provider, p, est)
 		}
 		return
