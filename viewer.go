@@ -138,7 +138,7 @@ func render(s viewerState, width, height int) []string {
 	listW := min(max(width/3, 16), 40)
 	bodyW := width - listW - 1
 	bodyH := height - 2
-	rows := []string{fitWidth(" Tool outputs · ↑/↓ select · Tab pane · PgUp/PgDn scroll · f full/model · q close", width)}
+	rows := []string{fitWidthMarked(" Tool outputs · ↑/↓ select · Tab pane · PgUp/PgDn scroll · f full/model · q close", width)}
 	body := wrapText(readableJSON(s.body()), bodyW)
 	maxScroll := max(len(body)-bodyH, 0)
 	scroll := min(s.scroll, maxScroll)
@@ -159,7 +159,7 @@ func render(s viewerState, width, height int) []string {
 		if scroll+i < len(body) {
 			right = body[scroll+i]
 		}
-		rows = append(rows, fitWidth(left, listW)+"│"+fitWidth(right, bodyW))
+		rows = append(rows, fitWidthMarked(left, listW)+"│"+fitWidth(right, bodyW))
 	}
 	rows = append(rows, fitWidth(s.status(scroll, len(body), bodyH), width))
 	return rows

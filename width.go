@@ -48,6 +48,15 @@ func fitWidth(s string, w int) string {
 	return b.String() + strings.Repeat(" ", max(w-used, 0))
 }
 
+// fitWidthMarked is fitWidth that ends a cut string with "…", so a cut
+// caption ("seq 1 20000" of "seq 1 200000") is not mistaken for the whole.
+func fitWidthMarked(s string, w int) string {
+	if w < 1 || stringWidth(s) <= w {
+		return fitWidth(s, w)
+	}
+	return fitWidth(s, w-1) + "…"
+}
+
 // expandTabs replaces tabs with spaces to the next multiple of 8 cells.
 func expandTabs(s string) string {
 	if !strings.Contains(s, "\t") {
