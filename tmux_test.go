@@ -315,7 +315,7 @@ func TestTmuxParity(t *testing.T) {
 			}
 		}),
 	)
-	s := startTmuxShell(t, f, "cd "+dir+" && "+binary+" --chat; sleep 30")
+	s := startTmuxShell(t, f, "cd "+dir+" && "+binary+" --chat; echo REPL-EXITED; sleep 30")
 	s.send("BTab")
 	s.waitFor("mode exec")
 	s.waitFor("exec>")
@@ -341,6 +341,11 @@ func TestTmuxParity(t *testing.T) {
 	s.typeText("/load 1")
 	s.send("Enter")
 	s.waitFor(`loaded "garden" (2 messages)`)
+	// A titled chat is saved on exit: end the REPL before the temp dirs go,
+	// or the save races their removal.
+	s.typeText("/exit")
+	s.send("Enter")
+	s.waitFor("REPL-EXITED")
 }
 
 // TestTmuxViewerResize: the viewer redraws at the new size (SIGWINCH), and
