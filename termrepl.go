@@ -185,6 +185,16 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 			continue
 		}
 		if res := e.apply(k); res != editContinue {
+			if res == editViewer {
+				// The viewer gives this screen back as it was: leave the cursor
+				// at the prompt's first row, so the next prompt redraws in place
+				// instead of below a stale copy.
+				if last > 0 {
+					fmt.Fprintf(t.out, "\x1b[%dA", last)
+				}
+				io.WriteString(t.out, "\r")
+				return res
+			}
 			e.pos = len(e.buf)
 			draw()
 			io.WriteString(t.out, "\r\n")
