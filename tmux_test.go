@@ -196,6 +196,9 @@ func TestTmuxREPL(t *testing.T) {
 	if last := s.lastLine(); last != ">>>" {
 		t.Errorf("prompt line after the viewer = %q", last)
 	}
+	if n := strings.Count(sc, ">>>"); n != 2 { // "count please" and the empty prompt
+		t.Errorf("%d prompts on the screen after the viewer, want 2 (restored exactly):\n%s", n, sc)
+	}
 	s.typeText("/context")
 	s.send("Enter")
 	s.waitFor("last reported by provider")
