@@ -172,7 +172,7 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			return nil, fmt.Errorf("%v (see yaicli --help)", err)
+			return nil, flagError(fs, err)
 		}
 		rest = fs.Args()
 		consumed := len(args) - len(rest)

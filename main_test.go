@@ -136,7 +136,8 @@ func TestEndToEnd(t *testing.T) {
 		{name: "missing key names both variables", run: e2e{args: []string{"q"}, noProvider: true},
 			wantStderr: "no API key for provider openai: set YAI_API_KEY or OPENAI_API_KEY.*PROVIDER=ollama", wantCode: 2},
 		{name: "nothing to ask", steps: nil, run: e2e{args: []string{}}, wantStderr: "nothing to ask", wantCode: 2},
-		{name: "unknown flag", run: e2e{args: []string{"--frobnicate"}}, wantStderr: "flag provided but not defined: -frobnicate \\(see yaicli --help\\)", wantCode: 2},
+		{name: "unknown flag", run: e2e{args: []string{"--frobnicate"}}, wantStderr: "unknown flag --frobnicate \\(see yaicli --help\\)", wantCode: 2},
+		{name: "misspelt flag", run: e2e{args: []string{"--modle", "x", "q"}}, wantStderr: "unknown flag --modle; did you mean --model\\?", wantCode: 2},
 		{name: "bad value warns and uses the default", steps: []step{check(replay(t, "openai_text.sse"), func(r received) {
 			if r.Body["temperature"] != 0.3 {
 				t.Errorf("temperature = %v, want default 0.3", r.Body["temperature"])

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+)
+
+// flagError rewords the flag package's errors in the spelling the person
+// typed (--max-turns, not -max-turns) and suggests the flag they probably
+// meant.
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " -"); i >= 0 {
+		name := strings.Fields(msg[i+2:])[0]
+		name = strings.TrimSuffix(name, ":")
+		if len(name) > 1 {
+			msg = msg[:i] + " --" + msg[i+2:]
+		}
+		if strings.HasPrefix(msg, "flag provided but not defined") {
+			msg = "unknown flag " + dashes(name)
+			if near := nearestFlag(fs, name); near != "" {
+				msg += "; did you mean " + dashes(near) + "?"
+			}
+		}
+	}
+	return fmt.Errorf("%s (see yaicli --help)", msg)
+}
+
+// dashes spells a flag name as it is typed: -M, --model.
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// nearestFlag is the defined flag within two edits of name, or "".
+func nearestFlag(fs *flag.FlagSet, name string) string {
+	best, bestD := "", 3
+	fs.VisitAll(func(f *flag.Flag) {
+		if d := editDistance(name, f.Name); d < bestD && len(f.Name) > 1 {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance counts the insertions, deletions, substitutions and swaps
+// of neighbours that turn a into b (so --modle is one edit from --model).
+func editDistance(a, b string) int {
+	rows := make([][]int, len(a)+1)
+	for i := range rows {
+		rows[i] = make([]int, len(b)+1)
+		rows[i][0] = i
+	}
+	for j := range rows[0] {
+		rows[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d := min(rows[i-1][j]+1, rows[i][j-1]+1, rows[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d = min(d, rows[i-2][j-2]+1)
+			}
+			rows[i][j] = d
+		}
+	}
+	return rows[len(a)][len(b)]
+}
