@@ -141,7 +141,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 			}
 			for k, v := range file["core"] {
 				if _, known := vals[k]; !known {
-					fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored\n", src.path, k)
+					fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored%s\n", src.path, k, nearestKey(k))
 					continue
 				}
 				vals[k], from[k] = v, "file"
@@ -219,13 +219,32 @@ type parser struct {
 	warn       io.Writer
 }
 
+// nearestKey suggests the setting a misspelt key probably meant, as
+// "; did you mean MODEL?", or "".
+func nearestKey(k string) string {
+	best, bestD := "", 3
+	for _, s := range settings {
+		if d := editDistance(k, s.key); d < bestD {
+			best, bestD = s.key, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
+
 // str is the trimmed raw value of k.
 func (p parser) str(k string) string { return strings.TrimSpace(p.vals[k]) }
 
 // fallback warns about k and returns its default text, recording the switch.
 func (p parser) fallback(k, why string) string {
 	def := defaultOf(k)
-	fmt.Fprintf(p.warn, "yaicli: %s=%q from %s is not %s; using default %q\n", k, p.vals[k], p.from[k], why, def)
+	hint := ""
+	if v := p.vals[k]; strings.Contains(v, " ;") || strings.Contains(v, " #") {
+		hint = " (a comment must be on a line of its own)"
+	}
+	fmt.Fprintf(p.warn, "yaicli: %s=%q from %s is not %s; using default %q%s\n", k, p.vals[k], p.from[k], why, def, hint)
 	p.vals[k], p.from[k] = def, "default"
 	return def
 }

@@ -132,3 +132,17 @@ func TestMaskKey(t *testing.T) {
 		}
 	}
 }
+
+// Typos and inline comments are the usual reasons a setting "does not
+// work": the warning says which.
+func TestConfigWarningsExplain(t *testing.T) {
+	c, warn := load(t, "[core]\nMODLE=gpt-4.1\nTEMPERATURE=0.5 ; warmer\n", nil, nil)
+	if c.Model != "gpt-4o" || c.Temperature != 0.3 {
+		t.Errorf("model %q, temperature %v: want the defaults", c.Model, c.Temperature)
+	}
+	for _, want := range []string{"unknown key MODLE ignored; did you mean MODEL?", `TEMPERATURE="0.5 ; warmer" from file is not a number; using default "0.3" (a comment must be on a line of its own)`} {
+		if !strings.Contains(warn, want) {
+			t.Errorf("warnings lack %q:\n%s", want, warn)
+		}
+	}
+}

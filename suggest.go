@@ -1,5 +1,7 @@
 package main
 
+// Did-you-mean suggestions for misspelt flags and config keys.
+
 import (
 	"flag"
 	"fmt"
