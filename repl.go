@@ -406,6 +406,10 @@ func (s *session) compact(args []string) {
 		keep = n
 	}
 	before, groups := historyTokens(s.hist, s.agent), len(groupStarts(s.hist))
+	if groups <= keep {
+		fmt.Fprintf(s.out, "nothing to compact: %d turn group(s), ~%d tokens, within the %d kept\n", groups, before, keep)
+		return
+	}
 	s.hist = validate(keepGroups(s.hist, keep))
 	after := historyTokens(s.hist, s.agent)
 	fmt.Fprintf(s.out, "compacted: kept the last %d of %d turn group(s), freed ~%d tokens (now ~%d)\n",

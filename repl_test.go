@@ -15,7 +15,7 @@ func TestREPLOverPipe(t *testing.T) {
 				t.Errorf("after /clear the request = %+v", m)
 			}
 		}))
-	in := "one\ntwo\nthree\n/context\n/compact 1\n/his\n/bogus\n/clear\nfour\n/exit\nnever\n"
+	in := "one\ntwo\nthree\n/context\n/compact 5\n/compact 1\n/his\n/bogus\n/clear\nfour\n/exit\nnever\n"
 	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: in})
 	if r.code != 0 {
 		t.Fatalf("code %d: %s", r.code, r.stderr)
@@ -27,6 +27,7 @@ func TestREPLOverPipe(t *testing.T) {
 		`tool schemas \(8 tools\)\s+\d+`,
 		`budget\s+89600\s+\(70% of gpt-4o's 128000-token window \(model table\)\)`,
 		`last reported by provider\s+\d+\s+prompt tokens`,
+		`nothing to compact: 3 turn group\(s\), ~\d+ tokens, within the 5 kept\n`,
 		`compacted: kept the last 1 of 3 turn group\(s\), freed ~\d+ tokens`,
 		`user: three\nassistant: third answer\n`,
 		`unknown command /bogus; known: /help`,
