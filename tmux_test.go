@@ -204,7 +204,7 @@ func TestTmuxREPL(t *testing.T) {
 	s.waitFor("last reported by provider")
 	s.typeText("/compact 1")
 	s.send("Enter")
-	s.waitFor("compacted: kept the last 1")
+	s.waitFor("nothing to compact: 1 turn group(s)")
 	s.typeText("/clear")
 	s.send("Enter")
 	s.waitFor("history cleared")
