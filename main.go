@@ -75,7 +75,7 @@ Flags (before or after the question):
       --list-chats          saved chats; --chat "title" continues one
       --list-providers      provider presets, their URLs and key variables
       --enable-mcp          offer the tools of ~/.config/yaicli/mcp.json (ENABLE_MCP)
-      --list-mcp            start the MCP servers and list their tools
+      --list-mcp            start the MCP servers and list their tools (exit 1 if one fails)
   -V, --verbose             show the effective configuration (key masked)
   -v, --version             print the version
   -h, --help                this text
@@ -266,13 +266,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if o.verbose {
 			warn = stderr // servers' own stderr
 		}
-		hub, err := startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), warn, o.verbose)
+		path := mcpConfigPath(cfg, os.Getenv)
+		hub, err := startMCP(ctx, cfg, path, warn, o.verbose)
 		if err != nil {
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
 		defer hub.close()
-		writeMCPList(stdout, hub)
+		if writeMCPList(stdout, hub, path) > 0 {
+			return exitFailure
+		}
 		return exitOK
 	}
 	roleName := cfg.DefaultRole

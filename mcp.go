@@ -401,15 +401,17 @@ func (h *mcpHub) close() {
 }
 
 // writeMCPList prints --list-mcp: each server, its state and its tools.
-func writeMCPList(w io.Writer, h *mcpHub) {
+// It returns how many servers failed, so scripts can check a setup.
+func writeMCPList(w io.Writer, h *mcpHub, path string) (failed int) {
 	if h == nil || len(h.servers) == 0 {
-		fmt.Fprintln(w, "no MCP servers configured")
-		return
+		fmt.Fprintf(w, "no MCP servers configured in %s\n", path)
+		return 0
 	}
 	for _, s := range h.servers {
 		state := fmt.Sprintf("%s, protocol %s, %d tools", s.cfg.kind(), s.version, len(s.tools))
 		if s.err != nil {
 			state = "failed: " + s.err.Error()
+			failed++
 		}
 		if s.cfg.Trusted {
 			state += ", trusted"
@@ -419,4 +421,5 @@ func writeMCPList(w io.Writer, h *mcpHub) {
 			fmt.Fprintf(w, "  %s  %s\n", mcpToolName(s.name, t.Name), firstRunes(oneLine(t.Description), 80))
 		}
 	}
+	return failed
 }

@@ -301,7 +301,7 @@ func TestMCPEndToEnd(t *testing.T) {
 		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
 	}
 	list := runBinary(t, nil, e2e{args: []string{"--list-mcp"}, file: "[core]\nMCP_CONFIG=" + writeMCPConfig(t, dir) + "\n"})
-	if !strings.Contains(list.stdout, "everything (stdio, protocol 2025-11-25") || !strings.Contains(list.stdout, "mcp__everything__echo") {
+	if list.code != 0 || !strings.Contains(list.stdout, "everything (stdio, protocol 2025-11-25") || !strings.Contains(list.stdout, "mcp__everything__echo") {
 		t.Errorf("--list-mcp = %s %s", list.stdout, list.stderr)
 	}
 }
@@ -313,4 +313,21 @@ func writeMCPConfig(t *testing.T, dir string) string {
 	}})
 	os.WriteFile(p, b, 0o600)
 	return p
+}
+
+// --list-mcp is how people check a setup: a server that cannot start is
+// listed with the reason and makes the exit code 1.
+func TestListMCPFailedServer(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "mcp.json")
+	os.WriteFile(p, []byte(`{"mcpServers": {"gone": {"command": "/nonexistent/server"}}}`), 0o600)
+	r := runBinary(t, nil, e2e{args: []string{"--list-mcp"}, file: "[core]\nMCP_CONFIG=" + p + "\n"})
+	if r.code != 1 || !strings.Contains(r.stdout, "gone (failed: starting /nonexistent/server") {
+		t.Errorf("code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	empty := filepath.Join(t.TempDir(), "none.json")
+	os.WriteFile(empty, []byte(`{"mcpServers": {}}`), 0o600)
+	r = runBinary(t, nil, e2e{args: []string{"--list-mcp"}, file: "[core]\nMCP_CONFIG=" + empty + "\n"})
+	if r.code != 0 || !strings.Contains(r.stdout, "no MCP servers configured in "+empty) {
+		t.Errorf("empty config: code %d, stdout %q", r.code, r.stdout)
+	}
 }
