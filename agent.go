@@ -29,6 +29,7 @@ type agent struct {
 	openLine  bool // answer text ends without a newline
 	noTools   bool // the model refused tools once: this session sends none
 	warnedCut bool // the silent-truncation warning was given
+	warnedBig bool // this turn was told its own messages exceed the budget
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -69,6 +70,7 @@ func (a *agent) endAnswer() {
 // returns the history with everything the turn added, always valid.
 func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	var specs []toolSpec
+	a.warnedBig = false
 	if a.tools != nil {
 		a.tools.newTurn()
 		if a.hub.refresh(ctx) { // a server announced notifications/tools/list_changed
@@ -121,11 +123,20 @@ func (a *agent) estimate(m message) int { return a.cal.scale(messageTokens(m)) }
 
 // fit trims h to the budget, saying so on stderr when it drops anything.
 func (a *agent) fit(h []message, specs []toolSpec) []message {
-	return a.fitTo(h, specs, a.budget.tokens)
+	out, after := a.fitTo(h, specs, a.budget.tokens)
+	if after > a.budget.tokens && !a.warnedBig {
+		// Nothing older is left to drop: the question itself (piped text,
+		// attached files) is the weight. Send it, but say what to do if the
+		// provider refuses it.
+		a.warnedBig = true
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); the provider may reject it: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source)
+	}
+	return out
 }
 
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
-func (a *agent) fitTo(h []message, specs []toolSpec, limit int) []message {
+func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
 	out, rep := trimToBudget(h, a.cal.scale(toolsTokens(specs)), limit, a.estimate, a.spill)
 	if rep.groups > 0 || rep.shrunk > 0 {
 		var what []string
@@ -137,7 +148,7 @@ func (a *agent) fitTo(h []message, specs []toolSpec, limit int) []message {
 		}
 		fmt.Fprintf(a.stderr, "yaicli: context ~%d tokens over the %d-token budget: %s; now ~%d\n", rep.before, limit, strings.Join(what, "; "), rep.after)
 	}
-	return validate(out)
+	return validate(out), rep.after
 }
 
 // request sends h, and on a context-length rejection makes it smaller and
@@ -251,7 +262,7 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 	} else {
 		limit /= 2
 	}
-	out := a.fitTo(h, specs, max(limit, 1))
+	out, _ := a.fitTo(h, specs, max(limit, 1))
 	if !sameHistory(out, h) {
 		how = append(how, fmt.Sprintf("trimmed to ~%d tokens", a.measure(out, specs)))
 	}

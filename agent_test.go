@@ -57,6 +57,19 @@ func TestNothingToTrim(t *testing.T) {
 	}
 }
 
+// A question bigger than the budget cannot be trimmed: it is sent, and the
+// person is told once why it may fail and what to do.
+func TestOversizedQuestionWarnsOnce(t *testing.T) {
+	fp := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo hi"}`})), sse(textStream("done")))
+	r := runBinary(t, fp, e2e{args: []string{"--yes", "summarise"}, stdin: bigPrompt(3000), env: []string{"YAI_CONTEXT_BUDGET_TOKENS=2000"}})
+	if r.code != 0 || len(fp.chats()) != 2 {
+		t.Fatalf("code %d after %d requests: %s", r.code, len(fp.chats()), r.stderr)
+	}
+	if n := strings.Count(r.stderr, "this turn alone is ~"); n != 1 || !strings.Contains(r.stderr, "over the 2000-token budget (CONTEXT_BUDGET_TOKENS); the provider may reject it: send less") {
+		t.Errorf("warned %d times:\n%s", n, r.stderr)
+	}
+}
+
 // TestHealingDropsOldGroups: a multi-turn REPL over a pipe, rejected once
 // mid-session: the retry carries fewer turn groups and no orphan.
 func TestHealingDropsOldGroups(t *testing.T) {
