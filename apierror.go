@@ -251,7 +251,10 @@ func hint(err error, c *config) string {
 	}
 	switch ae.Kind {
 	case kindAuth:
-		return fmt.Sprintf("check the key in API_KEY / YAI_API_KEY or %s", presets[c.Provider].keyEnv)
+		if v := presets[c.Provider].keyEnv; v != "" {
+			return "check the key in API_KEY / YAI_API_KEY or " + v
+		}
+		return "check the key in API_KEY / YAI_API_KEY"
 	case kindRateLimit, kindOverloaded:
 		return "the provider is busy; wait a moment and try again"
 	case kindContextLength:

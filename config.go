@@ -23,7 +23,7 @@ type setting struct {
 // Defaults that depend on the machine (CHAT_HISTORY_DIR, TOOL_OUTPUT_DIR) are
 // empty here and derived in load.
 var settings = []setting{
-	{"PROVIDER", "openai", "openai, anthropic, deepseek, groq, openrouter, together, xai, mistral, gemini, ollama, lmstudio, llamacpp, vllm"},
+	{"PROVIDER", "openai", "a preset (yaicli --list-providers), or any name with BASE_URL: an OpenAI-compatible server"},
 	{"BASE_URL", "", "empty = the provider's default URL"},
 	{"API_KEY", "", "empty = the provider's usual variable (OPENAI_API_KEY, ...)"},
 	{"MODEL", "gpt-4o", "model name sent to the provider"},
@@ -205,8 +205,11 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	if c.ToolOutputDir == "" {
 		c.ToolOutputDir = filepath.Join(c.ChatHistoryDir, "tool-outputs")
 	}
-	if _, ok := presets[c.Provider]; !ok {
-		return nil, fmt.Errorf("unknown PROVIDER %q (known: %s)", c.Provider, strings.Join(presetNames(), ", "))
+	if _, ok := presets[c.Provider]; !ok && c.BaseURL == "" {
+		// With a BASE_URL any name is an OpenAI-compatible server (YAICLI's
+		// users have many); without one there is nowhere to send requests.
+		return nil, fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
+			c.Provider, nearestName(c.Provider, presetNames()), strings.Join(presetNames(), ", "))
 	}
 	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
 	return c, nil
@@ -222,16 +225,11 @@ type parser struct {
 // nearestKey suggests the setting a misspelt key probably meant, as
 // "; did you mean MODEL?", or "".
 func nearestKey(k string) string {
-	best, bestD := "", 3
-	for _, s := range settings {
-		if d := editDistance(k, s.key); d < bestD {
-			best, bestD = s.key, d
-		}
+	keys := make([]string, len(settings))
+	for i, s := range settings {
+		keys[i] = s.key
 	}
-	if best == "" {
-		return ""
-	}
-	return "; did you mean " + best + "?"
+	return nearestName(k, keys)
 }
 
 // str is the trimmed raw value of k.

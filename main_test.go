@@ -135,6 +135,13 @@ func TestEndToEnd(t *testing.T) {
 		})}, run: e2e{args: []string{"summarise"}, stdin: "line one\nline two\n"}, wantStdout: "~Rayleigh"},
 		{name: "missing key names both variables", run: e2e{args: []string{"q"}, noProvider: true},
 			wantStderr: "no API key for provider openai: set YAI_API_KEY or OPENAI_API_KEY.*PROVIDER=ollama", wantCode: 2},
+		{name: "misspelt provider", run: e2e{args: []string{"q"}, noProvider: true, env: []string{"YAI_PROVIDER=ollamma"}},
+			wantStderr: `unknown PROVIDER "ollamma"; did you mean ollama\?.*or set BASE_URL`, wantCode: 2},
+		{name: "any provider name with BASE_URL is OpenAI-compatible", steps: []step{check(replay(t, "openai_text.sse"), func(r received) {
+			if r.Path != "/v1/chat/completions" {
+				t.Errorf("path %s", r.Path)
+			}
+		})}, run: e2e{args: []string{"q"}, env: []string{"YAI_PROVIDER=mybox"}}, wantStdout: "~Rayleigh"},
 		{name: "nothing to ask", steps: nil, run: e2e{args: []string{}}, wantStderr: "nothing to ask", wantCode: 2},
 		{name: "unknown flag", run: e2e{args: []string{"--frobnicate"}}, wantStderr: "unknown flag --frobnicate \\(see yaicli --help\\)", wantCode: 2},
 		{name: "misspelt flag", run: e2e{args: []string{"--modle", "x", "q"}}, wantStderr: "unknown flag --modle; did you mean --model\\?", wantCode: 2},

@@ -25,19 +25,22 @@ type preset struct {
 // presets are the providers yaicli knows by name; all but anthropic speak
 // OpenAI's chat completions format.
 var presets = map[string]preset{
-	"openai":     {"https://api.openai.com/v1", "OPENAI_API_KEY"},
-	"anthropic":  {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY"},
-	"deepseek":   {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"},
-	"groq":       {"https://api.groq.com/openai/v1", "GROQ_API_KEY"},
-	"openrouter": {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
-	"together":   {"https://api.together.xyz/v1", "TOGETHER_API_KEY"},
-	"xai":        {"https://api.x.ai/v1", "XAI_API_KEY"},
-	"mistral":    {"https://api.mistral.ai/v1", "MISTRAL_API_KEY"},
-	"gemini":     {"https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY"},
-	"ollama":     {"http://localhost:11434/v1", ""},
-	"lmstudio":   {"http://localhost:1234/v1", ""},
-	"llamacpp":   {"http://localhost:8080/v1", ""},
-	"vllm":       {"http://localhost:8000/v1", ""},
+	"openai":      {"https://api.openai.com/v1", "OPENAI_API_KEY"},
+	"anthropic":   {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY"},
+	"deepseek":    {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"},
+	"groq":        {"https://api.groq.com/openai/v1", "GROQ_API_KEY"},
+	"openrouter":  {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
+	"together":    {"https://api.together.xyz/v1", "TOGETHER_API_KEY"},
+	"xai":         {"https://api.x.ai/v1", "XAI_API_KEY"},
+	"mistral":     {"https://api.mistral.ai/v1", "MISTRAL_API_KEY"},
+	"moonshot":    {"https://api.moonshot.ai/v1", "MOONSHOT_API_KEY"},
+	"siliconflow": {"https://api.siliconflow.cn/v1", "SILICONFLOW_API_KEY"},
+	"dashscope":   {"https://dashscope.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY"},
+	"gemini":      {"https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY"},
+	"ollama":      {"http://localhost:11434/v1", ""},
+	"lmstudio":    {"http://localhost:1234/v1", ""},
+	"llamacpp":    {"http://localhost:8080/v1", ""},
+	"vllm":        {"http://localhost:8000/v1", ""},
 }
 
 // presetNames lists the presets alphabetically.

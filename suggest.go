@@ -74,3 +74,18 @@ func editDistance(a, b string) int {
 	}
 	return rows[len(a)][len(b)]
 }
+
+// nearestName suggests the name within two edits of got, as
+// "; did you mean NAME?", or "".
+func nearestName(got string, names []string) string {
+	best, bestD := "", 3
+	for _, n := range names {
+		if d := editDistance(got, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return "; did you mean " + best + "?"
+}
