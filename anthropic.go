@@ -38,7 +38,7 @@ type thinkingBlock struct {
 // anthropicBudgets are thinking budgets for REASONING_EFFORT.
 var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
 
-// body builds a Messages request; EXTRA_BODY is merged last.
+// body builds a Messages request; EXTRA_BODY and EXCLUDE_PARAMS apply last.
 func (anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	system, msgs := anthropicMessages(req.Messages)
 	maxTokens := req.MaxTokens
@@ -65,10 +65,7 @@ func (anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 		}
 		b["tools"] = tools
 	}
-	for k, v := range cfg.ExtraBody {
-		b[k] = v
-	}
-	return json.Marshal(b)
+	return json.Marshal(finishBody(cfg, b))
 }
 
 // anthropicMessage is one message of the Messages API.

@@ -34,6 +34,7 @@ var settings = []setting{
 	{"STREAM", "true", "stream answers as they are generated"},
 	{"EXTRA_HEADERS", "{}", "JSON object of extra HTTP headers"},
 	{"EXTRA_BODY", "{}", "JSON object merged into every request body"},
+	{"EXCLUDE_PARAMS", "", "request fields never sent, comma-separated (temperature,top_p for models that refuse them)"},
 	{"REASONING_EFFORT", "", "low, medium or high for reasoning models; empty = not sent"},
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
 	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL"},
@@ -48,6 +49,8 @@ var settings = []setting{
 	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
 	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write"},
 	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
+	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
+	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
 	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks"},
@@ -62,6 +65,11 @@ var settings = []setting{
 	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
 }
 
+// displayOnlyKeys are YAICLI settings for its rich-text display, which
+// yaicli has no use for. A config.ini written by YAICLI carries them, so
+// they are accepted without a warning and have no effect.
+var displayOnlyKeys = map[string]bool{"CODE_THEME": true, "AUTO_SUGGEST": true, "JUSTIFY": true, "ROLE_MODIFY_WARNING": true}
+
 // config is the effective configuration, built once by loadConfig and never
 // changed afterwards.
 type config struct {
@@ -72,6 +80,7 @@ type config struct {
 	Stream                           bool
 	ExtraHeaders                     map[string]string
 	ExtraBody                        map[string]any
+	ExcludeParams                    []string
 	ReasoningEffort                  string
 	ShowReasoning                    bool
 	InteractiveRound, MaxHistory     int
@@ -81,6 +90,7 @@ type config struct {
 	EnableMCP, ShowMCPOutput         bool
 	MCPConfig                        string
 	DefaultRole                      string
+	OSName, ShellName                string // "auto" = detected
 	MCPTimeout                       time.Duration
 	ToolApproval                     string
 	ShellTimeout                     time.Duration
@@ -140,6 +150,9 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 				return nil, perr
 			}
 			for k, v := range file["core"] {
+				if displayOnlyKeys[k] {
+					continue
+				}
 				if _, known := vals[k]; !known {
 					fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored%s\n", src.path, k, nearestKey(k))
 					continue
@@ -172,6 +185,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.Stream = p.bool("STREAM")
 	c.ExtraHeaders = p.headers("EXTRA_HEADERS")
 	c.ExtraBody = p.object("EXTRA_BODY")
+	c.ExcludeParams = p.list("EXCLUDE_PARAMS")
 	c.ReasoningEffort = p.str("REASONING_EFFORT")
 	c.ShowReasoning = p.bool("SHOW_REASONING")
 	c.InteractiveRound = p.int("INTERACTIVE_ROUND")
@@ -184,6 +198,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ShowMCPOutput = p.bool("SHOW_MCP_OUTPUT")
 	c.MCPConfig = p.str("MCP_CONFIG")
 	c.DefaultRole = p.str("DEFAULT_ROLE")
+	c.OSName, c.ShellName = p.str("OS_NAME"), p.str("SHELL_NAME")
 	c.MCPTimeout = time.Duration(p.int("MCP_TIMEOUT")) * time.Second
 	c.ToolApproval = p.oneOf("TOOL_APPROVAL", "ask", "auto", "deny")
 	c.ShellTimeout = time.Duration(p.int("SHELL_TIMEOUT")) * time.Second
@@ -230,6 +245,17 @@ func nearestKey(k string) string {
 		keys[i] = s.key
 	}
 	return nearestName(k, keys)
+}
+
+// list is k's comma-separated values, trimmed, empty ones left out.
+func (p parser) list(k string) []string {
+	var out []string
+	for _, v := range strings.Split(p.str(k), ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // str is the trimmed raw value of k.

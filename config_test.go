@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,6 +144,33 @@ func TestConfigWarningsExplain(t *testing.T) {
 	for _, want := range []string{"unknown key MODLE ignored; did you mean MODEL?", `TEMPERATURE="0.5 ; warmer" from file is not a number; using default "0.3" (a comment must be on a line of its own)`} {
 		if !strings.Contains(warn, want) {
 			t.Errorf("warnings lack %q:\n%s", want, warn)
+		}
+	}
+}
+
+// A config.ini written by YAICLI loads without a warning: its display-only
+// keys are accepted and ignored.
+func TestYAICLIConfigLoadsQuietly(t *testing.T) {
+	file := "[core]\nPROVIDER=openai\nBASE_URL=https://api.openai.com/v1\nAPI_KEY=\nMODEL=gpt-4o\nSHELL_NAME=auto\nOS_NAME=auto\n" +
+		"STREAM=true\nTEMPERATURE=0.5\nTOP_P=1.0\nMAX_TOKENS=1024\nTIMEOUT=60\nINTERACTIVE_ROUND=25\nCODE_THEME=monokai\nMAX_HISTORY=500\n" +
+		"AUTO_SUGGEST=true\nSHOW_REASONING=true\nJUSTIFY=default\nCHAT_HISTORY_DIR=/tmp/yaicli/chats\nMAX_SAVED_CHATS=20\n" +
+		"ROLE_MODIFY_WARNING=true\nENABLE_FUNCTIONS=true\nSHOW_FUNCTION_OUTPUT=true\n"
+	c, warn := load(t, file, nil, nil)
+	if warn != "" || c.Temperature != 0.5 {
+		t.Errorf("temperature %v, warnings:\n%s", c.Temperature, warn)
+	}
+}
+
+// Every setting is documented in the README's table, with its default.
+func TestREADMEListsEverySetting(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range settings {
+		row := fmt.Sprintf("| `%s` | `%s` |", s.key, s.def)
+		if !strings.Contains(string(readme), row) {
+			t.Errorf("README lacks the row %q", row)
 		}
 	}
 }

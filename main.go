@@ -290,7 +290,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
 		return exitUsage
 	}
-	system := fillRole(r.Prompt)
+	system := fillRole(cfg, r.Prompt)
 	var prompt string
 	if !o.chat {
 		if prompt, err = oneShotPrompt(o.prompt, stdin); err != nil {

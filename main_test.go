@@ -187,6 +187,25 @@ func TestEndToEnd(t *testing.T) {
 	}
 }
 
+// EXCLUDE_PARAMS keeps fields out of the request (gpt-5 and o-series
+// models refuse a temperature), EXTRA_BODY included.
+func TestExcludeParams(t *testing.T) {
+	f := newFakeProvider(t, replay(t, "openai_text.sse"))
+	r := runBinary(t, f, e2e{args: []string{"hi"}, env: []string{"YAI_EXCLUDE_PARAMS=temperature, top_p,seed", `YAI_EXTRA_BODY={"seed":7,"user":"me"}`}})
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	body := f.chats()[0].Body
+	for _, k := range []string{"temperature", "top_p", "seed"} {
+		if _, ok := body[k]; ok {
+			t.Errorf("body carries %s despite EXCLUDE_PARAMS", k)
+		}
+	}
+	if body["user"] != "me" || body["model"] != "gpt-4o" {
+		t.Errorf("other fields lost: %v", body)
+	}
+}
+
 // TestRequestShape checks the exact request a one-shot run sends.
 func TestRequestShape(t *testing.T) {
 	f := newFakeProvider(t, replay(t, "openai_text.sse"))

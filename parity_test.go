@@ -80,8 +80,13 @@ func TestRoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := loadRole(dir, "pirate")
-	if got := fillRole(r.Prompt); strings.Contains(got, "{_os}") || !strings.HasPrefix(got, "Talk like a pirate on ") {
+	auto, _ := load(t, "", nil, nil)
+	if got := fillRole(auto, r.Prompt); strings.Contains(got, "{_os}") || !strings.HasPrefix(got, "Talk like a pirate on ") {
 		t.Errorf("fillRole = %q", got)
+	}
+	named, _ := load(t, "[core]\nOS_NAME=Plan 9\nSHELL_NAME=rc\n", nil, nil)
+	if got := fillRole(named, "{_shell} on {_os}"); got != "rc on Plan 9" {
+		t.Errorf("fillRole with OS_NAME and SHELL_NAME = %q", got)
 	}
 	if names := strings.Join(listRoles(dir), ","); names != "Code Assistant,DEFAULT,Shell Command Generator,pirate" {
 		t.Errorf("listRoles = %s", names)

@@ -259,7 +259,7 @@ func (openaiWire) auth(h http.Header, key string) {
 	}
 }
 
-// body builds the JSON request body, EXTRA_BODY merged last.
+// body builds the JSON request body, EXTRA_BODY and EXCLUDE_PARAMS applied last.
 func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	var msgs any = req.Messages
 	if cfg.Provider == "deepseek" {
@@ -284,10 +284,19 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	if cfg.ReasoningEffort != "" {
 		b["reasoning_effort"] = cfg.ReasoningEffort
 	}
+	return json.Marshal(finishBody(cfg, b))
+}
+
+// finishBody merges EXTRA_BODY into a request body and removes the fields
+// EXCLUDE_PARAMS names (reasoning models refuse temperature, for one).
+func finishBody(cfg *config, b map[string]any) map[string]any {
 	for k, v := range cfg.ExtraBody {
 		b[k] = v
 	}
-	return json.Marshal(b)
+	for _, k := range cfg.ExcludeParams {
+		delete(b, k)
+	}
+	return b
 }
 
 // once performs one HTTP exchange.

@@ -116,9 +116,17 @@ func deleteRole(dir, name string) error {
 	return err
 }
 
-// fillRole replaces {_os} and {_shell} in a role prompt.
-func fillRole(prompt string) string {
-	return strings.NewReplacer("{_os}", osName(), "{_shell}", filepath.Base(shellPath())).Replace(prompt)
+// fillRole replaces {_os} and {_shell} in a role prompt: OS_NAME and
+// SHELL_NAME, or what this machine says when they are "auto".
+func fillRole(cfg *config, prompt string) string {
+	osn, sh := cfg.OSName, cfg.ShellName
+	if osn == "" || strings.EqualFold(osn, "auto") {
+		osn = osName()
+	}
+	if sh == "" || strings.EqualFold(sh, "auto") {
+		sh = filepath.Base(shellPath())
+	}
+	return strings.NewReplacer("{_os}", osn, "{_shell}", sh).Replace(prompt)
 }
 
 // osName is "Linux/<distro>" or "Darwin/macOS <version>", as YAICLI says it.

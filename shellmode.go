@@ -14,7 +14,7 @@ import (
 // generateCommand asks the model for one shell command for task, without
 // tools and without streaming it to the screen, and cleans the answer.
 func generateCommand(ctx context.Context, a *agent, task string) (string, error) {
-	h := []message{{Role: "system", Content: fillRole(mustRole(roleShell))}, {Role: "user", Content: task}}
+	h := []message{{Role: "system", Content: fillRole(a.cfg, mustRole(roleShell))}, {Role: "user", Content: task}}
 	r, err := a.send(ctx, chatRequest{Messages: h, MaxTokens: a.cfg.MaxTokens}, streamSink{})
 	if err != nil {
 		return "", err
