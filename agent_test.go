@@ -52,7 +52,7 @@ func TestNothingToTrim(t *testing.T) {
 	body, _ := os.ReadFile("testdata/errors/ctx_openai.400.json")
 	fp := newFakeProvider(t, fail(400, string(body)), fail(400, string(body)))
 	r := runBinary(t, fp, e2e{args: []string{"summarise"}, stdin: bigPrompt(3000)})
-	if r.code != 4 || len(fp.chats()) != 2 || !strings.Contains(r.stderr, "nothing left to trim") {
+	if r.code != 4 || len(fp.chats()) != 2 || !strings.Contains(r.stderr, "nothing left to trim") || !strings.Contains(r.stderr, "hint: the current message alone is too big for this model: send less") {
 		t.Errorf("code %d after %d requests: %s", r.code, len(fp.chats()), r.stderr)
 	}
 }
@@ -124,10 +124,24 @@ func TestHealingGivesUp(t *testing.T) {
 	if r.code != 4 || len(fp.chats()) != 2 {
 		t.Fatalf("code %d after %d requests, want 4 after 2", r.code, len(fp.chats()))
 	}
-	for _, want := range []string{"provider openai, model gpt-4o", "prompt is too long: 208310 tokens > 200000 maximum", "(208310 tokens > 200000)", "hint: run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"} {
+	for _, want := range []string{"provider openai, model gpt-4o", "prompt is too long: 208310 tokens > 200000 maximum", "(208310 tokens > 200000)", "hint: the current message alone is too big"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
+	}
+}
+
+// TestHealingGivesUpInREPL: with older turns to drop and still rejected, the
+// hint points at /compact and the budget, and the REPL takes the next question.
+func TestHealingGivesUpInREPL(t *testing.T) {
+	body, _ := os.ReadFile("testdata/errors/ctx_anthropic.400.json")
+	fp := newFakeProvider(t, sse(textStream("first")), sse(textStream("second")), fail(400, string(body)), fail(400, string(body)), sse(textStream("fourth")))
+	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "one\ntwo\nthree\nfour\n"})
+	if r.code != 0 || !strings.Contains(r.stdout, "fourth") {
+		t.Fatalf("code %d, stdout %q:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "even after trimming and one retry") || !strings.Contains(r.stderr, "hint: run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS") {
+		t.Errorf("stderr:\n%s", r.stderr)
 	}
 }
 

@@ -258,6 +258,10 @@ func hint(err error, c *config) string {
 	case kindRateLimit, kindOverloaded:
 		return "the provider is busy; wait a moment and try again"
 	case kindContextLength:
+		var he *healError
+		if errors.As(err, &he) && he.stuck {
+			return "the current message alone is too big for this model: send less (pipe through head or tail, attach fewer files), or use a model with a larger window"
+		}
 		if ae.MaxTokens {
 			return "lower MAX_TOKENS (--max-tokens), run /compact, or lower CONTEXT_BUDGET_TOKENS"
 		}
