@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -208,12 +210,15 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 	return n
 }
 
-// observe calibrates the estimator with the provider's reported usage. A
-// report far below the estimate is not a tokenizer difference: Ollama cuts
-// the conversation to its num_ctx silently and answers 200, so say so once.
+// observe calibrates the estimator with the provider's reported usage. On
+// a local server, a report far below the estimate is not a tokenizer
+// difference: Ollama cuts the conversation to its num_ctx silently and
+// answers 200, so say so once. Hosted providers reject instead of cutting,
+// and there a low count is the estimator's error (Hindi costs o200k under
+// half of what it costs cl100k): it calibrates, within bounds.
 func (a *agent) observe(r reply, est int) {
 	p := r.Usage.PromptTokens
-	if p > 0 && est > 1000 && p < est*4/10 {
+	if p > 0 && est > 1000 && p < est*4/10 && mayCutSilently(a.cfg) {
 		if !a.warnedCut {
 			a.warnedCut = true
 			a.endAnswer() // the answer is complete: the warning starts its own line
@@ -318,3 +323,22 @@ func (e *healError) Error() string {
 
 // Unwrap exposes the provider's rejection to errors.Is and errors.As.
 func (e *healError) Unwrap() error { return e.last }
+
+// mayCutSilently reports whether the server may drop the start of a long
+// conversation instead of rejecting it: Ollama and LM Studio do, and so may
+// any server of ours on this machine or the local network.
+func mayCutSilently(cfg *config) bool {
+	if cfg.Provider == "ollama" || cfg.Provider == "lmstudio" {
+		return true
+	}
+	u, err := url.Parse(cfg.baseURL())
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
+}

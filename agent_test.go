@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -315,5 +317,32 @@ func TestLongSavedChatUnderSmallBudget(t *testing.T) {
 	}
 	if n := strings.Count(r.stderr, "over the 4000-token budget: dropped the"); n != 1 || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("stderr = %q, want one trim line", r.stderr)
+	}
+}
+
+// A prompt count far below the estimate means a local server cut the
+// conversation; from a hosted provider it is the estimator's error, and
+// it calibrates instead of warning.
+func TestSilentCutOnlyOnLocalServers(t *testing.T) {
+	for _, tc := range []struct {
+		provider, url string
+		warn          bool
+	}{
+		{"ollama", "", true},
+		{"openai", "http://127.0.0.1:8080/v1", true},
+		{"mybox", "http://192.168.1.20:8000/v1", true},
+		{"openai", "", false},
+		{"anthropic", "https://api.anthropic.com/v1", false},
+	} {
+		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "BASE_URL": tc.url, "API_KEY": "k"})
+		var stderr bytes.Buffer
+		a := &agent{cfg: cfg, stdout: io.Discard, stderr: &stderr}
+		a.observe(reply{Usage: usage{PromptTokens: 1000}}, 3000)
+		if warned := strings.Contains(stderr.String(), "probably cut the conversation"); warned != tc.warn {
+			t.Errorf("%s %s: warned %v, want %v", tc.provider, tc.url, warned, tc.warn)
+		}
+		if calibrated := a.cal.ratio != 0; calibrated == tc.warn {
+			t.Errorf("%s %s: calibrated %v, want %v", tc.provider, tc.url, calibrated, !tc.warn)
+		}
 	}
 }
