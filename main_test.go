@@ -154,7 +154,7 @@ func TestEndToEnd(t *testing.T) {
 		{name: "duplicate key is an error with both lines", run: e2e{args: []string{"q"}, file: "[core]\nMODEL=a\n# c\nmodel=b\n"},
 			wantStderr: "key MODEL is set twice, on lines 2 and 4", wantCode: 2},
 		{name: "context length rejected twice exits 4", steps: []step{fail(400, ctxErr), fail(400, ctxErr)}, run: e2e{args: []string{"q"}},
-			wantStderr: "rejected the request as too long \\(4619 tokens > 4097\\); (.|\n)*rejected the request as too long \\(4619 tokens > 4097\\) twice(.|\n)*hint: run /compact", wantCode: 4},
+			wantStderr: "rejected the request as too long \\(4619 tokens > 4097\\); (.|\n)*rejected the request as too long \\(4619 tokens > 4097\\) twice(.|\n)*hint: the current message alone is too big", wantCode: 4},
 		{name: "help", run: e2e{args: []string{"--help"}}, wantStdout: "~(?s)Usage:.*Examples:.*Exit codes:"},
 		{name: "list providers", run: e2e{args: []string{"--list-providers"}}, wantStdout: "~anthropic\\s+https://api.anthropic.com/v1\\s+needs ANTHROPIC_API_KEY(.|\n)*ollama\\s+http://localhost:11434/v1\\s+no key"},
 		{name: "version", run: e2e{args: []string{"-v"}}, wantStdout: "~^yaicli "},

@@ -34,14 +34,16 @@ func TestKanjiWithKana(t *testing.T) {
 	}
 }
 
-// An ALL-CAPS word (LC_MESSAGES, WARNING) is a token or two; capitals of
-// the same length from base32 are several.
+// An ALL-CAPS word (LC_MESSAGES, PASS) is a token or two; capitals of the
+// same length from base32 are several.
 func TestCapsWordsCheaperThanBase32(t *testing.T) {
 	word, noise := estimateRaw(" MESSAGES"), estimateRaw(" MXSQGTKB")
 	if word >= noise-1 {
 		t.Errorf("MESSAGES %.1f, MXSQGTKB %.1f: want the word at least a token cheaper", word, noise)
 	}
-	if capsWord("LC") || !capsWord("ERROR") || capsWord("HTTPS") {
-		t.Error("capsWord: LC is too short to tell, ERROR is a word, HTTPS has too few vowels")
+	for run, want := range map[string]bool{"ERROR": true, "MESSAGES": true, "PASS": true, "LC": true, "MXSQ": false, "QZ": false, "KJHGTRBN": false} {
+		if capsWord(run) != want {
+			t.Errorf("capsWord(%s) = %v, want %v", run, !want, want)
+		}
 	}
 }
