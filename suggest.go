@@ -13,17 +13,17 @@ import (
 // meant.
 func flagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
-	if i := strings.LastIndex(msg, " -"); i >= 0 {
-		name := strings.Fields(msg[i+2:])[0]
-		name = strings.TrimSuffix(name, ":")
-		if len(name) > 1 {
-			msg = msg[:i] + " --" + msg[i+2:]
+	const unknown = "flag provided but not defined: -"
+	if name, ok := strings.CutPrefix(msg, unknown); ok {
+		msg = "unknown flag " + dashes(name)
+		if near := nearestFlag(fs, name); near != "" {
+			msg += "; did you mean " + dashes(near) + "?"
 		}
-		if strings.HasPrefix(msg, "flag provided but not defined") {
-			msg = "unknown flag " + dashes(name)
-			if near := nearestFlag(fs, name); near != "" {
-				msg += "; did you mean " + dashes(near) + "?"
-			}
+	} else if i := strings.LastIndex(msg, " -"); i >= 0 {
+		// "flag needs an argument: -max-turns", "invalid value ... for flag -max-turns: ..."
+		name, _, _ := strings.Cut(msg[i+2:], ":")
+		if len(name) > 1 && !strings.Contains(name, " ") && !strings.HasPrefix(name, "-") {
+			msg = msg[:i] + " --" + msg[i+2:]
 		}
 	}
 	return fmt.Errorf("%s (see yaicli --help)", msg)
