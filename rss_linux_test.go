@@ -6,5 +6,8 @@ import "syscall"
 func maxRSS() int64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return ru.Maxrss * 1024
+	return maxrssBytes(&ru)
 }
+
+// maxrssBytes reads ru_maxrss, which Linux reports in kilobytes.
+func maxrssBytes(ru *syscall.Rusage) int64 { return ru.Maxrss * 1024 }

@@ -109,6 +109,6 @@ func BenchmarkOneShotGiB(b *testing.B) {
 			b.Fatalf("%v: %s", err, out)
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "wall-s")
-		b.ReportMetric(float64(c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)/1024, "child-maxrss-MiB")
+		b.ReportMetric(float64(maxrssBytes(c.ProcessState.SysUsage().(*syscall.Rusage)))/(1<<20), "child-maxrss-MiB")
 	}
 }

@@ -32,7 +32,7 @@ type tty struct {
 // newTTY takes the terminal on in; ctx ending (SIGTERM, SIGHUP) stops key waits.
 func newTTY(ctx context.Context, in *os.File, out io.Writer) (*tty, error) {
 	fd := int(in.Fd())
-	orig, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	orig, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
 	if err != nil {
 		return nil, fmt.Errorf("reading terminal modes: %w", err)
 	}
@@ -51,7 +51,7 @@ func (t *tty) cbreak() {
 	m.Lflag &^= unix.ICANON | unix.ECHO
 	m.Lflag |= unix.ISIG
 	m.Cc[unix.VMIN], m.Cc[unix.VTIME] = 1, 0
-	unix.IoctlSetTermios(t.fd, unix.TCSETS, &m)
+	unix.IoctlSetTermios(t.fd, ioctlSetTermios, &m)
 }
 
 // closed reports whether SIGTERM or SIGHUP asked yaicli to stop.
@@ -66,7 +66,7 @@ func (t *tty) closed() bool {
 
 // restore puts the terminal back as yaicli found it.
 func (t *tty) restore() {
-	unix.IoctlSetTermios(t.fd, unix.TCSETS, t.orig)
+	unix.IoctlSetTermios(t.fd, ioctlSetTermios, t.orig)
 }
 
 // size is the terminal's width and height, 80x24 when unknown.
@@ -87,8 +87,12 @@ func (t *tty) fill(timeout time.Duration) bool {
 		if timeout < 0 || timeout > step {
 			wait = step
 		}
-		fds := []unix.PollFd{{Fd: int32(t.fd), Events: unix.POLLIN}}
-		n, err := unix.Poll(fds, int(wait/time.Millisecond))
+		// select, not poll: macOS's poll does not support terminals (it
+		// answers POLLNVAL at once, and the read after it blocks).
+		var fds unix.FdSet
+		fds.Set(t.fd)
+		tv := unix.NsecToTimeval(wait.Nanoseconds())
+		n, err := unix.Select(t.fd+1, &fds, nil, nil, &tv)
 		if err == nil && n > 0 {
 			break
 		}

@@ -171,8 +171,8 @@ func TestTmuxREPL(t *testing.T) {
 	}
 	s.waitForPrompt(">>>")
 	s.send("C-o")
-	sc = s.waitFor("Tool outputs")
-	if !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, "model-visible text") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
+	sc = s.waitFor("model-visible text") // the status row is drawn last
+	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
 		t.Errorf("viewer:\n%s", sc)
 	}
 	s.send("Down")
@@ -233,7 +233,7 @@ func TestTmuxGeneration(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("slow start")
 	s.send("C-o")
-	sc := s.waitFor("Tool outputs")
+	sc := s.waitFor("model-visible text") // the status row is drawn last
 	if !strings.Contains(sc, "execute_shell_command") {
 		t.Errorf("viewer during generation:\n%s", sc)
 	}
@@ -361,7 +361,7 @@ func TestTmuxViewerResize(t *testing.T) {
 	s.waitFor("ok")
 	s.waitForPrompt(">>>")
 	s.send("C-o")
-	sc := s.waitFor("Tool outputs")
+	sc := s.waitFor("model-visible text") // the status row is drawn last
 	if !strings.Contains(sc, "␛[31m") || !strings.Contains(sc, "␛[0m 日本語") {
 		t.Errorf("escapes not shown safely:\n%s", sc)
 	}
