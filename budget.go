@@ -80,12 +80,13 @@ var asciiClass = func() (t [256]byte) {
 // isLetter reports whether c is an ASCII letter.
 func isLetter(c byte) bool { return asciiClass[c] == clsLower || asciiClass[c] == clsUpper }
 
-// estimateTokens is the estimated token count of s, without calibration.
+// estimateTokens is the estimated token count of s, without calibration:
+// at least one for any text, as even a lone space is a token.
 func estimateTokens(s string) int {
 	if s == "" {
 		return 0
 	}
-	return int(estimateRaw(s) + 0.999)
+	return max(1, int(estimateRaw(s)+0.999))
 }
 
 // estimateRaw prices s piece by piece in one pass.

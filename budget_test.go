@@ -219,3 +219,18 @@ func TestLowerEnd(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEstimate: any input, valid UTF-8 or not, is priced without a panic,
+// at least one token when not empty and at most a few per byte (the dearest
+// piece, a case flip or an emoji, costs a little over two).
+func FuzzEstimate(f *testing.F) {
+	for _, s := range []string{"", "hello world", "camelCaseHTTPServer", "ыэё русский", "這個文件", "\xff\xfe", "  007 0x7f\n\t", "🙂🙂"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := estimateTokens(s)
+		if s != "" && n < 1 || n > 3*len(s)+1 {
+			t.Errorf("estimateTokens(%q) = %d, want 1..%d", s, n, 3*len(s)+1)
+		}
+	})
+}
