@@ -142,18 +142,24 @@ func render(s viewerState, width, height int) []string {
 	body := wrapText(readableJSON(s.body()), bodyW)
 	maxScroll := max(len(body)-bodyH, 0)
 	scroll := min(s.scroll, maxScroll)
+	// Each entry takes two rows: the tool's name, then the size and the
+	// caption (the command or path, which tells calls of one tool apart).
+	// The list scrolls to keep the selection in view.
+	top := max(0, s.sel-max(bodyH/2, 1)+1)
 	for i := 0; i < bodyH; i++ {
 		left := ""
-		if i < len(s.entries) {
-			e := s.entries[i]
-			mark := "  "
-			if i == s.sel {
-				mark = "> "
-				if !s.bodyPane {
-					mark = "▶ "
-				}
+		if n := top + i/2; n < len(s.entries) {
+			e := s.entries[n]
+			switch {
+			case i%2 == 1:
+				left = "    " + humanChars(e.chars) + " " + sanitize(e.caption)
+			case n == s.sel && !s.bodyPane:
+				left = "▶ " + e.name
+			case n == s.sel:
+				left = "> " + e.name
+			default:
+				left = "  " + e.name
 			}
-			left = fmt.Sprintf("%s%s %s %s", mark, e.name, humanChars(e.chars), sanitize(e.caption))
 		}
 		right := ""
 		if scroll+i < len(body) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,6 +29,10 @@ func sampleEntries(t *testing.T) []viewerEntry {
 // testdata/viewer/*.golden (go test -run ViewerGolden -update rewrites them).
 func TestViewerGolden(t *testing.T) {
 	entries := sampleEntries(t)
+	var many []viewerEntry // a long agent turn: more outputs than the list has rows
+	for i := range 30 {
+		many = append(many, viewerEntry{name: "execute_shell_command", caption: fmt.Sprintf("step %d", i+1), chars: 10, model: fmt.Sprintf("output %d", i+1)})
+	}
 	for _, tc := range []struct {
 		name string
 		s    viewerState
@@ -37,6 +42,7 @@ func TestViewerGolden(t *testing.T) {
 		{"second_40x12", viewerState{entries: entries, sel: 1}, 40, 12},
 		{"full_body_120x30", viewerState{entries: entries, showFull: true, bodyPane: true, scroll: 45}, 120, 30},
 		{"empty_60x8", viewerState{}, 60, 8},
+		{"many_scrolled_60x10", viewerState{entries: many, sel: 24}, 60, 10},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.s
