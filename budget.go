@@ -372,5 +372,5 @@ func budgetFor(setting int, model string, window int, windowSource string) budge
 	if window <= 0 {
 		return budget{tokens: fallbackWindow * 7 / 10, source: fmt.Sprintf("70%% of the fallback %d-token window (%s is not a known model)", fallbackWindow, model)}
 	}
-	return budget{tokens: window * 7 / 10, source: fmt.Sprintf("70%% of %s's %d-token window (%s)", model, window, windowSource), window: window}
+	return budget{tokens: window * 7 / 10, source: fmt.Sprintf("70%% of %s's %d-token window, %s", model, window, windowSource), window: window}
 }

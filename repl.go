@@ -482,7 +482,9 @@ func writeContext(w io.Writer, h []message, a *agent) {
 	schemas := a.cal.scale(toolsTokens(specs))
 	total := system + attached + hist + tools + schemas
 	b := a.budget.tokens
-	row := func(name string, n int, extra string) { fmt.Fprintf(w, "  %-26s %9d  %s\n", name, n, extra) }
+	row := func(name string, n int, extra string) {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-26s %9d  %s", name, n, extra), " "))
+	}
 	fmt.Fprintln(w, "context (estimated tokens)")
 	row("system prompt", system, "")
 	if attached > 0 {

@@ -95,7 +95,7 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 			return e.Tokens, e.Source
 		}
 		if e.Tokens == 0 && time.Since(e.Time) < windowCacheMiss {
-			return windowOf(cfg.Model), "model table"
+			return windowOf(cfg.Model), "from the model table"
 		}
 	}
 	if ask := discoverers[cfg.Provider]; ask != nil {
@@ -106,7 +106,7 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 			return n, source
 		}
 	}
-	return windowOf(cfg.Model), "model table"
+	return windowOf(cfg.Model), "from the model table"
 }
 
 // learn records a window named by a context-length rejection.
