@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // sample is one line of testdata/tokens.jsonl.
@@ -187,8 +188,22 @@ func TestWindowDiscovery(t *testing.T) {
 	// A window learned from a rejection replaces the table's value.
 	cfg, _ := load(t, "", nil, map[string]string{"MODEL": "gpt-4o"})
 	openWindowCache().learn(cfg, 8000)
-	if got, source := openWindowCache().resolve(t.Context(), cfg); got != 8000 || source != "learned from a rejection" {
+	if got, source := openWindowCache().resolve(t.Context(), cfg); got != 8000 || source != windowLearned {
 		t.Errorf("learned window = %d (%s)", got, source)
+	}
+	// Weeks later it still stands for a hosted model; a local server that
+	// can tell its window is asked again (it may have been restarted).
+	old := time.Now().Add(-2 * windowCacheFresh)
+	local, _ := load(t, "", nil, map[string]string{"PROVIDER": "llamacpp", "MODEL": "any", "BASE_URL": srv.URL + "/v1"})
+	for _, c := range []*config{cfg, local} {
+		wc := openWindowCache()
+		wc.put(windowKey(c), cachedWindow{Tokens: 2000, Source: windowLearned, Time: old})
+	}
+	if got, _ := openWindowCache().resolve(t.Context(), cfg); got != 2000 {
+		t.Errorf("hosted model's old learned window = %d, want 2000 kept", got)
+	}
+	if got, source := openWindowCache().resolve(t.Context(), local); got != 4096 {
+		t.Errorf("llama.cpp's old learned window = %d (%s), want 4096 asked again", got, source)
 	}
 }
 

@@ -90,7 +90,11 @@ func windowKey(cfg *config) string {
 func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 	key := windowKey(cfg)
 	if e, ok := wc.entries[key]; ok {
-		fresh := time.Since(e.Time) < windowCacheFresh || e.Source == "learned from a rejection"
+		// A window learned from a rejection stays while nothing better can be
+		// known (hosted models do not change theirs); a local server that can
+		// say its window is asked again after a while, as it may have been
+		// restarted with another context size.
+		fresh := time.Since(e.Time) < windowCacheFresh || e.Source == windowLearned && discoverers[cfg.Provider] == nil
 		if e.Tokens > 0 && fresh {
 			return e.Tokens, e.Source
 		}
@@ -109,9 +113,12 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 	return windowOf(cfg.Model), "from the model table"
 }
 
+// windowLearned is the source of a window taken from a rejection's numbers.
+const windowLearned = "learned from a rejection"
+
 // learn records a window named by a context-length rejection.
 func (wc *windowCache) learn(cfg *config, tokens int) {
-	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: "learned from a rejection", Time: time.Now()})
+	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: windowLearned, Time: time.Now()})
 }
 
 // put stores an entry and rewrites the cache file atomically.
