@@ -224,7 +224,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 		// With a BASE_URL any name is an OpenAI-compatible server (YAICLI's
 		// users have many); without one there is nowhere to send requests.
 		return nil, fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
-			c.Provider, nearestName(c.Provider, presetNames()), strings.Join(presetNames(), ", "))
+			c.Provider, didYouMean(nearestName(c.Provider, presetNames())), strings.Join(presetNames(), ", "))
 	}
 	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
 	return c, nil
@@ -244,7 +244,7 @@ func nearestKey(k string) string {
 	for i, s := range settings {
 		keys[i] = s.key
 	}
-	return nearestName(k, keys)
+	return didYouMean(nearestName(k, keys))
 }
 
 // list is k's comma-separated values, trimmed, empty ones left out.

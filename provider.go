@@ -15,32 +15,35 @@ import (
 	"time"
 )
 
-// preset is a provider's default endpoint and the environment variable
-// that conventionally holds its key ("" for local servers that need none).
+// preset is a provider's default endpoint, the environment variable that
+// conventionally holds its key ("" for local servers that need none), and
+// for local servers how one usually starts it (for the hint when nothing
+// listens at its address).
 type preset struct {
 	baseURL string
 	keyEnv  string
+	start   string
 }
 
 // presets are the providers yaicli knows by name; all but anthropic speak
 // OpenAI's chat completions format.
 var presets = map[string]preset{
-	"openai":      {"https://api.openai.com/v1", "OPENAI_API_KEY"},
-	"anthropic":   {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY"},
-	"deepseek":    {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY"},
-	"groq":        {"https://api.groq.com/openai/v1", "GROQ_API_KEY"},
-	"openrouter":  {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"},
-	"together":    {"https://api.together.xyz/v1", "TOGETHER_API_KEY"},
-	"xai":         {"https://api.x.ai/v1", "XAI_API_KEY"},
-	"mistral":     {"https://api.mistral.ai/v1", "MISTRAL_API_KEY"},
-	"moonshot":    {"https://api.moonshot.ai/v1", "MOONSHOT_API_KEY"},
-	"siliconflow": {"https://api.siliconflow.cn/v1", "SILICONFLOW_API_KEY"},
-	"dashscope":   {"https://dashscope.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY"},
-	"gemini":      {"https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY"},
-	"ollama":      {"http://localhost:11434/v1", ""},
-	"lmstudio":    {"http://localhost:1234/v1", ""},
-	"llamacpp":    {"http://localhost:8080/v1", ""},
-	"vllm":        {"http://localhost:8000/v1", ""},
+	"openai":      {"https://api.openai.com/v1", "OPENAI_API_KEY", ""},
+	"anthropic":   {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY", ""},
+	"deepseek":    {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", ""},
+	"groq":        {"https://api.groq.com/openai/v1", "GROQ_API_KEY", ""},
+	"openrouter":  {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", ""},
+	"together":    {"https://api.together.xyz/v1", "TOGETHER_API_KEY", ""},
+	"xai":         {"https://api.x.ai/v1", "XAI_API_KEY", ""},
+	"mistral":     {"https://api.mistral.ai/v1", "MISTRAL_API_KEY", ""},
+	"moonshot":    {"https://api.moonshot.ai/v1", "MOONSHOT_API_KEY", ""},
+	"siliconflow": {"https://api.siliconflow.cn/v1", "SILICONFLOW_API_KEY", ""},
+	"dashscope":   {"https://dashscope.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY", ""},
+	"gemini":      {"https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY", ""},
+	"ollama":      {"http://localhost:11434/v1", "", "ollama serve"},
+	"lmstudio":    {"http://localhost:1234/v1", "", "lms server start"},
+	"llamacpp":    {"http://localhost:8080/v1", "", "llama-server -m MODEL.gguf"},
+	"vllm":        {"http://localhost:8000/v1", "", "vllm serve MODEL"},
 }
 
 // presetNames lists the presets alphabetically.
@@ -355,15 +358,6 @@ func (c *client) netError(ctx context.Context, err error) error {
 	return fmt.Errorf("talking to %s at %s: %w%s", c.cfg.Provider, c.cfg.baseURL(), err, c.unreachableHint(err))
 }
 
-// localStart says how each local server is usually started, for the hint
-// when nothing listens at its address.
-var localStart = map[string]string{
-	"ollama":   "ollama serve",
-	"lmstudio": "lms server start",
-	"llamacpp": "llama-server -m MODEL.gguf",
-	"vllm":     "vllm serve MODEL",
-}
-
 // unreachableHint tells the user what to do when the server cannot be
 // reached at all: start the local server, or check the address and the
 // network (air-gapped machines need a local provider).
@@ -371,7 +365,7 @@ func (c *client) unreachableHint(err error) string {
 	var dns *net.DNSError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		if start, ok := localStart[c.cfg.Provider]; ok {
+		if start := presets[c.cfg.Provider].start; start != "" {
 			return fmt.Sprintf("\n  nothing listens there: start the server (%s) or set BASE_URL to where it runs", start)
 		}
 		return "\n  nothing listens there: check BASE_URL (YAI_BASE_URL)"

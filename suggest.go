@@ -17,7 +17,7 @@ func flagError(fs *flag.FlagSet, err error) error {
 	if name, ok := strings.CutPrefix(msg, unknown); ok {
 		msg = "unknown flag " + dashes(name)
 		if near := nearestFlag(fs, name); near != "" {
-			msg += "; did you mean " + dashes(near) + "?"
+			msg += didYouMean(dashes(near))
 		}
 	} else if i := strings.LastIndex(msg, " -"); i >= 0 {
 		// "flag needs an argument: -max-turns", "invalid value ... for flag -max-turns: ..."
@@ -39,13 +39,13 @@ func dashes(name string) string {
 
 // nearestFlag is the defined flag within two edits of name, or "".
 func nearestFlag(fs *flag.FlagSet, name string) string {
-	best, bestD := "", 3
+	var names []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if d := editDistance(name, f.Name); d < bestD && len(f.Name) > 1 {
-			best, bestD = f.Name, d
+		if len(f.Name) > 1 { // -M and -T are spelt out as --model, --temperature
+			names = append(names, f.Name)
 		}
 	})
-	return best
+	return nearestName(name, names)
 }
 
 // editDistance counts the insertions, deletions, substitutions and swaps
@@ -75,8 +75,7 @@ func editDistance(a, b string) int {
 	return rows[len(a)][len(b)]
 }
 
-// nearestName suggests the name within two edits of got, as
-// "; did you mean NAME?", or "".
+// nearestName is the one of names within two edits of got, or "".
 func nearestName(got string, names []string) string {
 	best, bestD := "", 3
 	for _, n := range names {
@@ -84,8 +83,13 @@ func nearestName(got string, names []string) string {
 			best, bestD = n, d
 		}
 	}
-	if best == "" {
+	return best
+}
+
+// didYouMean renders a suggestion as "; did you mean NAME?", or "" for none.
+func didYouMean(name string) string {
+	if name == "" {
 		return ""
 	}
-	return "; did you mean " + best + "?"
+	return "; did you mean " + name + "?"
 }
