@@ -32,6 +32,10 @@ type agent struct {
 	noTools   bool // the model refused tools once: this session sends none
 	warnedCut bool // the silent-truncation warning was given
 	warnedBig bool // this turn was told its own messages exceed the budget
+	// rawAnswer writes the answer exactly as received: stdout is a file or
+	// a pipe. Otherwise it goes through answer, made safe for a terminal.
+	rawAnswer bool
+	answer    *termWriter
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -39,29 +43,39 @@ type agent struct {
 // hub offers MCP servers' tools beside the built-in ones (nil: none).
 func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), hub *mcpHub) *agent {
 	c := newClient(cfg, preview)
-	a := &agent{cfg: cfg, send: c.send, stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub}
+	a := &agent{cfg: cfg, send: scrubbed(c.send, cfg.redactor()), stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub}
+	a.answer = &termWriter{w: stdout}
 	if cfg.EnableFunctions {
-		a.tools = newToolbox(cfg, preview, ask, hub.tools())
+		a.tools = newToolbox(cfg, &termWriter{w: preview}, ask, hub.tools())
 	}
 	window, source := a.windows.resolve(ctx, cfg)
 	a.budget = budgetFor(cfg.ContextBudgetTokens, cfg.Model, window, source)
 	return a
 }
 
-// sink streams answer text to stdout and reasoning to stderr.
+// sink streams answer text to stdout and reasoning to stderr, both made
+// safe for a terminal (the answer exactly as received when rawAnswer).
 func (a *agent) sink() streamSink {
 	s := streamSink{text: func(t string) {
-		io.WriteString(a.stdout, t)
+		if a.rawAnswer {
+			io.WriteString(a.stdout, t)
+		} else {
+			if a.answer == nil {
+				a.answer = &termWriter{w: a.stdout}
+			}
+			a.answer.Write([]byte(t))
+		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 	}}
 	if a.cfg.ShowReasoning {
-		s.reasoning = func(t string) { io.WriteString(a.stderr, t) }
+		s.reasoning = func(t string) { io.WriteString(a.stderr, sanitize(t)) }
 	}
 	return s
 }
 
 // endAnswer finishes the answer's last line.
 func (a *agent) endAnswer() {
+	a.answer.Flush()
 	if a.openLine {
 		io.WriteString(a.stdout, "\n")
 		a.openLine = false

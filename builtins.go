@@ -20,7 +20,7 @@ func builtinTools(cfg *config) []tool {
 				if cmd == "" {
 					return errors.New("shell_command is required")
 				}
-				return runShell(ctx, cmd, cfg.ShellTimeout, out)
+				return runShell(ctx, cmd, cfg.ShellTimeout, cfg.shellEnv(), out)
 			},
 		},
 		{

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // setting is one configuration key: its name as written in config.ini, its
@@ -406,7 +407,9 @@ func writeTemplate(w io.Writer) {
 }
 
 // writeEffective prints the effective configuration with the source of each
-// value; the API key is masked.
+// value. Secrets are masked: the API key and EXTRA_HEADERS values show at
+// most their ends (maskKey), BASE_URL's user:password is [redacted], and
+// no other value may show them either.
 func writeEffective(w io.Writer, c *config) {
 	fmt.Fprintf(w, "config file: %s\n", c.configPath)
 	keys := make([]string, 0, len(settings))
@@ -414,6 +417,7 @@ func writeEffective(w io.Writer, c *config) {
 		keys = append(keys, s.key)
 	}
 	sort.Strings(keys)
+	red := c.redactor()
 	for _, k := range keys {
 		v, src := c.values[k], c.sources[k]
 		switch k {
@@ -423,24 +427,60 @@ func writeEffective(w io.Writer, c *config) {
 			if v == "" {
 				v, src = c.baseURL(), "provider default"
 			}
+			v = maskUserinfo(v)
+		case "EXTRA_HEADERS":
+			v = maskHeaders(c.ExtraHeaders)
 		case "CHAT_HISTORY_DIR":
 			v = c.ChatHistoryDir
 		case "TOOL_OUTPUT_DIR":
 			v = c.ToolOutputDir
 		}
-		fmt.Fprintf(w, "  %-28s %-40s (%s)\n", k, v, src)
+		fmt.Fprintf(w, "  %-28s %-40s (%s)\n", k, sanitize(red.text(v)), src)
 	}
 }
 
-// maskKey keeps only enough of a key to tell two keys apart.
+// maskKey keeps only enough of a key to tell two keys apart: a key of 16
+// characters or more shows its first 3 and last 4, a shorter one at most
+// its last 2 (none under 8), so most of it stays hidden.
 func maskKey(k string) string {
+	n := utf8.RuneCountInString(k)
 	switch {
 	case k == "":
 		return "(none)"
-	case len(k) <= 8:
-		return "****"
+	case n < 8:
+		return "…"
+	case n < 16:
+		return "…" + lastRunes(k, 2)
 	}
-	return k[:3] + "…" + k[len(k)-4:]
+	return firstRunes(k, 3) + "…" + lastRunes(k, 4)
+}
+
+// maskHeaders renders EXTRA_HEADERS with every value masked as a key is.
+func maskHeaders(h map[string]string) string {
+	m := make(map[string]string, len(h))
+	for k, v := range h {
+		m[k] = maskKey(v)
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// maskUserinfo replaces a URL's user:password with [redacted].
+func maskUserinfo(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	host, path, slash := strings.Cut(rest, "/")
+	at := strings.LastIndex(host, "@")
+	if at < 0 {
+		return raw
+	}
+	out := scheme + "://" + redactedMark + host[at:]
+	if slash {
+		out += "/" + path
+	}
+	return out
 }
 
 // withoutTools returns a copy of c that offers no tools, for a mode that

@@ -127,7 +127,7 @@ func TestConfigAPIKeyFallback(t *testing.T) {
 }
 
 func TestMaskKey(t *testing.T) {
-	for in, want := range map[string]string{"": "(none)", "short": "****", "sk-abcdefghijkl": "sk-…ijkl"} {
+	for in, want := range map[string]string{"": "(none)", "short": "…", "sk-abcdefgh": "…gh", "sk-abcdefghijkl": "…kl", "sk-abcdefghijklm": "sk-…jklm"} {
 		if got := maskKey(in); got != want {
 			t.Errorf("maskKey(%q) = %q, want %q", in, got, want)
 		}

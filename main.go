@@ -331,6 +331,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		cfg = cfg.withoutTools()
 	}
 	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), hub)
+	a.rawAnswer = !isTerminal(stdout)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.turn(runCtx, hist)
 	a.endAnswer()
@@ -391,7 +392,7 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "yaicli: %v\n", err)
+	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.errorText(err))
 	if h := hint(err, cfg); h != "" {
 		fmt.Fprintf(stderr, "  hint: %s\n", h)
 	}

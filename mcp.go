@@ -33,6 +33,9 @@ type mcpServerConfig struct {
 	Transport string            `json:"transport"`
 	Trusted   bool              `json:"trusted"` // its tools run without approval
 	Disabled  bool              `json:"disabled"`
+	// environ is what a stdio server inherits before its own env: this
+	// process's environment without the API key (config.childEnv).
+	environ []string
 }
 
 // kind is the transport: stdio, http or sse.
@@ -159,6 +162,7 @@ func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, ver
 	var wg sync.WaitGroup
 	for _, n := range names {
 		s := &mcpServer{name: n, cfg: conf[n]}
+		s.cfg.environ = cfg.childEnv(os.Environ(), s.cfg.Env)
 		hub.servers = append(hub.servers, s)
 		wg.Add(1)
 		go func() {
@@ -416,9 +420,10 @@ func writeMCPList(w io.Writer, h *mcpHub, path string) (failed int) {
 		if s.cfg.Trusted {
 			state += ", trusted"
 		}
-		fmt.Fprintf(w, "%s (%s)\n", s.name, state)
+		// Names, descriptions and errors are the servers' words: shown safe.
+		fmt.Fprintf(w, "%s (%s)\n", sanitize(s.name), sanitize(state))
 		for _, t := range s.tools {
-			fmt.Fprintf(w, "  %s  %s\n", mcpToolName(s.name, t.Name), firstRunes(oneLine(t.Description), 80))
+			fmt.Fprintf(w, "  %s  %s\n", sanitize(mcpToolName(s.name, t.Name)), sanitize(firstRunes(oneLine(t.Description), 80)))
 		}
 	}
 	return failed

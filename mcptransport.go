@@ -156,7 +156,10 @@ type stdioTransport struct {
 // startStdio starts the server process and its reader.
 func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = os.Environ()
+	cmd.Env = cfg.environ
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
 	for k, v := range cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

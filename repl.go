@@ -92,7 +92,7 @@ func (s *session) save() {
 	if s.title == "" {
 		return
 	}
-	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.conversation(), s.cfg.MaxSavedChats, time.Now()); err != nil {
+	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, time.Now()); err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 	}
 }
@@ -106,6 +106,7 @@ func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
 	s := newSession(ctx, cfg, system, hub, stdout, stderr, nil)
+	s.agent.rawAnswer = !isTerminal(stdout)
 	s.open(title)
 	defer s.save()
 	for in.Scan() {
@@ -172,7 +173,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 		fmt.Fprintln(s.errw, "yaicli: turn cancelled")
 	case errors.Is(err, errDepthLimit):
 	default:
-		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
 		if h := hint(err, s.cfg); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
@@ -289,7 +290,7 @@ func (s *session) saveAs(title string) {
 		title = firstUserLine(s.hist)
 	}
 	s.title = title
-	path, err := saveChat(s.cfg.ChatHistoryDir, title, s.conversation(), s.cfg.MaxSavedChats, time.Now())
+	path, err := saveChat(s.cfg.ChatHistoryDir, title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, time.Now())
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return

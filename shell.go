@@ -28,7 +28,9 @@ const afterExitGrace = 2 * time.Second
 // runShell runs a command through the user's shell in its own process group,
 // stdout and stderr merged, and streams the result's JSON text to out as the
 // output arrives, so memory does not grow with what the command prints.
-func runShell(ctx context.Context, command string, timeout time.Duration, out io.Writer) error {
+// env is the command's environment (nil: this process's), which leaves
+// the API key out (config.shellEnv).
+func runShell(ctx context.Context, command string, timeout time.Duration, env []string, out io.Writer) error {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("creating pipe: %w", err)
@@ -36,6 +38,7 @@ func runShell(ctx context.Context, command string, timeout time.Duration, out io
 	defer r.Close()
 	cmd := exec.Command(shellPath(), "-c", command)
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, w, nil
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()

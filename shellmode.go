@@ -54,7 +54,7 @@ func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader
 	if err != nil {
 		return exitCode(ctx, err, cfg, stderr)
 	}
-	fmt.Fprintln(stdout, cmd)
+	fmt.Fprintln(stdout, termText(stdout, cmd))
 	f, interactive := stdin.(*os.File)
 	interactive = interactive && isTerminal(f) && isTerminal(stdout)
 	switch {

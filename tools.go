@@ -145,7 +145,7 @@ func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
 			return failure(why)
 		}
 	}
-	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now()))
+	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).redacting(tb.cfg.redactor())
 	counted := &countingWriter{w: cl}
 	err := t.run(ctx, args, counted)
 	if err != nil && counted.n == 0 {
@@ -296,28 +296,6 @@ func displayPreview(text string, maxLines, maxChars int, expand string) string {
 		return out + fmt.Sprintf("\n… +%d lines%s\n", rest, expand)
 	}
 	return out + "\n"
-}
-
-// sanitize replaces control characters other than newline and tab, so no
-// escape sequence from a tool reaches the terminal raw.
-func sanitize(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if isControl(r) {
-			if r == 0x1b {
-				return '␛'
-			}
-			return '�'
-		}
-		return r
-	}, s)
-}
-
-// isControl reports characters that could drive a terminal.
-func isControl(r rune) bool {
-	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
 }
 
 // readableJSON undoes JSON string escapes in a tool result's text, for the

@@ -143,6 +143,7 @@ type clipper struct {
 	path     string
 	spillErr error
 	errs     errScan
+	red      *redactWriter // replaces secrets before anything is kept; nil: none
 }
 
 // newClipper starts a result with the given cap (0 = unlimited); open
@@ -151,8 +152,31 @@ func newClipper(cap int, open func() (io.WriteCloser, string, error)) *clipper {
 	return &clipper{cap: cap, open: open, tail: ring{buf: make([]byte, 0, 4*cap+4)}}
 }
 
+// redacting makes c replace r's secrets before the text is kept, shown or
+// spilled; a secret split across two Writes is replaced too.
+func (c *clipper) redacting(r *redactor) *clipper {
+	if !r.empty() {
+		c.red = &redactWriter{w: clipTaker{c}, r: r}
+	}
+	return c
+}
+
+// clipTaker is the clipper below its redaction.
+type clipTaker struct{ c *clipper }
+
+// Write keeps p.
+func (t clipTaker) Write(p []byte) (int, error) { return t.c.take(p) }
+
 // Write takes the next part of the result.
 func (c *clipper) Write(p []byte) (int, error) {
+	if c.red != nil {
+		return c.red.Write(p)
+	}
+	return c.take(p)
+}
+
+// take keeps p, the next part of the result after redaction.
+func (c *clipper) take(p []byte) (int, error) {
 	n := utf8.RuneCount(p)
 	if !c.spilled {
 		c.buf = append(c.buf, p...)
@@ -201,6 +225,10 @@ func (c *clipper) writeFile(p []byte) {
 
 // finish closes the spill file and returns the clip.
 func (c *clipper) finish() *clip {
+	if c.red != nil {
+		c.red.Close()
+		c.red = nil
+	}
 	if !c.spilled {
 		s := string(c.buf)
 		return &clip{head: s, tail: s, total: c.total}
