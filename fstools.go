@@ -11,13 +11,27 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
-// readWindowMax bounds the characters fs_read_file holds in memory when no
-// limit is given; its result is capped far below this anyway.
-const readWindowMax = 4 << 20
+// Limits of one fs_read_file call. The model sees at most 64 KB of a
+// result (the rest is spilled for paging), so a window far larger only
+// grows the spill file; and a call may list the same huge file many times,
+// so all its windows together get one budget as well.
+const (
+	// readWindowMax is the most characters one window returns: 4x the
+	// tool's 64 KB result cap, so "limit: 0" on a big file still pages.
+	readWindowMax = 256 << 10
+	// readCallMax is the most characters all windows of one call return
+	// together; files past it are answered with an error, unread.
+	readCallMax = 1 << 20
+	// readChunk is how much of a file is decoded at once; cancellation is
+	// checked between chunks.
+	readChunk = 256 << 10
+)
 
 // fileWindow is fs_read_file's answer for one file.
 type fileWindow struct {
@@ -31,53 +45,106 @@ type fileWindow struct {
 	TotalChars    int    `json:"total_chars"`
 	ReturnedChars int    `json:"returned_chars"`
 	Truncated     bool   `json:"truncated"`
+	Note          string `json:"note,omitempty"`
+}
+
+// openRegular opens path for reading only when it is a regular file: a
+// FIFO, a device or a socket would block or never end. The mode is checked
+// before opening (opening a device can have effects) and again on the open
+// file, which O_NONBLOCK keeps from blocking if the path was swapped.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := regularOnly(path, st); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st, err = f.Stat(); err == nil {
+		err = regularOnly(path, st)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// regularOnly says why st is not a file fs_read_file reads.
+func regularOnly(path string, st os.FileInfo) error {
+	m := st.Mode()
+	switch {
+	case m.IsDir():
+		return fmt.Errorf("%s is a directory; use fs_list_directory", path)
+	case m.IsRegular():
+		return nil
+	case m&os.ModeNamedPipe != 0:
+		return fmt.Errorf("%s is a named pipe (FIFO): reading it could wait forever; only regular files are read", path)
+	case m&os.ModeSocket != 0:
+		return fmt.Errorf("%s is a socket; only regular files are read", path)
+	case m&os.ModeDevice != 0:
+		return fmt.Errorf("%s is a device, which may never end; only regular files are read", path)
+	}
+	return fmt.Errorf("%s is not a regular file (%v); only regular files are read", path, m.Type())
 }
 
 // readWindow returns characters [offset, offset+limit) of a file (limit 0 =
-// to the end), counting every character so total_chars is exact, while
-// holding only the window in memory.
-func readWindow(path, encoding string, offset, limit int) fileWindow {
+// to the end, at most readWindowMax), counting every character so
+// total_chars is exact, while holding only the window in memory.
+func readWindow(ctx context.Context, path, encoding string, offset, limit int) fileWindow {
+	return readWindowKnown(ctx, path, encoding, offset, limit, nil)
+}
+
+// fileKey tells one file's content apart from another's within a call:
+// device, inode, size and modification time.
+type fileKey struct {
+	dev, ino uint64
+	size     int64
+	mtime    int64
+}
+
+// keyOf is st's fileKey; ok is false where the system gives no inode.
+func keyOf(st os.FileInfo) (fileKey, bool) {
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileKey{}, false
+	}
+	return fileKey{dev: uint64(sys.Dev), ino: uint64(sys.Ino), size: st.Size(), mtime: st.ModTime().UnixNano()}, true
+}
+
+// readWindowKnown is readWindow remembering, in totals (nil: none), each
+// file's character count: a file listed again is read only up to the end
+// of its window instead of to its end.
+func readWindowKnown(ctx context.Context, path, encoding string, offset, limit int, totals map[fileKey]int) fileWindow {
 	fw := fileWindow{Path: path, Offset: offset, Limit: limit}
-	f, err := os.Open(path)
+	f, st, err := openRegular(path)
 	if err != nil {
 		fw.Error = err.Error()
 		return fw
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil {
-		if st.IsDir() {
-			fw.Error = path + " is a directory; use fs_list_directory"
-			return fw
-		}
-		fw.Size = st.Size()
-	}
+	fw.Size = st.Size()
 	want := limit
-	if want <= 0 {
+	if want <= 0 || want > readWindowMax {
 		want = readWindowMax
 	}
-	br := bufio.NewReaderSize(f, 256*1024)
+	key, keyed := keyOf(st)
+	known, seen := totals[key]
+	seen = seen && keyed
 	var content strings.Builder
-	n := 0
-	next := br.ReadRune
-	if isLatin1(encoding) {
-		next = func() (rune, int, error) { // every byte is one character
-			b, err := br.ReadByte()
-			return rune(b), 1, err
-		}
+	n, err := scanChars(ctx, f, isLatin1(encoding), offset, want, seen, &content)
+	if err != nil {
+		fw.Error = fmt.Sprintf("reading %s: %v", path, err)
+		return fw
 	}
-	for {
-		r, _, err := next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fw.Error = err.Error()
-			return fw
-		}
-		if n >= offset && n < offset+want {
-			content.WriteRune(r)
-		}
-		n++
+	if seen {
+		n = known
+	} else if keyed && totals != nil {
+		totals[key] = n
 	}
 	fw.Content = content.String()
 	fw.TotalChars = n
@@ -85,6 +152,75 @@ func readWindow(path, encoding string, offset, limit int) fileWindow {
 	fw.Truncated = fw.ReturnedChars < n
 	fw.Success = true
 	return fw
+}
+
+// scanChars reads r to the end in chunks, counting characters (UTF-8, an
+// invalid byte counting as one; or one per byte for latin-1) and writing
+// those in [offset, offset+want) to content. Chunks wholly outside the
+// window are only counted, which is what keeps a 300 MB file fast. With
+// stop, reading ends after the window (the caller knows the total).
+func scanChars(ctx context.Context, r io.Reader, latin1 bool, offset, want int, stop bool, content *strings.Builder) (int, error) {
+	buf := make([]byte, readChunk+utf8.UTFMax)
+	carry, total := 0, 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		m, err := io.ReadFull(r, buf[carry:carry+readChunk])
+		eof := err == io.EOF || err == io.ErrUnexpectedEOF
+		if err != nil && !eof {
+			return total, err
+		}
+		data := buf[:carry+m]
+		end := len(data)
+		if !latin1 && !eof {
+			end = completeRunes(data)
+		}
+		chunk := data[:end]
+		n := len(chunk)
+		if !latin1 {
+			n = utf8.RuneCount(chunk)
+		}
+		if total+n > offset && total < offset+want {
+			windowPart(chunk, latin1, total, offset, want, content)
+		}
+		total += n
+		if eof || stop && total >= offset+want {
+			return total, nil
+		}
+		carry = copy(buf, data[end:])
+	}
+}
+
+// completeRunes is the length of data without a UTF-8 sequence cut at its
+// end, which the next chunk completes.
+func completeRunes(data []byte) int {
+	for i := len(data) - 1; i >= 0 && i >= len(data)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(data[i]) {
+			if utf8.FullRune(data[i:]) {
+				return len(data)
+			}
+			return i
+		}
+	}
+	return len(data)
+}
+
+// windowPart writes the characters of chunk that fall in the window; the
+// chunk's first character is number first of the file.
+func windowPart(chunk []byte, latin1 bool, first, offset, want int, content *strings.Builder) {
+	i := first
+	for len(chunk) > 0 && i < offset+want {
+		r, size := rune(chunk[0]), 1
+		if !latin1 {
+			r, size = utf8.DecodeRune(chunk)
+		}
+		if i >= offset {
+			content.WriteRune(r)
+		}
+		chunk = chunk[size:]
+		i++
+	}
 }
 
 // isLatin1 reports whether enc names ISO-8859-1.
@@ -97,8 +233,8 @@ func isLatin1(enc string) bool {
 }
 
 // readFiles is fs_read_file: one window per path; a list of paths gives a
-// list of answers.
-func readFiles(args map[string]any, out io.Writer) error {
+// list of answers, written one at a time so memory holds one window.
+func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 	paths, list := stringOrList(args["file_paths"])
 	if len(paths) == 0 {
 		return errors.New(`file_paths is required: a path or a list of paths`)
@@ -107,18 +243,47 @@ func readFiles(args map[string]any, out io.Writer) error {
 	if !isLatin1(enc) && !strings.EqualFold(strings.ReplaceAll(enc, "-", ""), "utf8") {
 		return fmt.Errorf("encoding %q is not supported; use utf-8 or latin-1", enc)
 	}
-	offset, limit := argInt(args, "offset", 0), argInt(args, "limit", 0)
-	if offset < 0 || limit < 0 {
-		return errors.New("offset and limit must be >= 0")
-	}
-	var res []fileWindow
-	for _, p := range paths {
-		res = append(res, readWindow(expandHome(p), enc, offset, limit))
+	offset, limit := argCount(args, "offset"), argCount(args, "limit")
+	note := ""
+	if limit > readWindowMax {
+		note = fmt.Sprintf("limit %d lowered to %d, the largest window one read returns; page with offset", limit, readWindowMax)
+		limit = readWindowMax
 	}
 	if !list {
-		return writeJSON(out, res[0])
+		fw := readWindow(ctx, expandHome(paths[0]), enc, offset, limit)
+		fw.Note = note
+		return writeJSON(out, fw)
 	}
-	return writeJSON(out, res)
+	io.WriteString(out, "[")
+	budget, totals := readCallMax, map[fileKey]int{}
+	for i, p := range paths {
+		if i > 0 {
+			io.WriteString(out, ",")
+		}
+		fw := fileWindow{Path: p, Offset: offset, Limit: limit, Note: note}
+		switch {
+		case ctx.Err() != nil:
+			fw.Error = "not read: the call was cancelled"
+		case budget <= 0:
+			fw.Error = fmt.Sprintf("not read: this call already returned %d characters, the most one call returns; read this file in another call", readCallMax)
+		default:
+			lim := limit
+			if lim == 0 || lim > budget {
+				lim = budget
+			}
+			fw = readWindowKnown(ctx, expandHome(p), enc, offset, lim, totals)
+			fw.Limit, fw.Note = limit, note
+			if fw.Truncated && lim == budget && lim < readWindowMax {
+				fw.Note = fmt.Sprintf("window shortened to %d characters: one call returns at most %d; read the rest in another call", lim, readCallMax)
+			}
+			budget -= fw.ReturnedChars
+		}
+		if err := writeJSON(out, fw); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(out, "]\n")
+	return err
 }
 
 // listDirectory is fs_list_directory: a bounded walk that never follows
@@ -249,12 +414,12 @@ func searchFiles(ctx context.Context, args map[string]any, out io.Writer) error 
 // grepFile returns up to max path:line:text matches; binary and huge files
 // are skipped.
 func grepFile(path string, re *regexp.Regexp, max int) []string {
-	f, err := os.Open(path)
+	f, st, err := openRegular(path)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || st.Size() > 16<<20 {
+	if st.Size() > 16<<20 {
 		return nil
 	}
 	sc := bufio.NewScanner(f)
@@ -396,6 +561,35 @@ func argInt(args map[string]any, k string, def int) int {
 		}
 	}
 	return def
+}
+
+// argCountMax is the largest offset or limit taken as given; larger
+// numbers (1e300) mean "everything" and are clamped, not refused.
+const argCountMax = 1 << 53
+
+// argCount is a non-negative count argument: any JSON number (or numeric
+// string) is accepted, negatives and NaN read as 0, fractions are dropped
+// and huge values are clamped to argCountMax.
+func argCount(args map[string]any, k string) int {
+	var f float64
+	switch t := args[k].(type) {
+	case float64:
+		f = t
+	case string:
+		var err error
+		if f, err = strconv.ParseFloat(strings.TrimSpace(t), 64); err != nil {
+			return 0
+		}
+	default:
+		return 0
+	}
+	switch {
+	case !(f > 0): // negative, zero, NaN
+		return 0
+	case f >= argCountMax:
+		return argCountMax
+	}
+	return int(f)
 }
 
 // argBool is a boolean argument (or "true"); false when absent.

@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func runTool(t *testing.T, f func(map[string]any, *bytes.Buffer) error, args string) (map[string]any, error) {
@@ -31,7 +37,7 @@ func TestReadFilePaging(t *testing.T) {
 	text := "héllo wörld 日本語 " + strings.Repeat("abc", 10)
 	os.WriteFile(p, []byte(text), 0o644)
 	runes := []rune(text)
-	read := func(a map[string]any, out *bytes.Buffer) error { return readFiles(a, out) }
+	read := func(a map[string]any, out *bytes.Buffer) error { return readFiles(t.Context(), a, out) }
 	for _, tc := range []struct {
 		offset, limit int
 		want          string
@@ -56,7 +62,7 @@ func TestReadFilePaging(t *testing.T) {
 	}
 	// A list of paths gives a list, one entry per file, errors included.
 	var out bytes.Buffer
-	readFiles(map[string]any{"file_paths": []any{p, filepath.Join(dir, "missing")}, "limit": 2.0}, &out)
+	readFiles(t.Context(), map[string]any{"file_paths": []any{p, filepath.Join(dir, "missing")}, "limit": 2.0}, &out)
 	var list []fileWindow
 	if err := json.Unmarshal(out.Bytes(), &list); err != nil || len(list) != 2 || list[0].Content != "hé" || list[1].Success || list[1].Error == "" {
 		t.Errorf("list read = %s", out.String())
@@ -66,7 +72,7 @@ func TestReadFilePaging(t *testing.T) {
 func TestReadFileLatin1(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "l1.txt")
 	os.WriteFile(p, []byte{'c', 0xe9, 0xc3, 0xa9}, 0o644)
-	w := readWindow(p, "latin-1", 0, 0)
+	w := readWindow(t.Context(), p, "latin-1", 0, 0)
 	if w.Content != "céÃ©" || w.TotalChars != 4 {
 		t.Errorf("latin-1 read = %q (%d chars)", w.Content, w.TotalChars)
 	}
@@ -122,4 +128,157 @@ func TestWriteAndEdit(t *testing.T) {
 	if _, err := runTool(t, edit, `{"file_path": "`+p+`", "old_text": "absent", "new_text": "x"}`); err == nil {
 		t.Error("editing absent text succeeded")
 	}
+}
+
+// TestReadFileOnlyRegular: a FIFO, a device and a socket get an error
+// result at once instead of a read that never ends.
+func TestReadFileOnlyRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, tc := range []struct{ path, want string }{
+		{fifo, "named pipe"}, {"/dev/zero", "device"}, {sock, "socket"}, {dir, "is a directory"},
+	} {
+		done := make(chan fileWindow, 1)
+		go func() { done <- readWindow(t.Context(), tc.path, "utf-8", 0, 0) }()
+		select {
+		case w := <-done:
+			if w.Success || !strings.Contains(w.Error, tc.want) {
+				t.Errorf("readWindow(%s) = %+v, want an error saying %q", tc.path, w, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("readWindow(%s) blocked", tc.path)
+		}
+	}
+}
+
+// TestReadFileClampsNumbers: any JSON number is a valid offset or limit.
+func TestReadFileClampsNumbers(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f.txt")
+	os.WriteFile(p, []byte("hello"), 0o644)
+	for _, tc := range []struct {
+		args, want string
+	}{
+		{`{"offset": 1e300}`, ""}, {`{"limit": 1e12}`, "hello"}, {`{"limit": 1e300, "offset": 1.5}`, "ello"},
+		{`{"offset": -3, "limit": -1}`, "hello"}, {`{"offset": "2", "limit": "2"}`, "ll"},
+	} {
+		var a map[string]any
+		json.Unmarshal([]byte(tc.args), &a)
+		a["file_paths"] = p
+		var out bytes.Buffer
+		if err := readFiles(t.Context(), a, &out); err != nil {
+			t.Errorf("read(%s) = %v, want a result", tc.args, err)
+			continue
+		}
+		var w fileWindow
+		json.Unmarshal(out.Bytes(), &w)
+		if !w.Success || w.Content != tc.want || w.TotalChars != 5 || w.Limit > readWindowMax {
+			t.Errorf("read(%s) = %+v, want content %q", tc.args, w, tc.want)
+		}
+	}
+}
+
+// TestReadWindowChunks: windows across chunk boundaries, with multi-byte
+// and invalid sequences cut between chunks, equal the slice of the
+// decoded text, and total_chars counts every character.
+func TestReadWindowChunks(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "é", "日", "🙂", "\xff", "\xe6\x97", "\n"}
+	var b strings.Builder
+	for b.Len() < 3*readChunk+100 {
+		b.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	text := b.String()
+	runes := []rune(text)
+	p := filepath.Join(t.TempDir(), "mixed.txt")
+	os.WriteFile(p, []byte(text), 0o644)
+	for _, tc := range []struct{ offset, limit int }{
+		{0, 10}, {readChunk/2 - 3, readChunk/2 + 7}, {readChunk - 5, 2 * readChunk / 3}, {len(runes) - 4, 100}, {len(runes) + 1, 5},
+	} {
+		w := readWindow(t.Context(), p, "utf-8", tc.offset, tc.limit)
+		lo, hi := min(tc.offset, len(runes)), min(tc.offset+tc.limit, len(runes))
+		if want := string(runes[lo:hi]); w.Content != want || w.TotalChars != len(runes) {
+			t.Errorf("window(%d, %d): %d chars of %d, want %d of %d", tc.offset, tc.limit, w.ReturnedChars, w.TotalChars, hi-lo, len(runes))
+		}
+	}
+}
+
+// TestReadFilesBounded: one call listing a big file many times returns at
+// most readCallMax characters, names the files it did not read, and a
+// cancelled call stops reading.
+func TestReadFilesBounded(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big.txt")
+	os.WriteFile(p, bytes.Repeat([]byte("0123456789abcdef"), 128<<10), 0o644) // 2 MiB
+	paths := make([]any, 40)
+	for i := range paths {
+		paths[i] = p
+	}
+	var out bytes.Buffer
+	if err := readFiles(t.Context(), map[string]any{"file_paths": paths, "limit": 1e12}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var list []fileWindow
+	if err := json.Unmarshal(out.Bytes(), &list); err != nil || len(list) != len(paths) {
+		t.Fatalf("list = %d entries, %v", len(list), err)
+	}
+	returned, unread := 0, 0
+	for _, w := range list {
+		returned += w.ReturnedChars
+		if strings.Contains(w.Error, "the most one call returns") {
+			unread++
+		}
+		if w.Success && w.TotalChars != 2<<20 {
+			t.Errorf("total_chars = %d, want %d", w.TotalChars, 2<<20)
+		}
+	}
+	if returned > readCallMax || unread != len(paths)-readCallMax/readWindowMax {
+		t.Errorf("returned %d chars (max %d), %d unread", returned, readCallMax, unread)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	out.Reset()
+	readFiles(ctx, map[string]any{"file_paths": paths[:3], "limit": 5.0}, &out)
+	if strings.Contains(out.String(), `"success":true`) || !strings.Contains(out.String(), "cancel") {
+		t.Errorf("cancelled read = %.300s", out.String())
+	}
+}
+
+// BenchmarkReadFileHuge lists a 300 MB file 200 times with limit 1e12, as
+// a hostile model would, and once with a small limit 200 times; peak
+// memory of the process is reported as maxrss-MiB above the idle figure.
+// Run with: go test -run XXX -bench ReadFileHuge -benchtime 1x
+func BenchmarkReadFileHuge(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "huge.txt")
+	f, _ := os.Create(p)
+	line := bytes.Repeat([]byte("héllo wörld 日本語 0123456789\n"), 1<<10)
+	for written := 0; written < 300<<20; written += len(line) {
+		f.Write(line)
+	}
+	f.Close()
+	paths := make([]any, 200)
+	for i := range paths {
+		paths[i] = p
+	}
+	idle := maxRSS()
+	for b.Loop() {
+		for _, limit := range []float64{1e12, 100} {
+			start := time.Now()
+			cl := newClipper(capFor("fs_read_file", 32000), spillOpener(b.TempDir(), "fs_read_file", time.Now()))
+			if err := readFiles(context.Background(), map[string]any{"file_paths": paths, "limit": limit}, cl); err != nil {
+				b.Fatal(err)
+			}
+			cl.finish()
+			b.ReportMetric(time.Since(start).Seconds(), fmt.Sprintf("limit-%g-s", limit))
+		}
+	}
+	b.ReportMetric(float64(idle)/(1<<20), "idle-maxrss-MiB")
+	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
 }

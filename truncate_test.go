@@ -105,7 +105,7 @@ func TestMarkerOffsetPointsAtOmitted(t *testing.T) {
 	if string(full) != s {
 		t.Errorf("spill file holds %d bytes, want the %d of the result", len(full), len(s))
 	}
-	if w := readWindow(m[3], "utf-8", call.Offset, omitted); w.Content != string([]rune(s)[call.Offset:call.Offset+omitted]) {
+	if w := readWindow(t.Context(), m[3], "utf-8", call.Offset, omitted); w.Content != string([]rune(s)[call.Offset:call.Offset+omitted]) {
 		t.Errorf("paging the spill file did not return the omitted characters")
 	}
 }
