@@ -9,6 +9,7 @@ import (
 // builtinTools are the tools yaicli offers, with YAICLI's names and
 // parameters.
 func builtinTools(cfg *config) []tool {
+	web := newNetGuard(cfg).client()
 	return []tool{
 		{
 			name:    "execute_shell_command",
@@ -60,10 +61,10 @@ func builtinTools(cfg *config) []tool {
 		},
 		{
 			name:   "fetch_webpage",
-			desc:   "Download a web page and return it as readable text.",
+			desc:   "Download a public web page and return it as readable text. Addresses on this machine and private networks are refused unless the person allowed them.",
 			params: `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
-				return fetchWebpage(ctx, a, out, cfg.Timeout)
+				return fetchWebpage(ctx, web, a, out, cfg.Timeout)
 			},
 		},
 		{
@@ -71,7 +72,7 @@ func builtinTools(cfg *config) []tool {
 			desc:   "Search the web and return titles, URLs and snippets.",
 			params: `{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"integer"}},"required":["query"]}`,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
-				return webSearch(ctx, cfg, a, out)
+				return webSearch(ctx, cfg, web, a, out)
 			},
 		},
 	}

@@ -54,7 +54,9 @@ var settings = []setting{
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
-	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks"},
+	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks (its host is always reachable)"},
+	{"FETCH_ALLOW_PRIVATE", "false", "let fetch_webpage reach loopback, private, link-local and metadata addresses"},
+	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, comma-separated (*.corp.example for subdomains)"},
 	{"TOOL_OUTPUT_MAX_CHARS", "32000", "per-tool-result character cap (0 = unlimited)"},
 	{"TOOL_OUTPUT_DIR", "", "where full tool outputs are spilled; empty = <CHAT_HISTORY_DIR>/tool-outputs"},
 	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
@@ -96,6 +98,8 @@ type config struct {
 	ToolApproval                     string
 	ShellTimeout                     time.Duration
 	WebSearchProvider, WebSearchURL  string
+	FetchAllowPrivate                bool
+	FetchAllowHosts                  []string
 	ToolOutputMaxChars               int
 	ToolOutputDir                    string
 	ToolOutputRetentionDays          int
@@ -205,6 +209,8 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ShellTimeout = time.Duration(p.int("SHELL_TIMEOUT")) * time.Second
 	c.WebSearchProvider = p.oneOf("WEB_SEARCH_PROVIDER", "duckduckgo", "searxng")
 	c.WebSearchURL = strings.TrimRight(p.str("WEB_SEARCH_URL"), "/")
+	c.FetchAllowPrivate = p.bool("FETCH_ALLOW_PRIVATE")
+	c.FetchAllowHosts = p.list("FETCH_ALLOW_HOSTS")
 	c.ToolOutputMaxChars = p.int("TOOL_OUTPUT_MAX_CHARS")
 	c.ToolOutputDir = p.str("TOOL_OUTPUT_DIR")
 	c.ToolOutputRetentionDays = p.int("TOOL_OUTPUT_RETENTION_DAYS")

@@ -18,8 +18,9 @@ import (
 // webDownloadMax bounds what fetch_webpage and web_search read from the net.
 const webDownloadMax = 5 << 20
 
-// webGet fetches a URL with a bounded body and a clear offline message.
-func webGet(ctx context.Context, u string, timeout time.Duration) ([]byte, string, error) {
+// webGet fetches a URL through client with a bounded body and a clear
+// offline message; a destination the guard refused says so.
+func webGet(ctx context.Context, client *http.Client, u string, timeout time.Duration) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
@@ -27,8 +28,11 @@ func webGet(ctx context.Context, u string, timeout time.Duration) ([]byte, strin
 		return nil, "", fmt.Errorf("bad url %q: %v", u, err)
 	}
 	req.Header.Set("User-Agent", "Mozilla/5.0 (compatible; yaicli/"+version+")")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
+		if b, ok := blockedError(err); ok {
+			return nil, "", b // names the host, not the URL: a URL can carry what a model should not echo
+		}
 		var dns *net.DNSError
 		var op *net.OpError
 		if errors.As(err, &dns) || errors.As(err, &op) {
@@ -44,13 +48,14 @@ func webGet(ctx context.Context, u string, timeout time.Duration) ([]byte, strin
 	return b, resp.Header.Get("Content-Type"), err
 }
 
-// fetchWebpage is fetch_webpage: the page as readable text.
-func fetchWebpage(ctx context.Context, args map[string]any, out io.Writer, timeout time.Duration) error {
+// fetchWebpage is fetch_webpage: the page as readable text, fetched through
+// client (the private-network guard).
+func fetchWebpage(ctx context.Context, client *http.Client, args map[string]any, out io.Writer, timeout time.Duration) error {
 	u := argString(args, "url", "")
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return fmt.Errorf("url must start with http:// or https://, got %q", u)
 	}
-	body, ctype, err := webGet(ctx, u, timeout)
+	body, ctype, err := webGet(ctx, client, u, timeout)
 	if err != nil {
 		return err
 	}
@@ -98,7 +103,7 @@ var (
 
 // webSearch is web_search: DuckDuckGo's HTML page by default, or a SearXNG
 // instance (WEB_SEARCH_URL) for networks without the internet.
-func webSearch(ctx context.Context, cfg *config, args map[string]any, out io.Writer) error {
+func webSearch(ctx context.Context, cfg *config, client *http.Client, args map[string]any, out io.Writer) error {
 	q := argString(args, "query", "")
 	if q == "" {
 		return errors.New("query is required")
@@ -107,9 +112,9 @@ func webSearch(ctx context.Context, cfg *config, args map[string]any, out io.Wri
 	var res []searchResult
 	var err error
 	if cfg.WebSearchProvider == "searxng" {
-		res, err = searxng(ctx, cfg, q)
+		res, err = searxng(ctx, cfg, client, q)
 	} else {
-		res, err = duckduckgo(ctx, cfg, q)
+		res, err = duckduckgo(ctx, cfg, client, q)
 	}
 	if err != nil {
 		return err
@@ -121,11 +126,11 @@ func webSearch(ctx context.Context, cfg *config, args map[string]any, out io.Wri
 }
 
 // searxng asks a SearXNG instance (format=json).
-func searxng(ctx context.Context, cfg *config, q string) ([]searchResult, error) {
+func searxng(ctx context.Context, cfg *config, client *http.Client, q string) ([]searchResult, error) {
 	if cfg.WebSearchURL == "" {
 		return nil, errors.New("WEB_SEARCH_PROVIDER=searxng needs WEB_SEARCH_URL, the base URL of a SearXNG instance")
 	}
-	body, _, err := webGet(ctx, cfg.WebSearchURL+"/search?format=json&q="+url.QueryEscape(q), cfg.Timeout)
+	body, _, err := webGet(ctx, client, cfg.WebSearchURL+"/search?format=json&q="+url.QueryEscape(q), cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -143,12 +148,12 @@ func searxng(ctx context.Context, cfg *config, q string) ([]searchResult, error)
 }
 
 // duckduckgo reads DuckDuckGo's HTML results page.
-func duckduckgo(ctx context.Context, cfg *config, q string) ([]searchResult, error) {
+func duckduckgo(ctx context.Context, cfg *config, client *http.Client, q string) ([]searchResult, error) {
 	base := "https://html.duckduckgo.com"
 	if cfg.WebSearchURL != "" {
 		base = cfg.WebSearchURL
 	}
-	body, _, err := webGet(ctx, base+"/html/?q="+url.QueryEscape(q), cfg.Timeout)
+	body, _, err := webGet(ctx, client, base+"/html/?q="+url.QueryEscape(q), cfg.Timeout)
 	if err != nil {
 		return nil, err
 	}

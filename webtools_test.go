@@ -26,7 +26,8 @@ func TestFetchWebpage(t *testing.T) {
 	}))
 	defer srv.Close()
 	var out bytes.Buffer
-	if err := fetchWebpage(t.Context(), map[string]any{"url": srv.URL}, &out, 5*time.Second); err != nil {
+	web := netGuard{allowHosts: []string{"127.0.0.1"}}.client() // the test page is on loopback
+	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, &out, 5*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -34,11 +35,11 @@ func TestFetchWebpage(t *testing.T) {
 	if m["content"] != "Hello from the page" || m["success"] != true {
 		t.Errorf("fetch = %v", m)
 	}
-	err := fetchWebpage(t.Context(), map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second)
+	err := fetchWebpage(t.Context(), web, map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second)
 	if err == nil || !strings.Contains(err.Error(), "may be offline") {
 		t.Errorf("offline fetch error = %v", err)
 	}
-	if err := fetchWebpage(t.Context(), map[string]any{"url": "file:///etc/passwd"}, &out, time.Second); err == nil {
+	if err := fetchWebpage(t.Context(), web, map[string]any{"url": "file:///etc/passwd"}, &out, time.Second); err == nil {
 		t.Error("file:// URL accepted")
 	}
 }
@@ -57,7 +58,8 @@ func TestWebSearch(t *testing.T) {
 	for _, provider := range []string{"searxng", "duckduckgo"} {
 		cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": provider, "WEB_SEARCH_URL": srv.URL})
 		var out bytes.Buffer
-		if err := webSearch(t.Context(), cfg, map[string]any{"query": "go", "max_results": 1.0}, &out); err != nil {
+		// WEB_SEARCH_URL is the person's choice: its loopback host is allowed.
+		if err := webSearch(t.Context(), cfg, newNetGuard(cfg).client(), map[string]any{"query": "go", "max_results": 1.0}, &out); err != nil {
 			t.Fatal(err)
 		}
 		var m struct{ Results []searchResult }
@@ -68,7 +70,7 @@ func TestWebSearch(t *testing.T) {
 		}
 	}
 	cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": "searxng"})
-	if err := webSearch(t.Context(), cfg, map[string]any{"query": "go"}, io.Discard); err == nil || !strings.Contains(err.Error(), "needs WEB_SEARCH_URL") {
+	if err := webSearch(t.Context(), cfg, newNetGuard(cfg).client(), map[string]any{"query": "go"}, io.Discard); err == nil || !strings.Contains(err.Error(), "needs WEB_SEARCH_URL") {
 		t.Errorf("searxng without URL: %v", err)
 	}
 }
