@@ -36,6 +36,9 @@ type agent struct {
 	// a pipe. Otherwise it goes through answer, made safe for a terminal.
 	rawAnswer bool
 	answer    *termWriter
+	// reported is the last prompt size the provider reported, for /context
+	// even when it did not calibrate the estimator; reportedEst our estimate.
+	reported, reportedEst int
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -117,6 +120,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (MAX_TOOL_CALL_DEPTH); raise it or pass --max-turns N to go further\n", a.maxDepth)
 			return h, errDepthLimit
 		}
+		start := len(h)
 		for _, tc := range calls {
 			if ctx.Err() != nil {
 				break
@@ -131,6 +135,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
 		}
+		capToRoom(h[start:], a.room(h[:start], specs), a.estimate, a.spill)
 	}
 }
 
@@ -153,16 +158,9 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
 func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
-	out, rep := trimToBudget(h, a.cal.scale(toolsTokens(specs)), limit, a.estimate, a.spill)
-	if rep.groups > 0 || rep.shrunk > 0 {
-		var what []string
-		if rep.groups > 0 {
-			what = append(what, fmt.Sprintf("dropped the %d oldest turn group(s), ~%d tokens", rep.groups, rep.tokens))
-		}
-		if rep.shrunk > 0 {
-			what = append(what, fmt.Sprintf("shrank %d tool result(s) of this turn (full text stays on disk)", rep.shrunk))
-		}
-		fmt.Fprintf(a.stderr, "yaicli: context ~%d tokens over the %d-token budget: %s; now ~%d\n", rep.before, limit, strings.Join(what, "; "), rep.after)
+	out, rep := trimToBudget(h, a.cal.scale(toolsTokens(specs)), a.policy(limit), a.estimate, a.spill)
+	if line := rep.line(limit); line != "" {
+		fmt.Fprintln(a.stderr, line)
 	}
 	return validate(out), rep.after
 }
@@ -232,6 +230,9 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 // half of what it costs cl100k): it calibrates, within bounds.
 func (a *agent) observe(r reply, est int) {
 	p := r.Usage.PromptTokens
+	if p > 0 {
+		a.reported, a.reportedEst = p, est
+	}
 	if p > 0 && est > 1000 && p < est*4/10 && mayCutSilently(a.cfg) {
 		if !a.warnedCut {
 			a.warnedCut = true

@@ -64,6 +64,8 @@ var settings = []setting{
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
+	{"CONTEXT_TRIM_TARGET", "0.75", "share of the budget trimming reduces to once over it, so the next turns need none (0.1-1)"},
+	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are never masked (at least 1)"},
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
 	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
 }
@@ -107,6 +109,8 @@ type config struct {
 	ToolDisplayMaxChars              int
 	ToolCallPreviewMaxChars          int
 	ContextBudgetTokens              int
+	ContextTrimTarget                float64
+	ContextKeepGroups                int
 	MaxToolCallDepth                 int
 	ExitOnDepthLimit                 bool
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
@@ -218,6 +222,8 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
 	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
 	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
+	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
+	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
 	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 
@@ -294,6 +300,15 @@ func (p parser) float(k string) float64 {
 	f, err := strconv.ParseFloat(p.str(k), 64)
 	if err != nil {
 		f, _ = strconv.ParseFloat(p.fallback(k, "a number"), 64)
+	}
+	return f
+}
+
+// share is k as a number between lo and 1.
+func (p parser) share(k string, lo float64) float64 {
+	f, err := strconv.ParseFloat(p.str(k), 64)
+	if err != nil || f < lo || f > 1 {
+		f, _ = strconv.ParseFloat(p.fallback(k, fmt.Sprintf("a number from %g to 1", lo)), 64)
 	}
 	return f
 }

@@ -123,7 +123,7 @@ func readWindowKnown(ctx context.Context, path, encoding string, offset, limit i
 	fw := fileWindow{Path: path, Offset: offset, Limit: limit}
 	f, st, err := openRegular(path)
 	if err != nil {
-		fw.Error = err.Error()
+		fw.Error = err.Error() + missingSpill(path, err)
 		return fw
 	}
 	defer f.Close()

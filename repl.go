@@ -492,15 +492,25 @@ func writeContext(w io.Writer, h []message, a *agent) {
 		row("attached files", attached, "/drop PATH|all to detach")
 	}
 	row(fmt.Sprintf("history (%d messages)", nHist), hist, fmt.Sprintf("%d turn group(s)", len(groupStarts(h))))
-	row(fmt.Sprintf("tool output (%d results)", nTools), tools, "")
+	masked := ""
+	if n, saved := maskedIn(h, a.estimate); n > 0 {
+		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", n, saved)
+	}
+	row(fmt.Sprintf("tool output (%d results)", nTools), tools, masked)
 	row(fmt.Sprintf("tool schemas (%d tools)", len(specs)), schemas, "")
 	row("total", total, bar(total, b, 24))
 	row("budget", b, "("+a.budget.source+")")
+	low := a.policy(b).target
+	row("low-water mark", low, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", low*100/max(b, 1)))
 	row("remaining", b-total, "")
-	if a.cal.reported > 0 {
+	switch {
+	case a.reported > 0 && a.reported == a.cal.reported && a.reportedEst == a.cal.estimate:
 		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; calibration ×%.2f)\n",
 			a.cal.reported, a.cal.estimate, a.cal.ratio)
-	} else {
+	case a.reported > 0:
+		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; not used to calibrate: far below it, the server probably cut the conversation)\n",
+			a.reported, a.reportedEst)
+	default:
 		fmt.Fprintln(w, "  last reported by provider          -  (no usage reported yet)")
 	}
 }

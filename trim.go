@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
+	"strings"
 )
 
 // A turn group is one user message plus the assistant and tool messages that
@@ -50,46 +52,108 @@ func keepGroups(h []message, n int) []message {
 	return dropGroups(h, len(groupStarts(h))-n)
 }
 
+// trimPolicy says when trimming starts and how far it goes.
+type trimPolicy struct {
+	limit  int // the budget: over it, trimming starts
+	target int // the low-water mark it reduces to (CONTEXT_TRIM_TARGET of limit)
+	keep   int // newest turn groups whose tool results are never masked
+}
+
 // trimReport says what trimming did, for the one stderr line.
 type trimReport struct {
-	groups, tokens int // dropped
+	masked, saved  int // old tool results masked, tokens they gave back
+	unsaved        int // old results left whole: their text could not be saved
 	shrunk         int // tool results shrunk in the current group
+	groups, tokens int // turn groups dropped, and their tokens
 	before, after  int // estimated tokens
 }
 
-// trimToBudget drops the oldest groups until the estimate (tokens of the
-// messages plus fixed, e.g. the tool schemas) fits limit, never the newest
-// group; when that alone is too big, it shrinks the largest tool results of
-// the newest group, whose full text is on disk. est prices one message.
-// It runs in time linear in the number of messages.
-func trimToBudget(h []message, fixed, limit int, est func(message) int, spill func(*message)) ([]message, trimReport) {
-	costs := make([]int, len(h))
+// trimToBudget makes the estimate (tokens of the messages plus fixed, e.g.
+// the tool schemas) fit p.limit, cheapest loss first: it masks old tool
+// results to their spill files, oldest first, down to p.target; while still
+// over the limit, it shrinks the current group's largest results (their full
+// text is on disk); and as the last resort it drops the oldest turn groups,
+// never the newest, down to p.target. Reducing to the low-water mark rather
+// than to the limit lets the next turns pass without trimming, and so keeps
+// the provider's prompt cache. est prices one message. It runs in time
+// linear in the number of messages.
+func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
 	total := fixed
-	for i, m := range h {
-		costs[i] = est(m)
-		total += costs[i]
+	for _, m := range h {
+		total += est(m)
 	}
 	rep := trimReport{before: total, after: total}
-	if limit <= 0 || total <= limit {
+	if p.limit <= 0 || total <= p.limit {
 		return h, rep
 	}
-	starts := groupStarts(h)
-	drop := 0
-	for drop < len(starts)-1 && total > limit {
-		end := starts[drop+1]
-		for i := starts[drop]; i < end; i++ {
-			total -= costs[i]
-			rep.tokens += costs[i]
-		}
-		drop++
+	target := min(p.target, p.limit)
+	out, total, mr := mask(h, total, target, p.keep, est, spill)
+	rep.unsaved = mr.unsaved
+	if total > p.limit {
+		out, total, rep.shrunk = shrinkResults(out, total, p.limit, est, spill)
 	}
-	rep.groups = drop
-	out := dropGroups(h, drop)
-	if total > limit {
-		out, total, rep.shrunk = shrinkResults(out, total, limit, est, spill)
+	cut := 0 // index in out of the first message kept after dropping
+	if total > p.limit {
+		out, total, cut, rep.groups, rep.tokens = dropOldest(out, total, target, est)
+	}
+	for k, i := range mr.at {
+		if i >= cut { // a masked result in a dropped group saved nothing
+			rep.masked++
+			rep.saved += mr.saved[k]
+		}
 	}
 	rep.after = total
 	return out, rep
+}
+
+// line is the stderr line: what was done, in order, with numbers; "" when
+// nothing was.
+func (r trimReport) line(limit int) string {
+	var what []string
+	if r.masked > 0 {
+		what = append(what, fmt.Sprintf("masked %s (~%d tokens, full text on disk)", plural(r.masked, "old tool output"), r.saved))
+	}
+	if r.unsaved > 0 {
+		what = append(what, fmt.Sprintf("kept %s whole (could not save it to disk)", plural(r.unsaved, "old tool output")))
+	}
+	if r.shrunk > 0 {
+		what = append(what, fmt.Sprintf("shrank %s of this turn (full text on disk)", plural(r.shrunk, "tool result")))
+	}
+	if r.groups > 0 {
+		what = append(what, fmt.Sprintf("dropped %s (~%d tokens)", plural(r.groups, "turn group"), r.tokens))
+	}
+	if r.masked+r.shrunk+r.groups == 0 {
+		return ""
+	}
+	return fmt.Sprintf("yaicli: context ~%d tokens, over the %d-token budget: %s; now ~%d", r.before, limit, strings.Join(what, ", "), r.after)
+}
+
+// plural is "1 thing" or "N things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// dropOldest drops the oldest turn groups, never the newest, until total
+// is at most target. It returns the history, the new total, the index in h
+// of the first message kept after the lead, and the groups and tokens dropped.
+func dropOldest(h []message, total, target int, est func(message) int) ([]message, int, int, int, int) {
+	starts := groupStarts(h)
+	drop, tokens := 0, 0
+	for drop < len(starts)-1 && total > target {
+		for i := starts[drop]; i < starts[drop+1]; i++ {
+			c := est(h[i])
+			total -= c
+			tokens += c
+		}
+		drop++
+	}
+	if drop == 0 {
+		return h, total, 0, 0, 0
+	}
+	return dropGroups(h, drop), total, starts[drop], drop, tokens
 }
 
 // minShrunk is the smallest a shrunk tool result gets, in characters: the
@@ -120,9 +184,7 @@ func shrinkResults(h []message, total, limit int, est func(message) int, spill f
 		if m.clip == nil {
 			m.clip = truncate(m.Content, 0)
 		}
-		if !m.clip.omitted && m.clip.path == "" && spill != nil {
-			spill(m) // keep the full text on disk before cutting it
-		}
+		keepOnDisk(m, spill)
 		before := est(*m)
 		chars := len([]rune(m.Content))
 		for chars > minShrunk && total > limit {

@@ -65,7 +65,7 @@ func TestTrimProperties(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		h := randomHistory(r, 1+r.Intn(12))
 		limit := 50 + r.Intn(8000)
-		got, rep := trimToBudget(h, 0, limit, messageTokens, nil)
+		got, rep := trimToBudget(h, 0, trimPolicy{limit: limit, target: limit * 3 / 4, keep: 2}, messageTokens, nil)
 		got = validate(got)
 		if n := orphans(got); n != 0 {
 			t.Fatalf("trim left %d orphans: %+v", n, got)
@@ -78,7 +78,7 @@ func TestTrimProperties(t *testing.T) {
 		if total := totalTokens(got); total > limit && len(groupStarts(got)) > 1 {
 			t.Fatalf("trim left %d tokens over limit %d with %d groups", total, limit, len(groupStarts(got)))
 		}
-		again, rep2 := trimToBudget(got, 0, limit, messageTokens, nil)
+		again, rep2 := trimToBudget(got, 0, trimPolicy{limit: limit, target: limit * 3 / 4, keep: 2}, messageTokens, nil)
 		if !sameHistory(validate(again), got) && rep2.shrunk == 0 {
 			t.Fatalf("trim is not idempotent: %d groups dropped the second time", rep2.groups)
 		}
@@ -131,7 +131,7 @@ func TestShrinkCurrentGroup(t *testing.T) {
 	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "go"},
 		{Role: "assistant", ToolCalls: []toolCall{call("1", "execute_shell_command", "{}")}},
 		{Role: "tool", ToolCallID: "1", Name: "execute_shell_command", Content: big.text(32000), clip: big}}
-	got, rep := trimToBudget(h, 0, 3000, messageTokens, nil)
+	got, rep := trimToBudget(h, 0, trimPolicy{limit: 3000, target: 2250, keep: 2}, messageTokens, nil)
 	if rep.shrunk != 1 || totalTokens(got) > 3000 || !strings.Contains(got[3].Content, "characters omitted") {
 		t.Errorf("shrink: %+v, %d tokens", rep, totalTokens(got))
 	}
@@ -153,7 +153,7 @@ func BenchmarkTrim(b *testing.B) {
 			h = validate(h[:n])
 			b.ReportAllocs()
 			for b.Loop() {
-				trimToBudget(h, 0, 20000, messageTokens, nil)
+				trimToBudget(h, 0, trimPolicy{limit: 20000, target: 15000, keep: 2}, messageTokens, nil)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(h)), "ns/msg")
 		})

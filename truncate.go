@@ -43,7 +43,8 @@ type clip struct {
 	path       string // spill file, "" when not written
 	spillErr   error  // why the spill file could not be written
 	errLines   []errLine
-	omitted    bool // head+tail do not cover the text
+	omitted    bool   // head+tail do not cover the text
+	why        string // why the cap is below the tool's own (budgetCapNote), for the marker
 }
 
 // text renders the model-visible text within max characters (0 = the
@@ -99,6 +100,9 @@ func (c *clip) marker(offset, omitted int, lines []string) string {
 		for _, l := range lines {
 			b.WriteString("\n  " + l)
 		}
+	}
+	if c.why != "" {
+		b.WriteString("\n" + c.why)
 	}
 	b.WriteString("]\n")
 	return b.String()

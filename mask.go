@@ -1,0 +1,364 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Masking is the first thing trimming gives up when a request is over its
+// budget: the bulk of old tool outputs, not the conversation. A result
+// outside the newest CONTEXT_KEEP_GROUPS turn groups is replaced by a stub
+// naming the tool, its first line or two, its size, the spill file holding
+// its full text and a ready fs_read_file paging call (the truncation
+// marker's contract), so the model can read it back; the question, the
+// answer and the call/result pairing stay as they were.
+
+// Defaults of the two settings, used where a config has none (tests).
+const (
+	defaultTrimTarget = 0.75
+	defaultKeepGroups = 2
+)
+
+// stubPrefix starts every stub. It is how masking knows a result is masked
+// already, in a chat loaded from disk as well, which keeps mask idempotent.
+const stubPrefix = "[masked old tool output: "
+
+// stubHeadChars bounds the "first lines" of a stub: enough to recognise the
+// output, little enough that a stub costs a small fraction of a result.
+const stubHeadChars = 160
+
+// stubPathStandIn is as long as a typical spill path; a result is priced
+// against a stub carrying it before anything is written to disk.
+var stubPathStandIn = strings.Repeat("x", 90)
+
+// isStub reports whether a tool result is a mask stub.
+func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
+
+// stubText renders the stub of a result of tool: total characters that
+// cost about tokens in the request, starting with head, in full at path.
+func stubText(tool string, total, tokens int, head, path string) string {
+	q := strconv.Quote(path)
+	return fmt.Sprintf("%s%s, %d characters (~%d tokens), moved out of the conversation to save context; the full text is on disk\n"+
+		"first lines: %s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": 0, \"limit\": %d}]",
+		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), q, q, pageLimit)
+}
+
+// stubTokensRe reads back the tokens a stub's result cost, for /context.
+var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(~(\d+) tokens\)`)
+
+// stubTokens is what the result behind a stub cost in the request; 0 when
+// content is not a stub.
+func stubTokens(content string) int {
+	m := stubTokensRe.FindStringSubmatch(content)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// firstLines is up to n lines of s, within max characters, on one line:
+// lines end at a newline or at the two characters \n of JSON text, as tool
+// results are written; raw newlines are shown as \n.
+func firstLines(s string, n, max int) string {
+	var b strings.Builder
+	breaks, chars := 0, 0
+	for i := 0; i < len(s); {
+		if chars == max {
+			return b.String() + "…"
+		}
+		if s[i] == '\n' || strings.HasPrefix(s[i:], `\n`) {
+			if breaks++; breaks == n {
+				return b.String() + "…"
+			}
+			step := 2
+			if s[i] == '\n' {
+				step = 1
+			}
+			b.WriteString(`\n`)
+			i += step
+			chars++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		b.WriteRune(r)
+		i += size
+		chars++
+	}
+	return b.String()
+}
+
+// markerRe finds the truncation marker in a result's text, for results
+// loaded from a saved chat, which have no clip: its path is reused, not
+// written again.
+var markerRe = regexp.MustCompile(`\n\[… \d+ characters omitted \(of (\d+)\) … full output: ("(?:[^"\\]|\\.)*")`)
+
+// fullText is where a result's full text is: a spill file already written
+// (path set), or the text itself, to be written before it is masked.
+type fullText struct {
+	path  string
+	text  string // the full text when path is ""; else its head
+	total int    // characters
+}
+
+// sourceOf finds the full text of tool message m.
+func sourceOf(m message) fullText {
+	if c := m.clip; c != nil {
+		switch {
+		case c.path != "":
+			return fullText{path: c.path, text: c.head, total: c.total}
+		case !c.omitted:
+			return fullText{text: c.head, total: c.total}
+		}
+		// cut, but its spill failed: what the model saw is all there is
+	} else if loc := markerRe.FindStringSubmatchIndex(m.Content); loc != nil {
+		total, _ := strconv.Atoi(m.Content[loc[2]:loc[3]])
+		if path, err := strconv.Unquote(m.Content[loc[4]:loc[5]]); err == nil {
+			return fullText{path: path, text: m.Content[:loc[0]], total: total}
+		}
+	}
+	return fullText{text: m.Content, total: utf8.RuneCountInString(m.Content)}
+}
+
+// Why stubFor did not mask a result.
+const (
+	stubbed  = iota
+	notWorth // the stub would not give back at least half of what it costs
+	notSaved // its full text is not on disk and could not be written
+)
+
+// stubFor returns m masked, writing its full text to disk through spill
+// first when it is not there yet, or why it declines: a stub must give back
+// at least half of what m costs, and masking never loses what the model saw.
+func stubFor(m message, est func(message) int, spill func(*message)) (message, int) {
+	src := sourceOf(m)
+	cost := est(m)
+	s := m
+	s.clip = nil
+	s.Content = stubText(m.Name, src.total, cost, src.text, stubPathStandIn)
+	if est(s)*2 > cost {
+		return m, notWorth
+	}
+	if src.path == "" {
+		if spill == nil {
+			return m, notSaved
+		}
+		tmp := message{Name: m.Name, clip: &clip{head: src.text, tail: src.text, total: src.total}}
+		spill(&tmp)
+		if tmp.clip.path == "" {
+			return m, notSaved
+		}
+		src.path = tmp.clip.path
+	}
+	s.Content = stubText(m.Name, src.total, cost, src.text, src.path)
+	if est(s) >= cost {
+		return m, notWorth
+	}
+	return s, stubbed
+}
+
+// maskReport says what mask did.
+type maskReport struct {
+	at, saved []int // index of each result masked, and the tokens it gave back
+	unsaved   int   // results left whole because their text could not be saved
+}
+
+// mask replaces tool results by stubs, oldest first, until total (the
+// request's estimate, of which h's messages are part) is at most target;
+// results in the newest keep turn groups (at least one: the current turn)
+// are never masked, nor are stubs. It returns the new history (h itself
+// when nothing changed; h is never modified) and total. est prices one
+// message; spill writes a message's clip head to disk and sets its path.
+func mask(h []message, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	var rep maskReport
+	starts := groupStarts(h)
+	keep = max(keep, 1)
+	if total <= target || len(starts) <= keep {
+		return h, total, rep
+	}
+	var out []message
+	for i := 0; i < starts[len(starts)-keep] && total > target; i++ {
+		m := h[i]
+		if m.Role != "tool" || isStub(m.Content) {
+			continue
+		}
+		s, why := stubFor(m, est, spill)
+		if why == notSaved {
+			rep.unsaved++
+		}
+		if why != stubbed {
+			continue
+		}
+		if out == nil {
+			out = append([]message(nil), h...)
+		}
+		out[i] = s
+		freed := est(m) - est(s)
+		total -= freed
+		rep.at, rep.saved = append(rep.at, i), append(rep.saved, freed)
+	}
+	if out == nil {
+		return h, total, rep
+	}
+	return out, total, rep
+}
+
+// maskedIn counts the stubs in h and the tokens they give back.
+func maskedIn(h []message, est func(message) int) (n, saved int) {
+	for _, m := range h {
+		if m.Role == "tool" && isStub(m.Content) {
+			n++
+			saved += max(stubTokens(m.Content)-est(m), 0)
+		}
+	}
+	return n, saved
+}
+
+// maskable is how many tokens masking could give back in h: the results
+// outside the newest keep turn groups that are worth a stub.
+func maskable(h []message, keep int, est func(message) int) int {
+	starts := groupStarts(h)
+	keep = max(keep, 1)
+	if len(starts) <= keep {
+		return 0
+	}
+	n := 0
+	for _, m := range h[:starts[len(starts)-keep]] {
+		if m.Role != "tool" || isStub(m.Content) {
+			continue
+		}
+		src := sourceOf(m)
+		s := m
+		s.Content = stubText(m.Name, src.total, est(m), src.text, stubPathStandIn)
+		if cost, after := est(m), est(s); after*2 <= cost {
+			n += cost - after
+		}
+	}
+	return n
+}
+
+// room is what is left of the budget for the tool results of the round
+// whose call is the last message of h: the budget less the request so far,
+// counting old results as the stubs the next trim would make of them, so a
+// fresh result is not cut to make room for an old one.
+func (a *agent) room(h []message, specs []toolSpec) int {
+	return a.budget.tokens - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
+}
+
+// roomFloor is the fewest characters a budget-derived cap leaves a result:
+// below it a result stops being useful, and its paging call fetches more.
+const roomFloor = 2000
+
+// budgetCapNote ends the marker of a result cut to the room left, so the
+// model knows why it is shorter than the tool's own cap.
+const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
+
+// capToRoom cuts one round's tool results (rs, changed in place) so that
+// together they cost at most room tokens: each gets an equal share, and a
+// share a smaller result leaves unused goes to the larger ones. None is cut
+// below roomFloor characters or grows past what it was (its per-tool cap);
+// a result cut so is first written to disk through spill. It returns how
+// many it cut.
+func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
+	costs := make([]int, len(rs))
+	sum := 0
+	for i, m := range rs {
+		costs[i] = est(m)
+		sum += costs[i]
+	}
+	if sum <= room {
+		return 0
+	}
+	order := make([]int, len(rs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] < costs[order[b]] })
+	left, cut := max(room, 0), 0
+	for k, i := range order {
+		share := left / (len(order) - k)
+		if costs[i] <= share {
+			left -= costs[i]
+			continue
+		}
+		for _, j := range order[k:] {
+			if capTo(&rs[j], share, est, spill) {
+				cut++
+			}
+		}
+		break
+	}
+	return cut
+}
+
+// capTo re-renders tool message m to cost about tokens, not under
+// roomFloor characters, with the budget note in its marker. It reports
+// whether m got shorter.
+func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
+	if m.Role != "tool" || isStub(m.Content) {
+		return false
+	}
+	chars := utf8.RuneCountInString(m.Content)
+	if chars <= roomFloor {
+		return false
+	}
+	if m.clip == nil {
+		m.clip = truncate(m.Content, 0)
+	}
+	keepOnDisk(m, spill)
+	c := *m.clip
+	c.why = budgetCapNote
+	m.clip = &c
+	orig, cost := m.Content, est(*m)
+	n := chars
+	for i := 0; i < 6 && cost > tokens && n > roomFloor; i++ {
+		n = max(roomFloor, int(float64(n)*float64(tokens)/float64(cost)*0.97))
+		m.Content = c.text(n)
+		cost = est(*m)
+	}
+	if utf8.RuneCountInString(m.Content) >= chars {
+		m.Content = orig
+		return false
+	}
+	return true
+}
+
+// keepOnDisk writes a whole result (one never cut, so never spilled) to
+// disk before it is cut, so nothing the model saw is lost.
+func keepOnDisk(m *message, spill func(*message)) {
+	if !m.clip.omitted && m.clip.path == "" && m.clip.spillErr == nil && spill != nil {
+		spill(m)
+	}
+}
+
+// spillName matches the files spillOpener names: YYYYMMDD-HHMMSS-tool.txt,
+// with -N when a name was taken.
+var spillName = regexp.MustCompile(`^\d{8}-\d{6}-[A-Za-z0-9_-]+\.txt$`)
+
+// missingSpill explains an open error for a spilled tool output that is
+// gone (removed after TOOL_OUTPUT_RETENTION_DAYS, or by hand), as a stub in
+// an old saved chat may point to one; "" for any other error.
+func missingSpill(path string, err error) string {
+	if !errors.Is(err, fs.ErrNotExist) || !spillName.MatchString(filepath.Base(path)) {
+		return ""
+	}
+	return "; this was a tool output saved by yaicli, and the file is missing (spilled outputs are removed after TOOL_OUTPUT_RETENTION_DAYS days): its full text is lost, so run the tool again if it is still needed"
+}
+
+// policy is the trimming policy for a request limited to limit tokens:
+// CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
+// turn groups whose results are never masked.
+func (a *agent) policy(limit int) trimPolicy {
+	share := a.cfg.ContextTrimTarget
+	if share <= 0 || share > 1 {
+		share = defaultTrimTarget
+	}
+	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.cfg.ContextKeepGroups}
+}
