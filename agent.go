@@ -106,6 +106,9 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if err != nil {
 			return validate(h), err
 		}
+		// The model's words enter the history without secrets: a provider
+		// that echoes the key cannot have a tool run with it or save it.
+		r.Message = a.cfg.redactor().messages([]message{r.Message})[0]
 		h = append(h, r.Message)
 		calls := r.Message.ToolCalls
 		if len(calls) == 0 {

@@ -40,7 +40,7 @@ var settings = []setting{
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
 	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL"},
 	{"MAX_HISTORY", "500", "entries in the prompt history file"},
-	{"CHAT_HISTORY_DIR", "", "saved chats; empty = $TMPDIR/yaicli/chats"},
+	{"CHAT_HISTORY_DIR", "", "saved chats; empty = $XDG_STATE_HOME/yaicli/chats (~/.local/state/yaicli/chats; without a home $TMPDIR/yaicli-$UID/chats)"},
 	{"MAX_SAVED_CHATS", "20", "saved chats kept"},
 	{"ENABLE_FUNCTIONS", "true", "offer the built-in tools to the model"},
 	{"SHOW_FUNCTION_OUTPUT", "true", "preview tool output in the terminal"},
@@ -125,6 +125,7 @@ type configSources struct {
 	env      func(string) string
 	flags    map[string]string // KEY -> value given on the command line
 	tmpDir   string
+	uid      int // names the per-user default directory when there is no home
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/yaicli/config.ini, else
@@ -228,7 +229,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 
 	if c.ChatHistoryDir == "" {
-		c.ChatHistoryDir = filepath.Join(src.tmpDir, "yaicli", "chats")
+		c.ChatHistoryDir = filepath.Join(stateDir(src.env, src.tmpDir, src.uid), "chats")
 	}
 	if c.ToolOutputDir == "" {
 		c.ToolOutputDir = filepath.Join(c.ChatHistoryDir, "tool-outputs")

@@ -81,7 +81,7 @@ func TestConfigDefaults(t *testing.T) {
 		c.InteractiveRound != 25 || c.MaxHistory != 500 || c.ToolApproval != "ask" || c.MaxTokens != 1024 {
 		t.Errorf("defaults = %+v", c)
 	}
-	if c.ChatHistoryDir != "/tmpdir/yaicli/chats" || c.ToolOutputDir != "/tmpdir/yaicli/chats/tool-outputs" {
+	if c.ChatHistoryDir != "/tmpdir/yaicli-0/chats" || c.ToolOutputDir != "/tmpdir/yaicli-0/chats/tool-outputs" {
 		t.Errorf("dirs = %s, %s", c.ChatHistoryDir, c.ToolOutputDir)
 	}
 }

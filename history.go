@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -30,8 +32,12 @@ func historyPath(env func(string) string) string {
 }
 
 // readHistory returns the last max entries, oldest first; a missing or
-// unreadable file is an empty history.
+// unreadable file, or one another user owns or can write to, is an empty
+// history.
 func readHistory(path string, max int) []string {
+	if checkOwnFile(path, os.Geteuid()) != nil {
+		return nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil
@@ -83,6 +89,11 @@ func formatHistoryEntry(entry string, now time.Time) string {
 // file and rename, so it is never half-written; the lock file is never
 // renamed, so a waiting REPL does not end up appending to a replaced file).
 func appendHistory(path, entry string, max int, now time.Time) error {
+	for _, p := range []string{path, path + ".lock"} {
+		if err := checkOwnFile(p, os.Geteuid()); err != nil {
+			return err
+		}
+	}
 	lock, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
@@ -146,8 +157,12 @@ type chatInfo struct {
 	date        string
 }
 
-// listChats returns the saved chats, newest first, at most max of them.
+// listChats returns the saved chats, newest first, at most max of them;
+// none from a directory that is not ours alone (checkPrivate).
 func listChats(dir string, max int) []chatInfo {
+	if checkPrivate(dir, os.Geteuid(), "CHAT_HISTORY_DIR") != nil {
+		return nil
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	type dated struct {
 		path string
@@ -181,8 +196,12 @@ func parseChatName(path string) chatInfo {
 	return ci
 }
 
-// loadChat reads a saved chat; a corrupt file is an error naming it.
+// loadChat reads a saved chat; a corrupt file, or one another user owns
+// or can write to, is an error naming it.
 func loadChat(path string) (savedChat, []message, error) {
+	if err := checkOwnFile(path, os.Geteuid()); err != nil {
+		return savedChat{}, nil, err
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return savedChat{}, nil, err
@@ -219,7 +238,7 @@ func saveChat(dir, title string, h []message, max int, now time.Time) (string, e
 	if title == "" {
 		title = "Chat " + now.Format("20060102-150405")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := privateDir(dir, os.Geteuid(), "CHAT_HISTORY_DIR"); err != nil {
 		return "", err
 	}
 	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000")}
@@ -257,6 +276,10 @@ func saveChat(dir, title string, h []message, max int, now time.Time) (string, e
 
 // writeChatList prints the saved chats, numbered as /load and /del take them.
 func writeChatList(w io.Writer, dir string, max int) {
+	if err := checkPrivate(dir, os.Geteuid(), "CHAT_HISTORY_DIR"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		fmt.Fprintln(w, "no saved chats: "+err.Error())
+		return
+	}
 	chats := listChats(dir, max)
 	if len(chats) == 0 {
 		fmt.Fprintln(w, "no saved chats in "+dir)

@@ -236,7 +236,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		writeProviders(stdout)
 		return exitOK
 	}
-	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir()}
+	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir(), uid: os.Geteuid()}
 	if src.path == "" {
 		src.path = defaultConfigPath(os.Getenv)
 	}

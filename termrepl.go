@@ -339,7 +339,7 @@ func (ts *termSession) remember(line string) {
 	if n := len(ts.history); n == 0 || ts.history[n-1] != line {
 		ts.history = append(ts.history, line)
 	}
-	if err := appendHistory(ts.historyFile, line, ts.historyLimit, time.Now()); err != nil {
+	if err := appendHistory(ts.historyFile, ts.cfg.redactor().text(line), ts.historyLimit, time.Now()); err != nil {
 		fmt.Fprintf(ts.errw, "yaicli: prompt history not saved: %v\n", err)
 	}
 }

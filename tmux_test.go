@@ -415,3 +415,25 @@ func TestTmuxApproval(t *testing.T) {
 		t.Errorf("always did not stick:\n%s", sc)
 	}
 }
+
+// An answer that tries to clear the screen, set the pane's title and
+// write the clipboard is shown, not obeyed.
+func TestTmuxHostileAnswer(t *testing.T) {
+	f := newFakeProvider(t, sse(textStream("before ", "\x1b[2J\x1b[H", "\x1b]2;owned-title\x07", "\x1b]52;c;ZXZpbA==\x07", " after")))
+	s := startTmux(t, f, "--chat")
+	s.typeText("hello")
+	s.send("Enter")
+	sc := s.waitFor("after")
+	s.waitForPrompt(">>>")
+	sc = s.screen()
+	if !strings.Contains(sc, "yaicli chat: /help") || !strings.Contains(sc, ">>> hello") {
+		t.Errorf("the screen was cleared:\n%s", sc)
+	}
+	if !strings.Contains(sc, "before ␛[2J␛[H␛]2;owned-title␇␛]52;c;ZXZpbA==␇ after") {
+		t.Errorf("the sequences are not shown visibly:\n%s", sc)
+	}
+	title, _ := exec.Command("tmux", "-L", s.socket, "display-message", "-p", "-t", "t", "#{pane_title}").Output()
+	if strings.Contains(string(title), "owned") {
+		t.Errorf("the pane's title changed to %q", title)
+	}
+}

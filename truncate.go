@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -429,8 +430,8 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		if dir == "" {
 			return nil, "", errors.New("TOOL_OUTPUT_DIR is empty")
 		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return nil, "", fmt.Errorf("creating %s: %w", dir, err)
+		if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
+			return nil, "", err
 		}
 		base := now.Format("20060102-150405") + "-" + safeName(tool)
 		for i := 1; i < 1000; i++ {
@@ -465,10 +466,16 @@ func safeName(s string) string {
 	}, s)
 }
 
-// removeOldSpills deletes spill files older than days (0 keeps them all).
-// It runs in the background at start-up; errors do not matter to anyone.
+// spillName matches the names spillOpener gives, and nothing a person
+// would keep in the same directory (thesis.txt, todo.txt).
+var spillName = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[A-Za-z0-9_-]+\.txt$`)
+
+// removeOldSpills deletes spill files older than days (0 keeps them all):
+// only files with spillOpener's names, and only in a directory of ours
+// (checkPrivate). It runs in the background at start-up; errors do not
+// matter to anyone.
 func removeOldSpills(dir string, days int, now time.Time) int {
-	if days <= 0 || dir == "" {
+	if days <= 0 || dir == "" || checkPrivate(dir, os.Geteuid(), "TOOL_OUTPUT_DIR") != nil {
 		return 0
 	}
 	entries, err := os.ReadDir(dir)
@@ -478,7 +485,7 @@ func removeOldSpills(dir string, days int, now time.Time) int {
 	cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
 	removed := 0
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".txt") {
+		if !e.Type().IsRegular() || !spillName.MatchString(e.Name()) {
 			continue
 		}
 		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {

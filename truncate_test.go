@@ -177,21 +177,43 @@ func TestShrinkRerender(t *testing.T) {
 	}
 }
 
+// Retention deletes only old files with spill names, and nothing in a
+// directory other users can write to.
 func TestRemoveOldSpills(t *testing.T) {
 	dir := t.TempDir()
-	old, fresh := filepath.Join(dir, "old.txt"), filepath.Join(dir, "new.txt")
-	os.WriteFile(old, nil, 0o600)
-	os.WriteFile(fresh, nil, 0o600)
 	now := time.Now()
-	os.Chtimes(old, now.Add(-8*24*time.Hour), now.Add(-8*24*time.Hour))
-	if n := removeOldSpills(dir, 7, now); n != 1 {
-		t.Errorf("removed %d, want 1", n)
+	files := map[string]bool{ // name -> old
+		"20261104-123456-execute_shell_command.txt":   true,
+		"20261104-123456-execute_shell_command-2.txt": true,
+		"20261104-123456-mcp_fs_read.txt":             true,
+		"20261203-101010-fs_read_file.txt":            false,
+		"thesis.txt":                                  true,
+		"todo.txt":                                    true,
+		"20261104-123456-notes.md":                    true,
+		"20261104-execute_shell_command.txt":          true,
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Error("fresh spill removed")
+	for name, old := range files {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, nil, 0o600)
+		if old {
+			os.Chtimes(p, now.Add(-8*24*time.Hour), now.Add(-8*24*time.Hour))
+		}
+	}
+	if n := removeOldSpills(dir, 7, now); n != 3 {
+		t.Errorf("removed %d, want 3", n)
+	}
+	for name, old := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if gone := err != nil; gone != (old && spillName.MatchString(name)) {
+			t.Errorf("%s: removed = %v", name, gone)
+		}
 	}
 	if n := removeOldSpills(dir, 0, now.Add(100*24*time.Hour)); n != 0 {
 		t.Errorf("retention 0 removed %d", n)
+	}
+	os.Chmod(dir, 0o777)
+	if n := removeOldSpills(dir, 1, now.Add(100*24*time.Hour)); n != 0 {
+		t.Errorf("removed %d from a directory others can write to", n)
 	}
 }
 

@@ -73,7 +73,9 @@ func openWindowCache() *windowCache {
 	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}}
 	if dir, err := os.UserCacheDir(); err == nil {
 		wc.path = filepath.Join(dir, "yaicli", "windows.json")
-		if b, err := os.ReadFile(wc.path); err == nil {
+		if checkOwnFile(wc.path, os.Geteuid()) != nil { // planted by another user: neither read nor replaced
+			wc.path = ""
+		} else if b, err := os.ReadFile(wc.path); err == nil {
 			json.Unmarshal(b, &wc.entries)
 		}
 	}
@@ -82,7 +84,7 @@ func openWindowCache() *windowCache {
 
 // windowKey identifies a model on a server.
 func windowKey(cfg *config) string {
-	return cfg.Provider + " " + cfg.baseURL() + " " + cfg.Model
+	return cfg.Provider + " " + maskUserinfo(cfg.baseURL()) + " " + cfg.Model // no credentials in the cache file
 }
 
 // resolve finds the model's window: a learned or discovered one from the
@@ -128,7 +130,7 @@ func (wc *windowCache) put(key string, e cachedWindow) {
 		return
 	}
 	b, _ := json.MarshalIndent(wc.entries, "", "  ")
-	if os.MkdirAll(filepath.Dir(wc.path), 0o700) != nil {
+	if privateDir(filepath.Dir(wc.path), os.Geteuid(), "XDG_CACHE_HOME") != nil {
 		return
 	}
 	tmp := fmt.Sprintf("%s.%d.tmp", wc.path, os.Getpid())
