@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -466,12 +465,9 @@ func safeName(s string) string {
 	}, s)
 }
 
-// spillName matches the names spillOpener gives, and nothing a person
-// would keep in the same directory (thesis.txt, todo.txt).
-var spillName = regexp.MustCompile(`^[0-9]{8}-[0-9]{6}-[A-Za-z0-9_-]+\.txt$`)
-
 // removeOldSpills deletes spill files older than days (0 keeps them all):
-// only files with spillOpener's names, and only in a directory of ours
+// only files with spillOpener's names (spillName; never thesis.txt or
+// todo.txt), and only in a directory of ours
 // (checkPrivate). It runs in the background at start-up; errors do not
 // matter to anyone.
 func removeOldSpills(dir string, days int, now time.Time) int {
