@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/url"
+	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // errDepthLimit ends a turn whose model kept asking for tools past
@@ -39,6 +39,8 @@ type agent struct {
 	// reported is the last prompt size the provider reported, for /context
 	// even when it did not calibrate the estimator; reportedEst our estimate.
 	reported, reportedEst int
+	streamed              bool // the current request streamed answer text
+	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -46,7 +48,7 @@ type agent struct {
 // hub offers MCP servers' tools beside the built-in ones (nil: none).
 func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), hub *mcpHub) *agent {
 	c := newClient(cfg, preview)
-	a := &agent{cfg: cfg, send: scrubbed(c.send, cfg.redactor()), stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub}
+	a := &agent{cfg: cfg, send: scrubbed(c.send, cfg.redactor()), stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub, maxTokens: cfg.MaxTokens}
 	a.answer = &termWriter{w: stdout}
 	if cfg.EnableFunctions {
 		a.tools = newToolbox(cfg, &termWriter{w: preview}, ask, hub.tools())
@@ -69,6 +71,7 @@ func (a *agent) sink() streamSink {
 			a.answer.Write([]byte(t))
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
+		a.streamed = true
 	}}
 	if a.cfg.ShowReasoning {
 		s.reasoning = func(t string) { io.WriteString(a.stderr, sanitize(t)) }
@@ -168,34 +171,64 @@ func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int)
 	return validate(out), rep.after
 }
 
-// request sends h, and on a context-length rejection makes it smaller and
-// retries exactly once.
+// request sends h and handles a rejection by what it means: a
+// context-length rejection heals (trim, retry once), an output cap lowers
+// max_tokens, a byte cap shrinks the largest parts once, a model without
+// tools goes on without them; anything else is returned as it is.
 func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (reply, error) {
-	req := chatRequest{Messages: *h, Tools: specs, MaxTokens: a.cfg.MaxTokens}
 	est := a.requestTokens(*h, specs)
-	r, err := a.send(ctx, req, a.sink())
+	r, err := a.sendOnce(ctx, *h, specs, a.maxTokens)
 	var first *apiError
-	if errors.As(err, &first) && first.Kind == kindNoTools && len(specs) > 0 {
+	if !errors.As(err, &first) {
+		a.observe(r, est)
+		return r, err
+	}
+	switch {
+	case first.Kind == kindNoTools && len(specs) > 0:
 		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
 			a.cfg.Provider, a.cfg.Model, first.Message)
 		a.noTools = true
 		return a.request(ctx, h, nil)
+	case first.Kind == kindContextLength:
+		return a.healContext(ctx, h, specs, first, est)
+	case first.Kind == kindOutputCap:
+		return a.lowerMaxTokens(ctx, *h, specs, r, err, first)
+	case first.Kind == kindTooLarge:
+		return a.shrinkBytes(ctx, h, specs, r, err, first)
 	}
-	if err == nil || !errors.As(err, &first) || first.Kind != kindContextLength || a.openLine {
-		a.observe(r, est)
-		return r, err
+	return r, err
+}
+
+// sendOnce sends one request and notes whether answer text was streamed,
+// so a retry can say that the partial answer is discarded.
+func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
+	a.streamed = false
+	return a.send(ctx, chatRequest{Messages: h, Tools: specs, MaxTokens: maxTokens}, a.sink())
+}
+
+// discardPartial ends a partial answer's line and says it does not count:
+// the retry answers from the start, and the history never holds the part.
+func (a *agent) discardPartial() {
+	if a.streamed {
+		a.endAnswer()
+		fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
 	}
+}
+
+// healContext makes the request smaller after a context-length rejection
+// and retries exactly once.
+func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec, first *apiError, est int) (reply, error) {
+	a.discardPartial()
 	a.learn(first, est)
 	smaller, maxTokens, how := a.heal(*h, specs, first)
-	stuck := maxTokens == a.cfg.MaxTokens && sameHistory(smaller, *h)
+	stuck := maxTokens == a.maxTokens && sameHistory(smaller, *h)
 	if stuck {
 		how = "nothing is left to trim (a single message is too big)"
 	}
 	fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.cfg.Provider, numbers(first), how)
 	*h = smaller
-	req = chatRequest{Messages: smaller, Tools: specs, MaxTokens: maxTokens}
 	est = a.requestTokens(smaller, specs)
-	r, err = a.send(ctx, req, a.sink())
+	r, err := a.sendOnce(ctx, smaller, specs, maxTokens)
 	var second *apiError
 	if errors.As(err, &second) && second.Kind == kindContextLength {
 		a.learn(second, est)
@@ -203,6 +236,81 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	}
 	a.observe(r, est)
 	return r, err
+}
+
+// lowerMaxTokens retries once with max_tokens at the output cap the
+// provider stated (half the current value when it stated none), and keeps
+// that value for the session. Trimming would not help: the prompt fits.
+func (a *agent) lowerMaxTokens(ctx context.Context, h []message, specs []toolSpec, r reply, err error, e *apiError) (reply, error) {
+	lowered := e.Cap
+	if lowered <= 0 || a.maxTokens > 0 && lowered >= a.maxTokens {
+		lowered = a.maxTokens / 2
+	}
+	if lowered <= 0 {
+		return r, err // yaicli sent no max_tokens of its own: nothing to lower
+	}
+	a.discardPartial()
+	fmt.Fprintf(a.stderr, "yaicli: %s allows at most %d output tokens for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
+		a.cfg.Provider, lowered, a.cfg.Model, e.Message, lowered)
+	a.maxTokens = lowered
+	est := a.requestTokens(h, specs)
+	r, err = a.sendOnce(ctx, h, specs, lowered)
+	a.observe(r, est)
+	return r, err
+}
+
+// shrinkBytes retries once after a byte cap with the largest tool outputs
+// and the attached files cut to half. It learns no token window: the
+// limit is on bytes of the body, whatever the model's window.
+func (a *agent) shrinkBytes(ctx context.Context, h *[]message, specs []toolSpec, r reply, err error, e *apiError) (reply, error) {
+	smaller, n := shrinkLargest(*h, a.spill)
+	if n == 0 {
+		return r, err // nothing of ours to shrink: the provider's words say why
+	}
+	a.discardPartial()
+	fmt.Fprintf(a.stderr, "yaicli: %s refused the request as too large (%s); shrank the %d largest tool output(s) and attachments (full text stays on disk); retrying once\n",
+		a.cfg.Provider, e.Message, n)
+	*h = validate(smaller)
+	est := a.requestTokens(*h, specs)
+	r, err = a.sendOnce(ctx, *h, specs, a.maxTokens)
+	a.observe(r, est)
+	return r, err
+}
+
+// shrinkLargest cuts the largest tool results and the attached-files
+// message, biggest first, to half their length (not below minShrunk)
+// until the conversation's text is half what it was. It returns the new
+// history and how many messages it cut.
+func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
+	h = append([]message(nil), h...)
+	total := 0
+	var idx []int
+	for i, m := range h {
+		total += len(m.Content)
+		attached := m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader)
+		if (m.Role == "tool" || attached) && utf8.RuneCountInString(m.Content) > minShrunk {
+			idx = append(idx, i)
+		}
+	}
+	sort.Slice(idx, func(x, y int) bool { return len(h[idx[x]].Content) > len(h[idx[y]].Content) })
+	saved, n := 0, 0
+	for _, i := range idx {
+		if saved >= total/2 {
+			break
+		}
+		m := &h[i]
+		before := len(m.Content)
+		if m.clip == nil {
+			m.clip = truncate(m.Content, 0)
+		}
+		if m.Role == "tool" && !m.clip.omitted && m.clip.path == "" && spill != nil {
+			spill(m)
+		}
+		m.Content = m.clip.text(max(utf8.RuneCountInString(m.Content)/2, minShrunk))
+		saved += before - len(m.Content)
+		n++
+	}
+	return h, n
 }
 
 // requestTokens is the raw estimate of a request, the figure the provider's
@@ -264,7 +372,7 @@ func (a *agent) learn(e *apiError, est int) {
 // heal returns a smaller history, the max_tokens for the retry, and what
 // was done, in words.
 func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int, string) {
-	maxTokens := a.cfg.MaxTokens
+	maxTokens := a.maxTokens
 	var how []string
 	if e.MaxTokens {
 		lowered := maxTokens / 2
@@ -346,17 +454,5 @@ func (e *healError) Unwrap() error { return e.last }
 // conversation instead of rejecting it: Ollama and LM Studio do, and so may
 // any server of ours on this machine or the local network.
 func mayCutSilently(cfg *config) bool {
-	if cfg.Provider == "ollama" || cfg.Provider == "lmstudio" {
-		return true
-	}
-	u, err := url.Parse(cfg.baseURL())
-	if err != nil {
-		return false
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
+	return cfg.Provider == "ollama" || cfg.Provider == "lmstudio" || isLocal(cfg)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -18,35 +17,6 @@ import (
 
 // longHistoryINI is a config for runs that must trim.
 func bigPrompt(n int) string { return strings.Repeat("word ", n) }
-
-// TestHealingAcrossProviders: each provider's real context-length body on
-// the second turn's request, success on the retry, which must carry fewer
-// turn groups and no orphan.
-func TestHealingAcrossProviders(t *testing.T) {
-	files, _ := filepath.Glob("testdata/errors/ctx_*.json")
-	for _, f := range files {
-		body, _ := os.ReadFile(f)
-		name := strings.Split(filepath.Base(f), ".")[0]
-		t.Run(name, func(t *testing.T) {
-			fp := newFakeProvider(t, sse(textStream("one")), fail(400, string(body)), sse(textStream("healed")))
-			r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first " + bigPrompt(2000) + "\nsecond\n"})
-			if r.code != 0 || r.stdout != "one\nhealed\n" {
-				t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
-			}
-			if n := strings.Count(r.stderr, "retrying once"); n != 1 {
-				t.Errorf("stderr has %d retry notices, want 1:\n%s", n, r.stderr)
-			}
-			reqs := fp.chats()
-			rejected, retry := reqs[1].messages(), reqs[2].messages()
-			if orphans(retry) != 0 || retry[0].Role != "system" || retry[len(retry)-1].Content != "second" {
-				t.Errorf("retry is not a valid history: %+v", retry)
-			}
-			if len(groupStarts(retry)) >= len(groupStarts(rejected)) {
-				t.Errorf("retry has %d turn groups, rejected request %d", len(groupStarts(retry)), len(groupStarts(rejected)))
-			}
-		})
-	}
-}
 
 // TestNothingToTrim: a single huge prompt cannot be made smaller; it is
 // sent once more and the run fails with the actionable message.

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
-	"regexp"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -21,11 +22,16 @@ const (
 	kindOverloaded            // wait and retry
 	kindContextLength         // make the request smaller and retry
 	kindNoTools               // the model takes no tools: retry without them
+	kindQuota                 // plan or billing exhausted: no wait helps
+	kindOutputCap             // max_tokens over the model's output cap: lower it
+	kindTooLarge              // the body is over a byte cap: shrink the biggest parts
+	kindServer                // 500, 502, 504: the provider failed; retry a hosted one
 )
 
 // String says the kind in words, for messages.
 func (k errKind) String() string {
-	return [...]string{"error", "authentication failed", "rate limited", "overloaded", "context length exceeded", "tools not supported"}[k]
+	return [...]string{"error", "authentication failed", "rate limited", "overloaded", "context length exceeded", "tools not supported",
+		"quota or billing limit reached", "max_tokens over the model's output cap", "request too large", "server error"}[k]
 }
 
 // errContextLength is matched by errors.Is on an *apiError of kindContextLength.
@@ -41,6 +47,7 @@ type apiError struct {
 	Limit      int
 	Actual     int
 	MaxTokens  bool // the provider blames max_tokens (output reserve), not the prompt
+	Cap        int  // an output cap's stated maximum for max_tokens
 	RetryAfter time.Duration
 }
 
@@ -65,37 +72,19 @@ func (e *apiError) Is(target error) bool {
 	return target == errContextLength && e.Kind == kindContextLength
 }
 
-// classify turns a status and body into an apiError.
+// classify turns a status and body into an apiError, by what the words
+// mean (errclass.go), never by the provider's name.
 func classify(provider string, status int, body []byte, header http.Header) *apiError {
 	e := &apiError{Provider: provider, Status: status, Message: errorMessage(body)}
-	text := strings.ToLower(string(body))
-	switch {
-	case status == 401 || status == 403:
-		e.Kind = kindAuth
-	case status == 429 || isRateLimitText(text):
-		e.Kind = kindRateLimit
-	case status == 529 || status == 503 || strings.Contains(text, "overloaded"):
-		e.Kind = kindOverloaded
-	case isContextLength(text, e):
-		e.Kind = kindContextLength
-	case status == 400 && isNoToolsText(text):
+	t := readError(body)
+	e.Kind = kindOf(status, t, e)
+	if e.Kind == kindOther && (status == 400 || status == 0) && isNoToolsText(t.raw) {
 		e.Kind = kindNoTools
 	}
 	if header != nil {
 		e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
 	return e
-}
-
-// isRateLimitText catches token-per-minute limits that name tokens but are
-// not about the context window (Groq 413, Bedrock throttling, OpenAI TPM).
-func isRateLimitText(t string) bool {
-	for _, p := range []string{"rate_limit", "rate limit", "tokens per min", "(tpm)", "throttl", "too many requests"} {
-		if strings.Contains(t, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // isNoToolsText recognises servers refusing tools for this model: Ollama
@@ -110,98 +99,29 @@ func isNoToolsText(t string) bool {
 	return false
 }
 
-// contextPhrases are provider wordings of a context-length rejection, lower case.
-var contextPhrases = []string{
-	"context_length_exceeded",                      // OpenAI, Azure, Groq, OpenAI Responses
-	"maximum context length",                       // OpenAI, DeepSeek, vLLM, Mistral, OpenRouter, Together
-	"prompt is too long",                           // Anthropic
-	"exceeds the context window",                   // OpenAI Responses
-	"exceeds the maximum number of tokens allowed", // Gemini
-	"exceeds the available context size",           // llama.cpp
-	"exceed_context_size_error",                    // llama.cpp
-	"reduce the length of the messages",            // OpenAI family
-	"input length exceeds the context length",      // Ollama
-	"exceeded model token limit",                   // Moonshot / Kimi
-	"exceed context limit",                         // Anthropic, max_tokens counted
-	"maximum prompt length",                        // xAI
-	"maximum model length",                         // vLLM v1
-	"context length of only",                       // LM Studio
-	"context the overflows",                        // LM Studio
-	"greater than the context length",              // LM Studio
-	"range of input length should be",              // Qwen / DashScope
-	"input is too long for requested model",        // Bedrock
-	"too large for model with",                     // Mistral
-	"context window exceeded",                      // various gateways
-	"model_context_window_exceeded",                // Anthropic stop reason, some proxies
-	"`inputs` tokens + `max_new_tokens`",           // Together / TGI
-}
-
-// contextNumbers pull the window (limit) and the request size (actual) out
-// of the provider's words; group indexes are 0 when the text lacks one.
-var contextNumbers = []struct {
-	re            *regexp.Regexp
-	limit, actual int
-}{
-	{regexp.MustCompile(`maximum context length is (\d+) tokens\. however, (?:your messages resulted in|you requested(?: about)?) (\d+)`), 1, 2},
-	{regexp.MustCompile(`maximum context length is (\d+) tokens and your request has (\d+) input`), 1, 2},
-	{regexp.MustCompile(`prompt contains (\d+) tokens.*?(\d+) maximum context length`), 2, 1},
-	{regexp.MustCompile(`maximum context length is (\d+)`), 1, 0},
-	{regexp.MustCompile(`prompt is too long: (\d+) tokens > (\d+)`), 2, 1},
-	{regexp.MustCompile(`input length and .max_tokens. exceed context limit: (\d+) \+ \d+ > (\d+)`), 2, 1},
-	{regexp.MustCompile(`input token count \((\d+)\) exceeds the maximum number of tokens allowed \((\d+)\)`), 2, 1},
-	{regexp.MustCompile(`request \((\d+) tokens\) exceeds the available context size \((\d+) tokens\)`), 2, 1},
-	{regexp.MustCompile(`exceeded model token limit: (\d+) \(requested: (\d+)\)`), 1, 2},
-	{regexp.MustCompile(`maximum prompt length is (\d+) but the request contains (\d+)`), 1, 2},
-	{regexp.MustCompile(`\(length (\d+)\) is longer than the maximum model length of (\d+)`), 2, 1},
-	{regexp.MustCompile(`context length of only (\d+)`), 1, 0},
-	{regexp.MustCompile(`range of input length should be \[1, (\d+)\]`), 1, 0},
-	{regexp.MustCompile(`exceeds the context window of (\d+)`), 1, 0},
-}
-
-// isContextLength reports whether lower-cased text is a context-length
-// rejection and fills e's numbers from it.
-func isContextLength(text string, e *apiError) bool {
-	found := false
-	for _, p := range contextPhrases {
-		if strings.Contains(text, p) {
-			found = true
-			break
-		}
-	}
-	if !found {
-		return false
-	}
-	for _, n := range contextNumbers {
-		m := n.re.FindStringSubmatch(text)
-		if m == nil {
-			continue
-		}
-		if n.limit > 0 && e.Limit == 0 {
-			e.Limit, _ = strconv.Atoi(m[n.limit])
-		}
-		if n.actual > 0 && e.Actual == 0 {
-			e.Actual, _ = strconv.Atoi(m[n.actual])
-		}
-	}
-	e.MaxTokens = strings.Contains(text, "max_tokens` exceed") || strings.Contains(text, "in the completion") ||
-		strings.Contains(text, "'max_tokens' or 'max_completion_tokens' is too large") ||
-		strings.Contains(text, "max_new_tokens")
-	return true
-}
-
 // errorMessage extracts the human text from the error body shapes providers
 // use: {"error":{"message"}}, {"error":"..."}, [{"error":...}] (Gemini),
 // {"message":...} (vLLM), {"type":"error","error":{...}} (Anthropic).
 func errorMessage(body []byte) string {
 	var v any
 	if json.Unmarshal(body, &v) != nil {
-		s := strings.TrimSpace(string(body))
+		s := strings.TrimSpace(htmlTitle(string(body)))
 		if len(s) > 300 {
 			s = s[:300] + "…"
 		}
 		return s
 	}
 	return findMessage(v)
+}
+
+// htmlTitle is the <title> of an HTML error page (a proxy's 413), else s.
+func htmlTitle(s string) string {
+	i := strings.Index(strings.ToLower(s), "<title>")
+	j := strings.Index(strings.ToLower(s), "</title>")
+	if i >= 0 && j > i {
+		return s[i+len("<title>") : j]
+	}
+	return s
 }
 
 // findMessage digs the first "message" string out of a decoded error body.
@@ -225,6 +145,11 @@ func findMessage(v any) string {
 		if m, ok := t["detail"].(string); ok {
 			return m
 		}
+		if b, ok := t["base_resp"].(map[string]any); ok { // MiniMax
+			if m, ok := b["status_msg"].(string); ok && m != "" && m != "success" {
+				return m
+			}
+		}
 	}
 	return ""
 }
@@ -243,8 +168,81 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	return 0
 }
 
+// bodyError returns the rejection a stream event or a whole 200 body
+// carries, or nil: an "error" member with or without choices (OpenRouter
+// puts one beside finish_reason "error"), vLLM's {"object":"error"}, a
+// {"type":"error"} event, MiniMax's base_resp with a non-zero status_code.
+func bodyError(provider string, data []byte) *apiError {
+	var v struct {
+		Error    json.RawMessage `json:"error"`
+		Object   string          `json:"object"`
+		Type     string          `json:"type"`
+		BaseResp *struct {
+			StatusCode int `json:"status_code"`
+		} `json:"base_resp"`
+	}
+	if json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	switch e := strings.TrimSpace(string(v.Error)); {
+	case e != "" && e != "null" && e != `""` && e != "{}":
+	case v.Object == "error" || v.Type == "error":
+	case v.BaseResp != nil && v.BaseResp.StatusCode != 0:
+	default:
+		return nil
+	}
+	return classify(provider, 0, data, nil)
+}
+
+// retryable says whether err is worth the same request again, why in
+// words, and how long the provider asked to wait (0: back off). Timeouts
+// and server failures of a hosted provider are retried; a local server's
+// 500 is usually the same answer again.
+func retryable(err error, local bool) (string, time.Duration, bool) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		switch ae.Kind {
+		case kindRateLimit, kindOverloaded:
+			return ae.Kind.String(), ae.RetryAfter, true
+		case kindServer:
+			return fmt.Sprintf("failed (HTTP %d)", ae.Status), ae.RetryAfter, !local
+		}
+		return "", 0, false
+	}
+	if isTimeout(err) {
+		return "did not answer in time", 0, true
+	}
+	return "", 0, false
+}
+
+// isTimeout reports a transport timeout: no response headers, a dial or
+// TLS timeout, or a stream silent longer than TIMEOUT.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return err != nil && (errors.Is(err, errIdle) || errors.As(err, &ne) && ne.Timeout())
+}
+
+// isLocal reports a server on this machine or the local network, whose
+// 500s are its own deterministic answer rather than a passing failure.
+func isLocal(cfg *config) bool {
+	u, err := url.Parse(cfg.baseURL())
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
+}
+
 // hint says what a person should do about err, or "" when nothing helps.
-func hint(err error, c *config) string {
+// repl says whether REPL commands (/compact) can be suggested.
+func hint(err error, c *config, repl bool) string {
+	if isTimeout(err) {
+		return fmt.Sprintf("the provider did not answer within TIMEOUT (%s): raise TIMEOUT (YAI_TIMEOUT) for a slow or busy model, or try again later", c.Timeout)
+	}
 	var ae *apiError
 	if !errors.As(err, &ae) {
 		return ""
@@ -255,17 +253,34 @@ func hint(err error, c *config) string {
 			return "check the key in API_KEY / YAI_API_KEY or " + v
 		}
 		return "check the key in API_KEY / YAI_API_KEY"
-	case kindRateLimit, kindOverloaded:
+	case kindRateLimit, kindOverloaded, kindServer:
 		return "the provider is busy; wait a moment and try again"
+	case kindQuota:
+		return "the account's quota or credits are used up: check the plan and billing at " + c.Provider + " (retrying will not help), or use another PROVIDER"
+	case kindOutputCap:
+		return "lower MAX_TOKENS (--max-tokens) to what the model allows"
+	case kindTooLarge:
+		return "the request is over the provider's size limit: send less (fewer or smaller files), or lower TOOL_OUTPUT_MAX_CHARS"
 	case kindContextLength:
-		var he *healError
-		if errors.As(err, &he) && he.stuck {
-			return "the current message alone is too big for this model: send less (pipe through head or tail, attach fewer files), or use a model with a larger window"
-		}
-		if ae.MaxTokens {
-			return "lower MAX_TOKENS (--max-tokens), run /compact, or lower CONTEXT_BUDGET_TOKENS"
-		}
-		return "run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
+		return contextHint(err, ae, repl)
 	}
 	return ""
+}
+
+// contextHint is the advice for a context-length failure, fit to the mode:
+// /compact is a REPL command and is never offered to a one-shot run.
+func contextHint(err error, ae *apiError, repl bool) string {
+	var he *healError
+	if errors.As(err, &he) && he.stuck {
+		return "the current message alone is too big for this model: send less (pipe through head or tail, attach fewer files), or use a model with a larger window"
+	}
+	switch {
+	case ae.MaxTokens && repl:
+		return "lower MAX_TOKENS (--max-tokens), run /compact, or lower CONTEXT_BUDGET_TOKENS"
+	case ae.MaxTokens:
+		return "lower MAX_TOKENS (--max-tokens) or CONTEXT_BUDGET_TOKENS, or send less"
+	case repl:
+		return "run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
+	}
+	return "send less (pipe through head or tail), or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
 }

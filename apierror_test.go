@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,41 +13,124 @@ import (
 	"time"
 )
 
-// TestClassifyProviderBodies runs every body in testdata/errors: ctx_* must
-// be context-length rejections, not_* must not.
-func TestClassifyProviderBodies(t *testing.T) {
-	files, _ := filepath.Glob("testdata/errors/*.json")
-	if len(files) < 20 {
-		t.Fatalf("only %d error bodies found", len(files))
+// errorBody is one file of testdata/errors: NAME.STATUS.EXT, where NAME
+// starts with its class (ctx_ or not_<class>_), STATUS is the HTTP status
+// it is sent with (200: inside a 200 answer), EXT is json, html or sse (a
+// whole event stream).
+type errorBody struct {
+	path, name, ext string
+	status          int
+	body            []byte
+}
+
+// errorBodies reads testdata/errors and, when YAI_ERROR_BODIES names more
+// directories (comma-separated), those too: bodies kept out of fitting, or
+// a reviewer's own.
+func errorBodies(t testing.TB) []errorBody {
+	t.Helper()
+	dirs := []string{"testdata/errors"}
+	if extra := os.Getenv("YAI_ERROR_BODIES"); extra != "" {
+		dirs = append(dirs, strings.Split(extra, ",")...)
 	}
+	var out []errorBody
+	for _, dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
+		for _, f := range files {
+			parts := strings.Split(filepath.Base(f), ".")
+			status, err := strconv.Atoi(parts[min(1, len(parts)-1)])
+			if len(parts) != 3 || err != nil {
+				continue // SOURCES.md and the like
+			}
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, errorBody{path: f, name: parts[0], status: status, ext: parts[2], body: b})
+		}
+	}
+	if len(out) < 40 {
+		t.Fatalf("only %d error bodies found", len(out))
+	}
+	return out
+}
+
+// wantKind is the kind a body's name promises; ok is false for a not_ body
+// of no named class (it must only not be a context-length rejection).
+func wantKind(name string) (errKind, bool) {
+	if strings.HasPrefix(name, "ctx_") {
+		return kindContextLength, true
+	}
+	class, _, _ := strings.Cut(strings.TrimPrefix(name, "not_"), "_")
+	k, ok := map[string]errKind{"rate": kindRateLimit, "quota": kindQuota, "outcap": kindOutputCap, "bytes": kindTooLarge,
+		"string": kindOther, "image": kindOther, "other": kindOther, "overloaded": kindOverloaded, "server": kindServer}[class]
+	return k, ok
+}
+
+// streamError is the rejection an event stream carries, read as the client reads it.
+func streamError(b errorBody) error {
+	_, err := openaiWire{provider: "p"}.stream(strings.NewReader(string(b.body)), streamSink{})
+	return err
+}
+
+// classifyBody classifies a body the way the client meets it.
+func classifyBody(b errorBody) *apiError {
+	var ae *apiError
+	switch {
+	case b.ext == "sse":
+		errors.As(streamError(b), &ae)
+	case b.status == 200:
+		ae = bodyError("p", b.body)
+	default:
+		ae = classify("p", b.status, b.body, nil)
+	}
+	return ae
+}
+
+// TestClassifyProviderBodies: every body in testdata/errors is classified as
+// its name says, with its numbers where it states them, and has a source.
+func TestClassifyProviderBodies(t *testing.T) {
 	numbers := map[string][2]int{ // limit, actual
 		"ctx_openai": {4097, 4619}, "ctx_anthropic": {200000, 208310}, "ctx_gemini": {1048576, 1200293},
 		"ctx_deepseek": {131072, 131134}, "ctx_vllm": {16384, 19591}, "ctx_llamacpp": {123904, 124315},
 		"ctx_moonshot": {262144, 269030}, "ctx_mistral": {32768, 40500}, "ctx_openrouter": {128000, 150012},
-		"ctx_xai": {131072, 145002}, "ctx_lmstudio": {4096, 0}, "ctx_dashscope": {30720, 0}, "ctx_vllm_v1": {32768, 40000},
+		"ctx_xai": {131072, 145002}, "ctx_lmstudio": {4096, 9000}, "ctx_dashscope": {30720, 0}, "ctx_vllm_v1": {32768, 40000},
 		"ctx_anthropic_max_tokens": {200000, 197742}, "ctx_vllm_max_tokens": {16384, 9591},
+		"ctx_vllm_engine": {4096, 25938}, "ctx_together_v2": {32768, 40123}, "ctx_copilot": {64000, 138898},
+		"ctx_llamacpp_shift": {8192, 14429}, "ctx_cohere": {2048, 6354}, "ctx_vllm_output_tokens": {131072, 28673},
+		"ctx_together_tgi": {1024, 1244}, "ctx_vertex_nonumbers": {1048576, 0}, "ctx_minimax": {0, 0}, "ctx_ollama_cloud": {0, 0},
+		"ctx_cerebras": {40000, 42328}, "ctx_vertex": {1048576, 1251952}, "ctx_lmstudio_nkeep": {7424, 15028},
+		"ctx_llamacpp_python": {2048, 2138}, "ctx_vllm_scheduler": {2048, 2664},
 	}
-	maxTokensBlamed := map[string]bool{"ctx_anthropic_max_tokens": true, "ctx_vllm_max_tokens": true, "ctx_together": true, "ctx_deepseek": true, "ctx_vllm": true}
-	for _, f := range files {
-		base := filepath.Base(f)
-		parts := strings.Split(base, ".")
-		name := parts[0]
-		status, _ := strconv.Atoi(parts[1])
-		body, _ := os.ReadFile(f)
-		t.Run(name, func(t *testing.T) {
-			e := classify("p", status, body, nil)
-			isCtx := errors.Is(e, errContextLength)
-			if want := strings.HasPrefix(name, "ctx_"); isCtx != want {
-				t.Fatalf("classify(%s) context length = %v, want %v (kind %v)", name, isCtx, want, e.Kind)
+	caps := map[string]int{"not_outcap_anthropic": 64000, "not_outcap_openai": 4096, "not_outcap_groq": 8000,
+		"not_outcap_deepseek": 8192, "not_outcap_groq_window": 16384, "not_outcap_groq_completion": 40960,
+		"not_outcap_doubao": 12288, "not_outcap_fireworks": 4096}
+	maxTokensBlamed := map[string]bool{"ctx_anthropic_max_tokens": true, "ctx_vllm_max_tokens": true, "ctx_together": true,
+		"ctx_deepseek": true, "ctx_vllm": true, "ctx_vllm_output_tokens": true, "ctx_together_max_new": true, "ctx_openrouter": true}
+	sources, _ := os.ReadFile("testdata/errors/SOURCES.md")
+	for _, b := range errorBodies(t) {
+		t.Run(b.name+"."+strconv.Itoa(b.status), func(t *testing.T) {
+			e := classifyBody(b)
+			if e == nil {
+				t.Fatalf("%s: not read as a provider error at all", b.path)
+			}
+			want, named := wantKind(b.name)
+			if isCtx := e.Kind == kindContextLength; named && e.Kind != want || !named && isCtx {
+				t.Fatalf("classify(%s) = %v, want %v (named %v)", b.path, e.Kind, want, named)
 			}
 			if e.Message == "" {
-				t.Errorf("no message extracted from %s", body)
+				t.Errorf("no message extracted from %s", b.body)
 			}
-			if n, ok := numbers[name]; ok && (e.Limit != n[0] || e.Actual != n[1]) {
-				t.Errorf("classify(%s) numbers = %d, %d; want %d, %d", name, e.Limit, e.Actual, n[0], n[1])
+			if n, ok := numbers[b.name]; ok && (e.Limit != n[0] || e.Actual != n[1]) {
+				t.Errorf("classify(%s) numbers = %d, %d; want %d, %d", b.name, e.Limit, e.Actual, n[0], n[1])
 			}
-			if isCtx && e.MaxTokens != maxTokensBlamed[name] {
-				t.Errorf("classify(%s) blames max_tokens = %v, want %v", name, e.MaxTokens, maxTokensBlamed[name])
+			if c, ok := caps[b.name]; ok && e.Cap != c {
+				t.Errorf("classify(%s) cap = %d, want %d", b.name, e.Cap, c)
+			}
+			if mt, ok := maxTokensBlamed[b.name]; ok && e.MaxTokens != mt {
+				t.Errorf("classify(%s) blames max_tokens = %v, want %v", b.name, e.MaxTokens, mt)
+			}
+			if strings.HasPrefix(b.path, "testdata/errors/") && !strings.Contains(string(sources), filepath.Base(b.path)) {
+				t.Errorf("%s has no source in testdata/errors/SOURCES.md", b.path)
 			}
 		})
 	}
@@ -63,12 +148,66 @@ func TestClassifyKinds(t *testing.T) {
 		{503, `{"error":{"message":"busy"}}`, kindOverloaded},
 		{529, `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, kindOverloaded},
 		{500, `{"error":{"message":"Overloaded"}}`, kindOverloaded},
-		{500, `{"error":{"message":"internal"}}`, kindOther},
+		{500, `{"error":{"message":"internal"}}`, kindServer},
+		{502, `<html>Bad Gateway</html>`, kindServer},
 		{400, `not json at all`, kindOther},
+		{404, `{"error":{"message":"The model gpt-9 does not exist or you do not have access to it."}}`, kindOther},
+		{400, `{"error":{"message":"messages: at least one message is required"}}`, kindOther},
+		{400, `{"error":{"message":"Input should be a valid list"}}`, kindOther},
+		{400, `{"error":{"message":"tools: the number of tools exceeds the maximum of 128"}}`, kindOther},
+		{429, `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota"}}`, kindQuota},
+		{400, `{"error":{"message":"max_tokens must be at most 4096"}}`, kindOutputCap},
+		{413, `{"error":{"message":"prompt has 300000 tokens, the limit is 200000"}}`, kindContextLength},
+		{413, `{"error":{"message":"Payload Too Large"}}`, kindTooLarge},
+		{500, `{"error":{"message":"upstream failed: the prompt is too long for this model"}}`, kindContextLength},
+		{400, `{"error":{"message":"max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens"}}`, kindOutputCap},
 	} {
 		if got := classify("p", tc.status, []byte(tc.body), nil).Kind; got != tc.want {
 			t.Errorf("classify(%d, %s) = %v, want %v", tc.status, tc.body, got, tc.want)
 		}
+	}
+}
+
+// TestBodyErrorShapes: each shape servers use for an error inside a 200
+// answer is read as an error with the provider's own message; ordinary
+// chunks are not.
+func TestBodyErrorShapes(t *testing.T) {
+	for _, tc := range []struct{ data, want string }{
+		{`{"error":{"message":"upstream overloaded","code":502},"choices":[{"index":0,"delta":{"content":""},"finish_reason":"error"}]}`, "upstream overloaded"},
+		{`{"error":{"message":"Provider disconnected unexpectedly","code":"server_error"}}`, "Provider disconnected unexpectedly"},
+		{`{"object":"error","message":"This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.","code":400}`, "maximum context length"},
+		{`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, "Overloaded"},
+		{`{"error":"the input length exceeds the context length"}`, "the input length exceeds"},
+		{`{"base_resp":{"status_code":2013,"status_msg":"invalid params, context window exceeds limit"}}`, "context window exceeds limit"},
+		{`{"id":"c","choices":[{"delta":{"content":"hi"}}],"error":null}`, ""},
+		{`{"base_resp":{"status_code":0,"status_msg":"success"},"choices":[]}`, ""},
+	} {
+		e := bodyError("p", []byte(tc.data))
+		switch {
+		case tc.want == "" && e != nil:
+			t.Errorf("bodyError(%s) = %v, want none", tc.data, e)
+		case tc.want != "" && (e == nil || !strings.Contains(e.Message, tc.want)):
+			t.Errorf("bodyError(%s) = %v, want a message with %q", tc.data, e, tc.want)
+		}
+	}
+}
+
+// TestContextHintFitsMode: a one-shot run is never told to run /compact.
+func TestContextHintFitsMode(t *testing.T) {
+	cfg := &config{Provider: "openai", Timeout: 60 * time.Second}
+	for _, body := range []string{`{"error":{"message":"prompt is too long: 208310 tokens > 200000 maximum"}}`,
+		`{"error":{"message":"input length and max_tokens exceed context limit: 197742 + 8192 > 200000"}}`} {
+		err := &healError{model: "m", last: classify("p", 400, []byte(body), nil)}
+		if h := hint(err, cfg, false); h == "" || strings.Contains(h, "/compact") {
+			t.Errorf("one-shot hint(%s) = %q", body, h)
+		}
+		if h := hint(err, cfg, true); !strings.Contains(h, "/compact") {
+			t.Errorf("REPL hint(%s) = %q, want /compact", body, h)
+		}
+	}
+	timeout := fmt.Errorf("talking to p: %w", context.DeadlineExceeded)
+	if h := hint(timeout, cfg, false); !strings.Contains(h, "TIMEOUT") {
+		t.Errorf("timeout hint = %q, want TIMEOUT named", h)
 	}
 }
 
@@ -79,5 +218,13 @@ func TestRetryAfter(t *testing.T) {
 		if got := parseRetryAfter(in, now); got != want {
 			t.Errorf("parseRetryAfter(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// BenchmarkClassify prices classifying one rejection body.
+func BenchmarkClassify(b *testing.B) {
+	body, _ := os.ReadFile("testdata/errors/ctx_vllm_output_tokens.400.json")
+	for i := 0; i < b.N; i++ {
+		classify("p", 400, body, nil)
 	}
 }

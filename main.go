@@ -393,7 +393,7 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.errorText(err))
-	if h := hint(err, cfg); h != "" {
+	if h := hint(err, cfg, false); h != "" {
 		fmt.Fprintf(stderr, "  hint: %s\n", h)
 	}
 	if errors.Is(err, errContextLength) {

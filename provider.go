@@ -215,8 +215,9 @@ type chatRequest struct {
 	MaxTokens int
 }
 
-// send posts one request, retrying rate limits and overloads up to c.retries
-// tries in all, and streams the answer into sink.
+// send posts one request, retrying what waiting can fix (rate limits,
+// overloads, timeouts, a hosted provider's 500/502/504) up to c.retries
+// tries in all with backoff, and streams the answer into sink.
 func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
 	body, err := c.wire.body(c.cfg, req)
 	if err != nil {
@@ -232,17 +233,15 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 	}
 	for try := 1; ; try++ {
 		r, err := c.once(ctx, body, seen)
-		var ae *apiError
-		if err == nil || emitted || !errors.As(err, &ae) || try >= c.retries ||
-			(ae.Kind != kindRateLimit && ae.Kind != kindOverloaded) {
+		why, wait, again := retryable(err, isLocal(c.cfg))
+		if !again || emitted || ctx.Err() != nil || try >= c.retries {
 			return r, err
 		}
-		wait := ae.RetryAfter
 		if wait == 0 {
 			wait = time.Duration(1<<(try-1)) * time.Second
 		}
 		wait = min(wait, 60*time.Second)
-		fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.cfg.Provider, ae.Kind, try, c.retries-1, wait.Round(time.Millisecond))
+		fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.cfg.Provider, why, try, c.retries-1, wait.Round(time.Millisecond))
 		if err := c.sleep(ctx, wait); err != nil {
 			return reply{}, err
 		}
@@ -561,12 +560,12 @@ func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
 		if ev.name == "error" { // llama.cpp's "error:" lines, other servers' error events
 			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
 		}
+		if e := bodyError(w.provider, []byte(ev.data)); e != nil { // every shape, with or without choices
+			return a.finish(), e
+		}
 		var ch chunk
 		if err := json.Unmarshal([]byte(ev.data), &ch); err != nil {
 			continue // a keep-alive or vendor event we do not understand
-		}
-		if len(ch.Error) > 0 && string(ch.Error) != "null" && len(ch.Choices) == 0 {
-			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
 		}
 		a.add(&ch)
 	}
@@ -586,8 +585,8 @@ func (w openaiWire) whole(b []byte, sink streamSink) (reply, error) {
 	if err := json.Unmarshal(b, &ch); err != nil {
 		return reply{}, fmt.Errorf("provider answered with something that is not JSON: %.200q", b)
 	}
-	if len(ch.Error) > 0 && string(ch.Error) != "null" && len(ch.Choices) == 0 {
-		return reply{}, classify(w.provider, 0, b, nil)
+	if e := bodyError(w.provider, b); e != nil {
+		return reply{}, e
 	}
 	a := &assembler{sink: sink}
 	a.add(&ch)

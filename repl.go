@@ -174,7 +174,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 	case errors.Is(err, errDepthLimit):
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
-		if h := hint(err, s.cfg); h != "" {
+		if h := hint(err, s.cfg, true); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
 	}

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Providers word the same rejection in many ways, so a rejection is
+// recognised by the concepts it names, not by a list of phrases: a
+// context-length error names the input side (prompt, input, messages,
+// request, context, tokens) together with an excess (exceeds, too long, over
+// a limit or maximum) in a token or context sense, or relates two token
+// counts. Look-alikes that name tokens but need another fix are told apart
+// first: rate limits and quotas, output caps on max_tokens, byte caps, one
+// string too long, an image too large.
+
+// errText is a rejection prepared for reading: every string of the body,
+// lower-cased, identifiers' underscores read as spaces, output-side phrases
+// (max_tokens, completion tokens) replaced by outMark.
+type errText struct {
+	raw    string         // lower-cased, before masking
+	text   string         // masked
+	fields map[string]int // numeric fields: code, n_ctx, n_prompt_tokens, status_code
+}
+
+// outMark stands for an output-side phrase in masked text; it contains no
+// letters, so no concept below matches inside it.
+const outMark = "«out»"
+
+// outputPhrases name the output side of a request: what max_tokens caps.
+var outputPhrases = regexp.MustCompile(`max[ _]?(?:completion|new|output)?[ _]?tokens(?:[ _]to[ _]sample)?|maxoutputtokens|num[ _]predict|maximum tokens you requested|(?:output|completion) tokens?|tokens? (?:for|in) the completion|(?:for|in) the (?:completion|output)|requested output|generation length|\bprediction\b`)
+
+// readError gathers the strings of a body (or the body itself when it is
+// not JSON) into an errText.
+func readError(body []byte) errText {
+	var v any
+	var parts []string
+	fields := map[string]int{}
+	if json.Unmarshal(body, &v) == nil {
+		collect(v, "", &parts, fields)
+	} else {
+		parts = append(parts, string(body))
+	}
+	raw := strings.ToLower(strings.Join(parts, " | "))
+	raw = strings.NewReplacer("\\n", " ", "\n", " ").Replace(raw)
+	return errText{raw: raw, text: outputPhrases.ReplaceAllString(raw, outMark), fields: fields}
+}
+
+// collect appends v's strings to parts (snake_case identifiers read as
+// words) and its numeric fields to fields, skipping ids and links, which
+// carry digits and words that mean nothing here.
+func collect(v any, key string, parts *[]string, fields map[string]int) {
+	switch t := v.(type) {
+	case string:
+		if isIdentifier(t) {
+			t = strings.ReplaceAll(t, "_", " ")
+		}
+		*parts = append(*parts, t)
+	case float64:
+		fields[key] = int(t)
+	case []any:
+		for _, x := range t {
+			collect(x, key, parts, fields)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // a stable order, so one body always reads the same
+		for _, k := range keys {
+			x := t[k]
+			if k == "id" || strings.HasSuffix(k, "_id") || k == "url" || k == "links" || k == "request" {
+				continue
+			}
+			collect(x, k, parts, fields)
+		}
+	}
+}
+
+// identifierRe matches an error code or type such as context_length_exceeded.
+var identifierRe = regexp.MustCompile(`^[A-Za-z]+(?:_[A-Za-z0-9]+)+$`)
+
+// isIdentifier reports whether s is a snake_case code rather than prose.
+func isIdentifier(s string) bool { return identifierRe.MatchString(s) }
+
+// The concepts, as word patterns over masked, lower-cased text.
+var (
+	// inputNoun is the side of the request that trimming makes smaller.
+	inputNoun = regexp.MustCompile(`\b(?:prompts?|inputs?|context|messages?|requests?|tokens?|conversation|history)\b`)
+	// inputSide is the narrower set that blames the prompt even when an
+	// output phrase is also named (context and request are too general).
+	inputSide = regexp.MustCompile(`\b(?:prompts?|inputs?|messages|conversation|history)\b`)
+	// excess is a quantity over a bound.
+	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|longer than|greater than|more than|larger than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b`)
+	// lengthExcess says "too long" of an input, which is a length in tokens
+	// even when the text never says tokens (Bedrock, Ollama).
+	lengthExcess = regexp.MustCompile(`\b(?:prompts?|inputs?|messages?|conversation|request)\b(?: \w+)?(?: is| are)? (?:too long|longer than)|\b(?:input|prompt) length\b`)
+	// tokenSense says the bound is on tokens or the context window.
+	tokenSense = regexp.MustCompile(`\btokens?\b|\bcontext\b|n_ctx|n ctx|max_model_len|model length|sequence length|\b(?:input|prompt) length\b`)
+	// byteSense says the bound is on bytes of the request body.
+	byteSense = regexp.MustCompile(`\bbytes?\b|\d\s?(?:[km]i?b|megabytes?|kilobytes?)\b|payload|entity too large|request too large|\bbody\b|maximum size|size limit`)
+	// imageCap is a limit on an image's size or dimensions.
+	imageCap = regexp.MustCompile(`\bimages?\b.*(?:exceed|too large|too big|dimension|pixels|\bmb\b|maximum)`)
+	// stringCap is one string (a message's content) over a character cap.
+	stringCap = regexp.MustCompile(`string (?:too long|above max)|string with maximum length|\bcharacters?\b.*(?:exceed|maximum|limit)|(?:exceed|maximum|limit).*\bcharacters\b`)
+	// rateText is a limit per unit of time: wait, then retry.
+	rateText = regexp.MustCompile(`rate[ _-]?limit|too many requests|per (?:minute|min|second|hour|day)\b|\b[tr]p[md]\b|tokens per|requests per|throttl|slow down|retry in|try again in|resource (?:has been )?exhausted|wait before trying again`)
+	// quotaStrong is money or plan exhausted; no wait helps.
+	quotaStrong = regexp.MustCompile(`insufficient[ _]quota|insufficient (?:balance|funds|credits?)|\bcredits?\b|\bbalance\b|payment required|billing[ _]hard[ _]limit|\blimit: 0\b|out of credits`)
+	// quotaWeak is quota or billing named without a time unit.
+	quotaWeak = regexp.MustCompile(`\bquota\b|billing|\bplan\b`)
+	// overloaded is a busy server: wait, then retry.
+	overloadedText = regexp.MustCompile(`overloaded|server is busy|temporarily unavailable|capacity`)
+)
+
+// clauses splits text at sentence ends and field separators, so a noun and
+// an excess count together only when they are in one statement.
+func clauses(t string) []string {
+	return regexp.MustCompile(`[.;!?|]\s|\n|\s\|\s`).Split(t, -1)
+}
+
+// kindOf is the classification proper: the kind of a rejection from its
+// status and words, negatives first. e receives the numbers.
+func kindOf(status int, t errText, e *apiError) errKind {
+	if status == 0 {
+		status = t.fields["code"] // an in-stream error may carry its HTTP status
+	}
+	switch {
+	case status == 401 || status == 403:
+		return kindAuth
+	case status == 402 || quotaStrong.MatchString(t.raw):
+		return kindQuota
+	case rateText.MatchString(t.raw):
+		return kindRateLimit
+	case quotaWeak.MatchString(t.raw) && (status == 429 || strings.Contains(t.raw, "exceeded")):
+		return kindQuota
+	case status == 429:
+		return kindRateLimit
+	case status == 529 || status == 503 || overloadedText.MatchString(t.raw):
+		return kindOverloaded
+	case imageCap.MatchString(t.raw) && !tokenSense.MatchString(t.text):
+		return kindOther
+	case stringCap.MatchString(t.raw):
+		return kindOther
+	case isOutputCap(t, e):
+		return kindOutputCap
+	case isTooLarge(status, t):
+		return kindTooLarge
+	case contextStatus(status) && isContext(t, e):
+		return kindContextLength
+	case status == 500 || status == 502 || status == 504:
+		return kindServer
+	}
+	return kindOther
+}
+
+// contextStatus reports whether a status can carry a context-length
+// rejection: client errors about the request, local servers' 500s, and
+// in-stream errors (0).
+func contextStatus(status int) bool {
+	switch status {
+	case 0, 400, 413, 422, 500:
+		return true
+	}
+	return false
+}
+
+// isOutputCap reports an output cap: an output phrase over a bound, with
+// no input side blamed. The stated cap goes to e.Cap.
+func isOutputCap(t errText, e *apiError) bool {
+	if !strings.Contains(t.text, outMark) || inputSide.MatchString(t.text) {
+		return false
+	}
+	for _, c := range clauses(t.text) {
+		if strings.Contains(c, outMark) && excess.MatchString(strings.ReplaceAll(c, outMark, " ")) {
+			n := scanNumbers(t)
+			e.Cap = n.limit
+			return true
+		}
+	}
+	return false
+}
+
+// isTooLarge reports a byte cap on the request body: byte words, or a 413
+// that says nothing of tokens or context.
+func isTooLarge(status int, t errText) bool {
+	if tokenSense.MatchString(t.text) {
+		return false
+	}
+	return byteSense.MatchString(t.raw) || status == 413
+}
+
+// isContext reports a context-length rejection by its concepts, and fills
+// e's numbers from its words.
+func isContext(t errText, e *apiError) bool {
+	found := false
+	for _, c := range clauses(t.text) {
+		plain := strings.ReplaceAll(c, outMark, " ")
+		if inputNoun.MatchString(plain) && excess.MatchString(plain) {
+			found = found || tokenSense.MatchString(t.text)
+		}
+		found = found || lengthExcess.MatchString(plain)
+	}
+	n := scanNumbers(t)
+	if !found && !(n.limit > 0 && n.actual > n.limit && tokenSense.MatchString(t.text)) {
+		return false
+	}
+	e.Limit, e.Actual = n.limit, n.actual
+	if n.by > 0 && e.Limit > 0 && e.Actual == 0 {
+		e.Actual = e.Limit + n.by
+	}
+	if v := t.fields["n_ctx"]; v > 0 {
+		e.Limit = v
+	}
+	if v := t.fields["n_prompt_tokens"]; v > 0 {
+		e.Actual = v
+	}
+	e.MaxTokens = strings.Contains(t.text, outMark)
+	return true
+}
+
+// counts are the token figures a rejection states.
+type counts struct{ limit, actual, by int }
+
+// numberRe finds integers, with thousands separators.
+var numberRe = regexp.MustCompile(`\d{1,3}(?:,\d{3})+|\d+`)
+
+// limitCue and actualCue are words that, shortly before a number, say
+// whether it is the bound or the request's size.
+var (
+	limitCue  = regexp.MustCompile(`maximum|\bmax\b|limit|allowed|allows|supports?|up to|\bonly\b|exceeds?|must be|should be|at most|less than|no more than|context (?:length|window|size|of)|n_ctx|n ctx|model length|max_model_len|window|capacity|range|<=|\bjust\b|equal to`)
+	actualCue = regexp.MustCompile(`request|requested|resulted in|contains?|received|given|\bhas\b|\bhave\b|count|length|\bgot\b|sent|total|prompt|input|keep|n_keep|current`)
+)
+
+// scanNumbers reads the limit, the actual size and an excess ("by N
+// tokens") from masked text, in whichever order the provider put them.
+func scanNumbers(t errText) counts {
+	var c counts
+	s := t.text
+	prevEnd := 0
+	locs := numberRe.FindAllStringIndex(s, -1)
+	for _, loc := range locs {
+		v, ok := countAt(s, loc)
+		if !ok {
+			continue
+		}
+		left := clauseTail(s[prevEnd:loc[0]])
+		right := s[loc[1]:min(len(s), loc[1]+40)]
+		prevEnd = loc[1]
+		if trailingCode(s, loc, left) {
+			continue
+		}
+		if v == t.fields["code"] || v == t.fields["status_code"] {
+			continue // the error's own code, echoed in its words
+		}
+		switch numberRole(left, right) {
+		case "limit":
+			if c.limit == 0 {
+				c.limit = v
+			}
+		case "actual":
+			if c.actual == 0 {
+				c.actual = v
+			}
+		case "by":
+			c.by = v
+		}
+	}
+	if c.limit > 0 && c.actual > 0 && c.actual < c.limit && !strings.Contains(s, outMark) && !strings.Contains(s, "+") {
+		c.limit, c.actual = c.actual, c.limit // "A exceeds B" read the wrong way round
+	}
+	return c
+}
+
+// countAt parses the number at loc when it stands alone (not part of a
+// model name, an id or a version) and is big enough to be a token count.
+func countAt(s string, loc []int) (int, bool) {
+	if loc[0] > 0 {
+		if b := s[loc[0]-1]; isWordByte(b) || strings.IndexByte("-._/<", b) >= 0 {
+			return 0, false
+		}
+	}
+	if loc[1] < len(s) {
+		b := s[loc[1]]
+		if isWordByte(b) || b == '-' || b == '_' || (b == '.' && loc[1]+1 < len(s) && s[loc[1]+1] >= '0' && s[loc[1]+1] <= '9') {
+			return 0, false
+		}
+	}
+	v, err := strconv.Atoi(strings.ReplaceAll(s[loc[0]:loc[1]], ",", ""))
+	return v, err == nil && v >= 64
+}
+
+// isWordByte reports a letter or digit.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// clauseTail is the end of s after its last sentence break, at most six words.
+func clauseTail(s string) string {
+	if i := strings.LastIndexAny(s, ".;|"); i >= 0 && (i+1 >= len(s) || s[i+1] == ' ') {
+		s = s[i+1:]
+	}
+	w := strings.Fields(s)
+	return strings.Join(w[max(0, len(w)-6):], " ")
+}
+
+// tokenWord is the word tokens itself.
+var tokenWord = regexp.MustCompile(`\btokens?\b`)
+
+// quantityName is a word that names the number in parentheses after it.
+var quantityName = regexp.MustCompile(`^(?:n_ctx|n_keep|length|size|window|count|allowed|maximum|max)$`)
+
+// trailingCode reports a number in parentheses that ends a message whose
+// clause never says tokens: an error code ("exceeds limit (2013)"), not a size.
+func trailingCode(s string, loc []int, left string) bool {
+	if loc[0] == 0 || s[loc[0]-1] != '(' || !strings.HasPrefix(s[loc[1]:], ")") {
+		return false
+	}
+	rest := strings.TrimLeft(s[loc[1]+1:], ". ")
+	w := strings.Fields(strings.TrimSuffix(strings.TrimSpace(left), "("))
+	named := len(w) > 0 && quantityName.MatchString(w[len(w)-1]) // "n_ctx (7424)" names what it counts
+	return (rest == "" || strings.HasPrefix(rest, "|")) && !tokenWord.MatchString(left) && !named
+}
+
+// numberRole says what a number is by the words around it: "limit",
+// "actual", "by" (an excess), or "" (a part, an output figure, unknown).
+// Structure (A > B, A + B > C, by N) is read before cue words.
+func numberRole(left, right string) string {
+	r := strings.TrimLeft(right, " )`'\"")
+	r = strings.TrimLeft(strings.TrimPrefix(r, "tokens"), " )`")
+	l := strings.TrimRight(left, " (`[:=")
+	plainLeft := strings.ReplaceAll(left, outMark, " ")
+	switch {
+	case minusDigit.MatchString(r) || strings.HasSuffix(l, ">") && minusDigit.MatchString(strings.TrimSpace(right)):
+		return "" // "N > W - P": the room left, not the window
+	case strings.HasSuffix(l, ">") || strings.HasSuffix(l, ">="):
+		return "limit"
+	case strings.HasPrefix(r, ">") || strings.HasPrefix(r, "+"):
+		return "actual"
+	case strings.HasSuffix(l, " by") || l == "by":
+		return "by"
+	case limitCue.MatchString(plainLeft):
+		return "limit"
+	case strings.HasPrefix(r, outMark), strings.HasPrefix(r, "in the"), strings.HasPrefix(r, "of text"),
+		strings.HasPrefix(r, "for the"), strings.HasPrefix(r, "in your"):
+		return "" // one part of a sum, or the output reserve
+	case strings.HasPrefix(r, "maximum"), strings.HasPrefix(r, "max "), strings.HasPrefix(r, "limit"):
+		return "limit"
+	case strings.Contains(left, outMark):
+		return ""
+	case actualCue.MatchString(left):
+		return "actual"
+	}
+	return ""
+}
+
+// minusDigit is a subtraction that follows a number.
+var minusDigit = regexp.MustCompile(`^-\s*\d`)
