@@ -79,12 +79,16 @@ func (a *agent) sink() streamSink {
 	return s
 }
 
-// endAnswer finishes the answer's last line.
+// endAnswer finishes the answer's last line, and tells a Markdown
+// renderer the answer is over (it may hold a table).
 func (a *agent) endAnswer() {
 	a.answer.Flush()
 	if a.openLine {
 		io.WriteString(a.stdout, "\n")
 		a.openLine = false
+	}
+	if m, ok := a.stdout.(*markdown); ok {
+		m.flushAnswer()
 	}
 }
 

@@ -38,6 +38,9 @@ var settings = []setting{
 	{"EXCLUDE_PARAMS", "", "request fields never sent, comma-separated (temperature,top_p for models that refuse them)"},
 	{"REASONING_EFFORT", "", "low, medium or high for reasoning models; empty = not sent"},
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
+	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},
+	{"CODE_THEME", "monokai", "colours of code and Markdown: monokai, dracula, nord or solarized-light"},
+	{"JUSTIFY", "default", "how answer text is aligned: default, left, center, right or full"},
 	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL"},
 	{"MAX_HISTORY", "500", "entries in the prompt history file"},
 	{"CHAT_HISTORY_DIR", "", "saved chats; empty = $XDG_STATE_HOME/yaicli/chats (~/.local/state/yaicli/chats; without a home $TMPDIR/yaicli-$UID/chats)"},
@@ -73,7 +76,7 @@ var settings = []setting{
 // displayOnlyKeys are YAICLI settings for its rich-text display, which
 // yaicli has no use for. A config.ini written by YAICLI carries them, so
 // they are accepted without a warning and have no effect.
-var displayOnlyKeys = map[string]bool{"CODE_THEME": true, "AUTO_SUGGEST": true, "JUSTIFY": true, "ROLE_MODIFY_WARNING": true}
+var displayOnlyKeys = map[string]bool{"AUTO_SUGGEST": true, "ROLE_MODIFY_WARNING": true}
 
 // config is the effective configuration, built once by loadConfig and never
 // changed afterwards.
@@ -88,6 +91,8 @@ type config struct {
 	ExcludeParams                    []string
 	ReasoningEffort                  string
 	ShowReasoning                    bool
+	Pretty                           bool   // draw answers as Markdown on a terminal
+	CodeTheme, Justify               string // the renderer's palette and alignment
 	InteractiveRound, MaxHistory     int
 	ChatHistoryDir                   string
 	MaxSavedChats                    int
@@ -198,6 +203,9 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ExcludeParams = p.list("EXCLUDE_PARAMS")
 	c.ReasoningEffort = p.str("REASONING_EFFORT")
 	c.ShowReasoning = p.bool("SHOW_REASONING")
+	c.Pretty = p.bool("PRETTY")
+	c.CodeTheme = p.oneOf("CODE_THEME", codeThemes...)
+	c.Justify = p.oneOf("JUSTIFY", "default", "left", "center", "right", "full")
 	c.InteractiveRound = p.int("INTERACTIVE_ROUND")
 	c.MaxHistory = p.int("MAX_HISTORY")
 	c.ChatHistoryDir = p.str("CHAT_HISTORY_DIR")

@@ -60,6 +60,9 @@ Flags (before or after the question):
   -T, --temperature X       sampling temperature (TEMPERATURE)
       --max-tokens N        maximum tokens of the answer (MAX_TOKENS)
       --no-stream           wait for the whole answer (STREAM=false)
+      --plain               print answers as the model sent them, no Markdown drawing (PRETTY=false)
+      --show-reasoning, --hide-reasoning
+                            show or hide the model's reasoning on stderr (SHOW_REASONING)
       --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
       --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
       --disable-functions   offer no tools (ENABLE_FUNCTIONS=false)
@@ -122,7 +125,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("yaicli", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var model, temp, maxTokens, maxTurns string
-	var noStream, enableFn, disableFn, yes bool
+	var noStream, enableFn, disableFn, yes, plain, showReasoning, hideReasoning bool
+	fs.BoolVar(&plain, "plain", false, "")
+	fs.BoolVar(&showReasoning, "show-reasoning", false, "")
+	fs.BoolVar(&hideReasoning, "hide-reasoning", false, "")
 	for _, n := range []string{"M", "model"} {
 		fs.StringVar(&model, n, "", "")
 	}
@@ -204,6 +210,9 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	pick("ENABLE_FUNCTIONS", "false", "disable-functions")
 	pick("TOOL_APPROVAL", "auto", "y", "yes")
 	pick("ENABLE_MCP", "true", "enable-mcp")
+	pick("PRETTY", "false", "plain")
+	pick("SHOW_REASONING", "true", "show-reasoning")
+	pick("SHOW_REASONING", "false", "hide-reasoning")
 	if set["enable-functions"] && set["disable-functions"] {
 		return nil, errors.New("--enable-functions and --disable-functions contradict each other")
 	}
@@ -329,6 +338,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		defer ff.flush()
 		out = ff
 		cfg = cfg.withoutTools()
+	} else {
+		out = answerWriter(cfg, stdout, isTerminal(stdout), os.Getenv, terminalWidth(stdout))
 	}
 	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), hub)
 	a.rawAnswer = !isTerminal(stdout)

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// renderMD draws src through the renderer, written in the given chunks.
+func renderMD(o mdOptions, chunks ...string) string {
+	var b bytes.Buffer
+	m := newMarkdown(&b, o)
+	for _, c := range chunks {
+		m.Write([]byte(c))
+	}
+	m.flushAnswer()
+	return b.String()
+}
+
+// goldenOptions are the two ways goldens are drawn: colour, and NO_COLOR.
+func goldenOptions() map[string]mdOptions {
+	w := func() int { return 60 }
+	return map[string]mdOptions{
+		".golden":       {color: true, width: w, theme: palettes["monokai"], justify: "default"},
+		".plain.golden": {color: false, width: w, theme: palettes["monokai"], justify: "default"},
+	}
+}
+
+// TestMarkdownGolden renders testdata/markdown/*.md at 60 columns, with
+// colour (NAME.golden) and without (NAME.plain.golden); go test -run
+// MarkdownGolden -update rewrites them.
+func TestMarkdownGolden(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "markdown", "*.md"))
+	if len(inputs) == 0 {
+		t.Fatal("no testdata/markdown/*.md")
+	}
+	for _, in := range inputs {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for suffix, o := range goldenOptions() {
+			golden := strings.TrimSuffix(in, ".md") + suffix
+			t.Run(filepath.Base(golden), func(t *testing.T) {
+				got := renderMD(o, string(src))
+				if *update_ {
+					os.WriteFile(golden, []byte(got), 0o644)
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run with -update to create it)", err)
+				}
+				if got != string(want) {
+					t.Errorf("render(%s) differs from %s:\n%s", in, golden, got)
+				}
+			})
+		}
+	}
+}
+
+// TestMarkdownChunks: an answer cut in two at every byte, and one fed a
+// byte at a time, draws exactly what the whole answer draws.
+func TestMarkdownChunks(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "markdown", "*.md"))
+	for _, in := range inputs {
+		src, _ := os.ReadFile(in)
+		s := string(src)
+		for suffix, o := range goldenOptions() {
+			whole := renderMD(o, s)
+			for k := 0; k <= len(s); k++ {
+				if got := renderMD(o, s[:k], s[k:]); got != whole {
+					t.Fatalf("%s%s cut at byte %d:\n%q\nwant\n%q", in, suffix, k, got, whole)
+				}
+			}
+			bytewise := make([]string, len(s))
+			for i := 0; i < len(s); i++ { // bytes, not runes: UTF-8 is cut too
+				bytewise[i] = s[i : i+1]
+			}
+			if got := renderMD(o, bytewise...); got != whole {
+				t.Errorf("%s%s a byte at a time:\n%q\nwant\n%q", in, suffix, got, whole)
+			}
+		}
+	}
+}
+
+// TestMarkdownEscapes: the only escapes drawn are the renderer's own SGR
+// (none without colour), whatever control bytes the model sent.
+func TestMarkdownEscapes(t *testing.T) {
+	src, _ := os.ReadFile(filepath.Join("testdata", "markdown", "hostile.md"))
+	for suffix, o := range goldenOptions() {
+		got := renderMD(o, string(src))
+		for i := 0; i < len(got); i++ {
+			c := got[i]
+			switch {
+			case c == 0x1b:
+				j := i + 2
+				for j < len(got) && (isDigit(got[j]) || got[j] == ';') {
+					j++
+				}
+				if !o.color || i+1 >= len(got) || got[i+1] != '[' || j >= len(got) || got[j] != 'm' {
+					t.Fatalf("%s: escape at %d is not the renderer's SGR: %q", suffix, i, got[i:min(i+12, len(got))])
+				}
+			case c < 0x20 && c != '\n', c == 0x7f:
+				t.Fatalf("%s: control byte %#x at %d: %q", suffix, c, i, got)
+			}
+		}
+		if strings.Contains(got, "\u009b") {
+			t.Errorf("%s: a C1 control passed through", suffix)
+		}
+	}
+}
+
+// TestMarkdownBlocks checks single constructs, each drawn without colour
+// at 30 columns.
+func TestMarkdownBlocks(t *testing.T) {
+	o := mdOptions{width: func() int { return 30 }, justify: "default"}
+	for _, tc := range []struct{ name, in, want string }{
+		{"heading markers go", "### Third\n", "Third\n"},
+		{"closing hashes go", "## Two ##\n", "Two\n───\n"},
+		{"not a heading", "#hashtag\n", "#hashtag\n"},
+		{"emphasis", "a **b** _c_ `d` ~~e~~\n", "a b c d e\n"},
+		{"escaped star", `\*not\*` + "\n", "*not*\n"},
+		{"double backtick span", "`` a`b ``\n", "a`b\n"},
+		{"link with same text", "[https://x.io](https://x.io)\n", "https://x.io\n"},
+		{"image", "![logo](a.png)\n", "image: logo (a.png)\n"},
+		{"wraps at words", "one two three four five six seven eight\n", "one two three four five six\nseven eight\n"},
+		{"long word is cut", strings.Repeat("x", 35) + "\n", strings.Repeat("x", 30) + "\n" + strings.Repeat("x", 5) + "\n"},
+		{"wide characters wrap by cells", strings.Repeat("日", 16) + "\n", strings.Repeat("日", 15) + "\n日\n"},
+		{"rule", "***\n", strings.Repeat("─", 30) + "\n"},
+		{"tilde fence", "~~~\n# not a heading\n~~~\n", "    # not a heading\n"},
+		{"unclosed fence ends with the answer", "```\ncode", "    code\n"},
+		{"pipe line without delimiter row", "| just text |\nnext\n", "| just text |\nnext\n"},
+		{"table", "|a|b|\n|-|-|\n|1|2|\n", "┌───┬───┐\n│ a │ b │\n├───┼───┤\n│ 1 │ 2 │\n└───┴───┘\n"},
+		{"crlf", "line\r\n", "line\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := renderMD(o, tc.in); got != tc.want {
+				t.Errorf("render(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMarkdownJustify: JUSTIFY places each row's spare cells.
+func TestMarkdownJustify(t *testing.T) {
+	in := "aa bb cc dd ee ff gg hh\n"
+	for _, tc := range []struct{ justify, want string }{
+		{"left", "aa bb cc dd ee\nff gg hh\n"},
+		{"right", "  aa bb cc dd ee\n        ff gg hh\n"},
+		{"center", " aa bb cc dd ee\n    ff gg hh\n"},
+		{"full", "aa  bb  cc dd ee\nff gg hh\n"},
+	} {
+		o := mdOptions{width: func() int { return 16 }, justify: tc.justify}
+		if got := renderMD(o, in); got != tc.want {
+			t.Errorf("justify %s: render(%q) = %q, want %q", tc.justify, in, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkMarkdown renders a 10 KB answer mixing prose, lists, code and
+// a table, in colour at 100 columns, in 20-byte chunks as a stream
+// delivers it; b.SetBytes makes -bench report MB/s. The machine it runs on
+// may be shared, so it reports the process's CPU time per answer too
+// (cpu-ns/op, GC included), which other loads do not inflate.
+func BenchmarkMarkdown(b *testing.B) {
+	var src strings.Builder
+	showcase, _ := os.ReadFile(filepath.Join("testdata", "markdown", "showcase.md"))
+	for src.Len() < 10*1024 {
+		src.Write(showcase)
+		src.WriteString("\nA paragraph of ordinary prose that runs well past the width of the terminal, with **some bold**, a `code span` and plain words, as answers mostly are.\n\n")
+	}
+	s := src.String()[:10*1024]
+	o := mdOptions{color: true, width: func() int { return 100 }, theme: palettes["monokai"], justify: "default"}
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	before := cpuTime()
+	for b.Loop() {
+		m := newMarkdown(io.Discard, o)
+		for i := 0; i < len(s); i += 20 {
+			m.Write([]byte(s[i:min(i+20, len(s))]))
+		}
+		m.flushAnswer()
+	}
+	cpu := float64(cpuTime()-before) / float64(b.N)
+	b.ReportMetric(cpu, "cpu-ns/op")
+	b.ReportMetric(float64(len(s))/cpu*1e3, "cpu-MB/s")
+}
+
+// cpuTime is the user and system CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// emulate plays terminal output on a screen w cells wide, as a terminal
+// does with the few controls the renderer sends (newline, carriage
+// return, cursor up, erase below, SGR), and returns the screen's text.
+func emulate(out string, w int) string {
+	var rows [][]rune
+	r, c := 0, 0
+	put := func(ch rune) {
+		cw := max(runeWidth(ch), 1)
+		if c+cw > w {
+			r, c = r+1, 0
+		}
+		for len(rows) <= r {
+			rows = append(rows, nil)
+		}
+		for len(rows[r]) < c+cw {
+			rows[r] = append(rows[r], ' ')
+		}
+		rows[r][c] = ch
+		if cw == 2 {
+			rows[r][c+1] = 0
+		}
+		c += cw
+	}
+	for i := 0; i < len(out); {
+		switch {
+		case out[i] == '\n':
+			r, c = r+1, 0
+			i++
+		case out[i] == '\r':
+			c = 0
+			i++
+		case out[i] == 0x1b:
+			j := i + 2
+			for j < len(out) && (isDigit(out[j]) || out[j] == ';') {
+				j++
+			}
+			n, _ := strconv.Atoi(out[i+2 : j])
+			switch out[j] {
+			case 'A':
+				r = max(r-n, 0)
+			case 'J':
+				if r < len(rows) {
+					rows[r] = rows[r][:min(c, len(rows[r]))]
+					rows = rows[:r+1]
+				}
+			}
+			i = j + 1
+		default:
+			ch, size := utf8.DecodeRuneInString(out[i:])
+			put(ch)
+			i += size
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		b.WriteString(strings.TrimRight(strings.ReplaceAll(string(row), "\x00", ""), " "))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// TestMarkdownLivePreview: on a terminal a line shows as it arrives and is
+// replaced by its drawn form when complete; however the answer is cut,
+// the screen ends as the whole answer draws it.
+func TestMarkdownLivePreview(t *testing.T) {
+	inputs, _ := filepath.Glob(filepath.Join("testdata", "markdown", "*.md"))
+	for _, in := range inputs {
+		src, _ := os.ReadFile(in)
+		s := string(src)
+		for suffix, o := range goldenOptions() {
+			want := emulate(renderMD(o, s), 60)
+			live := o
+			live.live = true
+			for k := 0; k <= len(s); k++ {
+				if got := emulate(renderMD(live, s[:k], s[k:]), 60); got != want {
+					t.Fatalf("%s%s live, cut at byte %d, screen:\n%s\nwant\n%s", in, suffix, k, got, want)
+				}
+			}
+			var chunks []string
+			for i := 0; i < len(s); i += 7 {
+				chunks = append(chunks, s[i:min(i+7, len(s))])
+			}
+			if got := emulate(renderMD(live, chunks...), 60); got != want {
+				t.Errorf("%s%s live, 7-byte chunks, screen:\n%s\nwant\n%s", in, suffix, got, want)
+			}
+		}
+	}
+	// The preview itself: what has come of an unfinished line is on screen.
+	var b bytes.Buffer
+	m := newMarkdown(&b, mdOptions{live: true, width: func() int { return 20 }})
+	m.Write([]byte("Some **bold** and a very long line that wra"))
+	if got := emulate(b.String(), 20); got != "Some **bold** and a\nvery long line that\nwra" {
+		t.Errorf("preview screen = %q", got)
+	}
+	m.Write([]byte("ps\n"))
+	if got := emulate(b.String(), 20); got != "Some bold and a very\nlong line that wraps" {
+		t.Errorf("screen after the line ends = %q", got)
+	}
+}
