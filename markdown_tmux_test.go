@@ -71,3 +71,16 @@ func TestPipedAnswerIsVerbatim(t *testing.T) {
 		t.Errorf("piped stdout = %q (exit %d), want %q", r.stdout, r.code, want)
 	}
 }
+
+// TestTmuxREPLMarkdown: the REPL draws its answers as Markdown too.
+func TestTmuxREPLMarkdown(t *testing.T) {
+	f := newFakeProvider(t, sse(textStream("## Sub", "heading\n\nA **strong", "** point.")))
+	s := startTmux(t, f, "--chat")
+	s.typeText("hi")
+	s.send("Enter")
+	s.waitFor("A strong point.")
+	s.waitForPrompt(">>>")
+	if sc := s.screen(); strings.Contains(sc, "**") || strings.Contains(sc, "## ") || !strings.Contains(sc, "Subheading") {
+		t.Errorf("REPL answer not drawn as Markdown:\n%s", sc)
+	}
+}

@@ -281,6 +281,7 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 	ask := func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }
 	ts.session = newSession(ctx, cfg, system, hub, ts.out, ts.errw, ask)
 	ts.agent.stdout = answerWriter(cfg, ts.out, true, os.Getenv, func() int { w, _ := t.size(); return w })
+	ts.agent.answer = &termWriter{w: ts.agent.stdout}
 	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
 	ts.stdin = in
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
