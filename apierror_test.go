@@ -161,9 +161,19 @@ func TestClassifyKinds(t *testing.T) {
 		{413, `{"error":{"message":"Payload Too Large"}}`, kindTooLarge},
 		{500, `{"error":{"message":"upstream failed: the prompt is too long for this model"}}`, kindContextLength},
 		{400, `{"error":{"message":"max_tokens: 100000 > 64000, which is the maximum allowed number of output tokens"}}`, kindOutputCap},
+		{422, `{"object":"error","message":{"detail":[{"type":"missing","loc":["body","messages"],"msg":"Field required"}]}}`, kindOther},
+		{429, `{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit; please reduce the prompt length or the maximum tokens requested, or try again later."}}`, kindRateLimit},
+		{400, `{"error":{"message":"Unable to submit request because it has a maxOutputTokens value of 100000 but the supported range is from 1 (inclusive) to 65537 (exclusive). Update the value and try again."}}`, kindOutputCap},
+		{400, `{"error":{"message":"Invalid 'messages': array too long. Expected an array with maximum length 2048, but got an array with length 3000 instead."}}`, kindOther},
+		{400, `{"object":"error","message":"Input length (40000) exceeds model's maximum context length (32768).","code":400}`, kindContextLength},
+		{400, `{"message":"too many tokens: size limit exceeded by 11326 tokens. Try using shorter or fewer inputs."}`, kindContextLength},
 	} {
-		if got := classify("p", tc.status, []byte(tc.body), nil).Kind; got != tc.want {
+		e := classify("p", tc.status, []byte(tc.body), nil)
+		if got := e.Kind; got != tc.want {
 			t.Errorf("classify(%d, %s) = %v, want %v", tc.status, tc.body, got, tc.want)
+		}
+		if strings.Contains(tc.body, "(exclusive)") && e.Cap != 65536 {
+			t.Errorf("cap of an exclusive range = %d, want 65536", e.Cap)
 		}
 	}
 }

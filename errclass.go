@@ -102,7 +102,7 @@ var (
 	// tokenSense says the bound is on tokens or the context window.
 	tokenSense = regexp.MustCompile(`\btokens?\b|\bcontext\b|n_ctx|n ctx|max_model_len|model length|sequence length|\b(?:input|prompt) length\b`)
 	// byteSense says the bound is on bytes of the request body.
-	byteSense = regexp.MustCompile(`\bbytes?\b|\d\s?(?:[km]i?b|megabytes?|kilobytes?)\b|payload|entity too large|request too large|\bbody\b|maximum size|size limit`)
+	byteSense = regexp.MustCompile(`\bbytes?\b|\d\s?(?:[km]i?b|megabytes?|kilobytes?)\b|payload|entity too large|request too large|'body'|body (?:is )?too|request body|maximum size|size limit`)
 	// imageCap is a limit on an image's size or dimensions.
 	imageCap = regexp.MustCompile(`\bimages?\b.*(?:exceed|too large|too big|dimension|pixels|\bmb\b|maximum)`)
 	// stringCap is one string (a message's content) over a character cap.
@@ -259,6 +259,9 @@ func scanNumbers(t errText) counts {
 		}
 		switch numberRole(left, right) {
 		case "limit":
+			if strings.HasPrefix(strings.TrimSpace(right), "(exclusive)") {
+				v-- // "from 1 (inclusive) to 65537 (exclusive)"
+			}
 			if c.limit == 0 {
 				c.limit = v
 			}
