@@ -45,13 +45,13 @@ func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix)
 // cost about tokens in the request, starting with head, in full at path.
 func stubText(tool string, total, tokens int, head, path string) string {
 	q := strconv.Quote(path)
-	return fmt.Sprintf("%s%s, %d characters (~%d tokens), moved out of the conversation to save context; the full text is on disk\n"+
+	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); moved out of the conversation, the full text is on disk\n"+
 		"first lines: %s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": 0, \"limit\": %d}]",
 		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), q, q, pageLimit)
 }
 
 // stubTokensRe reads back the tokens a stub's result cost, for /context.
-var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(~(\d+) tokens\)`)
+var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(it took ~(\d+) tokens`)
 
 // stubTokens is what the result behind a stub cost in the request; 0 when
 // content is not a stub.

@@ -101,7 +101,7 @@ func TestStubOfSpilledResult(t *testing.T) {
 	}
 	stub := got[3].Content
 	for _, want := range []string{
-		"[masked old tool output: execute_shell_command, " + fmt.Sprint(utf8.RuneCountInString(full)) + " characters (~",
+		"[masked old tool output: execute_shell_command, " + fmt.Sprint(utf8.RuneCountInString(full)) + " characters (it took ~",
 		`first lines: {"command":"cat log","output":"2026-11-04 12:01:00 INFO worker-0 handled GET /api/v1/items/1000 in 3ms (cache hit)\n2026-11-04 12:01:01 INFO`,
 		`full output: "` + c.path + `"`,
 	} {
@@ -454,6 +454,9 @@ func TestMaskingScenario(t *testing.T) {
 			}
 		}
 	}
+	if capped := strings.Contains(string(fp.chats()[3].Raw), "the cap came from the token budget"); !capped || strings.Contains(r.stderr, "shrank") {
+		t.Errorf("the second log was not capped to the room left (capped %v):\n%s", capped, r.stderr)
+	}
 	lines := trimLines.FindAllString(r.stderr, -1)
 	t.Logf("request sizes %v; stderr:\n%s", sizes, strings.Join(lines, "\n"))
 	if len(lines) == 0 || strings.Contains(r.stderr, "dropped") || !strings.Contains(r.stderr, "masked 1 old tool output (~") {
@@ -572,6 +575,63 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 	for _, want := range []string{`low-water mark\s+6000\s+60% of the budget`, `last reported by provider\s+1000\s+prompt tokens \(our estimate of that request: 3000; not used to calibrate`} {
 		if !matches(want, out.String()) {
 			t.Errorf("/context lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestTrimWithMaskingProperties: over random histories with spillable
+// results, trimming leaves no orphan, keeps the system messages, fits the
+// limit unless only the newest group is left, reaches the low-water mark
+// when it drops groups, changes no question or answer it keeps, never drops
+// a group when masking alone would fit the limit, and trimming the result
+// again changes nothing.
+func TestTrimWithMaskingProperties(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	for i := 0; i < 1500; i++ {
+		h := randomHistory(r, 1+r.Intn(12))
+		for j := range h {
+			if h[j].Role == "tool" && r.Intn(2) == 0 {
+				h[j].Content = wordsResult(r, r.Intn(12000))
+			}
+		}
+		total := totalTokens(h)
+		p := trimPolicy{limit: 1 + r.Intn(total+1), keep: 1 + r.Intn(3)}
+		p.target = p.limit * (50 + r.Intn(51)) / 100
+		fs := &fakeSpill{saved: map[string]string{}}
+		got, rep := trimToBudget(h, 0, p, messageTokens, fs.spill)
+		got = validate(got)
+		if orphans(got) != 0 || leadLen(got) != leadLen(h) || rep.after != totalTokens(got) {
+			t.Fatalf("trim: %d orphans, lead %d of %d, after %d recount %d", orphans(got), leadLen(got), leadLen(h), rep.after, totalTokens(got))
+		}
+		if n := len(groupStarts(got)); rep.after > p.limit && n > 1 || rep.groups > 0 && rep.after > p.target && n > 1 {
+			t.Fatalf("trim to %+v left %d tokens in %d groups: %+v", p, rep.after, n, rep)
+		}
+		said := map[string]bool{}
+		for _, m := range h {
+			if m.Role != "tool" {
+				said[m.Role+m.Content] = true
+			}
+		}
+		kept := 0
+		for _, m := range got {
+			if m.Role != "tool" {
+				kept++
+				if !said[m.Role+m.Content] {
+					t.Fatalf("trim changed a %s message: %.80q", m.Role, m.Content)
+				}
+			}
+		}
+		nonTool := 0
+		for _, m := range h {
+			if m.Role != "tool" {
+				nonTool++
+			}
+		}
+		if _, all, _ := mask(h, total, 0, p.keep, messageTokens, fs.spill); all <= p.limit && (rep.groups > 0 || kept != nonTool) {
+			t.Fatalf("masking alone fits %d in %d, yet trimming dropped %d groups", all, p.limit, rep.groups)
+		}
+		if again, rep2 := trimToBudget(got, 0, p, messageTokens, fs.spill); rep2.line(p.limit) != "" && len(groupStarts(got)) > 1 || !sameHistory(validate(again), got) && rep2.shrunk == 0 {
+			t.Fatalf("trim is not idempotent: %+v", rep2)
 		}
 	}
 }
