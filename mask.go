@@ -100,12 +100,30 @@ func firstLines(s string, n, max int) string {
 // written again.
 var markerRe = regexp.MustCompile(`\n\[… \d+ characters omitted \(of (\d+)\) … full output: ("(?:[^"\\]|\\.)*")`)
 
+// findMarker is markerRe's submatch indexes in s, or nil; most results
+// have no marker, and are told apart without running the expression.
+func findMarker(s string) []int {
+	at := strings.Index(s, " characters omitted (of ")
+	if at < 0 {
+		return nil
+	}
+	from := strings.LastIndex(s[:at], "\n[… ")
+	if from < 0 {
+		return nil
+	}
+	loc := markerRe.FindStringSubmatchIndex(s[from:])
+	for i := range loc {
+		loc[i] += from
+	}
+	return loc
+}
+
 // fullText is where a result's full text is: a spill file already written
 // (path set), or the text itself, to be written before it is masked.
 type fullText struct {
 	path  string
 	text  string // the full text when path is ""; else its head
-	total int    // characters
+	total int    // characters; -1: not counted yet (see size)
 }
 
 // sourceOf finds the full text of tool message m.
@@ -118,13 +136,21 @@ func sourceOf(m message) fullText {
 			return fullText{text: c.head, total: c.total}
 		}
 		// cut, but its spill failed: what the model saw is all there is
-	} else if loc := markerRe.FindStringSubmatchIndex(m.Content); loc != nil {
+	} else if loc := findMarker(m.Content); loc != nil {
 		total, _ := strconv.Atoi(m.Content[loc[2]:loc[3]])
 		if path, err := strconv.Unquote(m.Content[loc[4]:loc[5]]); err == nil {
 			return fullText{path: path, text: m.Content[:loc[0]], total: total}
 		}
 	}
-	return fullText{text: m.Content, total: utf8.RuneCountInString(m.Content)}
+	return fullText{text: m.Content, total: -1} // counted when needed: most are not
+}
+
+// size is the full text's length in characters.
+func (f fullText) size() int {
+	if f.total < 0 {
+		return utf8.RuneCountInString(f.text)
+	}
+	return f.total
 }
 
 // Why stubFor did not mask a result.
@@ -134,34 +160,35 @@ const (
 	notSaved // its full text is not on disk and could not be written
 )
 
-// stubFor returns m masked, writing its full text to disk through spill
-// first when it is not there yet, or why it declines: a stub must give back
-// at least half of what m costs, and masking never loses what the model saw.
-func stubFor(m message, est func(message) int, spill func(*message)) (message, int) {
+// stubFor returns m, which costs cost tokens, masked, and the tokens that
+// gives back, writing its full text to disk through spill first when it is
+// not there yet; or why it declines: a stub must give back at least half of
+// what m costs, and masking never loses what the model saw.
+func stubFor(m message, cost int, est func(message) int, spill func(*message)) (message, int, int) {
 	src := sourceOf(m)
-	cost := est(m)
+	if src.path == "" && spill == nil {
+		return m, 0, notSaved
+	}
+	src.total = src.size()
 	s := m
 	s.clip = nil
 	s.Content = stubText(m.Name, src.total, cost, src.text, stubPathStandIn)
 	if est(s)*2 > cost {
-		return m, notWorth
+		return m, 0, notWorth
 	}
 	if src.path == "" {
-		if spill == nil {
-			return m, notSaved
-		}
 		tmp := message{Name: m.Name, clip: &clip{head: src.text, tail: src.text, total: src.total}}
 		spill(&tmp)
 		if tmp.clip.path == "" {
-			return m, notSaved
+			return m, 0, notSaved
 		}
 		src.path = tmp.clip.path
 	}
 	s.Content = stubText(m.Name, src.total, cost, src.text, src.path)
-	if est(s) >= cost {
-		return m, notWorth
+	if after := est(s); after < cost {
+		return s, cost - after, stubbed
 	}
-	return s, stubbed
+	return m, 0, notWorth
 }
 
 // maskReport says what mask did.
@@ -175,8 +202,15 @@ type maskReport struct {
 // results in the newest keep turn groups (at least one: the current turn)
 // are never masked, nor are stubs. It returns the new history (h itself
 // when nothing changed; h is never modified) and total. est prices one
-// message; spill writes a message's clip head to disk and sets its path.
+// message; spill writes a message's clip head to disk and sets its path
+// (nil: only results already on disk are masked).
 func mask(h []message, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	return maskPriced(h, nil, total, target, keep, est, spill)
+}
+
+// maskPriced is mask with the messages' prices known (costs[i] = est(h[i]);
+// nil: not known), as trimming has them: a long result is priced once.
+func maskPriced(h []message, costs []int, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
 	var rep maskReport
 	starts := groupStarts(h)
 	keep = max(keep, 1)
@@ -189,8 +223,14 @@ func mask(h []message, total, target, keep int, est func(message) int, spill fun
 		if m.Role != "tool" || isStub(m.Content) {
 			continue
 		}
-		s, why := stubFor(m, est, spill)
-		if why == notSaved {
+		cost := 0
+		if costs != nil {
+			cost = costs[i]
+		} else {
+			cost = est(m)
+		}
+		s, freed, why := stubFor(m, cost, est, spill)
+		if why == notSaved && spill != nil {
 			rep.unsaved++
 		}
 		if why != stubbed {
@@ -200,7 +240,6 @@ func mask(h []message, total, target, keep int, est func(message) int, spill fun
 			out = append([]message(nil), h...)
 		}
 		out[i] = s
-		freed := est(m) - est(s)
 		total -= freed
 		rep.at, rep.saved = append(rep.at, i), append(rep.saved, freed)
 	}
@@ -236,7 +275,7 @@ func maskable(h []message, keep int, est func(message) int) int {
 		}
 		src := sourceOf(m)
 		s := m
-		s.Content = stubText(m.Name, src.total, est(m), src.text, stubPathStandIn)
+		s.Content = stubText(m.Name, src.size(), est(m), src.text, stubPathStandIn)
 		if cost, after := est(m), est(s); after*2 <= cost {
 			n += cost - after
 		}

@@ -243,7 +243,7 @@ func mask0(h []message, keep int, fs *fakeSpill) []message {
 func hasMaskable(h []message, end int) bool {
 	for _, m := range h[:end] {
 		if m.Role == "tool" && !isStub(m.Content) {
-			if _, why := stubFor(m, messageTokens, (&fakeSpill{saved: map[string]string{}}).spill); why == stubbed {
+			if _, _, why := stubFor(m, messageTokens(m), messageTokens, (&fakeSpill{saved: map[string]string{}}).spill); why == stubbed {
 				return true
 			}
 		}
@@ -360,8 +360,9 @@ func TestMissingSpillIsExplained(t *testing.T) {
 	}
 }
 
-// BenchmarkMask masks a 200-group history with a result per group (no
-// disk: the results are spilled already), the work of one trim.
+// BenchmarkMask masks a 200-group history with a 32000-character result
+// per group (spilled already, so no disk), priced as trimming prices it:
+// the masking work of one trim, on top of estimating the request.
 func BenchmarkMask(b *testing.B) {
 	r := rand.New(rand.NewSource(10))
 	var h []message
@@ -370,11 +371,17 @@ func BenchmarkMask(b *testing.B) {
 		c.path = fmt.Sprintf("/spill/%d.txt", i)
 		h = append(h, toolGroup(i, c.text(32000), c)...)
 	}
-	total := totalTokens(h)
+	costs := make([]int, len(h))
+	total := 0
+	for i, m := range h {
+		costs[i] = messageTokens(m)
+		total += costs[i]
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		mask(h, total, 0, 2, messageTokens, nil)
+		maskPriced(h, costs, total, 0, 2, messageTokens, nil)
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/200, "ns/result")
 }
 
 // tokens is a received request's estimate, as yaicli prices it.

@@ -78,23 +78,29 @@ type trimReport struct {
 // the provider's prompt cache. est prices one message. It runs in time
 // linear in the number of messages.
 func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
+	costs := make([]int, len(h))
 	total := fixed
-	for _, m := range h {
-		total += est(m)
+	for i, m := range h {
+		costs[i] = est(m)
+		total += costs[i]
 	}
 	rep := trimReport{before: total, after: total}
 	if p.limit <= 0 || total <= p.limit {
 		return h, rep
 	}
 	target := min(p.target, p.limit)
-	out, total, mr := mask(h, total, target, p.keep, est, spill)
+	out, total, mr := maskPriced(h, costs, total, target, p.keep, est, spill)
 	rep.unsaved = mr.unsaved
+	for k, i := range mr.at {
+		costs[i] -= mr.saved[k]
+	}
 	if total > p.limit {
+		// Only the newest group changes, which dropping never touches.
 		out, total, rep.shrunk = shrinkResults(out, total, p.limit, est, spill)
 	}
 	cut := 0 // index in out of the first message kept after dropping
 	if total > p.limit {
-		out, total, cut, rep.groups, rep.tokens = dropOldest(out, total, target, est)
+		out, total, cut, rep.groups, rep.tokens = dropOldest(out, costs, total, target)
 	}
 	for k, i := range mr.at {
 		if i >= cut { // a masked result in a dropped group saved nothing
@@ -137,16 +143,16 @@ func plural(n int, thing string) string {
 }
 
 // dropOldest drops the oldest turn groups, never the newest, until total
-// is at most target. It returns the history, the new total, the index in h
-// of the first message kept after the lead, and the groups and tokens dropped.
-func dropOldest(h []message, total, target int, est func(message) int) ([]message, int, int, int, int) {
+// is at most target; costs prices h's messages. It returns the history, the
+// new total, the index in h of the first message kept after the lead, and
+// the groups and tokens dropped.
+func dropOldest(h []message, costs []int, total, target int) ([]message, int, int, int, int) {
 	starts := groupStarts(h)
 	drop, tokens := 0, 0
 	for drop < len(starts)-1 && total > target {
 		for i := starts[drop]; i < starts[drop+1]; i++ {
-			c := est(h[i])
-			total -= c
-			tokens += c
+			total -= costs[i]
+			tokens += costs[i]
 		}
 		drop++
 	}
