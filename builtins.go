@@ -8,7 +8,7 @@ import (
 
 // builtinTools are the tools yaicli offers, with YAICLI's names and
 // parameters.
-func builtinTools(cfg *config) []tool {
+func builtinTools(cfg *config, perm *permissions) []tool {
 	web := newNetGuard(cfg).client()
 	return []tool{
 		{
@@ -35,14 +35,18 @@ func builtinTools(cfg *config) []tool {
 			name:   "fs_list_directory",
 			desc:   "List a directory, optionally recursively and with hidden entries. Symbolic links are shown, not followed.",
 			params: `{"type":"object","properties":{"directory_path":{"type":"string"},"show_hidden":{"type":"boolean"},"recursive":{"type":"boolean"}},"required":["directory_path"]}`,
-			run:    func(_ context.Context, a map[string]any, out io.Writer) error { return listDirectory(a, out) },
+			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return listDirectory(ctx, a, out, perm.hider(argString(a, "directory_path", ".")))
+			},
 		},
 		{
 			name: "fs_search_files",
 			desc: "Find files under search_path whose names match the glob pattern; with content, search inside them with a regular expression and return path:line:text.",
 			params: `{"type":"object","properties":{"search_path":{"type":"string"},"pattern":{"type":"string","description":"glob on file names, e.g. *.go"},` +
 				`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression to search inside files"}},"required":["search_path"]}`,
-			run: searchFiles,
+			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return searchFiles(ctx, a, out, perm.hider(argString(a, "search_path", ".")))
+			},
 		},
 		{
 			name:    "fs_write_file",

@@ -51,7 +51,12 @@ var settings = []setting{
 	{"SHOW_MCP_OUTPUT", "false", "preview MCP tool output in the terminal"},
 	{"MCP_CONFIG", "", "MCP servers file; empty = ~/.config/yaicli/mcp.json"},
 	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
-	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write"},
+	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write, and for reads outside the workspace"},
+	{"TOOL_READ_ROOTS", "", "directories the fs_ tools read without asking, besides the start directory, TOOL_OUTPUT_DIR and attached files; comma-separated"},
+	{"TOOL_ALLOW", "", "command prefixes execute_shell_command runs without asking, comma-separated (git status,go test,ls)"},
+	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes"},
+	{"TOOL_PERMISSIONS_FILE", "", "tools answered [p]ermanently; empty = ~/.config/yaicli/tool_permissions.json"},
+	{"TOOL_AUDIT_LOG", "", "every approval decision, one JSON line each; empty = ~/.local/state/yaicli/tool_audit.log, off = none"},
 	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
 	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
@@ -119,8 +124,16 @@ type config struct {
 	MaxToolCallDepth                 int
 	ExitOnDepthLimit                 bool
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
+	ToolReadRoots                    []string
+	ToolAllow, ToolDeny              []string
+	ToolPermissionsFile              string
+	ToolAuditLog                     string // "" = no audit log
 	apiKeySource                     string
 	configPath                       string
+	// workDir is the directory yaicli started in (the workspace whose
+	// files the fs_ tools read freely); homeDir is $HOME. Both come from
+	// run, "" when unknown.
+	workDir, homeDir string
 }
 
 // configSources are the inputs loadConfig merges, read at the edge by run.
@@ -130,7 +143,9 @@ type configSources struct {
 	env      func(string) string
 	flags    map[string]string // KEY -> value given on the command line
 	tmpDir   string
-	uid      int // names the per-user default directory when there is no home
+	uid      int    // names the per-user default directory when there is no home
+	workDir  string // the start directory
+	home     string // the home directory; "" = unknown (no files kept there)
 }
 
 // defaultConfigPath is $XDG_CONFIG_HOME/yaicli/config.ini, else
@@ -235,6 +250,11 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
 	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
+	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
+	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
+	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
+	c.workDir, c.homeDir = src.workDir, src.home
+	c.permissionPaths(src.env)
 
 	if c.ChatHistoryDir == "" {
 		c.ChatHistoryDir = filepath.Join(stateDir(src.env, src.tmpDir, src.uid), "chats")
@@ -250,6 +270,30 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	}
 	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
 	return c, nil
+}
+
+// permissionPaths fills in the default places of the permissions file and
+// the audit log, from XDG_CONFIG_HOME / XDG_STATE_HOME or the home
+// directory; without either they stay empty (nothing is kept).
+func (c *config) permissionPaths(env func(string) string) {
+	under := func(xdg, fallback string) string {
+		if x := env(xdg); x != "" {
+			return filepath.Join(x, "yaicli")
+		}
+		if c.homeDir != "" {
+			return filepath.Join(c.homeDir, fallback, "yaicli")
+		}
+		return ""
+	}
+	if dir := under("XDG_CONFIG_HOME", ".config"); c.ToolPermissionsFile == "" && dir != "" {
+		c.ToolPermissionsFile = filepath.Join(dir, "tool_permissions.json")
+	}
+	switch dir := under("XDG_STATE_HOME", filepath.Join(".local", "state")); {
+	case strings.EqualFold(c.ToolAuditLog, "off"):
+		c.ToolAuditLog = ""
+	case c.ToolAuditLog == "" && dir != "":
+		c.ToolAuditLog = filepath.Join(dir, "tool_audit.log")
+	}
 }
 
 // parser converts raw values to types, falling back to the default with a

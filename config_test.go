@@ -64,7 +64,8 @@ func load(t *testing.T, file string, env map[string]string, flags map[string]str
 		os.WriteFile(path, []byte(file), 0o644)
 	}
 	var warn bytes.Buffer
-	c, err := loadConfig(configSources{path: path, env: func(k string) string { return env[k] }, flags: flags, tmpDir: "/tmpdir"}, &warn)
+	wd, _ := os.Getwd() // the package directory is the tests' workspace
+	c, err := loadConfig(configSources{path: path, env: func(k string) string { return env[k] }, flags: flags, tmpDir: "/tmpdir", workDir: wd}, &warn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -287,8 +287,9 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 }
 
 // listDirectory is fs_list_directory: a bounded walk that never follows
-// symbolic links.
-func listDirectory(args map[string]any, out io.Writer) error {
+// symbolic links; entries hide reports (nil: none) are named but not
+// entered.
+func listDirectory(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
 	root := expandHome(argString(args, "directory_path", "."))
 	hidden, recursive := argBool(args, "show_hidden"), argBool(args, "recursive")
 	const maxEntries, maxDepth = 5000, 12
@@ -305,7 +306,14 @@ func listDirectory(args map[string]any, out io.Writer) error {
 		if p == root {
 			return nil
 		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if !hidden && strings.HasPrefix(d.Name(), ".") {
+			return skip(d)
+		}
+		if hide != nil && hide(p) {
+			entries = append(entries, rel(root, p)+"  (sensitive: not listed; ask for it by name)")
 			return skip(d)
 		}
 		if len(entries) >= maxEntries {
@@ -358,7 +366,8 @@ func describeEntry(path, name string, d fs.DirEntry) string {
 
 // searchFiles is fs_search_files: file names by glob, and with content a
 // regular expression searched inside files, printing path:line:text.
-func searchFiles(ctx context.Context, args map[string]any, out io.Writer) error {
+// Paths hide reports (nil: none) are left out and counted.
+func searchFiles(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
 	root := expandHome(argString(args, "search_path", "."))
 	pattern := argString(args, "pattern", "*")
 	excludes, _ := stringOrList(args["exclude_patterns"])
@@ -374,13 +383,17 @@ func searchFiles(ctx context.Context, args map[string]any, out io.Writer) error 
 		return fmt.Errorf("pattern %q is not a valid glob: %v", pattern, err)
 	}
 	var matches []string
-	truncated := false
+	truncated, hidden := false, 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable parts are skipped, not fatal
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
+		}
+		if hide != nil && p != root && hide(p) {
+			hidden++
+			return skip(d)
 		}
 		r := rel(root, p)
 		for _, ex := range excludes {
@@ -408,7 +421,11 @@ func searchFiles(ctx context.Context, args map[string]any, out io.Writer) error 
 	if err != nil {
 		return fmt.Errorf("searching %s: %w", root, err)
 	}
-	return writeJSON(out, map[string]any{"search_path": root, "success": true, "matches": matches, "count": len(matches), "truncated": truncated})
+	res := map[string]any{"search_path": root, "success": true, "matches": matches, "count": len(matches), "truncated": truncated}
+	if hidden > 0 {
+		res["sensitive_skipped"] = fmt.Sprintf("%d sensitive paths (keys, credentials) were not searched; name one to be asked", hidden)
+	}
+	return writeJSON(out, res)
 }
 
 // grepFile returns up to max path:line:text matches; binary and huge files

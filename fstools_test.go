@@ -85,7 +85,7 @@ func TestListAndSearch(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "sub", "b.go"), []byte("package b\n// Hello again\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".hidden"), []byte("x"), 0o644)
 	os.Symlink(dir, filepath.Join(dir, "sub", "loop")) // a symlink loop must not be followed
-	list := func(a map[string]any, out *bytes.Buffer) error { return listDirectory(a, out) }
+	list := func(a map[string]any, out *bytes.Buffer) error { return listDirectory(t.Context(), a, out, nil) }
 	m, err := runTool(t, list, `{"directory_path": "`+dir+`", "recursive": true}`)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestListAndSearch(t *testing.T) {
 	if strings.Contains(string(got), ".hidden") {
 		t.Errorf("hidden file listed without show_hidden: %s", got)
 	}
-	search := func(a map[string]any, out *bytes.Buffer) error { return searchFiles(t.Context(), a, out) }
+	search := func(a map[string]any, out *bytes.Buffer) error { return searchFiles(t.Context(), a, out, nil) }
 	m, _ = runTool(t, search, `{"search_path": "`+dir+`", "pattern": "*.go", "content": "Hello", "exclude_patterns": ["deep"]}`)
 	got, _ = json.Marshal(m["matches"])
 	if !strings.Contains(string(got), "a.go:2:func Hello() {}") || !strings.Contains(string(got), "b.go:2:// Hello again") || m["count"] != 2.0 {

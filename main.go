@@ -245,7 +245,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		writeProviders(stdout)
 		return exitOK
 	}
-	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir(), uid: os.Geteuid()}
+	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir(), uid: os.Geteuid(), home: homeDir()}
+	src.workDir, _ = os.Getwd()
 	if src.path == "" {
 		src.path = defaultConfigPath(os.Getenv)
 	}
@@ -301,12 +302,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	system := fillRole(cfg, r.Prompt)
 	var prompt string
+	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
 		if prompt, err = oneShotPrompt(o.prompt, stdin); err != nil {
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
 		var problems []string
+		attached = fileRefs(prompt)
 		if prompt, problems = expandFileRefs(prompt); len(problems) > 0 {
 			fmt.Fprintf(stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 		}
@@ -341,7 +344,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		out = answerWriter(cfg, stdout, isTerminal(stdout), os.Getenv, terminalWidth(stdout))
 	}
-	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr), hub)
+	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr, openTTY), hub)
+	a.tools.attach(attached...)
 	a.rawAnswer = !isTerminal(stdout)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.turn(runCtx, hist)
@@ -435,17 +439,39 @@ func oneShotPrompt(words []string, stdin io.Reader) (string, error) {
 	return "", errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
 }
 
-// askOn returns a question asker on the terminal, or nil when stdin is not
-// one (then tools that need approval are refused).
-func askOn(stdin io.Reader, w io.Writer) func(string) (string, error) {
-	if !isTerminal(stdin) {
+// askOn returns a question asker on the terminal: stdin when it is one,
+// else the session's controlling terminal (/dev/tty, opened at the first
+// question), as sudo and ssh ask when stdin is a pipe. Without either it
+// is nil, and tools that need approval are refused.
+func askOn(stdin io.Reader, w io.Writer, openTTY func() (*os.File, error)) func(string) (string, error) {
+	if isTerminal(stdin) {
+		br := bufio.NewReader(stdin)
+		return func(q string) (string, error) {
+			fmt.Fprint(w, q)
+			return br.ReadString('\n')
+		}
+	}
+	tty, err := openTTY()
+	if err != nil {
 		return nil
 	}
-	br := bufio.NewReader(stdin)
+	br := bufio.NewReader(tty)
 	return func(q string) (string, error) {
-		fmt.Fprint(w, q)
+		fmt.Fprint(tty, q)
 		return br.ReadString('\n')
 	}
+}
+
+// openTTY opens the controlling terminal; it fails when there is none.
+func openTTY() (*os.File, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) }
+
+// homeDir is $HOME, else the system's idea of it, else "".
+func homeDir() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return h
+	}
+	h, _ := os.UserHomeDir()
+	return h
 }
 
 // isTerminal reports whether r (or w) is an interactive terminal.

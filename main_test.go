@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -84,6 +85,9 @@ func runBinary(t *testing.T, f *fakeProvider, c e2e) e2eResult {
 	}
 	cmd.Env = append(cmd.Env, c.env...)
 	cmd.Stdin = strings.NewReader(c.stdin)
+	// A session of its own: no controlling terminal, so approval questions
+	// are never asked on the terminal running the tests (/dev/tty).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

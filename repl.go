@@ -106,6 +106,9 @@ func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
 	s := newSession(ctx, cfg, system, hub, stdout, stderr, nil)
+	if s.agent.tools != nil { // stdin carries the prompts: approval is asked on /dev/tty, if any
+		s.agent.tools.ask = askOn(nil, stderr, openTTY)
+	}
 	s.agent.rawAnswer = !isTerminal(stdout)
 	s.open(title)
 	defer s.save()
@@ -155,6 +158,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 		s.execTask(turnCtx, prompt)
 		return
 	}
+	s.agent.tools.attach(fileRefs(prompt)...)
 	prompt, problems := expandFileRefs(prompt)
 	if len(problems) > 0 {
 		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
@@ -351,6 +355,9 @@ func (s *session) add(path string) {
 		s.attached = slices.DeleteFunc(s.attached, func(b attachment) bool { return b.path == a.path })
 	}
 	s.attached = append(s.attached, atts...)
+	for _, a := range atts {
+		s.agent.tools.attach(a.path)
+	}
 	s.hist = append(s.prefix(), s.conversation()...)
 	for _, a := range atts {
 		fmt.Fprintf(s.out, "attached %s (~%d tokens)\n", a.path, estimateTokens(a.text))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -393,17 +394,17 @@ func TestTmuxApproval(t *testing.T) {
 	s := startTmux(t, f, "--chat")
 	s.typeText("first")
 	s.send("Enter")
-	s.waitFor("Run execute_shell_command? [y]es / [n]o / [a]lways for this session:")
+	s.waitFor("Run execute_shell_command? [y]es / [n]o / [a]lways for this session / [p]ermanently:")
 	s.typeText("n")
 	s.send("Enter")
 	sc := s.waitFor("refused then.")
-	if !strings.Contains(sc, "was refused") || strings.Contains(sc, `"output":"approved-one`) {
+	if !strings.Contains(sc, "was refused by the person") || strings.Contains(sc, `"output":"approved-one`) {
 		t.Errorf("after n:\n%s", sc)
 	}
 	s.waitForPrompt(">>>")
 	s.typeText("second")
 	s.send("Enter")
-	s.waitForCount("[a]lways for this session:", 2)
+	s.waitForCount("[a]lways for this session /", 2)
 	s.typeText("a")
 	s.send("Enter")
 	s.waitFor("ran it.")
@@ -411,7 +412,7 @@ func TestTmuxApproval(t *testing.T) {
 	s.typeText("third")
 	s.send("Enter")
 	sc = s.waitFor("again.")
-	if strings.Count(sc, "[a]lways for this session:") != 2 || !strings.Contains(sc, "approved-three") {
+	if strings.Count(sc, "[a]lways for this session /") != 2 || !strings.Contains(sc, "approved-three") {
 		t.Errorf("always did not stick:\n%s", sc)
 	}
 }
@@ -435,5 +436,35 @@ func TestTmuxHostileAnswer(t *testing.T) {
 	title, _ := exec.Command("tmux", "-L", s.socket, "display-message", "-p", "-t", "t", "#{pane_title}").Output()
 	if strings.Contains(string(title), "owned") {
 		t.Errorf("the pane's title changed to %q", title)
+	}
+}
+
+// TestTmuxApprovalShowsWholeCommand: a 400-character command whose
+// dangerous part is at its end is shown whole and as typed (no JSON
+// escapes, wrapped, with its length) before the question; and with stdin
+// a pipe, the question is asked on the terminal (/dev/tty).
+func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
+	cmd := "echo " + strings.Repeat("x", 360) + " < /dev/null > /tmp/yaicli-tmux-out && rm -rf ~/proj"
+	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("refused, fine.")))
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{"echo piped | " + binary + " 'tidy up'; sleep 30"})[0])
+	sc := s.waitFor("[p]ermanently:")
+	var shown strings.Builder
+	for _, line := range strings.Split(sc, "\n") {
+		line = strings.TrimRight(line, " ")
+		if rest, ok := strings.CutPrefix(line, "  │ "); ok {
+			shown.WriteString(rest)
+		} else if rest, ok := strings.CutPrefix(line, "  ↪ "); ok {
+			shown.WriteString(rest)
+		}
+	}
+	if shown.String() != cmd || !strings.Contains(sc, fmt.Sprintf("(%d characters)", len(cmd))) || strings.Contains(sc, `\u003e`) {
+		t.Fatalf("command not shown whole:\n%s", sc)
+	}
+	s.typeText("n")
+	s.send("Enter")
+	sc = s.waitFor("refused, fine.")
+	if !strings.Contains(sc, "refused by the person") {
+		t.Errorf("after n:\n%s", sc)
 	}
 }

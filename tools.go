@@ -36,7 +36,7 @@ type toolbox struct {
 	cfg     *config
 	tools   map[string]tool
 	ask     func(question string) (string, error) // nil: no terminal to ask on
-	always  map[string]bool                       // tools approved for the session
+	perm    *permissions                          // free reads, rules, "always" answers, audit log
 	preview io.Writer                             // where calls and previews are shown
 	now     func() time.Time
 	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
@@ -77,8 +77,9 @@ func (tb *toolbox) setMCP(tools []tool) {
 
 // newToolbox offers the built-in tools plus extra ones (MCP).
 func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error), extra []tool) *toolbox {
-	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, always: map[string]bool{}, preview: preview, now: time.Now}
-	for _, t := range append(builtinTools(cfg), extra...) {
+	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, preview: preview, now: time.Now}
+	tb.perm = newPermissions(cfg, func(w string) { fmt.Fprintln(preview, w) })
+	for _, t := range append(builtinTools(cfg, tb.perm), extra...) {
 		tb.tools[t.name] = t
 	}
 	return tb
@@ -106,10 +107,11 @@ func (tb *toolbox) specs() []toolSpec {
 // tools, bad arguments, refusals and failures become results that say so.
 func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	name := tc.Function.Name
-	fmt.Fprintf(tb.preview, "@Function call: %s\n", callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars))
+	red := tb.cfg.redactor() // a model may put the key in its arguments (a URL's query)
+	fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
 	c := tb.result(ctx, tc)
 	tb.mu.Lock()
-	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: caption(tc.Function.Arguments), clip: c})
+	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
 	tb.mu.Unlock()
 	text := c.text(capFor(name, tb.cfg.ToolOutputMaxChars))
 	if c.spillErr != nil && c.omitted && !tb.spillWarned {
@@ -139,11 +141,9 @@ func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
 			return failure(fmt.Sprintf("arguments are not a valid JSON object (%v); call %s again with JSON arguments", err, name))
 		}
 	}
-	if t.changes {
-		if why := tb.approve(name, tc.Function.Arguments); why != "" {
-			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
-			return failure(why)
-		}
+	if why := tb.permit(t, args); why != "" {
+		fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+		return failure(why)
 	}
 	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).redacting(tb.cfg.redactor())
 	counted := &countingWriter{w: cl}
@@ -164,29 +164,11 @@ func (tb *toolbox) names() []string {
 	return n
 }
 
-// approve returns "" when the call may run, else why it may not.
-func (tb *toolbox) approve(name, args string) string {
-	refused := fmt.Sprintf("%s was refused: it executes or writes and was not approved; allow it with --yes or TOOL_APPROVAL=auto", name)
-	switch {
-	case tb.cfg.ToolApproval == "auto" || tb.always[name]:
-		return ""
-	case tb.cfg.ToolApproval == "deny":
-		return fmt.Sprintf("%s was refused: TOOL_APPROVAL=deny; allow it with TOOL_APPROVAL=ask or auto", name)
-	case tb.ask == nil:
-		return refused + " (no terminal to ask on)"
+// attach frees reads of files the person attached (@file, /add).
+func (tb *toolbox) attach(paths ...string) {
+	if tb != nil {
+		tb.perm.attach(paths...)
 	}
-	answer, err := tb.ask(fmt.Sprintf("Run %s? [y]es / [n]o / [a]lways for this session: ", name))
-	if err != nil {
-		return refused
-	}
-	switch strings.ToLower(strings.TrimSpace(answer)) {
-	case "y", "yes":
-		return ""
-	case "a", "always":
-		tb.always[name] = true
-		return ""
-	}
-	return refused
 }
 
 // failure is the result of a call that did not run.

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// promptWidth is how many cells of a command one prompt row shows; longer
+// rows wrap (marked ↪) rather than run off or get cut, so what is approved
+// is what is seen. 76 + the 4-cell margin fits an 80-column terminal.
+const promptWidth = 76
+
+// editShowMax bounds the lines each side of an edit shows in the prompt;
+// a command is always shown whole.
+const editShowMax = 200
+
+// approval is one call that needs the person's consent, as shown to them.
+type approval struct {
+	tool      string
+	subject   string // the command, the paths or the arguments: what the audit log records
+	body      string // what the prompt shows above the question, already visible
+	question  string // "Run execute_shell_command?"
+	sensitive string // why a read always asks; "" otherwise
+	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
+	// unasked is how the person can allow this without a question, for the
+	// refusal when there is no terminal.
+	unasked string
+}
+
+// readTools are the tools whose reads are free inside the read area only.
+var readTools = map[string]string{"fs_read_file": "file_paths", "fs_list_directory": "directory_path", "fs_search_files": "search_path"}
+
+// approvalFor says whether a call of t with args needs approval and how to
+// ask for it: reads outside the free area, and every tool that executes or
+// writes.
+func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
+	if key, ok := readTools[t.name]; ok {
+		paths, _ := stringOrList(args[key])
+		if len(paths) == 0 && key != "file_paths" {
+			paths = []string{"."}
+		}
+		return tb.readApproval(t.name, paths)
+	}
+	if t.name == "fs_edit_file" && argBool(args, "dry_run") { // writes nothing: a read
+		return tb.readApproval(t.name, []string{argString(args, "file_path", "")})
+	}
+	if !t.changes {
+		return approval{}, false
+	}
+	a := approval{tool: t.name, question: "Run " + t.name + "?", unasked: "--yes or TOOL_APPROVAL=auto"}
+	switch t.name {
+	case "execute_shell_command":
+		a.subject = argString(args, "shell_command", "")
+		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
+		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
+	case "fs_write_file":
+		a.subject = argString(args, "file_path", "")
+		a.body = writeSummary(a.subject, argString(args, "content", ""), argBool(args, "append"), tb.perm.workspaceOr())
+	case "fs_edit_file":
+		a.subject = argString(args, "file_path", "")
+		a.body = editSummary(args, tb.perm.workspaceOr())
+	default:
+		b, _ := json.MarshalIndent(args, "", "  ")
+		a.subject = string(b)
+		a.body = fmt.Sprintf("%s wants to run with these arguments (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
+	}
+	return a, true
+}
+
+// readApproval is the question for reads outside the free area; ok is
+// false when every path is free.
+func (tb *toolbox) readApproval(tool string, paths []string) (approval, bool) {
+	var rows, subject []string
+	a := approval{tool: tool, question: "Allow " + tool + "?"}
+	for _, p := range paths {
+		rc := tb.perm.classify(p)
+		if rc.free {
+			continue
+		}
+		row := rc.path + "  (outside the workspace)"
+		if rc.sensitive != "" {
+			row = rc.path + "  (sensitive: " + rc.sensitive + ")"
+			a.sensitive = rc.sensitive
+		}
+		rows = append(rows, row)
+		subject = append(subject, rc.path)
+	}
+	if len(rows) == 0 {
+		return a, false
+	}
+	a.subject = strings.Join(subject, "\n")
+	a.what = "reading " + strings.Join(rows, ", ")
+	where := tb.perm.workspace
+	if where == "" {
+		where = "none"
+	}
+	a.body = fmt.Sprintf("%s wants to read outside the free area (workspace: %s):\n%s", tool, where, boxed(strings.Join(rows, "\n"), 0, "│"))
+	dirs := map[string]bool{}
+	for _, s := range subject {
+		dirs[filepath.Dir(s)] = true
+	}
+	a.unasked = "TOOL_READ_ROOTS=" + strings.Join(sortedKeys(dirs), ",") + " (or --yes)"
+	if a.sensitive != "" {
+		a.unasked = "--yes or TOOL_APPROVAL=auto (sensitive files are never freed by TOOL_READ_ROOTS)"
+	}
+	return a, true
+}
+
+// sortedKeys lists m's keys in order.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// permit returns "" when the call may run, else why not (the tool result
+// and the line the person sees). Every decision is audited.
+func (tb *toolbox) permit(t tool, args map[string]any) string {
+	a, need := tb.approvalFor(t, args)
+	if !need {
+		return ""
+	}
+	cfg := tb.cfg
+	decided := func(answer, reason string) {
+		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
+			fmt.Fprintln(tb.preview, w)
+		}
+	}
+	shell := t.name == "execute_shell_command"
+	if r := deniedBy(a.subject, tb.perm.deny); shell && r != nil {
+		decided("refused", "TOOL_DENY "+r.String())
+		return fmt.Sprintf("%s was refused: the command matches the TOOL_DENY rule %q, which the person set; do not run it another way", t.name, r.String())
+	}
+	var rules []string
+	for _, r := range allowedBy(a.subject, tb.perm.allow) {
+		rules = append(rules, r.String())
+	}
+	switch {
+	case cfg.ToolApproval == "auto":
+		decided("yes", "TOOL_APPROVAL=auto")
+		return ""
+	case shell && len(rules) > 0:
+		decided("yes", "TOOL_ALLOW "+strings.Join(rules, ", "))
+		return ""
+	case cfg.ToolApproval == "deny":
+		decided("refused", "TOOL_APPROVAL=deny")
+		return fmt.Sprintf("%s was refused%s: TOOL_APPROVAL=deny; the person can allow it with TOOL_APPROVAL=ask or %s", t.name, a.whatText(), a.unasked)
+	case a.sensitive == "" && tb.perm.always(a.tool):
+		decided("yes", "always")
+		return ""
+	case tb.ask == nil:
+		decided("refused", "no terminal to ask on")
+		return fmt.Sprintf("%s was refused%s: it needs the person's approval and there is no terminal to ask on; they can allow it with %s", t.name, a.whatText(), a.unasked)
+	}
+	return tb.askPerson(a, decided)
+}
+
+// whatText is " (what)" for a refusal, or "".
+func (a approval) whatText() string {
+	if a.what == "" {
+		return ""
+	}
+	return " (" + a.what + ")"
+}
+
+// askPerson puts the question and acts on the answer.
+func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
+	choices := " [y]es / [n]o / [a]lways for this session / [p]ermanently: "
+	if a.sensitive != "" {
+		choices = " [y]es / [n]o (sensitive: asked every time): "
+	}
+	answer, err := tb.ask(a.body + a.question + choices)
+	if err != nil {
+		decided("refused", "no answer: "+err.Error())
+		return fmt.Sprintf("%s was refused: the approval question got no answer (%v)", a.tool, err)
+	}
+	switch word := strings.ToLower(strings.TrimSpace(answer)); {
+	case word == "y" || word == "yes":
+		decided("yes", "asked")
+		return ""
+	case a.sensitive == "" && (word == "a" || word == "always" || word == "p" || word == "permanently"):
+		keep := word[0] == 'p'
+		decided(map[bool]string{false: "always", true: "permanently"}[keep], "asked")
+		if why := tb.perm.remember(a.tool, keep); why != "" {
+			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+		}
+		return ""
+	}
+	decided("no", "asked")
+	return fmt.Sprintf("%s was refused by the person at the approval prompt; do not retry it or work around it, ask them how to go on", a.tool)
+}
+
+// sizeOf describes a text's length for the prompt.
+func sizeOf(s string) string {
+	n := utf8.RuneCountInString(s)
+	lines := strings.Count(s, "\n") + 1
+	if lines == 1 {
+		return fmt.Sprintf("%d characters", n)
+	}
+	return fmt.Sprintf("%d characters, %d lines", n, lines)
+}
+
+// boxed shows text as typed, each line behind a margin of mark and wrapped
+// at promptWidth cells, every control or invisible formatting character
+// made visible. maxLines > 0 shows at most that many lines, saying how many
+// more there are.
+func boxed(text string, maxLines int, mark string) string {
+	var b strings.Builder
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if maxLines > 0 && i == maxLines {
+			fmt.Fprintf(&b, "  … +%d more lines\n", len(lines)-i)
+			break
+		}
+		b.WriteString("  " + mark + " ")
+		width := 0
+		for _, r := range visible(line) {
+			w := runeWidth(r)
+			// A space never ends a row, where it could not be seen: it
+			// starts the next one instead.
+			if width+w > promptWidth || r == ' ' && width+w == promptWidth {
+				b.WriteString("\n  ↪ ")
+				width = 0
+			}
+			b.WriteRune(r)
+			width += w
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// visible is s with control characters as control pictures (␛, ␍, ␉) and
+// invisible formatting characters (bidirectional overrides, zero-width
+// spaces) as ⟨U+XXXX⟩, so a command cannot look other than it is.
+func visible(s string) string {
+	var b []byte
+	for _, r := range s {
+		switch {
+		case r == '\t' || r < 0x20 || r >= 0x7f && r < 0xa0:
+			b = appendVisible(b, r)
+		case unicode.Is(unicode.Cf, r) || r == utf8.RuneError:
+			b = fmt.Appendf(b, "⟨U+%04X⟩", r)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(b)
+}
+
+// writeSummary is the prompt of fs_write_file: path, size and what it
+// replaces.
+func writeSummary(path, content string, appending bool, base string) string {
+	abs := resolvePath(expandHome(path), base)
+	what := "a new file"
+	if st, err := os.Stat(abs); err == nil {
+		what = fmt.Sprintf("replacing %d bytes", st.Size())
+		if appending {
+			what = fmt.Sprintf("appended to %d bytes", st.Size())
+		}
+	}
+	return fmt.Sprintf("fs_write_file wants to write %d bytes (%s) to\n%s  %s\n", len(content), sizeOf(content), boxed(abs, 0, "│"), what)
+}
+
+// editSummary is the prompt of fs_edit_file: path and the change.
+func editSummary(args map[string]any, base string) string {
+	abs := resolvePath(expandHome(argString(args, "file_path", "")), base)
+	newText := argString(args, "new_text", "")
+	var b strings.Builder
+	fmt.Fprintf(&b, "fs_edit_file wants to change\n%s", boxed(abs, 0, "│"))
+	if old := argString(args, "old_text", ""); old != "" {
+		all := ""
+		if argBool(args, "replace_all") {
+			all = " (every occurrence)"
+		}
+		fmt.Fprintf(&b, "replacing (%s)%s:\n%s", sizeOf(old), all, boxed(old, editShowMax, "-"))
+	} else {
+		start, end := argCount(args, "start_line"), argCount(args, "end_line")
+		fmt.Fprintf(&b, "replacing lines %d-%d\n", start, max(start, end))
+	}
+	fmt.Fprintf(&b, "with (%s):\n%s", sizeOf(newText), boxed(newText, editShowMax, "+"))
+	return b.String()
+}
