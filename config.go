@@ -508,6 +508,10 @@ func writeEffective(w io.Writer, c *config) {
 			v = c.ChatHistoryDir
 		case "TOOL_OUTPUT_DIR":
 			v = c.ToolOutputDir
+		case "TOOL_PERMISSIONS_FILE":
+			v = c.ToolPermissionsFile
+		case "TOOL_AUDIT_LOG":
+			v = c.ToolAuditLog
 		}
 		fmt.Fprintf(w, "  %-28s %-40s (%s)\n", k, sanitize(red.text(v)), src)
 	}
