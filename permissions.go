@@ -275,16 +275,17 @@ func (p *permissions) save(tool string) error {
 	if err != nil {
 		return err
 	}
-	if err := writePrivate(p.savePath, append(b, '\n')); err != nil {
+	if err := writePrivate(p.savePath, append(b, '\n'), "TOOL_PERMISSIONS_FILE"); err != nil {
 		return err
 	}
 	p.saved[tool] = true
 	return nil
 }
 
-// writePrivate replaces path with b atomically, readable only by its owner.
-func writePrivate(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+// writePrivate replaces path with b atomically, readable only by its
+// owner, in a directory only its owner can write (setting moves it).
+func writePrivate(path string, b []byte, setting string) error {
+	if err := privateDir(filepath.Dir(path), os.Getuid(), setting); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tool_permissions_*.tmp")
@@ -324,7 +325,7 @@ func (p *permissions) audit(now time.Time, red *redactor, e auditEntry) string {
 	e.Time = now.UTC().Format(time.RFC3339)
 	e.Command = red.text(e.Command)
 	b, _ := json.Marshal(e)
-	err := appendPrivate(p.auditPath, append(b, '\n'))
+	err := appendPrivate(p.auditPath, append(b, '\n'), "TOOL_AUDIT_LOG")
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err == nil || p.auditErr {
@@ -334,10 +335,10 @@ func (p *permissions) audit(now time.Time, red *redactor, e auditEntry) string {
 	return fmt.Sprintf("yaicli: approval decisions are not logged: %v; set TOOL_AUDIT_LOG to a writable file (or off)", err)
 }
 
-// appendPrivate appends b to path, created 0600 in a 0700 directory; a
-// log others could write is refused.
-func appendPrivate(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+// appendPrivate appends b to path, created 0600 in a directory only its
+// owner can write (setting moves it); a log others could write is refused.
+func appendPrivate(path string, b []byte, setting string) error {
+	if err := privateDir(filepath.Dir(path), os.Getuid(), setting); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
