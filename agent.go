@@ -24,7 +24,8 @@ type agent struct {
 	stdout    io.Writer
 	stderr    io.Writer
 	budget    budget
-	cal       calibration
+	fam       family      // the model's tokenizer family, which prices every estimate
+	cal       calibration // of this family's estimates against what the provider reported
 	windows   *windowCache
 	hub       *mcpHub // MCP servers whose tool lists may change
 	maxDepth  int
@@ -49,6 +50,7 @@ type agent struct {
 func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), hub *mcpHub) *agent {
 	c := newClient(cfg, preview)
 	a := &agent{cfg: cfg, send: scrubbed(c.send, cfg.redactor()), stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub, maxTokens: cfg.MaxTokens}
+	a.fam = familyOf(cfg.Model)
 	a.answer = &termWriter{w: stdout}
 	if cfg.EnableFunctions {
 		a.tools = newToolbox(cfg, &termWriter{w: preview}, ask, hub.tools())
@@ -150,7 +152,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 }
 
 // estimate prices a message with this session's calibration.
-func (a *agent) estimate(m message) int { return a.cal.scale(messageTokens(m)) }
+func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
 
 // fit trims h to the budget, saying so on stderr when it drops anything.
 func (a *agent) fit(h []message, specs []toolSpec) []message {
@@ -168,7 +170,7 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
 func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
-	out, rep := trimToBudget(h, a.cal.scale(toolsTokens(specs)), a.policy(limit), a.estimate, a.spill)
+	out, rep := trimToBudget(h, a.cal.scale(a.fam.toolsTokens(specs)), a.policy(limit), a.estimate, a.spill)
 	if line := rep.line(limit); line != "" {
 		fmt.Fprintln(a.stderr, line)
 	}
@@ -320,9 +322,9 @@ func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
 // requestTokens is the raw estimate of a request, the figure the provider's
 // reported usage calibrates.
 func (a *agent) requestTokens(h []message, specs []toolSpec) int {
-	n := toolsTokens(specs)
+	n := a.fam.toolsTokens(specs)
 	for _, m := range h {
-		n += messageTokens(m)
+		n += a.fam.messageTokens(m)
 	}
 	return n
 }
@@ -330,7 +332,7 @@ func (a *agent) requestTokens(h []message, specs []toolSpec) int {
 // measure is the calibrated estimate of a request, summed the way
 // trimToBudget sums it.
 func (a *agent) measure(h []message, specs []toolSpec) int {
-	n := a.cal.scale(toolsTokens(specs))
+	n := a.cal.scale(a.fam.toolsTokens(specs))
 	for _, m := range h {
 		n += a.estimate(m)
 	}

@@ -7,43 +7,94 @@ import (
 )
 
 // The estimator walks text the way BPE pre-tokenizers split it (letter
-// runs, digit runs of three, punctuation runs, whitespace runs, scripts) and
-// prices each piece; scripts.go prices Cyrillic and Han by the language. The
-// ASCII prices were fitted on testdata/tokens.jsonl (minimax of
-// estimate/real over o200k and cl100k, aimed at 1.2), the script prices
-// checked on testdata/tokens_heldout.jsonl and tokens_kinds.jsonl:
-// estimate/real is 0.93-1.48 on every kind in the first and 0.91-1.59 in the
-// others wherever the two tokenizers agree well enough for one number to fit
-// both. Erring high is deliberate: an estimate that is too low ends in a
-// rejection.
+// runs, digit runs, punctuation runs, whitespace runs, scripts) and counts
+// each kind of piece; a tokenizer family's price table (tokenfamily.go)
+// turns the counts into tokens. Counting and pricing are apart so that one
+// scan serves every family and the prices can be fitted to real counts:
+// the estimate is linear in them.
 const (
 	msgOverhead = 4 // role, separators and framing of one message
-
-	costWord       = 1.158 // a letter run (or camelCase piece)
-	costLongLetter = 0.154 // each letter past the fifth in a run
-	costCapsLetter = 0.4   // each letter after the first of an ALL-CAPS run
-	costCaseFlip   = 2.176 // an upper-to-lower flip inside a run: random text
-	costDigits     = 1.255 // each group of up to three digits
-	costPunct      = 0.975 // a run of punctuation
-	costPunctMore  = 0.547 // each further character of such a run
-	costPunctWord  = 0.5   // one punctuation character glued to a word ("/usr", ".go")
-	costNewline    = 1.895 // line breaks with the indentation after them
-	costSpaces     = 1.498 // a run of two or more spaces, or a tab
-	costSpaceDigit = 0.8   // a single space before a digit: both tokenizers split it off
-	costHangul     = 1.15  // a Hangul syllable
-	costIndic      = 1.3   // Bengali, Tamil and other Indic scripts: byte-level in cl100k
-	costDevanagari = 1.1   // Hindi and others
-	costThai       = 0.94  // Thai, Lao
-	costArabic     = 0.68  // Arabic, Persian, Urdu letters
-	costHebrew     = 0.6   // Hebrew letters
-	costGreek      = 0.92  // Greek: cheap in o200k, dear in cl100k; priced for cl100k
-	costAlphabet   = 0.42  // other alphabets (Armenian, Georgian, ...)
-	costAccent     = 0.35  // an accented Latin letter
-	costTurkish    = 0.8   // ı, ş, ğ: Turkish and Azerbaijani, split off more often
-	costEmoji      = 2.2   // emoji and pictographs
-	costOther      = 1.0   // any other character
-	wordFree       = 5     // letters covered by costWord
+	wordFree    = 5 // letters a word piece covers before each further one costs
 )
+
+// Pieces the scan counts: indexes into a pieces array and a price table.
+const (
+	pWord       = iota // a letter run (or camelCase piece)
+	pLongLetter        // each letter past the fifth in a piece
+	pOpenEnd           // a word of four letters or more ending in a, i, o or u: rarer in English
+	pCapsLetter        // each letter after the first of an ALL-CAPS run that is no word
+	pCaseFlip          // an upper-to-lower flip inside a run: random text
+	pDigitGroup        // each group of up to three digits
+	pDigit             // each digit (tokenizers that split every digit)
+	pPunct             // a run of punctuation
+	pPunctMore         // each further character of such a run
+	pPunctWord         // one punctuation character glued to a word ("/usr", ".go")
+	pNewline           // line breaks with the indentation after them
+	pBlankLine         // each line break past the first of such a run
+	pIndent            // a line break followed by two or more spaces or a tab
+	pSpaces            // a run of two or more spaces, or a tab
+	pSpaceMore         // each further sixteen spaces or tabs of such a run
+	pSpaceDigit        // a single space before a digit
+	pCtrl              // an ASCII control character
+	pAccent            // an accented Latin letter
+	pTurkish           // ı, ş, ğ: Turkish and Azerbaijani
+	pVietnamese        // Latin Extended Additional: Vietnamese tone marks
+	pGreek             // Greek
+	pCyrRussian        // Cyrillic of a Russian text (scripts.go tells the tiers)
+	pCyrDefault        // Ukrainian, Bulgarian and Cyrillic with no marks
+	pCyrSouth          // Serbian, Macedonian, Belarusian, Uzbek
+	pCyrTurkic         // Kazakh, Tatar, Mongolian
+	pCyrKyrgyz         // Kyrgyz
+	pArmenian          // Armenian
+	pGeorgian          // Georgian
+	pHebrew            // Hebrew
+	pArabic            // Arabic, Persian, Urdu
+	pEthiopic          // Amharic, Tigrinya
+	pDevanagari        // Hindi, Marathi, Nepali
+	pBengali           // Bengali, Assamese
+	pGurmukhi          // Punjabi
+	pGujarati          // Gujarati
+	pOriya             // Odia
+	pTamil             // Tamil
+	pTelugu            // Telugu
+	pKannada           // Kannada
+	pMalayalam         // Malayalam
+	pSinhala           // Sinhala
+	pThai              // Thai
+	pLao               // Lao
+	pMyanmar           // Burmese
+	pKhmer             // Khmer
+	pHangul            // a Hangul syllable or letter
+	pHanSimple         // Han in simplified Chinese (and unmarked text)
+	pHanTrad           // Han in traditional Chinese
+	pKanji             // Han in Japanese (a text with kana)
+	pKana              // hiragana and katakana
+	pCJKPunct          // CJK and full-width punctuation
+	pAlphabet          // letters and marks of other scripts
+	pVarSel            // variation selectors (the U+FE0F after many emoji)
+	pEmoji             // emoji and pictographs
+	pUniSpace          // a non-ASCII space
+	pUniPunct          // Latin-1 and general punctuation: quotes, dashes, «», ©
+	pSymbol            // any other character: arrows, box drawing, maths
+	nPieces
+)
+
+// pieces counts what one text is made of.
+type pieces [nPieces]int32
+
+// prices is what each piece costs in one tokenizer family.
+type prices [nPieces]float64
+
+// cost prices the counted pieces.
+func (c *pieces) cost(p *prices) float64 {
+	var sum float64
+	for i, n := range c {
+		if n != 0 {
+			sum += float64(n) * p[i]
+		}
+	}
+	return sum
+}
 
 // byte classes for the ASCII fast path.
 const (
@@ -77,91 +128,131 @@ var asciiClass = func() (t [256]byte) {
 	return t
 }()
 
+// openVowel reports whether c is a, i, o or u. English words seldom end
+// in them; Romance, Bantu, Austronesian and Basque words often do, and
+// English-trained tokenizers split those words more.
+func openVowel(c byte) bool { return c == 'a' || c == 'i' || c == 'o' || c == 'u' }
+
 // isLetter reports whether c is an ASCII letter.
 func isLetter(c byte) bool { return asciiClass[c] == clsLower || asciiClass[c] == clsUpper }
 
-// estimateTokens is the estimated token count of s, without calibration:
-// at least one for any text, as even a lone space is a token.
-func estimateTokens(s string) int {
-	if s == "" {
-		return 0
-	}
-	return max(1, int(estimateRaw(s)+0.999))
-}
+// estimateTokens is the estimated token count of s for the generic family,
+// without calibration: at least one for any text, as even a lone space is
+// a token.
+func estimateTokens(s string) int { return genericFamily.tokens(s) }
 
-// estimateRaw prices s piece by piece in one pass.
-func estimateRaw(s string) float64 {
-	var cost float64
+// estimateRaw is the generic family's fractional estimate of s.
+func estimateRaw(s string) float64 { return genericFamily.raw(s) }
+
+// countPieces counts the pieces of s in one pass.
+func countPieces(s string, c *pieces) {
 	var tally scriptTally
 	n := len(s)
 	for i := 0; i < n; {
-		c := s[i]
-		if c >= utf8.RuneSelf {
+		b := s[i]
+		if b >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if !tally.add(r) {
-				cost += runeCost(r)
+				c[runePiece(r)]++
 			}
 			i += size
 			continue
 		}
-		switch asciiClass[c] {
+		switch asciiClass[b] {
 		case clsLower:
 			// Fast path: an all-lowercase word, the commonest piece of all.
 			j := lowerEnd(s, i+1)
 			if j == n || asciiClass[s[j]] != clsUpper {
-				cost += costWord + costLongLetter*float64(max(0, j-i-wordFree))
+				c[pWord]++
+				c[pLongLetter] += int32(max(0, j-i-wordFree))
+				if j-i >= 4 && openVowel(s[j-1]) {
+					c[pOpenEnd]++
+				}
 				i = j
 				continue
 			}
-			j, w := letterRun(s, i)
-			cost += w
-			i = j
+			i = letterRun(s, i, c)
 		case clsUpper:
-			j, w := letterRun(s, i)
-			cost += w
-			i = j
+			i = letterRun(s, i, c)
 		case clsDigit:
 			j := i + 1
 			for j < n && asciiClass[s[j]] == clsDigit {
 				j++
 			}
-			cost += costDigits * float64((j-i+2)/3)
+			c[pDigitGroup] += int32((j - i + 2) / 3)
+			c[pDigit] += int32(j - i)
 			i = j
 		case clsPunct:
-			j := i + 1
-			for j < n && asciiClass[s[j]] == clsPunct {
-				j++
-			}
-			if j-i == 1 && j < n && isLetter(s[j]) {
-				cost += costPunctWord
-			} else {
-				cost += costPunct + costPunctMore*float64(j-i-1)
-			}
-			i = j
+			i = punctRun(s, i, c)
 		case clsNewline:
-			j := i + 1
-			for j < n && (s[j] == '\n' || s[j] == '\r' || s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			cost += costNewline
-			i = j
+			i = newlineRun(s, i, c)
 		case clsSpace:
-			j := i + 1
-			for j < n && (s[j] == ' ' || s[j] == '\t') {
-				j++
-			}
-			if j-i > 1 || s[i] == '\t' {
-				cost += costSpaces
-			} else if j < n && asciiClass[s[j]] == clsDigit {
-				cost += costSpaceDigit
-			}
-			i = j
+			i = spaceRun(s, i, c)
 		default:
-			cost += costOther
+			c[pCtrl]++
 			i++
 		}
 	}
-	return cost + tally.cost()
+	tally.count(c)
+}
+
+// punctRun counts the punctuation run starting at i and returns its end.
+func punctRun(s string, i int, c *pieces) int {
+	j := i + 1
+	for j < len(s) && asciiClass[s[j]] == clsPunct {
+		j++
+	}
+	if j-i == 1 && j < len(s) && isLetter(s[j]) {
+		c[pPunctWord]++
+	} else {
+		c[pPunct]++
+		c[pPunctMore] += int32(j - i - 1)
+	}
+	return j
+}
+
+// newlineRun counts line breaks with the blank lines and indentation after
+// them, and returns the end of the run.
+func newlineRun(s string, i int, c *pieces) int {
+	j, breaks, indent := i+1, 0, 0
+	for j < len(s) {
+		switch s[j] {
+		case '\n':
+			breaks++
+			indent = 0
+		case ' ', '\t':
+			indent++
+		case '\r':
+		default:
+			goto done
+		}
+		j++
+	}
+done:
+	c[pNewline]++
+	c[pBlankLine] += int32(breaks)
+	if indent > 1 || indent == 1 && s[j-1] == '\t' {
+		c[pIndent]++
+	}
+	return j
+}
+
+// spaceRun counts a run of spaces and tabs and returns its end. A single
+// space belongs to the word after it, except before a digit, which most
+// tokenizers split off.
+func spaceRun(s string, i int, c *pieces) int {
+	j := i + 1
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		j++
+	}
+	switch {
+	case j-i > 1 || s[i] == '\t':
+		c[pSpaces]++
+		c[pSpaceMore] += int32((j - i - 1) / 16)
+	case j < len(s) && asciiClass[s[j]] == clsDigit:
+		c[pSpaceDigit]++
+	}
+	return j
 }
 
 // lowerEnd returns the index of the first byte at or after i that is not a
@@ -182,14 +273,13 @@ func lowerEnd(s string, i int) int {
 	return i
 }
 
-// letterRun prices the ASCII letter run starting at i and returns its end.
+// letterRun counts the ASCII letter run starting at i and returns its end.
 // A lower-to-upper change starts a new piece (camelCase, random text); an
 // upper-to-lower flip after two capitals marks random text. It scans whole
 // lowercase and uppercase stretches at a time: prose is long lowercase
 // stretches, and this loop is the estimator's hot path.
-func letterRun(s string, i int) (int, float64) {
-	var cost float64
-	seg, caps, pieces := 0, 0, 0 // letters in this piece, capitals in the run, pieces closed
+func letterRun(s string, i int, c *pieces) int {
+	seg, caps, closed := 0, 0, 0 // letters in this piece, capitals in the run, pieces closed
 	prevUpper, started := false, false
 	j, n := i, len(s)
 	for j < n {
@@ -199,7 +289,7 @@ func letterRun(s string, i int) (int, float64) {
 		}
 		if k > j {
 			if prevUpper && seg > 1 {
-				cost += costCaseFlip
+				c[pCaseFlip]++
 			}
 			seg += k - j
 			prevUpper, started = false, true
@@ -212,8 +302,9 @@ func letterRun(s string, i int) (int, float64) {
 			break
 		}
 		if started && !prevUpper { // lower-to-upper: the piece so far is closed
-			cost += costWord + costLongLetter*float64(max(0, seg-wordFree))
-			pieces++
+			c[pWord]++
+			c[pLongLetter] += int32(max(0, seg-wordFree))
+			closed++
 			seg = 0
 		}
 		seg += k - j
@@ -221,13 +312,16 @@ func letterRun(s string, i int) (int, float64) {
 		prevUpper, started = true, true
 		j = k
 	}
-	cost += costWord
-	if caps == seg && seg > 1 && pieces == 0 && !capsWord(s[j-seg:j]) {
-		cost += costCapsLetter * float64(seg-1)
-	} else {
-		cost += costLongLetter * float64(max(0, seg-wordFree))
+	c[pWord]++
+	if seg >= 4 && openVowel(s[j-1]) {
+		c[pOpenEnd]++
 	}
-	return j, cost
+	if caps == seg && seg > 1 && closed == 0 && !capsWord(s[j-seg:j]) {
+		c[pCapsLetter] += int32(seg - 1)
+	} else {
+		c[pLongLetter] += int32(max(0, seg-wordFree))
+	}
+	return j
 }
 
 // capsWord reports whether an ALL-CAPS run reads as a word (MESSAGES, ERROR,
@@ -264,57 +358,60 @@ func commonCaps(w string) bool {
 	return false
 }
 
-// runeCost prices one non-ASCII character by its script.
-func runeCost(r rune) float64 {
+// runePiece names the piece one non-ASCII character is, by its script.
+func runePiece(r rune) int {
 	switch {
 	case r == utf8.RuneError:
-		return costOther
-	case r >= 0x0900 && r <= 0x097f:
-		return costDevanagari
-	case r >= 0x0980 && r <= 0x0dff, r >= 0x1000 && r <= 0x109f, r >= 0x1780 && r <= 0x17ff:
-		return costIndic
-	case r >= 0x0e00 && r <= 0x0eff:
-		return costThai
+		return pSymbol
+	case r >= 0x0900 && r <= 0x0dff:
+		return indicPiece(r)
+	case r >= 0x1000 && r <= 0x109f:
+		return pMyanmar
+	case r >= 0x1780 && r <= 0x17ff:
+		return pKhmer
+	case r >= 0x0e00 && r <= 0x0e7f:
+		return pThai
+	case r >= 0x0e80 && r <= 0x0eff:
+		return pLao
 	case r >= 0x0600 && r <= 0x06ff, r >= 0x0750 && r <= 0x077f, r >= 0xfb50 && r <= 0xfdff, r >= 0xfe70 && r <= 0xfeff:
-		return costArabic
+		return pArabic
 	case r >= 0x0590 && r <= 0x05ff:
-		return costHebrew
+		return pHebrew
 	case r >= 0x0370 && r <= 0x03ff, r >= 0x1f00 && r <= 0x1fff:
-		return costGreek
+		return pGreek
 	case isHangul(r):
-		return costHangul
+		return pHangul
 	case r >= 0x3000 && r <= 0x303f, r >= 0xff00 && r <= 0xffef:
-		return costCJKPunct
-	case r == 'ı' || r == 'İ' || r == 'ş' || r == 'Ş' || r == 'ğ' || r == 'Ğ':
-		return costTurkish
+		return pCJKPunct
+	case turkishLetter(r):
+		return pTurkish
+	}
+	return otherPiece(r)
+}
+
+// indicPiece names the Indic script of r, in 0x0900-0x0dff: each has its
+// block of 128, and tokenizers learned them from very different amounts of
+// text.
+func indicPiece(r rune) int {
+	return [...]int{pDevanagari, pBengali, pGurmukhi, pGujarati, pOriya, pTamil, pTelugu, pKannada, pMalayalam, pSinhala}[(r-0x0900)>>7]
+}
+
+// otherPiece names the piece of a character outside the scripts runePiece
+// tells by their blocks.
+func otherPiece(r rune) int {
+	switch {
 	case unicode.Is(unicode.Latin, r):
-		return costAccent
+		return pAccent
 	case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
-		return costAlphabet
+		return alphabetPiece(r)
 	case r >= 0x1f000 || r >= 0x2600 && r <= 0x27bf:
-		return costEmoji
+		return pEmoji
 	case unicode.IsSpace(r):
-		return 0.5
+		return pUniSpace
+	case r >= 0x80 && r <= 0xbf, r >= 0x2000 && r <= 0x206f:
+		return pUniPunct
 	}
-	return costOther
-}
-
-// messageTokens estimates one message: overhead, text, tool calls.
-func messageTokens(m message) int {
-	n := msgOverhead + estimateTokens(m.Content) + estimateTokens(m.Name)
-	for _, tc := range m.ToolCalls {
-		n += msgOverhead + estimateTokens(tc.Function.Name) + estimateTokens(tc.Function.Arguments)
-	}
-	return n
-}
-
-// toolsTokens estimates the tool schemas sent with every request.
-func toolsTokens(specs []toolSpec) int {
-	n := 0
-	for _, s := range specs {
-		n += msgOverhead + estimateTokens(s.Function.Name) + estimateTokens(s.Function.Description) + estimateTokens(string(s.Function.Parameters))
-	}
-	return n
+	return pSymbol
 }
 
 // calibration scales estimates by what the provider reported for this model
@@ -373,4 +470,20 @@ func budgetFor(setting int, model string, window int, windowSource string) budge
 		return budget{tokens: fallbackWindow * 7 / 10, source: fmt.Sprintf("70%% of the fallback %d-token window (%s is not a known model)", fallbackWindow, model)}
 	}
 	return budget{tokens: window * 7 / 10, source: fmt.Sprintf("70%% of %s's %d-token window, %s", model, window, windowSource), window: window}
+}
+
+// alphabetPiece names the script of a letter or mark that has a price of
+// its own in some families, pAlphabet for the rest.
+func alphabetPiece(r rune) int {
+	switch {
+	case r >= 0x0530 && r <= 0x058f:
+		return pArmenian
+	case r >= 0x10a0 && r <= 0x10ff, r >= 0x1c90 && r <= 0x1cbf, r >= 0x2d00 && r <= 0x2d2f:
+		return pGeorgian
+	case r >= 0x1200 && r <= 0x139f:
+		return pEthiopic
+	case r >= 0xfe00 && r <= 0xfe0f:
+		return pVarSel
+	}
+	return pAlphabet
 }

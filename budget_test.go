@@ -14,14 +14,19 @@ import (
 	"time"
 )
 
-// sample is one line of testdata/tokens.jsonl.
+// sample is one line of testdata/tokens*.jsonl: a text and its real token
+// counts under seven tokenizers.
 type sample struct {
-	Cat    string `json:"cat"`
-	Src    string `json:"src"`
-	Text   string `json:"text"`
-	O200k  int    `json:"o200k"`
-	Cl100k int    `json:"cl100k"`
-	Claude int    `json:"claude"`
+	Cat        string `json:"cat"`
+	Src        string `json:"src"`
+	Text       string `json:"text"`
+	O200k      int    `json:"o200k"`
+	Cl100k     int    `json:"cl100k"`
+	Claude     int    `json:"claude"`
+	Llama3     int    `json:"llama3"`
+	Qwen3      int    `json:"qwen3"`
+	DeepseekV3 int    `json:"deepseek_v3"`
+	Gemma3     int    `json:"gemma3"`
 }
 
 func loadSamples(t testing.TB) []sample { return loadSampleFile(t, "testdata/tokens.jsonl") }

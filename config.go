@@ -515,6 +515,7 @@ func writeEffective(w io.Writer, c *config) {
 		}
 		fmt.Fprintf(w, "  %-28s %-40s (%s)\n", k, sanitize(red.text(v)), src)
 	}
+	fmt.Fprintf(w, "token estimates: %s family (from MODEL %s)\n", familyOf(c.Model).name, c.Model)
 }
 
 // maskKey keeps only enough of a key to tell two keys apart: a key of 16

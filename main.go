@@ -25,7 +25,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -53,7 +52,7 @@ Usage:
   yaicli [flags] "question"          answer one question on stdout
   cat file | yaicli [flags] "task"   stdin is sent as STDIN + "\n\n" + PROMPT
   yaicli --chat [flags]              interactive REPL (/help inside)
-  yaicli --count-tokens [FILE...]    estimated tokens of the files or stdin
+  yaicli --count-tokens [FILE...]    estimated tokens of the files or stdin (for -M MODEL)
 
 Flags (before or after the question):
   -M, --model NAME          model (MODEL)
@@ -239,8 +238,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case o.template:
 		writeTemplate(stdout)
 		return exitOK
-	case o.countTokens:
-		return countTokens(o.prompt, stdin, stdout, stderr)
 	case o.listProviders:
 		writeProviders(stdout)
 		return exitOK
@@ -257,6 +254,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if o.verbose {
 		writeEffective(stderr, cfg)
+	}
+	if o.countTokens {
+		return countTokens(cfg.Model, o.prompt, stdin, stdout, stderr)
 	}
 	cleaned := make(chan struct{})
 	go func() {
@@ -482,16 +482,17 @@ func isTerminal(f any) bool {
 	return false
 }
 
-// countTokens prints the estimate for files (or stdin) as a bare integer.
-func countTokens(files []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	total := 0
+// countTokens prints the estimate for files (or stdin) priced by the
+// model's tokenizer family, and names the family.
+func countTokens(model string, files []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fam, total := familyOf(model), 0
 	if len(files) == 0 {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "yaicli: reading stdin: %v\n", err)
 			return exitFailure
 		}
-		total = estimateTokens(string(b))
+		total = fam.tokens(string(b))
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -499,8 +500,8 @@ func countTokens(files []string, stdin io.Reader, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
-		total += estimateTokens(string(b))
+		total += fam.tokens(string(b))
 	}
-	fmt.Fprintln(stdout, strconv.Itoa(total))
+	fmt.Fprintf(stdout, "~%d tokens (%s family: %s)\n", total, fam.name, model)
 	return exitOK
 }

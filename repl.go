@@ -487,7 +487,7 @@ func writeContext(w io.Writer, h []message, a *agent) {
 	if a.tools != nil {
 		specs = a.tools.specs()
 	}
-	schemas := a.cal.scale(toolsTokens(specs))
+	schemas := a.cal.scale(a.fam.toolsTokens(specs))
 	total := system + attached + hist + tools + schemas
 	b := a.budget.tokens
 	row := func(name string, n int, extra string) {
@@ -520,6 +520,7 @@ func writeContext(w io.Writer, h []message, a *agent) {
 	default:
 		fmt.Fprintln(w, "  last reported by provider          -  (no usage reported yet)")
 	}
+	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", a.fam.name, a.cfg.Model)
 }
 
 // bar draws used/limit as a text bar with a percentage.

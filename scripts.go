@@ -10,21 +10,13 @@ import "unicode"
 // pure script text). No single price per character is within 0.85-1.6 of
 // both Russian and Ukrainian, or of both simplified and traditional Chinese.
 // The estimator therefore counts these characters with the letters that
-// mark each language and prices them once the whole text has been read.
+// mark each language and decides their piece once the whole text has been
+// read; each family prices the tiers (tokenfamily.go).
 const (
-	costCyrRussian  = 0.40  // Cyrillic in a text with ы, э or ё
-	costCyrDefault  = 0.525 // Ukrainian, Bulgarian and Cyrillic with no marks
-	costCyrSouth    = 0.63  // Serbian, Macedonian, Belarusian, Uzbek marks
-	costCyrTurkic   = 0.75  // Kazakh, Tatar, Mongolian marks
-	costCyrKyrgyz   = 0.54  // Kyrgyz: Mongolian's marks and ң
-	costHanSimple   = 1.0   // Han in simplified Chinese (and unmarked text)
-	costHanTrad     = 1.40  // Han in traditional Chinese
-	costKanji       = 1.26  // Han in Japanese (a text with kana)
-	costKana        = 0.87  // hiragana and katakana
-	costCJKPunct    = 1.0   // CJK and full-width punctuation
-	markShare       = 1000  // a mark of a rarer language in 1 of 1000 letters decides
-	russianShare    = 200   // ы, э or ё in 1 of 200 letters: Russian (2% in Russian prose)
-	kanaShareOfHan  = 10    // kana in 1 of 10 CJK letters makes it Japanese
+	markShare       = 1000 // a mark of a rarer language in 1 of 1000 letters decides
+	russianShare    = 200  // ы, э or ё in 1 of 200 letters: Russian (2% in Russian prose)
+	kanaShareOfHan  = 10   // kana in 1 of 10 CJK letters makes it Japanese
+	vietnameseShare = 4    // ơ, ư, đ, ă or a tone mark in 1 of 4 accented letters: Vietnamese
 	hanTableFirst   = 0x4e00
 	hanTableLast    = 0x9fff
 	cyrillicFirst   = 0x0400
@@ -39,6 +31,7 @@ const (
 type scriptTally struct {
 	cyr, russian, south, turkic, kyrgyz, mongolian int
 	han, kana, simplified, traditional             int
+	latin, vietnamese                              int // accented Latin letters, and Vietnamese's own
 }
 
 // Forms of a Han character the tally tells languages by.
@@ -95,36 +88,53 @@ func (t *scriptTally) add(r rune) bool {
 		t.kana++
 	case r >= 0x3400 && r <= 0x4dbf, r >= 0xf900 && r <= 0xfaff, r >= 0x20000 && r <= 0x3134f:
 		t.han++ // rarer ideographs: priced as Han, no form marks
+	case r >= 0x1e00 && r <= 0x1eff:
+		t.latin++
+		t.vietnamese++ // Latin Extended Additional: Vietnamese's tone marks
+	case r >= 0xc0 && r <= 0x24f && r != 0xd7 && r != 0xf7 && !turkishLetter(r):
+		t.latin++
+		switch r {
+		case 'ă', 'Ă', 'đ', 'Đ', 'ơ', 'Ơ', 'ư', 'Ư':
+			t.vietnamese++
+		}
 	default:
 		return false
 	}
 	return true
 }
 
-// cost prices the counted characters by the language their marks point to.
-func (t *scriptTally) cost() float64 {
-	cyr := costCyrDefault
+// count adds the tallied characters to c as the pieces of the language
+// their marks point to.
+func (t *scriptTally) count(c *pieces) {
+	cyr := pCyrDefault
 	switch {
 	case t.cyr == 0:
 	case marked(t.turkic, t.cyr): // Kazakh, Tatar, Bashkir
-		cyr = costCyrTurkic
+		cyr = pCyrTurkic
 	case marked(t.mongolian, t.cyr) && t.kyrgyz > 0:
-		cyr = costCyrKyrgyz
+		cyr = pCyrKyrgyz
 	case marked(t.mongolian, t.cyr):
-		cyr = costCyrTurkic
+		cyr = pCyrTurkic
 	case marked(t.south, t.cyr):
-		cyr = costCyrSouth
+		cyr = pCyrSouth
 	case t.russian > 0 && t.russian*russianShare >= t.cyr:
-		cyr = costCyrRussian
+		cyr = pCyrRussian
 	}
-	han := costHanSimple
+	han := pHanSimple
 	switch {
 	case t.kana > 0 && t.kana*kanaShareOfHan >= t.han+t.kana:
-		han = costKanji
+		han = pKanji
 	case t.traditional > t.simplified:
-		han = costHanTrad
+		han = pHanTrad
 	}
-	return cyr*float64(t.cyr) + han*float64(t.han) + costKana*float64(t.kana)
+	latin := pAccent
+	if t.vietnamese*vietnameseShare >= t.latin && t.latin > 0 {
+		latin = pVietnamese
+	}
+	c[latin] += int32(t.latin)
+	c[cyr] += int32(t.cyr)
+	c[han] += int32(t.han)
+	c[pKana] += int32(t.kana)
 }
 
 // marked reports whether marks are frequent enough among n letters to name
@@ -134,3 +144,9 @@ func marked(marks, n int) bool { return marks > 0 && marks*markShare >= n }
 
 // isHangul reports whether r is a Hangul syllable or letter.
 func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
+
+// turkishLetter reports ı, ş, ğ and their capitals, priced apart from the
+// other accented letters.
+func turkishLetter(r rune) bool {
+	return r == 'ı' || r == 'İ' || r == 'ş' || r == 'Ş' || r == 'ğ' || r == 'Ğ'
+}
