@@ -520,7 +520,7 @@ func writeContext(w io.Writer, h []message, a *agent) {
 	default:
 		fmt.Fprintln(w, "  last reported by provider          -  (no usage reported yet)")
 	}
-	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", a.fam.name, a.cfg.Model)
+	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", a.fam.orGeneric().name, a.cfg.Model)
 }
 
 // bar draws used/limit as a text bar with a percentage.

@@ -67,11 +67,20 @@ func oSeriesEnd(m, p string) bool {
 	return c == '-' || c == ':' || c == '.' || c == '@'
 }
 
+// orGeneric is f, or the generic family for the zero family, so that an
+// agent built without a model still estimates.
+func (f family) orGeneric() family {
+	if f.prices == nil {
+		return genericFamily
+	}
+	return f
+}
+
 // raw is the family's fractional estimate of s.
 func (f family) raw(s string) float64 {
 	var c pieces
 	countPieces(s, &c)
-	return c.cost(f.prices)
+	return c.cost(f.orGeneric().prices)
 }
 
 // tokens is the estimated token count of s, without calibration: at least
@@ -115,7 +124,7 @@ func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs)
 // tokenizers agree well enough for one number to fit both. Erring high is
 // deliberate: an estimate that is too low ends in a rejection.
 var genericFamily = family{"generic", &prices{
-	pWord: 1.158, pLongLetter: 0.154, pCapsLetter: 0.4, pCaseFlip: 2.176,
+	pWord: 1.158, pLongLetter: 0.154, pCapsLetter: 0.4, pCapsShort: 0.4, pCaseFlip: 2.176,
 	pDigitGroup: 1.255, pPunct: 0.975, pPunctMore: 0.547, pPunctWord: 0.5,
 	pNewline: 1.895, pSpaces: 1.498, pSpaceDigit: 0.8, pCtrl: 1.0,
 	pAccent: 0.35, pTurkish: 0.8, pVietnamese: 0.35, pGreek: 0.92,
@@ -132,79 +141,79 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.898, pLongLetter: 0.259, pOpenEnd: 0.835, pCapsLetter: 0.372, pCaseFlip: 2.343, pDigitGroup: 1.305, pDigit: 0.001, pPunct: 0.584,
-		pPunctMore: 0.197, pPunctWord: 0.487, pNewline: 0.972, pBlankLine: 0.152, pIndent: 0.683, pSpaces: 1.704, pSpaceMore: 0.21, pSpaceDigit: 0.657,
-		pCtrl: 0.025, pAccent: 1.148, pTurkish: 0.533, pVietnamese: 0.002, pGreek: 0.415, pCyrRussian: 0.301, pCyrDefault: 0.403, pCyrSouth: 0.45,
-		pCyrTurkic: 0.41, pCyrKyrgyz: 0.37, pArmenian: 0.421, pGeorgian: 0.411, pHebrew: 0.481, pArabic: 0.388, pEthiopic: 0.42, pDevanagari: 0.461,
-		pBengali: 0.462, pGurmukhi: 0.868, pGujarati: 0.485, pOriya: 1.3, pTamil: 0.657, pTelugu: 0.531, pKannada: 0.669, pMalayalam: 0.43,
-		pSinhala: 0.69, pThai: 0.413, pLao: 0.94, pMyanmar: 0.617, pKhmer: 0.605, pHangul: 0.716, pHanSimple: 0.784, pHanTrad: 1.239,
-		pKanji: 1.599, pKana: 0.463, pCJKPunct: 0.818, pAlphabet: 0.42, pVarSel: 0.256, pEmoji: 1.921, pUniSpace: 0.016, pUniPunct: 0.519,
-		pSymbol: 4,
+		pWord: 0.803, pLongLetter: 0.268, pRareEnd: 0.776, pCapsLetter: 0.564, pCapsShort: 0.001, pCaseFlip: 2.713, pDigitGroup: 1.233, pDigit: 0.001,
+		pPunct: 0.668, pPunctMore: 0.214, pPunctWord: 0.297, pNewline: 1.044, pBlankLine: 0.127, pIndent: 0.761, pSpaces: 1.723, pSpaceMore: 0.02,
+		pSpaceDigit: 0.769, pCtrl: 4, pAccent: 0.934, pTurkish: 0.38, pVietnamese: 0.023, pGreek: 0.414, pCyrRussian: 0.299, pCyrDefault: 0.396,
+		pCyrSouth: 0.445, pCyrTurkic: 0.408, pCyrKyrgyz: 0.364, pArmenian: 0.414, pGeorgian: 0.407, pHebrew: 0.481, pArabic: 0.382, pEthiopic: 0.42,
+		pDevanagari: 0.456, pBengali: 0.459, pGurmukhi: 0.859, pGujarati: 0.481, pOriya: 1.3, pTamil: 0.648, pTelugu: 0.525, pKannada: 0.659,
+		pMalayalam: 0.415, pSinhala: 0.685, pThai: 0.413, pLao: 0.94, pMyanmar: 0.614, pKhmer: 0.541, pHangul: 0.711, pHanSimple: 0.792,
+		pHanTrad: 1.244, pKanji: 1.773, pKana: 0.428, pCJKPunct: 0.757, pAlphabet: 0.42, pVarSel: 0.189, pEmoji: 1.943, pUniSpace: 0.024,
+		pUniPunct: 0.887, pSymbol: 4,
 	}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.967, pLongLetter: 0.299, pOpenEnd: 1.381, pCapsLetter: 0.349, pCaseFlip: 2.414, pDigitGroup: 1.397, pDigit: 0.001, pPunct: 0.515,
-		pPunctMore: 0.203, pPunctWord: 0.278, pNewline: 0.659, pBlankLine: 0.001, pIndent: 1.11, pSpaces: 1.603, pSpaceMore: 0.001, pSpaceDigit: 0.502,
-		pCtrl: 0.001, pAccent: 2.006, pTurkish: 1.342, pVietnamese: 1.029, pGreek: 1.09, pCyrRussian: 0.508, pCyrDefault: 0.662, pCyrSouth: 0.711,
-		pCyrTurkic: 0.917, pCyrKyrgyz: 0.697, pArmenian: 2.224, pGeorgian: 2.169, pHebrew: 1.273, pArabic: 0.9, pEthiopic: 0.42, pDevanagari: 1.261,
-		pBengali: 1.476, pGurmukhi: 2.11, pGujarati: 2.071, pOriya: 1.3, pTamil: 1.654, pTelugu: 2.075, pKannada: 2.104, pMalayalam: 1.871,
-		pSinhala: 2.264, pThai: 1.004, pLao: 0.94, pMyanmar: 2.169, pKhmer: 1.874, pHangul: 1.216, pHanSimple: 1.154, pHanTrad: 1.804,
-		pKanji: 2.137, pKana: 0.733, pCJKPunct: 0.998, pAlphabet: 0.42, pVarSel: 0.003, pEmoji: 2.8, pUniSpace: 0.013, pUniPunct: 0.561,
-		pSymbol: 4,
+		pWord: 0.864, pLongLetter: 0.318, pRareEnd: 1.183, pCapsLetter: 0.542, pCapsShort: 0.001, pCaseFlip: 2.64, pDigitGroup: 1.365, pDigit: 0.001,
+		pPunct: 0.633, pPunctMore: 0.178, pPunctWord: 0.008, pNewline: 0.653, pBlankLine: 0.019, pIndent: 1.092, pSpaces: 1.437, pSpaceMore: 0.001,
+		pSpaceDigit: 0.553, pCtrl: 0.029, pAccent: 1.688, pTurkish: 1.284, pVietnamese: 1.007, pGreek: 1.093, pCyrRussian: 0.509, pCyrDefault: 0.658,
+		pCyrSouth: 0.713, pCyrTurkic: 0.918, pCyrKyrgyz: 0.696, pArmenian: 2.22, pGeorgian: 2.167, pHebrew: 1.28, pArabic: 0.898, pEthiopic: 0.42,
+		pDevanagari: 1.245, pBengali: 1.475, pGurmukhi: 2.103, pGujarati: 2.07, pOriya: 1.3, pTamil: 1.648, pTelugu: 2.07, pKannada: 2.097,
+		pMalayalam: 1.861, pSinhala: 2.264, pThai: 1.004, pLao: 0.94, pMyanmar: 2.167, pKhmer: 1.829, pHangul: 1.221, pHanSimple: 1.122,
+		pHanTrad: 1.817, pKanji: 2.377, pKana: 0.681, pCJKPunct: 1.063, pAlphabet: 0.42, pVarSel: 0.003, pEmoji: 2.789, pUniSpace: 0.009,
+		pUniPunct: 0.827, pSymbol: 4,
 	}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.08, pLongLetter: 0.262, pOpenEnd: 1.848, pCapsLetter: 0.46, pCaseFlip: 2.372, pDigitGroup: 0.736, pDigit: 0.146, pPunct: 0.855,
-		pPunctMore: 0.001, pPunctWord: 1.168, pNewline: 0.806, pBlankLine: 0.098, pIndent: 0.137, pSpaces: 1.022, pSpaceMore: 0.49, pSpaceDigit: 0.005,
-		pCtrl: 0.001, pAccent: 2.21, pTurkish: 1.717, pVietnamese: 1.967, pGreek: 1.388, pCyrRussian: 0.608, pCyrDefault: 0.714, pCyrSouth: 0.748,
-		pCyrTurkic: 0.96, pCyrKyrgyz: 0.789, pArmenian: 2.275, pGeorgian: 1.414, pHebrew: 1.172, pArabic: 1.211, pEthiopic: 0.42, pDevanagari: 1.447,
-		pBengali: 2.219, pGurmukhi: 3.347, pGujarati: 3.369, pOriya: 1.3, pTamil: 2.213, pTelugu: 2.522, pKannada: 2.549, pMalayalam: 2.598,
-		pSinhala: 2.021, pThai: 1.916, pLao: 0.94, pMyanmar: 1.125, pKhmer: 3.291, pHangul: 1.462, pHanSimple: 1.048, pHanTrad: 1.727,
-		pKanji: 1.344, pKana: 0.964, pCJKPunct: 0.508, pAlphabet: 0.42, pVarSel: 0.113, pEmoji: 2.931, pUniSpace: 0.002, pUniPunct: 0.747,
-		pSymbol: 4,
+		pWord: 0.99, pLongLetter: 0.263, pRareEnd: 1.534, pCapsLetter: 0.651, pCapsShort: 0.013, pCaseFlip: 2.569, pDigitGroup: 0.721, pDigit: 0.152,
+		pPunct: 0.869, pPunctMore: 0.002, pPunctWord: 0.819, pNewline: 0.787, pBlankLine: 0.185, pIndent: 0.202, pSpaces: 1.135, pSpaceMore: 0.001,
+		pSpaceDigit: 0.011, pCtrl: 0.001, pAccent: 1.842, pTurkish: 1.433, pVietnamese: 1.756, pGreek: 1.387, pCyrRussian: 0.609, pCyrDefault: 0.708,
+		pCyrSouth: 0.75, pCyrTurkic: 0.965, pCyrKyrgyz: 0.79, pArmenian: 2.275, pGeorgian: 1.413, pHebrew: 1.172, pArabic: 1.212, pEthiopic: 0.42,
+		pDevanagari: 1.432, pBengali: 2.22, pGurmukhi: 3.347, pGujarati: 3.369, pOriya: 1.3, pTamil: 2.213, pTelugu: 2.518, pKannada: 2.547,
+		pMalayalam: 2.588, pSinhala: 2.027, pThai: 1.919, pLao: 0.94, pMyanmar: 1.124, pKhmer: 3.248, pHangul: 1.464, pHanSimple: 0.982,
+		pHanTrad: 1.727, pKanji: 1.461, pKana: 0.924, pCJKPunct: 0.689, pAlphabet: 0.42, pVarSel: 0.189, pEmoji: 2.876, pUniSpace: 0.003,
+		pUniPunct: 1.02, pSymbol: 4,
 	}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.913, pLongLetter: 0.325, pOpenEnd: 1.454, pCapsLetter: 0.36, pCaseFlip: 2.532, pDigitGroup: 1.374, pDigit: 0.001, pPunct: 0.534,
-		pPunctMore: 0.208, pPunctWord: 0.304, pNewline: 0.76, pBlankLine: 0.166, pIndent: 1.009, pSpaces: 1.687, pSpaceMore: 0.001, pSpaceDigit: 0.537,
-		pCtrl: 0.001, pAccent: 1.463, pTurkish: 0.001, pVietnamese: 0.001, pGreek: 0.445, pCyrRussian: 0.357, pCyrDefault: 0.429, pCyrSouth: 0.562,
-		pCyrTurkic: 0.767, pCyrKyrgyz: 0.499, pArmenian: 1.924, pGeorgian: 2.165, pHebrew: 1.292, pArabic: 0.456, pEthiopic: 0.42, pDevanagari: 0.673,
-		pBengali: 1.468, pGurmukhi: 2.103, pGujarati: 2.068, pOriya: 1.3, pTamil: 1.648, pTelugu: 2.066, pKannada: 2.091, pMalayalam: 1.805,
-		pSinhala: 2.226, pThai: 0.504, pLao: 0.94, pMyanmar: 2.164, pKhmer: 1.727, pHangul: 0.769, pHanSimple: 0.873, pHanTrad: 1.247,
-		pKanji: 1.589, pKana: 0.487, pCJKPunct: 0.239, pAlphabet: 0.42, pVarSel: 0.001, pEmoji: 2.791, pUniSpace: 0.001, pUniPunct: 1.437,
-		pSymbol: 4,
+		pWord: 0.809, pLongLetter: 0.341, pRareEnd: 1.221, pCapsLetter: 0.555, pCapsShort: 0.001, pCaseFlip: 2.779, pDigitGroup: 1.344, pDigit: 0.001,
+		pPunct: 0.657, pPunctMore: 0.199, pPunctWord: 0.022, pNewline: 0.762, pBlankLine: 0.163, pIndent: 0.957, pSpaces: 1.494, pSpaceMore: 0.001,
+		pSpaceDigit: 0.579, pCtrl: 4, pAccent: 1.202, pTurkish: 0.001, pVietnamese: 0.001, pGreek: 0.442, pCyrRussian: 0.358, pCyrDefault: 0.428,
+		pCyrSouth: 0.563, pCyrTurkic: 0.768, pCyrKyrgyz: 0.497, pArmenian: 1.919, pGeorgian: 2.162, pHebrew: 1.302, pArabic: 0.455, pEthiopic: 0.42,
+		pDevanagari: 0.662, pBengali: 1.469, pGurmukhi: 2.095, pGujarati: 2.066, pOriya: 1.3, pTamil: 1.641, pTelugu: 2.062, pKannada: 2.083,
+		pMalayalam: 1.797, pSinhala: 2.227, pThai: 0.504, pLao: 0.94, pMyanmar: 2.162, pKhmer: 1.693, pHangul: 0.763, pHanSimple: 0.885,
+		pHanTrad: 1.264, pKanji: 1.665, pKana: 0.487, pCJKPunct: 0.096, pAlphabet: 0.42, pVarSel: 0.001, pEmoji: 2.785, pUniSpace: 0.001,
+		pUniPunct: 1.636, pSymbol: 4,
 	}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.899, pLongLetter: 0.353, pOpenEnd: 1.472, pCapsLetter: 0.26, pCaseFlip: 1.856, pDigitGroup: 1.132, pDigit: 0.733, pPunct: 0.429,
-		pPunctMore: 0.27, pPunctWord: 0.253, pNewline: 0.611, pBlankLine: 0.096, pIndent: 1.359, pSpaces: 1.455, pSpaceMore: 0.001, pSpaceDigit: 0.274,
-		pCtrl: 0.001, pAccent: 1.647, pTurkish: 0.77, pVietnamese: 0.001, pGreek: 1.093, pCyrRussian: 0.391, pCyrDefault: 0.551, pCyrSouth: 0.608,
-		pCyrTurkic: 0.76, pCyrKyrgyz: 0.562, pArmenian: 1.183, pGeorgian: 1.143, pHebrew: 0.477, pArabic: 0.53, pEthiopic: 0.42, pDevanagari: 1.168,
-		pBengali: 1.28, pGurmukhi: 1.951, pGujarati: 1.849, pOriya: 1.3, pTamil: 1.341, pTelugu: 1.766, pKannada: 1.686, pMalayalam: 1.511,
-		pSinhala: 1.785, pThai: 0.625, pLao: 0.94, pMyanmar: 1.686, pKhmer: 1.2, pHangul: 0.88, pHanSimple: 0.785, pHanTrad: 1.146,
-		pKanji: 1.308, pKana: 0.503, pCJKPunct: 0.917, pAlphabet: 0.42, pVarSel: 0.094, pEmoji: 1.92, pUniSpace: 0.001, pUniPunct: 1.825,
-		pSymbol: 4,
+		pWord: 0.797, pLongLetter: 0.356, pRareEnd: 1.267, pCapsLetter: 0.512, pCapsShort: 0.001, pCaseFlip: 2.491, pDigitGroup: 0.498, pDigit: 1.027,
+		pPunct: 0.537, pPunctMore: 0.251, pPunctWord: 0.005, pNewline: 0.57, pBlankLine: 0.178, pIndent: 1.435, pSpaces: 1.377, pSpaceMore: 0.001,
+		pSpaceDigit: 0.342, pCtrl: 4, pAccent: 1.367, pTurkish: 0.534, pVietnamese: 0.001, pGreek: 1.089, pCyrRussian: 0.389, pCyrDefault: 0.545,
+		pCyrSouth: 0.613, pCyrTurkic: 0.762, pCyrKyrgyz: 0.564, pArmenian: 1.199, pGeorgian: 1.142, pHebrew: 0.473, pArabic: 0.529, pEthiopic: 0.42,
+		pDevanagari: 1.153, pBengali: 1.28, pGurmukhi: 1.945, pGujarati: 1.848, pOriya: 1.3, pTamil: 1.337, pTelugu: 1.763, pKannada: 1.681,
+		pMalayalam: 1.506, pSinhala: 1.786, pThai: 0.625, pLao: 0.94, pMyanmar: 1.685, pKhmer: 1.168, pHangul: 0.875, pHanSimple: 0.79,
+		pHanTrad: 1.162, pKanji: 1.348, pKana: 0.498, pCJKPunct: 0.822, pAlphabet: 0.42, pVarSel: 0.092, pEmoji: 1.917, pUniSpace: 0.001,
+		pUniPunct: 1.989, pSymbol: 0.039,
 	}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 0.953, pLongLetter: 0.324, pOpenEnd: 1.358, pCapsLetter: 0.408, pCaseFlip: 1.98, pDigitGroup: 1.387, pDigit: 0.001, pPunct: 0.521,
-		pPunctMore: 0.276, pPunctWord: 0.66, pNewline: 0.489, pBlankLine: 0.08, pIndent: 1.13, pSpaces: 1.39, pSpaceMore: 0.228, pSpaceDigit: 0.404,
-		pCtrl: 0.001, pAccent: 1.604, pTurkish: 1.824, pVietnamese: 0.62, pGreek: 0.568, pCyrRussian: 0.361, pCyrDefault: 0.505, pCyrSouth: 0.542,
-		pCyrTurkic: 0.69, pCyrKyrgyz: 0.507, pArmenian: 0.696, pGeorgian: 0.844, pHebrew: 0.611, pArabic: 0.489, pEthiopic: 0.42, pDevanagari: 0.779,
-		pBengali: 0.549, pGurmukhi: 1.295, pGujarati: 1.06, pOriya: 1.3, pTamil: 0.855, pTelugu: 0.916, pKannada: 1.019, pMalayalam: 0.967,
-		pSinhala: 1.212, pThai: 0.418, pLao: 0.94, pMyanmar: 1.057, pKhmer: 1.419, pHangul: 0.932, pHanSimple: 0.701, pHanTrad: 1.068,
-		pKanji: 1.077, pKana: 0.601, pCJKPunct: 0.504, pAlphabet: 0.42, pVarSel: 0.217, pEmoji: 2.186, pUniSpace: 0.001, pUniPunct: 0.555,
-		pSymbol: 4,
+		pWord: 0.895, pLongLetter: 0.325, pRareEnd: 1.074, pCapsLetter: 0.555, pCapsShort: 0.003, pCaseFlip: 2.137, pDigitGroup: 1.346, pDigit: 0.001,
+		pPunct: 0.589, pPunctMore: 0.227, pPunctWord: 0.406, pNewline: 0.554, pBlankLine: 0.065, pIndent: 1.159, pSpaces: 1.277, pSpaceMore: 0.001,
+		pSpaceDigit: 0.506, pCtrl: 0.027, pAccent: 1.353, pTurkish: 1.649, pVietnamese: 0.536, pGreek: 0.565, pCyrRussian: 0.36, pCyrDefault: 0.503,
+		pCyrSouth: 0.542, pCyrTurkic: 0.689, pCyrKyrgyz: 0.502, pArmenian: 0.692, pGeorgian: 0.84, pHebrew: 0.608, pArabic: 0.487, pEthiopic: 0.42,
+		pDevanagari: 0.766, pBengali: 0.547, pGurmukhi: 1.287, pGujarati: 1.056, pOriya: 1.3, pTamil: 0.848, pTelugu: 0.911, pKannada: 1.012,
+		pMalayalam: 0.959, pSinhala: 1.213, pThai: 0.418, pLao: 0.94, pMyanmar: 1.053, pKhmer: 1.392, pHangul: 0.924, pHanSimple: 0.704,
+		pHanTrad: 1.077, pKanji: 1.105, pKana: 0.593, pCJKPunct: 0.445, pAlphabet: 0.42, pVarSel: 1.032, pEmoji: 1.983, pUniSpace: 0.001,
+		pUniPunct: 0.712, pSymbol: 4,
 	}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.836, pLongLetter: 0.296, pOpenEnd: 0.892, pCapsLetter: 0.295, pCaseFlip: 1.399, pDigitGroup: 1.229, pDigit: 0.541, pPunct: 0.555,
-		pPunctMore: 0.183, pPunctWord: 1.26, pNewline: 1.245, pBlankLine: 0.937, pIndent: 1.137, pSpaces: 1.23, pSpaceMore: 0.001, pSpaceDigit: 0.771,
-		pCtrl: 4, pAccent: 1.163, pTurkish: 0.516, pVietnamese: 0.001, pGreek: 0.423, pCyrRussian: 0.247, pCyrDefault: 0.347, pCyrSouth: 0.411,
-		pCyrTurkic: 0.508, pCyrKyrgyz: 0.364, pArmenian: 0.632, pGeorgian: 0.466, pHebrew: 0.597, pArabic: 0.405, pEthiopic: 0.42, pDevanagari: 0.383,
-		pBengali: 0.316, pGurmukhi: 0.896, pGujarati: 0.487, pOriya: 1.3, pTamil: 0.498, pTelugu: 0.47, pKannada: 0.64, pMalayalam: 0.382,
-		pSinhala: 0.597, pThai: 0.328, pLao: 0.94, pMyanmar: 0.501, pKhmer: 0.614, pHangul: 0.647, pHanSimple: 0.618, pHanTrad: 0.804,
-		pKanji: 0.962, pKana: 0.272, pCJKPunct: 1.674, pAlphabet: 0.42, pVarSel: 0.149, pEmoji: 1.322, pUniSpace: 0.002, pUniPunct: 0.342,
-		pSymbol: 4,
+		pWord: 0.761, pLongLetter: 0.288, pRareEnd: 0.876, pCapsLetter: 0.449, pCapsShort: 0.001, pCaseFlip: 1.866, pDigitGroup: 1.004, pDigit: 0.59,
+		pPunct: 0.55, pPunctMore: 0.249, pPunctWord: 1.053, pNewline: 1.474, pBlankLine: 0.93, pIndent: 1.218, pSpaces: 1.213, pSpaceMore: 0.001,
+		pSpaceDigit: 0.976, pCtrl: 4, pAccent: 0.811, pTurkish: 0.42, pVietnamese: 0.001, pGreek: 0.419, pCyrRussian: 0.24, pCyrDefault: 0.33,
+		pCyrSouth: 0.402, pCyrTurkic: 0.499, pCyrKyrgyz: 0.348, pArmenian: 0.623, pGeorgian: 0.457, pHebrew: 0.597, pArabic: 0.398, pEthiopic: 0.42,
+		pDevanagari: 0.378, pBengali: 0.309, pGurmukhi: 0.884, pGujarati: 0.48, pOriya: 1.3, pTamil: 0.487, pTelugu: 0.46, pKannada: 0.626,
+		pMalayalam: 0.364, pSinhala: 0.588, pThai: 0.326, pLao: 0.94, pMyanmar: 0.492, pKhmer: 0.547, pHangul: 0.647, pHanSimple: 0.578,
+		pHanTrad: 0.778, pKanji: 0.962, pKana: 0.254, pCJKPunct: 1.85, pAlphabet: 0.42, pVarSel: 0.137, pEmoji: 1.288, pUniSpace: 0.002,
+		pUniPunct: 0.706, pSymbol: 4,
 	}}
 )

@@ -50,7 +50,7 @@ func realCount(s sample, family string) int {
 
 // pieceNames are the Go names of the pieces, to write price tables.
 var pieceNames = [nPieces]string{
-	"pWord", "pLongLetter", "pOpenEnd", "pCapsLetter", "pCaseFlip", "pDigitGroup", "pDigit", "pPunct", "pPunctMore",
+	"pWord", "pLongLetter", "pRareEnd", "pCapsLetter", "pCapsShort", "pCaseFlip", "pDigitGroup", "pDigit", "pPunct", "pPunctMore",
 	"pPunctWord", "pNewline", "pBlankLine", "pIndent", "pSpaces", "pSpaceMore", "pSpaceDigit", "pCtrl",
 	"pAccent", "pTurkish", "pVietnamese", "pGreek", "pCyrRussian", "pCyrDefault", "pCyrSouth", "pCyrTurkic",
 	"pCyrKyrgyz", "pArmenian", "pGeorgian", "pHebrew", "pArabic", "pEthiopic", "pDevanagari", "pBengali",
