@@ -37,6 +37,7 @@ type agent struct {
 	// a pipe. Otherwise it goes through answer, made safe for a terminal.
 	rawAnswer bool
 	answer    *termWriter
+	think     *reasoningView // where reasoning is drawn; nil: plainly on stderr
 	// reported is the last prompt size the provider reported, for /context
 	// even when it did not calibrate the estimator; reportedEst our estimate.
 	reported, reportedEst int
@@ -63,7 +64,13 @@ func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask f
 // sink streams answer text to stdout and reasoning to stderr, both made
 // safe for a terminal (the answer exactly as received when rawAnswer).
 func (a *agent) sink() streamSink {
+	if a.think == nil {
+		a.think = newReasoningView(a.stderr, false, nil)
+	}
 	s := streamSink{text: func(t string) {
+		if t != "" {
+			a.think.end()
+		}
 		if a.rawAnswer {
 			io.WriteString(a.stdout, t)
 		} else {
@@ -76,7 +83,7 @@ func (a *agent) sink() streamSink {
 		a.streamed = true
 	}}
 	if a.cfg.ShowReasoning {
-		s.reasoning = func(t string) { io.WriteString(a.stderr, sanitize(t)) }
+		s.reasoning = a.think.write
 	}
 	return s
 }
@@ -84,6 +91,7 @@ func (a *agent) sink() streamSink {
 // endAnswer finishes the answer's last line, and tells a Markdown
 // renderer the answer is over (it may hold a table).
 func (a *agent) endAnswer() {
+	a.think.end()
 	a.answer.Flush()
 	if a.openLine {
 		io.WriteString(a.stdout, "\n")

@@ -347,6 +347,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr, openTTY), hub)
 	a.tools.attach(attached...)
 	a.rawAnswer = !isTerminal(stdout)
+	a.think = newReasoningView(stderr, isTerminal(stderr), os.Getenv)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.turn(runCtx, hist)
 	a.endAnswer()

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// reasoningStream streams reasoning_content pieces, then the answer.
+func reasoningStream(reasoning, answer string) string {
+	ev := []string{chunkJSON(map[string]any{"role": "assistant", "content": ""}, nil)}
+	for _, r := range strings.SplitAfter(reasoning, " ") {
+		ev = append(ev, chunkJSON(map[string]any{"reasoning_content": r}, nil))
+	}
+	ev = append(ev, chunkJSON(map[string]any{"content": answer}, nil), chunkJSON(map[string]any{}, "stop"), usageJSON(-1))
+	return sseBody(ev...)
+}
+
+// TestReasoningView: reasoning ends its own line before the answer; on a
+// terminal it sits between a label and a rule, dim unless NO_COLOR.
+func TestReasoningView(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		terminal bool
+		env      map[string]string
+		want     string
+	}{
+		{"piped", false, nil, "Let me think.\n"},
+		{"terminal", true, nil, "\x1b[2m── thinking ──\x1b[0m\n\x1b[2;3mLet me \x1b[0m\x1b[2;3mthink.\x1b[0m\n\x1b[2m── answer ──\x1b[0m\n"},
+		{"NO_COLOR", true, map[string]string{"NO_COLOR": "1"}, "── thinking ──\nLet me think.\n── answer ──\n"},
+		{"TERM=dumb", true, map[string]string{"TERM": "dumb"}, "── thinking ──\nLet me think.\n── answer ──\n"},
+	} {
+		var b bytes.Buffer
+		r := newReasoningView(&b, tc.terminal, func(k string) string { return tc.env[k] })
+		r.write("Let me ")
+		r.write("think.")
+		r.end()
+		r.end() // a second end adds nothing
+		if b.String() != tc.want {
+			t.Errorf("%s: reasoning drawn as %q, want %q", tc.name, b.String(), tc.want)
+		}
+	}
+}
+
+// TestReasoningFlags: reasoning is on stderr, on a line of its own before
+// the answer's; --hide-reasoning drops it, --show-reasoning overrides
+// SHOW_REASONING=false; stdout has the answer alone.
+func TestReasoningFlags(t *testing.T) {
+	body := reasoningStream("Let me think about this carefully.", "The answer is 42.")
+	for _, tc := range []struct {
+		name       string
+		args, env  []string
+		wantStderr string
+	}{
+		{"default", []string{"q"}, nil, "Let me think about this carefully.\n"},
+		{"hide", []string{"--hide-reasoning", "q"}, nil, ""},
+		{"show beats config", []string{"q", "--show-reasoning"}, []string{"YAI_SHOW_REASONING=false"}, "Let me think about this carefully.\n"},
+		{"config off", []string{"q"}, []string{"YAI_SHOW_REASONING=false"}, ""},
+	} {
+		f := newFakeProvider(t, sse(body))
+		r := runBinary(t, f, e2e{args: tc.args, env: tc.env})
+		if r.stdout != "The answer is 42.\n" || r.stderr != tc.wantStderr || r.code != 0 {
+			t.Errorf("%s: stdout %q, stderr %q, exit %d; want stderr %q", tc.name, r.stdout, r.stderr, r.code, tc.wantStderr)
+		}
+	}
+}
+
+// TestTmuxReasoning: on a terminal the reasoning and the answer are on
+// separate lines, the reasoning labelled and dim, the answer not.
+func TestTmuxReasoning(t *testing.T) {
+	f := newFakeProvider(t, sse(reasoningStream("Let me think about this carefully.", "The answer is 42.")))
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " q; echo EXIT=$?; sleep 30"})[0])
+	sc := s.waitFor("EXIT=0")
+	if !strings.Contains(sc, "── thinking ──\nLet me think about this carefully.\n── answer ──\nThe answer is 42.\n") {
+		t.Errorf("reasoning and answer not apart:\n%s", sc)
+	}
+	colour := s.screenSGR()
+	if !strings.Contains(colour, "\x1b[2m") || !strings.Contains(colour, "\x1b[3m") && !strings.Contains(colour, ";3m") {
+		t.Errorf("reasoning is not dim and italic:\n%q", colour)
+	}
+	for _, line := range strings.Split(colour, "\n") {
+		if strings.Contains(line, "The answer is 42.") && strings.Contains(line, "\x1b[2") {
+			t.Errorf("the answer is drawn dim: %q", line)
+		}
+	}
+}
