@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The real-server tests: a real `ollama serve` on loopback, its models in a
+// temporary directory, serving the tiny llama of gguf_test.go. .ci/run
+// builds the server (.ci/ollama-build) and sets YAICLI_OLLAMA; by hand:
+//
+//	YAICLI_OLLAMA=$(.ci/ollama-build) go test -run TestOllama -v .
+//
+// Without the binary the tests skip, except under CI=true, where they fail.
+
+// ollamaVersion is the server the tests were written against; its module
+// also ships the Llama 3 vocabulary the tiny model uses.
+const ollamaVersion = "v0.17.4"
+
+// needOllama returns what the tests need from outside: the server binary
+// and the directory of the Llama 3 vocabulary. Missing either skips the
+// test, or fails it in CI, where .ci/run provides both.
+func needOllama(t *testing.T) (bin, vocab string) {
+	t.Helper()
+	missing := func(what string) {
+		t.Helper()
+		msg := what + ": run `YAICLI_OLLAMA=$(.ci/ollama-build) go test -run TestOllama .` (README: Tests against a real Ollama)"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	bin = os.Getenv("YAICLI_OLLAMA")
+	if bin == "" {
+		bin, _ = exec.LookPath("ollama")
+	}
+	if bin == "" {
+		missing("no Ollama server binary (YAICLI_OLLAMA unset, none on PATH)")
+	}
+	vocab = os.Getenv("YAICLI_OLLAMA_VOCAB")
+	if vocab == "" {
+		out, _ := exec.Command("go", "env", "GOMODCACHE").Output()
+		vocab = filepath.Join(strings.TrimSpace(string(out)), "github.com/ollama/ollama@"+ollamaVersion, "tokenizer/testdata/llama3.2")
+	}
+	if _, err := os.Stat(filepath.Join(vocab, "encoder.json")); err != nil {
+		missing("no Llama 3 vocabulary at " + vocab + " (go mod download github.com/ollama/ollama@" + ollamaVersion + ")")
+	}
+	return bin, vocab
+}
+
+// ollama is one running server and what it needs to create models.
+type ollama struct {
+	t    *testing.T
+	bin  string
+	url  string // http://127.0.0.1:PORT
+	env  []string
+	gguf string // the tiny model's file
+	log  *lockedBuffer
+}
+
+// startOllama starts `ollama serve` on a free loopback port with its own
+// HOME and OLLAMA_MODELS, writes the tiny model, and stops the server when
+// the test ends (printing its log if the test failed).
+func startOllama(t *testing.T) *ollama {
+	bin, vocab := needOllama(t)
+	dir := t.TempDir()
+	tokens, merges, err := llama3Vocab(vocab)
+	if err != nil {
+		t.Fatalf("reading the Llama 3 vocabulary: %v", err)
+	}
+	o := &ollama{t: t, bin: bin, gguf: filepath.Join(dir, "tiny.gguf"), log: &lockedBuffer{}}
+	f, err := os.Create(o.gguf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeTinyLlama(f, tokens, merges); err != nil {
+		t.Fatalf("writing the GGUF model: %v", err)
+	}
+	f.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	o.url = "http://" + addr
+	o.env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "OLLAMA_HOST=" + addr,
+		"OLLAMA_MODELS=" + filepath.Join(dir, "models"), "OLLAMA_NOPRUNE=1", "OLLAMA_KEEP_ALIVE=30m",
+		"OLLAMA_NUM_PARALLEL=1", "OLLAMA_MAX_LOADED_MODELS=3"}
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = o.env
+	cmd.Stdout, cmd.Stderr = o.log, o.log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its runners die with it
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("starting %s serve: %v", bin, err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		if t.Failed() {
+			t.Logf("ollama serve log (tail):\n%s", tail(o.log.String(), 4000))
+		}
+	})
+	o.waitUp()
+	return o
+}
+
+// lockedBuffer collects the server's log from its two pipes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write appends p under the lock.
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is the log so far.
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// waitUp waits up to 30 s for the server to answer.
+func (o *ollama) waitUp() {
+	o.t.Helper()
+	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(100 * time.Millisecond) {
+		if resp, err := http.Get(o.url + "/api/version"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return
+			}
+		}
+	}
+	o.t.Fatalf("ollama serve did not answer at %s within 30 s; log:\n%s", o.url, tail(o.log.String(), 4000))
+}
+
+// llama31Template renders the tool schemas the way Meta's Llama 3.1
+// template does: inside the last user message only, so a request whose
+// last message is a tool result carries no schemas at all. Its .Tools
+// gives the model the tools capability.
+const llama31Template = `{{- if or .System .Tools }}<|start_header_id|>system<|end_header_id|>
+{{- if .System }}
+
+{{ .System }}
+{{- end }}<|eot_id|>
+{{- end }}
+{{- range $i, $_ := .Messages }}
+{{- $last := eq (len (slice $.Messages $i)) 1 }}
+{{- if eq .Role "user" }}<|start_header_id|>user<|end_header_id|>
+{{- if and $.Tools $last }}
+
+Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.
+
+Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.
+
+{{ range $.Tools }}
+{{- . }}
+{{ end }}
+Question: {{ .Content }}<|eot_id|>
+{{- else }}
+
+{{ .Content }}<|eot_id|>
+{{- end }}{{ if $last }}<|start_header_id|>assistant<|end_header_id|>
+
+{{ end }}
+{{- else if eq .Role "assistant" }}<|start_header_id|>assistant<|end_header_id|>
+{{- if .ToolCalls }}
+{{ range .ToolCalls }}
+{"name": "{{ .Function.Name }}", "parameters": {{ .Function.Arguments }}}{{ end }}
+{{- else }}
+
+{{ .Content }}
+{{- end }}{{ if not $last }}<|eot_id|>{{ end }}
+{{- else if eq .Role "tool" }}<|start_header_id|>ipython<|end_header_id|>
+
+{{ .Content }}<|eot_id|>{{ if $last }}<|start_header_id|>assistant<|end_header_id|>
+
+{{ end }}
+{{- end }}
+{{- end }}`
+
+// llama3Template is Ollama's llama3-instruct template: no .Tools, so the
+// server refuses tools for the model.
+const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|end_header_id|>
+
+{{ .Content }}<|eot_id|>
+{{- end }}<|start_header_id|>assistant<|end_header_id|>
+
+`
+
+// create makes a model from the tiny GGUF with a template and, when
+// numCtx > 0, a num_ctx parameter. num_predict stays small: random weights
+// almost never stop by themselves.
+func (o *ollama) create(name, template string, numCtx int) {
+	o.t.Helper()
+	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER stop <|eot_id|>\n", o.gguf, template)
+	if numCtx > 0 {
+		mf += fmt.Sprintf("PARAMETER num_ctx %d\n", numCtx)
+	}
+	path := filepath.Join(o.t.TempDir(), "Modelfile")
+	if err := os.WriteFile(path, []byte(mf), 0o644); err != nil {
+		o.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, o.bin, "create", name, "-f", path)
+	cmd.Env = o.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		o.t.Fatalf("ollama create %s: %v\n%s", name, err, out)
+	}
+}
+
+// exchange is one request through the recording proxy and its answer.
+type exchange struct {
+	Method, Path string
+	Status       int
+	Req          map[string]any
+	Resp         string // the answer's body (SSE or JSON), up to 1 MiB
+}
+
+// recorder is a reverse proxy in front of the server that logs every
+// exchange, so a test can check what yaicli sent and what the server said.
+type recorder struct {
+	srv *httptest.Server
+	mu  sync.Mutex
+	log []exchange
+}
+
+// proxy starts a recorder in front of o for one test.
+func (o *ollama) proxy(t *testing.T) *recorder {
+	target, _ := url.Parse(o.url)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.FlushInterval = -1
+	rec := &recorder{}
+	rp.ModifyResponse = func(resp *http.Response) error {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		ex := resp.Request.Context().Value(exchangeKey{}).(*exchange)
+		ex.Status, ex.Resp = resp.StatusCode, string(body)
+		return err
+	}
+	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+		ex := &exchange{Method: r.Method, Path: r.URL.Path}
+		json.Unmarshal(raw, &ex.Req)
+		rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+		rec.mu.Lock()
+		rec.log = append(rec.log, *ex)
+		rec.mu.Unlock()
+	}))
+	t.Cleanup(rec.srv.Close)
+	return rec
+}
+
+// exchangeKey carries an exchange through the reverse proxy.
+type exchangeKey struct{}
+
+// chats are the exchanges with the chat completions endpoint.
+func (r *recorder) chats() []exchange {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []exchange
+	for _, e := range r.log {
+		if e.Path == "/v1/chat/completions" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// paths lists "METHOD /path STATUS" for every exchange, for messages.
+func (r *recorder) paths() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, e := range r.log {
+		out = append(out, fmt.Sprintf("%s %s %d", e.Method, e.Path, e.Status))
+	}
+	return out
+}
+
+// promptTokens is the prompt_tokens the server reported in an answer
+// (streamed or whole), 0 when none.
+func (e exchange) promptTokens() int {
+	n := 0
+	for _, line := range strings.Split(e.Resp, "\n") {
+		line = strings.TrimPrefix(strings.TrimSpace(line), "data: ")
+		var ch struct {
+			Usage *usage `json:"usage"`
+		}
+		if json.Unmarshal([]byte(line), &ch) == nil && ch.Usage != nil && ch.Usage.PromptTokens > 0 {
+			n = ch.Usage.PromptTokens
+		}
+	}
+	return n
+}
+
+// tools is the number of tool schemas the request carried.
+func (e exchange) tools() int {
+	ts, _ := e.Req["tools"].([]any)
+	return len(ts)
+}
+
+// yai is one yaicli run against the server through the recorder: home
+// keeps the window cache between runs that share it.
+type yai struct {
+	home  string
+	model string
+	args  []string
+	stdin string
+	env   []string
+}
+
+// run runs the built binary (main_test.go's TestMain) with a private HOME.
+func (r *recorder) run(t *testing.T, y yai) e2eResult {
+	t.Helper()
+	if y.home == "" {
+		y.home = t.TempDir()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, y.args...)
+	cmd.Dir = y.home
+	cmd.Env = append([]string{"HOME=" + y.home, "XDG_CONFIG_HOME=" + filepath.Join(y.home, "config"),
+		"XDG_CACHE_HOME=" + filepath.Join(y.home, "cache"), "TMPDIR=" + y.home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh",
+		"YAI_PROVIDER=ollama", "YAI_BASE_URL=" + r.srv.URL + "/v1", "YAI_MODEL=" + y.model, "YAI_ENABLE_MCP=false",
+		"YAI_MAX_TOKENS=8", "YAI_TEMPERATURE=0"}, y.env...)
+	cmd.Stdin = strings.NewReader(y.stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: y.home}
+}
