@@ -30,7 +30,9 @@ type agent struct {
 	hub       *mcpHub // MCP servers whose tool lists may change
 	maxDepth  int
 	openLine  bool // answer text ends without a newline
-	noTools   bool // the model refused tools once: this session sends none
+	noTools   bool // the model takes no tools (the server said so or refused them): this session sends none
+	dropTools bool // the tool schemas alone overflowed the window: this session sends none
+	warnedFit bool // the tools-do-not-fit notice was given
 	warnedCut bool // the silent-truncation warning was given
 	warnedBig bool // this turn was told its own messages exceed the budget
 	// rawAnswer writes the answer exactly as received: stdout is a file or
@@ -58,6 +60,10 @@ func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask f
 	}
 	window, source := a.windows.resolve(ctx, cfg)
 	a.budget = budgetFor(cfg.ContextBudgetTokens, cfg.Model, window, source)
+	if a.tools != nil && a.windows.noTools(cfg) {
+		a.noTools = true
+		fmt.Fprintf(preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", cfg.Provider, cfg.Model)
+	}
 	return a
 }
 
@@ -115,11 +121,9 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		specs = a.tools.specs()
 	}
 	for round := 0; ; round++ {
-		if a.noTools {
-			specs = nil
-		}
-		h = a.fit(h, specs)
-		r, err := a.request(ctx, &h, specs)
+		sent := a.toolsFor(h, specs)
+		h = a.fit(h, sent)
+		r, err := a.request(ctx, &h, sent)
 		if err != nil {
 			return validate(h), err
 		}
@@ -129,6 +133,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		h = append(h, r.Message)
 		calls := r.Message.ToolCalls
 		if len(calls) == 0 {
+			a.noteLength(r)
 			return h, nil
 		}
 		a.endAnswer()
@@ -170,8 +175,15 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 		// attached files) is the weight. Send it, but say what to do if the
 		// provider refuses it.
 		a.warnedBig = true
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); the provider may reject it: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source)
+		fate := "the provider may reject it"
+		switch {
+		case a.cfg.Provider == "ollama":
+			fate = "Ollama does not reject it but cuts it silently to its window"
+		case mayCutSilently(a.cfg):
+			fate = "the server may reject it or cut it silently"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate)
 	}
 	return out
 }
@@ -194,7 +206,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	r, err := a.sendOnce(ctx, *h, specs, a.maxTokens)
 	var first *apiError
 	if !errors.As(err, &first) {
-		a.observe(r, est)
+		a.observe(r, *h, specs)
 		return r, err
 	}
 	switch {
@@ -202,6 +214,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
 			a.cfg.Provider, a.cfg.Model, first.Message)
 		a.noTools = true
+		a.windows.markNoTools(a.cfg)
 		return a.request(ctx, h, nil)
 	case first.Kind == kindContextLength:
 		return a.healContext(ctx, h, specs, first, est)
@@ -236,7 +249,16 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 	a.learn(first, est)
 	smaller, maxTokens, how := a.heal(*h, specs, first)
 	stuck := maxTokens == a.maxTokens && sameHistory(smaller, *h)
-	if stuck {
+	if stuck && a.toolsAreWeight(smaller, specs, first) {
+		// The tool schemas are the weight: send fewer (the window the
+		// rejection named may take some), else none, rather than the same request.
+		all := len(specs)
+		if specs = specs[:a.toolsThatFit(smaller, specs)]; len(specs) == all {
+			specs = nil
+		}
+		a.dropTools = len(specs) == 0
+		how = fmt.Sprintf("the %d tool schemas are the weight: sending %d of them (ENABLE_FUNCTIONS=false sends none)", all, len(specs))
+	} else if stuck {
 		how = "nothing is left to trim (a single message is too big)"
 	}
 	fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.cfg.Provider, numbers(first), how)
@@ -248,7 +270,7 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 		a.learn(second, est)
 		return r, &healError{model: a.cfg.Model, last: second, stuck: stuck}
 	}
-	a.observe(r, est)
+	a.observe(r, smaller, specs)
 	return r, err
 }
 
@@ -267,9 +289,8 @@ func (a *agent) lowerMaxTokens(ctx context.Context, h []message, specs []toolSpe
 	fmt.Fprintf(a.stderr, "yaicli: %s allows at most %d output tokens for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
 		a.cfg.Provider, lowered, a.cfg.Model, e.Message, lowered)
 	a.maxTokens = lowered
-	est := a.requestTokens(h, specs)
 	r, err = a.sendOnce(ctx, h, specs, lowered)
-	a.observe(r, est)
+	a.observe(r, h, specs)
 	return r, err
 }
 
@@ -285,9 +306,8 @@ func (a *agent) shrinkBytes(ctx context.Context, h *[]message, specs []toolSpec,
 	fmt.Fprintf(a.stderr, "yaicli: %s refused the request as too large (%s); shrank the %d largest tool output(s) and attachments (full text stays on disk); retrying once\n",
 		a.cfg.Provider, e.Message, n)
 	*h = validate(smaller)
-	est := a.requestTokens(*h, specs)
 	r, err = a.sendOnce(ctx, *h, specs, a.maxTokens)
-	a.observe(r, est)
+	a.observe(r, *h, specs)
 	return r, err
 }
 
@@ -347,26 +367,48 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 	return n
 }
 
-// observe calibrates the estimator with the provider's reported usage. On
-// a local server, a report far below the estimate is not a tokenizer
-// difference: Ollama cuts the conversation to its num_ctx silently and
-// answers 200, so say so once. Hosted providers reject instead of cutting,
-// and there a low count is the estimator's error (Hindi costs o200k under
-// half of what it costs cl100k): it calibrates, within bounds.
-func (a *agent) observe(r reply, est int) {
-	p := r.Usage.PromptTokens
-	if p > 0 {
-		a.reported, a.reportedEst = p, est
-	}
-	if p > 0 && est > 1000 && p < est*4/10 && mayCutSilently(a.cfg) {
-		if !a.warnedCut {
-			a.warnedCut = true
-			a.endAnswer() // the answer is complete: the warning starts its own line
-			fmt.Fprintf(a.stderr, "yaicli: %s counted %d prompt tokens for a request estimated at %d; it probably cut the conversation silently to fit its context (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.cfg.Provider, p, est)
-		}
+// observe calibrates the estimator with the provider's reported usage. A
+// local server may cut the conversation to its window silently and answer
+// 200 (Ollama does): a count equal to the known window is proof of that,
+// and so is one far below the estimate of the messages alone. Hosted
+// providers reject instead of cutting, and there a low count is the
+// estimator's error (Hindi costs o200k under half of what it costs
+// cl100k): it calibrates, within bounds. A local server's count after a
+// tool round does not calibrate: its template may leave the tool schemas
+// out then (Llama 3.1's shows them with the user's last message only).
+func (a *agent) observe(r reply, h []message, specs []toolSpec) {
+	p, est := r.Usage.PromptTokens, a.requestTokens(h, specs)
+	if p <= 0 {
 		return
 	}
+	a.reported, a.reportedEst = p, est
+	if mayCutSilently(a.cfg) {
+		msgs := a.requestTokens(h, nil)
+		proof := a.budget.window > 0 && p == a.budget.window
+		if proof || msgs > 1000 && p < msgs*4/10 {
+			a.warnCut(p, est, proof)
+			return
+		}
+		if len(specs) > 0 && len(h) > 0 && h[len(h)-1].Role != "user" {
+			return
+		}
+	}
 	a.cal.observe(p, est)
+}
+
+// warnCut says once that the server probably (or, with proof, surely) cut
+// the conversation silently.
+func (a *agent) warnCut(p, est int, proof bool) {
+	if a.warnedCut {
+		return
+	}
+	a.warnedCut = true
+	a.endAnswer() // the answer is complete: the warning starts its own line
+	what := fmt.Sprintf("counted %d prompt tokens for a request estimated at %d; it probably cut the conversation silently to fit its context", p, est)
+	if proof {
+		what = fmt.Sprintf("counted %d prompt tokens, its whole %d-token window, for a request estimated at %d: it cut the conversation silently to fit", p, a.budget.window, est)
+	}
+	fmt.Fprintf(a.stderr, "yaicli: %s %s (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.cfg.Provider, what)
 }
 
 // learn takes what a rejection says: the real size calibrates the
@@ -469,4 +511,80 @@ func (e *healError) Unwrap() error { return e.last }
 // any server of ours on this machine or the local network.
 func mayCutSilently(cfg *config) bool {
 	return cfg.Provider == "ollama" || cfg.Provider == "lmstudio" || isLocal(cfg)
+}
+
+// toolsFor is the tools to offer with h: none when the model takes none
+// or they overflowed its window, else as many as fit the budget beside
+// the current turn (the system messages and the last turn group), in
+// order; it says once when it leaves some out. Older turns are trimmed to
+// make room for the tools, not the other way round.
+func (a *agent) toolsFor(h []message, specs []toolSpec) []toolSpec {
+	if a.noTools || a.dropTools || len(specs) == 0 {
+		return nil
+	}
+	n := a.toolsThatFit(h, specs)
+	if n < len(specs) && !a.warnedFit {
+		a.warnedFit = true
+		fmt.Fprintf(a.stderr, "yaicli: the %d tool schemas (~%d tokens) do not fit beside this turn (~%d) in the %d-token budget (%s); sending %d of them: ENABLE_FUNCTIONS=false sends none, or give the model a larger window\n",
+			len(specs), a.cal.scale(toolsTokens(specs)), a.measure(currentTurn(h), nil), a.budget.tokens, a.budget.source, n)
+	}
+	return specs[:n]
+}
+
+// toolsAreWeight reports whether leaving the tool schemas out could make
+// h fit the window a rejection named (or, when it named none, whether they
+// outweigh the messages).
+func (a *agent) toolsAreWeight(h []message, specs []toolSpec, e *apiError) bool {
+	if len(specs) == 0 {
+		return false
+	}
+	tools, msgs := toolsTokens(specs), a.measure(h, nil)
+	switch {
+	case e.Limit > 0 && e.Actual > 0: // would it fit without them, priced high?
+		return e.Actual-int(float64(tools)*maxRatio) < e.Limit
+	case e.Limit > 0:
+		return msgs < e.Limit*9/10
+	}
+	return a.cal.scale(tools) > msgs
+}
+
+// toolsThatFit is how many of specs, in order, fit the budget beside the
+// current turn of h.
+func (a *agent) toolsThatFit(h []message, specs []toolSpec) int {
+	room := a.budget.tokens - a.measure(currentTurn(h), nil)
+	if a.cal.scale(toolsTokens(specs)) <= room {
+		return len(specs)
+	}
+	n, used := 0, 0
+	for ; n < len(specs); n++ {
+		if used += a.cal.scale(toolsTokens(specs[n : n+1])); used > room {
+			break
+		}
+	}
+	return n
+}
+
+// currentTurn is h's leading system messages and its last turn group: what
+// trimming can never drop.
+func currentTurn(h []message) []message {
+	starts := groupStarts(h)
+	if len(starts) == 0 {
+		return h
+	}
+	lead := leadLen(h)
+	return append(h[:lead:lead], h[starts[len(starts)-1]:]...)
+}
+
+// noteLength says on stderr when an answer ended at the output limit: the
+// answer on stdout is cut short, and nothing else would say so.
+func (a *agent) noteLength(r reply) {
+	if r.FinishReason != "length" && r.FinishReason != "max_tokens" {
+		return
+	}
+	a.endAnswer()
+	limit := "the server's output limit"
+	if a.maxTokens > 0 {
+		limit = fmt.Sprintf("the %d-token output limit", a.maxTokens)
+	}
+	fmt.Fprintf(a.stderr, "yaicli: the answer stopped at %s (finish_reason %q); raise MAX_TOKENS (--max-tokens) for a longer one\n", limit, r.FinishReason)
 }

@@ -200,8 +200,10 @@ func tinyTensors(vocab int) []ggufTensor {
 
 // writeTinyLlama writes the model as GGUF v3 to w: metadata, tensor
 // infos, then the data, with norms of one and random weights (seeded, so
-// every run serves the same model).
-func writeTinyLlama(w io.Writer, tokens, merges []string) error {
+// every run serves the same model; another seed is another model, with a
+// runner of its own: Ollama runs models of one file in one runner, which
+// /api/ps lists under the name that loaded it).
+func writeTinyLlama(w io.Writer, tokens, merges []string, seed uint64) error {
 	g := &ggufWriter{w: bufio.NewWriterSize(w, 1<<20)}
 	types := make([]int32, len(tokens))
 	for i := range types {
@@ -254,7 +256,7 @@ func writeTinyLlama(w io.Writer, tokens, merges []string) error {
 		off += uint64((t.bytes() + ggufAlign - 1) / ggufAlign * ggufAlign)
 	}
 	g.pad()
-	rng := rand.New(rand.NewPCG(22, 4))
+	rng := rand.New(rand.NewPCG(22, seed))
 	for _, t := range tensors {
 		writeTensorData(g, t, rng)
 		g.pad()

@@ -576,10 +576,12 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "CONTEXT_TRIM_TARGET": "0.6"})
 	var out strings.Builder
 	a := &agent{cfg: cfg, stdout: &out, stderr: &out, budget: budget{tokens: 10000, source: "CONTEXT_BUDGET_TOKENS"}}
-	a.observe(reply{Usage: usage{PromptTokens: 1000}}, 3000)
+	h := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}} // ~3000 tokens
+	a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 	out.Reset()
 	writeContext(&out, []message{{Role: "system", Content: "s"}}, a)
-	for _, want := range []string{`low-water mark\s+6000\s+60% of the budget`, `last reported by provider\s+1000\s+prompt tokens \(our estimate of that request: 3000; not used to calibrate`} {
+	est := fmt.Sprint(a.requestTokens(h, nil))
+	for _, want := range []string{`low-water mark\s+6000\s+60% of the budget`, `last reported by provider\s+1000\s+prompt tokens \(our estimate of that request: ` + est + `; not used to calibrate`} {
 		if !matches(want, out.String()) {
 			t.Errorf("/context lacks %q:\n%s", want, out.String())
 		}

@@ -66,12 +66,34 @@ func needOllama(t *testing.T) (bin, vocab string) {
 
 // ollama is one running server and what it needs to create models.
 type ollama struct {
-	t    *testing.T
-	bin  string
-	url  string // http://127.0.0.1:PORT
-	env  []string
-	gguf string // the tiny model's file
-	log  *lockedBuffer
+	t   *testing.T
+	bin string
+	url string // http://127.0.0.1:PORT
+	env []string
+	log *lockedBuffer
+	dir string
+	// the tiny model's files by seed, and the vocabulary they are made of
+	ggufs          map[uint64]string
+	tokens, merges []string
+}
+
+// gguf writes the tiny model with weights from seed, once, and returns its path.
+func (o *ollama) gguf(seed uint64) string {
+	o.t.Helper()
+	if p, ok := o.ggufs[seed]; ok {
+		return p
+	}
+	p := filepath.Join(o.dir, fmt.Sprintf("tiny-%d.gguf", seed))
+	f, err := os.Create(p)
+	if err != nil {
+		o.t.Fatal(err)
+	}
+	defer f.Close()
+	if err := writeTinyLlama(f, o.tokens, o.merges, seed); err != nil {
+		o.t.Fatalf("writing the GGUF model: %v", err)
+	}
+	o.ggufs[seed] = p
+	return p
 }
 
 // startOllama starts `ollama serve` on a free loopback port with its own
@@ -84,15 +106,7 @@ func startOllama(t *testing.T) *ollama {
 	if err != nil {
 		t.Fatalf("reading the Llama 3 vocabulary: %v", err)
 	}
-	o := &ollama{t: t, bin: bin, gguf: filepath.Join(dir, "tiny.gguf"), log: &lockedBuffer{}}
-	f, err := os.Create(o.gguf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := writeTinyLlama(f, tokens, merges); err != nil {
-		t.Fatalf("writing the GGUF model: %v", err)
-	}
-	f.Close()
+	o := &ollama{t: t, bin: bin, log: &lockedBuffer{}, ggufs: map[uint64]string{}, dir: dir, tokens: tokens, merges: merges}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -224,12 +238,12 @@ const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|en
 
 `
 
-// create makes a model from the tiny GGUF with a template and, when
+// create makes a model from the tiny GGUF of seed with a template and, when
 // numCtx > 0, a num_ctx parameter. num_predict stays small: random weights
 // almost never stop by themselves.
-func (o *ollama) create(name, template string, numCtx int) {
+func (o *ollama) create(name string, seed uint64, template string, numCtx int) {
 	o.t.Helper()
-	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER stop <|eot_id|>\n", o.gguf, template)
+	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER stop <|eot_id|>\n", o.gguf(seed), template)
 	if numCtx > 0 {
 		mf += fmt.Sprintf("PARAMETER num_ctx %d\n", numCtx)
 	}
@@ -373,5 +387,6 @@ func (r *recorder) run(t *testing.T, y yai) e2eResult {
 	} else if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("MODEL=%s yaicli %q: exit %d\nstderr: %s", y.model, y.args, code, errb.String())
 	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: y.home}
 }

@@ -13,11 +13,11 @@ import (
 // case is a fault the scripted fakes did not show.
 func TestOllama(t *testing.T) {
 	o := startOllama(t)
-	o.create("tiny", llama31Template, 0)       // tools; runs Ollama's default 4096 window
-	o.create("tiny-2k", llama31Template, 2048) // tools; num_ctx 2048
-	o.create("tiny-768", llama31Template, 768) // tools; the schemas alone overflow it
-	o.create("plain", llama3Template, 1024)    // no tools capability
-	o.create("cold", llama31Template, 0)       // never loaded before its test
+	o.create("tiny", 1, llama31Template, 0)       // tools; runs Ollama's default 4096 window
+	o.create("tiny-2k", 1, llama31Template, 2048) // tools; num_ctx 2048
+	o.create("tiny-768", 1, llama31Template, 768) // tools; the schemas alone overflow it
+	o.create("plain", 1, llama3Template, 1024)    // no tools capability
+	o.create("cold", 2, llama31Template, 0)       // a runner of its own, not loaded before its test
 
 	t.Run("one-shot stops at MAX_TOKENS and says so", func(t *testing.T) {
 		rec := o.proxy(t)
@@ -53,6 +53,14 @@ func TestOllama(t *testing.T) {
 		if n := len(rec.chats()); n != 0 {
 			t.Errorf("/context alone sent %d chat requests, want none", n)
 		}
+		// The default guessed for "cold" is what the server runs it at once loaded.
+		if r := rec.run(t, yai{model: "cold", args: []string{"hi"}}); r.code != 0 {
+			t.Fatalf("MODEL=cold: exit %d: %s", r.code, r.stderr)
+		}
+		r := rec.run(t, yai{model: "cold", args: []string{"--chat"}, stdin: "/context\n"})
+		if !strings.Contains(r.stdout, "4096-token window, reported by the ollama server") {
+			t.Errorf("MODEL=cold, loaded: /context says\n%s\nwant the 4096 window reported by /api/ps", r.stdout)
+		}
 	})
 
 	t.Run("a cut to the window is reported", func(t *testing.T) {
@@ -70,9 +78,10 @@ func TestOllama(t *testing.T) {
 
 	t.Run("a tool round is no false cut", func(t *testing.T) {
 		rec := o.proxy(t)
-		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","strict":true,"schema":{"type":"object",` +
-			`"properties":{"name":{"type":"string","enum":["fs_list_directory"]},"parameters":{"type":"object","properties":` +
-			`{"directory_path":{"type":"string","enum":["."]}},"required":["directory_path"]}},"required":["name","parameters"]}}}}`
+		// A const schema becomes a grammar of one string: no room for the
+		// whitespace random weights would otherwise fill the output with.
+		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","schema":` +
+			`{"const":{"name":"fs_list_directory","parameters":{"directory_path":"."}}}}}}`
 		r := rec.run(t, yai{model: "tiny", args: []string{"list the files"}, env: []string{"YAI_EXTRA_BODY=" + force,
 			"YAI_MAX_TOKENS=48", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false"}})
 		chats := rec.chats()
@@ -119,7 +128,7 @@ func TestOllama(t *testing.T) {
 		}
 	})
 
-	t.Run("/context after the server refused tools", func(t *testing.T) {
+	t.Run("context after the server refused tools", func(t *testing.T) {
 		rec := o.proxy(t)
 		r := rec.run(t, yai{model: "plain", args: []string{"--chat"}, stdin: "hello\n/context\n"})
 		chats := rec.chats()

@@ -484,8 +484,9 @@ func writeContext(w io.Writer, h []message, a *agent) {
 		}
 	}
 	var specs []toolSpec
-	if a.tools != nil {
+	if a.tools != nil && !a.noTools && !a.dropTools { // what is sent: none once the model refused them
 		specs = a.tools.specs()
+		specs = specs[:a.toolsThatFit(h, specs)]
 	}
 	schemas := a.cal.scale(a.fam.toolsTokens(specs))
 	total := system + attached + hist + tools + schemas

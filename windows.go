@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -58,9 +59,21 @@ type windowCache struct {
 
 // cachedWindow is a window and where and when it was learned.
 type cachedWindow struct {
-	Tokens int       `json:"tokens"` // 0 = the server could not tell
-	Source string    `json:"source"`
-	Time   time.Time `json:"time"`
+	Tokens  int       `json:"tokens"` // 0 = the server could not tell
+	Source  string    `json:"source"`
+	Time    time.Time `json:"time"`
+	NoTools bool      `json:"no_tools,omitempty"` // the server said the model takes no tools
+	Guess   bool      `json:"guess,omitempty"`    // the server's default, not its word: ask again next run
+}
+
+// found is what a server said about a model: its window (0 when it could
+// not tell), where that came from ("" = the server reported it), whether
+// the model takes no tools, and whether the window is only a guess.
+type found struct {
+	tokens  int
+	source  string
+	noTools bool
+	guess   bool
 }
 
 const (
@@ -91,7 +104,7 @@ func windowKey(cfg *config) string {
 // cache, then the server's own answer, then the table; 0 when unknown.
 func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 	key := windowKey(cfg)
-	if e, ok := wc.entries[key]; ok {
+	if e, ok := wc.entries[key]; ok && !e.Guess {
 		// A window learned from a rejection stays while nothing better can be
 		// known (hosted models do not change theirs); a local server that can
 		// say its window is asked again after a while, as it may have been
@@ -105,14 +118,34 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 		}
 	}
 	if ask := discoverers[cfg.Provider]; ask != nil {
-		n := ask(ctx, wc.client, cfg)
-		source := "reported by the " + cfg.Provider + " server"
-		wc.put(key, cachedWindow{Tokens: n, Source: source, Time: time.Now()})
-		if n > 0 {
-			return n, source
+		f := ask(ctx, wc.client, cfg)
+		if f.source == "" {
+			f.source = "reported by the " + cfg.Provider + " server"
+		}
+		wc.put(key, cachedWindow{Tokens: f.tokens, Source: f.source, Time: time.Now(), NoTools: f.noTools, Guess: f.guess})
+		if f.tokens > 0 {
+			return f.tokens, f.source
 		}
 	}
 	return windowOf(cfg.Model), "from the model table"
+}
+
+// noTools reports whether the server said (or showed by a refusal) that
+// the model takes no tools; resolve has asked by then.
+func (wc *windowCache) noTools(cfg *config) bool {
+	return wc.entries[windowKey(cfg)].NoTools
+}
+
+// markNoTools remembers a refusal of tools with the model's window, so the
+// next run does not repeat the refused request.
+func (wc *windowCache) markNoTools(cfg *config) {
+	key := windowKey(cfg)
+	e, ok := wc.entries[key]
+	if !ok {
+		e = cachedWindow{Time: time.Now()}
+	}
+	e.NoTools = true
+	wc.put(key, e)
 }
 
 // windowLearned is the source of a window taken from a rejection's numbers.
@@ -140,7 +173,7 @@ func (wc *windowCache) put(key string, e cachedWindow) {
 }
 
 // discoverers ask a server for the window of the configured model.
-var discoverers = map[string]func(context.Context, *http.Client, *config) int{
+var discoverers = map[string]func(context.Context, *http.Client, *config) found{
 	"ollama":     ollamaWindow,
 	"llamacpp":   llamacppWindow,
 	"vllm":       modelsListWindow,
@@ -174,31 +207,79 @@ func getJSON(ctx context.Context, c *http.Client, method, url string, body strin
 	return json.NewDecoder(io.LimitReader(resp.Body, 16<<20)).Decode(v) == nil
 }
 
-// ollamaWindow prefers the running context (/api/ps), then num_ctx from the
-// model's parameters, then the model's trained length (/api/show).
-func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) int {
+// ollamaDefaultWindow is the context Ollama runs a model at when neither
+// its Modelfile (num_ctx) nor the server (OLLAMA_CONTEXT_LENGTH) says
+// otherwise, capped by the model's trained length.
+const ollamaDefaultWindow = 4096
+
+// ollamaWindow asks /api/show for the model's capabilities, num_ctx and
+// trained length, and /api/ps for the context it runs at. Only a loaded
+// model's context or num_ctx is the server's word; a model that is not
+// loaded and sets no num_ctx will run at Ollama's default, which is a guess
+// to check again next run (the trained length, often 131072, is what it
+// never runs at by default).
+func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) found {
+	var show struct {
+		Parameters   string         `json:"parameters"`
+		ModelInfo    map[string]any `json:"model_info"`
+		Capabilities []string       `json:"capabilities"`
+	}
+	body, _ := json.Marshal(map[string]string{"model": cfg.Model})
+	if !getJSON(ctx, c, http.MethodPost, serverRoot(cfg)+"/api/show", string(body), &show) {
+		return found{}
+	}
+	f := found{noTools: len(show.Capabilities) > 0 && !slices.Contains(show.Capabilities, "tools")}
+	if n := ollamaRunning(ctx, c, cfg); n > 0 {
+		f.tokens = n
+		return f
+	}
+	if n := numCtx(show.Parameters); n > 0 {
+		f.tokens = n
+		return f
+	}
+	f.tokens, f.guess = ollamaDefaultWindow, true
+	for k, v := range show.ModelInfo {
+		if n, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") && n > 0 {
+			f.tokens = min(f.tokens, int(n))
+		}
+	}
+	f.source = "Ollama's default for a model that sets no num_ctx (not loaded yet; OLLAMA_CONTEXT_LENGTH changes it)"
+	return f
+}
+
+// ollamaRunning is the context the model runs at, from /api/ps; 0 when it
+// is not loaded.
+func ollamaRunning(ctx context.Context, c *http.Client, cfg *config) int {
 	var ps struct {
 		Models []struct {
 			Name, Model   string
 			ContextLength int `json:"context_length"`
 		}
 	}
-	if getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/api/ps", "", &ps) {
-		for _, m := range ps.Models {
-			if (m.Name == cfg.Model || m.Model == cfg.Model) && m.ContextLength > 0 {
-				return m.ContextLength
-			}
-		}
-	}
-	var show struct {
-		Parameters string         `json:"parameters"`
-		ModelInfo  map[string]any `json:"model_info"`
-	}
-	body, _ := json.Marshal(map[string]string{"model": cfg.Model})
-	if !getJSON(ctx, c, http.MethodPost, serverRoot(cfg)+"/api/show", string(body), &show) {
+	if !getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/api/ps", "", &ps) {
 		return 0
 	}
-	for _, line := range strings.Split(show.Parameters, "\n") {
+	want := ollamaTagged(cfg.Model)
+	for _, m := range ps.Models {
+		if (ollamaTagged(m.Name) == want || ollamaTagged(m.Model) == want) && m.ContextLength > 0 {
+			return m.ContextLength
+		}
+	}
+	return 0
+}
+
+// ollamaTagged is a model name with its tag: Ollama lists "tiny" as
+// "tiny:latest". A colon before the last slash is a registry's port, not a tag.
+func ollamaTagged(name string) string {
+	if name == "" || strings.Contains(name[strings.LastIndex(name, "/")+1:], ":") {
+		return name
+	}
+	return name + ":latest"
+}
+
+// numCtx reads num_ctx from /api/show's parameters text; 0 when unset.
+func numCtx(params string) int {
+	for _, line := range strings.Split(params, "\n") {
 		f := strings.Fields(line)
 		var n int
 		if len(f) == 2 && f[0] == "num_ctx" {
@@ -207,16 +288,11 @@ func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) int {
 			}
 		}
 	}
-	for k, v := range show.ModelInfo {
-		if n, ok := v.(float64); ok && strings.HasSuffix(k, ".context_length") {
-			return int(n)
-		}
-	}
 	return 0
 }
 
 // llamacppWindow reads n_ctx from llama.cpp's /props.
-func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) int {
+func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) found {
 	var props struct {
 		NCtx     int `json:"n_ctx"`
 		Settings struct {
@@ -224,15 +300,15 @@ func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) int {
 		} `json:"default_generation_settings"`
 	}
 	if !getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/props", "", &props) {
-		return 0
+		return found{}
 	}
-	return max(props.NCtx, props.Settings.NCtx)
+	return found{tokens: max(props.NCtx, props.Settings.NCtx)}
 }
 
 // modelsListWindow reads /models as vLLM (max_model_len), LM Studio
 // (max_context_length, loaded_context_length) and OpenRouter
 // (context_length) fill it.
-func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) int {
+func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) found {
 	var list struct {
 		Data []struct {
 			ID                  string `json:"id"`
@@ -243,7 +319,7 @@ func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) int {
 		} `json:"data"`
 	}
 	if !getJSON(ctx, c, http.MethodGet, cfg.baseURL()+"/models", "", &list) {
-		return 0
+		return found{}
 	}
 	for _, m := range list.Data {
 		if m.ID != cfg.Model {
@@ -251,9 +327,9 @@ func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) int {
 		}
 		for _, n := range []int{m.LoadedContextLength, m.MaxModelLen, m.ContextLength, m.MaxContextLength} {
 			if n > 0 {
-				return n
+				return found{tokens: n}
 			}
 		}
 	}
-	return 0
+	return found{}
 }

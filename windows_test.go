@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+func TestOllamaTagged(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"tiny", "tiny:latest"},
+		{"tiny:latest", "tiny:latest"},
+		{"llama3.1:8b", "llama3.1:8b"},
+		{"library/qwen3", "library/qwen3:latest"},
+		{"myhost:5000/team/model", "myhost:5000/team/model:latest"}, // a port is no tag
+		{"myhost:5000/team/model:q4", "myhost:5000/team/model:q4"},
+		{"", ""},
+	} {
+		if got := ollamaTagged(tc.in); got != tc.want {
+			t.Errorf("ollamaTagged(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// ollamaReplay answers /api/show and /api/ps as Ollama v0.17.4 did for the
+// real-server tests' models (bodies trimmed to the fields yaicli reads):
+// tiny (tools, no num_ctx, loaded at 4096 and listed as tiny:latest),
+// plain (no tools, num_ctx 1024, not loaded), cold (tools, not loaded).
+func ollamaReplay(t *testing.T, asked *atomic.Int32) *httptest.Server {
+	shows := map[string]string{
+		"tiny":  `{"parameters":"num_predict                    32\nstop                           \"<|eot_id|>\"","model_info":{"general.architecture":"llama","llama.context_length":131072,"llama.embedding_length":64},"capabilities":["completion","tools"]}`,
+		"cold":  `{"parameters":"num_predict                    32\nstop                           \"<|eot_id|>\"","model_info":{"general.architecture":"llama","llama.context_length":131072,"llama.embedding_length":64},"capabilities":["completion","tools"]}`,
+		"plain": `{"parameters":"num_ctx                        1024\nnum_predict                    32\nstop                           \"<|eot_id|>\"","model_info":{"general.architecture":"llama","llama.context_length":131072},"capabilities":["completion"]}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		body, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/api/ps":
+			io.WriteString(w, `{"models":[{"name":"tiny:latest","model":"tiny:latest","size":17614080,"digest":"07cb9f5156649124bdb740fc293954b26d13dbcf39f7ba74d7239987f37062ac","details":{"format":"gguf","family":"llama"},"expires_at":"2026-12-03T14:52:18.739700426Z","size_vram":0,"context_length":4096}]}`)
+		case "/api/show":
+			for name, show := range shows {
+				if strings.Contains(string(body), `"`+name+`"`) || strings.Contains(string(body), `"`+name+`:latest"`) {
+					io.WriteString(w, show)
+					return
+				}
+			}
+			w.WriteHeader(404)
+			io.WriteString(w, `{"error":"model 'x' not found"}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Ollama's windows: the running context under the tagged name, num_ctx,
+// else Ollama's default (asked again next run, as the model may load
+// with another); the capabilities are kept with the window.
+func TestOllamaWindowAndTools(t *testing.T) {
+	var asked atomic.Int32
+	srv := ollamaReplay(t, &asked)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	for _, tc := range []struct {
+		model   string
+		want    int
+		source  string
+		noTools bool
+		cached  bool
+	}{
+		{"tiny", 4096, "reported by the ollama server", false, true},
+		{"tiny:latest", 4096, "reported by the ollama server", false, true},
+		{"plain", 1024, "reported by the ollama server", true, true},
+		{"cold", 4096, "Ollama's default", false, false},
+	} {
+		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "MODEL": tc.model, "BASE_URL": srv.URL + "/v1"})
+		wc := openWindowCache()
+		got, source := wc.resolve(t.Context(), cfg)
+		if got != tc.want || !strings.HasPrefix(source, tc.source) || wc.noTools(cfg) != tc.noTools {
+			t.Errorf("%s: window %d (%s), no tools %v; want %d (%s...), %v", tc.model, got, source, wc.noTools(cfg), tc.want, tc.source, tc.noTools)
+		}
+		before := asked.Load()
+		again := openWindowCache()
+		n, _ := again.resolve(t.Context(), cfg)
+		if n != got || again.noTools(cfg) != tc.noTools || (asked.Load() == before) != tc.cached {
+			t.Errorf("%s: second run: window %d, no tools %v, asked the server %d times; want %d, %v, cached %v",
+				tc.model, n, again.noTools(cfg), asked.Load()-before, got, tc.noTools, tc.cached)
+		}
+	}
+}
+
+// llama.cpp with a 1,024 window refuses a request whose weight is the tool
+// schemas: the retry sends fewer (or none) and says ENABLE_FUNCTIONS=false,
+// instead of the identical request and a hint to send less.
+func TestToolSchemasAreTheWeight(t *testing.T) {
+	body := `{"error":{"code":400,"message":"request (1186 tokens) exceeds the available context size (1024 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":1186,"n_ctx":1024}}`
+	var retried int
+	fp := newFakeProvider(t, fail(400, body), check(sse(textStream("hi")), func(r received) {
+		tools, _ := r.Body["tools"].([]any)
+		retried = len(tools)
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"hello"}, env: []string{"YAI_PROVIDER=llamacpp"}})
+	if r.code != 0 || r.stdout != "hi\n" || len(fp.chats()) != 2 {
+		t.Fatalf("code %d stdout %q after %d requests; want 0, hi, 2\n%s", r.code, r.stdout, len(fp.chats()), r.stderr)
+	}
+	if retried >= 8 {
+		t.Errorf("the retry carried %d tools, want fewer than the 8 rejected", retried)
+	}
+	if !strings.Contains(r.stderr, "the 8 tool schemas are the weight") || !strings.Contains(r.stderr, "ENABLE_FUNCTIONS=false") ||
+		strings.Contains(r.stderr, "nothing is left to trim") {
+		t.Errorf("stderr = %q, want the tool schemas named as the weight, with ENABLE_FUNCTIONS=false", r.stderr)
+	}
+}
+
+// A count equal to the window is proof of a silent cut, however moderate;
+// a count far below the estimate after a tool round is the template
+// leaving the schemas out, not a cut, and does not calibrate.
+func TestSilentCutProof(t *testing.T) {
+	specs := newToolbox(&config{}, io.Discard, nil, nil).specs()
+	long := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}}              // ~3000 tokens
+	round := []message{{Role: "user", Content: "list"}, {Role: "tool", Content: "a\nb\n"}} // schemas ~1000
+	for _, tc := range []struct {
+		name      string
+		h         []message
+		specs     []toolSpec
+		reported  int
+		warn      string
+		calibrate bool
+	}{
+		{"cut to the window", long, nil, 2048, "its whole 2048-token window", false},
+		{"far below the messages", long, nil, 900, "probably cut the conversation", false},
+		{"tool round, schemas left out", round, specs, 154, "", false},
+		{"ordinary answer", long[:1], nil, 2900, "", true},
+	} {
+		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama"})
+		var stderr bytes.Buffer
+		a := &agent{cfg: cfg, stdout: io.Discard, stderr: &stderr, budget: budget{tokens: 1433, window: 2048}}
+		a.observe(reply{Usage: usage{PromptTokens: tc.reported}}, tc.h, tc.specs)
+		if got := stderr.String(); tc.warn == "" && got != "" || tc.warn != "" && !strings.Contains(got, tc.warn) {
+			t.Errorf("%s: stderr = %q, want %q", tc.name, got, tc.warn)
+		}
+		if (a.cal.ratio != 0) != tc.calibrate {
+			t.Errorf("%s: calibration ratio %v, want calibrated %v", tc.name, a.cal.ratio, tc.calibrate)
+		}
+	}
+}
+
+// An answer cut at the output limit is said on stderr, in OpenAI's words
+// ("length") and Anthropic's ("max_tokens").
+func TestNoteLength(t *testing.T) {
+	for _, tc := range []struct {
+		reason string
+		max    int
+		want   string
+	}{
+		{"length", 1024, `stopped at the 1024-token output limit (finish_reason "length"); raise MAX_TOKENS`},
+		{"max_tokens", 0, `stopped at the server's output limit (finish_reason "max_tokens"); raise MAX_TOKENS`},
+		{"stop", 1024, ""},
+	} {
+		var out, stderr bytes.Buffer
+		a := &agent{cfg: &config{MaxTokens: tc.max}, maxTokens: tc.max, stdout: &out, stderr: &stderr, openLine: true}
+		a.noteLength(reply{FinishReason: tc.reason})
+		if got := stderr.String(); tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: stderr = %q, want %q", tc.reason, got, tc.want)
+		}
+		if tc.want != "" && out.String() != "\n" {
+			t.Errorf("%s: the answer's line was not ended before the note: %q", tc.reason, out.String())
+		}
+	}
+}
