@@ -176,11 +176,8 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 		// provider refuses it.
 		a.warnedBig = true
 		fate := "the provider may reject it"
-		switch {
-		case a.cfg.Provider == "ollama":
+		if a.cfg.Provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
-		case mayCutSilently(a.cfg):
-			fate = "the server may reject it or cut it silently"
 		}
 		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
 			after, a.budget.tokens, a.budget.source, fate)
@@ -549,10 +546,11 @@ func (a *agent) toolsAreWeight(h []message, specs []toolSpec, e *apiError) bool 
 }
 
 // toolsThatFit is how many of specs, in order, fit the budget beside the
-// current turn of h.
+// current turn of h: all when the turn alone is over it, as then the
+// turn is the weight, and fit says so.
 func (a *agent) toolsThatFit(h []message, specs []toolSpec) int {
 	room := a.budget.tokens - a.measure(currentTurn(h), nil)
-	if a.cal.scale(toolsTokens(specs)) <= room {
+	if room <= 0 || a.cal.scale(toolsTokens(specs)) <= room {
 		return len(specs)
 	}
 	n, used := 0, 0
