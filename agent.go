@@ -209,7 +209,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	switch {
 	case first.Kind == kindNoTools && len(specs) > 0:
 		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
-			a.cfg.Provider, a.cfg.Model, first.Message)
+			a.cfg.Provider, a.cfg.Model, sanitize(first.Message))
 		a.noTools = true
 		a.windows.markNoTools(a.cfg)
 		return a.request(ctx, h, nil)

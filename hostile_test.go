@@ -150,3 +150,14 @@ func TestSharedSpillDirRefused(t *testing.T) {
 		t.Errorf("wrote %d files into the shared directory", len(entries))
 	}
 }
+
+// Piped, the answer is every byte the provider sent, control characters
+// included; only a terminal gets them made visible.
+func TestPipedAnswerByteExact(t *testing.T) {
+	answer := "a\x1b[2J\x1b]0;t\x07\x1b]52;c;eA==\x07\u009b31m\x7f\r\nb\x08\tc"
+	f := newFakeProvider(t, sse(textStream(answer[:3], answer[3:11], answer[11:])))
+	r := runBinary(t, f, e2e{args: []string{"q"}})
+	if r.code != 0 || r.stdout != answer+"\n" {
+		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, answer+"\n")
+	}
+}

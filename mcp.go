@@ -173,7 +173,7 @@ func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, ver
 	wg.Wait()
 	for _, s := range hub.servers {
 		if s.err != nil {
-			fmt.Fprintf(warn, "yaicli: MCP server %s: %v (its tools are left out)\n", s.name, s.err)
+			fmt.Fprintf(warn, "yaicli: MCP server %s: %s (its tools are left out)\n", sanitize(s.name), sanitize(s.err.Error()))
 		}
 	}
 	return hub, nil

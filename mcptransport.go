@@ -168,7 +168,7 @@ func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) 
 	t := &stdioTransport{name: name, cmd: cmd, stderr: &tailBuffer{max: 4096}}
 	t.rpcRouter = newRouter(t.write)
 	if verbose {
-		cmd.Stderr = io.MultiWriter(t.stderr, &prefixWriter{w: warn, prefix: "[mcp " + name + "] "})
+		cmd.Stderr = io.MultiWriter(t.stderr, &prefixWriter{w: &termWriter{w: warn}, prefix: "[mcp " + sanitize(name) + "] "})
 	} else {
 		cmd.Stderr = t.stderr // kept out of the terminal; shown when the server fails
 	}

@@ -179,7 +179,10 @@ func newRedactWriter(w io.Writer, r *redactor) io.Writer {
 
 // Write passes p on with secrets replaced, holding back a possible start of one.
 func (rw *redactWriter) Write(p []byte) (int, error) {
-	data := append(rw.pending, p...)
+	data := p
+	if len(rw.pending) > 0 {
+		data = append(rw.pending, p...)
+	}
 	out, held := rw.r.scan(rw.buf[:0], data, false)
 	rw.buf = out
 	rw.pending = append(rw.pending[:0:0], data[held:]...)

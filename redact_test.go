@@ -211,3 +211,24 @@ func BenchmarkRedactWriter(b *testing.B) {
 		w.Write(chunk)
 	}
 }
+
+// BenchmarkShellGiBRedacted is BenchmarkShellGiB with this run's secrets
+// being redacted as the output streams (a hosted provider always has a
+// key): compare its yaicli-s with BenchmarkShellGiB's. Run with
+// -benchtime 1x.
+func BenchmarkShellGiBRedacted(b *testing.B) {
+	const cmd = `head -c 1073741824 /dev/zero | tr '\0' 'x' | fold -w 100`
+	dir := b.TempDir()
+	cfg := secretConfig()
+	for b.Loop() {
+		start := time.Now()
+		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now())).redacting(cfg.redactor())
+		if err := runShell(context.Background(), cmd, time.Hour, cfg.shellEnv(), cl); err != nil {
+			b.Fatal(err)
+		}
+		c := cl.finish()
+		b.ReportMetric(time.Since(start).Seconds(), "yaicli-s")
+		os.Remove(c.path)
+	}
+	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
+}

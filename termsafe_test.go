@@ -98,3 +98,24 @@ func BenchmarkSanitize(b *testing.B) {
 		sanitize(s)
 	}
 }
+
+// The line editor shows a model's command (pre-filled by -s) with its
+// control characters, C1 included, as '?'.
+func TestLineEditorHidesControls(t *testing.T) {
+	e := newLineEditor(nil, "ls\x1b[2J\u009b2J\x7f")
+	rows, _, _ := e.render("$ ", 80)
+	if got := strings.Join(rows, "\n"); got != "$ ls?[2J?2J?" {
+		t.Errorf("render = %q", got)
+	}
+}
+
+// --list-mcp shows a server's tool names and descriptions made safe.
+func TestMCPListSanitized(t *testing.T) {
+	h := &mcpHub{servers: []*mcpServer{{name: "evil", version: "2025-06-18", cfg: mcpServerConfig{Command: "x"},
+		tools: []mcpTool{{Name: "t\x1b]0;owned\x07", Description: "desc \x1b[2J\u009b31m"}}}}}
+	var out bytes.Buffer
+	writeMCPList(&out, h, "mcp.json")
+	if got := out.String(); strings.ContainsAny(got, "\x1b\x07\u009b") || !strings.Contains(got, "desc ␛[2J␛[31m") {
+		t.Errorf("--list-mcp = %q", got)
+	}
+}
