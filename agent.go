@@ -283,8 +283,8 @@ func (a *agent) lowerMaxTokens(ctx context.Context, h []message, specs []toolSpe
 		return r, err // yaicli sent no max_tokens of its own: nothing to lower
 	}
 	a.discardPartial()
-	fmt.Fprintf(a.stderr, "yaicli: %s allows at most %d output tokens for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
-		a.cfg.Provider, lowered, a.cfg.Model, e.Message, lowered)
+	fmt.Fprintf(a.stderr, "yaicli: %s refused max_tokens %d for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
+		a.cfg.Provider, a.maxTokens, a.cfg.Model, e.Message, lowered)
 	a.maxTokens = lowered
 	r, err = a.sendOnce(ctx, h, specs, lowered)
 	a.observe(r, h, specs)

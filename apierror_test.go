@@ -167,6 +167,8 @@ func TestClassifyKinds(t *testing.T) {
 		{400, `{"error":{"message":"Invalid 'messages': array too long. Expected an array with maximum length 2048, but got an array with length 3000 instead."}}`, kindOther},
 		{400, `{"object":"error","message":"Input length (40000) exceeds model's maximum context length (32768).","code":400}`, kindContextLength},
 		{400, `{"message":"too many tokens: size limit exceeded by 11326 tokens. Try using shorter or fewer inputs."}`, kindContextLength},
+		{400, `{"error":"model requires more tokens than context allows (n_ctx=4096)"}`, kindContextLength},
+		{500, `{"error":{"message":"CUDA out of memory. Tried to allocate 20.00 MiB"}}`, kindServer},
 	} {
 		e := classify("p", tc.status, []byte(tc.body), nil)
 		if got := e.Kind; got != tc.want {

@@ -95,7 +95,7 @@ var (
 	// output phrase is also named (context and request are too general).
 	inputSide = regexp.MustCompile(`\b(?:prompts?|inputs?|messages|conversation|history)\b`)
 	// excess is a quantity over a bound.
-	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|longer than|greater than|more than|larger than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b`)
+	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|(?:longer|greater|more|larger) (?:\w+ )?than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b`)
 	// lengthExcess says "too long" of an input, which is a length in tokens
 	// even when the text never says tokens (Bedrock, Ollama).
 	lengthExcess = regexp.MustCompile(`\b(?:prompts?|inputs?|messages?|conversation|request)\b(?: \w+)?(?: is| are)? (?:too long|longer than)|\b(?:input|prompt) length\b`)
@@ -119,9 +119,10 @@ var (
 
 // clauses splits text at sentence ends and field separators, so a noun and
 // an excess count together only when they are in one statement.
-func clauses(t string) []string {
-	return regexp.MustCompile(`[.;!?|]\s|\n|\s\|\s`).Split(t, -1)
-}
+func clauses(t string) []string { return clauseBreak.Split(t, -1) }
+
+// clauseBreak is a sentence end or a field separator.
+var clauseBreak = regexp.MustCompile(`[.;!?|]\s|\n|\s\|\s`)
 
 // kindOf is the classification proper: the kind of a rejection from its
 // status and words, negatives first. e receives the numbers.
@@ -185,28 +186,30 @@ func isOutputCap(t errText, e *apiError) bool {
 	return false
 }
 
-// isTooLarge reports a byte cap on the request body: byte words, or a 413
-// that says nothing of tokens or context.
+// isTooLarge reports a byte cap on the request body: byte words with an
+// excess (not a server's own "out of memory, tried to allocate 20 MiB"),
+// or a 413 that says nothing of tokens or context.
 func isTooLarge(status int, t errText) bool {
 	if tokenSense.MatchString(t.text) {
 		return false
 	}
-	return byteSense.MatchString(t.raw) || status == 413
+	return status == 413 || byteSense.MatchString(t.raw) && excess.MatchString(t.raw)
 }
 
 // isContext reports a context-length rejection by its concepts, and fills
 // e's numbers from its words.
 func isContext(t errText, e *apiError) bool {
+	sense := tokenSense.MatchString(t.text)
 	found := false
 	for _, c := range clauses(t.text) {
 		plain := strings.ReplaceAll(c, outMark, " ")
-		if inputNoun.MatchString(plain) && excess.MatchString(plain) {
-			found = found || tokenSense.MatchString(t.text)
+		found = lengthExcess.MatchString(plain) || sense && inputNoun.MatchString(plain) && excess.MatchString(plain)
+		if found {
+			break
 		}
-		found = found || lengthExcess.MatchString(plain)
 	}
 	n := scanNumbers(t)
-	if !found && !(n.limit > 0 && n.actual > n.limit && tokenSense.MatchString(t.text)) {
+	if !found && !(n.limit > 0 && n.actual > n.limit && sense) {
 		return false
 	}
 	e.Limit, e.Actual = n.limit, n.actual

@@ -50,8 +50,10 @@ func TestErrorBodiesEndToEnd(t *testing.T) {
 				checkShrinksOnce(t, b)
 			case (kind == kindRateLimit || kind == kindOverloaded) && b.ext != "sse":
 				checkRetriesSame(t, b)
+			case !named:
+				checkNeverShrunk(t, b)
 			default:
-				checkFailsAsIs(t, b, named && kind == kindQuota)
+				checkFailsAsIs(t, b, kind == kindQuota)
 			}
 		})
 	}
@@ -133,6 +135,23 @@ func checkRetriesSame(t *testing.T, b errorBody) {
 	}
 }
 
+// checkNeverShrunk: a look-alike of no named class may be retried or
+// fail, but never heals: no later request carries fewer or shorter
+// messages, and the run does not end as a context-length failure.
+func checkNeverShrunk(t *testing.T, b errorBody) {
+	fp := newFakeProvider(t, answerWith(b), answerWith(b), answerWith(b), sse(textStream("ok")))
+	r := runBinary(t, fp, e2e{args: []string{"q"}})
+	reqs := fp.chats()
+	if r.code == 4 || strings.Contains(r.stderr, "rejected the request as too long") {
+		t.Fatalf("a look-alike healed: code %d: %s", r.code, r.stderr)
+	}
+	for _, q := range reqs[1:] {
+		if !sameHistory(q.messages(), reqs[0].messages()) {
+			t.Errorf("a look-alike was answered by changing the conversation")
+		}
+	}
+}
+
 // checkFailsAsIs: one request, exit 1, the provider's own words on stderr;
 // a quota's hint names the plan and billing.
 func checkFailsAsIs(t *testing.T, b errorBody, quota bool) {
@@ -207,5 +226,22 @@ func TestServerErrorsRetriedWhenHosted(t *testing.T) {
 	quota := classify("p", 429, []byte(`{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}`), nil)
 	if _, _, again := retryable(quota, false); again {
 		t.Errorf("an exhausted quota is retried")
+	}
+}
+
+// TestHostedServerErrorRetried: a hosted provider's 500 is retried with
+// backoff (the fake provider stands behind a proxy for a public name); a
+// local server's 500 is its answer and fails at once.
+func TestHostedServerErrorRetried(t *testing.T) {
+	internal := `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error"}}`
+	fp := newFakeProvider(t, fail(500, internal), sse(textStream("ok")))
+	r := runBinary(t, fp, e2e{args: []string{"q"}, env: []string{"HTTP_PROXY=" + fp.srv.URL, "YAI_BASE_URL=http://api.example.test/v1"}})
+	if r.code != 0 || r.stdout != "ok\n" || len(fp.chats()) != 2 || !strings.Contains(r.stderr, "failed (HTTP 500); retry 1 of 2") {
+		t.Fatalf("hosted: code %d stdout %q after %d requests: %s", r.code, r.stdout, len(fp.chats()), r.stderr)
+	}
+	fp = newFakeProvider(t, fail(500, internal), sse(textStream("ok")))
+	r = runBinary(t, fp, e2e{args: []string{"q"}})
+	if r.code != 1 || len(fp.chats()) != 1 || !strings.Contains(r.stderr, "The server had an error") {
+		t.Fatalf("local: code %d after %d requests: %s", r.code, len(fp.chats()), r.stderr)
 	}
 }
