@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -82,4 +83,28 @@ func lastTool(r received) string {
 		}
 	}
 	return ""
+}
+
+// TestHostileReadsEndToEnd: through the real binary, a model that reads a
+// FIFO and /dev/zero with offset and limit of 1e300 gets error results at
+// once and the turn goes on (before, the read never ended).
+func TestHostileReadsEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeProvider(t,
+		sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["fifo", "/dev/zero"], "offset": 1e300, "limit": 1e300}`})),
+		sse(textStream("done")))
+	res := runBinaryIn(t, f, dir, e2e{args: []string{"--yes", "read them"}})
+	if res.code != 0 || res.stdout != "done\n" {
+		t.Fatalf("code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
+	}
+	var windows []fileWindow
+	if err := json.Unmarshal([]byte(lastTool(f.chats()[1])), &windows); err != nil || len(windows) != 2 {
+		t.Fatalf("result = %s (%v)", lastTool(f.chats()[1]), err)
+	}
+	if windows[0].Success || !strings.Contains(windows[0].Error, "named pipe") || windows[1].Success || !strings.Contains(windows[1].Error, "device") {
+		t.Errorf("windows = %+v", windows)
+	}
 }

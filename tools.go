@@ -184,6 +184,14 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
+// jsonText is v as JSON for a person to read: < > & as typed, not as the
+// \u003c escapes json.Marshal writes for HTML.
+func jsonText(v any) string {
+	var b strings.Builder
+	writeJSON(&b, v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
 // countingWriter counts the bytes written through it.
 type countingWriter struct {
 	w io.Writer
@@ -219,8 +227,7 @@ func callPreview(name, args string, max int) string {
 				parts = append(parts, fmt.Sprintf("%s=<%d chars>", k, utf8.RuneCountInString(s)))
 				continue
 			}
-			b, _ := json.Marshal(v)
-			parts = append(parts, k+"="+oneLine(string(b)))
+			parts = append(parts, k+"="+oneLine(jsonText(v)))
 		}
 		return name + "(" + strings.Join(parts, ", ") + ")"
 	}
@@ -245,8 +252,7 @@ func caption(args string) string {
 	json.Unmarshal([]byte(args), &m)
 	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "url", "query"} {
 		if v, ok := m[k]; ok {
-			b, _ := json.Marshal(v)
-			s := strings.Trim(string(b), `"`)
+			s := strings.Trim(jsonText(v), `"`)
 			return firstRunes(oneLine(s), 80)
 		}
 	}

@@ -96,6 +96,7 @@ func TestCallPreview(t *testing.T) {
 		want string
 	}{
 		{`{"shell_command": "ls -la"}`, 300, `execute_shell_command(shell_command="ls -la")`},
+		{`{"shell_command": "a < b > c && d"}`, 300, `execute_shell_command(shell_command="a < b > c && d")`},
 		{`{"file_path": "a.txt", "content": "` + long + `"}`, 300, `execute_shell_command(content=<5000 chars>, file_path="a.txt")`},
 		{`{"shell_command": "ls"}`, 0, `execute_shell_command({"shell_command": "ls"})`},
 		{`not json ` + long, 50, ``},
