@@ -276,6 +276,9 @@ func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
 		if json.Unmarshal([]byte(ev.data), &e) != nil {
 			continue
 		}
+		if ev.name == "error" { // a proxy's error event may lack "type"
+			e.Type = "error"
+		}
 		switch e.Type {
 		case "error":
 			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -243,5 +244,15 @@ func TestHostedServerErrorRetried(t *testing.T) {
 	r = runBinary(t, fp, e2e{args: []string{"q"}})
 	if r.code != 1 || len(fp.chats()) != 1 || !strings.Contains(r.stderr, "The server had an error") {
 		t.Fatalf("local: code %d after %d requests: %s", r.code, len(fp.chats()), r.stderr)
+	}
+}
+
+// TestAnthropicErrorEventWithoutType: an event named error is an error even
+// when its data lacks "type" (proxies in front of the Messages API).
+func TestAnthropicErrorEventWithoutType(t *testing.T) {
+	body := "event: error\ndata: {\"error\":{\"message\":\"prompt is too long: 208310 tokens > 200000 maximum\"}}\n\n"
+	_, err := anthropicWire{provider: "anthropic"}.stream(strings.NewReader(body), streamSink{})
+	if !errors.Is(err, errContextLength) {
+		t.Fatalf("stream error = %v, want a context-length rejection", err)
 	}
 }
