@@ -209,9 +209,9 @@ func (sc *cmdScanner) dollar(p *cmdPart) {
 		sc.finishInto(p, ')')
 	case '{':
 		end := sc.index(sc.pos+2, '}')
-		if end < 0 {
+		if end < 0 { // never closed: the rest is its body
 			sc.out.unsure = true
-			end = len(sc.src) - 1
+			end = len(sc.src)
 		}
 		body := string(sc.src[sc.pos+2 : end])
 		if strings.ContainsAny(body, "`$") {

@@ -93,3 +93,19 @@ func TestCommandRules(t *testing.T) {
 		t.Errorf("a rule with a path does not match the base name: %v", got)
 	}
 }
+
+// FuzzSplitCommand: any command line splits without a panic, every word
+// comes from the input, and a rule never allows a line it cannot follow.
+func FuzzSplitCommand(f *testing.F) {
+	for _, s := range []string{"ls -la", `echo "$(id)" 'x' \; a&&b||c|d`, "cat <<EOF\nx\nEOF", "diff <(a) >(b)", "${X:-$(rm)}", "`a`", "(((", "$((1+2))", `"\`} {
+		f.Add(s)
+	}
+	allow := parseRules([]string{"ls", "echo"})
+	f.Fuzz(func(t *testing.T, s string) {
+		c := splitCommand(s)
+		if c.unsure && allowedBy(s, allow) != nil {
+			t.Errorf("allowedBy(%q) allowed a line the splitter could not follow", s)
+		}
+		deniedBy(s, allow)
+	})
+}
