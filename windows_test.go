@@ -173,3 +173,24 @@ func TestNoteLength(t *testing.T) {
 		}
 	}
 }
+
+// A refusal of tools (a server that shows no capabilities) is kept with
+// the window, so the next run does not repeat the refused request.
+func TestNoToolsRefusalIsCached(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	refusal := `{"error":{"message":"registry.ollama.ai/library/plain:latest does not support tools","type":"api_error","param":null,"code":null}}`
+	fp := newFakeProvider(t, fail(400, refusal), sse(textStream("hi")), sse(textStream("again")))
+	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "MODEL": "plain", "BASE_URL": fp.url()})
+	for run, want := range []string{"hi", "again"} {
+		var out, stderr bytes.Buffer
+		a := newAgent(t.Context(), cfg, &out, &stderr, nil, nil)
+		h, err := a.turn(t.Context(), []message{{Role: "user", Content: "hello"}})
+		if err != nil || h[len(h)-1].Content != want || !strings.Contains(stderr.String(), "takes no tools") {
+			t.Fatalf("run %d: %v, answer %q, stderr %q", run+1, err, h[len(h)-1].Content, stderr.String())
+		}
+	}
+	chats := fp.chats()
+	if len(chats) != 3 || chats[2].Body["tools"] != nil {
+		t.Errorf("%d chat requests, the last with tools %v; want 3 (400, retry, then none refused) and no tools the second run", len(chats), chats[len(chats)-1].Body["tools"])
+	}
+}
