@@ -44,10 +44,8 @@ func TestHostileModelCannotExfiltrate(t *testing.T) {
 		if strings.Contains(string(r.Raw), marker) {
 			t.Errorf("request %d carries the environment", i)
 		}
-		for _, m := range r.messages() {
-			if m.Role != "assistant" && strings.Contains(m.Content, key) { // the model's own arguments are its words
-				t.Errorf("request %d: a %s message carries the key: %.200s", i, m.Role, m.Content)
-			}
+		if strings.Contains(string(r.Raw), key) { // not even in the model's own arguments, sent back
+			t.Errorf("request %d carries the key: %.300s", i, r.Raw)
 		}
 	}
 	read, fetched := lastTool(reqs[1]), lastTool(reqs[2])
