@@ -186,3 +186,36 @@ func TestHistoryOfAnotherUser(t *testing.T) {
 		t.Error("appended to a history others can write to")
 	}
 }
+
+// Roles are saved only into a directory of the user's own.
+func TestSaveRoleRefusesSharedDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "roles")
+	os.Mkdir(dir, 0o777)
+	os.Chmod(dir, 0o777)
+	if err := saveRole(dir, role{Name: "r", Prompt: "p"}); err == nil || !strings.Contains(err.Error(), "not using "+dir) {
+		t.Errorf("saveRole into a shared directory: %v", err)
+	}
+	os.Chmod(dir, 0o700)
+	if err := saveRole(dir, role{Name: "r", Prompt: "p"}); err != nil {
+		t.Errorf("saveRole into a private directory: %v", err)
+	}
+}
+
+// In a REPL whose CHAT_HISTORY_DIR others can write to, the chat is not
+// saved, and one line says so with the fix, not one after every answer.
+func TestREPLSaveRefusedOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "chats")
+	os.Mkdir(dir, 0o777)
+	os.Chmod(dir, 0o777)
+	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")))
+	r := runBinary(t, f, e2e{args: []string{"--chat", "work"}, stdin: "first\nsecond\n", env: []string{"YAI_CHAT_HISTORY_DIR=" + dir}})
+	if n := strings.Count(r.stderr, "not using "+dir+": other users can write to it"); n != 1 {
+		t.Errorf("want the refusal once, got %d:\n%s", n, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "one") || !strings.Contains(r.stdout, "two") {
+		t.Errorf("the session did not go on: %q", r.stdout)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("saved %d files into a shared directory", len(entries))
+	}
+}

@@ -232,3 +232,12 @@ func BenchmarkShellGiBRedacted(b *testing.B) {
 	}
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
 }
+
+// The window cache, a file yaicli writes, keys a server by its URL
+// without the user name and password.
+func TestWindowKeyHasNoCredentials(t *testing.T) {
+	k := windowKey(secretConfig())
+	if strings.Contains(k, "alice") || strings.Contains(k, "ssw0rd") || !strings.Contains(k, "https://[redacted]@llm.example.com/v1") {
+		t.Errorf("windowKey = %q", k)
+	}
+}

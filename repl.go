@@ -32,6 +32,9 @@ type session struct {
 	// confirm asks before an exec-mode command runs; nil without a terminal.
 	confirm func(cmd string) (string, bool)
 	stdin   io.Reader // what !cmd and exec-mode commands read: the terminal, or nothing
+	// saveErr is the last autosave failure shown: the same one (a directory
+	// that is not private) is said once, not after every answer.
+	saveErr string
 }
 
 // attachedHeader starts the system message that carries /add'ed files.
@@ -93,7 +96,10 @@ func (s *session) save() {
 		return
 	}
 	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, time.Now()); err != nil {
-		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		if err.Error() != s.saveErr {
+			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
+		}
+		s.saveErr = err.Error()
 	}
 }
 

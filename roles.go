@@ -95,7 +95,7 @@ func saveRole(dir string, r role) error {
 	if strings.TrimSpace(r.Name) == "" || strings.TrimSpace(r.Prompt) == "" {
 		return errors.New("a role needs a name and a prompt")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := privateDir(dir, os.Geteuid(), "XDG_CONFIG_HOME"); err != nil {
 		return err
 	}
 	b, _ := json.MarshalIndent(r, "", "  ")
