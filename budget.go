@@ -24,6 +24,7 @@ const (
 	pRareEnd           // a word of three letters or more with an ending rare in English
 	pCapsLetter        // each letter after the first of an ALL-CAPS run that is no word
 	pCapsShort         // the same in a run of five capitals or fewer with a vowel
+	pRepeat            // a capital repeating the one before (AAAA in base64 of zeros): a discount
 	pCaseFlip          // an upper-to-lower flip inside a run: random text
 	pDigitGroup        // each group of up to three digits
 	pDigit             // each digit (tokenizers that split every digit)
@@ -36,6 +37,7 @@ const (
 	pSpaces            // a run of two or more spaces, or a tab
 	pSpaceMore         // each further sixteen spaces or tabs of such a run
 	pSpaceDigit        // a single space before a digit
+	pSpaceWide         // a single space before a non-ASCII character (spaced-out CJK)
 	pCtrl              // an ASCII control character
 	pAccent            // an accented Latin letter
 	pTurkish           // ı, ş, ğ: Turkish and Azerbaijani
@@ -285,6 +287,8 @@ func spaceRun(s string, i int, c *pieces) int {
 		c[pSpaceMore] += int32((j - i - 1) / 16)
 	case j < len(s) && asciiClass[s[j]] == clsDigit:
 		c[pSpaceDigit]++
+	case j < len(s) && s[j] >= utf8.RuneSelf:
+		c[pSpaceWide]++
 	}
 	return j
 }
@@ -330,6 +334,9 @@ func letterRun(s string, i int, c *pieces) int {
 			j = k
 		}
 		for k < n && asciiClass[s[k]] == clsUpper {
+			if k > i && s[k] == s[k-1] {
+				c[pRepeat]++
+			}
 			k++
 		}
 		if k == j {

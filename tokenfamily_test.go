@@ -19,7 +19,7 @@ var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Fam
 // sample outside the first, so the gap stays in view.
 const (
 	targetLow, targetHigh = 0.85, 1.25
-	holdLow, holdHigh     = 0.75, 1.5
+	holdLow, holdHigh     = 0.78, 1.45
 	genericLow            = 0.7 // generic's floor on the check samples (0.85 on the older files)
 )
 
@@ -171,5 +171,31 @@ func TestFamilyNamed(t *testing.T) {
 	m := message{Role: "user", Content: strings.Repeat("20250101 ", 100)}
 	if a.estimate(m) == genericFamily.messageTokens(m) {
 		t.Errorf("agent estimate %d equals the generic one: the family is not used", a.estimate(m))
+	}
+}
+
+// TestPieces: the scan counts the pieces the families price apart.
+func TestPieces(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		piece int
+		want  int32
+	}{
+		{"AAAAAAAA", pRepeat, 7}, {"ABCDEFGH", pRepeat, 0},
+		{" KIND OF", pCapsShort, 4}, {" MXSQGTKB", pCapsShort, 0}, {" MXSQGTKB", pCapsLetter, 7},
+		{"kitabu cha mwalimu", pRareEnd, 3}, {"the printed lines", pRareEnd, 0},
+		{"帳 號 終", pSpaceWide, 2}, {"a 1", pSpaceWide, 0}, {"a 1", pSpaceDigit, 1},
+		{"Xin chào các bạn, hôm nay", pVietnamese, 4}, {"Xin chào các bạn, hôm nay", pAccent, 0},
+		{"déjà vu à la française", pAccent, 4}, {"déjà vu à la française", pVietnamese, 0},
+		{"12345678", pDigit, 8}, {"12345678", pDigitGroup, 3},
+		{"x\n\n\n    y", pBlankLine, 2}, {"x\n\n\n    y", pIndent, 1},
+		{"a" + strings.Repeat(" ", 40) + "b", pSpaceMore, 2},
+		{"ಕನ್ನಡ", pKannada, 5}, {"தமிழ்", pTamil, 5}, {"ქართული", pGeorgian, 7}, {"🙂\ufe0f", pVarSel, 1},
+	} {
+		var got pieces
+		countPieces(c.text, &got)
+		if got[c.piece] != c.want {
+			t.Errorf("countPieces(%q)[%s] = %d, want %d", c.text, pieceNames[c.piece], got[c.piece], c.want)
+		}
 	}
 }
