@@ -348,6 +348,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a.tools.attach(attached...)
 	a.rawAnswer = !isTerminal(stdout)
 	a.think = newReasoningView(stderr, isTerminal(stderr), os.Getenv)
+	if a.tools != nil {
+		a.tools.width = terminalWidth(stderr)
+	}
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.turn(runCtx, hist)
 	a.endAnswer()

@@ -456,7 +456,7 @@ func (s *session) showOutput() {
 			fmt.Fprintf(s.out, ", full text: %s", o.clip.path)
 		}
 		fmt.Fprintln(s.out, ")")
-		fmt.Fprint(s.out, displayPreview(o.clip.text(capFor(o.name, s.cfg.ToolOutputMaxChars)), 0, 0, ""))
+		fmt.Fprint(s.out, displayPreview(o.clip.text(capFor(o.name, s.cfg.ToolOutputMaxChars)), 0, 0, 0, ""))
 	}
 }
 

@@ -47,6 +47,9 @@ type toolbox struct {
 	// expand says how to see a whole result, after the preview's "+N lines":
 	// "" in one-shot runs, which show the spill file's path instead.
 	expand string
+	// width is the preview terminal's width now, so previews cap screen
+	// rows; nil or 0: unknown, lines are counted instead.
+	width func() int
 }
 
 // snapshot copies this turn's outputs.
@@ -73,6 +76,14 @@ func (tb *toolbox) setMCP(tools []tool) {
 	for _, t := range tools {
 		tb.tools[t.name] = t
 	}
+}
+
+// termWidth is the preview terminal's width, 0 when unknown.
+func (tb *toolbox) termWidth() int {
+	if tb.width == nil {
+		return 0
+	}
+	return tb.width()
 }
 
 // newToolbox offers the built-in tools plus extra ones (MCP).
@@ -123,7 +134,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		if expand == "" && c.path != "" {
 			expand = "full output: " + c.path
 		}
-		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, expand))
+		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
 	}
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c}
 }
@@ -260,21 +271,21 @@ func caption(args string) string {
 }
 
 // displayPreview is the head-only terminal preview of a result: at most
-// maxLines lines and maxChars characters (0 and 0 = everything), control
-// characters made visible so a tool cannot drive the terminal.
-func displayPreview(text string, maxLines, maxChars int, expand string) string {
+// maxLines rows of a terminal width cells wide (a long line counts as the
+// rows it wraps to; width 0: unknown, lines are counted) and maxChars
+// characters (0 and 0 = everything), control characters made visible so
+// a tool cannot drive the terminal.
+func displayPreview(text string, maxLines, maxChars, width int, expand string) string {
 	text = sanitize(strings.TrimRight(readableJSON(text), "\n"))
 	lines := strings.Split(text, "\n")
-	shown := lines
-	if maxLines > 0 && len(shown) > maxLines {
-		shown = shown[:maxLines]
-	}
+	shown, cut := previewRows(lines, maxLines, width)
 	out := strings.Join(shown, "\n")
 	if maxChars > 0 && utf8.RuneCountInString(out) > maxChars {
 		out = firstRunes(out, maxChars)
 		shown = strings.Split(out, "\n")
+		cut = true
 	}
-	if rest := len(lines) - len(shown); rest > 0 || out != text {
+	if rest := len(lines) - len(shown); rest > 0 || cut {
 		if rest == 0 {
 			rest = 1
 		}
@@ -284,6 +295,32 @@ func displayPreview(text string, maxLines, maxChars int, expand string) string {
 		return out + fmt.Sprintf("\n… +%d lines%s\n", rest, expand)
 	}
 	return out + "\n"
+}
+
+// previewRows is the head of lines that fits in maxRows screen rows of
+// width cells (0 and 0: all), and whether its last line had to be cut.
+func previewRows(lines []string, maxRows, width int) ([]string, bool) {
+	if maxRows <= 0 {
+		return lines, false
+	}
+	if width <= 0 {
+		return lines[:min(len(lines), maxRows)], false
+	}
+	rows := 0
+	for i, l := range lines {
+		l = expandTabs(l)
+		r := max((stringWidth(l)+width-1)/width, 1)
+		if rows+r > maxRows {
+			head := fitWidth(l, (maxRows-rows)*width)
+			return append(lines[:i:i], strings.TrimRight(head, " ")), true
+		}
+		lines[i] = l
+		rows += r
+		if rows == maxRows {
+			return lines[:i+1], false
+		}
+	}
+	return lines, false
 }
 
 // readableJSON undoes JSON string escapes in a tool result's text, for the

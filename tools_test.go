@@ -127,7 +127,7 @@ func TestDisplayPreview(t *testing.T) {
 		{strings.Repeat("y", 5000), 15, 4000, ctrlO, strings.Repeat("y", 4000) + "\n… +1 lines · Ctrl+O to expand\n"},
 		{"esc \x1b[31mred\x1b[0m", 15, 4000, ctrlO, "esc ␛[31mred␛[0m\n"},
 	} {
-		if got := displayPreview(tc.in, tc.maxLines, tc.chars, tc.expand); got != tc.want {
+		if got := displayPreview(tc.in, tc.maxLines, tc.chars, 0, tc.expand); got != tc.want {
 			t.Errorf("displayPreview(%.20q, %d, %d) = %.80q, want %.80q", tc.in, tc.maxLines, tc.chars, got, tc.want)
 		}
 	}
