@@ -26,7 +26,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"golang.org/x/term"
@@ -95,13 +94,17 @@ Examples:
 Exit codes:
   0 success   1 provider or network error   2 usage or configuration error
   3 tool-round limit reached (EXIT_ON_DEPTH_LIMIT)
-  4 context length exceeded after self-healing   130 interrupted
+  4 context length exceeded after self-healing
+  130 interrupted (Ctrl+C)   143 SIGTERM   129 SIGHUP
 `
 
 // main runs run with the process's arguments and streams, and exits with its code.
 func main() {
 	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signalContext(func(code int) {
+		os.Stderr.WriteString("\nyaicli: still busy after the signal; exiting\n")
+		os.Exit(code)
+	})
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -404,7 +407,7 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 		return exitOK
 	case ctx.Err() != nil:
 		fmt.Fprintln(stderr, "yaicli: interrupted")
-		return exitInterrupted
+		return interruptCode(ctx)
 	case errors.Is(err, errDepthLimit):
 		if cfg.ExitOnDepthLimit {
 			return exitDepthLimit

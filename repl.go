@@ -120,7 +120,7 @@ func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub
 	defer s.save()
 	for in.Scan() {
 		if ctx.Err() != nil {
-			return exitInterrupted
+			return interruptCode(ctx)
 		}
 		if done := s.handle(ctx, strings.TrimSpace(in.Text())); done {
 			return exitOK

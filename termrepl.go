@@ -181,7 +181,10 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 	for {
 		draw()
 		k, ok := t.readKey(-1)
-		if !ok {
+		if !ok { // SIGTERM or SIGHUP: end the prompt's line for the shell's
+			e.pos = len(e.buf)
+			draw()
+			io.WriteString(t.out, "\r\n")
 			return editExit
 		}
 		if k.kind == keyPasteStart {
@@ -302,6 +305,9 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 		}
 		switch t.readLine(prompt, e) {
 		case editExit:
+			if ctx.Err() != nil { // SIGTERM or SIGHUP at the prompt
+				return interruptCode(ctx)
+			}
 			return exitOK
 		case editViewer:
 			ts.viewer()
@@ -330,7 +336,7 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 			prefill = ts.turn(ctx, line)
 		}
 	}
-	return exitInterrupted
+	return interruptCode(ctx)
 }
 
 // request hands a question to the loop that owns the terminal and waits.

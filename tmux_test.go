@@ -276,7 +276,7 @@ func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
 		t.Fatalf("pkill: %v %s", err, out)
 	}
 	sc := s.waitFor("DONE")
-	if !strings.Contains(sc, "EXIT=130") || !strings.Contains(sc, "icanon\necho") || strings.Contains(sc, "Tool outputs") {
+	if !strings.Contains(sc, "EXIT=143") || !strings.Contains(sc, "icanon\necho") || strings.Contains(sc, "Tool outputs") {
 		t.Errorf("after SIGTERM:\n%s", sc)
 	}
 }

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+)
+
+// stopGrace is how long run may take to wind down after SIGTERM or SIGHUP
+// (restore the terminal, save the chat) before the process exits anyway:
+// a read that cannot be interrupted (an approval question on a cooked
+// terminal) must not keep a killed yaicli alive.
+const stopGrace = 3 * time.Second
+
+// signalled is the cause of a context cancelled by a signal.
+type signalled struct{ sig os.Signal }
+
+// Error names the signal.
+func (s signalled) Error() string { return "received " + s.sig.String() }
+
+// signalContext is ctx cancelled, with a signalled cause, by the first
+// SIGTERM or SIGHUP; if run has not returned stopGrace later, onStuck
+// runs. stop releases the signals and the goroutine watching them.
+func signalContext(onStuck func(code int)) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case s := <-sigs:
+			cancel(signalled{s})
+		case <-done:
+			return
+		}
+		select {
+		case <-time.After(stopGrace):
+			onStuck(interruptCode(ctx))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		<-watched
+		cancel(nil)
+	}
+}
+
+// interruptCode is the exit code of a run ended by ctx: 128 plus the
+// signal's number for SIGTERM (143) and SIGHUP (129), as shells report a
+// process killed by it, else 130 (SIGINT, Ctrl+C).
+func interruptCode(ctx context.Context) int {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSignalExitCodes: a one-shot run killed mid-request by SIGTERM exits
+// 143, by SIGHUP 129, by SIGINT 130, as a shell reports such a death, and
+// the partly streamed answer's line is finished.
+func TestSignalExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		sig  os.Signal
+		want int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}, {os.Interrupt, 130}} {
+		released := make(chan struct{})
+		hang := func(w http.ResponseWriter, _ received) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.Write([]byte("data: " + chunkJSON(map[string]any{"content": "half an answ"}, nil) + "\n\n"))
+			w.(http.Flusher).Flush()
+			<-released
+		}
+		f := newFakeProvider(t, hang)
+		t.Cleanup(func() { close(released) })
+		home := t.TempDir()
+		cmd := exec.Command(binary, "q")
+		cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k"}
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for len(f.chats()) == 0 {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond) // the first piece is on stdout
+		cmd.Process.Signal(tc.sig)
+		err := cmd.Wait()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != tc.want || out.String() != "half an answ\n" {
+			t.Errorf("%v: exit %v, stdout %q, want exit %d and the line finished; stderr: %s", tc.sig, err, out.String(), tc.want, errb.String())
+		}
+	}
+}
+
+// TestTmuxSignalAtPrompt: SIGTERM or SIGHUP at the idle REPL prompt exits
+// 143 or 129 and the shell's next line starts on a line of its own.
+func TestTmuxSignalAtPrompt(t *testing.T) {
+	for _, tc := range []struct{ sig, want string }{{"TERM", "EXIT=143"}, {"HUP", "EXIT=129"}} {
+		f := newFakeProvider(t)
+		s := startTmuxShell(t, f, binary+" --chat; echo EXIT=$?; sleep 30")
+		s.typeText("half typed")
+		s.waitFor(">>> half typed")
+		if out, err := exec.Command("pkill", "-"+tc.sig, "-f", "^"+binary+" --chat").CombinedOutput(); err != nil {
+			t.Fatalf("pkill: %v %s", err, out)
+		}
+		sc := s.waitFor("EXIT=")
+		if !strings.Contains(sc, ">>> half typed\n"+tc.want) {
+			t.Errorf("SIG%s at the prompt:\n%s", tc.sig, sc)
+		}
+	}
+}
+
+// TestTmuxSIGTERMMidTurn: SIGTERM while an answer streams ends the line
+// and exits 143.
+func TestTmuxSIGTERMMidTurn(t *testing.T) {
+	released := make(chan struct{})
+	f := newFakeProvider(t, slowAnswer(released))
+	t.Cleanup(func() { close(released) })
+	s := startTmuxShell(t, f, binary+" --chat; echo EXIT=$?; sleep 30")
+	s.typeText("go")
+	s.send("Enter")
+	s.waitFor("slow start")
+	if out, err := exec.Command("pkill", "-TERM", "-f", "^"+binary+" --chat").CombinedOutput(); err != nil {
+		t.Fatalf("pkill: %v %s", err, out)
+	}
+	sc := s.waitFor("EXIT=")
+	if !strings.Contains(sc, "EXIT=143") || strings.Contains(sc, "startEXIT") || strings.Contains(sc, "slow startyaicli") {
+		t.Errorf("SIGTERM mid-turn:\n%s", sc)
+	}
+}
