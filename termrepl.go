@@ -45,11 +45,13 @@ func (t *tty) raw() {
 }
 
 // cbreak is for answers: keys arrive one by one without echo, but Ctrl+C
-// still raises SIGINT, which cancels the turn.
+// still raises SIGINT, which cancels the turn. NOFLSH keeps what was typed
+// ahead: without it the kernel discards unread input on SIGINT, and the
+// type-ahead the next prompt is pre-filled with would be lost.
 func (t *tty) cbreak() {
 	m := *t.orig
 	m.Lflag &^= unix.ICANON | unix.ECHO
-	m.Lflag |= unix.ISIG
+	m.Lflag |= unix.ISIG | unix.NOFLSH
 	m.Cc[unix.VMIN], m.Cc[unix.VTIME] = 1, 0
 	unix.IoctlSetTermios(t.fd, ioctlSetTermios, &m)
 }
