@@ -122,11 +122,7 @@ func appendHistory(path, entry string, max int, now time.Time) error {
 	for _, e := range entries[len(entries)-max:] {
 		b.WriteString(formatHistoryEntry(e, now))
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFileAtomic(path, []byte(b.String()))
 }
 
 // Saved chats live in CHAT_HISTORY_DIR, one JSON file per chat named

@@ -160,25 +160,3 @@ func writeRoleList(w io.Writer, dir string) {
 		fmt.Fprintf(w, "%-28s %s\n", n, where)
 	}
 }
-
-// writeFileAtomic writes b to path through a temp file and a rename, mode
-// 0600, so a crash never leaves a half-written file.
-func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}

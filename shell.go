@@ -84,9 +84,12 @@ func runShell(ctx context.Context, command string, timeout time.Duration, env []
 	return nil
 }
 
-// watchGroup kills the process group on cancel or timeout and reports why.
+// watchGroup kills the process group on cancel or timeout and reports why
+// on killed (buffered: the watcher never blocks). stop ends the watcher and
+// waits for it, so no kill can land after the caller has moved on.
 func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan<- string) (stop func()) {
 	done := make(chan struct{})
+	exited := make(chan struct{})
 	var timer *time.Timer
 	var fire <-chan time.Time
 	if timeout > 0 {
@@ -94,6 +97,7 @@ func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan
 		fire = timer.C
 	}
 	go func() {
+		defer close(exited)
 		select {
 		case <-done:
 			return
@@ -109,6 +113,7 @@ func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan
 			timer.Stop()
 		}
 		close(done)
+		<-exited
 	}
 }
 

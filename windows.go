@@ -166,10 +166,7 @@ func (wc *windowCache) put(key string, e cachedWindow) {
 	if privateDir(filepath.Dir(wc.path), os.Geteuid(), "XDG_CACHE_HOME") != nil {
 		return
 	}
-	tmp := fmt.Sprintf("%s.%d.tmp", wc.path, os.Getpid())
-	if os.WriteFile(tmp, b, 0o600) == nil {
-		os.Rename(tmp, wc.path)
-	}
+	writeFileAtomic(wc.path, b) // a cache: a failed write costs one more lookup
 }
 
 // discoverers ask a server for the window of the configured model.
