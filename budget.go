@@ -140,11 +140,12 @@ const englishEnds = "ad al am an ar as at ay ce ch ct de ds ed ee em en er es et
 	"ll ls ly ma me mp ms nd ne ng ns nt ny ol om on or ot ou ow ps pt py rd re rg rk rm rs rt ry se so ss st te th ts ty ub " +
 	"um un up ur ut ve ws xt ze"
 
-// commonEnd has bit b of entry a set when the letters 'a'+a, 'a'+b end an
-// English word often (englishEnds).
-var commonEnd = func() (t [26]uint32) {
+// commonEnd has bit b&31 of entry a set when the lowercase letters a, b
+// end an English word often (englishEnds). Indexed by byte, so the hot
+// path needs no bounds check.
+var commonEnd = func() (t [256]uint32) {
 	for i := 0; i+1 < len(englishEnds); i += 3 {
-		t[englishEnds[i]-'a'] |= 1 << (englishEnds[i+1] - 'a')
+		t[englishEnds[i]] |= 1 << (englishEnds[i+1] & 31)
 	}
 	return t
 }()
@@ -152,10 +153,10 @@ var commonEnd = func() (t [26]uint32) {
 // rareEnd reports whether a word ending in the lowercase letters a, b has
 // an ending rare in English; capitals never do.
 func rareEnd(a, b byte) bool {
-	if a < 'a' || a > 'z' || b < 'a' || b > 'z' {
+	if asciiClass[a] != clsLower || asciiClass[b] != clsLower {
 		return false
 	}
-	return commonEnd[a-'a']&(1<<(b-'a')) == 0
+	return commonEnd[a]&(1<<(b&31)) == 0
 }
 
 // hasVowel reports whether an ASCII run has a vowel (Y counts).
@@ -183,6 +184,7 @@ func estimateRaw(s string) float64 { return genericFamily.raw(s) }
 // countPieces counts the pieces of s in one pass.
 func countPieces(s string, c *pieces) {
 	var tally scriptTally
+	var words, long, rare int // the lowercase fast path's counts, kept in registers
 	n := len(s)
 	for i := 0; i < n; {
 		b := s[i]
@@ -199,10 +201,10 @@ func countPieces(s string, c *pieces) {
 			// Fast path: an all-lowercase word, the commonest piece of all.
 			j := lowerEnd(s, i+1)
 			if j == n || asciiClass[s[j]] != clsUpper {
-				c[pWord]++
-				c[pLongLetter] += int32(max(0, j-i-wordFree))
-				if j-i >= 3 && rareEnd(s[j-2], s[j-1]) {
-					c[pRareEnd]++
+				words++
+				long += max(0, j-i-wordFree)
+				if j-i >= 3 && commonEnd[s[j-2]]&(1<<(s[j-1]&31)) == 0 {
+					rare++
 				}
 				i = j
 				continue
@@ -229,6 +231,9 @@ func countPieces(s string, c *pieces) {
 			i++
 		}
 	}
+	c[pWord] += int32(words)
+	c[pLongLetter] += int32(long)
+	c[pRareEnd] += int32(rare)
 	tally.count(c)
 }
 

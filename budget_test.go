@@ -96,9 +96,14 @@ func BenchmarkEstimateASCII(b *testing.B) {
 		}
 	}
 	s := text.String()
-	b.SetBytes(int64(len(s)))
-	for b.Loop() {
-		estimateTokens(s)
+	for _, f := range []family{genericFamily, o200kFamily, qwenFamily} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				f.tokens(s)
+			}
+		})
 	}
 }
 
