@@ -102,6 +102,11 @@ const (
 	fitSteps     = 6000
 	fitTolerance = 0.17
 	fitPenalty   = 100
+	// fitMinSamples and fitMinCount are the evidence a piece needs to be
+	// fitted (or ten times the count in fewer samples: a script's letters
+	// in one catalogue); others keep the generic price.
+	fitMinSamples = 3
+	fitMinCount   = 40
 )
 
 // fitPrices finds prices whose estimates are closest to target×real, by
@@ -113,7 +118,7 @@ func fitPrices(samples []sample, real func(sample) int, target float64, init *pr
 		log float64 // log(target × real)
 	}
 	var rows []row
-	var used [nPieces]bool
+	var total, seen [nPieces]int
 	for _, s := range samples {
 		r := real(s)
 		if r <= 0 {
@@ -122,9 +127,19 @@ func fitPrices(samples []sample, real func(sample) int, target float64, init *pr
 		var c pieces
 		countPieces(s.Text, &c)
 		for j, n := range c {
-			used[j] = used[j] || n > 0
+			total[j] += int(n)
+			if n > 0 {
+				seen[j]++
+			}
 		}
 		rows = append(rows, row{c, math.Log(target * float64(r))})
+	}
+	// A piece is fitted only with evidence enough to set its price: in a
+	// few samples and often. Otherwise one rare character becomes a slack
+	// the fit prices at its bound (box drawing once cost 4 tokens a piece).
+	var used [nPieces]bool
+	for j := range used {
+		used[j] = total[j] >= fitMinCount && (seen[j] >= fitMinSamples || total[j] >= 10*fitMinCount)
 	}
 	var theta, m, v, sign [nPieces]float64
 	for j := range theta {
