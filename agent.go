@@ -454,7 +454,8 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 }
 
 // spill writes a tool message's full text to disk before it is shrunk, so
-// nothing the model saw is lost.
+// nothing the model saw is lost. A spill that fails part-way is removed, so
+// no partial file passes for the whole; the marker then says why.
 func (a *agent) spill(m *message) {
 	c := *m.clip
 	f, path, err := spillOpener(a.cfg.ToolOutputDir, m.Name, time.Now())()
@@ -462,6 +463,9 @@ func (a *agent) spill(m *message) {
 		_, err = io.WriteString(f, c.head)
 		if cerr := f.Close(); err == nil {
 			err = cerr
+		}
+		if err != nil {
+			err = discardPartial(path, err)
 		}
 	}
 	if err != nil {

@@ -125,6 +125,8 @@ func anthropicMessages(h []message) (string, []anthropicMessage) {
 }
 
 // anthropicBlock is a content block being assembled from stream events.
+// The JSON fields are the block as it starts (or as a whole answer has it);
+// deltas grow in builders, so many small ones cost linear time.
 type anthropicBlock struct {
 	Type      string          `json:"type"`
 	ID        string          `json:"id"`
@@ -134,6 +136,9 @@ type anthropicBlock struct {
 	Thinking  string          `json:"thinking"`
 	Signature string          `json:"signature"`
 	Data      string          `json:"data"`
+	text      strings.Builder
+	thinking  strings.Builder
+	signature strings.Builder
 	partial   strings.Builder
 }
 
@@ -171,39 +176,30 @@ type anthropicEvent struct {
 
 // anthropicReply collects blocks by index into a reply.
 type anthropicReply struct {
-	sink   streamSink
-	blocks map[int]*anthropicBlock
-	r      reply
+	provider string
+	sink     streamSink
+	blocks   map[int]*anthropicBlock
+	size     int // bytes of text and thinking so far, against maxAnswerText
+	r        reply
 }
 
-// apply folds one stream event into the reply.
-func (a *anthropicReply) apply(ev *anthropicEvent) {
+// apply folds one stream event into the reply; it returns the error that
+// ends the stream: a limit broken, an index out of range.
+func (a *anthropicReply) apply(ev *anthropicEvent) error {
 	switch ev.Type {
 	case "message_start":
 		a.r.Usage.PromptTokens = ev.Message.Usage.prompt()
 	case "content_block_start":
-		if ev.ContentBlock != nil {
-			a.blocks[ev.Index] = ev.ContentBlock
-			a.show(ev.ContentBlock.Text, ev.ContentBlock.Thinking)
+		if ev.ContentBlock == nil {
+			return nil
 		}
+		if err := a.check(ev.Index, len(ev.ContentBlock.Text)+len(ev.ContentBlock.Thinking)); err != nil {
+			return err
+		}
+		a.blocks[ev.Index] = ev.ContentBlock
+		a.show(ev.ContentBlock.Text, ev.ContentBlock.Thinking)
 	case "content_block_delta":
-		b := a.blocks[ev.Index]
-		if b == nil {
-			b = &anthropicBlock{Type: "text"}
-			a.blocks[ev.Index] = b
-		}
-		switch ev.Delta.Type {
-		case "text_delta":
-			b.Text += ev.Delta.Text
-			a.show(ev.Delta.Text, "")
-		case "input_json_delta":
-			b.partial.WriteString(ev.Delta.PartialJSON)
-		case "thinking_delta":
-			b.Thinking += ev.Delta.Thinking
-			a.show("", ev.Delta.Thinking)
-		case "signature_delta":
-			b.Signature += ev.Delta.Signature
-		}
+		return a.delta(ev)
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
 			a.r.FinishReason = ev.Delta.StopReason
@@ -215,6 +211,50 @@ func (a *anthropicReply) apply(ev *anthropicEvent) {
 			}
 		}
 	}
+	return nil
+}
+
+// delta applies a content_block_delta to its block.
+func (a *anthropicReply) delta(ev *anthropicEvent) error {
+	d := &ev.Delta
+	if err := a.check(ev.Index, len(d.Text)+len(d.Thinking)); err != nil {
+		return err
+	}
+	b := a.blocks[ev.Index]
+	if b == nil {
+		b = &anthropicBlock{Type: "text"}
+		a.blocks[ev.Index] = b
+	}
+	switch d.Type {
+	case "text_delta":
+		b.text.WriteString(d.Text)
+		a.show(d.Text, "")
+	case "input_json_delta":
+		if b.partial.Len()+len(d.PartialJSON) > maxToolArgs {
+			return &limitError{side: "provider " + a.provider, what: "one tool call's arguments", limit: maxToolArgs}
+		}
+		b.partial.WriteString(d.PartialJSON)
+	case "thinking_delta":
+		b.thinking.WriteString(d.Thinking)
+		a.show("", d.Thinking)
+	case "signature_delta":
+		if b.signature.Len()+len(d.Signature) > maxToolArgs {
+			return &limitError{side: "provider " + a.provider, what: "one thinking block's signature", limit: maxToolArgs}
+		}
+		b.signature.WriteString(d.Signature)
+	}
+	return nil
+}
+
+// check admits a block index and n more bytes of text or thinking.
+func (a *anthropicReply) check(index, n int) error {
+	if index < 0 || index >= maxToolCalls {
+		return brokenPeer("provider %s sent a content block with index %d; an answer's blocks are numbered 0 to %d, so the stream is broken; try again", a.provider, index, maxToolCalls-1)
+	}
+	if a.size += n; a.size > maxAnswerText {
+		return &limitError{side: "provider " + a.provider, what: "one answer's text", limit: maxAnswerText}
+	}
+	return nil
 }
 
 // show streams answer text and thinking to the sink as they arrive.
@@ -241,6 +281,7 @@ func (a *anthropicReply) finish() reply {
 		switch b.Type {
 		case "text":
 			text.WriteString(b.Text)
+			text.WriteString(b.text.String())
 		case "tool_use":
 			args := b.partial.String()
 			if args == "" {
@@ -251,9 +292,10 @@ func (a *anthropicReply) finish() reply {
 			}
 			m.ToolCalls = append(m.ToolCalls, toolCall{ID: b.ID, Type: "function", Function: functionCall{Name: b.Name, Arguments: args}})
 		case "thinking", "redacted_thinking":
-			m.thinking = append(m.thinking, thinkingBlock{Type: b.Type, Thinking: b.Thinking, Signature: b.Signature, Data: b.Data})
+			m.thinking = append(m.thinking, thinkingBlock{Type: b.Type, Thinking: b.Thinking + b.thinking.String(), Signature: b.Signature + b.signature.String(), Data: b.Data})
 		}
 	}
+	uniqueCallIDs(m.ToolCalls)
 	m.Content = text.String()
 	a.r.Message = m
 	return a.r
@@ -261,7 +303,7 @@ func (a *anthropicReply) finish() reply {
 
 // stream reads a Messages event stream until message_stop.
 func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
-	a := &anthropicReply{sink: sink, blocks: map[int]*anthropicBlock{}}
+	a := &anthropicReply{provider: w.provider, sink: sink, blocks: map[int]*anthropicBlock{}}
 	sr := newSSEReader(body)
 	stopped := false
 	for !stopped {
@@ -270,7 +312,7 @@ func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
 			break
 		}
 		if err != nil {
-			return a.finish(), fmt.Errorf("stream cut off mid-answer: %w", err)
+			return a.finish(), cutOff(err, w.provider)
 		}
 		var e anthropicEvent
 		if json.Unmarshal([]byte(ev.data), &e) != nil {
@@ -285,7 +327,9 @@ func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
 		case "message_stop":
 			stopped = true
 		default:
-			a.apply(&e)
+			if err := a.apply(&e); err != nil {
+				return a.finish(), err
+			}
 		}
 	}
 	r := a.finish()
@@ -309,8 +353,14 @@ func (w anthropicWire) whole(b []byte, sink streamSink) (reply, error) {
 	if resp.Type == "error" {
 		return reply{}, classify(w.provider, 0, b, nil)
 	}
-	a := &anthropicReply{sink: sink, blocks: map[int]*anthropicBlock{}}
+	if len(resp.Content) > maxToolCalls {
+		return reply{}, brokenPeer("provider %s answered with %d content blocks, more than yaicli takes in one answer (%d); try again", w.provider, len(resp.Content), maxToolCalls)
+	}
+	a := &anthropicReply{provider: w.provider, sink: sink, blocks: map[int]*anthropicBlock{}}
 	for i, blk := range resp.Content {
+		if blk == nil {
+			continue
+		}
 		a.blocks[i] = blk
 		a.show(blk.Text, blk.Thinking)
 	}

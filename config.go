@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -348,11 +350,16 @@ func (p parser) int(k string) int {
 	return n
 }
 
-// float is k as a number.
+// float is k as a finite number: NaN and Inf parse, but JSON cannot carry
+// them, so every request would fail.
 func (p parser) float(k string) float64 {
 	f, err := strconv.ParseFloat(p.str(k), 64)
-	if err != nil {
-		f, _ = strconv.ParseFloat(p.fallback(k, "a number"), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		why := "a number"
+		if err == nil || errors.Is(err, strconv.ErrRange) {
+			why = "a finite number"
+		}
+		f, _ = strconv.ParseFloat(p.fallback(k, why), 64)
 	}
 	return f
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -305,7 +306,7 @@ func finishBody(cfg *config, b map[string]any) map[string]any {
 func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.baseURL()+c.wire.path(), bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(c.cfg.baseURL(), c.wire.path()), bytes.NewReader(body))
 	if err != nil {
 		return reply{}, fmt.Errorf("building request: %w", err)
 	}
@@ -332,7 +333,7 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 		r, err = c.wire.stream(body2, sink)
 	} else {
 		var b []byte
-		if b, err = io.ReadAll(body2); err == nil {
+		if b, err = readBody(body2, c.cfg.Provider); err == nil {
 			r, err = c.wire.whole(b, sink)
 		}
 	}
@@ -345,7 +346,9 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 // netError explains a transport failure: a timeout, a cancel, or the cause.
 func (c *client) netError(ctx context.Context, err error) error {
 	var ae *apiError
-	if errors.As(err, &ae) {
+	var le *limitError
+	var pe *peerError
+	if errors.As(err, &ae) || errors.As(err, &le) || errors.As(err, &pe) {
 		return err
 	}
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
@@ -372,6 +375,28 @@ func (c *client) unreachableHint(err error) string {
 		return "\n  the host name does not resolve: check BASE_URL and the network; without internet, use a local server (PROVIDER=ollama, llamacpp, lmstudio or vllm)"
 	}
 	return ""
+}
+
+// readBody reads a non-streamed answer, after the transport's
+// decompression, up to maxBody.
+func readBody(r io.Reader, provider string) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxBody+1))
+	if err == nil && len(b) > maxBody {
+		return nil, &limitError{side: "provider " + provider, what: "one non-streamed answer (after decompression)", limit: maxBody}
+	}
+	return b, err
+}
+
+// endpoint joins BASE_URL and an API path. The path goes before a query
+// string, which stays (Azure's ?api-version=...), and a slash at the end
+// of the base is not doubled.
+func endpoint(base, path string) string {
+	u, query, hasQuery := strings.Cut(base, "?")
+	u = strings.TrimRight(u, "/") + path
+	if hasQuery {
+		u += "?" + query
+	}
+	return u
 }
 
 // errIdle is the cause when the stream goes silent longer than TIMEOUT.
@@ -415,32 +440,47 @@ type chunk struct {
 
 // delta is the part of a choice that carries text, reasoning and tool calls.
 type delta struct {
-	Content          string `json:"content"`
-	ReasoningContent string `json:"reasoning_content"`
-	Reasoning        string `json:"reasoning"`
-	ToolCalls        []struct {
-		Index    *int   `json:"index"`
-		ID       string `json:"id"`
-		Type     string `json:"type"`
-		Function struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
+	Content          string          `json:"content"`
+	ReasoningContent string          `json:"reasoning_content"`
+	Reasoning        string          `json:"reasoning"`
+	ToolCalls        []toolCallDelta `json:"tool_calls"`
 }
 
-// assembler builds a reply from deltas.
+// toolCallDelta is one fragment of a streamed tool call. The index is kept
+// raw: any JSON value may arrive there, and only a small whole number is one.
+type toolCallDelta struct {
+	Index    json.RawMessage `json:"index"`
+	ID       string          `json:"id"`
+	Type     string          `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+// callBuild is a tool call being assembled; its arguments grow in a
+// builder, so thousands of small fragments cost linear time.
+type callBuild struct {
+	id, name string
+	args     strings.Builder
+}
+
+// assembler builds a reply from deltas. The first limit broken is kept in
+// err and ends the stream.
 type assembler struct {
-	sink  streamSink
-	think thinkSplitter
-	text  strings.Builder
-	why   strings.Builder
-	calls []toolCall
-	r     reply
+	provider string
+	sink     streamSink
+	think    thinkSplitter
+	text     strings.Builder
+	why      strings.Builder
+	calls    []*callBuild
+	r        reply
+	err      error
 }
 
-// add folds one chunk into the reply, streaming its text and reasoning.
-func (a *assembler) add(ch *chunk) {
+// add folds one chunk into the reply, streaming its text and reasoning; it
+// returns the error that ends the stream: a limit broken, a bad index.
+func (a *assembler) add(ch *chunk) error {
 	if ch.Usage != nil && ch.Usage.PromptTokens > 0 {
 		a.r.Usage = *ch.Usage
 	}
@@ -458,42 +498,79 @@ func (a *assembler) add(ch *chunk) {
 			a.reason(reasoning)
 			a.emit(text)
 		}
-		for _, tc := range d.ToolCalls {
-			// Without an index (Gemini), a fragment that names a tool starts a
-			// call and one that does not continues the last.
-			idx := len(a.calls)
-			switch {
-			case tc.Index != nil:
-				idx = *tc.Index
-			case tc.ID == "" && tc.Function.Name == "" && len(a.calls) > 0:
-				idx = len(a.calls) - 1
-			}
-			for len(a.calls) <= idx {
-				a.calls = append(a.calls, toolCall{Type: "function"})
-			}
-			call := &a.calls[idx]
-			if tc.ID != "" {
-				call.ID = tc.ID
-			}
-			if tc.Function.Name != "" {
-				call.Function.Name = tc.Function.Name
-			}
-			call.Function.Arguments += tc.Function.Arguments
+		for i := range d.ToolCalls {
+			a.call(&d.ToolCalls[i])
+		}
+		if a.err != nil {
+			return a.err
 		}
 	}
+	return nil
+}
+
+// call folds one tool-call fragment in. Without an index (Gemini), a
+// fragment that names a tool starts a call and one that does not continues
+// the last.
+func (a *assembler) call(tc *toolCallDelta) {
+	if a.err != nil {
+		return
+	}
+	idx := len(a.calls)
+	switch raw := strings.TrimSpace(string(tc.Index)); {
+	case raw != "" && raw != "null":
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 0 || n >= maxToolCalls {
+			a.err = brokenPeer("provider %s sent a tool call with index %.40s; an answer's tool calls are numbered 0 to %d, so the stream is broken; try again", a.provider, raw, maxToolCalls-1)
+			return
+		}
+		idx = n
+	case tc.ID == "" && tc.Function.Name == "" && len(a.calls) > 0:
+		idx = len(a.calls) - 1
+	}
+	if idx >= maxToolCalls {
+		a.err = brokenPeer("provider %s sent more than %d tool calls in one answer (yaicli's limit); try again", a.provider, maxToolCalls)
+		return
+	}
+	for len(a.calls) <= idx {
+		a.calls = append(a.calls, &callBuild{})
+	}
+	call := a.calls[idx]
+	if tc.ID != "" {
+		call.id = tc.ID
+	}
+	if tc.Function.Name != "" {
+		call.name = tc.Function.Name
+	}
+	if call.args.Len()+len(tc.Function.Arguments) > maxToolArgs {
+		a.err = &limitError{side: "provider " + a.provider, what: "one tool call's arguments", limit: maxToolArgs}
+		return
+	}
+	call.args.WriteString(tc.Function.Arguments)
+}
+
+// room reports whether s still fits the answer's limit, recording the
+// error when it does not.
+func (a *assembler) room(s string) bool {
+	if a.err == nil && a.text.Len()+a.why.Len()+len(s) > maxAnswerText {
+		a.err = &limitError{side: "provider " + a.provider, what: "one answer's text", limit: maxAnswerText}
+	}
+	return a.err == nil
 }
 
 // reason keeps reasoning text and shows it.
 func (a *assembler) reason(s string) {
+	if s == "" || !a.room(s) {
+		return
+	}
 	a.why.WriteString(s)
-	if s != "" && a.sink.reasoning != nil {
+	if a.sink.reasoning != nil {
 		a.sink.reasoning(s)
 	}
 }
 
 // emit keeps answer text and streams it.
 func (a *assembler) emit(s string) {
-	if s == "" {
+	if s == "" || !a.room(s) {
 		return
 	}
 	a.text.WriteString(s)
@@ -502,22 +579,31 @@ func (a *assembler) emit(s string) {
 	}
 }
 
-// finish returns the assembled reply; calls without a name are dropped, missing ids filled in.
+// finish returns the assembled reply; calls without a name are dropped, and
+// ids that are missing or repeat are made unique, so every call gets
+// exactly one result.
 func (a *assembler) finish() reply {
 	text, reasoning := a.think.flush()
 	a.reason(reasoning)
 	a.emit(text)
 	a.r.Message = message{Role: "assistant", Content: a.text.String(), reasoning: a.why.String()}
-	for i, c := range a.calls {
-		if c.Function.Name == "" {
+	for _, c := range a.calls {
+		if c.name == "" {
 			continue // an index gap; nothing the model can get a result for
 		}
-		if c.ID == "" {
-			c.ID = fmt.Sprintf("call_%d", i)
-		}
-		a.r.Message.ToolCalls = append(a.r.Message.ToolCalls, c)
+		a.r.Message.ToolCalls = append(a.r.Message.ToolCalls, toolCall{ID: c.id, Type: "function", Function: functionCall{Name: c.name, Arguments: c.args.String()}})
 	}
+	uniqueCallIDs(a.r.Message.ToolCalls)
 	return a.r
+}
+
+// uniqueCallIDs gives every call an id of its own, in place, as validate
+// would: a missing id becomes call_N, a repeated one gets a _N suffix. A
+// result is matched to its call by id, so two calls sharing one would leave
+// one of them without its result.
+func uniqueCallIDs(calls []toolCall) {
+	fresh, _ := freshIDs(calls, map[string]bool{})
+	copy(calls, fresh)
 }
 
 // reasoningMessage is a message with its reasoning_content, as DeepSeek's
@@ -542,7 +628,7 @@ func withReasoning(h []message) []reasoningMessage {
 
 // stream consumes an SSE body until [DONE] or its end.
 func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
-	a := &assembler{sink: sink}
+	a := &assembler{provider: w.provider, sink: sink}
 	sr := newSSEReader(body)
 	done := false
 	for !done {
@@ -551,7 +637,7 @@ func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
 			break
 		}
 		if err != nil {
-			return a.finish(), fmt.Errorf("stream cut off mid-answer: %w", err)
+			return a.finish(), cutOff(err, w.provider)
 		}
 		if strings.TrimSpace(ev.data) == "[DONE]" {
 			done = true
@@ -567,7 +653,9 @@ func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
 		if err := json.Unmarshal([]byte(ev.data), &ch); err != nil {
 			continue // a keep-alive or vendor event we do not understand
 		}
-		a.add(&ch)
+		if err := a.add(&ch); err != nil {
+			return a.finish(), err
+		}
 	}
 	r := a.finish()
 	if r.FinishReason == "error" { // OpenRouter: the upstream provider failed mid-answer
@@ -588,9 +676,19 @@ func (w openaiWire) whole(b []byte, sink streamSink) (reply, error) {
 	if e := bodyError(w.provider, b); e != nil {
 		return reply{}, e
 	}
-	a := &assembler{sink: sink}
-	a.add(&ch)
-	return a.finish(), nil
+	a := &assembler{provider: w.provider, sink: sink}
+	err := a.add(&ch)
+	return a.finish(), err
+}
+
+// cutOff explains why a stream stopped being read: a limit the provider
+// broke, or the connection cut mid-answer.
+func cutOff(err error, provider string) error {
+	var le *limitError
+	if errors.As(err, &le) {
+		return blame(err, "provider "+provider)
+	}
+	return fmt.Errorf("stream cut off mid-answer: %w", err)
 }
 
 // thinkSplitter separates <think>...</think> spans from answer text across

@@ -17,38 +17,52 @@ type sseEvent struct {
 // skips comments (": keep-alive", ": OPENROUTER PROCESSING"), joins
 // multi-line data, and treats the end of the body as the end of the last
 // event, so a stream without [DONE] still yields everything it carried.
+// An event (one line of it included) longer than maxSSEEvent is an error, so
+// a line that never ends or data lines that never stop cannot fill memory.
 type sseReader struct {
-	br *bufio.Reader
+	br   *bufio.Reader
+	line []byte // the current line; reused, it grows to the longest line seen
+	data []byte // the current event's data; reused too
+	max  int
 }
 
 // newSSEReader reads events from r.
 func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 64*1024)}
+	return &sseReader{br: bufio.NewReaderSize(r, 64*1024), max: maxSSEEvent}
+}
+
+// errTooBig is what an event over the limit returns; the caller blames it
+// on the provider or server it reads from.
+func (s *sseReader) errTooBig() error {
+	return &limitError{what: "one server-sent event", limit: int64(s.max)}
 }
 
 // next returns the next event with data, or io.EOF at a clean end of body.
 // Other read errors (a cut connection) are returned as they are.
 func (s *sseReader) next() (sseEvent, error) {
 	var ev sseEvent
-	var data []byte
+	s.data = s.data[:0]
 	hasData := false
 	for {
-		line, err := s.br.ReadBytes('\n')
+		line, err := s.readLine()
+		if _, big := err.(*limitError); big {
+			return sseEvent{}, err
+		}
 		if len(line) > 0 || err == nil {
 			line = bytes.TrimRight(line, "\r\n")
 			if len(line) == 0 {
 				if hasData {
-					ev.data = string(data)
+					ev.data = string(s.data)
 					return ev, nil
 				}
 				ev.name = ""
-			} else {
-				s.field(line, &ev, &data, &hasData)
+			} else if !s.field(line, &ev, &hasData) {
+				return sseEvent{}, s.errTooBig()
 			}
 		}
 		if err != nil {
 			if hasData {
-				ev.data = string(data)
+				ev.data = string(s.data)
 				return ev, nil
 			}
 			return sseEvent{}, err
@@ -56,10 +70,27 @@ func (s *sseReader) next() (sseEvent, error) {
 	}
 }
 
-// field applies one non-empty line to the event being built.
-func (s *sseReader) field(line []byte, ev *sseEvent, data *[]byte, hasData *bool) {
+// readLine returns the next line with its end, or what is left before the
+// body's end or a read error, with that error. It holds at most max bytes.
+func (s *sseReader) readLine() ([]byte, error) {
+	s.line = s.line[:0]
+	for {
+		frag, err := s.br.ReadSlice('\n')
+		if len(s.line)+len(frag) > s.max+16 { // room for "data: " and the CRLF, which are not data
+			return nil, s.errTooBig()
+		}
+		s.line = append(s.line, frag...)
+		if err != bufio.ErrBufferFull {
+			return s.line, err
+		}
+	}
+}
+
+// field applies one non-empty line to the event being built; false when the
+// event's data would pass the limit.
+func (s *sseReader) field(line []byte, ev *sseEvent, hasData *bool) bool {
 	if line[0] == ':' {
-		return
+		return true
 	}
 	name, value, found := bytes.Cut(line, []byte(":"))
 	if !found {
@@ -68,16 +99,20 @@ func (s *sseReader) field(line []byte, ev *sseEvent, data *[]byte, hasData *bool
 	value = bytes.TrimPrefix(value, []byte(" "))
 	switch string(name) {
 	case "data":
-		if *hasData {
-			*data = append(*data, '\n')
+		if len(s.data)+1+len(value) > s.max {
+			return false
 		}
-		*data = append(*data, value...)
+		if *hasData {
+			s.data = append(s.data, '\n')
+		}
+		s.data = append(s.data, value...)
 		*hasData = true
 	case "event":
 		ev.name = string(value)
 	case "error": // llama.cpp writes "error: {...}" instead of a data event
 		ev.name = "error"
-		*data = append((*data)[:0], value...)
+		s.data = append(s.data[:0], value...)
 		*hasData = true
 	}
+	return true
 }

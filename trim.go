@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // A turn group is one user message plus the assistant and tool messages that
@@ -64,6 +65,7 @@ type trimReport struct {
 	masked, saved  int // old tool results masked, tokens they gave back
 	unsaved        int // old results left whole: their text could not be saved
 	shrunk         int // tool results shrunk in the current group
+	shrunkSaved    int // tokens the shrinking gave back
 	groups, tokens int // turn groups dropped, and their tokens
 	before, after  int // estimated tokens
 }
@@ -96,7 +98,9 @@ func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, s
 	}
 	if total > p.limit {
 		// Only the newest group changes, which dropping never touches.
+		was := total
 		out, total, rep.shrunk = shrinkResults(out, total, p.limit, est, spill)
+		rep.shrunkSaved = was - total
 	}
 	cut := 0 // index in out of the first message kept after dropping
 	if total > p.limit {
@@ -123,7 +127,7 @@ func (r trimReport) line(limit int) string {
 		what = append(what, fmt.Sprintf("kept %s whole (could not save it to disk)", plural(r.unsaved, "old tool output")))
 	}
 	if r.shrunk > 0 {
-		what = append(what, fmt.Sprintf("shrank %s of this turn (full text on disk)", plural(r.shrunk, "tool result")))
+		what = append(what, fmt.Sprintf("shrank %s of this turn (~%d tokens, each says where its full text is)", plural(r.shrunk, "tool result"), r.shrunkSaved))
 	}
 	if r.groups > 0 {
 		what = append(what, fmt.Sprintf("dropped %s (~%d tokens)", plural(r.groups, "turn group"), r.tokens))
@@ -167,7 +171,9 @@ func dropOldest(h []message, costs []int, total, target int) ([]message, int, in
 const minShrunk = 1500
 
 // shrinkResults re-renders the largest tool results of the newest group
-// with smaller caps until the total fits or they are all at minShrunk.
+// with smaller caps until the total fits or they are all at minShrunk. A
+// result at minShrunk or below is left alone, unspilled (there is nothing
+// to save), and only results that got cheaper are counted.
 func shrinkResults(h []message, total, limit int, est func(message) int, spill func(*message)) ([]message, int, int) {
 	starts := groupStarts(h)
 	if len(starts) == 0 {
@@ -176,7 +182,7 @@ func shrinkResults(h []message, total, limit int, est func(message) int, spill f
 	h = append([]message(nil), h...)
 	var idx []int
 	for i := starts[len(starts)-1]; i < len(h); i++ {
-		if h[i].Role == "tool" {
+		if h[i].Role == "tool" && utf8.RuneCountInString(h[i].Content) > minShrunk {
 			idx = append(idx, i)
 		}
 	}
@@ -190,9 +196,10 @@ func shrinkResults(h []message, total, limit int, est func(message) int, spill f
 		if m.clip == nil {
 			m.clip = truncate(m.Content, 0)
 		}
-		keepOnDisk(m, spill)
-		before := est(*m)
-		chars := len([]rune(m.Content))
+		keepOnDisk(m, spill) // at most once: a spilled or failed clip is not tried again
+		start := est(*m)
+		before := start
+		chars := utf8.RuneCountInString(m.Content)
 		for chars > minShrunk && total > limit {
 			chars = max(chars/2, minShrunk)
 			m.Content = m.clip.text(chars)
@@ -200,7 +207,9 @@ func shrinkResults(h []message, total, limit int, est func(message) int, spill f
 			total += after - before
 			before = after
 		}
-		shrunk++
+		if before < start {
+			shrunk++
+		}
 	}
 	return h, total, shrunk
 }
@@ -209,29 +218,40 @@ func shrinkResults(h []message, total, limit int, est func(message) int, spill f
 const cancelledResult = `{"success": false, "error": "no result: cancelled"}`
 
 // validate repairs a history so no provider sees an orphan: tool messages
-// without their assistant tool_calls message are dropped, duplicates too, and
-// a call without a result gets a "no result: cancelled" tool message right
-// after the results it has.
+// without their assistant tool_calls message are dropped, duplicates too, a
+// call without a result gets a "no result: cancelled" tool message right
+// after the results it has, and a call id used before in the history (or
+// missing) is replaced by a fresh one, its results following it in order.
+// Two calls sharing an id cannot both be answered: providers match a result
+// to its call by id.
 func validate(h []message) []message {
 	out := make([]message, 0, len(h))
+	used := map[string]bool{}
 	for i := 0; i < len(h); i++ {
 		m := h[i]
 		if m.Role == "tool" {
 			continue // reached only when not right after its call: an orphan
 		}
-		out = append(out, m)
 		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
+			out = append(out, m)
 			continue
 		}
+		var renamed map[string][]string
+		m.ToolCalls, renamed = freshIDs(m.ToolCalls, used)
+		out = append(out, m)
 		want := map[string]bool{}
 		for _, tc := range m.ToolCalls {
 			want[tc.ID] = true
 		}
 		for i+1 < len(h) && h[i+1].Role == "tool" {
 			i++
-			if want[h[i].ToolCallID] {
-				delete(want, h[i].ToolCallID)
-				out = append(out, h[i])
+			r := h[i]
+			if q := renamed[r.ToolCallID]; len(q) > 0 {
+				r.ToolCallID, renamed[r.ToolCallID] = q[0], q[1:]
+			}
+			if want[r.ToolCallID] {
+				delete(want, r.ToolCallID)
+				out = append(out, r)
 			}
 		}
 		for _, tc := range m.ToolCalls {
@@ -243,11 +263,41 @@ func validate(h []message) []message {
 	return out
 }
 
-// orphans counts tool messages without a preceding call and calls without
-// a result; validate(h) always has none.
+// freshIDs returns calls with every id unused so far (marking them used),
+// copying the slice only when an id changes. renamed maps each id as the
+// results know it to the ids its calls now have, in order.
+func freshIDs(calls []toolCall, used map[string]bool) ([]toolCall, map[string][]string) {
+	renamed := map[string][]string{}
+	changed := false
+	out := calls
+	for i, tc := range calls {
+		id := tc.ID
+		if id == "" || used[id] {
+			if !changed {
+				out, changed = append([]toolCall(nil), calls...), true
+			}
+			base := id
+			if base == "" {
+				base = "call"
+			}
+			for n := i; used[id] || id == ""; n++ {
+				id = fmt.Sprintf("%s_%d", base, n)
+			}
+			out[i].ID = id
+		}
+		used[id] = true
+		renamed[tc.ID] = append(renamed[tc.ID], id)
+	}
+	return out, renamed
+}
+
+// orphans counts tool messages without a preceding call, calls without a
+// result, and call ids that are missing or used before; validate(h)
+// always has none.
 func orphans(h []message) int {
 	n := 0
 	open := map[string]bool{}
+	used := map[string]bool{}
 	for _, m := range h {
 		switch {
 		case m.Role == "tool":
@@ -259,6 +309,10 @@ func orphans(h []message) int {
 			n += len(open)
 			open = map[string]bool{}
 			for _, tc := range m.ToolCalls {
+				if tc.ID == "" || used[tc.ID] {
+					n++
+				}
+				used[tc.ID] = true
 				open[tc.ID] = true
 			}
 		}

@@ -215,16 +215,31 @@ func (c *clipper) startSpill() {
 	c.buf = append([]byte(nil), all[:cut]...)
 }
 
-// writeFile appends p to the spill file; a failure stops spilling and is kept for the marker.
+// writeFile appends p to the spill file; a failure stops spilling, removes
+// the partial file and is kept for the marker.
 func (c *clipper) writeFile(p []byte) {
 	if c.file == nil {
 		return
 	}
 	if _, err := c.file.Write(p); err != nil {
-		c.spillErr = fmt.Errorf("writing %s: %w", c.path, err)
 		c.file.Close()
+		c.spillErr = discardPartial(c.path, fmt.Errorf("writing %s: %w", c.path, err))
 		c.file, c.path = nil, ""
 	}
+}
+
+// discardPartial removes a spill file whose writing failed part-way (a full
+// disk), so it is never taken for the whole output; if it cannot be removed
+// it is renamed to .partial. The error returned says which.
+func discardPartial(path string, why error) error {
+	err := os.Remove(path)
+	switch {
+	case err == nil || errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%w; the partial file was removed", why)
+	case os.Rename(path, path+".partial") == nil:
+		return fmt.Errorf("%w; the partial file was renamed to %s.partial", why, path)
+	}
+	return fmt.Errorf("%w; the partial file %s could not be removed (%v): it is incomplete", why, path, err)
 }
 
 // finish closes the spill file and returns the clip.
@@ -239,7 +254,7 @@ func (c *clipper) finish() *clip {
 	}
 	if c.file != nil {
 		if err := c.file.Close(); err != nil {
-			c.spillErr = fmt.Errorf("closing %s: %w", c.path, err)
+			c.spillErr = discardPartial(c.path, fmt.Errorf("closing %s: %w", c.path, err))
 			c.path = ""
 		}
 	}

@@ -315,7 +315,7 @@ func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) found {
 			ContextLength       int    `json:"context_length"`
 		} `json:"data"`
 	}
-	if !getJSON(ctx, c, http.MethodGet, cfg.baseURL()+"/models", "", &list) {
+	if !getJSON(ctx, c, http.MethodGet, endpoint(cfg.baseURL(), "/models"), "", &list) {
 		return found{}
 	}
 	for _, m := range list.Data {
