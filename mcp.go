@@ -85,6 +85,7 @@ type rpcMessage struct {
 	Params  json.RawMessage `json:"params,omitempty"`
 	Result  json.RawMessage `json:"result,omitempty"`
 	Error   *rpcError       `json:"error,omitempty"`
+	big     *bigMessage     // a response too long for memory, on disk instead of Result
 }
 
 // rpcError is a JSON-RPC error object.
@@ -225,7 +226,7 @@ func (s *mcpServer) initialize(ctx context.Context) error {
 		"clientInfo":      map[string]any{"name": "yaicli", "version": version},
 	})
 	if err != nil {
-		return fmt.Errorf("initialize: %w", err)
+		return fmt.Errorf("initialize: %w", blame(err, "MCP server "+s.name))
 	}
 	var init struct {
 		ProtocolVersion string `json:"protocolVersion"`
@@ -256,7 +257,7 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 		}
 		res, err := s.conn.call(ctx, "tools/list", params)
 		if err != nil {
-			return fmt.Errorf("tools/list: %w", err)
+			return fmt.Errorf("tools/list: %w", blame(err, "MCP server "+s.name))
 		}
 		var r struct {
 			Tools      []mcpTool `json:"tools"`
@@ -318,9 +319,21 @@ func (h *mcpHub) callTool(ctx context.Context, s *mcpServer, name string, args m
 		args = map[string]any{} // servers validate arguments; null fails where {} passes
 	}
 	res, err := s.conn.call(ctx, "tools/call", map[string]any{"name": name, "arguments": args})
+	var big *bigMessage
+	if errors.As(err, &big) {
+		return writeBig(w, s.name, name, big)
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("MCP server %s did not answer %s within %s (MCP_TIMEOUT)", s.name, name, h.timeout)
+			why := "" // the plain deadline says it all; a write cut short says more
+			if err != context.DeadlineExceeded {
+				why = ": " + err.Error()
+			}
+			return fmt.Errorf("MCP server %s did not answer %s within %s (MCP_TIMEOUT)%s", s.name, name, h.timeout, why)
+		}
+		var le *limitError
+		if errors.As(err, &le) {
+			return blame(err, "MCP server "+s.name)
 		}
 		return fmt.Errorf("MCP server %s: %s: %w", s.name, name, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -18,9 +19,12 @@ import (
 // fakeMCPServer speaks MCP over stdio and misbehaves as mode says:
 // "exit-on-call" dies when a tool is called, "hang-on-call" never answers,
 // "chatty" pages its tool list, sends a notification before each response
-// and pings the client.
+// and pings the client; "deaf" stops reading its stdin once it has listed
+// its tools; "big-result" answers a call with YAICLI_FAKE_MCP_MB megabytes
+// of text, "big-list" lists tools in an answer over maxRPCMessage.
 func fakeMCPServer(mode string) {
 	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 64*1024), 64<<20)
 	out := json.NewEncoder(os.Stdout)
 	for in.Scan() {
 		var m rpcMessage
@@ -38,7 +42,9 @@ func fakeMCPServer(mode string) {
 		case "tools/list":
 			var p struct{ Cursor string }
 			json.Unmarshal(m.Params, &p)
-			if mode == "chatty" && p.Cursor == "" {
+			if mode == "big-list" {
+				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "t", "description": strings.Repeat("d", maxRPCMessage), "inputSchema": map[string]any{"type": "object"}}}}
+			} else if mode == "chatty" && p.Cursor == "" {
 				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "first", "inputSchema": map[string]any{"type": "object"}}}, "nextCursor": "page2"}
 			} else {
 				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "second.tool", "description": "d", "inputSchema": map[string]any{"type": "object"}}}}
@@ -50,13 +56,35 @@ func fakeMCPServer(mode string) {
 				os.Exit(3)
 			case "hang-on-call":
 				select {}
+			case "big-result":
+				writeBigResult(os.Stdout, m.ID)
+				continue
 			}
 			reply["result"] = map[string]any{"content": []any{map[string]any{"type": "text", "text": "called"}}, "isError": false}
 		default:
 			reply["error"] = map[string]any{"code": -32601, "message": "no"}
 		}
 		out.Encode(reply)
+		if mode == "deaf" && m.Method == "tools/list" {
+			select {} // alive, but never reads again
+		}
 	}
+}
+
+// writeBigResult answers a tools/call with YAICLI_FAKE_MCP_MB (default
+// 300) megabytes of text, streamed, with the id last as the TypeScript SDK
+// orders it.
+func writeBigResult(w io.Writer, id json.RawMessage) {
+	mb := 300
+	fmt.Sscan(os.Getenv("YAICLI_FAKE_MCP_MB"), &mb)
+	bw := bufio.NewWriterSize(w, 1<<20)
+	io.WriteString(bw, `{"result":{"content":[{"type":"text","text":"BEGIN `)
+	line := []byte(strings.Repeat("0123456789", 10) + `\n`)
+	for n := 0; n < mb<<20; n += len(line) {
+		bw.Write(line)
+	}
+	fmt.Fprintf(bw, ` END"}],"isError":false},"jsonrpc":"2.0","id":%s}`+"\n", id)
+	bw.Flush()
 }
 
 // mcpServersDir holds the reference servers installed by .ci/run.

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -67,8 +67,8 @@ func (l *listChanges) fromServer(m rpcMessage, answer func(rpcMessage)) (respons
 // between a request and its response confuses nothing.
 type rpcRouter struct {
 	listChanges
-	send    func(rpcMessage) error // writes one message to the server
-	mu      sync.Mutex             // guards the fields below
+	send    func(context.Context, rpcMessage) error // writes one message to the server within ctx
+	mu      sync.Mutex                              // guards the fields below
 	pending map[string]chan rpcMessage
 	nextID  int
 	dead    error
@@ -76,13 +76,22 @@ type rpcRouter struct {
 }
 
 // newRouter routes messages for a transport that writes with send.
-func newRouter(send func(rpcMessage) error) *rpcRouter {
+func newRouter(send func(context.Context, rpcMessage) error) *rpcRouter {
 	return &rpcRouter{send: send, pending: map[string]chan rpcMessage{}, done: make(chan struct{})}
 }
 
+// mcpAnswerTimeout bounds writing an answer to the server's own request
+// (ping, roots/list), which no caller's deadline covers.
+const mcpAnswerTimeout = 10 * time.Second
+
 // route handles one message from the server.
 func (r *rpcRouter) route(m rpcMessage) {
-	if !r.fromServer(m, func(a rpcMessage) { r.send(a) }) {
+	answer := func(a rpcMessage) {
+		ctx, cancel := context.WithTimeout(context.Background(), mcpAnswerTimeout)
+		defer cancel()
+		r.send(ctx, a)
+	}
+	if !r.fromServer(m, answer) {
 		return
 	}
 	r.mu.Lock()
@@ -91,6 +100,8 @@ func (r *rpcRouter) route(m rpcMessage) {
 	r.mu.Unlock()
 	if ch != nil {
 		ch <- m
+	} else if m.big != nil {
+		m.big.f.Close() // an answer nobody waits for any more
 	}
 }
 
@@ -119,12 +130,19 @@ func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.R
 		delete(r.pending, string(id))
 		r.mu.Unlock()
 	}
-	if err := r.send(rpcMsg(id, method, params)); err != nil {
+	if err := r.send(ctx, rpcMsg(id, method, params)); err != nil {
 		forget()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, fmt.Errorf("writing to the server: %w", err)
 	}
 	select {
 	case m := <-ch:
+		if m.big != nil && method != "tools/call" { // only a tool result can be streamed on
+			m.big.f.Close()
+			return nil, &limitError{what: "one JSON-RPC message (an answer to " + method + ")", limit: maxRPCMessage}
+		}
 		return result(m)
 	case <-r.done:
 		forget()
@@ -133,27 +151,39 @@ func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.R
 		return nil, r.dead
 	case <-ctx.Done():
 		forget()
-		r.send(rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":` + string(id) + `,"reason":"timeout or interrupt"}`)})
+		cctx, cancel := context.WithTimeout(context.Background(), mcpCancelTimeout)
+		defer cancel()
+		r.send(cctx, rpcMessage{JSONRPC: "2.0", Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":` + string(id) + `,"reason":"timeout or interrupt"}`)})
 		return nil, ctx.Err()
 	}
 }
 
+// mcpCancelTimeout bounds telling the server a call was given up: the
+// caller is leaving (Ctrl+C, MCP_TIMEOUT) and must not wait on a server
+// that stopped reading.
+const mcpCancelTimeout = 500 * time.Millisecond
+
 // notify sends a notification.
-func (r *rpcRouter) notify(_ context.Context, method string, params any) error {
-	return r.send(rpcMsg(nil, method, params))
+func (r *rpcRouter) notify(ctx context.Context, method string, params any) error {
+	return r.send(ctx, rpcMsg(nil, method, params))
 }
 
 // stdioTransport speaks newline-delimited JSON-RPC with a child process.
+// Writes to its stdin have the caller's deadline, like the wait for the
+// reply: a server that stops reading cannot hang a call, MCP_TIMEOUT or
+// Ctrl+C. A write cut part-way leaves half a message in the pipe, so the
+// server is stopped then.
 type stdioTransport struct {
 	*rpcRouter
 	name   string
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	wmu    sync.Mutex // serialises writes to stdin
+	stdin  *os.File      // our end of the server's stdin: a pipe with write deadlines
+	wlock  chan struct{} // one writer at a time; waiting for it honours ctx
 	stderr *tailBuffer
+	killed sync.Once
 }
 
-// startStdio starts the server process and its reader.
+// startStdio starts the server process, in a process group of its own, and its reader.
 func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = cfg.environ
@@ -165,58 +195,108 @@ func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) 
 	}
 	cmd.Dir = cfg.Cwd
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
-	t := &stdioTransport{name: name, cmd: cmd, stderr: &tailBuffer{max: 4096}}
+	t := &stdioTransport{name: name, cmd: cmd, stderr: &tailBuffer{max: 4096}, wlock: make(chan struct{}, 1)}
 	t.rpcRouter = newRouter(t.write)
 	if verbose {
 		cmd.Stderr = io.MultiWriter(t.stderr, &prefixWriter{w: &termWriter{w: warn}, prefix: "[mcp " + sanitize(name) + "] "})
 	} else {
 		cmd.Stderr = t.stderr // kept out of the terminal; shown when the server fails
 	}
-	stdin, err := cmd.StdinPipe()
+	pr, pw, err := os.Pipe() // not StdinPipe: its writer has no deadlines
 	if err != nil {
 		return nil, err
 	}
+	cmd.Stdin = pr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
+		pr.Close()
+		pw.Close()
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 	}
-	t.stdin = stdin
+	pr.Close()
+	t.stdin = pw
 	go t.read(stdout)
 	return t, nil
 }
 
-// read routes every message from the server until its stdout ends.
+// read routes every message from the server until its stdout ends. A
+// message past maxRPCSpill ends the session: the server is stopped.
 func (t *stdioTransport) read(r io.Reader) {
-	br := bufio.NewReaderSize(r, 1<<20)
+	mr := newRPCReader(r, "")
+	var why error
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
-			var m rpcMessage
-			if json.Unmarshal(line, &m) == nil {
-				t.route(m)
-			}
-		}
+		m, err := mr.next()
 		if err != nil {
+			var le *limitError
+			if errors.As(err, &le) {
+				why = blame(err, "MCP server "+t.name)
+				t.kill()
+			}
 			break
 		}
+		t.route(m)
 	}
+	io.Copy(io.Discard, r) // let the server finish writing, so Wait does not hang on a full pipe
 	werr := t.cmd.Wait()
-	t.end(fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint()))
+	if why == nil {
+		why = fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint())
+	}
+	t.end(why)
 }
 
-// write sends one message as a line on the server's stdin.
-func (t *stdioTransport) write(m rpcMessage) error {
+// write sends one message as a line on the server's stdin, within ctx.
+func (t *stdioTransport) write(ctx context.Context, m rpcMessage) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
 	}
-	t.wmu.Lock()
-	defer t.wmu.Unlock()
-	_, err = t.stdin.Write(append(b, '\n'))
+	select {
+	case t.wlock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.done:
+		return errors.New("the server has exited")
+	}
+	defer func() { <-t.wlock }()
+	deadline, _ := ctx.Deadline() // zero: none
+	t.stdin.SetWriteDeadline(deadline)
+	fired := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		t.stdin.SetWriteDeadline(time.Unix(1, 0)) // wakes the write at once
+		close(fired)
+	})
+	n, err := t.stdin.Write(append(b, '\n'))
+	if !stop() {
+		<-fired // the deadline is ours again before the next writer sets its own
+	}
+	if err == nil {
+		return nil
+	}
+	cause := ctx.Err() // the caller's deadline or cancel, as callers test for it
+	if cause == nil && !deadline.IsZero() && !time.Now().Before(deadline) {
+		cause = context.DeadlineExceeded // the pipe's deadline fired before ctx's timer
+	}
+	if cause == nil {
+		cause = err
+	}
+	if n > 0 {
+		t.kill() // half a message is in the pipe: nothing after it would parse
+		return fmt.Errorf("the server stopped reading its input (%s of a %s message written), so it was stopped: %w", sizeText(int64(n)), sizeText(int64(len(b)+1)), cause)
+	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return fmt.Errorf("the server is not reading its input: %w", cause)
+	}
 	return err
+}
+
+// kill stops the server's whole process group, once.
+func (t *stdioTransport) kill() {
+	t.killed.Do(func() { syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL) })
 }
 
 // close ends stdin, as the protocol's shutdown asks, then kills the
@@ -226,7 +306,7 @@ func (t *stdioTransport) close() {
 	select {
 	case <-t.done:
 	case <-time.After(time.Second):
-		syscall.Kill(-t.cmd.Process.Pid, syscall.SIGKILL)
+		t.kill()
 		<-t.done
 	}
 }
@@ -301,10 +381,11 @@ func startSSE(ctx context.Context, cfg mcpServerConfig) (*sseTransport, error) {
 	return t, nil
 }
 
-// post sends one message to the endpoint; the answer comes on the stream.
-func (t *sseTransport) post(m rpcMessage) error {
+// post sends one message to the endpoint within ctx (and 30 seconds at
+// most); the answer comes on the stream.
+func (t *sseTransport) post(ctx context.Context, m rpcMessage) error {
 	b, _ := json.Marshal(m)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, t.endpoint, bytes.NewReader(b))
 	if err != nil {
@@ -457,9 +538,13 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 	}
 	defer resp.Body.Close()
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		var m rpcMessage
-		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		m, err := newRPCReader(resp.Body, "").readWhole()
+		if err != nil {
 			return nil, fmt.Errorf("reading the answer to %s: %w", method, err)
+		}
+		if m.big != nil && method != "tools/call" {
+			m.big.f.Close()
+			return nil, &limitError{what: "one JSON-RPC message (an answer to " + method + ")", limit: maxRPCMessage}
 		}
 		return result(m)
 	}
@@ -488,9 +573,14 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 }
 
 // result is a response's result, or its error.
+// A response too long for memory comes back as a *bigMessage error, for
+// callTool to stream on.
 func result(m rpcMessage) (json.RawMessage, error) {
 	if m.Error != nil {
 		return nil, m.Error
+	}
+	if m.big != nil {
+		return nil, m.big
 	}
 	return m.Result, nil
 }
