@@ -398,7 +398,6 @@ func BenchmarkArgumentDeltas(b *testing.B) {
 	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 }
 
-
 // BenchmarkAnthropicAnswer parses a 700 KB Anthropic answer in 7-byte text
 // deltas, next to BenchmarkOpenAIAnswer with the same text.
 func BenchmarkAnthropicAnswer(b *testing.B) {
