@@ -40,6 +40,7 @@ type agent struct {
 	rawAnswer bool
 	answer    *termWriter
 	think     *reasoningView // where reasoning is drawn; nil: plainly on stderr
+	spinTo    io.Writer      // the terminal a waiting spinner is drawn on; nil: none
 	// reported is the last prompt size the provider reported, for /context
 	// even when it did not calibrate the estimator; reportedEst our estimate.
 	reported, reportedEst int
@@ -227,7 +228,15 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
 	a.streamed = false
-	return a.send(ctx, chatRequest{Messages: h, Tools: specs, MaxTokens: maxTokens}, a.sink())
+	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model)
+	defer sp.stop()
+	sink := a.sink()
+	text, reasoning := sink.text, sink.reasoning
+	sink.text = func(t string) { sp.stop(); text(t) } // the first byte ends the wait
+	if reasoning != nil {
+		sink.reasoning = func(t string) { sp.stop(); reasoning(t) }
+	}
+	return a.send(ctx, chatRequest{Messages: h, Tools: specs, MaxTokens: maxTokens}, sink)
 }
 
 // discardPartial ends a partial answer's line and says it does not count:

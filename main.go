@@ -351,8 +351,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a.tools.attach(attached...)
 	a.rawAnswer = !isTerminal(stdout)
 	a.think = newReasoningView(stderr, isTerminal(stderr), os.Getenv)
+	a.spinTo = spinnerOn(stderr, isTerminal(stderr), os.Getenv)
 	if a.tools != nil {
 		a.tools.width = terminalWidth(stderr)
+		a.tools.spinTo = a.spinTo
 	}
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.turn(runCtx, hist)

@@ -288,8 +288,10 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 	ts.agent.stdout = answerWriter(cfg, ts.out, true, os.Getenv, func() int { w, _ := t.size(); return w })
 	ts.agent.answer = &termWriter{w: ts.agent.stdout}
 	ts.agent.think = newReasoningView(ts.errw, isTerminal(stderr), os.Getenv)
+	ts.agent.spinTo = spinnerOn(ts.errw, isTerminal(stderr), os.Getenv)
 	if ts.agent.tools != nil {
 		ts.agent.tools.width = func() int { w, _ := t.size(); return w }
+		ts.agent.tools.spinTo = ts.agent.spinTo
 	}
 	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
 	ts.stdin = in

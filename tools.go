@@ -50,6 +50,8 @@ type toolbox struct {
 	// width is the preview terminal's width now, so previews cap screen
 	// rows; nil or 0: unknown, lines are counted instead.
 	width func() int
+	// spinTo is the terminal a spinner is drawn on while a tool runs; nil: none.
+	spinTo io.Writer
 }
 
 // snapshot copies this turn's outputs.
@@ -158,7 +160,9 @@ func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
 	}
 	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).redacting(tb.cfg.redactor())
 	counted := &countingWriter{w: cl}
-	err := t.run(ctx, args, counted)
+	sp := startSpinner(tb.spinTo, "running "+name)
+	err := t.run(ctx, args, sp.counting(counted))
+	sp.stop()
 	if err != nil && counted.n == 0 {
 		writeJSON(cl, map[string]any{"success": false, "error": err.Error()})
 	}

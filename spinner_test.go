@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSpinner: a wait shorter than spinnerDelay draws nothing; a longer
+// one draws the label, the seconds and the bytes so far, and stop erases
+// the line; nil is safe.
+func TestSpinner(t *testing.T) {
+	var quick lockedBuffer
+	startSpinner(&quick, "waiting").stop()
+	if quick.String() != "" {
+		t.Errorf("a quick wait drew %q", quick.String())
+	}
+	var slow lockedBuffer
+	s := startSpinner(&slow, "running fs_read_file")
+	s.counting(&bytes.Buffer{}).Write(make([]byte, 2048))
+	time.Sleep(spinnerDelay + 250*time.Millisecond)
+	s.stop()
+	s.stop()
+	got := slow.String()
+	if !strings.Contains(got, "running fs_read_file 0.") || !strings.Contains(got, "· 2.0 KB so far") || !strings.HasSuffix(got, "\r\x1b[2K") {
+		t.Errorf("spinner drew %q", got)
+	}
+	var none *spinner
+	none.stop()
+	if w := none.counting(&slow); w != &slow {
+		t.Errorf("nil spinner's counting writer is not the writer itself")
+	}
+	if startSpinner(nil, "x") != nil || spinnerOn(&slow, true, func(k string) string { return map[string]string{"TERM": "dumb"}[k] }) != nil || spinnerOn(&slow, false, func(string) string { return "" }) != nil {
+		t.Errorf("a spinner is drawn where it should not be")
+	}
+}
+
+// TestTmuxSpinner: while the model is slow to answer a spinner says so on
+// the terminal, and the answer replaces it without a trace.
+func TestTmuxSpinner(t *testing.T) {
+	slowFirstByte := func(w http.ResponseWriter, r received) {
+		time.Sleep(1500 * time.Millisecond)
+		sse(textStream("Here at last."))(w, r)
+	}
+	f := newFakeProvider(t, slowFirstByte)
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " q; echo EXIT=$?; sleep 30"})[0])
+	s.waitFor("waiting for gpt-4o")
+	sc := s.waitFor("EXIT=0")
+	if strings.Contains(sc, "waiting for") || !strings.Contains(sc, "Here at last.\nEXIT=0") {
+		t.Errorf("after the answer:\n%s", sc)
+	}
+}
+
+// TestTmuxToolSpinner: while a tool runs the spinner names it, and is gone
+// when its preview is drawn.
+func TestTmuxToolSpinner(t *testing.T) {
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"sleep 1.5; echo slept"}`})), sse(textStream("Rested.")))
+	s := startTmux(t, f, "--chat", "--yes")
+	s.typeText("nap")
+	s.send("Enter")
+	s.waitFor("running execute_shell_command")
+	sc := s.waitFor("Rested.")
+	if strings.Contains(sc, "running execute_shell_command") || !strings.Contains(sc, "slept") {
+		t.Errorf("after the tool:\n%s", sc)
+	}
+}
