@@ -223,8 +223,18 @@ func countPieces(s string, c *pieces) {
 		case clsPunct:
 			i = punctRun(s, i, c)
 		case clsNewline:
+			if k := i + 1; k < n && asciiClass[s[k]] != clsSpace && asciiClass[s[k]] != clsNewline {
+				// a bare line break, no blank line or indentation after it
+				c[pNewline]++
+				i++
+				continue
+			}
 			i = newlineRun(s, i, c)
 		case clsSpace:
+			if b == ' ' && i+1 < n && asciiClass[s[i+1]] == clsLower {
+				i++ // a single space before a word, the commonest space: free
+				continue
+			}
 			i = spaceRun(s, i, c)
 		default:
 			c[pCtrl]++
