@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -173,6 +174,9 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 // puts one beside finish_reason "error"), vLLM's {"object":"error"}, a
 // {"type":"error"} event, MiniMax's base_resp with a non-zero status_code.
 func bodyError(provider string, data []byte) *apiError {
+	if !containsFold(data, "error") && !containsFold(data, "base_resp") {
+		return nil // most events are deltas: a scan spares decoding each one twice
+	}
 	var v struct {
 		Error    json.RawMessage `json:"error"`
 		Object   string          `json:"object"`
@@ -283,4 +287,15 @@ func contextHint(err error, ae *apiError, repl bool) string {
 		return "run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
 	}
 	return "send less (pipe through head or tail), or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
+}
+
+// containsFold reports whether data holds word in any case, as
+// encoding/json matches keys; it allocates nothing.
+func containsFold(data []byte, word string) bool {
+	for i := 0; i+len(word) <= len(data); i++ {
+		if c := data[i] | 0x20; c == word[0] && bytes.EqualFold(data[i:i+len(word)], []byte(word)) {
+			return true
+		}
+	}
+	return false
 }
