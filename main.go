@@ -101,7 +101,9 @@ Exit codes:
 // main runs run with the process's arguments and streams, and exits with its code.
 func main() {
 	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
+	restore := terminalRestorer(os.Stdin, os.Stdout)
 	ctx, stop := signalContext(func(code int) {
+		restore() // the normal path's defers will not run: put the terminal back here
 		os.Stderr.WriteString("\nyaicli: still busy after the signal; exiting\n")
 		os.Exit(code)
 	})

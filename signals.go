@@ -7,6 +7,8 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // stopGrace is how long run may take to wind down after SIGTERM or SIGHUP
@@ -65,4 +67,22 @@ func interruptCode(ctx context.Context) int {
 		}
 	}
 	return exitInterrupted
+}
+
+// terminalRestorer records in's terminal modes as yaicli found them and
+// returns a func that puts them back and leaves the viewer's alternate
+// screen: the last resort of a run that did not wind down after a signal,
+// so a stuck yaicli never leaves the shell in raw mode or on a blank
+// screen. Without a terminal it does nothing.
+func terminalRestorer(in, out *os.File) func() {
+	orig, err := unix.IoctlGetTermios(int(in.Fd()), ioctlGetTermios)
+	if err != nil {
+		return func() {}
+	}
+	return func() {
+		unix.IoctlSetTermios(int(in.Fd()), ioctlSetTermios, orig)
+		if _, err := unix.IoctlGetTermios(int(out.Fd()), ioctlGetTermios); err == nil {
+			out.WriteString(leaveAltScreen)
+		}
+	}
 }
