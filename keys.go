@@ -32,6 +32,7 @@ const (
 	keyPasteStart
 	keyPasteEnd
 	keyUnknown
+	keyResize // not a key: the terminal changed size while keys were awaited
 )
 
 // key is one decoded key press.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"unicode"
 )
@@ -28,6 +29,9 @@ type lineEditor struct {
 	search  bool     // Ctrl+R reverse search is active
 	query   string
 	match   int // index into history of the current match, -1 for none
+	// readDir lists directories for Tab's path completion; nil: none.
+	readDir func(string) ([]os.DirEntry, error)
+	choices []string // what Tab could complete to, shown under the line
 }
 
 // newLineEditor starts a line pre-filled with prefill, the cursor at its end.
@@ -60,11 +64,12 @@ func (e *lineEditor) apply(k key) editResult {
 			return editContinue
 		}
 	}
+	e.choices = nil
 	switch k.kind {
 	case keyRune:
 		e.insert(string(k.r))
 	case keyTab:
-		e.insert("    ")
+		e.complete()
 	case keyEnter:
 		if e.pos == len(e.buf) && e.pos > 0 && e.buf[e.pos-1] == '\\' {
 			e.buf[e.pos-1] = '\n' // a trailing backslash continues on the next line
@@ -202,6 +207,22 @@ func (e *lineEditor) browse(dir int) {
 	}
 }
 
+// complete is Tab: the word before the cursor completed, or the choices
+// listed when it cannot be taken further.
+func (e *lineEditor) complete() {
+	c, ok := complete(e.buf, e.pos, e.readDir)
+	if !ok {
+		return
+	}
+	if c.list != nil {
+		e.choices = c.list
+		return
+	}
+	rest := append([]rune(c.text), e.buf[e.pos:]...)
+	e.buf = append(e.buf[:c.start:c.start], rest...)
+	e.pos = c.start + len([]rune(c.text))
+}
+
 // deleteForward deletes the character under the cursor.
 func (e *lineEditor) deleteForward() {
 	if e.pos < len(e.buf) {
@@ -267,5 +288,9 @@ func (e *lineEditor) render(prompt string, width int) (rows []string, curRow, cu
 		row += string(r)
 		col += w
 	}
-	return append(rows, row), curRow, curCol
+	rows = append(rows, row)
+	if len(e.choices) > 0 {
+		rows = append(rows, strings.TrimRight(fitWidthMarked(sanitize(strings.Join(e.choices, "  ")), width), " "))
+	}
+	return rows, curRow, curCol
 }

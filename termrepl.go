@@ -26,6 +26,8 @@ type tty struct {
 	out     io.Writer
 	orig    *unix.Termios
 	pending []byte          // bytes read but not yet decoded
+	winch   chan os.Signal  // SIGWINCH while a line is edited; nil otherwise
+	resized bool            // a wait for keys ended on winch
 	done    <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
 }
 
@@ -104,6 +106,9 @@ func (t *tty) fill(timeout time.Duration) bool {
 		select {
 		case <-t.done:
 			return false
+		case <-t.winch: // nil outside readLine: never ready
+			t.resized = true
+			return false
 		default:
 		}
 		if timeout >= 0 {
@@ -134,6 +139,10 @@ func (t *tty) readKey(timeout time.Duration) (key, bool) {
 			return key{kind: keyEsc}, true
 		}
 		if len(t.pending) == 0 && !t.fill(timeout) {
+			if t.resized {
+				t.resized = false
+				return key{kind: keyResize}, true
+			}
 			return key{}, false
 		}
 	}
@@ -156,7 +165,11 @@ func (t *tty) readPaste() string {
 func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 	t.raw()
 	io.WriteString(t.out, "\x1b[?2004h")
+	t.winch = make(chan os.Signal, 1)
+	signal.Notify(t.winch, syscall.SIGWINCH)
 	defer func() {
+		signal.Stop(t.winch)
+		t.winch = nil
 		io.WriteString(t.out, "\x1b[?2004l")
 		t.restore()
 	}()
@@ -189,8 +202,20 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 			io.WriteString(t.out, "\r\n")
 			return editExit
 		}
-		if k.kind == keyPasteStart {
+		switch {
+		case k.kind == keyPasteStart:
 			e.insert(t.readPaste())
+			continue
+		case k.kind == keyResize:
+			// The terminal rewraps the rows already drawn to its new width
+			// (tmux, VTE, iTerm2 do): the cursor's row is where the line
+			// laid out at that width puts it, and the redraw clears below.
+			w, _ := t.size()
+			_, last, _ = e.render(prompt, w)
+			continue
+		case k.kind == keyCtrl && k.r == 'l':
+			io.WriteString(t.out, "\x1b[H\x1b[2J") // clear; the prompt redraws at the top
+			last = 0
 			continue
 		}
 		if res := e.apply(k); res != editContinue {
@@ -302,6 +327,7 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 	prefill := ""
 	for ctx.Err() == nil {
 		e := newLineEditor(ts.history, prefill)
+		e.readDir = os.ReadDir
 		prefill = ""
 		prompt := ">>> "
 		if ts.exec {
