@@ -87,6 +87,12 @@ func (t *tty) size() (int, int) {
 func (t *tty) fill(timeout time.Duration) bool {
 	const step = 200 * time.Millisecond // how often a forever wait checks t.done
 	for {
+		select {
+		case <-t.winch: // before any key: a key typed after a resize is drawn at the new size
+			t.resized = true
+			return false
+		default: // nil outside readLine: never ready
+		}
 		wait := timeout
 		if timeout < 0 || timeout > step {
 			wait = step
@@ -105,9 +111,6 @@ func (t *tty) fill(timeout time.Duration) bool {
 		}
 		select {
 		case <-t.done:
-			return false
-		case <-t.winch: // nil outside readLine: never ready
-			t.resized = true
 			return false
 		default:
 		}
@@ -144,6 +147,19 @@ func (t *tty) readKey(timeout time.Duration) (key, bool) {
 				return key{kind: keyResize}, true
 			}
 			return key{}, false
+		}
+	}
+}
+
+// settle waits for a burst of SIGWINCH to end (a window dragged, or a
+// multiplexer resizing in steps), so the line is redrawn once, at the
+// final size.
+func (t *tty) settle() {
+	for {
+		select {
+		case <-t.winch:
+		case <-time.After(80 * time.Millisecond):
+			return
 		}
 	}
 }
@@ -210,6 +226,7 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 			// The terminal rewraps the rows already drawn to its new width
 			// (tmux, VTE, iTerm2 do): the cursor's row is where the line
 			// laid out at that width puts it, and the redraw clears below.
+			t.settle()
 			w, _ := t.size()
 			_, last, _ = e.render(prompt, w)
 			continue
