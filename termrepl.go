@@ -151,6 +151,15 @@ func (t *tty) readKey(timeout time.Duration) (key, bool) {
 	}
 }
 
+// rowsAt is how many rows the given rows take on a terminal w cells wide.
+func rowsAt(rows []string, w int) int {
+	n := 0
+	for _, r := range rows {
+		n += max((stringWidth(r)+w-1)/w, 1)
+	}
+	return n
+}
+
 // settle waits for a burst of SIGWINCH to end (a window dragged, or a
 // multiplexer resizing in steps), so the line is redrawn once, at the
 // final size.
@@ -189,10 +198,19 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 		io.WriteString(t.out, "\x1b[?2004l")
 		t.restore()
 	}()
-	last := 0 // the cursor row of the previous draw, to move back up
+	last := 0          // the cursor row of the previous draw, to move back up
+	var drawn []string // the rows of the previous draw, and its width
+	drawnW, drawnCol := 0, 0
 	draw := func() {
 		w, _ := t.size()
+		if drawnW != 0 && w != drawnW {
+			// The terminal rewrapped the rows drawn to its new width (tmux,
+			// VTE, iTerm2 do): the cursor is as many rows down as they
+			// take now.
+			last = rowsAt(drawn[:min(last, len(drawn))], w) + drawnCol/w
+		}
 		rows, cr, cc := e.render(prompt, w)
+		drawn, drawnW, drawnCol = rows, w, cc
 		var b strings.Builder
 		if last > 0 {
 			fmt.Fprintf(&b, "\x1b[%dA", last)
@@ -226,9 +244,7 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 			// The terminal rewraps the rows already drawn to its new width
 			// (tmux, VTE, iTerm2 do): the cursor's row is where the line
 			// laid out at that width puts it, and the redraw clears below.
-			t.settle()
-			w, _ := t.size()
-			_, last, _ = e.render(prompt, w)
+			t.settle() // draw notices the new width
 			continue
 		case k.kind == keyCtrl && k.r == 'l':
 			io.WriteString(t.out, "\x1b[H\x1b[2J") // clear; the prompt redraws at the top
