@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,30 +87,5 @@ func TestTmuxLineEditor(t *testing.T) {
 			t.Fatalf("Ctrl+L did not clear:\n%s", sc)
 		}
 		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// TestTmuxResizeWhileTyping: shrinking the window while a two-row line is
-// typed redraws it once, right under the output above, no stale rows.
-func TestTmuxResizeWhileTyping(t *testing.T) {
-	f := newFakeProvider(t)
-	s := startTmux(t, f, "--chat")
-	s.typeText("/help")
-	s.send("Enter")
-	s.waitFor("A line ending")
-	s.typeText(strings.Repeat("word ", 36) + "end") // 187 cells with the prompt: two rows at 100 columns
-	s.waitFor("end")
-	if out, err := exec.Command("tmux", "-L", s.socket, "resize-window", "-t", "t", "-x", "60", "-y", "30").CombinedOutput(); err != nil {
-		t.Fatalf("resize: %v %s", err, out)
-	}
-	time.Sleep(300 * time.Millisecond)
-	s.typeText("X")
-	s.waitFor("endX")
-	time.Sleep(200 * time.Millisecond)
-	sc := strings.TrimRight(s.screen(), "\n ")
-	_, tail, _ := strings.Cut(sc, "A line ending in \\ continues on the next line.\n")
-	want := ">>> " + strings.Repeat("word ", 36) + "endX"
-	if strings.ReplaceAll(tail, "\n", "") != want {
-		t.Errorf("after the resize the prompt is not drawn once under the output:\n%s", sc)
 	}
 }
