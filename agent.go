@@ -46,6 +46,8 @@ type agent struct {
 	reported, reportedEst int
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
+	// compaction records summary attempts, for compact.go's guards.
+	compaction compactState
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -114,6 +116,7 @@ func (a *agent) endAnswer() {
 func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	var specs []toolSpec
 	a.warnedBig = false
+	a.compaction.triedTurn = false
 	if a.tools != nil {
 		a.tools.newTurn()
 		if a.hub.refresh(ctx) { // a server announced notifications/tools/list_changed
@@ -123,7 +126,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	}
 	for round := 0; ; round++ {
 		sent := a.toolsFor(h, specs)
-		h = a.fit(h, sent)
+		h = a.fit(a.autoCompact(ctx, h, sent), sent)
 		r, err := a.request(ctx, &h, sent)
 		if err != nil {
 			return validate(h), err

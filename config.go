@@ -76,6 +76,8 @@ var settings = []setting{
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
 	{"CONTEXT_TRIM_TARGET", "0.75", "share of the budget trimming reduces to once over it, so the next turns need none (0.1-1)"},
 	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are never masked (at least 1)"},
+	{"COMPACT_MODE", "mechanical", "what automatic reduction does first: mechanical (mask, shrink, drop) or summary (a model-written summary of old turn groups, then mechanical)"},
+	{"AUTO_COMPACT_PERCENT", "0", "share of the budget, in percent, at which an automatic summary starts (0 = off: with COMPACT_MODE=summary, once over the budget)"},
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
 	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
 }
@@ -123,6 +125,8 @@ type config struct {
 	ContextBudgetTokens              int
 	ContextTrimTarget                float64
 	ContextKeepGroups                int
+	CompactMode                      string // mechanical or summary (compact.go)
+	AutoCompactPercent               int    // 0: off
 	MaxToolCallDepth                 int
 	ExitOnDepthLimit                 bool
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
@@ -250,6 +254,10 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
 	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
 	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
+	c.CompactMode = p.oneOf("COMPACT_MODE", "mechanical", "summary")
+	if c.AutoCompactPercent = p.int("AUTO_COMPACT_PERCENT"); c.AutoCompactPercent > 100 {
+		c.AutoCompactPercent, _ = strconv.Atoi(p.fallback("AUTO_COMPACT_PERCENT", "a percentage from 0 to 100"))
+	}
 	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")

@@ -240,6 +240,7 @@ const replHelp = `Commands:
   /help, ?              this list
   /context, /ctx        estimated context usage and the budget in use
   /compact [N]          keep only the last N turn groups (default 2)
+  /compact --summary [N] replace all but the last N turn groups by a model-written summary
   /clear                start over with an empty history
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
@@ -268,6 +269,10 @@ func (s *session) command(line string) bool {
 	case "/context", "/ctx":
 		writeContext(s.out, s.hist, s.agent)
 	case "/compact":
+		if len(f) > 1 && f[1] == "--summary" {
+			s.compactSummary(f[2:])
+			break
+		}
 		s.compact(f[1:])
 	case "/his":
 		writeHistory(s.out, s.hist)
@@ -509,6 +514,9 @@ func writeContext(w io.Writer, h []message, a *agent) {
 	masked := ""
 	if n, saved := maskedIn(h, a.estimate); n > 0 {
 		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", n, saved)
+	}
+	if n, t := summaryIn(h, a.estimate); n > 0 {
+		row("  of it a summary", t, plural(n, "summary turn")+" (/compact --summary)")
 	}
 	row(fmt.Sprintf("tool output (%d results)", nTools), tools, masked)
 	row(fmt.Sprintf("tool schemas (%d tools)", len(specs)), schemas, "")

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+)
+
+// Summary compaction replaces old turn groups by one model-written summary
+// turn. It is built against the ways such features fail elsewhere: it never
+// loops (one attempt per turn, automatic attempts stop after two failures),
+// never grows the context (a summary must be at most half of what it
+// replaces, or it is discarded), never forgets the instructions (the
+// system prompt and attached files are not part of what is summarised, and
+// the prompt asks for the user's words verbatim), and never leaves an
+// orphaned tool message (whole groups are replaced, and the result is
+// validated). Whatever happens, mechanical reduction (masking, shrinking,
+// dropping) still runs after it.
+
+// summaryMarker starts the user message of a summary turn, so the summary
+// is known as such in /context, in a saved chat and in a later summary.
+const summaryMarker = "[yaicli: summary of earlier conversation]"
+
+// maxSummaryFailures is how many failed attempts stop automatic summaries
+// for the session.
+const maxSummaryFailures = 2
+
+// transcriptResultChars bounds a tool result the transcript shows whole
+// because it could not be masked (small results are shown whole anyway).
+const transcriptResultChars = 2000
+
+// compactPrompt is the summary request's system prompt: a fixed structure,
+// so what the next requests rely on is always there.
+const compactPrompt = `You compact a conversation between a user and a coding assistant that uses tools. The transcript below will be replaced by your summary: anything you leave out is lost to the assistant, except tool outputs, which stay on disk at the paths shown.
+
+Write the summary with exactly these sections, in this order, as plain Markdown:
+
+## Task and instructions
+The user's task and every instruction, constraint and preference the user gave, each QUOTED VERBATIM (exact words, in quotation marks). Never paraphrase these.
+
+## Decisions
+Decisions taken and why, in one line each.
+
+## Files
+Every file read, created or changed, with what was done to it; for tool outputs moved to disk, the full spill path exactly as shown ("full output: ...").
+
+## Current state and what is left
+Where the work stands, and the remaining steps in order.
+
+## Open questions
+Anything unresolved or waiting on the user; "none" if nothing.
+
+Be brief: the summary must be far shorter than the transcript. Do not call tools. Do not continue the conversation.`
+
+// compactState is the session's record of summary attempts.
+type compactState struct {
+	triedTurn bool // an attempt was made in the current turn
+	failures  int  // failed attempts in this session since the last manual run
+	stopped   bool // automatic summaries are off until a manual /compact --summary
+}
+
+// compactResult says what a summary attempt did, for the caller's words.
+type compactResult struct {
+	ok               bool
+	groups, replaced int // turn groups replaced and their tokens
+	summary          int // tokens of the summary turn
+	why              string
+}
+
+// summaryTurn is the user/assistant pair that stands for replaced groups:
+// a pair keeps the roles alternating and starts a turn group of its own.
+func summaryTurn(groups, tokens int, text string) []message {
+	intro := fmt.Sprintf("%s %s (~%d tokens) were replaced by the summary below, written by the model. The system prompt and attached files above are unchanged; tool outputs named in it are on disk.",
+		summaryMarker, plural(groups, "earlier turn group"), tokens)
+	return []message{{Role: "user", Content: intro}, {Role: "assistant", Content: strings.TrimSpace(text)}}
+}
+
+// summaryIn counts summary turns in h and the tokens they take.
+func summaryIn(h []message, est func(message) int) (n, tokens int) {
+	for i, m := range h {
+		if m.Role == "user" && strings.HasPrefix(m.Content, summaryMarker) {
+			n++
+			tokens += est(m)
+			if i+1 < len(h) && h[i+1].Role == "assistant" {
+				tokens += est(h[i+1])
+			}
+		}
+	}
+	return n, tokens
+}
+
+// transcript renders msgs as plain text for the summary request, tool
+// outputs masked to their stubs (spill paths kept) so the request is small.
+func (a *agent) transcript(msgs []message) string {
+	var b strings.Builder
+	for _, m := range msgs {
+		switch {
+		case m.Role == "tool":
+			fmt.Fprintf(&b, "TOOL RESULT (%s):\n%s\n\n", m.Name, a.maskedForTranscript(m))
+		case m.Role == "assistant" && len(m.ToolCalls) > 0:
+			if m.Content != "" {
+				fmt.Fprintf(&b, "ASSISTANT:\n%s\n", m.Content)
+			}
+			for _, tc := range m.ToolCalls {
+				fmt.Fprintf(&b, "ASSISTANT CALLED %s %s\n", tc.Function.Name, tc.Function.Arguments)
+			}
+			b.WriteString("\n")
+		default:
+			fmt.Fprintf(&b, "%s:\n%s\n\n", strings.ToUpper(m.Role), m.Content)
+		}
+	}
+	return b.String()
+}
+
+// maskedForTranscript is a tool result as the transcript shows it: its
+// stub when it is (or can be) masked, else its text within a bound.
+func (a *agent) maskedForTranscript(m message) string {
+	if isStub(m.Content) {
+		return m.Content
+	}
+	if s, _, why := stubFor(m, a.estimate(m), a.estimate, a.spill); why == stubbed {
+		return s.Content
+	}
+	if r := []rune(m.Content); len(r) > transcriptResultChars {
+		return string(r[:transcriptResultChars]) + fmt.Sprintf("\n[… %d more characters not shown]", len(r)-transcriptResultChars)
+	}
+	return m.Content
+}
+
+// compactSummary replaces the turn groups of h older than the last keep
+// with one summary turn, when the model writes one at most half their
+// size. It returns the history (h itself on failure) and what happened;
+// the history is valid either way. A context-length rejection of the
+// summary request is retried once with the older half of those groups.
+func (a *agent) compactSummary(ctx context.Context, h []message, keep int) ([]message, compactResult) {
+	a.compaction.triedTurn = true
+	starts := groupStarts(h)
+	n := len(starts) - max(keep, 0)
+	if n <= 0 {
+		return h, compactResult{why: fmt.Sprintf("nothing to summarise: %s, all kept", plural(len(starts), "turn group"))}
+	}
+	for retried := false; ; retried = true {
+		end := len(h)
+		if n < len(starts) {
+			end = starts[n]
+		}
+		out, res, err := a.summarizeSlice(ctx, h, starts[0], end, n)
+		var e *apiError
+		if errors.As(err, &e) && e.Kind == kindContextLength && !retried && n > 1 {
+			fmt.Fprintf(a.stderr, "yaicli: the summary request of %s was rejected as too long; summarising the older %d once\n", plural(n, "turn group"), n/2)
+			n /= 2
+			continue
+		}
+		if err != nil {
+			res.why = "the summary request failed: " + sanitize(err.Error())
+		}
+		if !res.ok {
+			return h, res
+		}
+		return validate(out), res
+	}
+}
+
+// summarizeSlice asks for a summary of h[from:end], the n oldest groups,
+// and returns h with them replaced when the summary is small enough.
+func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n int) ([]message, compactResult, error) {
+	res := compactResult{groups: n}
+	for _, m := range h[from:end] {
+		res.replaced += a.estimate(m)
+	}
+	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(h[from:end])}}
+	sent := a.requestTokens(req, nil)
+	r, err := a.send(ctx, chatRequest{Messages: req, MaxTokens: a.maxTokens}, streamSink{text: func(string) {}})
+	if err != nil {
+		return h, res, err
+	}
+	in, got := r.Usage.PromptTokens, r.Usage.CompletionTokens
+	if in <= 0 {
+		in = sent
+	}
+	if got <= 0 {
+		got = a.fam.messageTokens(r.Message)
+	}
+	pair := summaryTurn(n, res.replaced, r.Message.Content)
+	for _, m := range pair {
+		res.summary += a.estimate(m)
+	}
+	cost := fmt.Sprintf("(the summary request cost %d tokens sent, %d received)", in, got)
+	switch {
+	case strings.TrimSpace(r.Message.Content) == "" || len(r.Message.ToolCalls) > 0:
+		res.why = "the model wrote no summary " + cost
+		return h, res, nil
+	case res.summary*2 > res.replaced:
+		res.why = fmt.Sprintf("the ~%d-token summary is more than half of the ~%d tokens it would replace; discarded %s", res.summary, res.replaced, cost)
+		return h, res, nil
+	}
+	res.ok = true
+	fmt.Fprintf(a.stderr, "yaicli: summarised %s (~%d tokens) into a ~%d-token summary turn %s\n", plural(n, "turn group"), res.replaced, res.summary, cost)
+	out := append(append(append([]message(nil), h[:from]...), pair...), h[end:]...)
+	return out, res, nil
+}
+
+// summaryWanted reports whether an automatic summary should be tried for a
+// request of h with specs: COMPACT_MODE=summary or AUTO_COMPACT_PERCENT set,
+// the request at that share of the budget (or over it), no attempt yet in
+// this turn, and automatic summaries not stopped.
+func (a *agent) summaryWanted(h []message, specs []toolSpec) bool {
+	pct := a.cfg.AutoCompactPercent
+	if a.cfg.CompactMode != "summary" && pct <= 0 || a.compaction.triedTurn || a.compaction.stopped || a.budget.tokens <= 0 {
+		return false
+	}
+	if pct <= 0 || pct > 100 {
+		pct = 100
+	}
+	return a.measure(h, specs)*100 >= a.budget.tokens*pct
+}
+
+// autoCompact runs an automatic summary before masking or dropping, when
+// summaryWanted; a failure is said on stderr, and the second one stops
+// automatic summaries with one line saying so.
+func (a *agent) autoCompact(ctx context.Context, h []message, specs []toolSpec) []message {
+	if !a.summaryWanted(h, specs) {
+		return h
+	}
+	keep := max(a.cfg.ContextKeepGroups, 1)
+	if len(groupStarts(h)) <= keep {
+		return h // nothing old to summarise (a one-shot run is one group): masking does the work
+	}
+	out, res := a.compactSummary(ctx, h, keep)
+	if res.ok {
+		return out
+	}
+	a.compaction.failures++
+	fmt.Fprintf(a.stderr, "yaicli: automatic summary failed: %s; reducing mechanically\n", res.why)
+	if a.compaction.failures >= maxSummaryFailures {
+		a.compaction.stopped = true
+		fmt.Fprintf(a.stderr, "yaicli: %d automatic summaries failed; automatic summaries are off for this session until /compact --summary is run by hand\n", a.compaction.failures)
+	}
+	return h
+}
+
+// manualCompact is /compact --summary: it runs whatever the automatic
+// guards say, and a run by hand turns automatic summaries back on.
+func (a *agent) manualCompact(ctx context.Context, h []message, keep int) ([]message, compactResult) {
+	a.compaction.failures, a.compaction.stopped = 0, false
+	return a.compactSummary(ctx, h, keep)
+}
+
+// compactSummary is /compact --summary [N]: summarise all but the last N
+// turn groups (default 2); Ctrl-C cancels the request.
+func (s *session) compactSummary(args []string) {
+	keep := defaultCompactKeep
+	if len(args) > 0 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 0 {
+			fmt.Fprintf(s.out, "/compact --summary takes a number of turn groups to keep, e.g. /compact --summary 1 (got %q)\n", args[0])
+			return
+		}
+		keep = n
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	before := historyTokens(s.hist, s.agent)
+	h, res := s.agent.manualCompact(ctx, s.hist, keep)
+	if !res.ok {
+		fmt.Fprintf(s.out, "not compacted: %s; /compact [N] drops old turn groups without a model call\n", res.why)
+		return
+	}
+	s.hist = h
+	after := historyTokens(s.hist, s.agent)
+	fmt.Fprintf(s.out, "compacted: %s replaced by a ~%d-token summary, freed ~%d tokens (now ~%d)\n", plural(res.groups, "turn group"), res.summary, before-after, after)
+}
