@@ -58,7 +58,7 @@ Be brief: the summary must be far shorter than the transcript. Do not call tools
 
 // compactState is the session's record of summary attempts.
 type compactState struct {
-	triedTurn bool // an attempt was made in the current turn
+	triedTurn bool // an attempt was made in the current turn (and, in a long turn, since the last summary of its rounds)
 	failures  int  // failed attempts in this session since the last manual run
 	stopped   bool // automatic summaries are off until a manual /compact --summary
 }
@@ -79,9 +79,13 @@ func summaryTurn(groups, tokens int, text string) []message {
 	return []message{{Role: "user", Content: intro}, {Role: "assistant", Content: strings.TrimSpace(text)}}
 }
 
-// summaryIn counts summary turns in h and the tokens they take.
+// summaryIn counts summaries in h and the tokens their messages take.
 func summaryIn(h []message, est func(message) int) (n, tokens int) {
 	for i, m := range h {
+		if m.Role == "assistant" && strings.HasPrefix(m.Content, summaryMarker) { // of tool rounds
+			n++
+			tokens += est(m)
+		}
 		if m.Role == "user" && strings.HasPrefix(m.Content, summaryMarker) {
 			n++
 			tokens += est(m)
@@ -134,24 +138,59 @@ func (a *agent) maskedForTranscript(m message) string {
 // compactSummary replaces the turn groups of h older than the last keep
 // with one summary turn, when the model writes one at most half their
 // size. It returns the history (h itself on failure) and what happened;
-// the history is valid either way. A context-length rejection of the
-// summary request is retried once with the older half of those groups.
+// the history is valid either way.
 func (a *agent) compactSummary(ctx context.Context, h []message, keep int) ([]message, compactResult) {
 	a.compaction.triedTurn = true
 	starts := groupStarts(h)
-	n := len(starts) - max(keep, 0)
-	if n <= 0 {
+	if len(starts) <= max(keep, 0) {
 		return h, compactResult{why: fmt.Sprintf("nothing to summarise: %s, all kept", plural(len(starts), "turn group"))}
 	}
+	return a.compactUnits(ctx, h, starts, keep, false)
+}
+
+// keepRounds is how many of the current turn's newest tool rounds a
+// summary of its older rounds leaves whole.
+const keepRounds = 2
+
+// roundStarts is where each tool round of h's last turn group begins: at
+// each assistant message.
+func roundStarts(h []message) []int {
+	starts := groupStarts(h)
+	if len(starts) == 0 {
+		return nil
+	}
+	var rs []int
+	for i := starts[len(starts)-1]; i < len(h); i++ {
+		if h[i].Role == "assistant" {
+			rs = append(rs, i)
+		}
+	}
+	return rs
+}
+
+// compactRounds summarises the older tool rounds of the current turn into
+// the text of the first round kept (a long agent run is one turn group,
+// which only this can make smaller); the user's question stays as it was.
+func (a *agent) compactRounds(ctx context.Context, h []message) ([]message, compactResult) {
+	a.compaction.triedTurn = true
+	return a.compactUnits(ctx, h, roundStarts(h), keepRounds, true)
+}
+
+// compactUnits summarises the units (turn groups, or tool rounds of the
+// current turn) of h older than the last keep, beginning at units. A
+// context-length rejection of the summary request is retried once with
+// the older half of them.
+func (a *agent) compactUnits(ctx context.Context, h []message, units []int, keep int, rounds bool) ([]message, compactResult) {
+	n := len(units) - max(keep, 0)
 	for retried := false; ; retried = true {
 		end := len(h)
-		if n < len(starts) {
-			end = starts[n]
+		if n < len(units) {
+			end = units[n]
 		}
-		out, res, err := a.summarizeSlice(ctx, h, starts[0], end, n)
+		out, res, err := a.summarizeSlice(ctx, h, units[0], end, n, rounds)
 		var e *apiError
 		if errors.As(err, &e) && e.Kind == kindContextLength && !retried && n > 1 {
-			fmt.Fprintf(a.stderr, "yaicli: the summary request of %s was rejected as too long; summarising the older %d once\n", plural(n, "turn group"), n/2)
+			fmt.Fprintf(a.stderr, "yaicli: the summary request of %s was rejected as too long; summarising the older %d once\n", plural(n, unitName(rounds)), n/2)
 			n /= 2
 			continue
 		}
@@ -165,14 +204,28 @@ func (a *agent) compactSummary(ctx context.Context, h []message, keep int) ([]me
 	}
 }
 
-// summarizeSlice asks for a summary of h[from:end], the n oldest groups,
-// and returns h with them replaced when the summary is small enough.
-func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n int) ([]message, compactResult, error) {
+// unitName names what a summary replaces.
+func unitName(rounds bool) string {
+	if rounds {
+		return "tool round"
+	}
+	return "turn group"
+}
+
+// summarizeSlice asks for a summary of h[from:end], n units, and returns
+// h with them replaced when the summary is small enough: by a summary turn
+// (groups), or in the text of h[end], the first round kept (rounds).
+func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n int, rounds bool) ([]message, compactResult, error) {
 	res := compactResult{groups: n}
 	for _, m := range h[from:end] {
 		res.replaced += a.estimate(m)
 	}
-	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(h[from:end])}}
+	shown := h[from:end]
+	if rounds { // the question the rounds answer, which stays
+		starts := groupStarts(h)
+		shown = h[starts[len(starts)-1]:end]
+	}
+	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(shown)}}
 	sent := a.requestTokens(req, nil)
 	r, err := a.send(ctx, chatRequest{Messages: req, MaxTokens: a.maxTokens}, streamSink{text: func(string) {}})
 	if err != nil {
@@ -185,9 +238,18 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 	if got <= 0 {
 		got = a.fam.messageTokens(r.Message)
 	}
-	pair := summaryTurn(n, res.replaced, r.Message.Content)
-	for _, m := range pair {
-		res.summary += a.estimate(m)
+	var repl []message
+	if rounds {
+		kept := h[end]
+		kept.Content = strings.TrimSpace(fmt.Sprintf("%s %s of this turn (~%d tokens) were replaced by this summary, written by the model; tool outputs named in it are on disk.\n\n%s\n\n%s",
+			summaryMarker, plural(n, "earlier tool round"), res.replaced, strings.TrimSpace(r.Message.Content), kept.Content))
+		repl, end = []message{kept}, end+1
+		res.summary = a.estimate(kept) - a.estimate(h[end-1])
+	} else {
+		repl = summaryTurn(n, res.replaced, r.Message.Content)
+		for _, m := range repl {
+			res.summary += a.estimate(m)
+		}
 	}
 	cost := fmt.Sprintf("(the summary request cost %d tokens sent, %d received)", in, got)
 	switch {
@@ -199,8 +261,8 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		return h, res, nil
 	}
 	res.ok = true
-	fmt.Fprintf(a.stderr, "yaicli: summarised %s (~%d tokens) into a ~%d-token summary turn %s\n", plural(n, "turn group"), res.replaced, res.summary, cost)
-	out := append(append(append([]message(nil), h[:from]...), pair...), h[end:]...)
+	fmt.Fprintf(a.stderr, "yaicli: summarised %s (~%d tokens) into a ~%d-token summary %s\n", plural(n, unitName(rounds)), res.replaced, res.summary, cost)
+	out := append(append(append([]message(nil), h[:from]...), repl...), h[end:]...)
 	return out, res, nil
 }
 
@@ -227,10 +289,21 @@ func (a *agent) autoCompact(ctx context.Context, h []message, specs []toolSpec) 
 		return h
 	}
 	keep := max(a.cfg.ContextKeepGroups, 1)
-	if len(groupStarts(h)) <= keep {
-		return h // nothing old to summarise (a one-shot run is one group): masking does the work
+	var out []message
+	var res compactResult
+	switch {
+	case len(groupStarts(h)) > keep:
+		out, res = a.compactSummary(ctx, h, keep)
+	case len(roundStarts(h)) > keepRounds+1: // one long turn (a one-shot run): its older rounds
+		if out, res = a.compactRounds(ctx, h); res.ok {
+			// A long run is one turn: a summary that worked lets the next
+			// be tried once the rounds after it have filled the context
+			// again (it halved what it replaced, so that takes rounds).
+			a.compaction.triedTurn = false
+		}
+	default:
+		return h // nothing old to summarise: mechanical reduction does the work
 	}
-	out, res := a.compactSummary(ctx, h, keep)
 	if res.ok {
 		return out
 	}

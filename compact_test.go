@@ -43,7 +43,7 @@ func (s *summaryScript) step(w http.ResponseWriter, r received) {
 	s.rounds++
 	n := s.rounds
 	s.mu.Unlock()
-	if last := m[len(m)-1]; last.Role == "tool" && !s.oneShot {
+	if last := m[len(m)-1]; last.Role == "tool" && (!s.oneShot || n > 40) {
 		sse(textStream(fmt.Sprintf("answer %d: the log looks fine", n)))(w, r)
 		return
 	}
@@ -104,7 +104,7 @@ func TestManualSummary(t *testing.T) {
 		next[3].Content != "question 3: once more" || strings.Contains(string(fp.chats()[7].Raw), "question 2") {
 		t.Errorf("request after the summary: %+v", next)
 	}
-	if !matches(`summarised 2 turn groups \(~\d+ tokens\) into a ~\d+-token summary turn \(the summary request cost \d+ tokens sent, \d+ received\)`, r.stderr) ||
+	if !matches(`summarised 2 turn groups \(~\d+ tokens\) into a ~\d+-token summary \(the summary request cost \d+ tokens sent, \d+ received\)`, r.stderr) ||
 		!strings.Contains(r.stdout, "compacted: 2 turn groups replaced by a ~") || !matches(`of it a summary\s+\d+\s+1 summary turn`, r.stdout) {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
 	}
@@ -208,6 +208,35 @@ func TestSummaryTooLongRetriesSmallerOnce(t *testing.T) {
 	first, second := strings.Count(s.sums[0].messages()[1].Content, "USER:\n"), strings.Count(s.sums[1].messages()[1].Content, "USER:\n")
 	if first != 4 || second != 2 || !strings.Contains(r.stderr, "summarising the older 2 once") || !strings.Contains(r.stdout, "not compacted: the summary request failed") {
 		t.Errorf("groups summarised %d then %d:\n%s\n%s", first, second, r.stdout, r.stderr)
+	}
+	assertNoOrphans(t, fp)
+}
+
+// TestOneShotManyRoundsSmallBudget: a one-shot run of 40 tool rounds, a
+// large output each, finishes under a small budget with summaries on:
+// its older rounds are summarised once (one attempt per turn), then this
+// turn's results shrink; the question stays verbatim.
+func TestOneShotManyRoundsSmallBudget(t *testing.T) {
+	s := &summaryScript{t: t, dir: t.TempDir(), lines: 150, summary: shortSummary, oneShot: true}
+	fp := s.provider(100)
+	env := []string{"YAI_CONTEXT_BUDGET_TOKENS=16000", "YAI_COMPACT_MODE=summary", "YAI_AUTO_COMPACT_PERCENT=80"}
+	r := runBinary(t, fp, e2e{args: []string{"--yes", "--max-turns", "40", "check all the logs"}, env: env})
+	if r.code != 0 || !strings.Contains(r.stdout, "answer 41: the log looks fine") {
+		t.Fatalf("code %d after %d requests:\n%s", r.code, len(fp.chats()), r.stderr)
+	}
+	if n := strings.Count(r.stderr, "tool rounds (~"); len(s.sums) < 2 || n != len(s.sums) || len(s.sums) > 40/keepRounds {
+		t.Errorf("%d summary requests, %d summaries said; want 2 to %d:\n%s", len(s.sums), n, 40/keepRounds, r.stderr)
+	}
+	for k, req := range fp.chats() {
+		m := req.messages()
+		if k > 0 && !isSummaryRequest(req) && isSummaryRequest(fp.chats()[k-1]) {
+			if m[1].Content != "check all the logs" || !strings.HasPrefix(m[2].Content, summaryMarker) || len(m[2].ToolCalls) != 1 {
+				t.Errorf("request after the summary: %+v", m[:3])
+			}
+		}
+		if req.tokens() > 16000 {
+			t.Errorf("request %d: ~%d tokens over the 16000 budget:\n%s", k+1, req.tokens(), r.stderr)
+		}
 	}
 	assertNoOrphans(t, fp)
 }
