@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -105,9 +106,9 @@ func renderAttachments(atts []attachment) string {
 	return b.String()
 }
 
-// fileRefs finds @path and @"path with spaces" references to existing files
-// in a prompt; words that are not files (user@host, @someone) stay words.
-func fileRefs(prompt string) []string {
+// atRefs finds @path and @"path with spaces" references in a prompt; an @
+// inside a word (user@host) is not one.
+func atRefs(prompt string) []string {
 	var refs []string
 	for i := 0; i < len(prompt); i++ {
 		if prompt[i] != '@' || i > 0 && prompt[i-1] != ' ' && prompt[i-1] != '\n' && prompt[i-1] != '\t' {
@@ -126,7 +127,17 @@ func fileRefs(prompt string) []string {
 		} else {
 			p = rest
 		}
-		p = strings.TrimRight(p, ",.;:!?)")
+		if p = strings.TrimRight(p, ",.;:!?)"); p != "" {
+			refs = append(refs, p)
+		}
+	}
+	return refs
+}
+
+// fileRefs are the @-references of a prompt that name existing files.
+func fileRefs(prompt string) []string {
+	var refs []string
+	for _, p := range atRefs(prompt) {
 		if st, err := os.Stat(expandHome(p)); err == nil && !st.IsDir() {
 			refs = append(refs, p)
 		}
@@ -134,11 +145,27 @@ func fileRefs(prompt string) []string {
 	return refs
 }
 
+// missingRefs are the @-references that look like paths (a dot or a slash
+// in them, or ~) but name nothing: the user meant a file and should hear it
+// was not found. "@alice" is a mention and stays quiet.
+func missingRefs(prompt string) []string {
+	var out []string
+	for _, p := range atRefs(prompt) {
+		if !strings.ContainsAny(p, "./~") {
+			continue
+		}
+		if _, err := os.Stat(expandHome(p)); errors.Is(err, fs.ErrNotExist) {
+			out = append(out, "@"+p+": no such file (sent as typed)")
+		}
+	}
+	return out
+}
+
 // expandFileRefs appends the files a prompt references with @ to it, and
 // names the ones that could not be attached.
 func expandFileRefs(prompt string) (string, []string) {
 	var atts []attachment
-	var problems []string
+	problems := missingRefs(prompt)
 	for _, ref := range fileRefs(prompt) {
 		a, skipped, err := collectAttachments(expandHome(ref))
 		if err != nil {

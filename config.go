@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -136,6 +138,7 @@ type config struct {
 	ToolAuditLog                     string // "" = no audit log
 	apiKeySource                     string
 	configPath                       string
+	configMissing                    bool // configPath was not there; defaults were used
 	// workDir is the directory yaicli started in (the workspace whose
 	// files the fs_ tools read freely); homeDir is $HOME. Both come from
 	// run, "" when unknown.
@@ -176,6 +179,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	for _, s := range settings {
 		vals[s.key], from[s.key] = s.def, "default"
 	}
+	missing := false
 	if src.path != "" {
 		f, err := os.Open(src.path)
 		switch {
@@ -185,7 +189,8 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 			if perr != nil {
 				return nil, perr
 			}
-			for k, v := range file["core"] {
+			warnNoCore(warn, src.path, file)
+			for _, k := range slices.Sorted(maps.Keys(file["core"])) {
 				if displayOnlyKeys[k] {
 					continue
 				}
@@ -193,9 +198,10 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 					fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored%s\n", src.path, k, nearestKey(k))
 					continue
 				}
-				vals[k], from[k] = v, "file"
+				vals[k], from[k] = file["core"][k], "file"
 			}
 		case os.IsNotExist(err) && !src.explicit:
+			missing = true
 		default:
 			return nil, fmt.Errorf("reading config: %w", err)
 		}
@@ -208,7 +214,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	for k, v := range src.flags {
 		vals[k], from[k] = v, "flag"
 	}
-	c := &config{values: vals, sources: from, configPath: src.path}
+	c := &config{values: vals, sources: from, configPath: src.path, configMissing: missing}
 	p := parser{vals: vals, from: from, warn: warn}
 	c.Provider = strings.ToLower(p.str("PROVIDER"))
 	c.BaseURL = strings.TrimRight(p.str("BASE_URL"), "/")
@@ -432,6 +438,25 @@ func defaultOf(k string) string {
 	return ""
 }
 
+// warnNoCore says when a config file has settings but no [core] section:
+// Python YAICLI's configparser reads only [core], so such a file sets
+// nothing, and a silent file would look like one that was read.
+func warnNoCore(warn io.Writer, path string, file map[string]map[string]string) {
+	if _, ok := file["core"]; ok || len(file) == 0 {
+		return
+	}
+	names := make([]string, 0, len(file))
+	for _, sec := range slices.Sorted(maps.Keys(file)) {
+		if sec == "" {
+			sec = "(before any section)"
+		} else {
+			sec = "[" + sec + "]"
+		}
+		names = append(names, sec)
+	}
+	fmt.Fprintf(warn, "yaicli: %s: no [core] section, so nothing in it is used (found %s); put the settings under a [core] line\n", path, strings.Join(names, ", "))
+}
+
 // parseINI reads an INI file into section -> KEY -> value. Section names are
 // lower-cased and keys upper-cased, so both are case-insensitive. A key given
 // twice in one section is an error naming both lines.
@@ -500,7 +525,14 @@ func writeTemplate(w io.Writer) {
 // most their ends (maskKey), BASE_URL's user:password is [redacted], and
 // no other value may show them either.
 func writeEffective(w io.Writer, c *config) {
-	fmt.Fprintf(w, "config file: %s\n", c.configPath)
+	switch {
+	case c.configPath == "":
+		fmt.Fprintln(w, "config file: none")
+	case c.configMissing:
+		fmt.Fprintf(w, "config file: %s (not found; defaults, environment and flags only)\n", c.configPath)
+	default:
+		fmt.Fprintf(w, "config file: %s\n", c.configPath)
+	}
 	keys := make([]string, 0, len(settings))
 	for _, s := range settings {
 		keys = append(keys, s.key)

@@ -55,7 +55,8 @@ Usage:
 
 Flags (before or after the question):
   -M, --model NAME          model (MODEL)
-  -T, --temperature X       sampling temperature (TEMPERATURE)
+  -T, --temperature X       sampling temperature, 0-2 (TEMPERATURE)
+  -P, --top-p X             nucleus sampling, 0-1 (TOP_P)
       --max-tokens N        maximum tokens of the answer (MAX_TOKENS)
       --no-stream           wait for the whole answer (STREAM=false)
       --plain               print answers as the model sent them, no Markdown drawing (PRETTY=false)
@@ -76,6 +77,12 @@ Flags (before or after the question):
       --list-chats          saved chats; --chat "title" continues one
       --list-providers      provider presets, their URLs and key variables
       --enable-mcp          offer the tools of ~/.config/yaicli/mcp.json (ENABLE_MCP)
+      --disable-mcp         offer no MCP tools (ENABLE_MCP=false)
+      --show-function-output, --hide-function-output
+                            preview built-in tool output or not (SHOW_FUNCTION_OUTPUT)
+      --show-mcp-output, --hide-mcp-output
+                            preview MCP tool output or not (SHOW_MCP_OUTPUT)
+      --justify MODE        default, left, center, right or full (JUSTIFY)
       --list-mcp            start the MCP servers and list their tools (exit 1 if one fails)
   -V, --verbose             show the effective configuration (key masked)
   -v, --version             print the version
@@ -128,19 +135,12 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{overrides: map[string]string{}}
 	fs := flag.NewFlagSet("yaicli", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var model, temp, maxTokens, maxTurns string
 	var noStream, enableFn, disableFn, yes, plain, showReasoning, hideReasoning bool
 	fs.BoolVar(&plain, "plain", false, "")
 	fs.BoolVar(&showReasoning, "show-reasoning", false, "")
 	fs.BoolVar(&hideReasoning, "hide-reasoning", false, "")
-	for _, n := range []string{"M", "model"} {
-		fs.StringVar(&model, n, "", "")
-	}
-	for _, n := range []string{"T", "temperature"} {
-		fs.StringVar(&temp, n, "", "")
-	}
-	fs.StringVar(&maxTokens, "max-tokens", "", "")
-	fs.StringVar(&maxTurns, "max-turns", "", "")
+	valueFlags(fs, o.overrides)
+	switches(fs, o.overrides)
 	fs.BoolVar(&noStream, "no-stream", false, "")
 	fs.BoolVar(&enableFn, "enable-functions", false, "")
 	fs.BoolVar(&disableFn, "disable-functions", false, "")
@@ -205,10 +205,6 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 			}
 		}
 	}
-	pick("MODEL", model, "M", "model")
-	pick("TEMPERATURE", temp, "T", "temperature")
-	pick("MAX_TOKENS", maxTokens, "max-tokens")
-	pick("MAX_TOOL_CALL_DEPTH", maxTurns, "max-turns")
 	pick("STREAM", "false", "no-stream")
 	pick("ENABLE_FUNCTIONS", "true", "enable-functions")
 	pick("ENABLE_FUNCTIONS", "false", "disable-functions")
@@ -310,6 +306,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
 		if prompt, err = oneShotPrompt(o.prompt, stdin); err != nil {
+			if o.verbose && errors.Is(err, errNothingToAsk) {
+				return exitOK // -V alone shows the configuration, and that is all
+			}
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
@@ -447,8 +446,11 @@ func oneShotPrompt(words []string, stdin io.Reader) (string, error) {
 	case prompt != "":
 		return prompt, nil
 	}
-	return "", errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
+	return "", errNothingToAsk
 }
+
+// errNothingToAsk is a one-shot run without a question or piped text.
+var errNothingToAsk = errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
 
 // askOn returns a question asker on the terminal: stdin when it is one,
 // else the session's controlling terminal (/dev/tty, opened at the first

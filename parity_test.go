@@ -114,8 +114,31 @@ func TestCleanCommandAndFences(t *testing.T) {
 		f.Write([]byte(piece))
 	}
 	f.flush()
-	if out.String() != "package main\nx := 1" {
+	if out.String() != "package main\n" {
 		t.Errorf("fenceFilter = %q", out.String())
+	}
+}
+
+// TestCodeOnlyFencedCode: --code with prose around fenced blocks prints the
+// code alone (so "> file.go" compiles); an answer without fences is kept.
+func TestCodeOnlyFencedCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"Here is the code:\n\n```go\npackage main\n\nfunc main() {}\n```\n\nHope this helps.": "package main\n\nfunc main() {}\n",
+		"First:\n```sh\nls\n```\nthen:\n```\ndf -h\n```\nDone.\n":                             "ls\n\ndf -h\n",
+		"````md\n```go\nx\n```\n````\n":                                                       "```go\nx\n```\n",
+		"print('hi')\nprint('there')":                                                         "print('hi')\nprint('there')",
+	} {
+		for _, size := range []int{1, 3, len(in)} {
+			var out strings.Builder
+			f := &fenceFilter{w: &out}
+			for i := 0; i < len(in); i += size {
+				f.Write([]byte(in[i:min(i+size, len(in))]))
+			}
+			f.flush()
+			if out.String() != want {
+				t.Errorf("%q in pieces of %d = %q, want %q", in, size, out.String(), want)
+			}
+		}
 	}
 }
 

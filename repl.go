@@ -328,7 +328,11 @@ func firstUserLine(h []message) string {
 func (s *session) chatByNumber(cmd, arg string) {
 	chats := listChats(s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
 	n, err := strconv.Atoi(arg)
-	if err != nil || n < 1 || n > len(chats) {
+	switch {
+	case len(chats) == 0:
+		fmt.Fprintf(s.out, "no saved chats in %s yet (/save names this one)\n", s.cfg.ChatHistoryDir)
+		return
+	case err != nil || n < 1 || n > len(chats):
 		fmt.Fprintf(s.out, "%s takes the number of a saved chat from /list (1-%d)\n", cmd, len(chats))
 		return
 	}
@@ -339,6 +343,10 @@ func (s *session) chatByNumber(cmd, arg string) {
 			return
 		}
 		fmt.Fprintf(s.out, "deleted %q\n", c.title)
+		if s.title != "" && (c.title == s.title || c.title == safeFileName(strings.TrimSpace(s.title))) { // else the next autosave, or the one at exit, writes it back
+			s.title = ""
+			fmt.Fprintln(s.out, "this session is no longer saved; /save keeps it again")
+		}
 		return
 	}
 	_, h, err := loadChat(c.path)
@@ -550,6 +558,10 @@ func bar(used, limit, width int) string {
 
 // writeHistory prints the conversation with tool calls summarised.
 func writeHistory(w io.Writer, h []message) {
+	if len(h) == leadLen(h) {
+		fmt.Fprintln(w, "(no messages yet)")
+		return
+	}
 	for _, m := range h {
 		switch {
 		case m.Role == "system":

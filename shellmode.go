@@ -120,41 +120,59 @@ func runInShell(ctx context.Context, cmdline string, stdin io.Reader, stdout, st
 	return exitFailure
 }
 
-// fenceFilter drops Markdown code-fence lines from streamed text, for
-// --code: the answer is code and nothing else.
+// fenceFilter is --code's output: when the answer has fenced code, only the
+// code inside the fences (blocks separated by a blank line), so "Here is the
+// code:" and "Hope this helps." do not break `yaicli --code ... > file.go`;
+// an answer without fences is code already and passes through. Code lines
+// stream as they end; prose before the first fence is held until a fence
+// shows it is prose.
 type fenceFilter struct {
-	w    io.Writer
-	line []byte // the start of a line not yet known to be a fence
-	mid  bool   // inside a line already passed through
+	w      io.Writer
+	line   []byte // the line being read
+	prose  []byte // text before the first fence, written only if none comes
+	fence  int    // backticks of the open fence; 0 outside code
+	blocks int    // code blocks seen
 }
 
-// Write passes p on without the lines that are code fences.
+// Write takes the answer as it streams.
 func (f *fenceFilter) Write(p []byte) (int, error) {
 	for _, c := range p {
-		switch {
-		case f.mid:
-			f.w.Write([]byte{c})
-			f.mid = c != '\n'
-		case c == '\n':
-			if !bytes.HasPrefix(bytes.TrimSpace(f.line), []byte("```")) {
-				f.w.Write(append(f.line, '\n'))
-			}
-			f.line = f.line[:0]
-		default:
-			f.line = append(f.line, c)
-			if t := bytes.TrimLeft(f.line, " \t"); len(t) > 0 && !bytes.HasPrefix([]byte("```"), t[:min(len(t), 3)]) {
-				f.w.Write(f.line) // not a fence: let the line stream
-				f.line, f.mid = f.line[:0], true
-			}
+		f.line = append(f.line, c)
+		if c == '\n' {
+			f.endLine()
 		}
 	}
 	return len(p), nil
 }
 
-// flush ends a last line without a newline.
-func (f *fenceFilter) flush() {
-	if len(f.line) > 0 && !bytes.HasPrefix(bytes.TrimSpace(f.line), []byte("```")) {
+// endLine sorts one line into code, fence or prose.
+func (f *fenceFilter) endLine() {
+	t := bytes.TrimSpace(f.line)
+	ticks := len(t) - len(bytes.TrimLeft(t, "`"))
+	switch {
+	case f.fence == 0 && ticks >= 3:
+		f.fence, f.prose = ticks, nil
+		if f.blocks++; f.blocks > 1 {
+			f.w.Write([]byte("\n"))
+		}
+	case f.fence > 0 && ticks >= f.fence && ticks == len(t): // a closing fence has no info string
+		f.fence = 0
+	case f.fence > 0:
 		f.w.Write(f.line)
+	case f.blocks == 0:
+		f.prose = append(f.prose, f.line...)
 	}
-	f.line = nil
+	f.line = f.line[:0]
+}
+
+// flush ends a last line without a newline, and writes the answer as sent
+// when it had no fences.
+func (f *fenceFilter) flush() {
+	if len(f.line) > 0 {
+		f.endLine()
+	}
+	if f.blocks == 0 {
+		f.w.Write(f.prose)
+	}
+	f.prose = nil
 }

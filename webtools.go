@@ -18,6 +18,10 @@ import (
 // webDownloadMax bounds what fetch_webpage and web_search read from the net.
 const webDownloadMax = 5 << 20
 
+// errOffline ends the message of a host that cannot be reached: what to
+// check. web_search adds its SearXNG hint; fetch_webpage has no use for it.
+var errOffline = errors.New("this machine may be offline, or the host name is wrong; check the network (or the proxy in HTTPS_PROXY) and retry")
+
 // webGet fetches a URL through client with a bounded body and a clear
 // offline message; a destination the guard refused says so.
 func webGet(ctx context.Context, client *http.Client, u string, timeout time.Duration) ([]byte, string, error) {
@@ -36,7 +40,7 @@ func webGet(ctx context.Context, client *http.Client, u string, timeout time.Dur
 		var dns *net.DNSError
 		var op *net.OpError
 		if errors.As(err, &dns) || errors.As(err, &op) {
-			return nil, "", fmt.Errorf("cannot reach %s (%v): this machine may be offline; for air-gapped networks set WEB_SEARCH_PROVIDER=searxng and WEB_SEARCH_URL", req.URL.Host, err)
+			return nil, "", fmt.Errorf("cannot reach %s (%v): %w", req.URL.Host, err, errOffline)
 		}
 		return nil, "", err
 	}
@@ -114,7 +118,9 @@ func webSearch(ctx context.Context, cfg *config, client *http.Client, args map[s
 	if cfg.WebSearchProvider == "searxng" {
 		res, err = searxng(ctx, cfg, client, q)
 	} else {
-		res, err = duckduckgo(ctx, cfg, client, q)
+		if res, err = duckduckgo(ctx, cfg, client, q); errors.Is(err, errOffline) {
+			err = fmt.Errorf("%w; for a search engine on your own network set WEB_SEARCH_PROVIDER=searxng and WEB_SEARCH_URL", err)
+		}
 	}
 	if err != nil {
 		return err

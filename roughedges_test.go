@@ -1,0 +1,173 @@
+package main
+
+import (
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestBadFlagValueIsUsageError: a flag value that does not parse stops the
+// run with exit 2, naming the flag, the value and what is expected, before
+// any request.
+func TestBadFlagValueIsUsageError(t *testing.T) {
+	fp := newFakeProvider(t)
+	for args, want := range map[string]string{
+		"--max-turns abc hi": `invalid value "abc" for flag --max-turns: expected a whole number >= 0`,
+		"-T hot hi":          `invalid value "hot" for flag -T: expected a number from 0 to 2`,
+		"--top-p 1.5 hi":     `invalid value "1.5" for flag --top-p: expected a number from 0 to 1`,
+		"--max-tokens 0 hi":  `invalid value "0" for flag --max-tokens: expected a whole number >= 1`,
+		"--justify wide hi":  `invalid value "wide" for flag --justify: expected one of default, left`,
+		"-M  hi --max-turns": `flag needs an argument`,
+	} {
+		r := runBinary(t, fp, e2e{args: strings.Fields(args)})
+		if r.code != exitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: code %d, stderr %q; want 2 and %q", args, r.code, r.stderr, want)
+		}
+	}
+	if n := len(fp.chats()); n != 0 {
+		t.Errorf("%d requests sent after bad flags", n)
+	}
+}
+
+// TestFlagsSetTheirKeys: the value flags and switches reach the config.
+func TestFlagsSetTheirKeys(t *testing.T) {
+	o, err := parseArgs(strings.Fields("-P 0.5 --justify full --disable-mcp --hide-function-output --show-mcp-output -T 0.7 --max-turns 3 q"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"TOP_P": "0.5", "JUSTIFY": "full", "ENABLE_MCP": "false", "SHOW_FUNCTION_OUTPUT": "false",
+		"SHOW_MCP_OUTPUT": "true", "TEMPERATURE": "0.7", "MAX_TOOL_CALL_DEPTH": "3"}
+	for k, v := range want {
+		if o.overrides[k] != v {
+			t.Errorf("%s = %q, want %q", k, o.overrides[k], v)
+		}
+	}
+}
+
+// TestVerboseAloneAndMissingConfig: -V without a question shows the
+// configuration and exits 0, and says when the config file is not there.
+func TestVerboseAloneAndMissingConfig(t *testing.T) {
+	r := runBinary(t, nil, e2e{args: []string{"-V"}, noProvider: true})
+	if r.code != exitOK {
+		t.Errorf("-V alone: code %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "config.ini (not found; defaults, environment and flags only)") {
+		t.Errorf("-V does not say the config file is missing:\n%s", r.stderr)
+	}
+	r = runBinary(t, nil, e2e{args: []string{"-V"}, noProvider: true, file: "[core]\nMODEL=x\n"})
+	if strings.Contains(r.stderr, "not found") {
+		t.Errorf("-V says an existing file is missing:\n%s", r.stderr)
+	}
+}
+
+// TestConfigWithoutCoreWarns: a file with settings but no [core] sets
+// nothing, and says so naming the sections it found.
+func TestConfigWithoutCoreWarns(t *testing.T) {
+	c, warn := load(t, "[Core ]\n", nil, nil) // a [core] spelled loosely is still [core]
+	if warn != "" {
+		t.Errorf("warned about an empty [core]: %s", warn)
+	}
+	c, warn = load(t, "MODEL=a\n[settings]\nMODEL=b\n", nil, nil)
+	if c.Model != "gpt-4o" || !strings.Contains(warn, "no [core] section") || !strings.Contains(warn, "(before any section), [settings]") {
+		t.Errorf("model %q, warn %q", c.Model, warn)
+	}
+}
+
+// TestUnknownKeysWarnSorted: unknown-key warnings come in key order, the
+// same on every run.
+func TestUnknownKeysWarnSorted(t *testing.T) {
+	_, warn := load(t, "[core]\nZETA=1\nALPHA=1\nMIDDLE=1\nBRAVO=1\n", nil, nil)
+	var order []string
+	for _, line := range strings.Split(strings.TrimSpace(warn), "\n") {
+		_, after, _ := strings.Cut(line, "unknown key ")
+		k, _, _ := strings.Cut(after, " ")
+		order = append(order, k)
+	}
+	if strings.Join(order, ",") != "ALPHA,BRAVO,MIDDLE,ZETA" {
+		t.Errorf("order %v:\n%s", order, warn)
+	}
+}
+
+// TestMissingAtFileIsTold: @nonexist.txt is reported and the prompt is
+// sent as typed; @alice (a mention) is not.
+func TestMissingAtFileIsTold(t *testing.T) {
+	fp := newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
+		if m := r.messages(); m[len(m)-1].Content != "summarise @nonexist.txt for @alice" {
+			t.Errorf("prompt sent = %q", m[len(m)-1].Content)
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"summarise @nonexist.txt for @alice"}})
+	if r.code != 0 || !strings.Contains(r.stderr, "@nonexist.txt: no such file (sent as typed)") || strings.Contains(r.stderr, "alice") {
+		t.Errorf("code %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestREPLEmptyListsSayEmpty: /load with no saved chats and /his on an
+// empty history say so.
+func TestREPLEmptyListsSayEmpty(t *testing.T) {
+	dir := t.TempDir()
+	r := runBinary(t, newFakeProvider(t), e2e{args: []string{"--chat"}, stdin: "/load 99\n/his\n/exit\n", env: []string{"YAI_CHAT_HISTORY_DIR=" + dir}})
+	if !strings.Contains(r.stdout, "no saved chats in "+dir+" yet") || strings.Contains(r.stdout, "(1-0)") {
+		t.Errorf("/load 99: %s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "(no messages yet)") {
+		t.Errorf("/his: %s", r.stdout)
+	}
+}
+
+// TestDeleteCurrentChatStaysDeleted: /del of the chat the session continues
+// is not written back by the exit-time save, whether it was opened with
+// --chat TITLE or /load.
+func TestDeleteCurrentChatStaysDeleted(t *testing.T) {
+	dir := t.TempDir()
+	env := []string{"YAI_CHAT_HISTORY_DIR=" + dir}
+	fp := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")))
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "notes"}, stdin: "hello\n/del 1\n/exit\n", env: env})
+	if !strings.Contains(r.stdout, `deleted "notes"`) || !strings.Contains(r.stdout, "no longer saved") {
+		t.Errorf("/del: %s %s", r.stdout, r.stderr)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != 0 {
+		t.Errorf("deleted chat written back: %v", files)
+	}
+	runBinary(t, fp, e2e{args: []string{"--chat", "kept"}, stdin: "hello\n/exit\n", env: env})
+	r = runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "/load 1\n/del 1\n/exit\n", env: env})
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != 0 || !strings.Contains(r.stdout, `loaded "kept"`) {
+		t.Errorf("after /load 1, /del 1: %v\n%s", files, r.stdout)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFetchOfflineHintIsNotAboutSearch: fetch_webpage failing to connect
+// says to check the network; only web_search names SearXNG.
+func TestFetchOfflineHintIsNotAboutSearch(t *testing.T) {
+	var out strings.Builder
+	err := fetchWebpage(t.Context(), &http.Client{}, map[string]any{"url": "http://127.0.0.1:1/page"}, &out, 5*time.Second)
+	if err == nil || strings.Contains(strings.ToLower(err.Error()), "searxng") || !strings.Contains(err.Error(), "check the network") {
+		t.Errorf("fetch offline: %v", err)
+	}
+}
+
+// TestREADMEListsKeyVariables: every preset's key variable is in the
+// README's list, and the README says the tests take minutes and that -race
+// needs cgo.
+func TestREADMEListsKeyVariables(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range presetNames() {
+		if v := presets[n].keyEnv; v != "" && !strings.Contains(string(b), "`"+v+"`") {
+			t.Errorf("README does not list %s (provider %s)", v, n)
+		}
+	}
+	for _, want := range []string{"The suite takes minutes", "`-race` needs cgo"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("README lacks %q", want)
+		}
+	}
+}
