@@ -48,6 +48,8 @@ type agent struct {
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
+	ev         *events // json and stream-json events; nil: text mode
+	client     *client // whose retries become events
 }
 
 // newAgent builds an agent for cfg. Tool previews go to preview (stderr in
@@ -56,6 +58,7 @@ type agent struct {
 func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), hub *mcpHub) *agent {
 	c := newClient(cfg, preview)
 	a := &agent{cfg: cfg, send: scrubbed(c.send, cfg.redactor()), stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub, maxTokens: cfg.MaxTokens}
+	a.client = c
 	a.fam = familyOf(cfg.Model)
 	a.answer = &termWriter{w: stdout}
 	if cfg.EnableFunctions {
@@ -90,9 +93,13 @@ func (a *agent) sink() streamSink {
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 		a.streamed = true
+		a.ev.textDelta(t)
 	}}
 	if a.cfg.ShowReasoning {
 		s.reasoning = a.think.write
+	}
+	if a.ev.on() {
+		s.reasoning = a.ev.reasoningDelta
 	}
 	return s
 }
@@ -145,6 +152,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 			for _, tc := range calls {
 				h = append(h, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name,
 					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
+				a.ev.notRun(tc, h[len(h)-1].Content)
 			}
 			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (MAX_TOOL_CALL_DEPTH); raise it or pass --max-turns N to go further\n", a.maxDepth)
 			return h, errDepthLimit
@@ -157,6 +165,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 			if a.tools == nil {
 				h = append(h, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name,
 					Content: `{"success": false, "error": "tools are disabled (ENABLE_FUNCTIONS=false)"}`})
+				a.ev.notRun(tc, h[len(h)-1].Content)
 				continue
 			}
 			h = append(h, a.tools.call(ctx, tc))
@@ -192,9 +201,10 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
 func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
 	out, rep := trimToBudget(h, a.cal.scale(a.fam.toolsTokens(specs)), a.policy(limit), a.estimate, a.spill)
-	if line := rep.line(limit); line != "" {
+	if line := rep.line(limit); line != "" && !a.ev.on() {
 		fmt.Fprintln(a.stderr, line)
 	}
+	a.ev.trim(rep, limit)
 	return validate(out), rep.after
 }
 
@@ -248,6 +258,7 @@ func (a *agent) discardPartial() {
 	if a.streamed {
 		a.endAnswer()
 		fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
+		a.ev.discard()
 	}
 }
 
@@ -270,7 +281,9 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 	} else if stuck {
 		how = "nothing is left to trim (a single message is too big)"
 	}
-	fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.cfg.Provider, numbers(first), how)
+	if a.ev.heal(first, how); !a.ev.on() {
+		fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.cfg.Provider, numbers(first), how)
+	}
 	*h = smaller
 	est = a.requestTokens(smaller, specs)
 	r, err := a.sendOnce(ctx, smaller, specs, maxTokens)
@@ -387,6 +400,7 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 // out then (Llama 3.1's shows them with the user's last message only).
 func (a *agent) observe(r reply, h []message, specs []toolSpec) {
 	p, est := r.Usage.PromptTokens, a.requestTokens(h, specs)
+	a.ev.usage(r.Usage, est)
 	if p <= 0 {
 		return
 	}

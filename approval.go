@@ -131,6 +131,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	}
 	cfg := tb.cfg
 	decided := func(answer, reason string) {
+		tb.ev.approval(tb.callID, a.tool, cfg.redactor().text(a.subject), answer, reason)
 		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
 			fmt.Fprintln(tb.preview, w)
 		}

@@ -42,6 +42,7 @@ var settings = []setting{
 	{"EXCLUDE_PARAMS", "", "request fields never sent, comma-separated (temperature,top_p for models that refuse them)"},
 	{"REASONING_EFFORT", "", "low, medium or high for reasoning models; empty = not sent"},
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
+	{"OUTPUT_FORMAT", "text", "text, json (one object at the end) or stream-json (one event per line) on stdout"},
 	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},
 	{"CODE_THEME", "monokai", "colours of code and Markdown: monokai, dracula, nord or solarized-light"},
 	{"JUSTIFY", "default", "how answer text is aligned: default, left, center, right or full"},
@@ -102,6 +103,7 @@ type config struct {
 	ExcludeParams                    []string
 	ReasoningEffort                  string
 	ShowReasoning                    bool
+	OutputFormat                     string // text, json or stream-json
 	Pretty                           bool   // draw answers as Markdown on a terminal
 	CodeTheme, Justify               string // the renderer's palette and alignment
 	InteractiveRound, MaxHistory     int
@@ -230,6 +232,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ExcludeParams = p.list("EXCLUDE_PARAMS")
 	c.ReasoningEffort = p.str("REASONING_EFFORT")
 	c.ShowReasoning = p.bool("SHOW_REASONING")
+	c.OutputFormat = p.oneOf("OUTPUT_FORMAT", formatText, formatJSON, formatStreamJSON)
 	c.Pretty = p.bool("PRETTY")
 	c.CodeTheme = p.oneOf("CODE_THEME", codeThemes...)
 	c.Justify = p.oneOf("JUSTIFY", "default", "left", "center", "right", "full")

@@ -59,6 +59,8 @@ Flags (before or after the question):
   -P, --top-p X             nucleus sampling, 0-1 (TOP_P)
       --max-tokens N        maximum tokens of the answer (MAX_TOKENS)
       --no-stream           wait for the whole answer (STREAM=false)
+  -p, --print               answer once and exit (the default without --chat)
+      --output-format F     text, json or stream-json on stdout (OUTPUT_FORMAT)
       --plain               print answers as the model sent them, no Markdown drawing (PRETTY=false)
       --show-reasoning, --hide-reasoning
                             show or hide the model's reasoning on stderr (SHOW_REASONING)
@@ -135,7 +137,12 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	o := &options{overrides: map[string]string{}}
 	fs := flag.NewFlagSet("yaicli", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var noStream, enableFn, disableFn, yes, plain, showReasoning, hideReasoning bool
+	var noStream, enableFn, disableFn, yes, plain, showReasoning, hideReasoning, print bool
+	var outputFormat string
+	fs.StringVar(&outputFormat, "output-format", "", "")
+	for _, n := range []string{"p", "print"} {
+		fs.BoolVar(&print, n, false, "") // one-shot, as Python YAICLI spells it: the default mode
+	}
 	fs.BoolVar(&plain, "plain", false, "")
 	fs.BoolVar(&showReasoning, "show-reasoning", false, "")
 	fs.BoolVar(&hideReasoning, "hide-reasoning", false, "")
@@ -213,6 +220,10 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	pick("PRETTY", "false", "plain")
 	pick("SHOW_REASONING", "true", "show-reasoning")
 	pick("SHOW_REASONING", "false", "hide-reasoning")
+	pick("OUTPUT_FORMAT", outputFormat, "output-format")
+	if print && o.chat {
+		return nil, errors.New("-p/--print answers once and --chat starts a session; pick one")
+	}
 	if set["enable-functions"] && set["disable-functions"] {
 		return nil, errors.New("--enable-functions and --disable-functions contradict each other")
 	}
@@ -348,19 +359,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	} else {
 		out = answerWriter(cfg, stdout, isTerminal(stdout), os.Getenv, terminalWidth(stdout))
 	}
-	a := newAgent(runCtx, cfg, out, stderr, askOn(stdin, stderr, openTTY), hub)
+	ev, diag := newEvents(cfg.OutputFormat, stdout, time.Now), stderr
+	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
+		out, diag = io.Discard, &noticeWriter{ev: ev}
+	}
+	a := newAgent(runCtx, cfg, out, diag, askOn(stdin, stderr, openTTY), hub)
+	a.setEvents(ev)
 	a.tools.attach(attached...)
 	a.rawAnswer = !isTerminal(stdout)
-	a.think = newReasoningView(stderr, isTerminal(stderr), os.Getenv)
-	a.spinTo = spinnerOn(stderr, isTerminal(stderr), os.Getenv)
+	a.think = newReasoningView(diag, isTerminal(diag), os.Getenv)
+	a.spinTo = spinnerOn(diag, isTerminal(diag), os.Getenv)
 	if a.tools != nil {
 		a.tools.width = terminalWidth(stderr)
 		a.tools.spinTo = a.spinTo
 	}
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
-	_, err = a.turn(runCtx, hist)
+	_, err = a.eventTurn(runCtx, hist)
 	a.endAnswer()
-	return exitCode(runCtx, err, cfg, stderr)
+	return exitEvents(runCtx, err, cfg, stderr, ev)
 }
 
 // roleCommands runs --list-roles, --show-role, --create-role and

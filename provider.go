@@ -170,6 +170,7 @@ type client struct {
 	stderr  io.Writer
 	sleep   func(context.Context, time.Duration) error
 	retries int
+	retried func(cause string, wait time.Duration, try, of int) // nil: the stderr line says it
 }
 
 // wireFormat is how one family of providers shapes requests and answers:
@@ -248,7 +249,11 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 			wait = time.Duration(1<<(try-1)) * time.Second
 		}
 		wait = min(wait, 60*time.Second)
-		fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.cfg.Provider, why, try, c.retries-1, wait.Round(time.Millisecond))
+		if c.retried != nil {
+			c.retried(why, wait, try, c.retries-1)
+		} else {
+			fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.cfg.Provider, why, try, c.retries-1, wait.Round(time.Millisecond))
+		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return reply{}, err
 		}

@@ -111,13 +111,26 @@ func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
-	s := newSession(ctx, cfg, system, hub, stdout, stderr, nil)
+	ev, out, diag := newEvents(cfg.OutputFormat, stdout, time.Now), stdout, stderr
+	if ev.on() { // one event stream over every turn
+		out, diag = io.Discard, &noticeWriter{ev: ev}
+	}
+	s := newSession(ctx, cfg, system, hub, out, diag, nil)
+	s.agent.setEvents(ev)
+	s.agent.think = newReasoningView(diag, false, nil)
 	if s.agent.tools != nil { // stdin carries the prompts: approval is asked on /dev/tty, if any
 		s.agent.tools.ask = askOn(nil, stderr, openTTY)
 	}
 	s.agent.rawAnswer = !isTerminal(stdout)
 	s.open(title)
 	defer s.save()
+	code := s.piped(ctx, in, stderr)
+	ev.finish(code)
+	return code
+}
+
+// piped runs one prompt or command per line of in until it ends.
+func (s *session) piped(ctx context.Context, in *bufio.Scanner, stderr io.Writer) int {
 	for in.Scan() {
 		if ctx.Err() != nil {
 			return interruptCode(ctx)
@@ -173,8 +186,9 @@ func (s *session) ask(ctx context.Context, prompt string) {
 		return
 	}
 	h := append(s.hist, message{Role: "user", Content: prompt})
-	h, err := s.agent.turn(turnCtx, h)
+	h, err := s.agent.eventTurn(turnCtx, h)
 	s.agent.endAnswer()
+	s.agent.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
 	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
 	s.save()
 	switch {

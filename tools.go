@@ -52,6 +52,8 @@ type toolbox struct {
 	width func() int
 	// spinTo is the terminal a spinner is drawn on while a tool runs; nil: none.
 	spinTo io.Writer
+	ev     *events // json and stream-json events; nil: text mode
+	callID string  // the call being decided, for tool.approval
 }
 
 // snapshot copies this turn's outputs.
@@ -121,7 +123,11 @@ func (tb *toolbox) specs() []toolSpec {
 func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	name := tc.Function.Name
 	red := tb.cfg.redactor() // a model may put the key in its arguments (a URL's query)
-	fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
+	if tb.callID = tc.ID; tb.ev.on() {
+		tb.ev.toolCall(toolCall{ID: tc.ID, Function: functionCall{Name: name, Arguments: red.text(tc.Function.Arguments)}})
+	} else {
+		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
+	}
 	c := tb.result(ctx, tc)
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
@@ -131,7 +137,8 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		tb.spillWarned = true
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillErr)
 	}
-	if show := tb.cfg.ShowFunctionOut; tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show {
+	tb.ev.toolResult(tc.ID, name, text, c)
+	if show := tb.cfg.ShowFunctionOut; !tb.ev.on() && (tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show) {
 		expand := tb.expand
 		if expand == "" && c.path != "" {
 			expand = "full output: " + c.path

@@ -1,0 +1,452 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+)
+
+// eventsSchema is the version of the event schema in session.start and in
+// the json result. Changes are additive only; a removal or a change of
+// meaning would raise it.
+const eventsSchema = 1
+
+// Output formats (OUTPUT_FORMAT, --output-format).
+const (
+	formatText       = "text"
+	formatJSON       = "json"
+	formatStreamJSON = "stream-json"
+)
+
+// events is the one sink the agent writes what happens to, besides the
+// answer text. In stream-json mode each event is one JSON line on w,
+// written (and so flushed: w is unbuffered) as it happens; in json mode
+// the events are kept for one object at the end. A nil *events is text
+// mode: every method does nothing, and the diagnostics stay on stderr.
+type events struct {
+	mu     sync.Mutex
+	stream bool // stream-json; else json
+	w      io.Writer
+	now    func() time.Time
+	start  time.Time
+	seq    int
+	turns  int
+	answer strings.Builder // the last turn's answer text
+	calls  map[string]int  // tool call id -> index in summary.ToolCalls
+	sum    summary
+}
+
+// summary is the json mode's one object, and the totals a result carries.
+type summary struct {
+	Type          string           `json:"type"`
+	SchemaVersion int              `json:"schema_version"`
+	Session       map[string]any   `json:"session"`
+	Answer        string           `json:"answer"`
+	ToolCalls     []map[string]any `json:"tool_calls"`
+	Context       []map[string]any `json:"context"`
+	Retries       []map[string]any `json:"retries"`
+	Notices       []string         `json:"notices"`
+	Usage         totals           `json:"usage"`
+	Turns         int              `json:"turns"`
+	Error         map[string]any   `json:"error,omitempty"`
+	ExitCode      int              `json:"exit_code"`
+	DurationMS    int64            `json:"duration_ms"`
+}
+
+// totals adds up the tokens of every request: as the provider reported
+// them, and as yaicli estimated the prompts.
+type totals struct {
+	Requests         int `json:"requests"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	EstimatedPrompt  int `json:"estimated_prompt_tokens"`
+}
+
+// newEvents is the sink for format: nil for text.
+func newEvents(format string, w io.Writer, now func() time.Time) *events {
+	if format != formatJSON && format != formatStreamJSON {
+		return nil
+	}
+	return &events{stream: format == formatStreamJSON, w: w, now: now, start: now(), calls: map[string]int{},
+		sum: summary{Type: "result", SchemaVersion: eventsSchema, ToolCalls: []map[string]any{}, Context: []map[string]any{},
+			Retries: []map[string]any{}, Notices: []string{}}}
+}
+
+// on reports whether events are written (json or stream-json).
+func (e *events) on() bool { return e != nil }
+
+// emit writes one event of kind with fields in stream-json mode. The
+// caller holds e.mu.
+func (e *events) emit(kind string, fields map[string]any) {
+	if !e.stream {
+		return
+	}
+	e.seq++
+	ev := map[string]any{"type": kind, "seq": e.seq, "time": e.now().UTC().Format(time.RFC3339Nano)}
+	for k, v := range fields {
+		ev[k] = v
+	}
+	var b bytes.Buffer
+	writeJSON(&b, ev) // one line: the encoder escapes newlines inside strings
+	e.w.Write(b.Bytes())
+}
+
+// event records and emits one event.
+func (e *events) event(kind string, fields map[string]any) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.emit(kind, fields)
+}
+
+// session is session.start: what this run talks to and within what budget.
+func (e *events) session(cfg *config, b budget, fam family) {
+	if e == nil {
+		return
+	}
+	f := map[string]any{"schema_version": eventsSchema, "version": version, "provider": cfg.Provider, "model": cfg.Model,
+		"budget_tokens": b.tokens, "budget_source": b.source, "window_tokens": b.window, "tokenizer_family": fam.name,
+		"max_tool_rounds": cfg.MaxToolCallDepth, "tool_output_max_chars": cfg.ToolOutputMaxChars}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Session = f
+	e.emit("session.start", f)
+}
+
+// turnStart opens a turn; prompt is the user's message.
+func (e *events) turnStart(prompt string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.turns++
+	e.sum.Turns = e.turns
+	e.answer.Reset()
+	e.emit("turn.start", map[string]any{"turn": e.turns, "prompt_chars": utf8.RuneCountInString(prompt)})
+}
+
+// turnEnd closes a turn: its answer and how it ended ("" error: done).
+func (e *events) turnEnd(err error) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Answer = e.answer.String()
+	status := "done"
+	switch {
+	case errors.Is(err, errDepthLimit):
+		status = "depth_limit"
+	case errors.Is(err, context.Canceled):
+		status = "interrupted"
+	case err != nil:
+		status = "error"
+	}
+	e.emit("turn.end", map[string]any{"turn": e.turns, "status": status, "answer": e.sum.Answer})
+}
+
+// textDelta is a piece of the answer. A retry's partial answer is dropped
+// by discard, so the answer in turn.end is the one the history keeps.
+func (e *events) textDelta(t string) {
+	if e == nil || t == "" {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.answer.WriteString(t)
+	e.emit("text.delta", map[string]any{"text": t})
+}
+
+// discard says the partial answer streamed so far does not count.
+func (e *events) discard() {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.answer.Reset()
+	e.emit("text.discard", map[string]any{"reason": "the provider stopped the answer with an error; a retry answers from the start"})
+}
+
+// reasoningDelta is a piece of the model's reasoning.
+func (e *events) reasoningDelta(t string) {
+	if t != "" {
+		e.event("reasoning.delta", map[string]any{"text": t})
+	}
+}
+
+// toolCall is a call the model made, before it runs.
+func (e *events) toolCall(tc toolCall) {
+	if e == nil {
+		return
+	}
+	f := map[string]any{"id": tc.ID, "name": tc.Function.Name, "arguments": tc.Function.Arguments}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.calls[tc.ID] = len(e.sum.ToolCalls)
+	e.sum.ToolCalls = append(e.sum.ToolCalls, map[string]any{"id": tc.ID, "name": tc.Function.Name, "arguments": tc.Function.Arguments})
+	e.emit("tool.call", f)
+}
+
+// notRun is tool.call and its tool.result for a call yaicli did not run.
+func (e *events) notRun(tc toolCall, result string) {
+	e.toolCall(tc)
+	e.toolResult(tc.ID, tc.Function.Name, result, truncate(result, 0))
+}
+
+// approval is tool.approval: the decision on a call that needed one
+// (answer "yes" or "refused", asked or not) and the rule that made it.
+func (e *events) approval(id, tool, subject, answer, reason string) {
+	if e == nil {
+		return
+	}
+	decision := "allowed"
+	if answer != "yes" && answer != "always" && answer != "permanently" {
+		decision = "refused"
+	}
+	asked := !strings.HasPrefix(reason, "TOOL_") && reason != "always" && reason != "no terminal to ask on"
+	f := map[string]any{"id": id, "name": tool, "subject": subject, "decision": decision, "answer": answer, "rule": reason, "asked": asked}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if i, ok := e.calls[id]; ok {
+		e.sum.ToolCalls[i]["approval"] = decision
+		e.sum.ToolCalls[i]["approval_rule"] = reason
+	}
+	e.emit("tool.approval", f)
+}
+
+// toolResult is what the model will see of call id: text, cut from c.
+func (e *events) toolResult(id, name, text string, c *clip) {
+	if e == nil {
+		return
+	}
+	shown := utf8.RuneCountInString(text)
+	f := map[string]any{"id": id, "name": name, "chars_shown": shown, "total_chars": c.total,
+		"truncated": c.omitted || shown < c.total, "spill_path": c.path, "error_lines": len(c.errLines),
+		"success": !strings.HasPrefix(text, `{"success": false`) && !strings.HasPrefix(text, `{"error"`)}
+	if c.spillErr != nil {
+		f["spill_error"] = c.spillErr.Error()
+	}
+	if c.path != "" {
+		f["paging_call"] = map[string]any{"name": "fs_read_file", "arguments": map[string]any{"file_paths": []string{c.path}, "offset": 0, "limit": pageLimit}}
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if i, ok := e.calls[id]; ok {
+		for _, k := range []string{"chars_shown", "total_chars", "truncated", "spill_path", "error_lines", "success"} {
+			e.sum.ToolCalls[i][k] = f[k]
+		}
+	}
+	e.emit("tool.result", f)
+}
+
+// trim is context.mask and context.trim for one trimming's report.
+func (e *events) trim(r trimReport, limit int) {
+	if e == nil || r.masked+r.shrunk+r.groups+r.unsaved == 0 {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if r.masked+r.unsaved > 0 {
+		e.context("context.mask", map[string]any{"masked": r.masked, "tokens_saved": r.saved, "kept_unsaved": r.unsaved,
+			"budget_tokens": limit, "before_tokens": r.before, "after_tokens": r.after})
+	}
+	if r.shrunk+r.groups > 0 {
+		e.context("context.trim", map[string]any{"groups_dropped": r.groups, "group_tokens": r.tokens, "results_shrunk": r.shrunk,
+			"shrunk_tokens_saved": r.shrunkSaved, "budget_tokens": limit, "before_tokens": r.before, "after_tokens": r.after})
+	}
+}
+
+// context records a context action for the summary and emits it. The
+// caller holds e.mu.
+func (e *events) context(kind string, f map[string]any) {
+	c := map[string]any{"type": kind}
+	for k, v := range f {
+		c[k] = v
+	}
+	e.sum.Context = append(e.sum.Context, c)
+	e.emit(kind, f)
+}
+
+// compact is context.compact: messages summarised or dropped on purpose
+// (/compact), with the tokens before and after.
+func (e *events) compact(how string, before, after int) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.context("context.compact", map[string]any{"how": how, "before_tokens": before, "after_tokens": after})
+}
+
+// heal is context.heal: the provider's rejection, in its words and
+// numbers, and what was done before the one retry.
+func (e *events) heal(ae *apiError, done string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.context("context.heal", map[string]any{"provider": ae.Provider, "status": ae.Status, "message": ae.Message,
+		"limit_tokens": ae.Limit, "actual_tokens": ae.Actual, "blames_max_tokens": ae.MaxTokens, "action": done})
+}
+
+// retry is a request retried after a wait.
+func (e *events) retry(cause string, wait time.Duration, try, of int) {
+	if e == nil {
+		return
+	}
+	f := map[string]any{"cause": cause, "wait_ms": wait.Milliseconds(), "attempt": try, "of": of}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Retries = append(e.sum.Retries, f)
+	e.emit("retry", f)
+}
+
+// usage is one request's tokens: reported by the provider (0 when it did
+// not say) and estimated by yaicli.
+func (e *events) usage(u usage, estimated int) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Usage.Requests++
+	e.sum.Usage.PromptTokens += max(u.PromptTokens, 0)
+	e.sum.Usage.CompletionTokens += max(u.CompletionTokens, 0)
+	e.sum.Usage.EstimatedPrompt += estimated
+	e.emit("usage", map[string]any{"prompt_tokens": max(u.PromptTokens, 0), "completion_tokens": max(u.CompletionTokens, 0), "estimated_prompt_tokens": estimated})
+}
+
+// notice is a diagnostic line that has no event of its own.
+func (e *events) notice(line string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Notices = append(e.sum.Notices, line)
+	e.emit("notice", map[string]any{"message": line})
+}
+
+// fail is the error event: what went wrong, the hint, the exit code.
+func (e *events) fail(kind, message, hint string, code int) {
+	if e == nil {
+		return
+	}
+	f := map[string]any{"kind": kind, "message": message, "hint": hint, "exit_code": code}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Error = f
+	e.emit("error", f)
+}
+
+// finish writes the result: the last event in stream-json, the one
+// object in json.
+func (e *events) finish(code int) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.ExitCode = code
+	e.sum.DurationMS = e.now().Sub(e.start).Milliseconds()
+	if e.stream {
+		e.emit("result", map[string]any{"answer": e.sum.Answer, "exit_code": code, "turns": e.turns, "usage": e.sum.Usage,
+			"tool_calls": len(e.sum.ToolCalls), "context_actions": len(e.sum.Context), "duration_ms": e.sum.DurationMS})
+		return
+	}
+	writeJSON(e.w, e.sum)
+}
+
+// noticeWriter turns each line written to it into a notice event, so the
+// agent's stderr diagnostics are events in the json modes.
+type noticeWriter struct {
+	ev   *events
+	part []byte
+}
+
+// Write sends each whole line as a notice and keeps the rest.
+func (n *noticeWriter) Write(p []byte) (int, error) {
+	n.part = append(n.part, p...)
+	for {
+		i := bytes.IndexByte(n.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if line := strings.TrimSpace(string(n.part[:i])); line != "" {
+			n.ev.notice(strings.TrimPrefix(line, "yaicli: "))
+		}
+		n.part = n.part[i+1:]
+	}
+}
+
+// errorKind names an error for the error event: the provider's class, or
+// what yaicli stopped on.
+func errorKind(err error) string {
+	var ae *apiError
+	switch {
+	case errors.Is(err, errDepthLimit):
+		return "depth_limit"
+	case errors.As(err, &ae):
+		return strings.ReplaceAll(ae.Kind.String(), " ", "_")
+	}
+	return "error"
+}
+
+// eventTurn runs one turn between turn.start and turn.end.
+func (a *agent) eventTurn(ctx context.Context, h []message) ([]message, error) {
+	if len(h) > 0 {
+		a.ev.turnStart(h[len(h)-1].Content)
+	}
+	out, err := a.turn(ctx, h)
+	a.ev.turnEnd(err)
+	return out, err
+}
+
+// setEvents makes the agent write to ev: session.start now, then every
+// event of its turns; its answer and diagnostics become events.
+func (a *agent) setEvents(ev *events) {
+	if ev == nil {
+		return
+	}
+	a.ev = ev
+	if a.tools != nil {
+		a.tools.ev = ev
+	}
+	if a.client != nil {
+		a.client.retried = ev.retry
+	}
+	ev.session(a.cfg, a.budget, a.fam)
+}
+
+// exitEvents is exitCode for a run with events: the error is an error
+// event rather than stderr lines, and the result ends the stream.
+func exitEvents(ctx context.Context, err error, cfg *config, stderr io.Writer, ev *events) int {
+	if ev == nil {
+		return exitCode(ctx, err, cfg, stderr)
+	}
+	code := exitCode(ctx, err, cfg, io.Discard)
+	ev.failed(ctx, err, cfg, code)
+	ev.finish(code)
+	return code
+}
+
+// failed is the error event for err ("" kind interrupted when ctx ended).
+func (e *events) failed(ctx context.Context, err error, cfg *config, code int) {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		e.fail("interrupted", "interrupted", "", code)
+	default:
+		e.fail(errorKind(err), cfg.errorText(err), hint(err, cfg, false), code)
+	}
+}
