@@ -261,6 +261,7 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		return h, res, nil
 	}
 	res.ok = true
+	a.ev.compact("summary", res.replaced, res.summary) // tokens of the replaced part, before and after
 	fmt.Fprintf(a.stderr, "yaicli: summarised %s (~%d tokens) into a ~%d-token summary %s\n", plural(n, unitName(rounds)), res.replaced, res.summary, cost)
 	out := append(append(append([]message(nil), h[:from]...), repl...), h[end:]...)
 	return out, res, nil

@@ -250,3 +250,18 @@ func TestStreamJSONChat(t *testing.T) {
 		t.Errorf("the second turn did not carry the first: %v", f.chats()[1].messages())
 	}
 }
+
+// TestStreamJSONCompact: /compact in a piped session is a context.compact
+// event, and the next request carries only the kept turn group.
+func TestStreamJSONCompact(t *testing.T) {
+	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")), sse(textStream("three")))
+	r := runBinary(t, f, e2e{args: []string{"--chat", "--output-format", "stream-json"}, stdin: "first\nsecond\n/compact 1\nthird\n"})
+	evs := consume(t, r.stdout)
+	cs := ofType(evs, "context.compact")
+	if r.code != 0 || len(cs) != 1 || cs[0]["how"] != "mechanical" || num(cs[0], "after_tokens") >= num(cs[0], "before_tokens") {
+		t.Fatalf("code %d, context.compact events %v", r.code, cs)
+	}
+	if m := f.chats()[2].messages(); len(m) != 4 { // system, second, two, third
+		t.Errorf("request after /compact 1 = %v, want the last group and the new question", m)
+	}
+}

@@ -453,6 +453,7 @@ func (s *session) compact(args []string) {
 	}
 	s.hist = validate(keepGroups(s.hist, keep))
 	after := historyTokens(s.hist, s.agent)
+	s.agent.ev.compact("mechanical", before, after)
 	fmt.Fprintf(s.out, "compacted: kept the last %d of %d turn group(s), freed ~%d tokens (now ~%d)\n",
 		min(keep, groups), groups, before-after, after)
 }
