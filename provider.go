@@ -445,8 +445,7 @@ type chunk struct {
 		Message      delta  `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *usage          `json:"usage"`
-	Error json.RawMessage `json:"error"`
+	Usage *usage `json:"usage"`
 }
 
 // delta is the part of a choice that carries text, reasoning and tool calls.
@@ -657,11 +656,12 @@ func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
 		if ev.name == "error" { // llama.cpp's "error:" lines, other servers' error events
 			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
 		}
-		if e := bodyError(w.provider, []byte(ev.data)); e != nil { // every shape, with or without choices
+		data := []byte(ev.data)                         // once: this loop runs for every delta
+		if e := bodyError(w.provider, data); e != nil { // every shape, with or without choices
 			return a.finish(), e
 		}
 		var ch chunk
-		if err := json.Unmarshal([]byte(ev.data), &ch); err != nil {
+		if err := json.Unmarshal(data, &ch); err != nil {
 			continue // a keep-alive or vendor event we do not understand
 		}
 		if err := a.add(&ch); err != nil {

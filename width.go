@@ -58,7 +58,11 @@ func fitWidthMarked(s string, w int) string {
 }
 
 // expandTabs replaces tabs with spaces to the next multiple of 8 cells.
-func expandTabs(s string) string {
+func expandTabs(s string) string { return tabsTo(s, 8) }
+
+// tabsTo replaces tabs with spaces to the next multiple of stop cells,
+// counting wide characters as the cells they take.
+func tabsTo(s string, stop int) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}
@@ -66,8 +70,8 @@ func expandTabs(s string) string {
 	col := 0
 	for _, r := range s {
 		if r == '\t' {
-			n := 8 - col%8
-			b.WriteString(strings.Repeat(" ", n))
+			n := stop - col%stop
+			b.WriteString(spaces(n))
 			col += n
 			continue
 		}

@@ -1,0 +1,237 @@
+package main
+
+// This file draws Markdown tables: rows held until the table ends, columns
+// shared out to the terminal width, cells wrapped.
+
+import (
+	"bytes"
+	"strings"
+)
+
+// isTableRow reports a line that could be a table row: it starts with |.
+func isTableRow(s string) bool {
+	t := strings.TrimSpace(s)
+	return len(t) > 1 && t[0] == '|'
+}
+
+// splitRow splits a table row into its cells' text, honouring \|.
+func splitRow(s string) []string {
+	t := strings.TrimSpace(s)
+	t = strings.TrimPrefix(t, "|")
+	if strings.HasSuffix(t, "|") && !strings.HasSuffix(t, `\|`) {
+		t = t[:len(t)-1]
+	}
+	var cells []string
+	start := 0
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '\\':
+			i++
+		case '|':
+			cells = append(cells, strings.TrimSpace(strings.ReplaceAll(t[start:i], `\|`, "|")))
+			start = i + 1
+		}
+	}
+	return append(cells, strings.TrimSpace(strings.ReplaceAll(t[start:], `\|`, "|")))
+}
+
+// delimiterRow reports the |---|:--:| row under a table's header of n
+// columns, and the columns' alignment.
+func delimiterRow(s string, n int) ([]byte, bool) {
+	if !isTableRow(s) {
+		return nil, false
+	}
+	cells := splitRow(s)
+	if len(cells) != n {
+		return nil, false
+	}
+	al := make([]byte, n)
+	for i, c := range cells {
+		body := strings.Trim(c, ":")
+		if len(body) == 0 || strings.Trim(body, "-") != "" {
+			return nil, false
+		}
+		switch {
+		case strings.HasPrefix(c, ":") && strings.HasSuffix(c, ":"):
+			al[i] = 'c'
+		case strings.HasSuffix(c, ":"):
+			al[i] = 'r'
+		default:
+			al[i] = 'l'
+		}
+	}
+	return al, true
+}
+
+// endTable lays the open table out to the terminal's width and draws it:
+// columns as wide as their widest cell when they fit, else shared out and
+// the cells wrapped; the header bold, borders drawn with box characters.
+func (m *markdown) endTable() {
+	rows := m.table
+	if rows == nil {
+		return
+	}
+	m.table = nil
+	n := len(rows[0])
+	cellPieces := make([][][]piece, len(rows))
+	natural := make([]int, n)
+	for r, row := range rows {
+		cellPieces[r] = make([][]piece, n)
+		for c := range n {
+			text := ""
+			if c < len(row) {
+				text = row[c]
+			}
+			st := style(0)
+			if r == 0 {
+				st = stBold
+			}
+			cellPieces[r][c] = m.inline(text, st, nil)
+			natural[c] = max(natural[c], piecesWidth(cellPieces[r][c]), 1)
+		}
+	}
+	widths := fitColumns(natural, m.o.width())
+	m.border("┌", "┬", "┐", widths)
+	for r := range rows {
+		m.tableRow(cellPieces[r], widths)
+		if r == 0 && len(rows) > 1 {
+			m.border("├", "┼", "┤", widths)
+		}
+	}
+	m.border("└", "┴", "┘", widths)
+}
+
+// piecesWidth is the cells pieces take on one row.
+func piecesWidth(ps []piece) int {
+	n := 0
+	for _, p := range ps {
+		n += cells(p.text)
+	}
+	return n
+}
+
+// fitColumns shares width (<= 0: unlimited) out among columns that want
+// natural cells each: narrow columns keep their width, wide ones split the
+// rest evenly. Borders take 3 cells a column and one more.
+func fitColumns(natural []int, width int) []int {
+	n := len(natural)
+	out := append([]int(nil), natural...)
+	avail := width - 3*n - 1
+	if width <= 0 || widthSum(natural) <= avail {
+		return out
+	}
+	fixed := make([]bool, n)
+	for left := n; left > 0; {
+		share := max(avail/left, 1)
+		changed := false
+		for i, w := range natural {
+			if !fixed[i] && w <= share {
+				fixed[i], out[i], changed = true, w, true
+				avail -= w
+				left--
+			}
+		}
+		if !changed {
+			extra := max(avail-share*left, 0)
+			for i := range natural {
+				if !fixed[i] {
+					out[i] = share
+					if extra > 0 {
+						out[i]++
+						extra--
+					}
+				}
+			}
+			break
+		}
+	}
+	return out
+}
+
+// widthSum adds widths up.
+func widthSum(ws []int) int {
+	n := 0
+	for _, w := range ws {
+		n += w
+	}
+	return n
+}
+
+// border draws a table's horizontal border.
+func (m *markdown) border(left, mid, right string, widths []int) {
+	if m.o.color {
+		m.out = append(m.out, m.sgr(stRule)...)
+	}
+	m.out = append(m.out, left...)
+	for i, w := range widths {
+		if i > 0 {
+			m.out = append(m.out, mid...)
+		}
+		for range w + 2 {
+			m.out = append(m.out, "─"...)
+		}
+	}
+	m.out = append(m.out, right...)
+	if m.o.color {
+		m.out = append(m.out, "\x1b[0m"...)
+	}
+	m.out = append(m.out, '\n')
+}
+
+// tableRow draws one table row, its cells wrapped to their columns.
+func (m *markdown) tableRow(cellPieces [][]piece, widths []int) {
+	m.cell = m.cell[:0]
+	m.spans = m.spans[:0]
+	first := make([]int, len(widths)+1) // cell c's rows are spans[first[c]:first[c+1]]
+	height := 1
+	for c, ps := range cellPieces {
+		first[c] = len(m.spans)
+		m.cellLines(ps, widths[c], m.align[c])
+		height = max(height, len(m.spans)-first[c])
+	}
+	first[len(widths)] = len(m.spans)
+	bar := m.paint(m.bar[:0], stRule, "│")
+	m.bar = bar
+	for r := range height {
+		m.out = append(m.out, bar...)
+		for c, w := range widths {
+			m.out = append(m.out, ' ')
+			if k := first[c] + r; k < first[c+1] {
+				m.out = append(m.out, m.cell[m.spans[k][0]:m.spans[k][1]]...)
+			} else {
+				m.out = append(m.out, spaces(w)...)
+			}
+			m.out = append(m.out, ' ')
+			m.out = append(m.out, bar...)
+		}
+		m.out = append(m.out, '\n')
+	}
+}
+
+// cellLines wraps a cell's pieces to w cells, each row padded to w, into
+// m.cell, and records each row's span of it.
+func (m *markdown) cellLines(ps []piece, w int, align byte) {
+	out := m.out
+	m.out = m.cell
+	mark := len(m.out)
+	justify := "left"
+	switch align {
+	case 'c':
+		justify = "center"
+	case 'r':
+		justify = "right"
+	}
+	m.pad = true
+	m.wrap(ps, "", "", w, justify)
+	m.pad = false
+	if len(m.out) == mark {
+		m.out = append(m.out, spaces(w)...)
+		m.out = append(m.out, '\n')
+	}
+	for i := mark; i < len(m.out); {
+		j := i + bytes.IndexByte(m.out[i:], '\n')
+		m.spans = append(m.spans, [2]int{i, j})
+		i = j + 1
+	}
+	m.cell, m.out = m.out, out
+}

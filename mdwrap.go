@@ -1,0 +1,233 @@
+package main
+
+// This file lays styled pieces out in rows of the terminal's width: words
+// kept whole, wide characters counted, JUSTIFY honoured.
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// seg is a word, or the spaces between words, with its width in cells.
+type seg struct {
+	text  string
+	st    style
+	w     int
+	space bool
+}
+
+// cells is the width of s: its length when it is ASCII.
+func cells(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return len(s[:i]) + wideCells(s[i:])
+		}
+	}
+	return len(s)
+}
+
+// wideCells is cells of text with non-ASCII in it: Latin, Greek and
+// Cyrillic letters take one cell without a look at the width tables.
+func wideCells(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < 0x300 || r >= 0x370 && r < 0x483 || r >= 0x2010 && r < 0x2070 || r >= 0x2500 && r < 0x2600 {
+			n++
+			continue
+		}
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// wrap lays pieces out in rows of width cells (no limit when <= 0):
+// first before the first row, rest before the others, justified.
+func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify string) {
+	segs := m.segs[:0]
+	for _, p := range pieces {
+		t := p.text
+		for t != "" {
+			k := strings.IndexByte(t, ' ')
+			switch {
+			case k == 0:
+				n := 1
+				for n < len(t) && t[n] == ' ' {
+					n++
+				}
+				segs = append(segs, seg{text: t[:n], st: p.st, w: n, space: true})
+				t = t[n:]
+			case k < 0:
+				segs = append(segs, seg{text: t, st: p.st, w: cells(t)})
+				t = ""
+			default:
+				segs = append(segs, seg{text: t[:k], st: p.st, w: cells(t[:k])})
+				t = t[k:]
+			}
+		}
+	}
+	m.segs = segs
+	if width <= 0 || !m.pad && justify != "right" && justify != "center" && cells(first)+widthOf(segs) <= width {
+		m.row(first, segs, 0, "")
+		return
+	}
+	prefix := first
+	wFirst, wRest := cells(first), cells(rest)
+	segs = splitWide(segs, max(min(width-wFirst, width-wRest), 1))
+	for pw := wFirst; len(segs) > 0; pw = wRest {
+		avail := max(width-pw, 1)
+		n := fitRow(segs, avail)
+		row := trimSpaces(segs[:n])
+		segs = segs[n:]
+		for len(segs) > 0 && segs[0].space {
+			segs = segs[1:]
+		}
+		m.row(prefix, row, max(avail-widthOf(row), 0), justifyFor(justify, len(segs) == 0))
+		prefix = rest
+	}
+}
+
+// fitRow is how many segs fit in avail cells: whole words, unless one
+// word is wider than the row, which is then cut between its segs (each
+// seg is no wider than a row; splitWide made sure).
+func fitRow(segs []seg, avail int) int {
+	used := 0
+	for i, s := range segs {
+		if used+s.w > avail {
+			if s.space {
+				return i
+			}
+			if k := wordStart(segs, i); k > 0 {
+				return k
+			}
+			return max(i, 1)
+		}
+		used += s.w
+	}
+	return len(segs)
+}
+
+// splitWide cuts words wider than w cells into pieces of w cells.
+func splitWide(segs []seg, w int) []seg {
+	wide := false
+	for _, s := range segs {
+		wide = wide || s.w > w
+	}
+	if !wide {
+		return segs
+	}
+	var out []seg
+	for _, s := range segs {
+		for s.w > w {
+			head, tail := cutCells(s.text, w)
+			if head == "" { // a wide character in a one-cell row
+				_, n := utf8.DecodeRuneInString(tail)
+				head, tail = tail[:n], tail[n:]
+			}
+			out = append(out, seg{text: head, st: s.st, w: cells(head)})
+			s = seg{text: tail, st: s.st, w: cells(tail)}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// wordStart is the index of the first seg of the word segs[i] is part of.
+func wordStart(segs []seg, i int) int {
+	for i > 0 && !segs[i-1].space {
+		i--
+	}
+	return i
+}
+
+// widthOf is the cells segs take.
+func widthOf(segs []seg) int {
+	n := 0
+	for _, s := range segs {
+		n += s.w
+	}
+	return n
+}
+
+// trimSpaces drops spaces at the end of a row.
+func trimSpaces(row []seg) []seg {
+	for len(row) > 0 && row[len(row)-1].space {
+		row = row[:len(row)-1]
+	}
+	return row
+}
+
+// cutCells splits s after at most w cells, on a rune boundary.
+func cutCells(s string, w int) (string, string) {
+	used := 0
+	for i, r := range s {
+		rw := runeWidth(r)
+		if used+rw > w {
+			return s[:i], s[i:]
+		}
+		used += rw
+	}
+	return s, ""
+}
+
+// justifyFor is how a row is justified: JUSTIFY=full leaves a paragraph's
+// last row flush left, as typesetting does.
+func justifyFor(justify string, last bool) string {
+	if justify == "full" && last {
+		return "left"
+	}
+	return justify
+}
+
+// row draws one row: prefix, then segs with slack cells to spare placed
+// by justify.
+func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
+	b := m.out
+	if strings.TrimSpace(prefix) != "" {
+		b = m.paint(b, stRule, prefix)
+	} else {
+		b = append(b, prefix...)
+	}
+	switch justify {
+	case "right":
+		b = append(b, spaces(slack)...)
+	case "center":
+		b = append(b, spaces(slack/2)...)
+	}
+	gaps := 0
+	if justify == "full" {
+		for _, s := range segs {
+			if s.space {
+				gaps++
+			}
+		}
+	}
+	cur := style(0)
+	for _, s := range segs {
+		if s.st != cur && m.o.color {
+			if cur != 0 {
+				b = append(b, "\x1b[0m"...)
+			}
+			if s.st != 0 {
+				b = append(b, m.sgr(s.st)...)
+			}
+			cur = s.st
+		}
+		b = append(b, s.text...)
+		if s.space && gaps > 0 {
+			extra := slack / gaps
+			if slack%gaps > 0 {
+				extra++
+			}
+			b = append(b, spaces(extra)...)
+			slack -= extra
+			gaps--
+		}
+	}
+	if cur != 0 {
+		b = append(b, "\x1b[0m"...)
+	}
+	if m.pad && justify != "right" {
+		b = append(b, spaces(slack-slack/2*boolInt(justify == "center"))...)
+	}
+	m.out = append(b, '\n')
+}
