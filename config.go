@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,6 +32,7 @@ var settings = []setting{
 	{"PROVIDER", "openai", "a preset (yaicli --list-providers), or any name with BASE_URL: an OpenAI-compatible server"},
 	{"BASE_URL", "", "empty = the provider's default URL"},
 	{"API_KEY", "", "empty = the provider's usual variable (OPENAI_API_KEY, ...)"},
+	{"AZURE_API_VERSION", "2024-10-21", "api-version query parameter of PROVIDER=azure requests (one in BASE_URL wins)"},
 	{"MODEL", "gpt-4o", "model name sent to the provider"},
 	{"TEMPERATURE", "0.3", "sampling temperature"},
 	{"TOP_P", "1.0", "nucleus sampling"},
@@ -94,6 +96,7 @@ var displayOnlyKeys = map[string]bool{"AUTO_SUGGEST": true, "ROLE_MODIFY_WARNING
 // changed afterwards.
 type config struct {
 	Provider, BaseURL, APIKey, Model string
+	AzureAPIVersion                  string
 	Temperature, TopP                float64
 	MaxTokens                        int
 	Timeout                          time.Duration
@@ -222,6 +225,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.BaseURL = strings.TrimRight(p.str("BASE_URL"), "/")
 	c.APIKey = p.str("API_KEY")
 	c.Model = p.str("MODEL")
+	c.AzureAPIVersion = p.str("AZURE_API_VERSION")
 	c.Temperature = p.float("TEMPERATURE")
 	c.TopP = p.float("TOP_P")
 	c.MaxTokens = p.int("MAX_TOKENS")
@@ -286,6 +290,13 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 		// users have many); without one there is nowhere to send requests.
 		return nil, fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
 			c.Provider, didYouMean(nearestName(c.Provider, presetNames())), strings.Join(presetNames(), ", "))
+	}
+	if c.Provider == "azure" {
+		base := cmp.Or(c.BaseURL, strings.TrimRight(src.env(azureEndpointEnv), "/"))
+		var err error
+		if c.BaseURL, err = azureBase(base, c.Model, c.AzureAPIVersion); err != nil {
+			return nil, err
+		}
 	}
 	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
 	return c, nil

@@ -9,100 +9,11 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 )
-
-// preset is a provider's default endpoint, the environment variable that
-// conventionally holds its key ("" for local servers that need none), and
-// for local servers how one usually starts it (for the hint when nothing
-// listens at its address).
-type preset struct {
-	baseURL string
-	keyEnv  string
-	start   string
-}
-
-// presets are the providers yaicli knows by name; all but anthropic speak
-// OpenAI's chat completions format.
-var presets = map[string]preset{
-	"openai":      {"https://api.openai.com/v1", "OPENAI_API_KEY", ""},
-	"anthropic":   {"https://api.anthropic.com/v1", "ANTHROPIC_API_KEY", ""},
-	"deepseek":    {"https://api.deepseek.com/v1", "DEEPSEEK_API_KEY", ""},
-	"groq":        {"https://api.groq.com/openai/v1", "GROQ_API_KEY", ""},
-	"openrouter":  {"https://openrouter.ai/api/v1", "OPENROUTER_API_KEY", ""},
-	"together":    {"https://api.together.xyz/v1", "TOGETHER_API_KEY", ""},
-	"xai":         {"https://api.x.ai/v1", "XAI_API_KEY", ""},
-	"mistral":     {"https://api.mistral.ai/v1", "MISTRAL_API_KEY", ""},
-	"moonshot":    {"https://api.moonshot.ai/v1", "MOONSHOT_API_KEY", ""},
-	"siliconflow": {"https://api.siliconflow.cn/v1", "SILICONFLOW_API_KEY", ""},
-	"dashscope":   {"https://dashscope.aliyuncs.com/compatible-mode/v1", "DASHSCOPE_API_KEY", ""},
-	"gemini":      {"https://generativelanguage.googleapis.com/v1beta/openai", "GEMINI_API_KEY", ""},
-	"cerebras":    {"https://api.cerebras.ai/v1", "CEREBRAS_API_KEY", ""},
-	"fireworks":   {"https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", ""},
-	"sambanova":   {"https://api.sambanova.ai/v1", "SAMBANOVA_API_KEY", ""},
-	"nvidia":      {"https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""},
-	"huggingface": {"https://router.huggingface.co/v1", "HF_TOKEN", ""},
-	"cohere":      {"https://api.cohere.ai/compatibility/v1", "COHERE_API_KEY", ""},
-	"ollama":      {"http://localhost:11434/v1", "", "ollama serve"},
-	"lmstudio":    {"http://localhost:1234/v1", "", "lms server start"},
-	"llamacpp":    {"http://localhost:8080/v1", "", "llama-server -m MODEL.gguf"},
-	"vllm":        {"http://localhost:8000/v1", "", "vllm serve MODEL"},
-}
-
-// presetNames lists the presets alphabetically.
-func presetNames() []string {
-	names := make([]string, 0, len(presets))
-	for n := range presets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// writeProviders prints the presets: name, default URL, key variable.
-func writeProviders(w io.Writer) {
-	for _, n := range presetNames() {
-		p := presets[n]
-		key := "needs " + p.keyEnv
-		if p.keyEnv == "" {
-			key = "no key (local)"
-		}
-		fmt.Fprintf(w, "%-11s %-58s %s\n", n, p.baseURL, key)
-	}
-}
-
-// baseURL is BASE_URL, or the provider's default.
-func (c *config) baseURL() string {
-	if c.BaseURL != "" {
-		return c.BaseURL
-	}
-	return presets[c.Provider].baseURL
-}
-
-// resolveAPIKey picks API_KEY, else the provider's conventional variable,
-// and says where it came from.
-func resolveAPIKey(c *config, env func(string) string) (key, source string) {
-	if c.APIKey != "" {
-		return c.APIKey, c.sources["API_KEY"]
-	}
-	if v := presets[c.Provider].keyEnv; v != "" && env(v) != "" {
-		return env(v), "env " + v
-	}
-	return "", "unset"
-}
-
-// checkAPIKey fails before any request when a hosted provider has no key.
-func checkAPIKey(c *config) error {
-	p := presets[c.Provider]
-	if c.APIKey != "" || p.keyEnv == "" || c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "https://") {
-		return nil
-	}
-	return fmt.Errorf("no API key for provider %s: set YAI_API_KEY or %s (or API_KEY in config.ini); for a local model use PROVIDER=ollama", c.Provider, p.keyEnv)
-}
 
 // message is one entry of the conversation in OpenAI's shape.
 type message struct {
@@ -266,9 +177,14 @@ type openaiWire struct{ provider string }
 // path is the chat completions endpoint under BASE_URL.
 func (openaiWire) path() string { return "/chat/completions" }
 
-// auth sets the bearer token, when there is a key.
-func (openaiWire) auth(h http.Header, key string) {
-	if key != "" {
+// auth sets the bearer token, when there is a key; Azure OpenAI takes
+// the key in an api-key header instead.
+func (w openaiWire) auth(h http.Header, key string) {
+	switch {
+	case key == "":
+	case w.provider == "azure":
+		h.Set("api-key", key)
+	default:
 		h.Set("Authorization", "Bearer "+key)
 	}
 }
