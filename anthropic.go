@@ -49,13 +49,16 @@ func (anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	if system != "" {
 		b["system"] = system
 	}
-	if budget, ok := anthropicBudgets[strings.ToLower(cfg.ReasoningEffort)]; ok {
+	if budget, ok := anthropicThinking(cfg); ok {
 		b["thinking"] = map[string]any{"type": "enabled", "budget_tokens": budget}
-		b["max_tokens"] = max(maxTokens, budget+1024) // thinking counts against max_tokens
+		b["max_tokens"] = max(maxTokens, budget+1024) // thinking counts against max_tokens, which must exceed it
 	} else {
 		b["temperature"] = cfg.Temperature // with thinking, only the default is allowed
 		if cfg.TopP != 1 {
 			b["top_p"] = cfg.TopP
+		}
+		if cfg.TopK != nil { // nor top_k
+			b["top_k"] = *cfg.TopK
 		}
 	}
 	if len(req.Tools) > 0 {

@@ -43,6 +43,11 @@ var settings = []setting{
 	{"EXTRA_BODY", "{}", "JSON object merged into every request body"},
 	{"EXCLUDE_PARAMS", "", "request fields never sent, comma-separated (temperature,top_p for models that refuse them)"},
 	{"REASONING_EFFORT", "", "low, medium or high for reasoning models; empty = not sent"},
+	{"TOP_K", "", "top-k sampling, a whole number >= 1; empty = not sent"},
+	{"SEED", "", "sampling seed for repeatable answers, a whole number; empty = not sent (Anthropic has none)"},
+	{"FREQUENCY_PENALTY", "", "-2 to 2; empty = not sent (Anthropic has none)"},
+	{"PRESENCE_PENALTY", "", "-2 to 2; empty = not sent (Anthropic has none)"},
+	{"THINKING_BUDGET", "", "thinking tokens for anthropic (1024 or more; max_tokens is raised above it) and gemini (0 = off, -1 = dynamic); empty = not sent"},
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
 	{"OUTPUT_FORMAT", "text", "text, json (one object at the end) or stream-json (one event per line) on stdout"},
 	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},
@@ -105,6 +110,7 @@ type config struct {
 	ExtraBody                        map[string]any
 	ExcludeParams                    []string
 	ReasoningEffort                  string
+	sampling                         // optional settings sent only when set (sampling.go)
 	ShowReasoning                    bool
 	OutputFormat                     string // text, json or stream-json
 	Pretty                           bool   // draw answers as Markdown on a terminal
@@ -235,6 +241,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ExtraBody = p.object("EXTRA_BODY")
 	c.ExcludeParams = p.list("EXCLUDE_PARAMS")
 	c.ReasoningEffort = p.str("REASONING_EFFORT")
+	c.loadSampling(p)
 	c.ShowReasoning = p.bool("SHOW_REASONING")
 	c.OutputFormat = p.oneOf("OUTPUT_FORMAT", formatText, formatJSON, formatStreamJSON)
 	c.Pretty = p.bool("PRETTY")

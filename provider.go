@@ -214,6 +214,7 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	if cfg.ReasoningEffort != "" {
 		b["reasoning_effort"] = cfg.ReasoningEffort
 	}
+	openaiSampling(cfg, b)
 	return json.Marshal(finishBody(cfg, b))
 }
 
