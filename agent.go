@@ -19,15 +19,15 @@ var errDepthLimit = errors.New("tool-round limit reached")
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
 	cfg       *config
-	send      func(context.Context, chatRequest, streamSink) (reply, error)
+	send      sendFunc
 	tools     *toolbox // nil when ENABLE_FUNCTIONS is false
 	stdout    io.Writer
 	stderr    io.Writer
 	budget    budget
-	fam       family      // the model's tokenizer family, which prices every estimate
-	cal       calibration // of this family's estimates against what the provider reported
-	windows   *windowCache
-	hub       *mcpHub // MCP servers whose tool lists may change
+	fam       family       // the model's tokenizer family, which prices every estimate
+	cal       calibration  // of this family's estimates against what the provider reported
+	windows   *windowCache // remembers what rejections teach of the window; nil: nothing is kept
+	hub       *mcpHub      // MCP servers whose tool lists may change
 	maxDepth  int
 	openLine  bool // answer text ends without a newline
 	noTools   bool // the model takes no tools (the server said so or refused them): this session sends none
@@ -49,28 +49,109 @@ type agent struct {
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
 	ev         *events // json and stream-json events; nil: text mode
-	client     *client // whose retries become events
 }
 
-// newAgent builds an agent for cfg. Tool previews go to preview (stderr in
-// one-shot mode, the terminal in the REPL); ask is nil without a terminal.
-// hub offers MCP servers' tools beside the built-in ones (nil: none).
-func newAgent(ctx context.Context, cfg *config, stdout, preview io.Writer, ask func(string) (string, error), hub *mcpHub) *agent {
-	c := newClient(cfg, preview)
-	a := &agent{cfg: cfg, send: scrubbed(c.send, cfg.redactor()), stdout: stdout, stderr: preview, maxDepth: cfg.MaxToolCallDepth, windows: openWindowCache(), hub: hub, maxTokens: cfg.MaxTokens}
-	a.client = c
-	a.fam = familyOf(cfg.Model)
-	a.answer = &termWriter{w: stdout}
-	if cfg.EnableFunctions {
-		a.tools = newToolbox(cfg, &termWriter{w: preview}, ask, hub.tools())
+// sendFunc sends one chat request and streams its answer into the sink.
+type sendFunc func(context.Context, chatRequest, streamSink) (reply, error)
+
+// agentIO is where an agent writes and what it knows of the terminals it
+// writes to, all decided by the caller at the edge: the agent opens,
+// probes and reads nothing of its own.
+type agentIO struct {
+	answer io.Writer // the answer text: stdout, a Markdown renderer, a fence filter, io.Discard
+	// raw writes the answer exactly as received (stdout is a file or a
+	// pipe); otherwise it is made safe for a terminal.
+	raw     bool
+	diag    io.Writer      // notices and warnings
+	preview io.Writer      // tool calls and their previews; nil: diag
+	think   *reasoningView // where reasoning is drawn; nil: plainly on diag
+	spinTo  io.Writer      // the terminal a waiting spinner is drawn on; nil: none
+	width   func() int     // the preview terminal's width now; nil: unknown
+	// expand says how a person sees a whole tool result after a preview's
+	// "+N lines" ("Ctrl+O to expand"); "" shows the spill file's path.
+	expand string
+	ask    func(question string) (string, error) // approval of tools that change things; nil: refused
+	ev     *events                               // json and stream-json events; nil: text mode
+}
+
+// newAgent builds an agent from what it needs: cfg, the send function, the
+// model's window (resolved before: resolveWindow), the toolbox (nil: tools
+// are off) and where it writes. It does no I/O.
+func newAgent(cfg *config, send sendFunc, win modelWindow, tools *toolbox, o agentIO) *agent {
+	a := &agent{cfg: cfg, send: send, tools: tools, stdout: o.answer, stderr: o.diag, rawAnswer: o.raw,
+		budget: win.budget, windows: win.cache, noTools: tools != nil && win.noTools, maxDepth: cfg.MaxToolCallDepth,
+		maxTokens: cfg.MaxTokens, fam: familyOf(cfg.Model), think: o.think, spinTo: o.spinTo, ev: o.ev}
+	a.answer = &termWriter{w: a.stdout}
+	return a
+}
+
+// agentFor builds the agent of a session: the HTTP client (whose retries
+// become events), the toolbox with the built-in tools and hub's MCP tools
+// (nil hub: none), and the agent over them. win is resolved before.
+func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
+	if o.preview == nil {
+		o.preview = o.diag
 	}
-	window, source := a.windows.resolve(ctx, cfg)
-	a.budget = budgetFor(cfg.ContextBudgetTokens, cfg.Model, window, source)
-	if a.tools != nil && a.windows.noTools(cfg) {
-		a.noTools = true
-		fmt.Fprintf(preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", cfg.Provider, cfg.Model)
+	c := newClient(cfg, o.preview)
+	if o.ev.on() {
+		c.retried = o.ev.retry
+	}
+	var tb *toolbox
+	if cfg.EnableFunctions {
+		tb = newToolbox(cfg, &termWriter{w: o.preview}, o.ask, hub.tools())
+		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
+	}
+	a := newAgent(cfg, scrubbed(c.send, cfg.redactor()), win, tb, o)
+	a.hub = hub
+	if a.noTools {
+		fmt.Fprintf(o.preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", cfg.Provider, cfg.Model)
 	}
 	return a
+}
+
+// sendVia is the send function of a new HTTP client for cfg, which says
+// on w when it retries; the key is scrubbed from the provider's errors.
+func sendVia(cfg *config, w io.Writer) sendFunc {
+	return scrubbed(newClient(cfg, w).send, cfg.redactor())
+}
+
+// sendAside sends a request outside the conversation (exec mode's
+// command): no history, no trimming, no tools.
+func (a *agent) sendAside(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
+	return a.send(ctx, req, sink)
+}
+
+// outputs is a snapshot of this turn's tool outputs, for /show-output and
+// the viewer.
+func (a *agent) outputs() []toolOutput {
+	if a.tools == nil {
+		return nil
+	}
+	return a.tools.snapshot()
+}
+
+// attach frees tool reads of files the person attached (@file, /add).
+func (a *agent) attach(paths ...string) { a.tools.attach(paths...) }
+
+// currentBudget is the budget requests are fitted to now: a rejection may
+// have lowered it.
+func (a *agent) currentBudget() budget { return a.budget }
+
+// startSession writes session.start, when the agent writes events.
+func (a *agent) startSession() {
+	if a.ev.on() {
+		a.ev.session(a.cfg, a.budget, a.fam)
+	}
+}
+
+// eventTurn runs one turn between turn.start and turn.end.
+func (a *agent) eventTurn(ctx context.Context, h []message) ([]message, error) {
+	if len(h) > 0 {
+		a.ev.turnStart(h[len(h)-1].Content)
+	}
+	out, err := a.turn(ctx, h)
+	a.ev.turnEnd(err)
+	return out, err
 }
 
 // sink streams answer text to stdout and reasoning to stderr, both made
@@ -615,4 +696,53 @@ func (a *agent) noteLength(r reply) {
 		limit = fmt.Sprintf("the %d-token output limit", a.maxTokens)
 	}
 	fmt.Fprintf(a.stderr, "yaicli: the answer stopped at %s (finish_reason %q); raise MAX_TOKENS (--max-tokens) for a longer one\n", limit, r.FinishReason)
+}
+
+// contextReport is where a history's estimated tokens go, for /context.
+type contextReport struct {
+	system, attached, hist, tools, schemas int // tokens by kind
+	nHist, nTools, nSpecs, groups          int // messages, results, tool schemas sent, turn groups
+	masked, maskedSaved                    int // results masked to their spill files, tokens that saved
+	summaries, summaryTokens               int // summary turns of /compact --summary and their size
+	budget                                 budget
+	lowWater                               int // what trimming reduces to (CONTEXT_TRIM_TARGET)
+	// reported is the last prompt size the provider reported and
+	// reportedEst our estimate of that request; calibrated: it set the
+	// estimator's ratio.
+	reported, reportedEst int
+	calibrated            bool
+	ratio                 float64
+	family, model         string
+}
+
+// contextReport prices h as the next request would be priced: the tool
+// schemas counted are those that would be sent.
+func (a *agent) contextReport(h []message) contextReport {
+	r := contextReport{budget: a.budget, groups: len(groupStarts(h)), reported: a.reported, reportedEst: a.reportedEst,
+		calibrated: a.reported == a.cal.reported && a.reportedEst == a.cal.estimate, ratio: a.cal.ratio,
+		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target}
+	for _, m := range h {
+		t := a.estimate(m)
+		switch {
+		case m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader):
+			r.attached += t
+		case m.Role == "system":
+			r.system += t
+		case m.Role == "tool":
+			r.tools += t
+			r.nTools++
+		default:
+			r.hist += t
+			r.nHist++
+		}
+	}
+	var specs []toolSpec
+	if a.tools != nil && !a.noTools && !a.dropTools { // what is sent: none once the model refused them
+		specs = a.tools.specs()
+		specs = specs[:a.toolsThatFit(h, specs)]
+	}
+	r.nSpecs, r.schemas = len(specs), a.cal.scale(a.fam.toolsTokens(specs))
+	r.masked, r.maskedSaved = maskedIn(h, a.estimate)
+	r.summaries, r.summaryTokens = summaryIn(h, a.estimate)
+	return r
 }

@@ -317,3 +317,11 @@ func TestSilentCutOnlyOnLocalServers(t *testing.T) {
 		}
 	}
 }
+
+// agentOver is the agent a one-shot run builds for cfg, without a
+// terminal: its window resolved as run resolves it (the cache, then the
+// server), answers to out, notices and previews to diag.
+func agentOver(t *testing.T, cfg *config, out, diag io.Writer) *agent {
+	t.Helper()
+	return agentFor(cfg, resolveWindow(t.Context(), cfg, openWindowCache()), agentIO{answer: out, diag: diag}, nil)
+}

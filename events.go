@@ -402,32 +402,6 @@ func errorKind(err error) string {
 	return "error"
 }
 
-// eventTurn runs one turn between turn.start and turn.end.
-func (a *agent) eventTurn(ctx context.Context, h []message) ([]message, error) {
-	if len(h) > 0 {
-		a.ev.turnStart(h[len(h)-1].Content)
-	}
-	out, err := a.turn(ctx, h)
-	a.ev.turnEnd(err)
-	return out, err
-}
-
-// setEvents makes the agent write to ev: session.start now, then every
-// event of its turns; its answer and diagnostics become events.
-func (a *agent) setEvents(ev *events) {
-	if ev == nil {
-		return
-	}
-	a.ev = ev
-	if a.tools != nil {
-		a.tools.ev = ev
-	}
-	if a.client != nil {
-		a.client.retried = ev.retry
-	}
-	ev.session(a.cfg, a.budget, a.fam)
-}
-
 // exitEvents is exitCode for a run with events: the error is an error
 // event rather than stderr lines, and the result ends the stream.
 func exitEvents(ctx context.Context, err error, cfg *config, stderr io.Writer, ev *events) int {

@@ -363,16 +363,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	a := newAgent(runCtx, cfg, out, diag, askOn(stdin, stderr, openTTY), hub)
-	a.setEvents(ev)
-	a.tools.attach(attached...)
-	a.rawAnswer = !isTerminal(stdout)
-	a.think = newReasoningView(diag, isTerminal(diag), os.Getenv)
-	a.spinTo = spinnerOn(diag, isTerminal(diag), os.Getenv)
-	if a.tools != nil {
-		a.tools.width = terminalWidth(stderr)
-		a.tools.spinTo = a.spinTo
-	}
+	a := agentFor(cfg, resolveWindow(runCtx, cfg, openWindowCache()), agentIO{answer: out, raw: !isTerminal(stdout), diag: diag,
+		think: newReasoningView(diag, isTerminal(diag), os.Getenv), spinTo: spinnerOn(diag, isTerminal(diag), os.Getenv),
+		width: terminalWidth(stderr), ask: askOn(stdin, stderr, openTTY), ev: ev}, hub)
+	a.startSession()
+	a.attach(attached...)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
 	_, err = a.eventTurn(runCtx, hist)
 	a.endAnswer()

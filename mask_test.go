@@ -579,7 +579,7 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 	h := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}} // ~3000 tokens
 	a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 	out.Reset()
-	writeContext(&out, []message{{Role: "system", Content: "s"}}, a)
+	writeContext(&out, a.contextReport([]message{{Role: "system", Content: "s"}}))
 	est := fmt.Sprint(a.requestTokens(h, nil))
 	for _, want := range []string{`low-water mark\s+6000\s+60% of the budget`, `last reported by provider\s+1000\s+prompt tokens \(our estimate of that request: ` + est + `; not used to calibrate`} {
 		if !matches(want, out.String()) {

@@ -22,6 +22,7 @@ const defaultCompactKeep = 2
 type session struct {
 	cfg      *config
 	agent    *agent
+	ev       *events   // json and stream-json events; nil: text mode
 	hist     []message // system prompt first, then the attachments message when files are attached
 	out      io.Writer // answers, previews, command output
 	errw     io.Writer // diagnostics
@@ -40,18 +41,10 @@ type session struct {
 // attachedHeader starts the system message that carries /add'ed files.
 const attachedHeader = "Files the user attached to this session:"
 
-// newSession starts a conversation whose answers and tool previews go to
-// out and diagnostics to errw.
-func newSession(ctx context.Context, cfg *config, system string, hub *mcpHub, out, errw io.Writer, ask func(string) (string, error)) *session {
-	s := &session{cfg: cfg, out: out, errw: errw, system: message{Role: "system", Content: system}}
-	s.agent = newAgent(ctx, cfg, out, out, ask, hub)
-	s.agent.stderr = errw
-	if s.agent.tools != nil {
-		s.agent.tools.expand = "/show-output to expand"
-		if ask != nil { // a terminal: the viewer is one key away
-			s.agent.tools.expand = "Ctrl+O to expand"
-		}
-	}
+// newSession starts a conversation run by a, whose command output goes to
+// out and diagnostics to errw; ev is the session's events (nil: text).
+func newSession(cfg *config, system string, a *agent, ev *events, out, errw io.Writer) *session {
+	s := &session{cfg: cfg, agent: a, ev: ev, out: out, errw: errw, system: message{Role: "system", Content: system}}
 	s.hist = []message{s.system}
 	return s
 }
@@ -115,13 +108,13 @@ func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	s := newSession(ctx, cfg, system, hub, out, diag, nil)
-	s.agent.setEvents(ev)
-	s.agent.think = newReasoningView(diag, false, nil)
-	if s.agent.tools != nil { // stdin carries the prompts: approval is asked on /dev/tty, if any
-		s.agent.tools.ask = askOn(nil, stderr, openTTY)
+	o := agentIO{answer: out, raw: !isTerminal(stdout), diag: diag, preview: out, think: newReasoningView(diag, false, nil),
+		expand: "/show-output to expand", ev: ev}
+	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
+		o.ask = askOn(nil, stderr, openTTY)
 	}
-	s.agent.rawAnswer = !isTerminal(stdout)
+	s := newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache()), o, hub), ev, out, diag)
+	s.agent.startSession()
 	s.open(title)
 	defer s.save()
 	code := s.piped(ctx, in, stderr)
@@ -147,12 +140,7 @@ func (s *session) piped(ctx context.Context, in *bufio.Scanner, stderr io.Writer
 }
 
 // outputs is a snapshot of this turn's tool outputs.
-func (s *session) outputs() []toolOutput {
-	if s.agent.tools == nil {
-		return nil
-	}
-	return s.agent.tools.snapshot()
-}
+func (s *session) outputs() []toolOutput { return s.agent.outputs() }
 
 // handle runs one input line; it reports whether the session should end.
 func (s *session) handle(ctx context.Context, line string) bool {
@@ -177,7 +165,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 		s.execTask(turnCtx, prompt)
 		return
 	}
-	s.agent.tools.attach(fileRefs(prompt)...)
+	s.agent.attach(fileRefs(prompt)...)
 	prompt, problems := expandFileRefs(prompt)
 	if len(problems) > 0 {
 		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
@@ -188,7 +176,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 	h := append(s.hist, message{Role: "user", Content: prompt})
 	h, err := s.agent.eventTurn(turnCtx, h)
 	s.agent.endAnswer()
-	s.agent.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
+	s.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
 	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
 	s.save()
 	switch {
@@ -214,19 +202,20 @@ func (s *session) attachmentsFit() bool {
 	for _, m := range s.prefix() {
 		n += s.agent.estimate(m)
 	}
-	if n < s.agent.budget.tokens*9/10 {
+	b := s.agent.currentBudget()
+	if n < b.tokens*9/10 {
 		return true
 	}
 	path, tokens := largestAttachment(s.attached)
 	fmt.Fprintf(s.errw, "yaicli: the attached files take ~%d tokens of the %d-token budget; /drop %s (~%d tokens) and ask again\n",
-		n, s.agent.budget.tokens, path, tokens)
+		n, b.tokens, path, tokens)
 	return false
 }
 
 // execTask is exec mode: one shell command for the task, confirmed before
 // it runs (without a terminal, printed and run only with --yes).
 func (s *session) execTask(ctx context.Context, task string) {
-	cmd, err := generateCommand(ctx, s.agent, task)
+	cmd, err := generateCommand(ctx, s.cfg, s.agent.sendAside, task)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -281,7 +270,7 @@ func (s *session) command(line string) bool {
 		s.hist = s.prefix()
 		fmt.Fprintln(s.out, "history cleared")
 	case "/context", "/ctx":
-		writeContext(s.out, s.hist, s.agent)
+		writeContext(s.out, s.agent.contextReport(s.hist))
 	case "/compact":
 		if len(f) > 1 && f[1] == "--summary" {
 			s.compactSummary(f[2:])
@@ -389,7 +378,7 @@ func (s *session) add(path string) {
 	}
 	s.attached = append(s.attached, atts...)
 	for _, a := range atts {
-		s.agent.tools.attach(a.path)
+		s.agent.attach(a.path)
 	}
 	s.hist = append(s.prefix(), s.conversation()...)
 	for _, a := range atts {
@@ -453,7 +442,7 @@ func (s *session) compact(args []string) {
 	}
 	s.hist = validate(keepGroups(s.hist, keep))
 	after := historyTokens(s.hist, s.agent)
-	s.agent.ev.compact("mechanical", before, after)
+	s.ev.compact("mechanical", before, after)
 	fmt.Fprintf(s.out, "compacted: kept the last %d of %d turn group(s), freed ~%d tokens (now ~%d)\n",
 		min(keep, groups), groups, before-after, after)
 }
@@ -499,70 +488,51 @@ func historyTokens(h []message, a *agent) int {
 
 // writeContext prints /context: where the tokens go, the budget and its
 // source, and what the provider last reported.
-func writeContext(w io.Writer, h []message, a *agent) {
-	var system, attached, hist, tools int
-	var nHist, nTools int
-	for _, m := range h {
-		t := a.estimate(m)
-		switch {
-		case m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader):
-			attached += t
-		case m.Role == "system":
-			system += t
-		case m.Role == "tool":
-			tools += t
-			nTools++
-		default:
-			hist += t
-			nHist++
-		}
-	}
-	var specs []toolSpec
-	if a.tools != nil && !a.noTools && !a.dropTools { // what is sent: none once the model refused them
-		specs = a.tools.specs()
-		specs = specs[:a.toolsThatFit(h, specs)]
-	}
-	schemas := a.cal.scale(a.fam.toolsTokens(specs))
-	total := system + attached + hist + tools + schemas
-	b := a.budget.tokens
+func writeContext(w io.Writer, r contextReport) {
+	total := r.system + r.attached + r.hist + r.tools + r.schemas
+	b := r.budget.tokens
 	row := func(name string, n int, extra string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-26s %9d  %s", name, n, extra), " "))
 	}
 	fmt.Fprintln(w, "context (estimated tokens)")
-	row("system prompt", system, "")
-	if attached > 0 {
-		row("attached files", attached, "/drop PATH|all to detach")
+	row("system prompt", r.system, "")
+	if r.attached > 0 {
+		row("attached files", r.attached, "/drop PATH|all to detach")
 	}
-	row(fmt.Sprintf("history (%d messages)", nHist), hist, fmt.Sprintf("%d turn group(s)", len(groupStarts(h))))
+	row(fmt.Sprintf("history (%d messages)", r.nHist), r.hist, fmt.Sprintf("%d turn group(s)", r.groups))
 	masked := ""
-	if n, saved := maskedIn(h, a.estimate); n > 0 {
-		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", n, saved)
+	if r.masked > 0 {
+		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", r.masked, r.maskedSaved)
 	}
-	if n, t := summaryIn(h, a.estimate); n > 0 {
-		row("  of it a summary", t, plural(n, "summary turn")+" (/compact --summary)")
+	if r.summaries > 0 {
+		row("  of it a summary", r.summaryTokens, plural(r.summaries, "summary turn")+" (/compact --summary)")
 	}
-	row(fmt.Sprintf("tool output (%d results)", nTools), tools, masked)
-	row(fmt.Sprintf("tool schemas (%d tools)", len(specs)), schemas, "")
-	row("total", total, bar(total, b, 24))
-	row("budget", b, "("+a.budget.source+")")
-	low := a.policy(b).target
-	row("low-water mark", low, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", low*100/max(b, 1)))
+	row(fmt.Sprintf("tool output (%d results)", r.nTools), r.tools, masked)
+	row(fmt.Sprintf("tool schemas (%d tools)", r.nSpecs), r.schemas, "")
+	row("total", total, usageBar(total, b, 24))
+	row("budget", b, "("+r.budget.source+")")
+	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", r.lowWater*100/max(b, 1)))
 	row("remaining", b-total, "")
+	writeReported(w, r)
+	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", r.family, r.model)
+}
+
+// writeReported is /context's line on what the provider last reported.
+func writeReported(w io.Writer, r contextReport) {
 	switch {
-	case a.reported > 0 && a.reported == a.cal.reported && a.reportedEst == a.cal.estimate:
+	case r.reported > 0 && r.calibrated:
 		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; calibration ×%.2f)\n",
-			a.cal.reported, a.cal.estimate, a.cal.ratio)
-	case a.reported > 0:
+			r.reported, r.reportedEst, r.ratio)
+	case r.reported > 0:
 		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; not used to calibrate: far below it, the server probably cut the conversation)\n",
-			a.reported, a.reportedEst)
+			r.reported, r.reportedEst)
 	default:
 		fmt.Fprintln(w, "  last reported by provider          -  (no usage reported yet)")
 	}
-	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", a.fam.orGeneric().name, a.cfg.Model)
 }
 
-// bar draws used/limit as a text bar with a percentage.
-func bar(used, limit, width int) string {
+// usageBar draws used/limit as a text bar with a percentage.
+func usageBar(used, limit, width int) string {
 	if limit <= 0 {
 		return ""
 	}

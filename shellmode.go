@@ -13,9 +13,9 @@ import (
 
 // generateCommand asks the model for one shell command for task, without
 // tools and without streaming it to the screen, and cleans the answer.
-func generateCommand(ctx context.Context, a *agent, task string) (string, error) {
-	h := []message{{Role: "system", Content: fillRole(a.cfg, mustRole(roleShell))}, {Role: "user", Content: task}}
-	r, err := a.send(ctx, chatRequest{Messages: h, MaxTokens: a.cfg.MaxTokens}, streamSink{})
+func generateCommand(ctx context.Context, cfg *config, send sendFunc, task string) (string, error) {
+	h := []message{{Role: "system", Content: fillRole(cfg, mustRole(roleShell))}, {Role: "user", Content: task}}
+	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: cfg.MaxTokens}, streamSink{})
 	if err != nil {
 		return "", err
 	}
@@ -49,8 +49,7 @@ func cleanCommand(s string) string {
 // shell and exit with its code. Without a terminal the command is printed
 // and run only with --yes.
 func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := newAgent(ctx, cfg, stdout, stderr, nil, nil)
-	cmd, err := generateCommand(ctx, a, task)
+	cmd, err := generateCommand(ctx, cfg, sendVia(cfg, stderr), task)
 	if err != nil {
 		return exitCode(ctx, err, cfg, stderr)
 	}

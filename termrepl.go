@@ -341,16 +341,11 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 	}()
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
 		historyFile: historyPath(os.Getenv), historyLimit: cfg.MaxHistory}
-	ask := func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }
-	ts.session = newSession(ctx, cfg, system, hub, ts.out, ts.errw, ask)
-	ts.agent.stdout = answerWriter(cfg, ts.out, true, os.Getenv, func() int { w, _ := t.size(); return w })
-	ts.agent.answer = &termWriter{w: ts.agent.stdout}
-	ts.agent.think = newReasoningView(ts.errw, isTerminal(stderr), os.Getenv)
-	ts.agent.spinTo = spinnerOn(ts.errw, isTerminal(stderr), os.Getenv)
-	if ts.agent.tools != nil {
-		ts.agent.tools.width = func() int { w, _ := t.size(); return w }
-		ts.agent.tools.spinTo = ts.agent.spinTo
-	}
+	width := func() int { w, _ := t.size(); return w }
+	o := agentIO{answer: answerWriter(cfg, ts.out, true, os.Getenv, width), diag: ts.errw, preview: ts.out,
+		think: newReasoningView(ts.errw, isTerminal(stderr), os.Getenv), spinTo: spinnerOn(ts.errw, isTerminal(stderr), os.Getenv),
+		width: width, expand: "Ctrl+O to expand", ask: func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }}
+	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache()), o, hub), nil, ts.out, ts.errw)
 	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
 	ts.stdin = in
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)

@@ -159,12 +159,12 @@ func TestFamilyNamed(t *testing.T) {
 	if !strings.Contains(v.String(), "token estimates: qwen family (from MODEL qwen3:8b)") {
 		t.Errorf("--verbose does not name the family:\n%s", v.String())
 	}
-	a := newAgent(t.Context(), cfg, io.Discard, io.Discard, nil, nil)
+	a := agentOver(t, cfg, io.Discard, io.Discard)
 	if a.fam.name != "qwen" {
 		t.Fatalf("agent for qwen3:8b prices with the %s family", a.fam.name)
 	}
 	var c strings.Builder
-	writeContext(&c, []message{{Role: "user", Content: "1234567890 1234567890"}}, a)
+	writeContext(&c, a.contextReport([]message{{Role: "user", Content: "1234567890 1234567890"}}))
 	if !strings.Contains(c.String(), "estimated for the qwen tokenizer family (model qwen3:8b)") {
 		t.Errorf("/context does not name the family:\n%s", c.String())
 	}

@@ -183,7 +183,7 @@ func TestNoToolsRefusalIsCached(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "MODEL": "plain", "BASE_URL": fp.url()})
 	for run, want := range []string{"hi", "again"} {
 		var out, stderr bytes.Buffer
-		a := newAgent(t.Context(), cfg, &out, &stderr, nil, nil)
+		a := agentOver(t, cfg, &out, &stderr)
 		h, err := a.turn(t.Context(), []message{{Role: "user", Content: "hello"}})
 		if err != nil || h[len(h)-1].Content != want || !strings.Contains(stderr.String(), "takes no tools") {
 			t.Fatalf("run %d: %v, answer %q, stderr %q", run+1, err, h[len(h)-1].Content, stderr.String())

@@ -55,6 +55,7 @@ type windowCache struct {
 	path    string
 	entries map[string]cachedWindow
 	client  *http.Client
+	now     func() time.Time // the clock entries are dated and aged by
 }
 
 // cachedWindow is a window and where and when it was learned.
@@ -83,7 +84,7 @@ const (
 
 // openWindowCache reads the cache file; an absent or broken file is an empty cache.
 func openWindowCache() *windowCache {
-	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}}
+	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}, now: time.Now}
 	if dir, err := os.UserCacheDir(); err == nil {
 		wc.path = filepath.Join(dir, "yaicli", "windows.json")
 		if checkOwnFile(wc.path, os.Geteuid()) != nil { // planted by another user: neither read nor replaced
@@ -93,6 +94,23 @@ func openWindowCache() *windowCache {
 		}
 	}
 	return wc
+}
+
+// modelWindow is what is known of the model's window before the first
+// request: the budget it gives, whether the model takes tools, and the
+// cache that remembers what later rejections teach (nil: nothing is kept).
+type modelWindow struct {
+	budget  budget
+	noTools bool
+	cache   *windowCache
+}
+
+// resolveWindow finds the model's window in the cache or by asking its
+// server (resolve), for the budget of a session. It is the I/O an agent
+// needs before it is built, done by the caller.
+func resolveWindow(ctx context.Context, cfg *config, wc *windowCache) modelWindow {
+	tokens, source := wc.resolve(ctx, cfg)
+	return modelWindow{budget: budgetFor(cfg.ContextBudgetTokens, cfg.Model, tokens, source), noTools: wc.noTools(cfg), cache: wc}
 }
 
 // windowKey identifies a model on a server.
@@ -109,11 +127,11 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 		// known (hosted models do not change theirs); a local server that can
 		// say its window is asked again after a while, as it may have been
 		// restarted with another context size.
-		fresh := time.Since(e.Time) < windowCacheFresh || e.Source == windowLearned && discoverers[cfg.Provider] == nil
+		fresh := wc.now().Sub(e.Time) < windowCacheFresh || e.Source == windowLearned && discoverers[cfg.Provider] == nil
 		if e.Tokens > 0 && fresh {
 			return e.Tokens, e.Source
 		}
-		if e.Tokens == 0 && time.Since(e.Time) < windowCacheMiss {
+		if e.Tokens == 0 && wc.now().Sub(e.Time) < windowCacheMiss {
 			return windowOf(cfg.Model), "from the model table"
 		}
 	}
@@ -122,7 +140,7 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 		if f.source == "" {
 			f.source = "reported by the " + cfg.Provider + " server"
 		}
-		wc.put(key, cachedWindow{Tokens: f.tokens, Source: f.source, Time: time.Now(), NoTools: f.noTools, Guess: f.guess})
+		wc.put(key, cachedWindow{Tokens: f.tokens, Source: f.source, Time: wc.now(), NoTools: f.noTools, Guess: f.guess})
 		if f.tokens > 0 {
 			return f.tokens, f.source
 		}
@@ -137,12 +155,15 @@ func (wc *windowCache) noTools(cfg *config) bool {
 }
 
 // markNoTools remembers a refusal of tools with the model's window, so the
-// next run does not repeat the refused request.
+// next run does not repeat the refused request; a nil cache keeps nothing.
 func (wc *windowCache) markNoTools(cfg *config) {
+	if wc == nil {
+		return
+	}
 	key := windowKey(cfg)
 	e, ok := wc.entries[key]
 	if !ok {
-		e = cachedWindow{Time: time.Now()}
+		e = cachedWindow{Time: wc.now()}
 	}
 	e.NoTools = true
 	wc.put(key, e)
@@ -151,9 +172,13 @@ func (wc *windowCache) markNoTools(cfg *config) {
 // windowLearned is the source of a window taken from a rejection's numbers.
 const windowLearned = "learned from a rejection"
 
-// learn records a window named by a context-length rejection.
+// learn records a window named by a context-length rejection; a nil cache
+// keeps nothing.
 func (wc *windowCache) learn(cfg *config, tokens int) {
-	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: windowLearned, Time: time.Now()})
+	if wc == nil {
+		return
+	}
+	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: windowLearned, Time: wc.now()})
 }
 
 // put stores an entry and rewrites the cache file atomically.
