@@ -7,7 +7,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -48,7 +47,8 @@ type agent struct {
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
-	ev         *events // json and stream-json events; nil: text mode
+	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
+	ev         *events        // json and stream-json events; nil: text mode
 }
 
 // sendFunc sends one chat request and streams its answer into the sink.
@@ -80,7 +80,7 @@ type agentIO struct {
 func newAgent(cfg *config, send sendFunc, win modelWindow, tools *toolbox, o agentIO) *agent {
 	a := &agent{cfg: cfg, send: send, tools: tools, stdout: o.answer, stderr: o.diag, rawAnswer: o.raw,
 		budget: win.budget, windows: win.cache, noTools: tools != nil && win.noTools, maxDepth: cfg.MaxToolCallDepth,
-		maxTokens: cfg.MaxTokens, fam: familyOf(cfg.Model), think: o.think, spinTo: o.spinTo, ev: o.ev}
+		maxTokens: cfg.MaxTokens, fam: familyOf(cfg.Model), spill: spillTo(spillDir{dir: cfg.ToolOutputDir}), think: o.think, spinTo: o.spinTo, ev: o.ev}
 	a.answer = &termWriter{w: a.stdout}
 	return a
 }
@@ -440,8 +440,8 @@ func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
 		if m.clip == nil {
 			m.clip = truncate(m.Content, 0)
 		}
-		if m.Role == "tool" && !m.clip.omitted && m.clip.path == "" && spill != nil {
-			spill(m)
+		if m.Role == "tool" {
+			keepOnDisk(m, spill)
 		}
 		m.Content = m.clip.text(max(utf8.RuneCountInString(m.Content)/2, minShrunk))
 		saved += before - len(m.Content)
@@ -560,27 +560,15 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 	return out, maxTokens, strings.Join(how, ", ")
 }
 
-// spill writes a tool message's full text to disk before it is shrunk, so
-// nothing the model saw is lost. A spill that fails part-way is removed, so
-// no partial file passes for the whole; the marker then says why.
-func (a *agent) spill(m *message) {
-	c := *m.clip
-	f, path, err := spillOpener(a.cfg.ToolOutputDir, m.Name, time.Now())()
-	if err == nil {
-		_, err = io.WriteString(f, c.head)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			err = discardPartial(path, err)
-		}
+// policy is the trimming policy for a request limited to limit tokens:
+// CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
+// turn groups whose results are never masked.
+func (a *agent) policy(limit int) trimPolicy {
+	share := a.cfg.ContextTrimTarget
+	if share <= 0 || share > 1 {
+		share = defaultTrimTarget
 	}
-	if err != nil {
-		c.spillErr = err
-	} else {
-		c.path = path
-	}
-	m.clip = &c
+	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.cfg.ContextKeepGroups}
 }
 
 // numbers renders a rejection's token figures, when it gave any.

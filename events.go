@@ -229,14 +229,14 @@ func (e *events) toolResult(id, name, text string, c *clip) {
 		return
 	}
 	shown := utf8.RuneCountInString(text)
-	f := map[string]any{"id": id, "name": name, "chars_shown": shown, "total_chars": c.total,
-		"truncated": c.omitted || shown < c.total, "spill_path": c.path, "error_lines": len(c.errLines),
+	f := map[string]any{"id": id, "name": name, "chars_shown": shown, "total_chars": c.chars(),
+		"truncated": !c.whole() || shown < c.chars(), "spill_path": c.onDisk(), "error_lines": c.errLineCount(),
 		"success": !strings.HasPrefix(text, `{"success": false`) && !strings.HasPrefix(text, `{"error"`)}
-	if c.spillErr != nil {
-		f["spill_error"] = c.spillErr.Error()
+	if err := c.spillError(); err != nil {
+		f["spill_error"] = err.Error()
 	}
-	if c.path != "" {
-		f["paging_call"] = map[string]any{"name": "fs_read_file", "arguments": map[string]any{"file_paths": []string{c.path}, "offset": 0, "limit": pageLimit}}
+	if p := c.onDisk(); p != "" {
+		f["paging_call"] = map[string]any{"name": "fs_read_file", "arguments": map[string]any{"file_paths": []string{p}, "offset": 0, "limit": pageLimit}}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

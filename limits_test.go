@@ -301,7 +301,7 @@ func TestShrinkSmallResults(t *testing.T) {
 	for i := 3; i < 13; i++ {
 		h[i].Content = strings.Repeat("b", 20000)
 	}
-	out, rep = trimToBudget(h, 0, trimPolicy{limit: 1000, target: 1000, keep: 1}, messageTokens, func(m *message) { spills++; c := *m.clip; c.path = "/spill"; m.clip = &c })
+	out, rep = trimToBudget(h, 0, trimPolicy{limit: 1000, target: 1000, keep: 1}, messageTokens, func(m *message) { spills++; m.clip = m.clip.withSpill("/spill", nil) })
 	if spills != 10 || rep.shrunk != 10 || rep.shrunkSaved <= 0 || rep.after != rep.before-rep.shrunkSaved {
 		t.Errorf("big results: %d spills, report %+v", spills, rep)
 	}
@@ -348,15 +348,15 @@ func TestPartialSpillRemoved(t *testing.T) {
 		t.Errorf("the partial spill file is still there: %v", err)
 	}
 	text := c.text(1000)
-	if c.path != "" || !strings.Contains(text, "could not be saved: writing "+path+": no space left on device; the partial file was removed") {
+	if c.onDisk() != "" || !strings.Contains(text, "could not be saved: writing "+path+": no space left on device; the partial file was removed") {
 		t.Errorf("marker: %q", text)
 	}
 	// The shrink step's spill: a directory that is not writable.
-	a := &agent{cfg: &config{ToolOutputDir: filepath.Join(dir, "file")}}
-	os.WriteFile(a.cfg.ToolOutputDir, nil, 0o600)
+	d := spillDir{dir: filepath.Join(dir, "file")}
+	os.WriteFile(d.dir, nil, 0o600)
 	m := message{Role: "tool", Name: "t", Content: "x", clip: truncate("x", 0)}
-	a.spill(&m)
-	if m.clip.path != "" || m.clip.spillErr == nil {
+	spillTo(d)(&m)
+	if m.clip.onDisk() != "" || m.clip.spillError() == nil {
 		t.Errorf("spill into a file: %+v", m.clip)
 	}
 }

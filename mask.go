@@ -130,10 +130,10 @@ type fullText struct {
 func sourceOf(m message) fullText {
 	if c := m.clip; c != nil {
 		switch {
-		case c.path != "":
-			return fullText{path: c.path, text: c.head, total: c.total}
-		case !c.omitted:
-			return fullText{text: c.head, total: c.total}
+		case c.onDisk() != "":
+			return fullText{path: c.onDisk(), text: c.headText(), total: c.chars()}
+		case c.whole():
+			return fullText{text: c.headText(), total: c.chars()}
 		}
 		// cut, but its spill failed: what the model saw is all there is
 	} else if loc := findMarker(m.Content); loc != nil {
@@ -177,12 +177,12 @@ func stubFor(m message, cost int, est func(message) int, spill func(*message)) (
 		return m, 0, notWorth
 	}
 	if src.path == "" {
-		tmp := message{Name: m.Name, clip: &clip{head: src.text, tail: src.text, total: src.total}}
+		tmp := message{Name: m.Name, clip: wholeClip(src.text, src.total)}
 		spill(&tmp)
-		if tmp.clip.path == "" {
+		if tmp.clip.onDisk() == "" {
 			return m, 0, notSaved
 		}
-		src.path = tmp.clip.path
+		src.path = tmp.clip.onDisk()
 	}
 	s.Content = stubText(m.Name, src.total, cost, src.text, src.path)
 	if after := est(s); after < cost {
@@ -352,9 +352,8 @@ func capTo(m *message, tokens int, est func(message) int, spill func(*message)) 
 		m.clip = truncate(m.Content, 0)
 	}
 	keepOnDisk(m, spill)
-	c := *m.clip
-	c.why = budgetCapNote
-	m.clip = &c
+	c := m.clip.noting(budgetCapNote)
+	m.clip = c
 	orig, cost := m.Content, est(*m)
 	n := chars
 	for i := 0; i < 6 && cost > tokens && n > roomFloor; i++ {
@@ -369,17 +368,26 @@ func capTo(m *message, tokens int, est func(message) int, spill func(*message)) 
 	return true
 }
 
-// keepOnDisk writes a whole result (one never cut, so never spilled) to
-// disk before it is cut, so nothing the model saw is lost.
-func keepOnDisk(m *message, spill func(*message)) {
-	if !m.clip.omitted && m.clip.path == "" && m.clip.spillErr == nil && spill != nil {
-		spill(m)
+// spillTo is the spill function trimming and masking take: it writes a
+// tool message's whole text to d and records the file (or why it could not
+// be written) in the message's clip.
+func spillTo(d spillDir) func(*message) {
+	return func(m *message) {
+		if m.clip == nil {
+			m.clip = truncate(m.Content, 0)
+		}
+		m.clip = d.keep(m.clip, m.Name)
 	}
 }
 
-// spillName matches the files spillOpener names: YYYYMMDD-HHMMSS-tool.txt,
-// with -N when a name was taken.
-var spillName = regexp.MustCompile(`^\d{8}-\d{6}-[A-Za-z0-9_-]+\.txt$`)
+// keepOnDisk writes a whole result (one never cut, so never spilled) to
+// disk through spill before it is cut, at most once: a spilled or failed
+// clip is not tried again.
+func keepOnDisk(m *message, spill func(*message)) {
+	if m.clip.needsSpill() && spill != nil {
+		spill(m)
+	}
+}
 
 // missingSpill explains an open error for a spilled tool output that is
 // gone (removed after TOOL_OUTPUT_RETENTION_DAYS, or by hand), as a stub in
@@ -389,15 +397,4 @@ func missingSpill(path string, err error) string {
 		return ""
 	}
 	return "; this was a tool output saved by yaicli, and the file is missing (spilled outputs are removed after TOOL_OUTPUT_RETENTION_DAYS days): its full text is lost, so run the tool again if it is still needed"
-}
-
-// policy is the trimming policy for a request limited to limit tokens:
-// CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
-// turn groups whose results are never masked.
-func (a *agent) policy(limit int) trimPolicy {
-	share := a.cfg.ContextTrimTarget
-	if share <= 0 || share > 1 {
-		share = defaultTrimTarget
-	}
-	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.cfg.ContextKeepGroups}
 }

@@ -50,14 +50,13 @@ type fakeSpill struct {
 }
 
 func (f *fakeSpill) spill(m *message) {
-	c := *m.clip
 	if f.fail {
-		c.spillErr = fmt.Errorf("read-only file system")
-	} else {
-		c.path = fmt.Sprintf("/spill/%d-%s.txt", len(f.saved), m.Name)
-		f.saved[c.path] = c.head
+		m.clip = m.clip.withSpill("", fmt.Errorf("read-only file system"))
+		return
 	}
-	m.clip = &c
+	path := fmt.Sprintf("/spill/%d-%s.txt", len(f.saved), m.Name)
+	f.saved[path] = m.clip.headText()
+	m.clip = m.clip.withSpill(path, nil)
 }
 
 // pagingCall parses the fs_read_file call a stub or marker offers.
@@ -124,7 +123,7 @@ func TestStubOfSpilledResult(t *testing.T) {
 // through the agent's own spill; the stub points at that file.
 func TestMaskSpillsWholeResults(t *testing.T) {
 	dir := t.TempDir()
-	a := &agent{cfg: &config{ToolOutputDir: dir}}
+	a := newAgent(&config{ToolOutputDir: dir}, nil, modelWindow{}, nil, agentIO{})
 	r := rand.New(rand.NewSource(4))
 	full := wordsResult(r, 6000)
 	h := append(toolGroup(1, full, truncate(full, 32000)), toolGroup(2, "ok", nil)...)

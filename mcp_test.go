@@ -235,7 +235,7 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	if n := utf8.RuneCountInString(m.Content); n > 32000 || !strings.Contains(m.Content, "characters omitted") || !strings.Contains(m.Content, `THE-END","server":"everything"`) {
 		t.Errorf("echo result: %d chars: %.200s", n, m.Content)
 	}
-	full, err := os.ReadFile(m.clip.path)
+	full, err := os.ReadFile(m.clip.onDisk())
 	if err != nil || !strings.Contains(string(full), "Echo: "+msg) {
 		t.Errorf("spill file lacks the whole echo: %v", err)
 	}

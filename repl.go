@@ -468,12 +468,12 @@ func (s *session) showOutput() {
 		return
 	}
 	for i, o := range outs {
-		fmt.Fprintf(s.out, "── %d. %s %s (%d chars", i+1, o.name, o.caption, o.clip.total)
-		if o.clip.path != "" {
-			fmt.Fprintf(s.out, ", full text: %s", o.clip.path)
+		fmt.Fprintf(s.out, "── %d. %s %s (%d chars", i+1, o.name, o.caption, o.clip.chars())
+		if p := o.clip.onDisk(); p != "" {
+			fmt.Fprintf(s.out, ", full text: %s", p)
 		}
 		fmt.Fprintln(s.out, ")")
-		fmt.Fprint(s.out, displayPreview(o.clip.text(capFor(o.name, s.cfg.ToolOutputMaxChars)), 0, 0, 0, ""))
+		fmt.Fprint(s.out, displayPreview(o.clip.modelText(), 0, 0, 0, ""))
 	}
 }
 

@@ -493,7 +493,7 @@ func (ts *termSession) viewer() {
 	defer ts.t.restore()
 	io.WriteString(ts.out.w, enterAltScreen)
 	defer io.WriteString(ts.out.w, leaveAltScreen)
-	entries := viewerEntries(ts.outputs(), func(name string) int { return capFor(name, ts.cfg.ToolOutputMaxChars) })
+	entries := viewerEntries(ts.outputs())
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)

@@ -132,16 +132,16 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
 	tb.mu.Unlock()
-	text := c.text(capFor(name, tb.cfg.ToolOutputMaxChars))
-	if c.spillErr != nil && c.omitted && !tb.spillWarned {
+	text := c.modelText()
+	if c.spillError() != nil && !c.whole() && !tb.spillWarned {
 		tb.spillWarned = true
-		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillErr)
+		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillError())
 	}
 	tb.ev.toolResult(tc.ID, name, text, c)
 	if show := tb.cfg.ShowFunctionOut; !tb.ev.on() && (tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show) {
 		expand := tb.expand
-		if expand == "" && c.path != "" {
-			expand = "full output: " + c.path
+		if expand == "" && c.onDisk() != "" {
+			expand = "full output: " + c.onDisk()
 		}
 		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
 	}

@@ -142,7 +142,7 @@ func TestToolResultTruncatedAndSpilled(t *testing.T) {
 	if !strings.HasPrefix(m.Content, `{"command":"seq 1 100000","output":"1\n2\n3\n`) || !strings.Contains(m.Content, `99999\n100000\n","exit_code":0}`) {
 		t.Errorf("result lacks head or tail: %.100s … %.100s", m.Content, m.Content[len(m.Content)-100:])
 	}
-	full, err := os.ReadFile(m.clip.path)
+	full, err := os.ReadFile(m.clip.onDisk())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestToolResultTruncatedAndSpilled(t *testing.T) {
 		t.Errorf("spill file is not the complete JSON result: %v", err)
 	}
 	// One-shot: no viewer to open, so the preview points at the spill file.
-	if !strings.Contains(preview.String(), "lines · full output: "+m.clip.path+"\n") {
+	if !strings.Contains(preview.String(), "lines · full output: "+m.clip.onDisk()+"\n") {
 		t.Errorf("preview not bounded or without the spill path: %.300s", preview.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,15 +37,98 @@ func capFor(tool string, global int) int {
 }
 
 // clip is a tool result as the model sees it: the head and tail of the full
-// text, which is total characters long and (when path is set) on disk.
+// text, which is total characters long and (when path is set) on disk. It
+// is read through its methods; a changed clip is a new one, as messages
+// share them.
 type clip struct {
 	head, tail string
 	total      int    // characters in the full text
+	cap        int    // the tool's cap (capFor) the model sees it within; 0: whole
 	path       string // spill file, "" when not written
 	spillErr   error  // why the spill file could not be written
 	errLines   []errLine
 	omitted    bool   // head+tail do not cover the text
 	why        string // why the cap is below the tool's own (budgetCapNote), for the marker
+}
+
+// wholeClip is a result whose full text is held: text, total characters.
+func wholeClip(text string, total int) *clip { return &clip{head: text, tail: text, total: total} }
+
+// modelText is the text the model is given: within the tool's cap.
+func (c *clip) modelText() string { return c.text(c.cap) }
+
+// chars is the full text's length in characters.
+func (c *clip) chars() int { return c.total }
+
+// whole reports whether the kept head is the full text (nothing was cut).
+func (c *clip) whole() bool { return !c.omitted }
+
+// headText is the kept head: the full text when whole.
+func (c *clip) headText() string { return c.head }
+
+// onDisk is the spill file holding the full text, "" when none.
+func (c *clip) onDisk() string { return c.path }
+
+// spillError is why the full text could not be written to disk; nil when
+// it was, or when it never had to be.
+func (c *clip) spillError() error { return c.spillErr }
+
+// errLineCount is how many error-like lines of the omitted part it lists.
+func (c *clip) errLineCount() int { return len(c.errLines) }
+
+// noting is c with why added to its marker (why its cap is lower).
+func (c *clip) noting(why string) *clip {
+	n := *c
+	n.why = why
+	return &n
+}
+
+// withSpill is c with its full text at path, or not saved for err.
+func (c *clip) withSpill(path string, err error) *clip {
+	n := *c
+	n.path, n.spillErr = path, err
+	return &n
+}
+
+// needsSpill reports whether c holds a whole text not yet on disk, which
+// must be written there before it is cut, and was not tried before.
+func (c *clip) needsSpill() bool { return !c.omitted && c.path == "" && c.spillErr == nil }
+
+// spilled is c with its (whole) text written to a file open creates; a
+// spill that fails part-way is removed, so no partial file passes for the
+// whole, and the marker then says why.
+func (c *clip) spilled(open func() (io.WriteCloser, string, error)) *clip {
+	f, path, err := open()
+	if err == nil {
+		_, err = io.WriteString(f, c.head)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			err = discardPartial(path, err)
+		}
+	}
+	if err != nil {
+		return c.withSpill("", err)
+	}
+	return c.withSpill(path, nil)
+}
+
+// spillDir writes tool results to TOOL_OUTPUT_DIR before they are cut, so
+// nothing the model saw is lost; now names the files.
+type spillDir struct {
+	dir string
+	now func() time.Time
+}
+
+// keep writes tool's result c whole to a new file in d: c with the file,
+// or with why it could not be written.
+func (d spillDir) keep(c *clip, tool string) *clip {
+	now := time.Now
+	if d.now != nil {
+		now = d.now
+	}
+	return c.spilled(spillOpener(d.dir, tool, now()))
 }
 
 // text renders the model-visible text within max characters (0 = the
@@ -250,7 +334,7 @@ func (c *clipper) finish() *clip {
 	}
 	if !c.spilled {
 		s := string(c.buf)
-		return &clip{head: s, tail: s, total: c.total}
+		return &clip{head: s, tail: s, total: c.total, cap: c.cap}
 	}
 	if c.file != nil {
 		if err := c.file.Close(); err != nil {
@@ -258,7 +342,7 @@ func (c *clipper) finish() *clip {
 			c.path = ""
 		}
 	}
-	return &clip{head: string(c.buf), tail: c.tail.lastRunes(c.cap), total: c.total, path: c.path,
+	return &clip{head: string(c.buf), tail: c.tail.lastRunes(c.cap), total: c.total, cap: c.cap, path: c.path,
 		spillErr: c.spillErr, omitted: true, errLines: append(c.errs.first, c.errs.last...)}
 }
 
@@ -479,6 +563,10 @@ func safeName(s string) string {
 		return '_'
 	}, s)
 }
+
+// spillName matches the files spillOpener names: YYYYMMDD-HHMMSS-tool.txt,
+// with -N when a name was taken.
+var spillName = regexp.MustCompile(`^\d{8}-\d{6}-[A-Za-z0-9_-]+\.txt$`)
 
 // removeOldSpills deletes spill files older than days (0 keeps them all):
 // only files with spillOpener's names (spillName; never thesis.txt or

@@ -32,12 +32,12 @@ type viewerState struct {
 }
 
 // viewerEntries turns the turn's tool outputs into viewer entries.
-func viewerEntries(outs []toolOutput, cap func(string) int) []viewerEntry {
+func viewerEntries(outs []toolOutput) []viewerEntry {
 	var es []viewerEntry
 	for _, o := range outs {
-		e := viewerEntry{name: o.name, caption: o.caption, chars: o.clip.total, model: o.clip.text(cap(o.name)), path: o.clip.path}
-		if o.clip.spillErr != nil {
-			e.spillErr = o.clip.spillErr.Error()
+		e := viewerEntry{name: o.name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk()}
+		if err := o.clip.spillError(); err != nil {
+			e.spillErr = err.Error()
 		}
 		es = append(es, e)
 	}
