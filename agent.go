@@ -80,7 +80,7 @@ type agentIO struct {
 func newAgent(cfg *config, send sendFunc, win modelWindow, tools *toolbox, o agentIO) *agent {
 	a := &agent{cfg: cfg, send: send, tools: tools, stdout: o.answer, stderr: o.diag, rawAnswer: o.raw,
 		budget: win.budget, windows: win.cache, noTools: tools != nil && win.noTools, maxDepth: cfg.MaxToolCallDepth,
-		maxTokens: cfg.MaxTokens, fam: familyOf(cfg.Model), spill: spillTo(spillDir{dir: cfg.ToolOutputDir}), think: o.think, spinTo: o.spinTo, ev: o.ev}
+		maxTokens: cfg.MaxTokens, fam: familyOf(cfg.Model), spill: spillTo(spillDir{dir: cfg.ToolOutputDir, now: cfg.now}), think: o.think, spinTo: o.spinTo, ev: o.ev}
 	a.answer = &termWriter{w: a.stdout}
 	return a
 }
@@ -322,7 +322,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
 	a.streamed = false
-	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model)
+	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
 	defer sp.stop()
 	sink := a.sink()
 	text, reasoning := sink.text, sink.reasoning

@@ -21,6 +21,7 @@ func bigPrompt(n int) string { return strings.Repeat("word ", n) }
 // TestNothingToTrim: a single huge prompt cannot be made smaller; it is
 // sent once more and the run fails with the actionable message.
 func TestNothingToTrim(t *testing.T) {
+	t.Parallel()
 	body, _ := os.ReadFile("testdata/errors/ctx_openai.400.json")
 	fp := newFakeProvider(t, fail(400, string(body)), fail(400, string(body)))
 	r := runBinary(t, fp, e2e{args: []string{"summarise"}, stdin: bigPrompt(3000)})
@@ -32,6 +33,7 @@ func TestNothingToTrim(t *testing.T) {
 // A question bigger than the budget cannot be trimmed: it is sent, and the
 // person is told once why it may fail and what to do.
 func TestOversizedQuestionWarnsOnce(t *testing.T) {
+	t.Parallel()
 	fp := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo hi"}`})), sse(textStream("done")))
 	r := runBinary(t, fp, e2e{args: []string{"--yes", "summarise"}, stdin: bigPrompt(3000), env: []string{"YAI_CONTEXT_BUDGET_TOKENS=2000"}})
 	if r.code != 0 || len(fp.chats()) != 2 {
@@ -45,6 +47,7 @@ func TestOversizedQuestionWarnsOnce(t *testing.T) {
 // TestHealingDropsOldGroups: a multi-turn REPL over a pipe, rejected once
 // mid-session: the retry carries fewer turn groups and no orphan.
 func TestHealingDropsOldGroups(t *testing.T) {
+	t.Parallel()
 	ctx := `{"error":{"message":"Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
 	fp := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")), fail(400, ctx), sse(textStream("three")))
 	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first\nsecond\nthird\n"})
@@ -70,6 +73,7 @@ func TestHealingDropsOldGroups(t *testing.T) {
 // TestHealingShrinksOneBigToolResult: a one-shot task whose single tool
 // result is too big for the window heals by shrinking that result.
 func TestHealingShrinksOneBigToolResult(t *testing.T) {
+	t.Parallel()
 	ctx := `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 11000 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
 	fp := newFakeProvider(t,
 		sse(toolStream(fakeCall{"call_1", "execute_shell_command", `{"shell_command":"seq 1 200000"}`})),
@@ -90,6 +94,7 @@ func TestHealingShrinksOneBigToolResult(t *testing.T) {
 // TestHealingGivesUp: rejected twice, the run exits 4 with an actionable
 // message after exactly one retry.
 func TestHealingGivesUp(t *testing.T) {
+	t.Parallel()
 	body, _ := os.ReadFile("testdata/errors/ctx_anthropic.400.json")
 	fp := newFakeProvider(t, fail(400, string(body)), fail(400, string(body)), fail(400, string(body)))
 	r := runBinary(t, fp, e2e{args: []string{"q"}})
@@ -106,6 +111,7 @@ func TestHealingGivesUp(t *testing.T) {
 // TestHealingGivesUpInREPL: with older turns to drop and still rejected, the
 // hint points at /compact and the budget, and the REPL takes the next question.
 func TestHealingGivesUpInREPL(t *testing.T) {
+	t.Parallel()
 	body, _ := os.ReadFile("testdata/errors/ctx_anthropic.400.json")
 	fp := newFakeProvider(t, sse(textStream("first")), sse(textStream("second")), fail(400, string(body)), fail(400, string(body)), sse(textStream("fourth")))
 	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "one\ntwo\nthree\nfour\n"})
@@ -120,6 +126,7 @@ func TestHealingGivesUpInREPL(t *testing.T) {
 // TestMaxTokensLowered: when the provider blames max_tokens, the retry
 // asks for fewer.
 func TestMaxTokensLowered(t *testing.T) {
+	t.Parallel()
 	body, _ := os.ReadFile("testdata/errors/ctx_anthropic_max_tokens.400.json")
 	fp := newFakeProvider(t, fail(400, string(body)), sse(textStream("ok")))
 	r := runBinary(t, fp, e2e{args: []string{"--max-tokens", "8192", "q"}})
@@ -134,6 +141,7 @@ func TestMaxTokensLowered(t *testing.T) {
 // TestBudgetTrimsLongConversation: a long conversation under a small
 // CONTEXT_BUDGET_TOKENS keeps the system prompt and whole recent groups.
 func TestBudgetTrimsLongConversation(t *testing.T) {
+	t.Parallel()
 	var steps []step
 	var input strings.Builder
 	for i := 0; i < 12; i++ {
@@ -164,6 +172,7 @@ func TestBudgetTrimsLongConversation(t *testing.T) {
 // TestDepthLimit: a model that never stops calling tools ends the run with
 // exit code 3 after MAX_TOOL_CALL_DEPTH rounds (0 with EXIT_ON_DEPTH_LIMIT=false).
 func TestDepthLimit(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		env  []string
 		args []string
@@ -188,6 +197,7 @@ func TestDepthLimit(t *testing.T) {
 // TestSpillAndPageEndToEnd is the scripted check of the specification's
 // section 1: a shell command printing tens of MB, then paging the spill.
 func TestSpillAndPageEndToEnd(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex // guards spill, offset and page: the fake provider's goroutines write them
 	var spill string
 	var offset int
@@ -256,6 +266,7 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 // oldest turn groups gone, the system prompt kept, no orphan, and one line
 // on stderr.
 func TestLongSavedChatUnderSmallBudget(t *testing.T) {
+	t.Parallel()
 	chats := t.TempDir()
 	var h []message
 	for i := 0; i < 30; i++ {
@@ -323,5 +334,5 @@ func TestSilentCutOnlyOnLocalServers(t *testing.T) {
 // server), answers to out, notices and previews to diag.
 func agentOver(t *testing.T, cfg *config, out, diag io.Writer) *agent {
 	t.Helper()
-	return agentFor(cfg, resolveWindow(t.Context(), cfg, openWindowCache()), agentIO{answer: out, diag: diag}, nil)
+	return agentFor(cfg, resolveWindow(t.Context(), cfg, openWindowCache(cfg.cacheDir, cfg.now)), agentIO{answer: out, diag: diag}, nil)
 }

@@ -326,7 +326,7 @@ func (w anthropicWire) stream(body io.Reader, sink streamSink) (reply, error) {
 		}
 		switch e.Type {
 		case "error":
-			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
+			return a.finish(), classify(w.provider, 0, []byte(ev.data))
 		case "message_stop":
 			stopped = true
 		default:
@@ -354,7 +354,7 @@ func (w anthropicWire) whole(b []byte, sink streamSink) (reply, error) {
 		return reply{}, fmt.Errorf("provider answered with something that is not JSON: %.200q", b)
 	}
 	if resp.Type == "error" {
-		return reply{}, classify(w.provider, 0, b, nil)
+		return reply{}, classify(w.provider, 0, b)
 	}
 	if len(resp.Content) > maxToolCalls {
 		return reply{}, brokenPeer("provider %s answered with %d content blocks, more than yaicli takes in one answer (%d); try again", w.provider, len(resp.Content), maxToolCalls)

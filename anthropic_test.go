@@ -43,6 +43,7 @@ func blockTypes(m anthropicMessage) []string {
 // arguments), results back as tool_result blocks in one user message with
 // the signed thinking block returned, then the final answer.
 func TestAnthropicToolLoop(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
 	fp := newFakeProvider(t,
@@ -95,6 +96,7 @@ func TestAnthropicToolLoop(t *testing.T) {
 }
 
 func TestAnthropicNonStreaming(t *testing.T) {
+	t.Parallel()
 	fp := newFakeProvider(t, check(fail(200, `{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"text","text":"Hi there."}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":4}}`),
 		func(r received) {
 			if a := decodeAnthropic(t, r); a.Stream {
@@ -110,6 +112,7 @@ func TestAnthropicNonStreaming(t *testing.T) {
 // TestAnthropicErrors: overloaded mid-stream is retried; 529 too; the
 // context-length wording heals.
 func TestAnthropicErrors(t *testing.T) {
+	t.Parallel()
 	overloaded := `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`
 	tooLong, _ := os.ReadFile("testdata/errors/ctx_anthropic.400.json")
 	fp := newFakeProvider(t, replay(t, "anthropic_overloaded.sse"), fail(529, overloaded, "Retry-After", "0"), replay(t, "anthropic_text.sse"))
@@ -144,6 +147,7 @@ func TestAnthropicMessagesMerge(t *testing.T) {
 
 // TestAnthropicNonStreamingToolLoop: the same loop without streaming.
 func TestAnthropicNonStreamingToolLoop(t *testing.T) {
+	t.Parallel()
 	toolUse := `{"id":"msg_02","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"text","text":"Checking."},{"type":"tool_use","id":"toolu_01A","name":"fs_list_directory","input":{"directory_path":"."}}],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":400,"output_tokens":30}}`
 	done := `{"id":"msg_03","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[{"type":"text","text":"Listed."}],"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":500,"output_tokens":3}}`
 	fp := newFakeProvider(t, fail(200, toolUse), check(fail(200, done), func(r received) {

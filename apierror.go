@@ -75,15 +75,12 @@ func (e *apiError) Is(target error) bool {
 
 // classify turns a status and body into an apiError, by what the words
 // mean (errclass.go), never by the provider's name.
-func classify(provider string, status int, body []byte, header http.Header) *apiError {
+func classify(provider string, status int, body []byte) *apiError {
 	e := &apiError{Provider: provider, Status: status, Message: errorMessage(body)}
 	t := readError(body)
 	e.Kind = kindOf(status, t, e)
 	if e.Kind == kindOther && (status == 400 || status == 0) && isNoToolsText(t.raw) {
 		e.Kind = kindNoTools
-	}
-	if header != nil {
-		e.RetryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
 	}
 	return e
 }
@@ -163,7 +160,7 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
 		return time.Duration(s * float64(time.Second))
 	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+	if t, err := http.ParseTime(v); err == nil && !now.IsZero() && t.After(now) { // no clock: the date means nothing
 		return t.Sub(now)
 	}
 	return 0
@@ -195,7 +192,7 @@ func bodyError(provider string, data []byte) *apiError {
 	default:
 		return nil
 	}
-	return classify(provider, 0, data, nil)
+	return classify(provider, 0, data)
 }
 
 // retryable says whether err is worth the same request again, why in

@@ -81,7 +81,7 @@ func classifyBody(b errorBody) *apiError {
 	case b.status == 200:
 		ae = bodyError("p", b.body)
 	default:
-		ae = classify("p", b.status, b.body, nil)
+		ae = classify("p", b.status, b.body)
 	}
 	return ae
 }
@@ -170,7 +170,7 @@ func TestClassifyKinds(t *testing.T) {
 		{400, `{"error":"model requires more tokens than context allows (n_ctx=4096)"}`, kindContextLength},
 		{500, `{"error":{"message":"CUDA out of memory. Tried to allocate 20.00 MiB"}}`, kindServer},
 	} {
-		e := classify("p", tc.status, []byte(tc.body), nil)
+		e := classify("p", tc.status, []byte(tc.body))
 		if got := e.Kind; got != tc.want {
 			t.Errorf("classify(%d, %s) = %v, want %v", tc.status, tc.body, got, tc.want)
 		}
@@ -209,7 +209,7 @@ func TestContextHintFitsMode(t *testing.T) {
 	cfg := &config{Provider: "openai", Timeout: 60 * time.Second}
 	for _, body := range []string{`{"error":{"message":"prompt is too long: 208310 tokens > 200000 maximum"}}`,
 		`{"error":{"message":"input length and max_tokens exceed context limit: 197742 + 8192 > 200000"}}`} {
-		err := &healError{model: "m", last: classify("p", 400, []byte(body), nil)}
+		err := &healError{model: "m", last: classify("p", 400, []byte(body))}
 		if h := hint(err, cfg, false); h == "" || strings.Contains(h, "/compact") {
 			t.Errorf("one-shot hint(%s) = %q", body, h)
 		}
@@ -237,6 +237,6 @@ func TestRetryAfter(t *testing.T) {
 func BenchmarkClassify(b *testing.B) {
 	body, _ := os.ReadFile("testdata/errors/ctx_vllm_output_tokens.400.json")
 	for i := 0; i < b.N; i++ {
-		classify("p", 400, body, nil)
+		classify("p", 400, body)
 	}
 }

@@ -61,10 +61,10 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
 	case "fs_write_file":
 		a.subject = argString(args, "file_path", "")
-		a.body = writeSummary(a.subject, argString(args, "content", ""), argBool(args, "append"), tb.perm.workspaceOr())
+		a.body = writeSummary(expandHome(a.subject, tb.cfg.homeDir), argString(args, "content", ""), argBool(args, "append"), tb.perm.workspaceOr())
 	case "fs_edit_file":
 		a.subject = argString(args, "file_path", "")
-		a.body = editSummary(args, tb.perm.workspaceOr())
+		a.body = editSummary(args, expandHome(a.subject, tb.cfg.homeDir), tb.perm.workspaceOr())
 	default:
 		b, _ := json.MarshalIndent(args, "", "  ")
 		a.subject = string(b)
@@ -261,7 +261,7 @@ func visible(s string) string {
 // writeSummary is the prompt of fs_write_file: path, size and what it
 // replaces.
 func writeSummary(path, content string, appending bool, base string) string {
-	abs := resolvePath(expandHome(path), base)
+	abs := resolvePath(path, base)
 	what := "a new file"
 	if st, err := os.Stat(abs); err == nil {
 		what = fmt.Sprintf("replacing %d bytes", st.Size())
@@ -273,8 +273,8 @@ func writeSummary(path, content string, appending bool, base string) string {
 }
 
 // editSummary is the prompt of fs_edit_file: path and the change.
-func editSummary(args map[string]any, base string) string {
-	abs := resolvePath(expandHome(argString(args, "file_path", "")), base)
+func editSummary(args map[string]any, path, base string) string {
+	abs := resolvePath(path, base)
 	newText := argString(args, "new_text", "")
 	var b strings.Builder
 	fmt.Fprintf(&b, "fs_edit_file wants to change\n%s", boxed(abs, 0, "│"))

@@ -134,11 +134,12 @@ func atRefs(prompt string) []string {
 	return refs
 }
 
-// fileRefs are the @-references of a prompt that name existing files.
-func fileRefs(prompt string) []string {
+// fileRefs are the @-references of a prompt that name existing files; ~
+// is home.
+func fileRefs(prompt, home string) []string {
 	var refs []string
 	for _, p := range atRefs(prompt) {
-		if st, err := os.Stat(expandHome(p)); err == nil && !st.IsDir() {
+		if st, err := os.Stat(expandHome(p, home)); err == nil && !st.IsDir() {
 			refs = append(refs, p)
 		}
 	}
@@ -148,13 +149,13 @@ func fileRefs(prompt string) []string {
 // missingRefs are the @-references that look like paths (a dot or a slash
 // in them, or ~) but name nothing: the user meant a file and should hear it
 // was not found. "@alice" is a mention and stays quiet.
-func missingRefs(prompt string) []string {
+func missingRefs(prompt, home string) []string {
 	var out []string
 	for _, p := range atRefs(prompt) {
 		if !strings.ContainsAny(p, "./~") {
 			continue
 		}
-		if _, err := os.Stat(expandHome(p)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(expandHome(p, home)); errors.Is(err, fs.ErrNotExist) {
 			out = append(out, "@"+p+": no such file (sent as typed)")
 		}
 	}
@@ -162,12 +163,12 @@ func missingRefs(prompt string) []string {
 }
 
 // expandFileRefs appends the files a prompt references with @ to it, and
-// names the ones that could not be attached.
-func expandFileRefs(prompt string) (string, []string) {
+// names the ones that could not be attached; ~ is home.
+func expandFileRefs(prompt, home string) (string, []string) {
 	var atts []attachment
-	problems := missingRefs(prompt)
-	for _, ref := range fileRefs(prompt) {
-		a, skipped, err := collectAttachments(expandHome(ref))
+	problems := missingRefs(prompt, home)
+	for _, ref := range fileRefs(prompt, home) {
+		a, skipped, err := collectAttachments(expandHome(ref, home))
 		if err != nil {
 			problems = append(problems, ref+": "+err.Error())
 		}

@@ -95,8 +95,10 @@ var hostileRows = []struct {
 // one-line error naming the provider and the limit; in a chat, the next
 // question goes out with a valid history that still holds the first one.
 func TestHostileProvider(t *testing.T) {
+	t.Parallel()
 	for _, row := range hostileRows {
 		t.Run(row.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFakeProvider(t, row.step)
 			r := runBinary(t, f, e2e{args: []string{"--enable-functions", "q"}, env: row.env})
 			if r.code != exitFailure {
@@ -168,6 +170,7 @@ func historyOf(t *testing.T, r received) []message {
 // TestDuplicateCallIDs: two calls with one id both run, and the next
 // request carries two distinct ids, each with its own result.
 func TestDuplicateCallIDs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("alpha"), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.txt"), []byte("beta"), 0o644)
@@ -196,6 +199,7 @@ func TestDuplicateCallIDs(t *testing.T) {
 // TestArgumentsInSmallDeltas: 2 MB of arguments in 9-character deltas
 // arrive whole (BenchmarkArgumentDeltas times the parse).
 func TestArgumentsInSmallDeltas(t *testing.T) {
+	t.Parallel()
 	pad := strings.Repeat("0123456789abcdef", 2<<20/16)
 	args, _ := json.Marshal(map[string]string{"directory_path": ".", "pad": pad})
 	f := newFakeProvider(t, sse(deltaStream("c1", "fs_list_directory", string(args), 9)),
@@ -227,6 +231,7 @@ func deltaStream(id, name, args string, n int) string {
 // TestTemperatureNaN: a non-finite TEMPERATURE is refused with the usual
 // warning and the default goes out.
 func TestTemperatureNaN(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"NaN", "Inf", "-infinity", "1e999"} {
 		f := newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
 			if r.Body["temperature"] != 0.3 {
@@ -242,6 +247,7 @@ func TestTemperatureNaN(t *testing.T) {
 
 // TestBaseURLQuery: a query string in BASE_URL is kept, the path joined before it.
 func TestBaseURLQuery(t *testing.T) {
+	t.Parallel()
 	got := make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1/chat/completions" {

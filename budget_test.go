@@ -173,7 +173,7 @@ func TestWindowDiscovery(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir() // the user cache directory the edge would give
 	for _, tc := range []struct {
 		provider, model string
 		want            int
@@ -182,7 +182,7 @@ func TestWindowDiscovery(t *testing.T) {
 		{"vllm", "qwen2.5-7b", 32768}, {"lmstudio", "qwen2.5-7b", 32768}, {"vllm", "absent-model", 0},
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "MODEL": tc.model, "BASE_URL": srv.URL + "/v1"})
-		wc := openWindowCache()
+		wc := openWindowCache(cache, time.Now)
 		got, source := wc.resolve(t.Context(), cfg)
 		if tc.want == 0 {
 			tc.want = windowOf(tc.model)
@@ -191,14 +191,14 @@ func TestWindowDiscovery(t *testing.T) {
 			t.Errorf("%s %s window = %d (%s), want %d", tc.provider, tc.model, got, source, tc.want)
 		}
 		before := asked.Load()
-		if again, _ := openWindowCache().resolve(t.Context(), cfg); again != got || asked.Load() != before {
+		if again, _ := openWindowCache(cache, time.Now).resolve(t.Context(), cfg); again != got || asked.Load() != before {
 			t.Errorf("%s: second resolve asked the server again (%d, %d requests)", tc.provider, again, asked.Load()-before)
 		}
 	}
 	// A window learned from a rejection replaces the table's value.
 	cfg, _ := load(t, "", nil, map[string]string{"MODEL": "gpt-4o"})
-	openWindowCache().learn(cfg, 8000)
-	if got, source := openWindowCache().resolve(t.Context(), cfg); got != 8000 || source != windowLearned {
+	openWindowCache(cache, time.Now).learn(cfg, 8000)
+	if got, source := openWindowCache(cache, time.Now).resolve(t.Context(), cfg); got != 8000 || source != windowLearned {
 		t.Errorf("learned window = %d (%s)", got, source)
 	}
 	// Weeks later it still stands for a hosted model; a local server that
@@ -206,13 +206,13 @@ func TestWindowDiscovery(t *testing.T) {
 	old := time.Now().Add(-2 * windowCacheFresh)
 	local, _ := load(t, "", nil, map[string]string{"PROVIDER": "llamacpp", "MODEL": "any", "BASE_URL": srv.URL + "/v1"})
 	for _, c := range []*config{cfg, local} {
-		wc := openWindowCache()
+		wc := openWindowCache(cache, time.Now)
 		wc.put(windowKey(c), cachedWindow{Tokens: 2000, Source: windowLearned, Time: old})
 	}
-	if got, _ := openWindowCache().resolve(t.Context(), cfg); got != 2000 {
+	if got, _ := openWindowCache(cache, time.Now).resolve(t.Context(), cfg); got != 2000 {
 		t.Errorf("hosted model's old learned window = %d, want 2000 kept", got)
 	}
-	if got, source := openWindowCache().resolve(t.Context(), local); got != 4096 {
+	if got, source := openWindowCache(cache, time.Now).resolve(t.Context(), local); got != 4096 {
 		t.Errorf("llama.cpp's old learned window = %d (%s), want 4096 asked again", got, source)
 	}
 }

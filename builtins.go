@@ -29,31 +29,31 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc: "Read text files. offset (first character, 0 = start) and limit (characters, 0 = to the end) page through large files, including the spilled full output of an earlier tool result; keep limit well below 64000 (e.g. 12000).",
 			params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list of paths"},` +
 				`"encoding":{"type":"string","description":"utf-8 (default) or latin-1"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}},"required":["file_paths"]}`,
-			run: readFiles,
+			run: homed(cfg, "file_paths", readFiles),
 		},
 		{
 			name:   "fs_list_directory",
 			desc:   "List a directory, optionally recursively and with hidden entries. Symbolic links are shown, not followed.",
 			params: `{"type":"object","properties":{"directory_path":{"type":"string"},"show_hidden":{"type":"boolean"},"recursive":{"type":"boolean"}},"required":["directory_path"]}`,
-			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+			run: homed(cfg, "directory_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return listDirectory(ctx, a, out, perm.hider(argString(a, "directory_path", ".")))
-			},
+			}),
 		},
 		{
 			name: "fs_search_files",
 			desc: "Find files under search_path whose names match the glob pattern; with content, search inside them with a regular expression and return path:line:text.",
 			params: `{"type":"object","properties":{"search_path":{"type":"string"},"pattern":{"type":"string","description":"glob on file names, e.g. *.go"},` +
 				`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression to search inside files"}},"required":["search_path"]}`,
-			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+			run: homed(cfg, "search_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return searchFiles(ctx, a, out, perm.hider(argString(a, "search_path", ".")))
-			},
+			}),
 		},
 		{
 			name:    "fs_write_file",
 			desc:    "Write text to a file, creating parent directories; append adds to the end instead of replacing.",
 			params:  `{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean"}},"required":["file_path","content"]}`,
 			changes: true,
-			run:     func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) },
+			run:     homed(cfg, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) }),
 		},
 		{
 			name: "fs_edit_file",
@@ -61,7 +61,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
 				`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
 			changes: true,
-			run:     func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) },
+			run:     homed(cfg, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }),
 		},
 		{
 			name:   "fetch_webpage",
@@ -79,5 +79,24 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 				return webSearch(ctx, cfg, web, a, out)
 			},
 		},
+	}
+}
+
+// homed runs a file tool with the ~ of its path argument (key; a string or
+// a list of them) replaced by the run's home directory, so the tools read
+// the home the run was given, not the process's.
+func homed(cfg *config, key string, run func(context.Context, map[string]any, io.Writer) error) func(context.Context, map[string]any, io.Writer) error {
+	return func(ctx context.Context, a map[string]any, out io.Writer) error {
+		switch v := a[key].(type) {
+		case string:
+			a[key] = expandHome(v, cfg.homeDir)
+		case []any:
+			for i, p := range v {
+				if s, ok := p.(string); ok {
+					v[i] = expandHome(s, cfg.homeDir)
+				}
+			}
+		}
+		return run(ctx, a, out)
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 )
@@ -336,7 +334,7 @@ func (s *session) compactSummary(args []string) {
 		}
 		keep = n
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := s.e.interrupts(context.Background())
 	defer stop()
 	before := historyTokens(s.hist, s.agent)
 	h, res := s.agent.manualCompact(ctx, s.hist, keep)

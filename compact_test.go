@@ -86,6 +86,7 @@ func isSummaryRequest(r received) bool {
 // transcript (tool outputs as stubs with spill paths); the next request
 // carries the system prompt, the summary turn and the kept group.
 func TestManualSummary(t *testing.T) {
+	t.Parallel()
 	s := &summaryScript{t: t, dir: t.TempDir(), lines: 200, summary: shortSummary}
 	fp := s.provider(9)
 	stdin := "question 1: check the logs\nquestion 2: and again\nquestion 3: once more\n/compact --summary 1\n/context\nquestion 4: and now?\n"
@@ -115,6 +116,7 @@ func TestManualSummary(t *testing.T) {
 // budget is summarised before anything is masked; the next request carries
 // the summary, the kept groups and the system prompt, within the budget.
 func TestAutomaticSummary(t *testing.T) {
+	t.Parallel()
 	s := &summaryScript{t: t, dir: t.TempDir(), lines: 60, summary: shortSummary}
 	fp := s.provider(40)
 	var stdin strings.Builder
@@ -152,6 +154,7 @@ func TestAutomaticSummary(t *testing.T) {
 // several rounds; two failures stop automatic summaries with one line,
 // until /compact --summary by hand.
 func TestSummaryGuards(t *testing.T) {
+	t.Parallel()
 	big := func(int) step { return sse(textStream(logText(7, 400))) }
 	s := &summaryScript{t: t, dir: t.TempDir(), lines: 80, summary: big}
 	fp := s.provider(60)
@@ -198,6 +201,7 @@ func TestSummaryGuards(t *testing.T) {
 // TestSummaryTooLongRetriesSmallerOnce: a context-length rejection of the
 // summary request summarises the older half once, then falls back.
 func TestSummaryTooLongRetriesSmallerOnce(t *testing.T) {
+	t.Parallel()
 	body, _ := os.ReadFile("testdata/errors/ctx_openai.400.json")
 	s := &summaryScript{t: t, dir: t.TempDir(), lines: 100, summary: func(int) step { return fail(400, string(body)) }}
 	fp := s.provider(30)
@@ -217,6 +221,7 @@ func TestSummaryTooLongRetriesSmallerOnce(t *testing.T) {
 // its older rounds are summarised once (one attempt per turn), then this
 // turn's results shrink; the question stays verbatim.
 func TestOneShotManyRoundsSmallBudget(t *testing.T) {
+	t.Parallel()
 	s := &summaryScript{t: t, dir: t.TempDir(), lines: 150, summary: shortSummary, oneShot: true}
 	fp := s.provider(100)
 	env := []string{"YAI_CONTEXT_BUDGET_TOKENS=16000", "YAI_COMPACT_MODE=summary", "YAI_AUTO_COMPACT_PERCENT=80"}

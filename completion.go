@@ -88,7 +88,7 @@ func completePath(typed string, readDir func(string) ([]os.DirEntry, error)) (co
 	if list == "" {
 		list = "."
 	}
-	entries, err := readDir(expandHome(list))
+	entries, err := readDir(list) // readDir expands ~
 	if err != nil {
 		return completion{}, false
 	}

@@ -154,6 +154,21 @@ type config struct {
 	// files the fs_ tools read freely); homeDir is $HOME. Both come from
 	// run, "" when unknown.
 	workDir, homeDir string
+	// environ is the run's environment as child processes inherit it
+	// (without the secrets: childEnv); cacheDir the user's cache directory
+	// ("" = none); clock the run's wall clock. All come from the edge.
+	environ  []string
+	cacheDir string
+	clock    func() time.Time
+}
+
+// now is the run's wall clock; a config made by hand (a test) without one
+// reads the zero time, so what it names by time is stable.
+func (c *config) now() time.Time {
+	if c.clock == nil {
+		return time.Time{}
+	}
+	return c.clock()
 }
 
 // configSources are the inputs loadConfig merges, read at the edge by run.
@@ -166,19 +181,9 @@ type configSources struct {
 	uid      int    // names the per-user default directory when there is no home
 	workDir  string // the start directory
 	home     string // the home directory; "" = unknown (no files kept there)
-}
-
-// defaultConfigPath is $XDG_CONFIG_HOME/yaicli/config.ini, else
-// ~/.config/yaicli/config.ini.
-func defaultConfigPath(env func(string) string) string {
-	if x := env("XDG_CONFIG_HOME"); x != "" {
-		return filepath.Join(x, "yaicli", "config.ini")
-	}
-	home := env("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
-	return filepath.Join(home, ".config", "yaicli", "config.ini")
+	environ  []string
+	cacheDir string
+	now      func() time.Time
 }
 
 // loadConfig merges defaults, file, YAI_* environment and flags, in that
@@ -284,6 +289,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
 	c.workDir, c.homeDir = src.workDir, src.home
+	c.environ, c.cacheDir, c.clock = src.environ, src.cacheDir, src.now
 	c.permissionPaths(src.env)
 
 	if c.ChatHistoryDir == "" {

@@ -173,6 +173,7 @@ func checkFailsAsIs(t *testing.T, b errorBody, quota bool) {
 // TestAnthropicErrorEventHeals: Anthropic's event: error with a
 // context-length message after some text heals like an HTTP rejection.
 func TestAnthropicErrorEventHeals(t *testing.T) {
+	t.Parallel()
 	rejected := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":10}}}\n\n" +
 		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Part\"}}\n\n" +
 		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 208310 tokens > 200000 maximum\"}}\n\n"
@@ -200,6 +201,7 @@ func hang(w http.ResponseWriter, r received) { <-r.ctx.Done() }
 // TIMEOUT is retried with backoff; when it never answers, the run ends with
 // a hint naming TIMEOUT.
 func TestTimeoutRetriedThenNamed(t *testing.T) {
+	t.Parallel()
 	fp := newFakeProvider(t, hang, sse(textStream("ok")))
 	r := runBinary(t, fp, e2e{args: []string{"q"}, env: []string{"YAI_TIMEOUT=1"}})
 	if r.code != 0 || r.stdout != "ok\n" || !strings.Contains(r.stderr, "did not answer in time; retry 1 of 2") {
@@ -216,7 +218,7 @@ func TestTimeoutRetriedThenNamed(t *testing.T) {
 // provider are retried like 503; a local server's 500 is its answer.
 func TestServerErrorsRetriedWhenHosted(t *testing.T) {
 	for _, status := range []int{500, 502, 504} {
-		err := classify("p", status, []byte(`{"error":{"message":"internal error"}}`), nil)
+		err := classify("p", status, []byte(`{"error":{"message":"internal error"}}`))
 		if _, _, again := retryable(err, false); !again {
 			t.Errorf("hosted %d not retried", status)
 		}
@@ -224,7 +226,7 @@ func TestServerErrorsRetriedWhenHosted(t *testing.T) {
 			t.Errorf("local %d retried", status)
 		}
 	}
-	quota := classify("p", 429, []byte(`{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}`), nil)
+	quota := classify("p", 429, []byte(`{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}`))
 	if _, _, again := retryable(quota, false); again {
 		t.Errorf("an exhausted quota is retried")
 	}
@@ -234,6 +236,7 @@ func TestServerErrorsRetriedWhenHosted(t *testing.T) {
 // backoff (the fake provider stands behind a proxy for a public name); a
 // local server's 500 is its answer and fails at once.
 func TestHostedServerErrorRetried(t *testing.T) {
+	t.Parallel()
 	internal := `{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error"}}`
 	fp := newFakeProvider(t, fail(500, internal), sse(textStream("ok")))
 	r := runBinary(t, fp, e2e{args: []string{"q"}, env: []string{"HTTP_PROXY=" + fp.srv.URL, "YAI_BASE_URL=http://api.example.test/v1"}})

@@ -82,6 +82,7 @@ func probeTools(t *testing.T, dir string) int {
 // context-length rejection healed, a rate-limit retry and the depth
 // limit, and checks the stream against what the provider received.
 func TestStreamJSONEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var big strings.Builder
 	for i := 0; big.Len() < 60000; i++ {
@@ -201,6 +202,7 @@ func checkContextEvents(t *testing.T, evs []streamEvent, reqs []received, limit 
 // TestJSONOutput: one object at the end, with the answer, the calls and
 // their spill paths, usage and the exit code; and an error's kind.
 func TestJSONOutput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789 abcdefghij\n", 3000)), 0o644)
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt"]}`})), sse(textStream("It is ", "digits.")))
@@ -236,6 +238,7 @@ func TestJSONOutput(t *testing.T) {
 
 // TestStreamJSONChat: piped --chat input is one stream over several turns.
 func TestStreamJSONChat(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")))
 	r := runBinary(t, f, e2e{args: []string{"--chat", "--output-format", "stream-json"}, stdin: "first\nsecond\n"})
 	evs := consume(t, r.stdout)
@@ -254,6 +257,7 @@ func TestStreamJSONChat(t *testing.T) {
 // TestStreamJSONCompact: /compact in a piped session is a context.compact
 // event, and the next request carries only the kept turn group.
 func TestStreamJSONCompact(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")), sse(textStream("three")))
 	r := runBinary(t, f, e2e{args: []string{"--chat", "--output-format", "stream-json"}, stdin: "first\nsecond\n/compact 1\nthird\n"})
 	evs := consume(t, r.stdout)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -26,15 +27,32 @@ var valueFlagTable = []valueFlag{
 	{"MAX_TOKENS", []string{"max-tokens"}, wholeFrom(1)},
 	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}, wholeFrom(0)},
 	{"JUSTIFY", []string{"justify"}, oneOfWords("default", "left", "center", "right", "full")},
+	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(formatText, formatJSON, formatStreamJSON)},
 }
 
-// switchTable maps boolean flags to the config value each one sets.
-var switchTable = []struct{ name, key, value string }{
-	{"disable-mcp", "ENABLE_MCP", "false"},
-	{"show-function-output", "SHOW_FUNCTION_OUTPUT", "true"},
-	{"hide-function-output", "SHOW_FUNCTION_OUTPUT", "false"},
-	{"show-mcp-output", "SHOW_MCP_OUTPUT", "true"},
-	{"hide-mcp-output", "SHOW_MCP_OUTPUT", "false"},
+// switchFlag is a boolean flag that sets a config key to a fixed value.
+type switchFlag struct {
+	key, value string
+	names      []string
+}
+
+// switchTable maps boolean flags' short and long names to the config value
+// each one sets. With valueFlagTable it is every flag that sets a key; the
+// other flags choose a mode (options).
+var switchTable = []switchFlag{
+	{"STREAM", "false", []string{"no-stream"}},
+	{"ENABLE_FUNCTIONS", "true", []string{"enable-functions"}},
+	{"ENABLE_FUNCTIONS", "false", []string{"disable-functions"}},
+	{"TOOL_APPROVAL", "auto", []string{"y", "yes"}},
+	{"ENABLE_MCP", "true", []string{"enable-mcp"}},
+	{"ENABLE_MCP", "false", []string{"disable-mcp"}},
+	{"PRETTY", "false", []string{"plain"}},
+	{"SHOW_REASONING", "true", []string{"show-reasoning"}},
+	{"SHOW_REASONING", "false", []string{"hide-reasoning"}},
+	{"SHOW_FUNCTION_OUTPUT", "true", []string{"show-function-output"}},
+	{"SHOW_FUNCTION_OUTPUT", "false", []string{"hide-function-output"}},
+	{"SHOW_MCP_OUTPUT", "true", []string{"show-mcp-output"}},
+	{"SHOW_MCP_OUTPUT", "false", []string{"hide-mcp-output"}},
 }
 
 // valueFlags defines valueFlagTable's flags on fs, storing into overrides.
@@ -54,17 +72,31 @@ func valueFlags(fs *flag.FlagSet, overrides map[string]string) {
 	}
 }
 
-// switches defines switchTable's flags on fs, storing into overrides.
-func switches(fs *flag.FlagSet, overrides map[string]string) {
+// switches defines switchTable's flags on fs, storing into overrides. It
+// returns a check for after parsing: two switches of one key that
+// contradict each other (--enable-functions --disable-functions) are a
+// usage error, whatever their order.
+func switches(fs *flag.FlagSet, overrides map[string]string) (contradiction func() error) {
+	given := map[string]string{} // key -> the first flag that set it
+	var clash error
 	for _, sw := range switchTable {
-		fs.BoolFunc(sw.name, "", func(v string) error {
-			if b, err := strconv.ParseBool(v); err != nil || !b {
-				return errors.New("takes no value")
-			}
-			overrides[sw.key] = sw.value
-			return nil
-		})
+		for _, n := range sw.names {
+			fs.BoolFunc(n, "", func(v string) error {
+				if b, err := strconv.ParseBool(v); err != nil || !b {
+					return errors.New("takes no value")
+				}
+				if prev, ok := given[sw.key]; ok && overrides[sw.key] != sw.value && clash == nil {
+					clash = fmt.Errorf("%s and %s contradict each other", dashes(prev), dashes(n))
+				}
+				if _, ok := given[sw.key]; !ok {
+					given[sw.key] = n
+				}
+				overrides[sw.key] = sw.value
+				return nil
+			})
+		}
 	}
+	return func() error { return clash }
 }
 
 // nonEmpty refuses an empty value.

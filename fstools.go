@@ -250,7 +250,7 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 		limit = readWindowMax
 	}
 	if !list {
-		fw := readWindow(ctx, expandHome(paths[0]), enc, offset, limit)
+		fw := readWindow(ctx, paths[0], enc, offset, limit)
 		fw.Note = note
 		return writeJSON(out, fw)
 	}
@@ -271,7 +271,7 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 			if lim == 0 || lim > budget {
 				lim = budget
 			}
-			fw = readWindowKnown(ctx, expandHome(p), enc, offset, lim, totals)
+			fw = readWindowKnown(ctx, p, enc, offset, lim, totals)
 			fw.Limit, fw.Note = limit, note
 			if fw.Truncated && lim == budget && lim < readWindowMax {
 				fw.Note = fmt.Sprintf("window shortened to %d characters: one call returns at most %d; read the rest in another call", lim, readCallMax)
@@ -290,7 +290,7 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 // symbolic links; entries hide reports (nil: none) are named but not
 // entered.
 func listDirectory(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
-	root := expandHome(argString(args, "directory_path", "."))
+	root := argString(args, "directory_path", ".")
 	hidden, recursive := argBool(args, "show_hidden"), argBool(args, "recursive")
 	const maxEntries, maxDepth = 5000, 12
 	var entries []string
@@ -368,7 +368,7 @@ func describeEntry(path, name string, d fs.DirEntry) string {
 // regular expression searched inside files, printing path:line:text.
 // Paths hide reports (nil: none) are left out and counted.
 func searchFiles(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
-	root := expandHome(argString(args, "search_path", "."))
+	root := argString(args, "search_path", ".")
 	pattern := argString(args, "pattern", "*")
 	excludes, _ := stringOrList(args["exclude_patterns"])
 	maxResults := argInt(args, "max_results", 200)
@@ -457,7 +457,7 @@ func grepFile(path string, re *regexp.Regexp, max int) []string {
 // writeFile is fs_write_file: write (or append) text, creating parent
 // directories.
 func writeFile(args map[string]any, out io.Writer) error {
-	path := expandHome(argString(args, "file_path", ""))
+	path := argString(args, "file_path", "")
 	if path == "" {
 		return errors.New("file_path is required")
 	}
@@ -487,7 +487,7 @@ func writeFile(args map[string]any, out io.Writer) error {
 // match unless replace_all) or lines (start_line..end_line -> new_text);
 // dry_run shows the result without writing.
 func editFile(args map[string]any, out io.Writer) error {
-	path := expandHome(argString(args, "file_path", ""))
+	path := argString(args, "file_path", "")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -530,12 +530,11 @@ func editFile(args map[string]any, out io.Writer) error {
 	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
 }
 
-// expandHome replaces a leading ~/ with the home directory.
-func expandHome(p string) string {
-	if strings.HasPrefix(p, "~/") {
-		if h, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(h, p[2:])
-		}
+// expandHome replaces a leading ~/ with home, the home directory the run
+// found at its edge; without one the path stays as typed.
+func expandHome(p, home string) string {
+	if strings.HasPrefix(p, "~/") && home != "" {
+		return filepath.Join(home, p[2:])
 	}
 	return p
 }

@@ -22,12 +22,8 @@ import (
 //	+first line
 //	+second line of the same entry
 
-// historyPath is the prompt history file.
-func historyPath(env func(string) string) string {
-	home := env("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
-	}
+// historyPath is the prompt history file in the home directory.
+func historyPath(home string) string {
 	return filepath.Join(home, ".yaicli_history")
 }
 

@@ -50,6 +50,7 @@ func noSecretIn(t *testing.T, s step) step {
 // file, saved chat or stderr; the shell never sees them; stdout, a pipe,
 // carries the answer exactly as sent.
 func TestHostileProviderEndToEnd(t *testing.T) {
+	t.Parallel()
 	answer := "done \x1b[2J\x1b]0;owned\x07 ok"
 	f := newFakeProvider(t, keyEcho(t), noSecretIn(t, sse(textStream(answer))))
 	r := runBinary(t, f, e2e{args: []string{"--chat", "work", "--yes"}, stdin: "look around\n", file: "[core]\nAPI_KEY=" + hostileKey + "\n",
@@ -106,6 +107,7 @@ func TestHostileProviderEndToEnd(t *testing.T) {
 // A provider that echoes the key in its 401 body, and --verbose with a
 // password in BASE_URL: neither reaches stderr.
 func TestHostileErrorsAndVerbose(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, fail(401, `{"error":{"message":"Incorrect API key provided: `+hostileKey+`.","type":"invalid_request_error","code":"invalid_api_key"}}`))
 	url := strings.Replace(f.url(), "http://", "http://alice:pa55word-XYZ@", 1)
 	r := runBinary(t, f, e2e{args: []string{"--verbose", "q"}, env: []string{"YAI_BASE_URL=" + url,
@@ -129,6 +131,7 @@ func TestHostileErrorsAndVerbose(t *testing.T) {
 // A spill directory another user pre-created with mode 0777 is not used:
 // one line names it and the fix, and the tool still answers.
 func TestSharedSpillDirRefused(t *testing.T) {
+	t.Parallel()
 	shared := filepath.Join(t.TempDir(), "tool-outputs")
 	os.Mkdir(shared, 0o777)
 	os.Chmod(shared, 0o777)
@@ -154,6 +157,7 @@ func TestSharedSpillDirRefused(t *testing.T) {
 // Piped, the answer is every byte the provider sent, control characters
 // included; only a terminal gets them made visible.
 func TestPipedAnswerByteExact(t *testing.T) {
+	t.Parallel()
 	answer := "a\x1b[2J\x1b]0;t\x07\x1b]52;c;eA==\x07\u009b31m\x7f\r\nb\x08\tc"
 	f := newFakeProvider(t, sse(textStream(answer[:3], answer[3:11], answer[11:])))
 	r := runBinary(t, f, e2e{args: []string{"q"}})

@@ -18,6 +18,7 @@ import (
 // fetched, and neither the environment nor the key reaches a request,
 // stderr, a spill file or the audit log.
 func TestHostileModelCannotExfiltrate(t *testing.T) {
+	t.Parallel()
 	const key = "sk-test-0123456789abcdef" // runBinary's key
 	const marker = "hostile-marker-5d41402abc"
 	var hits atomic.Int32
@@ -87,6 +88,7 @@ func lastTool(r received) string {
 // FIFO and /dev/zero with offset and limit of 1e300 gets error results at
 // once and the turn goes on (before, the read never ended).
 func TestHostileReadsEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o600); err != nil {
 		t.Fatal(err)

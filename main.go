@@ -24,11 +24,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"time"
-
-	"golang.org/x/term"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -107,7 +103,8 @@ Exit codes:
   130 interrupted (Ctrl+C)   143 SIGTERM   129 SIGHUP
 `
 
-// main runs run with the process's arguments and streams, and exits with its code.
+// main runs run with the process's edge, arguments and streams, and exits
+// with its code.
 func main() {
 	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
 	restore := terminalRestorer(os.Stdin, os.Stdout)
@@ -116,7 +113,7 @@ func main() {
 		os.Stderr.WriteString("\nyaicli: still busy after the signal; exiting\n")
 		os.Exit(code)
 	})
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := run(ctx, processEdge(os.Stdin, os.Stdout, os.Stderr), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -125,7 +122,7 @@ func main() {
 type options struct {
 	help, version, template, verbose, chat, countTokens bool
 	listProviders, listMCP, listRoles, listChats        bool
-	shell, code                                         bool
+	shell, code, print                                  bool
 	role, showRole, createRole, deleteRole              string
 	configPath                                          string
 	overrides                                           map[string]string // config KEY -> value
@@ -133,99 +130,49 @@ type options struct {
 }
 
 // parseArgs parses flags anywhere among the arguments; "--" ends them.
-func parseArgs(args []string, stderr io.Writer) (*options, error) {
+// Flags that set a config key come from flagvalues.go's tables; the ones
+// here choose what the run does.
+func parseArgs(args []string) (*options, error) {
 	o := &options{overrides: map[string]string{}}
 	fs := flag.NewFlagSet("yaicli", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var noStream, enableFn, disableFn, yes, plain, showReasoning, hideReasoning, print bool
-	var outputFormat string
-	fs.StringVar(&outputFormat, "output-format", "", "")
-	for _, n := range []string{"p", "print"} {
-		fs.BoolVar(&print, n, false, "") // one-shot, as Python YAICLI spells it: the default mode
-	}
-	fs.BoolVar(&plain, "plain", false, "")
-	fs.BoolVar(&showReasoning, "show-reasoning", false, "")
-	fs.BoolVar(&hideReasoning, "hide-reasoning", false, "")
 	valueFlags(fs, o.overrides)
-	switches(fs, o.overrides)
-	fs.BoolVar(&noStream, "no-stream", false, "")
-	fs.BoolVar(&enableFn, "enable-functions", false, "")
-	fs.BoolVar(&disableFn, "disable-functions", false, "")
-	for _, n := range []string{"y", "yes"} {
-		fs.BoolVar(&yes, n, false, "")
-	}
-	for _, n := range []string{"c", "chat"} {
-		fs.BoolVar(&o.chat, n, false, "")
-	}
-	for _, n := range []string{"V", "verbose"} {
-		fs.BoolVar(&o.verbose, n, false, "")
-	}
-	for _, n := range []string{"v", "version"} {
-		fs.BoolVar(&o.version, n, false, "")
-	}
-	for _, n := range []string{"h", "help"} {
-		fs.BoolVar(&o.help, n, false, "")
-	}
-	fs.BoolVar(&o.template, "template", false, "")
-	fs.BoolVar(&o.countTokens, "count-tokens", false, "")
-	fs.BoolVar(&o.listProviders, "list-providers", false, "")
-	fs.BoolVar(&o.listMCP, "list-mcp", false, "")
-	var enableMCP bool
-	fs.BoolVar(&enableMCP, "enable-mcp", false, "")
-	fs.StringVar(&o.configPath, "config", "", "")
-	for _, n := range []string{"s", "shell"} {
-		fs.BoolVar(&o.shell, n, false, "")
-	}
-	fs.BoolVar(&o.code, "code", false, "")
-	for _, n := range []string{"r", "role"} {
-		fs.StringVar(&o.role, n, "", "")
-	}
-	fs.BoolVar(&o.listRoles, "list-roles", false, "")
-	fs.BoolVar(&o.listChats, "list-chats", false, "")
-	fs.StringVar(&o.showRole, "show-role", "", "")
-	fs.StringVar(&o.createRole, "create-role", "", "")
-	fs.StringVar(&o.deleteRole, "delete-role", "", "")
-
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return nil, flagError(fs, err)
-		}
-		rest = fs.Args()
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			o.prompt = append(o.prompt, rest...)
-			break
-		}
-		if len(rest) > 0 {
-			o.prompt = append(o.prompt, rest[0])
-			rest = rest[1:]
-			args = rest
+	contradiction := switches(fs, o.overrides)
+	for _, b := range []struct {
+		v     *bool
+		names []string
+	}{
+		{&o.print, []string{"p", "print"}}, // one-shot, as Python YAICLI spells it: the default mode
+		{&o.chat, []string{"c", "chat"}}, {&o.verbose, []string{"V", "verbose"}},
+		{&o.version, []string{"v", "version"}}, {&o.help, []string{"h", "help"}},
+		{&o.shell, []string{"s", "shell"}}, {&o.code, []string{"code"}},
+		{&o.template, []string{"template"}}, {&o.countTokens, []string{"count-tokens"}},
+		{&o.listProviders, []string{"list-providers"}}, {&o.listMCP, []string{"list-mcp"}},
+		{&o.listRoles, []string{"list-roles"}}, {&o.listChats, []string{"list-chats"}},
+	} {
+		for _, n := range b.names {
+			fs.BoolVar(b.v, n, false, "")
 		}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	pick := func(key, value string, names ...string) {
-		for _, n := range names {
-			if set[n] {
-				o.overrides[key] = value
-			}
+	for _, s := range []struct {
+		v     *string
+		names []string
+	}{
+		{&o.role, []string{"r", "role"}}, {&o.configPath, []string{"config"}},
+		{&o.showRole, []string{"show-role"}}, {&o.createRole, []string{"create-role"}}, {&o.deleteRole, []string{"delete-role"}},
+	} {
+		for _, n := range s.names {
+			fs.StringVar(s.v, n, "", "")
 		}
 	}
-	pick("STREAM", "false", "no-stream")
-	pick("ENABLE_FUNCTIONS", "true", "enable-functions")
-	pick("ENABLE_FUNCTIONS", "false", "disable-functions")
-	pick("TOOL_APPROVAL", "auto", "y", "yes")
-	pick("ENABLE_MCP", "true", "enable-mcp")
-	pick("PRETTY", "false", "plain")
-	pick("SHOW_REASONING", "true", "show-reasoning")
-	pick("SHOW_REASONING", "false", "hide-reasoning")
-	pick("OUTPUT_FORMAT", outputFormat, "output-format")
-	if print && o.chat {
+	if err := parseAnywhere(fs, args, &o.prompt); err != nil {
+		return nil, err
+	}
+	if err := contradiction(); err != nil {
+		return nil, err
+	}
+	if o.print && o.chat {
 		return nil, errors.New("-p/--print answers once and --chat starts a session; pick one")
-	}
-	if set["enable-functions"] && set["disable-functions"] {
-		return nil, errors.New("--enable-functions and --disable-functions contradict each other")
 	}
 	if o.shell && o.code || (o.shell || o.code) && o.chat {
 		return nil, errors.New("--shell, --code and --chat are different modes; pick one")
@@ -233,73 +180,126 @@ func parseArgs(args []string, stderr io.Writer) (*options, error) {
 	return o, nil
 }
 
-// run is the whole program; it returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	o, err := parseArgs(args, stderr)
+// parseAnywhere parses fs's flags before, between and after the words of
+// args, which it appends to words; everything after "--" is words.
+func parseAnywhere(fs *flag.FlagSet, args []string, words *[]string) error {
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return flagError(fs, err)
+		}
+		rest = fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			*words = append(*words, rest...)
+			break
+		}
+		if len(rest) > 0 {
+			*words = append(*words, rest[0])
+			rest = rest[1:]
+			args = rest
+		}
+	}
+	return nil
+}
+
+// invocation is what every mode starts from: the edge, the flags, the
+// configuration and the run's streams.
+type invocation struct {
+	e              *edge
+	o              *options
+	cfg            *config
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// fail prints err once, as run prints every error, and returns code.
+func (in *invocation) fail(code int, err error) int {
+	fmt.Fprintf(in.stderr, "yaicli: %v\n", err)
+	return code
+}
+
+// run is the whole program; it returns the exit code. e is the process
+// as main read it; nothing below run reads the process another way.
+func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	in := &invocation{e: e, stdin: stdin, stdout: stdout, stderr: stderr}
+	o, err := parseArgs(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage
+		return in.fail(exitUsage, err)
 	}
-	switch {
-	case o.help:
-		fmt.Fprint(stdout, usageText)
-		return exitOK
-	case o.version:
-		fmt.Fprintf(stdout, "yaicli %s\n", version)
-		return exitOK
-	case o.template:
-		writeTemplate(stdout)
-		return exitOK
-	case o.listProviders:
-		writeProviders(stdout)
-		return exitOK
+	in.o = o
+	if code, done := infoCommand(o, stdout); done {
+		return code
 	}
-	src := configSources{path: o.configPath, explicit: o.configPath != "", env: os.Getenv, flags: o.overrides, tmpDir: os.TempDir(), uid: os.Geteuid(), home: homeDir()}
-	src.workDir, _ = os.Getwd()
-	if src.path == "" {
-		src.path = defaultConfigPath(os.Getenv)
-	}
-	cfg, err := loadConfig(src, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage
+	if in.cfg, err = loadConfig(e.sources(o), stderr); err != nil {
+		return in.fail(exitUsage, err)
 	}
 	if o.verbose {
-		writeEffective(stderr, cfg)
+		writeEffective(stderr, in.cfg)
 	}
 	if o.countTokens {
-		return countTokens(cfg.Model, o.prompt, stdin, stdout, stderr)
+		return countTokens(in.cfg.Model, o.prompt, stdin, stdout, stderr)
 	}
 	cleaned := make(chan struct{})
 	go func() {
-		removeOldSpills(cfg.ToolOutputDir, cfg.ToolOutputRetentionDays, time.Now())
+		removeOldSpills(in.cfg.ToolOutputDir, in.cfg.ToolOutputRetentionDays, e.now())
 		close(cleaned)
 	}()
 	defer func() { <-cleaned }()
-	if code, done := roleCommands(o, stdin, stdout, stderr); done {
-		return code
-	}
-	if o.listChats {
-		writeChatList(stdout, cfg.ChatHistoryDir, cfg.MaxSavedChats)
+	switch {
+	case o.listRoles || o.showRole != "" || o.createRole != "" || o.deleteRole != "":
+		return in.roleCommand()
+	case o.listChats:
+		writeChatList(stdout, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
 		return exitOK
+	case o.listMCP:
+		return in.listMCP(ctx)
 	}
-	if o.listMCP { // failures are in the list itself, not warned about twice
-		warn := io.Discard
-		if o.verbose {
-			warn = stderr // servers' own stderr
-		}
-		path := mcpConfigPath(cfg, os.Getenv)
-		hub, err := startMCP(ctx, cfg, path, warn, o.verbose)
-		if err != nil {
-			fmt.Fprintf(stderr, "yaicli: %v\n", err)
-			return exitUsage
-		}
-		defer hub.close()
-		if writeMCPList(stdout, hub, path) > 0 {
-			return exitFailure
-		}
-		return exitOK
+	return in.ask(ctx)
+}
+
+// infoCommand runs --help, --version, --template and --list-providers,
+// which need no configuration; done reports whether one of them ran.
+func infoCommand(o *options, stdout io.Writer) (code int, done bool) {
+	switch {
+	case o.help:
+		fmt.Fprint(stdout, usageText)
+	case o.version:
+		fmt.Fprintf(stdout, "yaicli %s\n", version)
+	case o.template:
+		writeTemplate(stdout)
+	case o.listProviders:
+		writeProviders(stdout)
+	default:
+		return 0, false
 	}
+	return exitOK, true
+}
+
+// listMCP is --list-mcp: start the servers and list their tools; a server
+// that fails is in the list itself (exit 1), not warned about twice.
+func (in *invocation) listMCP(ctx context.Context) int {
+	warn := io.Discard
+	if in.o.verbose {
+		warn = in.stderr // servers' own stderr
+	}
+	path := mcpConfigPath(in.cfg, in.e.configDir())
+	hub, err := startMCP(ctx, in.cfg, path, warn, in.o.verbose)
+	if err != nil {
+		return in.fail(exitUsage, err)
+	}
+	defer hub.close()
+	if writeMCPList(in.stdout, hub, path) > 0 {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// ask is every mode that asks the model: one-shot (the default), --shell,
+// --code and --chat. It reads the role and the prompt, checks the key and
+// starts the MCP servers the mode offers.
+func (in *invocation) ask(ctx context.Context) int {
+	cfg, o := in.cfg, in.o
 	roleName := cfg.DefaultRole
 	switch {
 	case o.role != "":
@@ -307,111 +307,117 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case o.code:
 		roleName = roleCode
 	}
-	r, err := loadRole(rolesDir(os.Getenv), roleName)
+	r, err := loadRole(rolesDir(in.e.configDir()), roleName)
 	if err != nil {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage
+		return in.fail(exitUsage, err)
 	}
 	system := fillRole(cfg, r.Prompt)
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
-		if prompt, err = oneShotPrompt(o.prompt, stdin); err != nil {
+		if prompt, attached, err = in.prompt(); err != nil {
 			if o.verbose && errors.Is(err, errNothingToAsk) {
 				return exitOK // -V alone shows the configuration, and that is all
 			}
-			fmt.Fprintf(stderr, "yaicli: %v\n", err)
-			return exitUsage
-		}
-		var problems []string
-		attached = fileRefs(prompt)
-		if prompt, problems = expandFileRefs(prompt); len(problems) > 0 {
-			fmt.Fprintf(stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+			return in.fail(exitUsage, err)
 		}
 	}
 	if err := checkAPIKey(cfg); err != nil {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage
+		return in.fail(exitUsage, err)
 	}
 	// One-shot runs end on Ctrl+C; the REPL cancels only the turn.
-	runCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	runCtx, stop := in.e.interrupts(ctx)
 	defer stop()
 	if o.shell {
-		return runShellMode(runCtx, cfg, prompt, stdin, stdout, stderr)
+		return runShellMode(runCtx, in.e, cfg, prompt, in.stdin, in.stdout, in.stderr)
 	}
 	var hub *mcpHub
 	if cfg.EnableMCP && cfg.EnableFunctions && !o.code {
-		if hub, err = startMCP(ctx, cfg, mcpConfigPath(cfg, os.Getenv), stderr, o.verbose); err != nil {
-			fmt.Fprintf(stderr, "yaicli: %v\n", err)
-			return exitUsage
+		if hub, err = startMCP(ctx, cfg, mcpConfigPath(cfg, in.e.configDir()), in.stderr, o.verbose); err != nil {
+			return in.fail(exitUsage, err)
 		}
 		defer hub.close()
 	}
 	if o.chat {
-		return runREPL(ctx, cfg, strings.Join(o.prompt, " "), system, hub, stdin, stdout, stderr)
+		return runREPL(ctx, in.e, cfg, strings.Join(o.prompt, " "), system, hub, in.stdin, in.stdout, in.stderr)
 	}
-	out := stdout
-	if o.code {
+	return in.oneShot(runCtx, system, prompt, attached, hub)
+}
+
+// prompt is a one-shot run's question: piped stdin and the words, with the
+// files it names by @ attached; problems attaching are told, not fatal.
+func (in *invocation) prompt() (prompt string, attached []string, err error) {
+	if prompt, err = oneShotPrompt(in.o.prompt, in.stdin, in.e.stdinTTY); err != nil {
+		return "", nil, err
+	}
+	var problems []string
+	attached = fileRefs(prompt, in.cfg.homeDir)
+	if prompt, problems = expandFileRefs(prompt, in.cfg.homeDir); len(problems) > 0 {
+		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+	}
+	return prompt, attached, nil
+}
+
+// oneShot answers one question on stdout (--code: only its code) and exits
+// with the turn's code.
+func (in *invocation) oneShot(ctx context.Context, system, prompt string, attached []string, hub *mcpHub) int {
+	cfg, stdout, stderr := in.cfg, in.stdout, in.stderr
+	var out io.Writer
+	if in.o.code {
 		ff := &fenceFilter{w: stdout}
 		defer ff.flush()
 		out = ff
 		cfg = cfg.withoutTools()
 	} else {
-		out = answerWriter(cfg, stdout, isTerminal(stdout), os.Getenv, terminalWidth(stdout))
+		out = answerWriter(cfg, stdout, in.e.stdoutTTY, in.e.getenv, terminalWidth(stdout))
 	}
-	ev, diag := newEvents(cfg.OutputFormat, stdout, time.Now), stderr
+	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
-		out, diag = io.Discard, &noticeWriter{ev: ev}
+		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false
 	}
-	a := agentFor(cfg, resolveWindow(runCtx, cfg, openWindowCache()), agentIO{answer: out, raw: !isTerminal(stdout), diag: diag,
-		think: newReasoningView(diag, isTerminal(diag), os.Getenv), spinTo: spinnerOn(diag, isTerminal(diag), os.Getenv),
-		width: terminalWidth(stderr), ask: askOn(stdin, stderr, openTTY), ev: ev}, hub)
+	a := agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), agentIO{answer: out, raw: !in.e.stdoutTTY, diag: diag,
+		think: newReasoningView(diag, diagTTY, in.e.getenv), spinTo: spinnerOn(diag, diagTTY, in.e.getenv),
+		width: terminalWidth(stderr), ask: askOn(in.stdin, in.e.stdinTTY, stderr, in.e.openTTY), ev: ev}, hub)
 	a.startSession()
 	a.attach(attached...)
 	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
-	_, err = a.eventTurn(runCtx, hist)
+	_, err := a.eventTurn(ctx, hist)
 	a.endAnswer()
-	return exitEvents(runCtx, err, cfg, stderr, ev)
+	return exitEvents(ctx, err, cfg, stderr, ev)
 }
 
-// roleCommands runs --list-roles, --show-role, --create-role and
-// --delete-role; done reports whether one of them ran.
-func roleCommands(o *options, stdin io.Reader, stdout, stderr io.Writer) (code int, done bool) {
-	dir := rolesDir(os.Getenv)
-	fail := func(err error) (int, bool) {
-		fmt.Fprintf(stderr, "yaicli: %v\n", err)
-		return exitUsage, true
-	}
+// roleCommand runs --list-roles, --show-role, --create-role or
+// --delete-role.
+func (in *invocation) roleCommand() int {
+	o, dir := in.o, rolesDir(in.e.configDir())
 	switch {
 	case o.listRoles:
-		writeRoleList(stdout, dir)
+		writeRoleList(in.stdout, dir)
 	case o.showRole != "":
 		r, err := loadRole(dir, o.showRole)
 		if err != nil {
-			return fail(err)
+			return in.fail(exitUsage, err)
 		}
-		fmt.Fprintf(stdout, "%s\n%s\n", r.Name, r.Prompt)
+		fmt.Fprintf(in.stdout, "%s\n%s\n", r.Name, r.Prompt)
 	case o.createRole != "":
-		if isTerminal(stdin) {
-			fmt.Fprintf(stderr, "Prompt for role %q, then Ctrl+D:\n", o.createRole)
+		if in.e.stdinTTY {
+			fmt.Fprintf(in.stderr, "Prompt for role %q, then Ctrl+D:\n", o.createRole)
 		}
-		b, err := io.ReadAll(stdin)
+		b, err := io.ReadAll(in.stdin)
 		if err != nil {
-			return fail(err)
+			return in.fail(exitUsage, err)
 		}
 		if err := saveRole(dir, role{Name: o.createRole, Prompt: strings.TrimSpace(string(b))}); err != nil {
-			return fail(err)
+			return in.fail(exitUsage, err)
 		}
-		fmt.Fprintf(stdout, "role %q saved in %s\n", o.createRole, roleFile(dir, o.createRole))
+		fmt.Fprintf(in.stdout, "role %q saved in %s\n", o.createRole, roleFile(dir, o.createRole))
 	case o.deleteRole != "":
 		if err := deleteRole(dir, o.deleteRole); err != nil {
-			return fail(err)
+			return in.fail(exitUsage, err)
 		}
-		fmt.Fprintf(stdout, "role %q deleted\n", o.deleteRole)
-	default:
-		return 0, false
+		fmt.Fprintf(in.stdout, "role %q deleted\n", o.deleteRole)
 	}
-	return exitOK, true
+	return exitOK
 }
 
 // exitCode reports err once on stderr and maps it to the exit code.
@@ -438,11 +444,12 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 	return exitFailure
 }
 
-// oneShotPrompt combines piped stdin and the prompt words.
-func oneShotPrompt(words []string, stdin io.Reader) (string, error) {
+// oneShotPrompt combines piped stdin (not a terminal: stdinTTY false) and
+// the prompt words.
+func oneShotPrompt(words []string, stdin io.Reader, stdinTTY bool) (string, error) {
 	prompt := strings.TrimSpace(strings.Join(words, " "))
 	var in string
-	if stdin != nil && !isTerminal(stdin) {
+	if stdin != nil && !stdinTTY {
 		b, err := io.ReadAll(stdin)
 		if err != nil {
 			return "", fmt.Errorf("reading stdin: %w", err)
@@ -466,9 +473,10 @@ var errNothingToAsk = errors.New(`nothing to ask: give a question ("yaicli \"why
 // askOn returns a question asker on the terminal: stdin when it is one,
 // else the session's controlling terminal (/dev/tty, opened at the first
 // question), as sudo and ssh ask when stdin is a pipe. Without either it
-// is nil, and tools that need approval are refused.
-func askOn(stdin io.Reader, w io.Writer, openTTY func() (*os.File, error)) func(string) (string, error) {
-	if isTerminal(stdin) {
+// is nil, and tools that need approval are refused. stdinTTY is the edge's
+// word on stdin.
+func askOn(stdin io.Reader, stdinTTY bool, w io.Writer, openTTY func() (*os.File, error)) func(string) (string, error) {
+	if stdinTTY {
 		br := bufio.NewReader(stdin)
 		return func(q string) (string, error) {
 			fmt.Fprint(w, q)
@@ -484,26 +492,6 @@ func askOn(stdin io.Reader, w io.Writer, openTTY func() (*os.File, error)) func(
 		fmt.Fprint(tty, q)
 		return br.ReadString('\n')
 	}
-}
-
-// openTTY opens the controlling terminal; it fails when there is none.
-func openTTY() (*os.File, error) { return os.OpenFile("/dev/tty", os.O_RDWR, 0) }
-
-// homeDir is $HOME, else the system's idea of it, else "".
-func homeDir() string {
-	if h := os.Getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
-}
-
-// isTerminal reports whether r (or w) is an interactive terminal.
-func isTerminal(f any) bool {
-	if fd, ok := f.(interface{ Fd() uintptr }); ok {
-		return term.IsTerminal(int(fd.Fd()))
-	}
-	return false
 }
 
 // countTokens prints the estimate for files (or stdin) priced by the

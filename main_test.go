@@ -66,24 +66,60 @@ type e2eResult struct {
 }
 
 // runBinary runs yaicli with a private HOME, config, cache and TMPDIR,
-// pointed at the fake provider.
+// pointed at the fake provider: in this process, run called with an edge
+// of its own (mapEdge), so tests run side by side (t.Parallel). The built
+// binary is kept for what needs a process (runProcess).
 func runBinary(t *testing.T, f *fakeProvider, c e2e) e2eResult {
 	t.Helper()
-	home := t.TempDir()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runInProcess(t, f, wd, c)
+}
+
+// e2eEnv is the environment of one end-to-end run: a private HOME with its
+// config directory (holding c.file as config.ini), cache and TMPDIR, the
+// fake provider's URL and key unless f is nil, then c.env.
+func e2eEnv(t *testing.T, f *fakeProvider, c e2e) (env []string, home string) {
+	t.Helper()
+	home = t.TempDir()
 	cfgDir := filepath.Join(home, "config", "yaicli")
 	os.MkdirAll(cfgDir, 0o755)
 	if c.file != "" {
 		os.WriteFile(filepath.Join(cfgDir, "config.ini"), []byte(c.file), 0o644)
 	}
+	env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
+	if f != nil {
+		env = append(env, "YAI_BASE_URL="+f.url(), "YAI_API_KEY=sk-test-0123456789abcdef")
+	}
+	return append(env, c.env...), home
+}
+
+// runInProcess calls run as main would, with an edge made of e2eEnv's
+// environment and dir as the working directory: no stream is a terminal
+// and there is no controlling terminal, as for the binary run in a session
+// of its own.
+func runInProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
+	t.Helper()
+	env, home := e2eEnv(t, f, c)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var out, errb lockedBuffer // ollama_test.go: the agent and MCP servers' stderr write at once
+	code := run(ctx, mapEdge(env, dir, time.Now), c.args, strings.NewReader(c.stdin), &out, &errb)
+	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: home}
+}
+
+// runProcess runs the built binary in dir with e2eEnv's environment, for
+// what needs a process of its own.
+func runProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
+	t.Helper()
+	env, home := e2eEnv(t, f, c)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, c.args...)
-	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
-		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
-	if f != nil {
-		cmd.Env = append(cmd.Env, "YAI_BASE_URL="+f.url(), "YAI_API_KEY=sk-test-0123456789abcdef")
-	}
-	cmd.Env = append(cmd.Env, c.env...)
+	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = strings.NewReader(c.stdin)
 	// A session of its own: no controlling terminal, so approval questions
 	// are never asked on the terminal running the tests (/dev/tty).
@@ -101,6 +137,7 @@ func runBinary(t *testing.T, f *fakeProvider, c e2e) e2eResult {
 }
 
 func TestEndToEnd(t *testing.T) {
+	t.Parallel()
 	const ctxErr = `{"error":{"message":"This model's maximum context length is 4097 tokens. However, your messages resulted in 4619 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
 	tests := []struct {
 		name       string
@@ -166,6 +203,7 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			f := newFakeProvider(t, tc.steps...)
 			if tc.run.noProvider {
 				f = nil
@@ -194,6 +232,7 @@ func TestEndToEnd(t *testing.T) {
 // EXCLUDE_PARAMS keeps fields out of the request (gpt-5 and o-series
 // models refuse a temperature), EXTRA_BODY included.
 func TestExcludeParams(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, replay(t, "openai_text.sse"))
 	r := runBinary(t, f, e2e{args: []string{"hi"}, env: []string{"YAI_EXCLUDE_PARAMS=temperature, top_p,seed", `YAI_EXTRA_BODY={"seed":7,"user":"me"}`}})
 	if r.code != 0 {
@@ -212,6 +251,7 @@ func TestExcludeParams(t *testing.T) {
 
 // TestRequestShape checks the exact request a one-shot run sends.
 func TestRequestShape(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, replay(t, "openai_text.sse"))
 	r := runBinary(t, f, e2e{args: []string{"hi", "-T", "0.7", "--max-tokens", "77"}, env: []string{
 		`YAI_EXTRA_HEADERS={"X-Team":"infra"}`, `YAI_EXTRA_BODY={"seed":7}`, "YAI_MODEL=gpt-4o-mini"}})
@@ -243,6 +283,7 @@ func TestRequestShape(t *testing.T) {
 
 // TestConfigPrecedence runs file < env < flag through the binary.
 func TestConfigPrecedence(t *testing.T) {
+	t.Parallel()
 	models := func(c e2e) string {
 		f := newFakeProvider(t, replay(t, "openai_text.sse"))
 		r := runBinary(t, f, c)
@@ -269,6 +310,7 @@ func TestConfigPrecedence(t *testing.T) {
 
 // TestVerboseMasksKey shows sources and never the key.
 func TestVerboseMasksKey(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, replay(t, "openai_text.sse"))
 	r := runBinary(t, f, e2e{args: []string{"-V", "q"}, file: "[core]\nTOP_P=0.9\n"})
 	for _, want := range []string{`TOP_P\s+0.9\s+\(file\)`, `MODEL\s+gpt-4o\s+\(default\)`, `API_KEY\s+sk-…cdef\s+\(env\)`, `BASE_URL\s+http://127.0.0.1:\d+/v1\s+\(env\)`} {
@@ -283,6 +325,7 @@ func TestVerboseMasksKey(t *testing.T) {
 
 // TestTemplateLoads: the template is a complete config that loads cleanly.
 func TestTemplateLoads(t *testing.T) {
+	t.Parallel()
 	r := runBinary(t, nil, e2e{args: []string{"--template"}})
 	for _, s := range settings {
 		if !strings.Contains(r.stdout, "\n"+s.key+"=") {
@@ -332,6 +375,7 @@ func TestInterruptEndsQuickly(t *testing.T) {
 // TestToolLoopEndToEnd: parallel tool calls run, results return with
 // matching ids, and the final answer reaches stdout.
 func TestToolLoopEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk"), 0o644)
 	f := newFakeProvider(t, replay(t, "openai_parallel_tools.sse"), check(sse(textStream("Done.")), func(r received) {
@@ -356,15 +400,12 @@ func TestToolLoopEndToEnd(t *testing.T) {
 	}
 }
 
-// runBinaryIn is runBinary with a working directory.
+// runBinaryIn is runBinary with a working directory: the built binary
+// started there, as the file tools resolve relative paths against the
+// process's directory.
 func runBinaryIn(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
-	return runBinary(t, f, c)
+	return runProcess(t, f, dir, c)
 }
 
 func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

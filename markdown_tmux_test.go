@@ -64,6 +64,7 @@ func TestTmuxNoColor(t *testing.T) {
 // model's text byte for byte, control bytes and Markdown included (the
 // reader of the file decides what to do with them), plus the final newline.
 func TestPipedAnswerIsVerbatim(t *testing.T) {
+	t.Parallel()
 	pieces := append(append([]string(nil), mdAnswer...), " \x1b[31m red \u009b ")
 	f := newFakeProvider(t, sse(textStream(pieces...)))
 	r := runBinary(t, f, e2e{args: []string{"show me"}, env: []string{"TERM=xterm-256color"}})

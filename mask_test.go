@@ -422,6 +422,7 @@ func pageStub(t *testing.T, id string, mu *sync.Mutex, stub *string) step {
 // shows what masking saved. The chat is saved with its stubs, and once the
 // spill files are gone it still loads, and paging says the file is missing.
 func TestMaskingScenario(t *testing.T) {
+	t.Parallel()
 	dir, chats := t.TempDir(), t.TempDir()
 	var steps []step
 	var logs []string
@@ -548,6 +549,7 @@ func session30(t *testing.T, env ...string) ([]received, string) {
 // turn once the budget is reached. Every request fits, has no orphan, and
 // keeps every question and answer: old outputs are masked, none dropped.
 func TestHysteresis30Turns(t *testing.T) {
+	t.Parallel()
 	reqs, stderr := session30(t)
 	lines := trimLines.FindAllString(stderr, -1)
 	if len(lines) > 10 || len(lines) == 0 || strings.Count(stderr, "\n") != len(lines) || strings.Contains(stderr, "dropped") {

@@ -33,8 +33,8 @@ type mcpServerConfig struct {
 	Transport string            `json:"transport"`
 	Trusted   bool              `json:"trusted"` // its tools run without approval
 	Disabled  bool              `json:"disabled"`
-	// environ is what a stdio server inherits before its own env: this
-	// process's environment without the API key (config.childEnv).
+	// environ is what a stdio server inherits before its own env: the
+	// run's environment without the API key (config.childEnv).
 	environ []string
 }
 
@@ -51,12 +51,13 @@ func (s mcpServerConfig) kind() string {
 	return "http"
 }
 
-// mcpConfigPath is MCP_CONFIG, else $XDG_CONFIG_HOME/yaicli/mcp.json.
-func mcpConfigPath(cfg *config, env func(string) string) string {
+// mcpConfigPath is MCP_CONFIG, else mcp.json in the config directory
+// ($XDG_CONFIG_HOME/yaicli; edge.configDir).
+func mcpConfigPath(cfg *config, configDir string) string {
 	if cfg.MCPConfig != "" {
 		return cfg.MCPConfig
 	}
-	return filepath.Join(filepath.Dir(defaultConfigPath(env)), "mcp.json")
+	return filepath.Join(configDir, "mcp.json")
 }
 
 // readMCPConfig reads the servers; a missing file means none.
@@ -163,7 +164,7 @@ func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, ver
 	var wg sync.WaitGroup
 	for _, n := range names {
 		s := &mcpServer{name: n, cfg: conf[n]}
-		s.cfg.environ = cfg.childEnv(os.Environ(), s.cfg.Env)
+		s.cfg.environ = cfg.childEnv(cfg.environ, s.cfg.Env)
 		hub.servers = append(hub.servers, s)
 		wg.Add(1)
 		go func() {

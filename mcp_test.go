@@ -305,6 +305,7 @@ func TestMCPStreamableHTTP(t *testing.T) {
 // TestMCPEndToEnd: a scripted provider asks for MCP tool calls against the
 // real server through the binary; the results reach the next request.
 func TestMCPEndToEnd(t *testing.T) {
+	t.Parallel()
 	dir := mcpServersDir(t)
 	msg := strings.Repeat("abcdefghij", 5000)
 	fp := newFakeProvider(t,
@@ -346,6 +347,7 @@ func writeMCPConfig(t *testing.T, dir string) string {
 // --list-mcp is how people check a setup: a server that cannot start is
 // listed with the reason and makes the exit code 1.
 func TestListMCPFailedServer(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "mcp.json")
 	os.WriteFile(p, []byte(`{"mcpServers": {"gone": {"command": "/nonexistent/server"}}}`), 0o600)
 	r := runBinary(t, nil, e2e{args: []string{"--list-mcp"}, file: "[core]\nMCP_CONFIG=" + p + "\n"})

@@ -186,10 +186,7 @@ type stdioTransport struct {
 // startStdio starts the server process, in a process group of its own, and its reader.
 func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = cfg.environ
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
-	}
+	cmd.Env = append([]string{}, cfg.environ...) // the run's environment, never this process's implicitly
 	for k, v := range cfg.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -278,7 +275,7 @@ func (t *stdioTransport) write(ctx context.Context, m rpcMessage) error {
 		return nil
 	}
 	cause := ctx.Err() // the caller's deadline or cancel, as callers test for it
-	if cause == nil && !deadline.IsZero() && !time.Now().Before(deadline) {
+	if cause == nil && !deadline.IsZero() && errors.Is(err, os.ErrDeadlineExceeded) {
 		cause = context.DeadlineExceeded // the pipe's deadline fired before ctx's timer
 	}
 	if cause == nil {

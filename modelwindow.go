@@ -82,10 +82,12 @@ const (
 	windowCacheMiss  = 24 * time.Hour     // servers that could not tell are asked again after this
 )
 
-// openWindowCache reads the cache file; an absent or broken file is an empty cache.
-func openWindowCache() *windowCache {
-	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}, now: time.Now}
-	if dir, err := os.UserCacheDir(); err == nil {
+// openWindowCache reads the cache file under cacheDir (the user's cache
+// directory; "" = none: nothing is kept); an absent or broken file is an
+// empty cache. now is the run's clock: entries age by it.
+func openWindowCache(cacheDir string, now func() time.Time) *windowCache {
+	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}, now: now}
+	if dir := cacheDir; dir != "" {
 		wc.path = filepath.Join(dir, "yaicli", "windows.json")
 		if checkOwnFile(wc.path, os.Geteuid()) != nil { // planted by another user: neither read nor replaced
 			wc.path = ""

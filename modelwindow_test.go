@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestOllamaTagged(t *testing.T) {
@@ -65,7 +66,7 @@ func ollamaReplay(t *testing.T, asked *atomic.Int32) *httptest.Server {
 func TestOllamaWindowAndTools(t *testing.T) {
 	var asked atomic.Int32
 	srv := ollamaReplay(t, &asked)
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir() // the user cache directory the edge would give
 	for _, tc := range []struct {
 		model   string
 		want    int
@@ -79,13 +80,13 @@ func TestOllamaWindowAndTools(t *testing.T) {
 		{"cold", 4096, "Ollama's default", false, false},
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "MODEL": tc.model, "BASE_URL": srv.URL + "/v1"})
-		wc := openWindowCache()
+		wc := openWindowCache(cache, time.Now)
 		got, source := wc.resolve(t.Context(), cfg)
 		if got != tc.want || !strings.HasPrefix(source, tc.source) || wc.noTools(cfg) != tc.noTools {
 			t.Errorf("%s: window %d (%s), no tools %v; want %d (%s...), %v", tc.model, got, source, wc.noTools(cfg), tc.want, tc.source, tc.noTools)
 		}
 		before := asked.Load()
-		again := openWindowCache()
+		again := openWindowCache(cache, time.Now)
 		n, _ := again.resolve(t.Context(), cfg)
 		if n != got || again.noTools(cfg) != tc.noTools || (asked.Load() == before) != tc.cached {
 			t.Errorf("%s: second run: window %d, no tools %v, asked the server %d times; want %d, %v, cached %v",
@@ -98,6 +99,7 @@ func TestOllamaWindowAndTools(t *testing.T) {
 // schemas: the retry sends fewer (or none) and says ENABLE_FUNCTIONS=false,
 // instead of the identical request and a hint to send less.
 func TestToolSchemasAreTheWeight(t *testing.T) {
+	t.Parallel()
 	body := `{"error":{"code":400,"message":"request (1186 tokens) exceeds the available context size (1024 tokens), try increasing it","type":"exceed_context_size_error","n_prompt_tokens":1186,"n_ctx":1024}}`
 	var retried int
 	fp := newFakeProvider(t, fail(400, body), check(sse(textStream("hi")), func(r received) {
@@ -177,10 +179,11 @@ func TestNoteLength(t *testing.T) {
 // A refusal of tools (a server that shows no capabilities) is kept with
 // the window, so the next run does not repeat the refused request.
 func TestNoToolsRefusalIsCached(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir() // the user cache directory the edge would give
 	refusal := `{"error":{"message":"registry.ollama.ai/library/plain:latest does not support tools","type":"api_error","param":null,"code":null}}`
 	fp := newFakeProvider(t, fail(400, refusal), sse(textStream("hi")), sse(textStream("again")))
 	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "MODEL": "plain", "BASE_URL": fp.url()})
+	cfg.cacheDir = cache
 	for run, want := range []string{"hi", "again"} {
 		var out, stderr bytes.Buffer
 		a := agentOver(t, cfg, &out, &stderr)

@@ -109,6 +109,7 @@ func (e *errBlocked) Error() string {
 
 // netGuard decides which hosts fetch_webpage may reach.
 type netGuard struct {
+	environ      []string // the run's, for its proxy variables
 	allowPrivate bool
 	allowHosts   []string // lower-case names or IP literals; "*.x" or ".x" for subdomains
 }
@@ -141,7 +142,7 @@ func (g netGuard) allowed(host string) bool {
 // newNetGuard is the guard for cfg: FETCH_ALLOW_PRIVATE, FETCH_ALLOW_HOSTS
 // and the host of WEB_SEARCH_URL, which the person chose.
 func newNetGuard(cfg *config) netGuard {
-	g := netGuard{allowPrivate: cfg.FetchAllowPrivate}
+	g := netGuard{allowPrivate: cfg.FetchAllowPrivate, environ: cfg.environ}
 	for _, h := range cfg.FetchAllowHosts {
 		if u, err := url.Parse(h); err == nil && u.Host != "" {
 			h = u.Hostname() // a URL was given
@@ -165,6 +166,7 @@ type proxyKey struct{}
 // checked on their target's resolved addresses before they are sent.
 func (g netGuard) client() *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = envProxy(g.environ)
 	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, _, _ := net.SplitHostPort(addr)

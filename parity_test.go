@@ -148,7 +148,7 @@ func TestFileRefs(t *testing.T) {
 	os.WriteFile(a, []byte("alpha"), 0o644)
 	os.WriteFile(spaced, []byte("beta"), 0o644)
 	prompt := "compare @" + a + " and @\"" + spaced + "\", mail me@example.com @nobody"
-	got, problems := expandFileRefs(prompt)
+	got, problems := expandFileRefs(prompt, "")
 	if len(problems) != 0 || !strings.Contains(got, "--- file: "+a+" ---\nalpha\n--- end of "+a+" ---") || !strings.Contains(got, "beta") || strings.Count(got, "--- file:") != 2 {
 		t.Errorf("expandFileRefs = %q %v", got, problems)
 	}
@@ -176,6 +176,7 @@ func TestFileRefs(t *testing.T) {
 // and, with --yes, runs it and exits with its code; without a terminal and
 // without --yes it only prints it.
 func TestShellModeEndToEnd(t *testing.T) {
+	t.Parallel()
 	answer := sse(textStream("```sh\n", "echo from-the-model; exit 7\n", "```"))
 	fp := newFakeProvider(t, check(answer, func(r received) {
 		m := r.messages()
@@ -195,6 +196,7 @@ func TestShellModeEndToEnd(t *testing.T) {
 
 // TestRolesAndFilesReachTheRequest: -r and @file shape the request.
 func TestRolesAndFilesReachTheRequest(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("buy milk"), 0o644)
 	fp := newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
@@ -222,6 +224,7 @@ func TestRolesAndFilesReachTheRequest(t *testing.T) {
 
 // TestSavedChatREPL: a titled pipe session is saved, and continued later.
 func TestSavedChatREPL(t *testing.T) {
+	t.Parallel()
 	chats := t.TempDir()
 	env := []string{"YAI_CHAT_HISTORY_DIR=" + chats}
 	fp := newFakeProvider(t, sse(textStream("first answer")), check(sse(textStream("second answer")), func(r received) {

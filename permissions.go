@@ -46,7 +46,7 @@ func newPermissions(cfg *config, warn func(string)) *permissions {
 	}
 	for _, r := range append([]string{cfg.ToolOutputDir}, cfg.ToolReadRoots...) {
 		if r != "" {
-			p.roots = append(p.roots, resolvePath(expandHome(r), cfg.workDir))
+			p.roots = append(p.roots, resolvePath(expandHome(r, cfg.homeDir), cfg.workDir))
 		}
 	}
 	if cfg.homeDir != "" {
@@ -91,7 +91,7 @@ func (p *permissions) attach(paths ...string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, f := range paths {
-		p.attached[resolvePath(expandHome(f), p.workspaceOr())] = true
+		p.attached[resolvePath(expandHome(f, p.home), p.workspaceOr())] = true
 	}
 }
 
@@ -113,7 +113,7 @@ type readCheck struct {
 // classify says whether reading path is free. path is relative to the
 // workspace; sensitive places ask even inside the free area.
 func (p *permissions) classify(path string) readCheck {
-	abs := filepath.Clean(expandHome(path))
+	abs := filepath.Clean(expandHome(path, p.home))
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(p.workspaceOr(), abs)
 	}

@@ -204,6 +204,7 @@ func TestSaveRoleRefusesSharedDir(t *testing.T) {
 // In a REPL whose CHAT_HISTORY_DIR others can write to, the chat is not
 // saved, and one line says so with the fix, not one after every answer.
 func TestREPLSaveRefusedOnce(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "chats")
 	os.Mkdir(dir, 0o777)
 	os.Chmod(dir, 0o777)

@@ -106,7 +106,7 @@ func wireFor(cfg *config) wireFormat {
 func newClient(cfg *config, stderr io.Writer) *client {
 	d := &net.Dialer{Timeout: cfg.Timeout}
 	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
+		Proxy:                 envProxy(cfg.environ),
 		DialContext:           d.DialContext,
 		TLSHandshakeTimeout:   cfg.Timeout,
 		ResponseHeaderTimeout: cfg.Timeout,
@@ -253,7 +253,9 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return reply{}, classify(c.cfg.Provider, resp.StatusCode, b, resp.Header)
+		e := classify(c.cfg.Provider, resp.StatusCode, b)
+		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now())
+		return reply{}, e
 	}
 	body2 := idleTimeout(resp.Body, c.cfg.Timeout, cancel)
 	var r reply
@@ -571,7 +573,7 @@ func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
 			continue
 		}
 		if ev.name == "error" { // llama.cpp's "error:" lines, other servers' error events
-			return a.finish(), classify(w.provider, 0, []byte(ev.data), nil)
+			return a.finish(), classify(w.provider, 0, []byte(ev.data))
 		}
 		data := []byte(ev.data)                         // once: this loop runs for every delta
 		if e := bodyError(w.provider, data); e != nil { // every shape, with or without choices

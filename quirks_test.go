@@ -11,6 +11,7 @@ import (
 // TestProviderQuirks replays streams of real OpenAI-compatible servers
 // whose shapes differ from OpenAI's own.
 func TestProviderQuirks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("n"), 0o644)
 	toolsThenDone := func(name string, wantCalls int) []step {
@@ -48,6 +49,7 @@ func TestProviderQuirks(t *testing.T) {
 		{name: "openai CRLF comments", steps: []step{replay(t, "openai_text_crlf.sse")}, wantStdout: "The sky is blue because of Rayleigh scattering.\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			fp := newFakeProvider(t, tc.steps...)
 			r := runBinaryIn(t, fp, dir, e2e{args: []string{"q"}, stdin: tc.stdin})
 			if r.code != tc.wantCode || r.stdout != tc.wantStdout {
@@ -63,6 +65,7 @@ func TestProviderQuirks(t *testing.T) {
 // TestDeepSeekReasoningSentBack: in a tool loop, DeepSeek's thinking mode
 // needs the assistant's reasoning_content back in the next request.
 func TestDeepSeekReasoningSentBack(t *testing.T) {
+	t.Parallel()
 	first := sseBody(
 		`{"id":"d1","object":"chat.completion.chunk","model":"deepseek-v4-pro","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":"I need the listing."},"finish_reason":null}]}`,
 		`{"id":"d1","object":"chat.completion.chunk","model":"deepseek-v4-pro","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_00_x","type":"function","function":{"name":"fs_list_directory","arguments":"{\"directory_path\":\".\"}"}}]},"finish_reason":null}]}`,
@@ -87,6 +90,7 @@ func TestDeepSeekReasoningSentBack(t *testing.T) {
 // TestModelWithoutTools: Ollama refuses tools for some models; the run goes
 // on without them, and says so once.
 func TestModelWithoutTools(t *testing.T) {
+	t.Parallel()
 	refusal := `{"error":"registry.ollama.ai/library/gemma:2b does not support tools"}`
 	fp := newFakeProvider(t, fail(400, refusal), check(sse(textStream("plain answer")), func(r received) {
 		if r.Body["tools"] != nil {

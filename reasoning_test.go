@@ -46,6 +46,7 @@ func TestReasoningView(t *testing.T) {
 // the answer's; --hide-reasoning drops it, --show-reasoning overrides
 // SHOW_REASONING=false; stdout has the answer alone.
 func TestReasoningFlags(t *testing.T) {
+	t.Parallel()
 	body := reasoningStream("Let me think about this carefully.", "The answer is 42.")
 	for _, tc := range []struct {
 		name       string

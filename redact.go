@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 )
@@ -265,9 +264,9 @@ func (r *redactor) holds(s string) bool {
 	return false
 }
 
-// shellEnv is the environment of the shell tool: the process's own, with
-// the secrets left out.
-func (c *config) shellEnv() []string { return c.childEnv(os.Environ(), nil) }
+// shellEnv is the environment of the shell tool: the run's own, with the
+// secrets left out.
+func (c *config) shellEnv() []string { return c.childEnv(c.environ, nil) }
 
 // scrubbed wraps a provider's send so that an error carries no secret: a
 // provider that echoes the key in its 401 body is printed without it. The

@@ -116,12 +116,8 @@ func TestToolResultAndSpillRedacted(t *testing.T) {
 // yaicli's names, not under the provider's, not copied under another.
 func TestShellEnvHidesKey(t *testing.T) {
 	cfg := secretConfig()
-	t.Setenv("YAI_API_KEY", cfg.APIKey)
-	t.Setenv("API_KEY", "sk-other-0000")
-	t.Setenv("OPENAI_API_KEY", "sk-openai-1111")
-	t.Setenv("MY_COPY", cfg.APIKey)
-	t.Setenv("YAI_EXTRA_HEADERS", `{"Authorization": "Bearer tok-HEADERTOKEN9"}`)
-	t.Setenv("KEEP_ME", "visible")
+	cfg.environ = []string{"PATH=" + os.Getenv("PATH"), "YAI_API_KEY=" + cfg.APIKey, "API_KEY=sk-other-0000", "OPENAI_API_KEY=sk-openai-1111",
+		"MY_COPY=" + cfg.APIKey, `YAI_EXTRA_HEADERS={"Authorization": "Bearer tok-HEADERTOKEN9"}`, "KEEP_ME=visible"}
 	var out bytes.Buffer
 	if err := runShell(context.Background(), "env", time.Minute, cfg.shellEnv(), &out); err != nil {
 		t.Fatal(err)
@@ -140,9 +136,7 @@ func TestShellEnvHidesKey(t *testing.T) {
 // An MCP server inherits no key, unless its own env names the variable.
 func TestMCPServerEnvHidesKey(t *testing.T) {
 	cfg := secretConfig()
-	t.Setenv("YAI_API_KEY", cfg.APIKey)
-	t.Setenv("OPENAI_API_KEY", "sk-openai-1111")
-	t.Setenv("KEEP_ME", "visible")
+	cfg.environ = []string{"PATH=" + os.Getenv("PATH"), "YAI_API_KEY=" + cfg.APIKey, "OPENAI_API_KEY=sk-openai-1111", "KEEP_ME=visible"}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "env.txt")
 	conf := `{"mcpServers": {"dump": {"command": "sh", "args": ["-c", "env > ` + out + `"], "env": {"OPENAI_API_KEY": "sk-openai-1111"}}}}`

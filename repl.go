@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // defaultCompactKeep is how many turn groups /compact keeps without an
@@ -20,6 +18,7 @@ const defaultCompactKeep = 2
 
 // session is the REPL's state: the conversation and the agent that runs it.
 type session struct {
+	e        *edge // the run's process: its clock, interrupts, terminal
 	cfg      *config
 	agent    *agent
 	ev       *events   // json and stream-json events; nil: text mode
@@ -88,7 +87,7 @@ func (s *session) save() {
 	if s.title == "" {
 		return
 	}
-	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, time.Now()); err != nil {
+	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, s.e.now()); err != nil {
 		if err.Error() != s.saveErr {
 			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		}
@@ -98,22 +97,23 @@ func (s *session) save() {
 
 // runREPL is --chat: the terminal REPL when stdin is a terminal, else one
 // prompt or command per line with plain output. hub offers MCP tools.
-func runREPL(ctx context.Context, cfg *config, title, system string, hub *mcpHub, stdin io.Reader, stdout, stderr io.Writer) int {
-	if f, ok := stdin.(*os.File); ok && isTerminal(f) && isTerminal(stdout) {
-		return runTerminal(ctx, cfg, title, system, hub, f, stdout, stderr)
+func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hub *mcpHub, stdin io.Reader, stdout, stderr io.Writer) int {
+	if f, ok := stdin.(*os.File); ok && e.stdinTTY && e.stdoutTTY {
+		return runTerminal(ctx, e, cfg, title, system, hub, f, stdout, stderr)
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
-	ev, out, diag := newEvents(cfg.OutputFormat, stdout, time.Now), stdout, stderr
+	ev, out, diag := newEvents(cfg.OutputFormat, stdout, e.now), stdout, stderr
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	o := agentIO{answer: out, raw: !isTerminal(stdout), diag: diag, preview: out, think: newReasoningView(diag, false, nil),
+	o := agentIO{answer: out, raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
 		expand: "/show-output to expand", ev: ev}
 	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
-		o.ask = askOn(nil, stderr, openTTY)
+		o.ask = askOn(nil, false, stderr, e.openTTY)
 	}
-	s := newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache()), o, hub), ev, out, diag)
+	s := newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), ev, out, diag)
+	s.e = e
 	s.agent.startSession()
 	s.open(title)
 	defer s.save()
@@ -159,14 +159,14 @@ func (s *session) handle(ctx context.Context, line string) bool {
 
 // ask runs one turn; Ctrl+C cancels it and the history stays valid.
 func (s *session) ask(ctx context.Context, prompt string) {
-	turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
 	if s.exec {
 		s.execTask(turnCtx, prompt)
 		return
 	}
-	s.agent.attach(fileRefs(prompt)...)
-	prompt, problems := expandFileRefs(prompt)
+	s.agent.attach(fileRefs(prompt, s.cfg.homeDir)...)
+	prompt, problems := expandFileRefs(prompt, s.cfg.homeDir)
 	if len(problems) > 0 {
 		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
@@ -233,7 +233,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			return
 		}
 	}
-	if code := runInShell(ctx, cmd, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(ctx, s.cfg.environ, cmd, s.stdin, s.out, s.errw); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -308,7 +308,7 @@ func (s *session) saveAs(title string) {
 		title = firstUserLine(s.hist)
 	}
 	s.title = title
-	path, err := saveChat(s.cfg.ChatHistoryDir, title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, time.Now())
+	path, err := saveChat(s.cfg.ChatHistoryDir, title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, s.e.now())
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -368,7 +368,7 @@ func (s *session) add(path string) {
 		fmt.Fprintln(s.out, "usage: /add PATH (a file, or a directory read 2 levels deep)")
 		return
 	}
-	atts, skipped, err := collectAttachments(expandHome(strings.Trim(path, `"`)))
+	atts, skipped, err := collectAttachments(expandHome(strings.Trim(path, `"`), s.cfg.homeDir))
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -395,7 +395,7 @@ func (s *session) drop(path string) {
 	if path == "all" {
 		s.attached = nil
 	} else {
-		p := expandHome(strings.Trim(path, `"`))
+		p := expandHome(strings.Trim(path, `"`), s.cfg.homeDir)
 		s.attached = slices.DeleteFunc(s.attached, func(a attachment) bool {
 			return a.path == p || strings.HasPrefix(a.path, strings.TrimSuffix(p, "/")+"/")
 		})
@@ -453,9 +453,9 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 		fmt.Fprintln(s.out, "usage: !command")
 		return
 	}
-	turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, cmdline, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(turnCtx, s.cfg.environ, cmdline, s.stdin, s.out, s.errw); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

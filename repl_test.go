@@ -9,6 +9,7 @@ import (
 // TestREPLOverPipe drives the line-mode REPL: answers, /context, /compact,
 // /clear, /his and an unknown command.
 func TestREPLOverPipe(t *testing.T) {
+	t.Parallel()
 	fp := newFakeProvider(t, sse(textStream("first answer")), sse(textStream("second answer")), sse(textStream("third answer")),
 		check(sse(textStream("after clear")), func(r received) {
 			if m := r.messages(); len(m) != 2 || m[1].Content != "four" {
@@ -45,6 +46,7 @@ func TestREPLOverPipe(t *testing.T) {
 // TestREPLKeepsInteractiveRounds: INTERACTIVE_ROUND bounds the turn groups
 // kept between turns.
 func TestREPLKeepsInteractiveRounds(t *testing.T) {
+	t.Parallel()
 	var steps []step
 	for i := 0; i < 5; i++ {
 		steps = append(steps, sse(textStream("ok")))

@@ -38,9 +38,10 @@ var builtinRoles = map[string]string{
 		"Comments in the code are fine where they help.",
 }
 
-// rolesDir is ~/.config/yaicli/roles (under XDG_CONFIG_HOME when set).
-func rolesDir(env func(string) string) string {
-	return filepath.Join(filepath.Dir(defaultConfigPath(env)), "roles")
+// rolesDir is the roles directory of the config directory
+// (~/.config/yaicli/roles; edge.configDir).
+func rolesDir(configDir string) string {
+	return filepath.Join(configDir, "roles")
 }
 
 // roleFile is where a role of that name is stored.
@@ -124,7 +125,7 @@ func fillRole(cfg *config, prompt string) string {
 		osn = osName()
 	}
 	if sh == "" || strings.EqualFold(sh, "auto") {
-		sh = filepath.Base(shellPath())
+		sh = filepath.Base(shellPath(cfg.environ))
 	}
 	return strings.NewReplacer("{_os}", osn, "{_shell}", sh).Replace(prompt)
 }

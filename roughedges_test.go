@@ -13,6 +13,7 @@ import (
 // run with exit 2, naming the flag, the value and what is expected, before
 // any request.
 func TestBadFlagValueIsUsageError(t *testing.T) {
+	t.Parallel()
 	fp := newFakeProvider(t)
 	for args, want := range map[string]string{
 		"--max-turns abc hi": `invalid value "abc" for flag --max-turns: expected a whole number >= 0`,
@@ -34,7 +35,7 @@ func TestBadFlagValueIsUsageError(t *testing.T) {
 
 // TestFlagsSetTheirKeys: the value flags and switches reach the config.
 func TestFlagsSetTheirKeys(t *testing.T) {
-	o, err := parseArgs(strings.Fields("-P 0.5 --justify full --disable-mcp --hide-function-output --show-mcp-output -T 0.7 --max-turns 3 q"), nil)
+	o, err := parseArgs(strings.Fields("-P 0.5 --justify full --disable-mcp --hide-function-output --show-mcp-output -T 0.7 --max-turns 3 q"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +51,7 @@ func TestFlagsSetTheirKeys(t *testing.T) {
 // TestVerboseAloneAndMissingConfig: -V without a question shows the
 // configuration and exits 0, and says when the config file is not there.
 func TestVerboseAloneAndMissingConfig(t *testing.T) {
+	t.Parallel()
 	r := runBinary(t, nil, e2e{args: []string{"-V"}, noProvider: true})
 	if r.code != exitOK {
 		t.Errorf("-V alone: code %d: %s", r.code, r.stderr)
@@ -94,6 +96,7 @@ func TestUnknownKeysWarnSorted(t *testing.T) {
 // TestMissingAtFileIsTold: @nonexist.txt is reported and the prompt is
 // sent as typed; @alice (a mention) is not.
 func TestMissingAtFileIsTold(t *testing.T) {
+	t.Parallel()
 	fp := newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
 		if m := r.messages(); m[len(m)-1].Content != "summarise @nonexist.txt for @alice" {
 			t.Errorf("prompt sent = %q", m[len(m)-1].Content)
@@ -108,6 +111,7 @@ func TestMissingAtFileIsTold(t *testing.T) {
 // TestREPLEmptyListsSayEmpty: /load with no saved chats and /his on an
 // empty history say so.
 func TestREPLEmptyListsSayEmpty(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runBinary(t, newFakeProvider(t), e2e{args: []string{"--chat"}, stdin: "/load 99\n/his\n/exit\n", env: []string{"YAI_CHAT_HISTORY_DIR=" + dir}})
 	if !strings.Contains(r.stdout, "no saved chats in "+dir+" yet") || strings.Contains(r.stdout, "(1-0)") {
@@ -122,6 +126,7 @@ func TestREPLEmptyListsSayEmpty(t *testing.T) {
 // is not written back by the exit-time save, whether it was opened with
 // --chat TITLE or /load.
 func TestDeleteCurrentChatStaysDeleted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := []string{"YAI_CHAT_HISTORY_DIR=" + dir}
 	fp := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")))

@@ -8,15 +8,19 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 	"unicode/utf8"
 )
 
-// shellPath is the user's shell, /bin/sh when $SHELL is unset.
-func shellPath() string {
-	if s := os.Getenv("SHELL"); s != "" {
-		return s
+// shellPath is the user's shell, SHELL of environ (the run's environment),
+// /bin/sh when it is unset.
+func shellPath(environ []string) string {
+	for i := len(environ) - 1; i >= 0; i-- { // the last one wins, as getenv finds it
+		if s, ok := strings.CutPrefix(environ[i], "SHELL="); ok && s != "" {
+			return s
+		}
 	}
 	return "/bin/sh"
 }
@@ -36,13 +40,13 @@ func runShell(ctx context.Context, command string, timeout time.Duration, env []
 		return fmt.Errorf("creating pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command(shellPath(), "-c", command)
+	cmd := exec.Command(shellPath(env), "-c", command)
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, w, nil
 	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
-		return fmt.Errorf("starting %s: %w", shellPath(), err)
+		return fmt.Errorf("starting %s: %w", shellPath(env), err)
 	}
 	w.Close()
 	killed := make(chan string, 1)

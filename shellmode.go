@@ -48,14 +48,14 @@ func cleanCommand(s string) string {
 // terminal ask [e]dit, [y]es, [n]o (default yes); run it in the user's
 // shell and exit with its code. Without a terminal the command is printed
 // and run only with --yes.
-func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
 	cmd, err := generateCommand(ctx, cfg, sendVia(cfg, stderr), task)
 	if err != nil {
 		return exitCode(ctx, err, cfg, stderr)
 	}
-	fmt.Fprintln(stdout, termText(stdout, cmd))
+	fmt.Fprintln(stdout, termText(e.stdoutTTY, cmd))
 	f, interactive := stdin.(*os.File)
-	interactive = interactive && isTerminal(f) && isTerminal(stdout)
+	interactive = interactive && e.stdinTTY && e.stdoutTTY
 	switch {
 	case cfg.ToolApproval == "auto":
 	case !interactive:
@@ -73,7 +73,7 @@ func runShellMode(ctx context.Context, cfg *config, task string, stdin io.Reader
 			return exitOK
 		}
 	}
-	return runInShell(ctx, cmd, stdin, stdout, stderr)
+	return runInShell(ctx, cfg.environ, cmd, stdin, stdout, stderr)
 }
 
 // confirmOn asks [e]dit, [y]es, [n]o on the terminal; edit opens the line
@@ -104,8 +104,9 @@ func confirmOn(t *tty, w io.Writer, cmd string) (string, bool) {
 
 // runInShell runs cmd in the user's shell attached to this terminal and
 // returns its exit code.
-func runInShell(ctx context.Context, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := exec.CommandContext(ctx, shellPath(), "-c", cmdline)
+func runInShell(ctx context.Context, environ []string, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := exec.CommandContext(ctx, shellPath(environ), "-c", cmdline)
+	c.Env = environ
 	c.Stdin, c.Stdout, c.Stderr = stdin, stdout, stderr
 	err := c.Run()
 	var ee *exec.ExitError

@@ -27,19 +27,21 @@ type spinner struct {
 	once  sync.Once
 }
 
-// startSpinner shows label with a spinner on w (a terminal) until stop;
-// nil w: no spinner, and stop does nothing.
-func startSpinner(w io.Writer, label string) *spinner {
+// startSpinner shows label with a spinner on w (a terminal) until stop,
+// with the time since it started by now (the run's clock); nil w: no
+// spinner, and stop does nothing.
+func startSpinner(w io.Writer, label string, now func() time.Time) *spinner {
 	if w == nil {
 		return nil
 	}
 	s := &spinner{w: w, label: label, stopc: make(chan struct{}), done: make(chan struct{})}
-	go s.run(time.Now())
+	go s.run(now)
 	return s
 }
 
 // run draws the spinner every tick until stop.
-func (s *spinner) run(start time.Time) {
+func (s *spinner) run(now func() time.Time) {
+	start := now()
 	defer close(s.done)
 	select {
 	case <-time.After(spinnerDelay):
@@ -49,7 +51,7 @@ func (s *spinner) run(start time.Time) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for i := 0; ; i++ {
-		line := fmt.Sprintf("\r\x1b[2K%s %s %.1fs", spinnerFrames[i%len(spinnerFrames)], s.label, time.Since(start).Seconds())
+		line := fmt.Sprintf("\r\x1b[2K%s %s %.1fs", spinnerFrames[i%len(spinnerFrames)], s.label, now().Sub(start).Seconds())
 		if n := s.bytes.Load(); n > 0 {
 			line += " · " + humanBytes(n) + " so far"
 		}

@@ -13,12 +13,12 @@ import (
 // the line; nil is safe.
 func TestSpinner(t *testing.T) {
 	var quick lockedBuffer
-	startSpinner(&quick, "waiting").stop()
+	startSpinner(&quick, "waiting", time.Now).stop()
 	if quick.String() != "" {
 		t.Errorf("a quick wait drew %q", quick.String())
 	}
 	var slow lockedBuffer
-	s := startSpinner(&slow, "running fs_read_file")
+	s := startSpinner(&slow, "running fs_read_file", time.Now)
 	s.counting(&bytes.Buffer{}).Write(make([]byte, 2048))
 	time.Sleep(spinnerDelay + 250*time.Millisecond)
 	s.stop()
@@ -32,7 +32,7 @@ func TestSpinner(t *testing.T) {
 	if w := none.counting(&slow); w != &slow {
 		t.Errorf("nil spinner's counting writer is not the writer itself")
 	}
-	if startSpinner(nil, "x") != nil || spinnerOn(&slow, true, func(k string) string { return map[string]string{"TERM": "dumb"}[k] }) != nil || spinnerOn(&slow, false, func(string) string { return "" }) != nil {
+	if startSpinner(nil, "x", time.Now) != nil || spinnerOn(&slow, true, func(k string) string { return map[string]string{"TERM": "dumb"}[k] }) != nil || spinnerOn(&slow, false, func(string) string { return "" }) != nil {
 		t.Errorf("a spinner is drawn where it should not be")
 	}
 }

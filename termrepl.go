@@ -21,14 +21,13 @@ const escWait = 40 * time.Millisecond
 
 // tty is the REPL's terminal: its modes, its size, and key input.
 type tty struct {
-	fd      int
-	in      *os.File
-	out     io.Writer
-	orig    *unix.Termios
-	pending []byte          // bytes read but not yet decoded
-	winch   chan os.Signal  // SIGWINCH while a line is edited; nil otherwise
-	resized bool            // a wait for keys ended on winch
-	done    <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
+	*keyInput
+	fd    int
+	in    *os.File
+	out   io.Writer
+	orig  *unix.Termios
+	winch chan os.Signal  // SIGWINCH while a line is edited; nil otherwise
+	done  <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
 }
 
 // newTTY takes the terminal on in; ctx ending (SIGTERM, SIGHUP) stops key waits.
@@ -38,7 +37,42 @@ func newTTY(ctx context.Context, in *os.File, out io.Writer) (*tty, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading terminal modes: %w", err)
 	}
-	return &tty{fd: fd, in: in, out: out, orig: orig, done: ctx.Done()}, nil
+	t := &tty{fd: fd, in: in, out: out, orig: orig, done: ctx.Done()}
+	t.keyInput = &keyInput{more: t.wait}
+	return t, nil
+}
+
+// keyInput decodes keys from a byte stream that arrives in reads of any
+// size, as a terminal link delivers it: a sequence split across reads is
+// put together, a lone ESC is a key once nothing follows within escWait.
+// It is the terminal's input without the terminal: tests feed it from an
+// io.Reader (readerInput) one byte, two bytes, ... per read.
+type keyInput struct {
+	pending []byte // bytes read but not yet decoded
+	// more waits up to timeout (negative: forever) for the next bytes;
+	// none and resized false: nothing came (or the input ended).
+	more    func(timeout time.Duration) (chunk []byte, resized bool)
+	resized bool // a wait for keys ended on a resize
+}
+
+// readerInput is key input read from r, one Read per wait: a Read that
+// returns nothing (io.EOF) is a wait in which nothing came.
+func readerInput(r io.Reader) *keyInput {
+	buf := make([]byte, 4096)
+	return &keyInput{more: func(time.Duration) ([]byte, bool) {
+		n, _ := r.Read(buf)
+		return buf[:n], false
+	}}
+}
+
+// fill appends the next bytes to pending; false when nothing came.
+func (k *keyInput) fill(timeout time.Duration) bool {
+	chunk, resized := k.more(timeout)
+	if resized {
+		k.resized = true
+	}
+	k.pending = append(k.pending, chunk...)
+	return len(chunk) > 0
 }
 
 // raw is for editing and the viewer: every key arrives, Ctrl+C included.
@@ -82,15 +116,14 @@ func (t *tty) size() (int, int) {
 	return w, h
 }
 
-// fill waits up to timeout (negative: forever) for input and appends it to
-// pending; false when nothing came.
-func (t *tty) fill(timeout time.Duration) bool {
+// wait waits up to timeout (negative: forever) for input and returns it;
+// nil when nothing came, resized when the wait ended on SIGWINCH.
+func (t *tty) wait(timeout time.Duration) (chunk []byte, resized bool) {
 	const step = 200 * time.Millisecond // how often a forever wait checks t.done
 	for {
 		select {
 		case <-t.winch: // before any key: a key typed after a resize is drawn at the new size
-			t.resized = true
-			return false
+			return nil, true
 		default: // nil outside readLine: never ready
 		}
 		wait := timeout
@@ -107,41 +140,42 @@ func (t *tty) fill(timeout time.Duration) bool {
 			break
 		}
 		if err != nil && err != unix.EINTR {
-			return false
+			return nil, false
 		}
 		select {
 		case <-t.done:
-			return false
+			return nil, false
 		default:
 		}
 		if timeout >= 0 {
 			if timeout -= wait; timeout <= 0 {
-				return false
+				return nil, false
 			}
 		}
 	}
 	buf := make([]byte, 4096)
 	m, err := t.in.Read(buf)
 	if m <= 0 || err != nil {
-		return false
+		return nil, false
 	}
-	t.pending = append(t.pending, buf[:m]...)
-	return true
+	return buf[:m], false
 }
 
 // readKey returns the next key, waiting up to timeout for one; ok is false
 // when none came. A lone ESC becomes keyEsc after a short pause.
-func (t *tty) readKey(timeout time.Duration) (key, bool) {
+func (t *keyInput) readKey(timeout time.Duration) (key, bool) {
 	for {
 		if k, n := decodeKey(t.pending); n > 0 {
 			t.pending = t.pending[n:]
 			return k, true
 		}
-		if len(t.pending) > 0 && t.pending[0] == 0x1b && !t.fill(escWait) {
-			t.pending = t.pending[1:]
-			return key{kind: keyEsc}, true
-		}
-		if len(t.pending) == 0 && !t.fill(timeout) {
+		switch {
+		case len(t.pending) > 0 && t.pending[0] == 0x1b:
+			if !t.fill(escWait) {
+				t.pending = t.pending[1:]
+				return key{kind: keyEsc}, true
+			}
+		case !t.fill(timeout): // nothing pending, or the first bytes of a character
 			if t.resized {
 				t.resized = false
 				return key{kind: keyResize}, true
@@ -174,7 +208,7 @@ func (t *tty) settle() {
 }
 
 // readPaste consumes a bracketed paste after its start sequence.
-func (t *tty) readPaste() string {
+func (t *keyInput) readPaste() string {
 	var text []byte
 	for {
 		chunk, used, ended := splitPaste(t.pending)
@@ -325,7 +359,7 @@ type termSession struct {
 
 // runTerminal is the interactive loop; the terminal is restored on every
 // way out, panics included.
-func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mcpHub, in *os.File, stdout, stderr io.Writer) int {
+func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string, hub *mcpHub, in *os.File, stdout, stderr io.Writer) int {
 	t, err := newTTY(ctx, in, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
@@ -340,12 +374,13 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 		}
 	}()
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
-		historyFile: historyPath(os.Getenv), historyLimit: cfg.MaxHistory}
+		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory}
 	width := func() int { w, _ := t.size(); return w }
-	o := agentIO{answer: answerWriter(cfg, ts.out, true, os.Getenv, width), diag: ts.errw, preview: ts.out,
-		think: newReasoningView(ts.errw, isTerminal(stderr), os.Getenv), spinTo: spinnerOn(ts.errw, isTerminal(stderr), os.Getenv),
+	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, width), diag: ts.errw, preview: ts.out,
+		think: newReasoningView(ts.errw, e.stderrTTY, e.getenv), spinTo: spinnerOn(ts.errw, e.stderrTTY, e.getenv),
 		width: width, expand: "Ctrl+O to expand", ask: func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }}
-	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache()), o, hub), nil, ts.out, ts.errw)
+	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
+	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
 	ts.stdin = in
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
@@ -355,7 +390,7 @@ func runTerminal(ctx context.Context, cfg *config, title, system string, hub *mc
 	prefill := ""
 	for ctx.Err() == nil {
 		e := newLineEditor(ts.history, prefill)
-		e.readDir = os.ReadDir
+		e.readDir = func(d string) ([]os.DirEntry, error) { return os.ReadDir(expandHome(d, cfg.homeDir)) }
 		prefill = ""
 		prompt := ">>> "
 		if ts.exec {
@@ -409,7 +444,7 @@ func (ts *termSession) remember(line string) {
 	if n := len(ts.history); n == 0 || ts.history[n-1] != line {
 		ts.history = append(ts.history, line)
 	}
-	if err := appendHistory(ts.historyFile, ts.cfg.redactor().text(line), ts.historyLimit, time.Now()); err != nil {
+	if err := appendHistory(ts.historyFile, ts.cfg.redactor().text(line), ts.historyLimit, ts.e.now()); err != nil {
 		fmt.Fprintf(ts.errw, "yaicli: prompt history not saved: %v\n", err)
 	}
 }
@@ -419,7 +454,7 @@ func (ts *termSession) remember(line string) {
 // the answer, approval questions are asked here, and other keys are kept
 // as type-ahead for the next prompt, which turn returns.
 func (ts *termSession) turn(ctx context.Context, prompt string) string {
-	turnCtx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	turnCtx, stop := ts.e.interrupts(ctx)
 	defer stop()
 	ts.t.cbreak()
 	defer ts.t.restore()

@@ -129,10 +129,11 @@ func appendSafe(dst, b []byte) []byte {
 	return append(dst, b[start:]...)
 }
 
-// termText is s made safe when w is a terminal, and s exactly otherwise:
-// an answer redirected to a file or a pipe is written as received.
-func termText(w io.Writer, s string) string {
-	if isTerminal(w) {
+// termText is s made safe for a terminal (the edge says whether the stream
+// is one), and s exactly otherwise: an answer redirected to a file or a
+// pipe is written as received.
+func termText(terminal bool, s string) string {
+	if terminal {
 		return sanitize(s)
 	}
 	return s

@@ -106,6 +106,7 @@ func TestFamilyOf(t *testing.T) {
 // each family on check samples of several kinds and languages, and wants
 // the family named and its estimate within the band of the real count.
 func TestCountTokensFamilies(t *testing.T) {
+	t.Parallel()
 	samples := loadFiles(t, []string{"testdata/tokens_check.jsonl"})
 	picked := map[string]sample{}
 	for _, s := range samples {
@@ -152,8 +153,9 @@ func TestCountTokensFamilies(t *testing.T) {
 // TestFamilyNamed: /context and --verbose say which family prices the
 // estimates, and the agent prices with the configured model's family.
 func TestFamilyNamed(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir() // the user cache directory the edge would give
 	cfg, _ := load(t, "", nil, map[string]string{"MODEL": "qwen3:8b"})
+	cfg.cacheDir = cache
 	var v strings.Builder
 	writeEffective(&v, cfg)
 	if !strings.Contains(v.String(), "token estimates: qwen family (from MODEL qwen3:8b)") {

@@ -92,7 +92,7 @@ func (tb *toolbox) termWidth() int {
 
 // newToolbox offers the built-in tools plus extra ones (MCP).
 func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error), extra []tool) *toolbox {
-	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, preview: preview, now: time.Now}
+	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, preview: preview, now: cfg.now}
 	tb.perm = newPermissions(cfg, func(w string) { fmt.Fprintln(preview, w) })
 	for _, t := range append(builtinTools(cfg, tb.perm), extra...) {
 		tb.tools[t.name] = t
@@ -167,7 +167,7 @@ func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
 	}
 	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).redacting(tb.cfg.redactor())
 	counted := &countingWriter{w: cl}
-	sp := startSpinner(tb.spinTo, "running "+name)
+	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, sp.counting(counted))
 	sp.stop()
 	if err != nil && counted.n == 0 {

@@ -115,20 +115,20 @@ func (c *clip) spilled(open func() (io.WriteCloser, string, error)) *clip {
 }
 
 // spillDir writes tool results to TOOL_OUTPUT_DIR before they are cut, so
-// nothing the model saw is lost; now names the files.
+// nothing the model saw is lost; now (the run's clock) names the files.
 type spillDir struct {
 	dir string
-	now func() time.Time
+	now func() time.Time // nil: the zero time, for a spillDir made by hand
 }
 
 // keep writes tool's result c whole to a new file in d: c with the file,
 // or with why it could not be written.
 func (d spillDir) keep(c *clip, tool string) *clip {
-	now := time.Now
+	var now time.Time
 	if d.now != nil {
-		now = d.now
+		now = d.now()
 	}
-	return c.spilled(spillOpener(d.dir, tool, now()))
+	return c.spilled(spillOpener(d.dir, tool, now))
 }
 
 // text renders the model-visible text within max characters (0 = the
