@@ -291,35 +291,6 @@ func freshIDs(calls []toolCall, used map[string]bool) ([]toolCall, map[string][]
 	return out, renamed
 }
 
-// orphans counts tool messages without a preceding call, calls without a
-// result, and call ids that are missing or used before; validate(h)
-// always has none.
-func orphans(h []message) int {
-	n := 0
-	open := map[string]bool{}
-	used := map[string]bool{}
-	for _, m := range h {
-		switch {
-		case m.Role == "tool":
-			if !open[m.ToolCallID] {
-				n++
-			}
-			delete(open, m.ToolCallID)
-		default:
-			n += len(open)
-			open = map[string]bool{}
-			for _, tc := range m.ToolCalls {
-				if tc.ID == "" || used[tc.ID] {
-					n++
-				}
-				used[tc.ID] = true
-				open[tc.ID] = true
-			}
-		}
-	}
-	return n + len(open)
-}
-
 // sameHistory compares histories as the provider would see them.
 func sameHistory(a, b []message) bool {
 	x, _ := json.Marshal(a)
