@@ -314,6 +314,8 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 		return a.lowerMaxTokens(ctx, *h, specs, r, err, first)
 	case first.Kind == kindTooLarge:
 		return a.shrinkBytes(ctx, h, specs, r, err, first)
+	case first.Kind == kindOther && hasImages(*h) && imageHint(first.Message) != "":
+		*h = withoutImages(*h) // not retried: the next turn must not send them again
 	}
 	return r, err
 }

@@ -106,6 +106,9 @@ func anthropicMessages(h []message) (string, []anthropicMessage) {
 			system = append(system, m.Content)
 		case "user":
 			add("user", text(m.Content)...)
+			for _, img := range m.images {
+				add("user", anthropicImage(img))
+			}
 		case "assistant":
 			var blocks []any
 			for _, t := range m.thinking {
@@ -121,7 +124,7 @@ func anthropicMessages(h []message) (string, []anthropicMessage) {
 			}
 			add("assistant", blocks...)
 		case "tool":
-			add("user", map[string]any{"type": "tool_result", "tool_use_id": m.ToolCallID, "content": m.Content})
+			add("user", anthropicToolResult(m))
 		}
 	}
 	return strings.Join(system, "\n\n"), out

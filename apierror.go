@@ -264,6 +264,8 @@ func hint(err error, c *config, repl bool) string {
 		return "the request is over the provider's size limit: send less (fewer or smaller files), or lower TOOL_OUTPUT_MAX_CHARS"
 	case kindContextLength:
 		return contextHint(err, ae, repl)
+	case kindOther:
+		return imageHint(ae.Message)
 	}
 	return ""
 }

@@ -34,7 +34,7 @@ type approval struct {
 }
 
 // readTools are the tools whose reads are free inside the read area only.
-var readTools = map[string]string{"fs_read_file": "file_paths", "fs_list_directory": "directory_path", "fs_search_files": "search_path"}
+var readTools = map[string]string{"fs_read_file": "file_paths", "fs_read_image": "file_path", "fs_list_directory": "directory_path", "fs_search_files": "search_path"}
 
 // approvalFor says whether a call of t with args needs approval and how to
 // ask for it: reads outside the free area, and every tool that executes or

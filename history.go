@@ -141,6 +141,9 @@ type savedMessage struct {
 	ToolCallID string     `json:"tool_call_id,omitempty"`
 	Name       string     `json:"name,omitempty"`
 	Reasoning  string     `json:"reasoning,omitempty"`
+
+	// Images says where each image is, not its bytes (images.go).
+	Images []savedImage `json:"images,omitempty"`
 }
 
 // chatInfo is one saved chat in a listing.
@@ -207,7 +210,8 @@ func loadChat(path string) (savedChat, []message, error) {
 		if m.Role == "system" {
 			continue // the system prompt of this run is used instead
 		}
-		h = append(h, message{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, reasoning: m.Reasoning})
+		msg := message{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, reasoning: m.Reasoning}
+		h = append(h, reloadImages(msg, m.Images))
 	}
 	return c, validate(h), nil
 }
@@ -236,7 +240,7 @@ func saveChat(dir, title string, h []message, max int, now time.Time) (string, e
 	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000")}
 	for _, m := range h {
 		if m.Role != "system" {
-			c.History = append(c.History, savedMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.reasoning})
+			c.History = append(c.History, savedMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.reasoning, Images: savedImages(m.images)})
 		}
 	}
 	b, err := json.MarshalIndent(c, "", "  ")

@@ -47,6 +47,20 @@ const (
 	// is more than any model will page through, and a server that sends
 	// more is not ending its message at all.
 	maxRPCSpill = 1 << 30
+
+	// maxImageBytes bounds one image file read for --image or fs_read_image:
+	// OpenAI's documented limit for one image is 20 MB, and the file is held
+	// in memory with its base64 (a third more) for as long as the
+	// conversation keeps it.
+	maxImageBytes = 20 << 20
+
+	// anthropicMaxImageBase64 is Anthropic's limit for one image, which it
+	// measures on the base64 it receives (its rejection reads "image
+	// exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes").
+	anthropicMaxImageBase64 = 5 << 20
+
+	// anthropicMaxImageSide is the most pixels a side Anthropic takes.
+	anthropicMaxImageSide = 8000
 )
 
 // limitError is an input that broke one of the limits above: who sent it,

@@ -56,6 +56,7 @@ Flags (before or after the question):
       --max-tokens N        maximum tokens of the answer (MAX_TOKENS)
       --no-stream           wait for the whole answer (STREAM=false)
   -p, --print               answer once and exit (the default without --chat)
+  -i, --image PATH|URL      send an image with the question (repeatable; PNG, JPEG, GIF, WebP)
       --output-format F     text, json or stream-json on stdout (OUTPUT_FORMAT)
       --plain               print answers as the model sent them, no Markdown drawing (PRETTY=false)
       --show-reasoning, --hide-reasoning
@@ -125,6 +126,7 @@ type options struct {
 	shell, code, print                                  bool
 	role, showRole, createRole, deleteRole              string
 	configPath                                          string
+	images                                              []string
 	overrides                                           map[string]string // config KEY -> value
 	prompt                                              []string
 }
@@ -165,6 +167,9 @@ func parseArgs(args []string) (*options, error) {
 			fs.StringVar(s.v, n, "", "")
 		}
 	}
+	for _, n := range []string{"i", "image"} {
+		fs.Func(n, "", func(v string) error { o.images = append(o.images, v); return nil })
+	}
 	if err := parseAnywhere(fs, args, &o.prompt); err != nil {
 		return nil, err
 	}
@@ -176,6 +181,9 @@ func parseArgs(args []string) (*options, error) {
 	}
 	if o.shell && o.code || (o.shell || o.code) && o.chat {
 		return nil, errors.New("--shell, --code and --chat are different modes; pick one")
+	}
+	if len(o.images) > 0 && (o.chat || o.shell) {
+		return nil, errors.New("--image goes with a one-shot question; in the REPL, ask the model to look at a file (fs_read_image)")
 	}
 	return o, nil
 }
@@ -322,6 +330,10 @@ func (in *invocation) ask(ctx context.Context) int {
 			return in.fail(exitUsage, err)
 		}
 	}
+	images, err := imageArgs(o.images, cfg.Provider)
+	if err != nil {
+		return in.fail(exitUsage, err)
+	}
 	if err := checkAPIKey(cfg); err != nil {
 		return in.fail(exitUsage, err)
 	}
@@ -341,7 +353,7 @@ func (in *invocation) ask(ctx context.Context) int {
 	if o.chat {
 		return runREPL(ctx, in.e, cfg, strings.Join(o.prompt, " "), system, hub, in.stdin, in.stdout, in.stderr)
 	}
-	return in.oneShot(runCtx, system, prompt, attached, hub)
+	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
 }
 
 // prompt is a one-shot run's question: piped stdin and the words, with the
@@ -358,9 +370,9 @@ func (in *invocation) prompt() (prompt string, attached []string, err error) {
 	return prompt, attached, nil
 }
 
-// oneShot answers one question on stdout (--code: only its code) and exits
-// with the turn's code.
-func (in *invocation) oneShot(ctx context.Context, system, prompt string, attached []string, hub *mcpHub) int {
+// oneShot answers one question (the user message q, its images with it)
+// on stdout (--code: only its code) and exits with the turn's code.
+func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
 	cfg, stdout, stderr := in.cfg, in.stdout, in.stderr
 	var out io.Writer
 	if in.o.code {
@@ -380,7 +392,7 @@ func (in *invocation) oneShot(ctx context.Context, system, prompt string, attach
 		width: terminalWidth(stderr), ask: askOn(in.stdin, in.e.stdinTTY, stderr, in.e.openTTY), ev: ev}, hub)
 	a.startSession()
 	a.attach(attached...)
-	hist := []message{{Role: "system", Content: system}, {Role: "user", Content: prompt}}
+	hist := []message{{Role: "system", Content: system}, q}
 	_, err := a.eventTurn(ctx, hist)
 	a.endAnswer()
 	return exitEvents(ctx, err, cfg, stderr, ev)

@@ -171,7 +171,7 @@ func stubFor(m message, cost int, est func(message) int, spill func(*message)) (
 	}
 	src.total = src.size()
 	s := m
-	s.clip = nil
+	s.clip, s.images = nil, nil // an image read by a tool is read again from its path, named in the text
 	s.Content = stubText(m.Name, src.total, cost, src.text, stubPathStandIn)
 	if est(s)*2 > cost {
 		return m, 0, notWorth
@@ -275,6 +275,7 @@ func maskable(h []message, keep int, est func(message) int) int {
 		}
 		src := sourceOf(m)
 		s := m
+		s.images = nil
 		s.Content = stubText(m.Name, src.size(), est(m), src.text, stubPathStandIn)
 		if cost, after := est(m), est(s); after*2 <= cost {
 			n += cost - after

@@ -25,6 +25,7 @@ type message struct {
 	clip       *clip           // a tool result's full-text record, for shrinking it later
 	thinking   []thinkingBlock // Anthropic's signed reasoning, sent back in a tool loop
 	reasoning  string          // the model's reasoning text, kept in saved chats
+	images     []imagePart     // images sent with a user message or read by fs_read_image (images.go)
 }
 
 // toolCall is one function call the model asked for.
@@ -194,6 +195,13 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	var msgs any = req.Messages
 	if cfg.Provider == "deepseek" {
 		msgs = withReasoning(req.Messages)
+	}
+	if hasImages(req.Messages) {
+		wrap := func(m message) any { return m }
+		if cfg.Provider == "deepseek" {
+			wrap = func(m message) any { return withReasoning([]message{m})[0] }
+		}
+		msgs = openaiMessages(req.Messages, wrap)
 	}
 	b := map[string]any{
 		"model":       cfg.Model,

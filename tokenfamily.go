@@ -94,7 +94,7 @@ func (f family) tokens(s string) int {
 
 // messageTokens estimates one message: overhead, text, tool calls.
 func (f family) messageTokens(m message) int {
-	n := msgOverhead + f.tokens(m.Content) + f.tokens(m.Name)
+	n := msgOverhead + f.tokens(m.Content) + f.tokens(m.Name) + imagesTokens(m)
 	for _, tc := range m.ToolCalls {
 		n += msgOverhead + f.tokens(tc.Function.Name) + f.tokens(tc.Function.Arguments)
 	}

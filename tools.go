@@ -54,6 +54,9 @@ type toolbox struct {
 	spinTo io.Writer
 	ev     *events // json and stream-json events; nil: text mode
 	callID string  // the call being decided, for tool.approval
+
+	// image is what the running fs_read_image call read (images.go).
+	image *imagePart
 }
 
 // snapshot copies this turn's outputs.
@@ -97,6 +100,7 @@ func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error)
 	for _, t := range append(builtinTools(cfg, tb.perm), extra...) {
 		tb.tools[t.name] = t
 	}
+	tb.tools["fs_read_image"] = readImageTool(tb)
 	return tb
 }
 
@@ -128,7 +132,9 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	} else {
 		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
 	}
+	tb.image = nil
 	c := tb.result(ctx, tc)
+	images := tb.takeImage()
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
 	tb.mu.Unlock()
@@ -145,7 +151,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		}
 		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
 	}
-	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c}
+	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
 }
 
 // result runs a call to the end and returns its clip.
