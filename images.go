@@ -47,6 +47,9 @@ func isImageURL(arg string) bool {
 // else is a file, checked for what provider accepts.
 func imageArg(arg, provider string) (imagePart, error) {
 	if isImageURL(arg) {
+		if provider == "ollama" {
+			return imagePart{}, fmt.Errorf("%s: Ollama takes image files, not URLs; download it first (curl -o)", arg)
+		}
 		return imagePart{url: arg}.priced(provider), nil
 	}
 	img, err := loadImage(arg)

@@ -112,6 +112,9 @@ type modelWindow struct {
 // needs before it is built, done by the caller.
 func resolveWindow(ctx context.Context, cfg *config, wc *windowCache) modelWindow {
 	tokens, source := wc.resolve(ctx, cfg)
+	if cfg.NumCtx > 0 { // the context Ollama is asked to run at (ollamawire.go)
+		tokens, source = cfg.NumCtx, "NUM_CTX, sent to Ollama as num_ctx"
+	}
 	return modelWindow{budget: budgetFor(cfg.ContextBudgetTokens, cfg.Model, tokens, source), noTools: wc.noTools(cfg), cache: wc}
 }
 

@@ -100,6 +100,9 @@ func wireFor(cfg *config) wireFormat {
 	if cfg.Provider == "anthropic" {
 		return anthropicWire{provider: cfg.Provider}
 	}
+	if usesOllamaNative(cfg) {
+		return ollamaWire{provider: cfg.Provider}
+	}
 	return openaiWire{provider: cfg.Provider}
 }
 
@@ -242,7 +245,7 @@ func finishBody(cfg *config, b map[string]any) map[string]any {
 func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint(c.cfg.baseURL(), c.wire.path()), bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, requestURL(c.cfg, c.wire), bytes.NewReader(body))
 	if err != nil {
 		return reply{}, fmt.Errorf("building request: %w", err)
 	}
@@ -267,7 +270,7 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 	}
 	body2 := idleTimeout(resp.Body, c.cfg.Timeout, cancel)
 	var r reply
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if isStreamType(resp.Header.Get("Content-Type")) {
 		r, err = c.wire.stream(body2, sink)
 	} else {
 		var b []byte

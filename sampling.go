@@ -13,14 +13,21 @@ import (
 // rejection after one. Empty means "not sent": the provider's own default
 // applies.
 
-// sampling are the optional request settings; nil means not set.
+// sampling are the optional request settings; nil (NumCtx: 0) means not
+// set.
 type sampling struct {
 	TopK             *int
 	Seed             *int64
 	FrequencyPenalty *float64
 	PresencePenalty  *float64
 	ThinkingBudget   *int // Anthropic: 1024 or more; Gemini: 0 = off, -1 = dynamic
+	NumCtx           int  // Ollama's context window (ollamawire.go); 0 = the server's
 }
+
+// minNumCtx is the smallest NUM_CTX taken: Ollama raises anything lower to
+// 2048 for most models, and a window smaller than one tool schema is no
+// window.
+const minNumCtx = 256
 
 // anthropicMinThinking is the smallest budget_tokens Anthropic accepts.
 const anthropicMinThinking = 1024
@@ -39,6 +46,9 @@ func (c *config) loadSampling(p parser) {
 	c.FrequencyPenalty = p.optFloat("FREQUENCY_PENALTY", -2, 2)
 	c.PresencePenalty = p.optFloat("PRESENCE_PENALTY", -2, 2)
 	c.ThinkingBudget = p.optInt("THINKING_BUDGET", -1, math.MaxInt32, "a whole number of tokens (Gemini also takes 0 = off and -1 = dynamic)")
+	if n := p.optInt("NUM_CTX", minNumCtx, math.MaxInt32, fmt.Sprintf("a whole number of tokens >= %d", minNumCtx)); n != nil {
+		c.NumCtx = *n
+	}
 	c.checkSamplingProvider(p)
 }
 
@@ -72,6 +82,10 @@ func (c *config) checkSamplingProvider(p parser) {
 	case c.Provider != "anthropic" && c.Provider != "gemini":
 		c.ThinkingBudget = nil
 		unsent("THINKING_BUDGET", "it is sent to PROVIDER=anthropic and gemini only; for "+c.Provider+" put the field its API documents in EXTRA_BODY")
+	}
+	if c.NumCtx > 0 && c.Provider != "ollama" {
+		c.NumCtx = 0
+		unsent("NUM_CTX", "it is Ollama's setting (PROVIDER=ollama); for other servers CONTEXT_BUDGET_TOKENS sets the budget")
 	}
 	if _, thinking := anthropicThinking(c); thinking && c.Provider == "anthropic" && c.TopK != nil {
 		c.TopK = nil
