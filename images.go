@@ -338,6 +338,9 @@ const (
 	// long edge is at most 1568 pixels, and costs width*height/750 tokens,
 	// at most about 1600.
 	imagePixels
+	// imageGemini is Gemini's rule: 258 tokens for an image of at most
+	// 384 pixels a side, else 258 for each 768-pixel tile it is cut into.
+	imageGemini
 )
 
 // Image token costs of the rules above.
@@ -347,12 +350,17 @@ const (
 	pixelsPerToken       = 750     // Anthropic: pixels per token
 	anthropicMaxEdge     = 1568    // Anthropic: long edge after scaling
 	anthropicImageTokens = 1600    // Anthropic: the most an image costs after scaling, also for a URL
+	geminiTile           = 258     // Gemini: a small image, or one 768-pixel tile
+	geminiUnknown        = 258 * 6 // Gemini: a URL of unknown size, counted as a 1536x2304 image
 )
 
 // imageRuleFor is the rule of a provider.
 func imageRuleFor(provider string) imageRule {
-	if provider == "anthropic" {
+	switch provider {
+	case "anthropic":
 		return imagePixels
+	case "gemini":
+		return imageGemini
 	}
 	return imageTiles
 }
@@ -360,6 +368,15 @@ func imageRuleFor(provider string) imageRule {
 // tokens is what one image costs under the rule.
 func (r imageRule) tokens(img imagePart) int {
 	w, h := img.width, img.height
+	if r == imageGemini {
+		switch {
+		case w <= 0 || h <= 0:
+			return geminiUnknown
+		case w <= 384 && h <= 384:
+			return geminiTile
+		}
+		return geminiTile * ((w + 767) / 768) * ((h + 767) / 768)
+	}
 	if r == imagePixels {
 		if w <= 0 || h <= 0 {
 			return anthropicImageTokens

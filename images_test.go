@@ -102,7 +102,9 @@ func TestSniffImage(t *testing.T) {
 // TestImageTokens checks both rules against the examples their providers
 // document: OpenAI's 1024x1024 high-detail image is 765 tokens and a
 // 2048x4096 one 1105, low detail 85 flat; Anthropic's 200x200 is ~54 and
-// 1092x1092 ~1590, and larger ones are scaled to at most ~1600.
+// 1092x1092 ~1590, and larger ones are scaled to at most ~1600; Gemini's
+// image of at most 384 pixels a side is 258, larger ones 258 a 768-pixel
+// tile.
 func TestImageTokens(t *testing.T) {
 	tests := []struct {
 		rule imageRule
@@ -118,6 +120,9 @@ func TestImageTokens(t *testing.T) {
 		{imagePixels, 1092, 1092, 1590},
 		{imagePixels, 4000, 3000, anthropicImageTokens},
 		{imagePixels, 0, 0, anthropicImageTokens},
+		{imageGemini, 384, 384, 258},
+		{imageGemini, 1024, 1024, 258 * 4},
+		{imageGemini, 0, 0, geminiUnknown},
 	}
 	for _, tt := range tests {
 		if got := tt.rule.tokens(imagePart{width: tt.w, height: tt.h}); got != tt.want {
