@@ -10,10 +10,6 @@ import (
 	"unicode/utf8"
 )
 
-// errDepthLimit ends a turn whose model kept asking for tools past
-// MAX_TOOL_CALL_DEPTH rounds.
-var errDepthLimit = errors.New("tool-round limit reached")
-
 // agent runs turns: fit the history to the budget, send, stream, run the
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
@@ -601,6 +597,15 @@ func (e *healError) Error() string {
 		e.last.Provider, e.model, numbers(e.last), e.last.Message)
 }
 
+// advice is what to do when nothing could be trimmed: send less; else ""
+// (the rejection's own hint applies).
+func (e *healError) advice(bool) string {
+	if e.stuck {
+		return "the current message alone is too big for this model: send less (pipe through head or tail, attach fewer files), or use a model with a larger window"
+	}
+	return ""
+}
+
 // Unwrap exposes the provider's rejection to errors.Is and errors.As.
 func (e *healError) Unwrap() error { return e.last }
 
@@ -735,4 +740,12 @@ func (a *agent) contextReport(h []message) contextReport {
 	r.masked, r.maskedSaved = maskedIn(h, a.estimate)
 	r.summaries, r.summaryTokens = summaryIn(h, a.estimate)
 	return r
+}
+
+// room is what is left of the budget for the tool results of the round
+// whose call is the last message of h: the budget less the request so far,
+// counting old results as the stubs the next trim would make of them, so a
+// fresh result is not cut to make room for an old one.
+func (a *agent) room(h []message, specs []toolSpec) int {
+	return a.budget.tokens - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
 }

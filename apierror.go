@@ -216,13 +216,6 @@ func retryable(err error, local bool) (string, time.Duration, bool) {
 	return "", 0, false
 }
 
-// isTimeout reports a transport timeout: no response headers, a dial or
-// TLS timeout, or a stream silent longer than TIMEOUT.
-func isTimeout(err error) bool {
-	var ne net.Error
-	return err != nil && (errors.Is(err, errIdle) || errors.As(err, &ne) && ne.Timeout())
-}
-
 // isLocal reports a server on this machine or the local network, whose
 // 500s are its own deterministic answer rather than a passing failure.
 func isLocal(cfg *config) bool {
@@ -238,56 +231,6 @@ func isLocal(cfg *config) bool {
 	return ip != nil && (ip.IsLoopback() || ip.IsPrivate())
 }
 
-// hint says what a person should do about err, or "" when nothing helps.
-// repl says whether REPL commands (/compact) can be suggested.
-func hint(err error, c *config, repl bool) string {
-	if isTimeout(err) {
-		return fmt.Sprintf("the provider did not answer within TIMEOUT (%s): raise TIMEOUT (YAI_TIMEOUT) for a slow or busy model, or try again later", c.Timeout)
-	}
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		return ""
-	}
-	switch ae.Kind {
-	case kindAuth:
-		if v := presets[c.Provider].keyEnv; v != "" {
-			return "check the key in API_KEY / YAI_API_KEY or " + v
-		}
-		return "check the key in API_KEY / YAI_API_KEY"
-	case kindRateLimit, kindOverloaded, kindServer:
-		return "the provider is busy; wait a moment and try again"
-	case kindQuota:
-		return "the account's quota or credits are used up: check the plan and billing at " + c.Provider + " (retrying will not help), or use another PROVIDER"
-	case kindOutputCap:
-		return "lower MAX_TOKENS (--max-tokens) to what the model allows"
-	case kindTooLarge:
-		return "the request is over the provider's size limit: send less (fewer or smaller files), or lower TOOL_OUTPUT_MAX_CHARS"
-	case kindContextLength:
-		return contextHint(err, ae, repl)
-	case kindOther:
-		return imageHint(ae.Message)
-	}
-	return ""
-}
-
-// contextHint is the advice for a context-length failure, fit to the mode:
-// /compact is a REPL command and is never offered to a one-shot run.
-func contextHint(err error, ae *apiError, repl bool) string {
-	var he *healError
-	if errors.As(err, &he) && he.stuck {
-		return "the current message alone is too big for this model: send less (pipe through head or tail, attach fewer files), or use a model with a larger window"
-	}
-	switch {
-	case ae.MaxTokens && repl:
-		return "lower MAX_TOKENS (--max-tokens), run /compact, or lower CONTEXT_BUDGET_TOKENS"
-	case ae.MaxTokens:
-		return "lower MAX_TOKENS (--max-tokens) or CONTEXT_BUDGET_TOKENS, or send less"
-	case repl:
-		return "run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
-	}
-	return "send less (pipe through head or tail), or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
-}
-
 // containsFold reports whether data holds word in any case, as
 // encoding/json matches keys; it allocates nothing.
 func containsFold(data []byte, word string) bool {
@@ -298,3 +241,13 @@ func containsFold(data []byte, word string) bool {
 	}
 	return false
 }
+
+// isTimeout reports a transport timeout: no response headers, a dial or
+// TLS timeout, or a stream silent longer than TIMEOUT.
+func isTimeout(err error) bool {
+	var ne net.Error
+	return err != nil && (errors.Is(err, errIdle) || errors.As(err, &ne) && ne.Timeout())
+}
+
+// errIdle is the cause when the stream goes silent longer than TIMEOUT.
+var errIdle = errors.New("the provider stopped sending for longer than TIMEOUT; raise TIMEOUT or try again")

@@ -186,3 +186,6 @@ func largestAttachment(atts []attachment) (string, int) {
 	big := slices.MaxFunc(atts, func(a, b attachment) int { return len(a.text) - len(b.text) })
 	return big.path, estimateTokens(big.text)
 }
+
+// attachedHeader starts the system message that carries /add'ed files.
+const attachedHeader = "Files the user attached to this session:"

@@ -68,7 +68,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc:   "Download a public web page and return it as readable text. Addresses on this machine and private networks are refused unless the person allowed them.",
 			params: `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
-				return fetchWebpage(ctx, web, a, out, cfg.Timeout)
+				return fetchWebpage(ctx, web, a, out, cfg.Timeout, cfg.version)
 			},
 		},
 		{

@@ -161,6 +161,7 @@ type config struct {
 	environ  []string
 	cacheDir string
 	clock    func() time.Time
+	version  string // yaicli's version, for MCP's clientInfo, User-Agent and session.start
 }
 
 // now is the run's wall clock; a config made by hand (a test) without one
@@ -185,6 +186,7 @@ type configSources struct {
 	environ  []string
 	cacheDir string
 	now      func() time.Time
+	version  string // yaicli's own version (main's, set at build time)
 }
 
 // loadConfig merges defaults, file, YAI_* environment and flags, in that
@@ -290,7 +292,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
 	c.workDir, c.homeDir = src.workDir, src.home
-	c.environ, c.cacheDir, c.clock = src.environ, src.cacheDir, src.now
+	c.environ, c.cacheDir, c.clock, c.version = src.environ, src.cacheDir, src.now, src.version
 	c.permissionPaths(src.env)
 
 	if c.ChatHistoryDir == "" {
@@ -619,6 +621,14 @@ func maskHeaders(h map[string]string) string {
 	return string(b)
 }
 
+// withoutTools returns a copy of c that offers no tools, for a mode that
+// must not use them (--code). c itself stays unchanged.
+func (c *config) withoutTools() *config {
+	d := *c
+	d.EnableFunctions = false
+	return &d
+}
+
 // maskUserinfo replaces a URL's user:password with [redacted].
 func maskUserinfo(raw string) string {
 	scheme, rest, ok := strings.Cut(raw, "://")
@@ -637,10 +647,9 @@ func maskUserinfo(raw string) string {
 	return out
 }
 
-// withoutTools returns a copy of c that offers no tools, for a mode that
-// must not use them (--code). c itself stays unchanged.
-func (c *config) withoutTools() *config {
-	d := *c
-	d.EnableFunctions = false
-	return &d
-}
+// Output formats (OUTPUT_FORMAT, --output-format).
+const (
+	formatText       = "text"
+	formatJSON       = "json"
+	formatStreamJSON = "stream-json"
+)

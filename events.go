@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"strings"
@@ -15,13 +16,6 @@ import (
 // the json result. Changes are additive only; a removal or a change of
 // meaning would raise it.
 const eventsSchema = 1
-
-// Output formats (OUTPUT_FORMAT, --output-format).
-const (
-	formatText       = "text"
-	formatJSON       = "json"
-	formatStreamJSON = "stream-json"
-)
 
 // events is the one sink the agent writes what happens to, besides the
 // answer text. In stream-json mode each event is one JSON line on w,
@@ -111,7 +105,7 @@ func (e *events) session(cfg *config, b budget, fam family) {
 	if e == nil {
 		return
 	}
-	f := map[string]any{"schema_version": eventsSchema, "version": version, "provider": cfg.Provider, "model": cfg.Model,
+	f := map[string]any{"schema_version": eventsSchema, "version": cfg.version, "provider": cfg.Provider, "model": cfg.Model,
 		"budget_tokens": b.tokens, "budget_source": b.source, "window_tokens": b.window, "tokenizer_family": fam.name,
 		"max_tool_rounds": cfg.MaxToolCallDepth, "tool_output_max_chars": cfg.ToolOutputMaxChars}
 	e.mu.Lock()
@@ -421,6 +415,13 @@ func (e *events) failed(ctx context.Context, err error, cfg *config, code int) {
 	case ctx.Err() != nil:
 		e.fail("interrupted", "interrupted", "", code)
 	default:
-		e.fail(errorKind(err), cfg.errorText(err), hint(err, cfg, false), code)
+		e.fail(errorKind(err), cfg.errorText(err), hint(err, cfg.hintFacts(), false), code)
 	}
+}
+
+// writeJSON writes v as compact JSON text without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

@@ -17,7 +17,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -29,16 +28,6 @@ import (
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
-
-// Exit codes are part of the interface; --help and the README list them.
-const (
-	exitOK          = 0
-	exitFailure     = 1
-	exitUsage       = 2
-	exitDepthLimit  = 3
-	exitContextFull = 4
-	exitInterrupted = 130
-)
 
 // usageText is --help: usage, flags, configuration, examples and exit codes.
 const usageText = `yaicli - an LLM chat agent for the command line
@@ -432,30 +421,6 @@ func (in *invocation) roleCommand() int {
 	return exitOK
 }
 
-// exitCode reports err once on stderr and maps it to the exit code.
-func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int {
-	switch {
-	case err == nil:
-		return exitOK
-	case ctx.Err() != nil:
-		fmt.Fprintln(stderr, "yaicli: interrupted")
-		return interruptCode(ctx)
-	case errors.Is(err, errDepthLimit):
-		if cfg.ExitOnDepthLimit {
-			return exitDepthLimit
-		}
-		return exitOK
-	}
-	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.errorText(err))
-	if h := hint(err, cfg, false); h != "" {
-		fmt.Fprintf(stderr, "  hint: %s\n", h)
-	}
-	if errors.Is(err, errContextLength) {
-		return exitContextFull
-	}
-	return exitFailure
-}
-
 // oneShotPrompt combines piped stdin (not a terminal: stdinTTY false) and
 // the prompt words.
 func oneShotPrompt(words []string, stdin io.Reader, stdinTTY bool) (string, error) {
@@ -481,30 +446,6 @@ func oneShotPrompt(words []string, stdin io.Reader, stdinTTY bool) (string, erro
 
 // errNothingToAsk is a one-shot run without a question or piped text.
 var errNothingToAsk = errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
-
-// askOn returns a question asker on the terminal: stdin when it is one,
-// else the session's controlling terminal (/dev/tty, opened at the first
-// question), as sudo and ssh ask when stdin is a pipe. Without either it
-// is nil, and tools that need approval are refused. stdinTTY is the edge's
-// word on stdin.
-func askOn(stdin io.Reader, stdinTTY bool, w io.Writer, openTTY func() (*os.File, error)) func(string) (string, error) {
-	if stdinTTY {
-		br := bufio.NewReader(stdin)
-		return func(q string) (string, error) {
-			fmt.Fprint(w, q)
-			return br.ReadString('\n')
-		}
-	}
-	tty, err := openTTY()
-	if err != nil {
-		return nil
-	}
-	br := bufio.NewReader(tty)
-	return func(q string) (string, error) {
-		fmt.Fprint(tty, q)
-		return br.ReadString('\n')
-	}
-}
 
 // countTokens prints the estimate for files (or stdin) priced by the
 // model's tokenizer family, and names the family.

@@ -284,14 +284,6 @@ func maskable(h []message, keep int, est func(message) int) int {
 	return n
 }
 
-// room is what is left of the budget for the tool results of the round
-// whose call is the last message of h: the budget less the request so far,
-// counting old results as the stubs the next trim would make of them, so a
-// fresh result is not cut to make room for an old one.
-func (a *agent) room(h []message, specs []toolSpec) int {
-	return a.budget.tokens - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
-}
-
 // roomFloor is the fewest characters a budget-derived cap leaves a result:
 // below it a result stops being useful, and its paging call fetches more.
 const roomFloor = 2000

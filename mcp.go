@@ -125,12 +125,13 @@ func answerServer(m rpcMessage) rpcMessage {
 
 // mcpServer is one started server and its tools.
 type mcpServer struct {
-	name    string
-	cfg     mcpServerConfig
-	conn    mcpTransport
-	version string
-	tools   []mcpTool
-	err     error
+	name          string
+	cfg           mcpServerConfig
+	conn          mcpTransport
+	version       string // the protocol version the server chose
+	clientVersion string // yaicli's own, for clientInfo
+	tools         []mcpTool
+	err           error
 }
 
 // mcpTool is a tool as the server lists it.
@@ -163,7 +164,7 @@ func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, ver
 	sort.Strings(names)
 	var wg sync.WaitGroup
 	for _, n := range names {
-		s := &mcpServer{name: n, cfg: conf[n]}
+		s := &mcpServer{name: n, cfg: conf[n], clientVersion: cfg.version}
 		s.cfg.environ = cfg.childEnv(cfg.environ, s.cfg.Env)
 		hub.servers = append(hub.servers, s)
 		wg.Add(1)
@@ -224,7 +225,7 @@ func (s *mcpServer) initialize(ctx context.Context) error {
 	res, err := s.conn.call(ctx, "initialize", map[string]any{
 		"protocolVersion": mcpVersions[0],
 		"capabilities":    map[string]any{"roots": map[string]any{"listChanged": false}},
-		"clientInfo":      map[string]any{"name": "yaicli", "version": version},
+		"clientInfo":      map[string]any{"name": "yaicli", "version": s.clientVersion},
 	})
 	if err != nil {
 		return fmt.Errorf("initialize: %w", blame(err, "MCP server "+s.name))

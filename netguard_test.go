@@ -79,7 +79,7 @@ func TestFetchGuard(t *testing.T) {
 	defer redirect.Close()
 	fetch := func(g netGuard, u string) (string, error) {
 		var out bytes.Buffer
-		err := fetchWebpage(t.Context(), g.client(), map[string]any{"url": u}, &out, 5*time.Second)
+		err := fetchWebpage(t.Context(), g.client(), map[string]any{"url": u}, &out, 5*time.Second, "test")
 		return out.String(), err
 	}
 	for _, u := range []string{page.URL, "http://localhost:" + port + "/", "http://0x7f000001:" + port + "/", "http://2130706433:" + port + "/",

@@ -340,9 +340,6 @@ func endpoint(base, path string) string {
 	return u
 }
 
-// errIdle is the cause when the stream goes silent longer than TIMEOUT.
-var errIdle = errors.New("the provider stopped sending for longer than TIMEOUT; raise TIMEOUT or try again")
-
 // idleReader cancels the request when no bytes arrive within d.
 type idleReader struct {
 	r io.Reader
@@ -693,4 +690,32 @@ func partialSuffix(s, tag string) int {
 		}
 	}
 	return 0
+}
+
+// freshIDs returns calls with every id unused so far (marking them used),
+// copying the slice only when an id changes. renamed maps each id as the
+// results know it to the ids its calls now have, in order.
+func freshIDs(calls []toolCall, used map[string]bool) ([]toolCall, map[string][]string) {
+	renamed := map[string][]string{}
+	changed := false
+	out := calls
+	for i, tc := range calls {
+		id := tc.ID
+		if id == "" || used[id] {
+			if !changed {
+				out, changed = append([]toolCall(nil), calls...), true
+			}
+			base := id
+			if base == "" {
+				base = "call"
+			}
+			for n := i; used[id] || id == ""; n++ {
+				id = fmt.Sprintf("%s_%d", base, n)
+			}
+			out[i].ID = id
+		}
+		used[id] = true
+		renamed[tc.ID] = append(renamed[tc.ID], id)
+	}
+	return out, renamed
 }

@@ -37,9 +37,6 @@ type session struct {
 	saveErr string
 }
 
-// attachedHeader starts the system message that carries /add'ed files.
-const attachedHeader = "Files the user attached to this session:"
-
 // newSession starts a conversation run by a, whose command output goes to
 // out and diagnostics to errw; ev is the session's events (nil: text).
 func newSession(cfg *config, system string, a *agent, ev *events, out, errw io.Writer) *session {
@@ -186,7 +183,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 	case errors.Is(err, errDepthLimit):
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
-		if h := hint(err, s.cfg, true); h != "" {
+		if h := hint(err, s.cfg.hintFacts(), true); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
 	}

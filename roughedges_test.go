@@ -151,7 +151,7 @@ func TestDeleteCurrentChatStaysDeleted(t *testing.T) {
 // says to check the network; only web_search names SearXNG.
 func TestFetchOfflineHintIsNotAboutSearch(t *testing.T) {
 	var out strings.Builder
-	err := fetchWebpage(t.Context(), &http.Client{}, map[string]any{"url": "http://127.0.0.1:1/page"}, &out, 5*time.Second)
+	err := fetchWebpage(t.Context(), &http.Client{}, map[string]any{"url": "http://127.0.0.1:1/page"}, &out, 5*time.Second, "test")
 	if err == nil || strings.Contains(strings.ToLower(err.Error()), "searxng") || !strings.Contains(err.Error(), "check the network") {
 		t.Errorf("fetch offline: %v", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/signal"
 	"syscall"
@@ -18,12 +17,6 @@ import (
 // within 2 seconds whatever is running; closing MCP servers takes up to
 // one (stdin closed, then the process group killed), so 1.5 s leaves room.
 const stopGrace = 1500 * time.Millisecond
-
-// signalled is the cause of a context cancelled by a signal.
-type signalled struct{ sig os.Signal }
-
-// Error names the signal.
-func (s signalled) Error() string { return "received " + s.sig.String() }
 
 // signalContext is ctx cancelled, with a signalled cause, by the first
 // SIGTERM or SIGHUP; if run has not returned stopGrace later, onStuck
@@ -54,19 +47,6 @@ func signalContext(onStuck func(code int)) (ctx context.Context, stop func()) {
 		<-watched
 		cancel(nil)
 	}
-}
-
-// interruptCode is the exit code of a run ended by ctx: 128 plus the
-// signal's number for SIGTERM (143) and SIGHUP (129), as shells report a
-// process killed by it, else 130 (SIGINT, Ctrl+C).
-func interruptCode(ctx context.Context) int {
-	var s signalled
-	if errors.As(context.Cause(ctx), &s) {
-		if n, ok := s.sig.(syscall.Signal); ok {
-			return 128 + int(n)
-		}
-	}
-	return exitInterrupted
 }
 
 // terminalRestorer records in's terminal modes as yaicli found them and

@@ -205,13 +205,6 @@ func failure(why string) *clip {
 	return truncate(string(b), 0)
 }
 
-// writeJSON writes v as compact JSON text without HTML escaping.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
 // jsonText is v as JSON for a person to read: < > & as typed, not as the
 // \u003c escapes json.Marshal writes for HTML.
 func jsonText(v any) string {

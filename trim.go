@@ -263,34 +263,6 @@ func validate(h []message) []message {
 	return out
 }
 
-// freshIDs returns calls with every id unused so far (marking them used),
-// copying the slice only when an id changes. renamed maps each id as the
-// results know it to the ids its calls now have, in order.
-func freshIDs(calls []toolCall, used map[string]bool) ([]toolCall, map[string][]string) {
-	renamed := map[string][]string{}
-	changed := false
-	out := calls
-	for i, tc := range calls {
-		id := tc.ID
-		if id == "" || used[id] {
-			if !changed {
-				out, changed = append([]toolCall(nil), calls...), true
-			}
-			base := id
-			if base == "" {
-				base = "call"
-			}
-			for n := i; used[id] || id == ""; n++ {
-				id = fmt.Sprintf("%s_%d", base, n)
-			}
-			out[i].ID = id
-		}
-		used[id] = true
-		renamed[tc.ID] = append(renamed[tc.ID], id)
-	}
-	return out, renamed
-}
-
 // sameHistory compares histories as the provider would see them.
 func sameHistory(a, b []message) bool {
 	x, _ := json.Marshal(a)

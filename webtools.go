@@ -24,14 +24,14 @@ var errOffline = errors.New("this machine may be offline, or the host name is wr
 
 // webGet fetches a URL through client with a bounded body and a clear
 // offline message; a destination the guard refused says so.
-func webGet(ctx context.Context, client *http.Client, u string, timeout time.Duration) ([]byte, string, error) {
+func webGet(ctx context.Context, client *http.Client, u string, timeout time.Duration, yaicliVersion string) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, "", fmt.Errorf("bad url %q: %v", u, err)
 	}
-	req.Header.Set("User-Agent", "Mozilla/5.0 (compatible; yaicli/"+version+")")
+	req.Header.Set("User-Agent", "Mozilla/5.0 (compatible; yaicli/"+yaicliVersion+")")
 	resp, err := client.Do(req)
 	if err != nil {
 		if b, ok := blockedError(err); ok {
@@ -54,12 +54,12 @@ func webGet(ctx context.Context, client *http.Client, u string, timeout time.Dur
 
 // fetchWebpage is fetch_webpage: the page as readable text, fetched through
 // client (the private-network guard).
-func fetchWebpage(ctx context.Context, client *http.Client, args map[string]any, out io.Writer, timeout time.Duration) error {
+func fetchWebpage(ctx context.Context, client *http.Client, args map[string]any, out io.Writer, timeout time.Duration, yaicliVersion string) error {
 	u := argString(args, "url", "")
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 		return fmt.Errorf("url must start with http:// or https://, got %q", u)
 	}
-	body, ctype, err := webGet(ctx, client, u, timeout)
+	body, ctype, err := webGet(ctx, client, u, timeout, yaicliVersion)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func searxng(ctx context.Context, cfg *config, client *http.Client, q string) ([
 	if cfg.WebSearchURL == "" {
 		return nil, errors.New("WEB_SEARCH_PROVIDER=searxng needs WEB_SEARCH_URL, the base URL of a SearXNG instance")
 	}
-	body, _, err := webGet(ctx, client, cfg.WebSearchURL+"/search?format=json&q="+url.QueryEscape(q), cfg.Timeout)
+	body, _, err := webGet(ctx, client, cfg.WebSearchURL+"/search?format=json&q="+url.QueryEscape(q), cfg.Timeout, cfg.version)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func duckduckgo(ctx context.Context, cfg *config, client *http.Client, q string)
 	if cfg.WebSearchURL != "" {
 		base = cfg.WebSearchURL
 	}
-	body, _, err := webGet(ctx, client, base+"/html/?q="+url.QueryEscape(q), cfg.Timeout)
+	body, _, err := webGet(ctx, client, base+"/html/?q="+url.QueryEscape(q), cfg.Timeout, cfg.version)
 	if err != nil {
 		return nil, err
 	}

@@ -27,7 +27,7 @@ func TestFetchWebpage(t *testing.T) {
 	defer srv.Close()
 	var out bytes.Buffer
 	web := netGuard{allowHosts: []string{"127.0.0.1"}}.client() // the test page is on loopback
-	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, &out, 5*time.Second); err != nil {
+	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, &out, 5*time.Second, "test"); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -35,11 +35,11 @@ func TestFetchWebpage(t *testing.T) {
 	if m["content"] != "Hello from the page" || m["success"] != true {
 		t.Errorf("fetch = %v", m)
 	}
-	err := fetchWebpage(t.Context(), web, map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second)
+	err := fetchWebpage(t.Context(), web, map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second, "test")
 	if err == nil || !strings.Contains(err.Error(), "may be offline") {
 		t.Errorf("offline fetch error = %v", err)
 	}
-	if err := fetchWebpage(t.Context(), web, map[string]any{"url": "file:///etc/passwd"}, &out, time.Second); err == nil {
+	if err := fetchWebpage(t.Context(), web, map[string]any{"url": "file:///etc/passwd"}, &out, time.Second, "test"); err == nil {
 		t.Error("file:// URL accepted")
 	}
 }

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"syscall"
+	"time"
+)
+
+// Exit codes are part of the interface; --help and the README list them.
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitUsage       = 2
+	exitDepthLimit  = 3
+	exitContextFull = 4
+	exitInterrupted = 130
+)
+
+// errDepthLimit ends a turn whose model kept asking for tools past
+// MAX_TOOL_CALL_DEPTH rounds.
+var errDepthLimit = errors.New("tool-round limit reached")
+
+// exitCode reports err once on stderr and maps it to the exit code.
+func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int {
+	switch {
+	case err == nil:
+		return exitOK
+	case ctx.Err() != nil:
+		fmt.Fprintln(stderr, "yaicli: interrupted")
+		return interruptCode(ctx)
+	case errors.Is(err, errDepthLimit):
+		if cfg.ExitOnDepthLimit {
+			return exitDepthLimit
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.errorText(err))
+	if h := hint(err, cfg.hintFacts(), false); h != "" {
+		fmt.Fprintf(stderr, "  hint: %s\n", h)
+	}
+	if errors.Is(err, errContextLength) {
+		return exitContextFull
+	}
+	return exitFailure
+}
+
+// interruptCode is the exit code of a run ended by ctx: 128 plus the
+// signal's number for SIGTERM (143) and SIGHUP (129), as shells report a
+// process killed by it, else 130 (SIGINT, Ctrl+C).
+func interruptCode(ctx context.Context) int {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return exitInterrupted
+}
+
+// hintFacts is what hints name of the configuration: the timeout, the
+// provider and the variable its key may come from (config.hintFacts).
+type hintFacts struct {
+	timeout  time.Duration
+	provider string
+	keyEnv   string
+}
+
+// advised is an error that knows what a person should do about it; hint
+// asks it before the provider's kind of rejection.
+type advised interface {
+	advice(repl bool) string
+}
+
+// hint says what a person should do about err, or "" when nothing helps.
+// repl says whether REPL commands (/compact) can be suggested. An error
+// that knows its own advice (advised) gives it first.
+func hint(err error, c hintFacts, repl bool) string {
+	if isTimeout(err) {
+		return fmt.Sprintf("the provider did not answer within TIMEOUT (%s): raise TIMEOUT (YAI_TIMEOUT) for a slow or busy model, or try again later", c.timeout)
+	}
+	var ad advised
+	if errors.As(err, &ad) {
+		if h := ad.advice(repl); h != "" {
+			return h
+		}
+	}
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		return ""
+	}
+	switch ae.Kind {
+	case kindAuth:
+		if v := c.keyEnv; v != "" {
+			return "check the key in API_KEY / YAI_API_KEY or " + v
+		}
+		return "check the key in API_KEY / YAI_API_KEY"
+	case kindRateLimit, kindOverloaded, kindServer:
+		return "the provider is busy; wait a moment and try again"
+	case kindQuota:
+		return "the account's quota or credits are used up: check the plan and billing at " + c.provider + " (retrying will not help), or use another PROVIDER"
+	case kindOutputCap:
+		return "lower MAX_TOKENS (--max-tokens) to what the model allows"
+	case kindTooLarge:
+		return "the request is over the provider's size limit: send less (fewer or smaller files), or lower TOOL_OUTPUT_MAX_CHARS"
+	case kindContextLength:
+		return contextHint(ae, repl)
+	case kindOther:
+		return imageHint(ae.Message)
+	}
+	return ""
+}
+
+// contextHint is the advice for a context-length failure, fit to the mode:
+// /compact is a REPL command and is never offered to a one-shot run.
+func contextHint(ae *apiError, repl bool) string {
+	switch {
+	case ae.MaxTokens && repl:
+		return "lower MAX_TOKENS (--max-tokens), run /compact, or lower CONTEXT_BUDGET_TOKENS"
+	case ae.MaxTokens:
+		return "lower MAX_TOKENS (--max-tokens) or CONTEXT_BUDGET_TOKENS, or send less"
+	case repl:
+		return "run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
+	}
+	return "send less (pipe through head or tail), or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
+}
+
+// hintFacts is what error hints name of c.
+func (c *config) hintFacts() hintFacts {
+	return hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv}
+}
+
+// signalled is the cause of a context cancelled by a signal.
+type signalled struct{ sig os.Signal }
+
+// Error names the signal.
+func (s signalled) Error() string { return "received " + s.sig.String() }
