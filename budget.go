@@ -19,66 +19,74 @@ const (
 
 // Pieces the scan counts: indexes into a pieces array and a price table.
 const (
-	pWord       = iota // a letter run (or camelCase piece)
-	pLongLetter        // each letter past the fifth in a piece
-	pRareEnd           // a word of three letters or more with an ending rare in English
-	pCapsLetter        // each letter after the first of an ALL-CAPS run that is no word
-	pCapsShort         // the same in a run of five capitals or fewer with a vowel
-	pRepeat            // a capital repeating the one before (AAAA in base64 of zeros): a discount
-	pCaseFlip          // an upper-to-lower flip inside a run: random text
-	pDigitGroup        // each group of up to three digits
-	pDigit             // each digit (tokenizers that split every digit)
-	pPunct             // a run of punctuation
-	pPunctMore         // each further character of such a run
-	pPunctWord         // one punctuation character glued to a word ("/usr", ".go")
-	pNewline           // line breaks with the indentation after them
-	pBlankLine         // each line break past the first of such a run
-	pIndent            // a line break followed by two or more spaces or a tab
-	pSpaces            // a run of two or more spaces, or a tab
-	pSpaceMore         // each further sixteen spaces or tabs of such a run
-	pSpaceDigit        // a single space before a digit
-	pSpaceWide         // a single space before a non-ASCII character (spaced-out CJK)
-	pCtrl              // an ASCII control character
-	pAccent            // an accented Latin letter
-	pTurkish           // ı, ş, ğ: Turkish and Azerbaijani
-	pVietnamese        // Latin Extended Additional: Vietnamese tone marks
-	pGreek             // Greek
-	pCyrRussian        // Cyrillic of a Russian text (scripts.go tells the tiers)
-	pCyrDefault        // Ukrainian, Bulgarian and Cyrillic with no marks
-	pCyrSouth          // Serbian, Macedonian, Belarusian, Uzbek
-	pCyrTurkic         // Kazakh, Tatar, Mongolian
-	pCyrKyrgyz         // Kyrgyz
-	pArmenian          // Armenian
-	pGeorgian          // Georgian
-	pHebrew            // Hebrew
-	pArabic            // Arabic, Persian, Urdu
-	pEthiopic          // Amharic, Tigrinya
-	pDevanagari        // Hindi, Marathi, Nepali
-	pBengali           // Bengali, Assamese
-	pGurmukhi          // Punjabi
-	pGujarati          // Gujarati
-	pOriya             // Odia
-	pTamil             // Tamil
-	pTelugu            // Telugu
-	pKannada           // Kannada
-	pMalayalam         // Malayalam
-	pSinhala           // Sinhala
-	pThai              // Thai
-	pLao               // Lao
-	pMyanmar           // Burmese
-	pKhmer             // Khmer
-	pHangul            // a Hangul syllable or letter
-	pHanSimple         // Han in simplified Chinese (and unmarked text)
-	pHanTrad           // Han in traditional Chinese
-	pKanji             // Han in Japanese (a text with kana)
-	pKana              // hiragana and katakana
-	pCJKPunct          // CJK and full-width punctuation
-	pAlphabet          // letters and marks of other scripts
-	pVarSel            // variation selectors (the U+FE0F after many emoji)
-	pEmoji             // emoji and pictographs
-	pUniSpace          // a non-ASCII space
-	pUniPunct          // Latin-1 and general punctuation: quotes, dashes, «», ©
-	pSymbol            // any other character: arrows, box drawing, maths
+	pWord        = iota // a letter run (or camelCase piece)
+	pLongLetter         // each letter past the fifth in a piece
+	pRareEnd            // a word of three letters or more with an ending rare in English
+	pRareEndWest        // the same in a Western European text (Spanish -do, Italian -lo are common there)
+	pCapsLetter         // each letter after the first of an ALL-CAPS run that is no word
+	pCapsShort          // the same in a run of five capitals or fewer with a vowel
+	pRepeat             // a capital repeating the one before (AAAA in base64 of zeros): a discount
+	pCaseFlip           // an upper-to-lower flip inside a run: random text
+	pDigitGroup         // each group of up to three digits
+	pDigit              // each digit (tokenizers that split every digit)
+	pPunct              // a run of punctuation
+	pPunctMore          // each further character of such a run
+	pPunctWord          // one punctuation character glued to a word ("/usr", ".go")
+	pNewline            // line breaks with the indentation after them
+	pBlankLine          // each line break past the first of such a run
+	pIndent             // a line break followed by two or more spaces or a tab
+	pSpaces             // a run of two or more spaces, or a tab
+	pSpaceMore          // each further sixteen spaces or tabs of such a run
+	pSpaceDigit         // a single space before a digit
+	pSpaceWide          // a single space before a non-ASCII character (spaced-out CJK)
+	pCtrl               // an ASCII control character
+	pAccent             // an accented Latin letter of a Western European text (Latin-1: é, ñ, ü, ç)
+	pUmlaut             // ä, ö, ü, å, ø, æ, ß, õ, ő in such a text: German, Nordic, Finnic words split there more
+	pAccentExt          // one of a text whose accents are past Latin-1 (Czech, Polish, Baltic, Romanian)
+	pAccentCont         // a letter run going on after an accented letter: the rest of "también"
+	pCombining          // a combining mark (U+0300-U+036F) after a letter: decomposed accents, Yoruba tones
+	pTurkish            // ı, ş, ğ: Turkish and Azerbaijani
+	pVietnamese         // Latin Extended Additional: Vietnamese tone marks
+	pGreek              // Greek
+	pCyrRussian         // Cyrillic of a Russian text (scripts.go tells the tiers)
+	pCyrDefault         // Ukrainian, Bulgarian and Cyrillic with no marks
+	pCyrSouth           // Serbian, Macedonian, Belarusian, Uzbek
+	pCyrTurkic          // Kazakh, Tatar, Mongolian
+	pCyrKyrgyz          // Kyrgyz
+	pArmenian           // Armenian
+	pGeorgian           // Georgian
+	pHebrew             // Hebrew
+	pArabic             // Arabic
+	pArabicFa           // Arabic script of a Persian text (scripts.go tells the tiers)
+	pArabicUr           // Arabic script of an Urdu text
+	pEthiopic           // Amharic, Tigrinya
+	pDevanagari         // Hindi, Marathi, Nepali
+	pBengali            // Bengali, Assamese
+	pGurmukhi           // Punjabi
+	pGujarati           // Gujarati
+	pOriya              // Odia
+	pTamil              // Tamil
+	pTelugu             // Telugu
+	pKannada            // Kannada
+	pMalayalam          // Malayalam
+	pSinhala            // Sinhala
+	pThai               // Thai
+	pLao                // Lao
+	pMyanmar            // Burmese
+	pKhmer              // Khmer
+	pHangul             // a Hangul syllable or letter
+	pHanSimple          // Han in simplified Chinese (and unmarked text)
+	pHanTrad            // Han in traditional Chinese
+	pKanji              // Han in Japanese (a text with kana)
+	pKana               // hiragana and katakana
+	pCJKPunct           // CJK and full-width punctuation
+	pAlphabet           // letters and marks of other scripts
+	pScriptWord         // a word of a spaced non-Latin alphabet (Cyrillic, Greek, Arabic, Indic...): its first letter after ASCII
+	pVarSel             // variation selectors (the U+FE0F after many emoji)
+	pEmoji              // emoji and pictographs
+	pUniSpace           // a non-ASCII space
+	pUniPunct           // Latin-1 and general punctuation: quotes, dashes, «», ©
+	pSymbol             // any other character: arrows, box drawing, maths
 	nPieces
 )
 
@@ -184,16 +192,23 @@ func estimateRaw(s string) float64 { return genericFamily.raw(s) }
 // countPieces counts the pieces of s in one pass.
 func countPieces(s string, c *pieces) {
 	var tally scriptTally
-	var words, long, rare int // the lowercase fast path's counts, kept in registers
+	var words, long, rare, cont int // the lowercase fast path's counts, kept in registers
+	glue := -1                      // where the last accented Latin letter ends: a letter run there goes on its word
 	n := len(s)
 	for i := 0; i < n; {
 		b := s[i]
 		if b >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
+			if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
+				c[pScriptWord]++
+			}
 			if !tally.add(r) {
 				c[runePiece(r)]++
 			}
 			i += size
+			if latinLetter(r) {
+				glue = i
+			}
 			continue
 		}
 		switch asciiClass[b] {
@@ -201,7 +216,11 @@ func countPieces(s string, c *pieces) {
 			// Fast path: an all-lowercase word, the commonest piece of all.
 			j := lowerEnd(s, i+1)
 			if j == n || asciiClass[s[j]] != clsUpper {
-				words++
+				if i == glue {
+					cont++
+				} else {
+					words++
+				}
 				long += max(0, j-i-wordFree)
 				if j-i >= 3 && commonEnd[s[j-2]]&(1<<(s[j-1]&31)) == 0 {
 					rare++
@@ -209,9 +228,9 @@ func countPieces(s string, c *pieces) {
 				i = j
 				continue
 			}
-			i = letterRun(s, i, c)
+			i = gluedRun(s, i, glue, c)
 		case clsUpper:
-			i = letterRun(s, i, c)
+			i = gluedRun(s, i, glue, c)
 		case clsDigit:
 			j := i + 1
 			for j < n && asciiClass[s[j]] == clsDigit {
@@ -242,9 +261,38 @@ func countPieces(s string, c *pieces) {
 		}
 	}
 	c[pWord] += int32(words)
+	c[pAccentCont] += int32(cont)
 	c[pLongLetter] += int32(long)
 	c[pRareEnd] += int32(rare)
-	tally.count(c)
+	if tally.count(c) == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
+		c[pRareEndWest], c[pRareEnd] = c[pRareEnd], 0
+	}
+}
+
+// gluedRun counts the letter run at i with letterRun, its first piece as
+// the rest of a word when an accented letter glues it to the letters before
+// ("Ubersetzung" after Ü): tokenizers see one word there, not two.
+func gluedRun(s string, i, glue int, c *pieces) int {
+	if i == glue {
+		c[pWord]--
+		c[pAccentCont]++
+	}
+	return letterRun(s, i, c)
+}
+
+// latinLetter reports whether r is a Latin letter outside ASCII, or a
+// combining mark: either goes on the word it is in.
+func latinLetter(r rune) bool {
+	return r >= 0xc0 && r <= 0x24f && r != 0xd7 && r != 0xf7 || r >= 0x1e00 && r <= 0x1eff || r >= 0x300 && r <= 0x36f
+}
+
+// spacedScript reports whether r is a letter of a non-Latin alphabet
+// written with spaces between words (Greek to Sinhala, Georgian, Ethiopic):
+// there a letter after ASCII starts a word, which tokenizers price apart
+// from its letters. Thai, Lao, Burmese and Khmer put no spaces between
+// words; CJK has no words to count.
+func spacedScript(r rune) bool {
+	return r >= 0x370 && r < 0xe00 || r >= 0x10a0 && r < 0x1100 || r >= 0x1200 && r < 0x13a0
 }
 
 // punctRun counts the punctuation run starting at i and returns its end.
@@ -433,8 +481,6 @@ func runePiece(r rune) int {
 		return pThai
 	case r >= 0x0e80 && r <= 0x0eff:
 		return pLao
-	case r >= 0x0600 && r <= 0x06ff, r >= 0x0750 && r <= 0x077f, r >= 0xfb50 && r <= 0xfdff, r >= 0xfe70 && r <= 0xfeff:
-		return pArabic
 	case r >= 0x0590 && r <= 0x05ff:
 		return pHebrew
 	case r >= 0x0370 && r <= 0x03ff, r >= 0x1f00 && r <= 0x1fff:
@@ -462,6 +508,8 @@ func otherPiece(r rune) int {
 	switch {
 	case unicode.Is(unicode.Latin, r):
 		return pAccent
+	case r >= 0x300 && r <= 0x36f:
+		return pCombining
 	case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
 		return alphabetPiece(r)
 	case r >= 0x1f000 || r >= 0x2600 && r <= 0x27bf:

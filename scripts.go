@@ -16,6 +16,10 @@ const (
 	markShare       = 1000 // a mark of a rarer language in 1 of 1000 letters decides
 	russianShare    = 200  // ы, э or ё in 1 of 200 letters: Russian (2% in Russian prose)
 	kanaShareOfHan  = 10   // kana in 1 of 10 CJK letters makes it Japanese
+	urduShare       = 30   // ے, ہ, ں, ٹ, ڈ, ڑ or ھ in 1 of 30 Arabic-script letters: Urdu
+	persianShare    = 30   // پ, چ, ژ, گ, ک or ی in 1 of 30: Persian (ی alone is 1 in 12 there)
+	latinExtShare   = 5    // 1 in 5 accented letters past Latin-1 (č, ł, ā, ș): Central European or Baltic
+	westShare       = 25   // an accent of Latin-1 in 1 of 25 words: a Western European text (not English)
 	vietnameseShare = 4    // ơ, ư, đ, ă or a tone mark in 1 of 4 accented letters: Vietnamese
 	hanTableFirst   = 0x4e00
 	hanTableLast    = 0x9fff
@@ -31,7 +35,8 @@ const (
 type scriptTally struct {
 	cyr, russian, south, turkic, kyrgyz, mongolian int
 	han, kana, simplified, traditional             int
-	latin, vietnamese                              int // accented Latin letters, and Vietnamese's own
+	latin, vietnamese, latinExt, umlaut            int // accented Latin letters, Vietnamese's own, those past Latin-1, umlauts
+	arabic, persian, urdu                          int // Arabic script, and the letters Persian and Urdu add
 }
 
 // Forms of a Han character the tally tells languages by.
@@ -88,12 +93,25 @@ func (t *scriptTally) add(r rune) bool {
 		t.kana++
 	case r >= 0x3400 && r <= 0x4dbf, r >= 0xf900 && r <= 0xfaff, r >= 0x20000 && r <= 0x3134f:
 		t.han++ // rarer ideographs: priced as Han, no form marks
+	case r >= 0x0600 && r <= 0x06ff, r >= 0x0750 && r <= 0x077f, r >= 0xfb50 && r <= 0xfdff, r >= 0xfe70 && r <= 0xfefe:
+		t.arabic++
+		switch r {
+		case 'ٹ', 'ڈ', 'ڑ', 'ں', 'ے', 'ہ', 'ھ':
+			t.urdu++
+		case 'پ', 'چ', 'ژ', 'گ', 'ک', 'ی':
+			t.persian++
+		}
 	case r >= 0x1e00 && r <= 0x1eff:
 		t.latin++
 		t.vietnamese++ // Latin Extended Additional: Vietnamese's tone marks
 	case r >= 0xc0 && r <= 0x24f && r != 0xd7 && r != 0xf7 && !turkishLetter(r):
 		t.latin++
+		if r >= 0x100 {
+			t.latinExt++
+		}
 		switch r {
+		case 'ä', 'Ä', 'ö', 'Ö', 'ü', 'Ü', 'å', 'Å', 'ø', 'Ø', 'æ', 'Æ', 'ß', 'ë', 'ï', 'ő', 'ű', 'õ', 'Õ':
+			t.umlaut++
 		case 'ă', 'Ă', 'đ', 'Đ', 'ơ', 'Ơ', 'ư', 'Ư':
 			t.vietnamese++
 		}
@@ -104,8 +122,8 @@ func (t *scriptTally) add(r rune) bool {
 }
 
 // count adds the tallied characters to c as the pieces of the language
-// their marks point to.
-func (t *scriptTally) count(c *pieces) {
+// their marks point to, and returns the piece its accented letters were.
+func (t *scriptTally) count(c *pieces) int {
 	cyr := pCyrDefault
 	switch {
 	case t.cyr == 0:
@@ -128,13 +146,30 @@ func (t *scriptTally) count(c *pieces) {
 		han = pHanTrad
 	}
 	latin := pAccent
-	if t.vietnamese*vietnameseShare >= t.latin && t.latin > 0 {
+	switch {
+	case t.latin == 0:
+	case t.vietnamese*vietnameseShare >= t.latin:
 		latin = pVietnamese
+	case t.latinExt*latinExtShare >= t.latin:
+		latin = pAccentExt
+	}
+	arabic := pArabic
+	switch {
+	case t.urdu*urduShare >= t.arabic && t.urdu > 0:
+		arabic = pArabicUr
+	case t.persian*persianShare >= t.arabic && t.persian > 0:
+		arabic = pArabicFa
+	}
+	c[arabic] += int32(t.arabic)
+	if latin == pAccent {
+		c[pUmlaut] += int32(t.umlaut)
+		t.latin -= t.umlaut
 	}
 	c[latin] += int32(t.latin)
 	c[cyr] += int32(t.cyr)
 	c[han] += int32(t.han)
 	c[pKana] += int32(t.kana)
+	return latin
 }
 
 // marked reports whether marks are frequent enough among n letters to name
