@@ -251,6 +251,7 @@ func TestOneShotManyRoundsSmallBudget(t *testing.T) {
 // attached files) and the kept groups are unchanged, and a summary that
 // is taken at least halves what it replaced.
 func TestSummaryProperties(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(16))
 	ctxErr := &apiError{Kind: kindContextLength, Message: "too long"}
 	for iter := 0; iter < 300; iter++ {

@@ -56,6 +56,7 @@ func TestAssemblerIDs(t *testing.T) {
 }
 
 func TestAssemblerLimits(t *testing.T) {
+	t.Parallel()
 	big := strings.Repeat("x", maxToolArgs/2+1)
 	_, err := feed(toolDelta("0", "a", "f", big), toolDelta("0", "", "", big))
 	var le *limitError
@@ -102,6 +103,7 @@ func FuzzAssembler(f *testing.F) {
 }
 
 func TestSSELimits(t *testing.T) {
+	t.Parallel()
 	tests := map[string]io.Reader{
 		"a line that never ends": io.MultiReader(strings.NewReader("data: "), &repeatReader{b: []byte("x")}),
 		"data lines never end":   &repeatReader{b: []byte("data: 0123456789\n")},
@@ -228,6 +230,7 @@ func FuzzAnthropicEvents(f *testing.F) {
 
 // TestAnthropicLinear: many small deltas assemble into the whole text.
 func TestAnthropicLinear(t *testing.T) {
+	t.Parallel()
 	r, err := anthropicWire{provider: "anthropic"}.stream(strings.NewReader(anthropicTextStream(100_000, 7)), streamSink{})
 	if err != nil || len(r.Message.Content) != 700_000 {
 		t.Errorf("%d bytes, %v", len(r.Message.Content), err)

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,6 +31,7 @@ func TestMain(m *testing.M) {
 			os.Exit(m.Run()) // fuzzing: the binary is not needed, and each worker would build it
 		}
 	}
+	waitBoundParallel()
 	dir, err := os.MkdirTemp("", "yaicli-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -47,6 +51,19 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// waitBoundParallel lets 4 parallel tests run per CPU unless -parallel
+// says otherwise: the parallel tests are end-to-end runs that spend most of
+// their time waiting on a loopback provider, a child process or a
+// timeout, so GOMAXPROCS at a time (the default) leaves the CPUs idle.
+func waitBoundParallel() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // e2e is one run of the binary.
@@ -342,6 +359,7 @@ func TestTemplateLoads(t *testing.T) {
 
 // TestInterruptEndsQuickly: SIGINT during a hung request exits 130 at once.
 func TestInterruptEndsQuickly(t *testing.T) {
+	t.Parallel()
 	released := make(chan struct{})
 	hang := func(w http.ResponseWriter, _ received) {
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -265,6 +265,7 @@ func emulate(out string, w int) string {
 // replaced by its drawn form when complete; however the answer is cut,
 // the screen ends as the whole answer draws it.
 func TestMarkdownLivePreview(t *testing.T) {
+	t.Parallel()
 	inputs, _ := filepath.Glob(filepath.Join("testdata", "markdown", "*.md"))
 	for _, in := range inputs {
 		src, _ := os.ReadFile(in)

@@ -183,6 +183,7 @@ func TestMaskKeepsWhatCannotBeSaved(t *testing.T) {
 // question, answer and call/result pair, stops at the target, saves every
 // text it masks, and mask(mask(h)) == mask(h).
 func TestMaskProperties(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 1500; i++ {
 		h := randomHistory(r, 1+r.Intn(10))
@@ -596,6 +597,7 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 // a group when masking alone would fit the limit, and trimming the result
 // again changes nothing.
 func TestTrimWithMaskingProperties(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(11))
 	for i := 0; i < 1500; i++ {
 		h := randomHistory(r, 1+r.Intn(12))

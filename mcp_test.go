@@ -139,6 +139,7 @@ func runMCPTool(t *testing.T, x tool, args map[string]any) (string, error) {
 }
 
 func TestMCPMisbehavingServers(t *testing.T) {
+	t.Parallel()
 	hub, warn := startHub(t, map[string]mcpServerConfig{
 		"chatty": selfServer("chatty"), "crash": selfServer("exit-on-call"), "hang": selfServer("hang-on-call"),
 		"missing": {Command: "/no/such/server"}, "sse": {URL: "http://127.0.0.1:1/sse", Type: "sse"},

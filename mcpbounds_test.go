@@ -26,6 +26,7 @@ func selfServerMB(mode string, mb int) mcpServerConfig {
 // TestMCPBigResult: a tools/call answer far over maxRPCMessage is streamed
 // into the clipper: spilled in full, head and tail for the model.
 func TestMCPBigResult(t *testing.T) {
+	t.Parallel()
 	hub, warn := startHub(t, map[string]mcpServerConfig{"big": selfServerMB("big-result", 20)}, "60")
 	if warn != "" {
 		t.Fatal(warn)
@@ -52,6 +53,7 @@ func TestMCPBigResult(t *testing.T) {
 // TestMCPBigList: an answer over maxRPCMessage to anything but tools/call
 // fails that server's start with a line naming the server and the limit.
 func TestMCPBigList(t *testing.T) {
+	t.Parallel()
 	_, warn := startHub(t, map[string]mcpServerConfig{"big": selfServer("big-list")}, "10")
 	if !strings.Contains(warn, "MCP server big: tools/list: MCP server big sent more than 4 MiB in one JSON-RPC message (an answer to tools/list)") {
 		t.Errorf("warning = %q", warn)
@@ -62,6 +64,7 @@ func TestMCPBigList(t *testing.T) {
 // call with 200 KB of arguments: MCP_TIMEOUT ends it, and Ctrl+C (ctx)
 // ends the next one at once.
 func TestMCPDeafServer(t *testing.T) {
+	t.Parallel()
 	hub, _ := startHub(t, map[string]mcpServerConfig{"deaf": selfServer("deaf"), "deaf2": selfServer("deaf")}, "1")
 	args := map[string]any{"blob": strings.Repeat("b", 200<<10)}
 	start := time.Now()
@@ -116,6 +119,7 @@ func mcpRun(t *testing.T, mode string, mb int, args string, extra ...string) (*e
 // error result and the turn goes on; SIGINT, SIGTERM and SIGHUP end the
 // run within 2 seconds with exit code 130, 143 and 129.
 func TestMCPDeafServerEndToEnd(t *testing.T) {
+	t.Parallel()
 	blob, _ := json.Marshal(map[string]string{"blob": strings.Repeat("b", 200<<10)})
 	cmd, f, errb := mcpRun(t, "deaf", 0, string(blob), "YAI_MCP_TIMEOUT=3")
 	if err := cmd.Run(); err != nil {
@@ -155,6 +159,7 @@ func TestMCPDeafServerEndToEnd(t *testing.T) {
 // TestMCPBigResultEndToEnd: a 64 MB tool result through the binary: the
 // model gets a truncated result with the spill file's path, the run ends 0.
 func TestMCPBigResultEndToEnd(t *testing.T) {
+	t.Parallel()
 	cmd, f, errb := mcpRun(t, "big-result", 64, `{}`)
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v: %s", err, errb)

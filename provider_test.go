@@ -26,6 +26,7 @@ func testClient(t *testing.T, f *fakeProvider, overrides map[string]string) *cli
 }
 
 func TestIdleTimeout(t *testing.T) {
+	t.Parallel()
 	released := make(chan struct{})
 	f := newFakeProvider(t, func(w http.ResponseWriter, r received) {
 		w.Header().Set("Content-Type", "text/event-stream")

@@ -61,6 +61,7 @@ func totalTokens(h []message) int {
 }
 
 func TestTrimProperties(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(1))
 	for i := 0; i < 2000; i++ {
 		h := randomHistory(r, 1+r.Intn(12))
@@ -93,6 +94,7 @@ func TestTrimProperties(t *testing.T) {
 }
 
 func TestValidateRepairs(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(2))
 	for i := 0; i < 3000; i++ {
 		h := corrupt(r, randomHistory(r, 1+r.Intn(6)))
