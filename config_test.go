@@ -66,7 +66,7 @@ func load(t *testing.T, file string, env map[string]string, flags map[string]str
 	}
 	var warn bytes.Buffer
 	wd, _ := os.Getwd() // the package directory is the tests' workspace
-	c, err := loadConfig(configSources{path: path, env: func(k string) string { return env[k] }, flags: flags, tmpDir: "/tmpdir", workDir: wd, now: time.Now}, &warn)
+	c, err := loadConfig(configSources{path: path, env: func(k string) string { return env[k] }, flags: flags, tmpDir: "/tmpdir", workDir: wd, now: time.Now, environ: os.Environ()}, &warn)
 	if err != nil {
 		t.Fatal(err)
 	}
