@@ -21,7 +21,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 				if cmd == "" {
 					return errors.New("shell_command is required")
 				}
-				return runShell(ctx, cmd, cfg.ShellTimeout, cfg.shellEnv(), out)
+				return runShell(ctx, cmd, cfg.workDir, cfg.ShellTimeout, cfg.shellEnv(), out)
 			},
 		},
 		{

@@ -148,3 +148,23 @@ func TestEnvProxy(t *testing.T) {
 		t.Errorf("NO_PROXY=*: proxy %v", u)
 	}
 }
+
+// TestRunsInTheEdgesWorkspace: a run in process works in its edge's
+// directory, not the process's: the shell tool starts there and sees the
+// edge's environment, not this test process's.
+func TestRunsInTheEdgesWorkspace(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	args := `{"shell_command": "pwd; echo \"marker=$EDGE_MARKER home=$HOME\""}`
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", args})), sse(textStream("done")))
+	r := runInProcess(t, f, dir, e2e{args: []string{"--yes", "where am I?"}, env: []string{"EDGE_MARKER=from-the-edge"}})
+	if r.code != 0 || r.stdout != "done\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+	m := f.chats()[1].messages()
+	got := m[len(m)-1].Content
+	real, _ := filepath.EvalSymlinks(dir)
+	if !strings.Contains(got, real) && !strings.Contains(got, dir) || !strings.Contains(got, "marker=from-the-edge home="+r.home) {
+		t.Errorf("tool result %q; want it run in %s with the edge's environment (HOME %s)", got, dir, r.home)
+	}
+}

@@ -36,6 +36,7 @@ type mcpServerConfig struct {
 	// environ is what a stdio server inherits before its own env: the
 	// run's environment without the API key (config.childEnv).
 	environ []string
+	workDir string // the run's workspace: where a server without cwd starts, and what a relative cwd is under
 }
 
 // kind is the transport: stdio, http or sse.
@@ -165,7 +166,7 @@ func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, ver
 	var wg sync.WaitGroup
 	for _, n := range names {
 		s := &mcpServer{name: n, cfg: conf[n], clientVersion: cfg.version}
-		s.cfg.environ = cfg.childEnv(cfg.environ, s.cfg.Env)
+		s.cfg.environ, s.cfg.workDir = cfg.childEnv(cfg.environ, s.cfg.Env), cfg.workDir
 		hub.servers = append(hub.servers, s)
 		wg.Add(1)
 		go func() {

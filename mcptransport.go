@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -191,6 +192,9 @@ func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) 
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.Dir = cfg.Cwd
+	if !filepath.IsAbs(cmd.Dir) && cfg.workDir != "" {
+		cmd.Dir = filepath.Join(cfg.workDir, cfg.Cwd)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
 	t := &stdioTransport{name: name, cmd: cmd, stderr: &tailBuffer{max: 4096}, wlock: make(chan struct{}, 1)}
 	t.rpcRouter = newRouter(t.write)

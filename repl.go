@@ -230,7 +230,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			return
 		}
 	}
-	if code := runInShell(ctx, s.cfg.environ, cmd, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.out, s.errw); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -452,7 +452,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.cfg.environ, cmdline, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.out, s.errw); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

@@ -33,8 +33,9 @@ const afterExitGrace = 2 * time.Second
 // stdout and stderr merged, and streams the result's JSON text to out as the
 // output arrives, so memory does not grow with what the command prints.
 // env is the command's environment (nil: this process's), which leaves
-// the API key out (config.shellEnv).
-func runShell(ctx context.Context, command string, timeout time.Duration, env []string, out io.Writer) error {
+// the API key out (config.shellEnv); dir is where it runs (the run's
+// workspace; "": this process's directory).
+func runShell(ctx context.Context, command, dir string, timeout time.Duration, env []string, out io.Writer) error {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("creating pipe: %w", err)
@@ -42,7 +43,7 @@ func runShell(ctx context.Context, command string, timeout time.Duration, env []
 	defer r.Close()
 	cmd := exec.Command(shellPath(env), "-c", command)
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, w, nil
-	cmd.Env = env
+	cmd.Env, cmd.Dir = env, dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()

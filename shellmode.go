@@ -73,7 +73,7 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 			return exitOK
 		}
 	}
-	return runInShell(ctx, cfg.environ, cmd, stdin, stdout, stderr)
+	return runInShell(ctx, cfg, cmd, stdin, stdout, stderr)
 }
 
 // confirmOn asks [e]dit, [y]es, [n]o on the terminal; edit opens the line
@@ -104,9 +104,9 @@ func confirmOn(t *tty, w io.Writer, cmd string) (string, bool) {
 
 // runInShell runs cmd in the user's shell attached to this terminal and
 // returns its exit code.
-func runInShell(ctx context.Context, environ []string, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := exec.CommandContext(ctx, shellPath(environ), "-c", cmdline)
-	c.Env = environ
+func runInShell(ctx context.Context, cfg *config, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := exec.CommandContext(ctx, shellPath(cfg.environ), "-c", cmdline)
+	c.Env, c.Dir = cfg.environ, cfg.workDir // the run's environment and workspace
 	c.Stdin, c.Stdout, c.Stderr = stdin, stdout, stderr
 	err := c.Run()
 	var ee *exec.ExitError
