@@ -39,7 +39,7 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.errorText(err))
-	if h := hint(err, cfg.hintFacts(), false); h != "" {
+	if h := errorHint(err, cfg.hintFacts(), false); h != "" {
 		fmt.Fprintf(stderr, "  hint: %s\n", h)
 	}
 	if errors.Is(err, errContextLength) {
@@ -69,16 +69,16 @@ type hintFacts struct {
 	keyEnv   string
 }
 
-// advised is an error that knows what a person should do about it; hint
+// advised is an error that knows what a person should do about it; errorHint
 // asks it before the provider's kind of rejection.
 type advised interface {
 	advice(repl bool) string
 }
 
-// hint says what a person should do about err, or "" when nothing helps.
+// errorHint says what a person should do about err, or "" when nothing helps.
 // repl says whether REPL commands (/compact) can be suggested. An error
 // that knows its own advice (advised) gives it first.
-func hint(err error, c hintFacts, repl bool) string {
+func errorHint(err error, c hintFacts, repl bool) string {
 	if isTimeout(err) {
 		return fmt.Sprintf("the provider did not answer within TIMEOUT (%s): raise TIMEOUT (YAI_TIMEOUT) for a slow or busy model, or try again later", c.timeout)
 	}

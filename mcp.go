@@ -280,7 +280,7 @@ func (s *mcpServer) listTools(ctx context.Context) error {
 // mcpToolName is the name the model sees: mcp__<server>__<tool>, only
 // [A-Za-z0-9_-], at most 64 characters.
 func mcpToolName(server, tool string) string {
-	n := "mcp__" + safeName(server) + "__" + safeName(tool)
+	n := "mcp__" + asciiName(server) + "__" + asciiName(tool)
 	if len(n) > 64 {
 		n = n[:64]
 	}

@@ -144,7 +144,7 @@ func (r *rpcRouter) call(ctx context.Context, method string, params any) (json.R
 			m.big.f.Close()
 			return nil, &limitError{what: "one JSON-RPC message (an answer to " + method + ")", limit: maxRPCMessage}
 		}
-		return result(m)
+		return rpcResult(m)
 	case <-r.done:
 		forget()
 		r.mu.Lock()
@@ -547,7 +547,7 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 			m.big.f.Close()
 			return nil, &limitError{what: "one JSON-RPC message (an answer to " + method + ")", limit: maxRPCMessage}
 		}
-		return result(m)
+		return rpcResult(m)
 	}
 	sr := newSSEReader(resp.Body)
 	for {
@@ -568,15 +568,15 @@ func (h *httpTransport) call(ctx context.Context, method string, params any) (js
 			}
 		}
 		if h.fromServer(m, answer) && string(m.ID) == string(id) {
-			return result(m)
+			return rpcResult(m)
 		}
 	}
 }
 
-// result is a response's result, or its error.
+// rpcResult is a response's result, or its error.
 // A response too long for memory comes back as a *bigMessage error, for
 // callTool to stream on.
-func result(m rpcMessage) (json.RawMessage, error) {
+func rpcResult(m rpcMessage) (json.RawMessage, error) {
 	if m.Error != nil {
 		return nil, m.Error
 	}

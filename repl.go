@@ -150,12 +150,12 @@ func (s *session) handle(ctx context.Context, line string) bool {
 	case line == "?" || strings.HasPrefix(line, "/"):
 		return s.command(line)
 	}
-	s.ask(ctx, line)
+	s.runTurn(ctx, line)
 	return false
 }
 
-// ask runs one turn; Ctrl+C cancels it and the history stays valid.
-func (s *session) ask(ctx context.Context, prompt string) {
+// runTurn runs one turn; Ctrl+C cancels it and the history stays valid.
+func (s *session) runTurn(ctx context.Context, prompt string) {
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
 	if s.exec {
@@ -183,7 +183,7 @@ func (s *session) ask(ctx context.Context, prompt string) {
 	case errors.Is(err, errDepthLimit):
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
-		if h := hint(err, s.cfg.hintFacts(), true); h != "" {
+		if h := errorHint(err, s.cfg.hintFacts(), true); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
 	}

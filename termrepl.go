@@ -424,7 +424,7 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 				return exitOK
 			}
 		case ts.exec: // on this goroutine: the command may read the terminal
-			ts.ask(ctx, line)
+			ts.runTurn(ctx, line)
 		default:
 			prefill = ts.turn(ctx, line)
 		}
@@ -468,7 +468,7 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 				panic(r)
 			}
 		}()
-		ts.ask(turnCtx, prompt)
+		ts.runTurn(turnCtx, prompt)
 	}()
 	ahead := newLineEditor(nil, "")
 	for {

@@ -133,7 +133,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
 	}
 	tb.image = nil
-	c := tb.result(ctx, tc)
+	c := tb.runCall(ctx, tc)
 	images := tb.takeImage()
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
@@ -154,8 +154,8 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
 }
 
-// result runs a call to the end and returns its clip.
-func (tb *toolbox) result(ctx context.Context, tc toolCall) *clip {
+// runCall runs a call to the end and returns its clip.
+func (tb *toolbox) runCall(ctx context.Context, tc toolCall) *clip {
 	name := tc.Function.Name
 	t, ok := tb.tools[name]
 	if !ok {

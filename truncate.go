@@ -531,7 +531,7 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
 			return nil, "", err
 		}
-		base := now.Format("20060102-150405") + "-" + safeName(tool)
+		base := now.Format("20060102-150405") + "-" + asciiName(tool)
 		for i := 1; i < 1000; i++ {
 			name := base + ".txt"
 			if i > 1 {
@@ -554,8 +554,10 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 	}
 }
 
-// safeName keeps a tool name usable as part of a file name.
-func safeName(s string) string {
+// asciiName keeps only [A-Za-z0-9_-] of a name: tool names as the APIs accept
+// them, and spill file names as spillName matches them (chat and role
+// titles keep theirs: safeFileName).
+func asciiName(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			return r

@@ -22,7 +22,7 @@ type viewerEntry struct {
 	fullLoaded    bool
 }
 
-// viewerState is everything the viewer shows; update and render are pure.
+// viewerState is everything the viewer shows; updateViewer and renderViewer are pure.
 type viewerState struct {
 	entries  []viewerEntry
 	sel      int
@@ -62,7 +62,7 @@ func (s *viewerState) body() string {
 	return e.full
 }
 
-// viewerQuit is returned by update when the viewer should close.
+// viewerQuit is returned by updateViewer when the viewer should close.
 type viewerAction int
 
 const (
@@ -70,8 +70,8 @@ const (
 	viewerClose
 )
 
-// update applies one key for a screen of the given height.
-func update(s viewerState, k key, height int) (viewerState, viewerAction) {
+// updateViewer applies one key for a screen of the given height.
+func updateViewer(s viewerState, k key, height int) (viewerState, viewerAction) {
 	page := max(height-4, 1)
 	switch {
 	case k.kind == keyEsc, k.kind == keyRune && k.r == 'q', k.kind == keyCtrl && (k.r == 'o' || k.r == 'c'):
@@ -132,8 +132,8 @@ func wrapText(text string, width int) []string {
 	return rows
 }
 
-// render draws the viewer as exactly height rows of exactly width cells.
-func render(s viewerState, width, height int) []string {
+// renderViewer draws the viewer as exactly height rows of exactly width cells.
+func renderViewer(s viewerState, width, height int) []string {
 	width, height = max(width, 20), max(height, 5)
 	listW := min(max(width/3, 16), 40)
 	bodyW := width - listW - 1
@@ -242,13 +242,13 @@ func runViewer(sc screen, entries []viewerEntry, next func() (key, bool)) {
 		if s.showFull {
 			s.loadFull()
 		}
-		sc.draw(render(s, w, h))
+		sc.draw(renderViewer(s, w, h))
 		k, ok := next()
 		if !ok {
 			return
 		}
 		var act viewerAction
-		if s, act = update(s, k, h); act == viewerClose {
+		if s, act = updateViewer(s, k, h); act == viewerClose {
 			return
 		}
 	}

@@ -49,7 +49,7 @@ func TestViewerGolden(t *testing.T) {
 			if s.showFull {
 				s.loadFull()
 			}
-			rows := render(s, tc.w, tc.h)
+			rows := renderViewer(s, tc.w, tc.h)
 			if len(rows) != tc.h {
 				t.Fatalf("%d rows, want %d", len(rows), tc.h)
 			}
@@ -72,7 +72,7 @@ func TestViewerGolden(t *testing.T) {
 				t.Fatalf("%v (run with -update to create it)", err)
 			}
 			if got != string(want) {
-				t.Errorf("render(%s) differs from %s:\n%s", tc.name, golden, got)
+				t.Errorf("renderViewer(%s) differs from %s:\n%s", tc.name, golden, got)
 			}
 		})
 	}
@@ -96,13 +96,13 @@ func TestViewerUpdate(t *testing.T) {
 	}
 	for i, st := range steps {
 		var act viewerAction
-		s, act = update(s, st.k, 24)
+		s, act = updateViewer(s, st.k, 24)
 		if act != viewerStay || !st.check(s) {
 			t.Fatalf("step %d (%+v): state %+v", i, st.k, s)
 		}
 	}
 	for _, k := range []key{{kind: keyRune, r: 'q'}, {kind: keyEsc}, ctrl('o'), ctrl('c')} {
-		if _, act := update(s, k, 24); act != viewerClose {
+		if _, act := updateViewer(s, k, 24); act != viewerClose {
 			t.Errorf("%+v did not close the viewer", k)
 		}
 	}
