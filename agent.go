@@ -629,7 +629,7 @@ func (a *agent) toolsFor(h []message, specs []toolSpec) []toolSpec {
 	if n < len(specs) && !a.warnedFit {
 		a.warnedFit = true
 		fmt.Fprintf(a.stderr, "yaicli: the %d tool schemas (~%d tokens) do not fit beside this turn (~%d) in the %d-token budget (%s); sending %d of them: ENABLE_FUNCTIONS=false sends none, or give the model a larger window\n",
-			len(specs), a.cal.scale(toolsTokens(specs)), a.measure(currentTurn(h), nil), a.budget.tokens, a.budget.source, n)
+			len(specs), a.cal.scale(a.fam.toolsTokens(specs)), a.measure(currentTurn(h), nil), a.budget.tokens, a.budget.source, n)
 	}
 	return specs[:n]
 }
@@ -641,7 +641,7 @@ func (a *agent) toolsAreWeight(h []message, specs []toolSpec, e *apiError) bool 
 	if len(specs) == 0 {
 		return false
 	}
-	tools, msgs := toolsTokens(specs), a.measure(h, nil)
+	tools, msgs := a.fam.toolsTokens(specs), a.measure(h, nil)
 	switch {
 	case e.Limit > 0 && e.Actual > 0: // would it fit without them, priced high?
 		return e.Actual-int(float64(tools)*maxRatio) < e.Limit
@@ -656,12 +656,12 @@ func (a *agent) toolsAreWeight(h []message, specs []toolSpec, e *apiError) bool 
 // turn is the weight, and fit says so.
 func (a *agent) toolsThatFit(h []message, specs []toolSpec) int {
 	room := a.budget.tokens - a.measure(currentTurn(h), nil)
-	if room <= 0 || a.cal.scale(toolsTokens(specs)) <= room {
+	if room <= 0 || a.cal.scale(a.fam.toolsTokens(specs)) <= room {
 		return len(specs)
 	}
 	n, used := 0, 0
 	for ; n < len(specs); n++ {
-		if used += a.cal.scale(toolsTokens(specs[n : n+1])); used > room {
+		if used += a.cal.scale(a.fam.toolsTokens(specs[n : n+1])); used > room {
 			break
 		}
 	}

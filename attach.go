@@ -178,13 +178,14 @@ func expandFileRefs(prompt, home string) (string, []string) {
 	return prompt + renderAttachments(atts), problems
 }
 
-// largestAttachment names the attachment to drop first when they do not fit.
-func largestAttachment(atts []attachment) (string, int) {
+// largestAttachment names the attachment to drop first when they do not
+// fit, with its size in tokens as est prices them (the model's family).
+func largestAttachment(atts []attachment, est func(string) int) (string, int) {
 	if len(atts) == 0 {
 		return "", 0
 	}
 	big := slices.MaxFunc(atts, func(a, b attachment) int { return len(a.text) - len(b.text) })
-	return big.path, estimateTokens(big.text)
+	return big.path, est(big.text)
 }
 
 // attachedHeader starts the system message that carries /add'ed files.

@@ -203,7 +203,7 @@ func (s *session) attachmentsFit() bool {
 	if n < b.tokens*9/10 {
 		return true
 	}
-	path, tokens := largestAttachment(s.attached)
+	path, tokens := largestAttachment(s.attached, s.agent.textTokens)
 	fmt.Fprintf(s.errw, "yaicli: the attached files take ~%d tokens of the %d-token budget; /drop %s (~%d tokens) and ask again\n",
 		n, b.tokens, path, tokens)
 	return false
@@ -379,7 +379,7 @@ func (s *session) add(path string) {
 	}
 	s.hist = append(s.prefix(), s.conversation()...)
 	for _, a := range atts {
-		fmt.Fprintf(s.out, "attached %s (~%d tokens)\n", a.path, estimateTokens(a.text))
+		fmt.Fprintf(s.out, "attached %s (~%d tokens)\n", a.path, s.agent.textTokens(a.text))
 	}
 	for _, why := range skipped {
 		fmt.Fprintf(s.out, "skipped %s\n", why)

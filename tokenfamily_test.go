@@ -199,6 +199,13 @@ func TestFamilyNamed(t *testing.T) {
 	if a.estimate(m) == genericFamily.messageTokens(m) {
 		t.Errorf("agent estimate %d equals the generic one: the family is not used", a.estimate(m))
 	}
+	// Attached files (/add, and the file named when they overflow) are
+	// priced with the family too.
+	big := strings.Repeat("20250101 ", 200)
+	path, n := largestAttachment([]attachment{{path: "small", text: "x"}, {path: "big", text: big}}, a.textTokens)
+	if path != "big" || n != qwenFamily.tokens(big) || n == genericFamily.tokens(big) {
+		t.Errorf("largestAttachment = %s ~%d tokens, want big ~%d (qwen; generic says %d)", path, n, qwenFamily.tokens(big), genericFamily.tokens(big))
+	}
 }
 
 // TestPieces: the scan counts the pieces the families price apart.
