@@ -58,13 +58,25 @@ type markdown struct {
 	out    []byte       // what this Write draws
 	segs   []seg        // scratch for wrapping
 	sgrs   map[style]string
+	sgrHot [64]struct { // in front of sgrs: row looks one up at every change of style
+		st style
+		s  string
+	}
 	pad    bool    // rows are padded to the width (table cells)
 	shown  int     // bytes of part shown as a live preview
 	pcells int     // cells the preview takes
 	pieces []piece // scratch for inline parsing
+	cut    []piece // scratch: pieces without their trailing spaces
 	cell   []byte  // scratch: a table row's cells, drawn
 	spans  [][2]int
 	bar    []byte // a table's column border, drawn
+	// scratch for laying a table out, kept for the next table: every
+	// cell's pieces in one slice, where each cell's end, one row's cells,
+	// where each cell's wrapped rows start
+	tpieces []piece
+	tends   []int
+	trow    [][]piece
+	tfirst  []int
 }
 
 // newMarkdown draws Markdown written to it on w.
@@ -182,7 +194,7 @@ func (m *markdown) emit() error {
 // line draws one complete source line, or keeps it for a table.
 func (m *markdown) line(raw string) {
 	m.unpreview()
-	s := sanitize(strings.TrimSuffix(raw, "\r"))
+	s := safeLine(strings.TrimSuffix(raw, "\r"))
 	if m.fence != "" {
 		if isFenceEnd(s, m.fence) {
 			m.fence, m.hl = "", nil
@@ -194,8 +206,9 @@ func (m *markdown) line(raw string) {
 	if m.held != "" {
 		h := m.held
 		m.held = ""
-		if al, ok := delimiterRow(s, len(splitRow(h))); ok {
-			m.table, m.align = [][]string{splitRow(h)}, al
+		head := splitRow(h)
+		if al, ok := delimiterRow(s, len(head)); ok {
+			m.table, m.align = [][]string{head}, al
 			return
 		}
 		m.block(h)
@@ -212,6 +225,25 @@ func (m *markdown) line(raw string) {
 		return
 	}
 	m.block(s)
+}
+
+// safeLine is sanitize(s) without its copies for the usual line, text
+// that needs no change: non-ASCII letters are checked here, character by
+// character, instead of sending the line down sanitize's copying path.
+func safeLine(s string) string {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if c < utf8.RuneSelf || r == utf8.RuneError && n == 1 || isControl(r) {
+			return sanitize(s)
+		}
+		i += n
+	}
+	return s
 }
 
 // endHeld draws a held line that no delimiter row followed.
@@ -328,8 +360,9 @@ func (m *markdown) rule() {
 	if w <= 0 {
 		w = 40
 	}
-	m.out = m.paint(m.out, stRule, strings.Repeat("─", w))
-	m.out = append(m.out, '\n')
+	m.out = m.restyle(m.out, 0, stRule)
+	m.out = appendRule(m.out, w)
+	m.out = append(m.restyle(m.out, stRule, 0), '\n')
 }
 
 // headingLevel is the level of an ATX heading ("## x" is 2), 0 for none.
@@ -436,33 +469,40 @@ func (m *markdown) paint(b []byte, st style, s string) []byte {
 	return append(b, "\x1b[0m"...)
 }
 
-// sgr is the escape that sets st from the reset state.
+// sgr is the escape that sets st from the reset state, made once per
+// style and kept.
 func (m *markdown) sgr(st style) string {
-	if s, ok := m.sgrs[st]; ok {
-		return s
+	hot := &m.sgrHot[(st^st>>6)%style(len(m.sgrHot))]
+	if hot.st == st && hot.s != "" {
+		return hot.s
 	}
+	s, ok := m.sgrs[st]
+	if !ok {
+		s = m.makeSGR(st)
+		m.sgrs[st] = s
+	}
+	hot.st, hot.s = st, s
+	return s
+}
+
+// makeSGR builds the escape that sets st from the reset state.
+func (m *markdown) makeSGR(st style) string {
 	p := m.o.theme
-	var parts []string
-	add := func(bit style, code string) {
-		if st&bit != 0 && code != "" {
-			parts = append(parts, code)
+	b := make([]byte, 0, 32)
+	b = append(b, "\x1b["...)
+	for _, a := range [...]struct {
+		bit  style
+		code string
+	}{{stBold, "1"}, {stDim, "2"}, {stItalic, "3"}, {stUnder, "4"}, {stStrike, "9"}, {stHeading, p.heading}, {stQuote, p.quote},
+		{stRule, p.rule}, {stLabel, p.label}, {stLink, p.link + ";4"}, {stURL, p.url}, {stCode, p.code}} {
+		if st&a.bit != 0 && a.code != "" {
+			if len(b) > len("\x1b[") {
+				b = append(b, ';')
+			}
+			b = append(b, a.code...)
 		}
 	}
-	add(stBold, "1")
-	add(stDim, "2")
-	add(stItalic, "3")
-	add(stUnder, "4")
-	add(stStrike, "9")
-	add(stHeading, p.heading)
-	add(stQuote, p.quote)
-	add(stRule, p.rule)
-	add(stLabel, p.label)
-	add(stLink, p.link+";4")
-	add(stURL, p.url)
-	add(stCode, p.code)
-	s := "\x1b[" + strings.Join(parts, ";") + "m"
-	m.sgrs[st] = s
-	return s
+	return string(append(b, 'm'))
 }
 
 // boolInt is 1 for true.
@@ -471,6 +511,19 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// rules is appendRule's source: 32 box-drawing horizontals.
+const rules = "────────────────────────────────"
+
+// appendRule appends n horizontal lines (─), many at a time.
+func appendRule(b []byte, n int) []byte {
+	for n > 0 {
+		k := min(n, len(rules)/len("─"))
+		b = append(b, rules[:k*len("─")]...)
+		n -= k
+	}
+	return b
 }
 
 // blanks is spaces' source: most indents are shorter.

@@ -300,3 +300,13 @@ func TestMarkdownLivePreview(t *testing.T) {
 		t.Errorf("screen after the line ends = %q", got)
 	}
 }
+
+// TestIsMarkup: the bit tests name exactly the bytes inline markup starts with.
+func TestIsMarkup(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		want := strings.IndexByte("\\`*_~[!<", byte(c)) >= 0
+		if got := isMarkup(byte(c)); got != want {
+			t.Errorf("isMarkup(%q) = %v, want %v", byte(c), got, want)
+		}
+	}
+}

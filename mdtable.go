@@ -73,10 +73,9 @@ func (m *markdown) endTable() {
 	}
 	m.table = nil
 	n := len(rows[0])
-	cellPieces := make([][][]piece, len(rows))
+	ps, ends := m.tpieces[:0], append(m.tends[:0], 0) // cell k's pieces: ps[ends[k]:ends[k+1]]
 	natural := make([]int, n)
 	for r, row := range rows {
-		cellPieces[r] = make([][]piece, n)
 		for c := range n {
 			text := ""
 			if c < len(row) {
@@ -86,14 +85,21 @@ func (m *markdown) endTable() {
 			if r == 0 {
 				st = stBold
 			}
-			cellPieces[r][c] = m.inline(text, st, nil)
-			natural[c] = max(natural[c], piecesWidth(cellPieces[r][c]), 1)
+			ps = m.inline(text, st, ps)
+			ends = append(ends, len(ps))
+			natural[c] = max(natural[c], piecesWidth(ps[ends[len(ends)-2]:]), 1)
 		}
 	}
+	m.tpieces, m.tends = ps, ends
 	widths := fitColumns(natural, m.o.width())
 	m.border("┌", "┬", "┐", widths)
 	for r := range rows {
-		m.tableRow(cellPieces[r], widths)
+		cellPieces := m.trow[:0]
+		for k := r * n; k < (r+1)*n; k++ {
+			cellPieces = append(cellPieces, ps[ends[k]:ends[k+1]])
+		}
+		m.trow = cellPieces
+		m.tableRow(cellPieces, widths)
 		if r == 0 && len(rows) > 1 {
 			m.border("├", "┼", "┤", widths)
 		}
@@ -167,9 +173,7 @@ func (m *markdown) border(left, mid, right string, widths []int) {
 		if i > 0 {
 			m.out = append(m.out, mid...)
 		}
-		for range w + 2 {
-			m.out = append(m.out, "─"...)
-		}
+		m.out = appendRule(m.out, w+2)
 	}
 	m.out = append(m.out, right...)
 	if m.o.color {
@@ -182,7 +186,8 @@ func (m *markdown) border(left, mid, right string, widths []int) {
 func (m *markdown) tableRow(cellPieces [][]piece, widths []int) {
 	m.cell = m.cell[:0]
 	m.spans = m.spans[:0]
-	first := make([]int, len(widths)+1) // cell c's rows are spans[first[c]:first[c+1]]
+	first := append(m.tfirst[:0], make([]int, len(widths)+1)...) // cell c's rows are spans[first[c]:first[c+1]]
+	m.tfirst = first
 	height := 1
 	for c, ps := range cellPieces {
 		first[c] = len(m.spans)

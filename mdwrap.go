@@ -43,6 +43,19 @@ func wideCells(s string) int {
 // wrap lays pieces out in rows of width cells (no limit when <= 0):
 // first before the first row, rest before the others, justified.
 func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify string) {
+	if width <= 0 || !m.pad && justify != "right" && justify != "center" && cells(first)+piecesWidth(pieces) <= width {
+		m.whole(first, pieces, 0, "") // most lines fit: no need to cut them in words
+		return
+	}
+	if k := lastText(pieces); k >= 0 {
+		cut := append(m.cut[:0], pieces[:k+1]...)
+		cut[k].text = strings.TrimRight(cut[k].text, " ")
+		m.cut = cut
+		if w := cells(first) + piecesWidth(cut); w <= width { // one row, as the words would make it
+			m.whole(first, cut, width-w, justifyFor(justify, true))
+			return
+		}
+	}
 	segs := m.segs[:0]
 	for _, p := range pieces {
 		t := p.text
@@ -66,10 +79,6 @@ func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify s
 		}
 	}
 	m.segs = segs
-	if width <= 0 || !m.pad && justify != "right" && justify != "center" && cells(first)+widthOf(segs) <= width {
-		m.row(first, segs, 0, "")
-		return
-	}
 	prefix := first
 	wFirst, wRest := cells(first), cells(rest)
 	segs = splitWide(segs, max(min(width-wFirst, width-wRest), 1))
@@ -178,15 +187,71 @@ func justifyFor(justify string, last bool) string {
 	return justify
 }
 
+// lastText is the index of the last piece with more than spaces in it, or
+// -1: a row ends there, the spaces after it dropped.
+func lastText(pieces []piece) int {
+	for k := len(pieces) - 1; k >= 0; k-- {
+		if strings.TrimLeft(pieces[k].text, " ") != "" {
+			return k
+		}
+	}
+	return -1
+}
+
+// whole draws pieces on one row after prefix, as row draws one row of
+// their words: the same text, the same SGR and the slack placed the same
+// way (justify is never "full" here), without cutting words apart.
+func (m *markdown) whole(prefix string, pieces []piece, slack int, justify string) {
+	b := m.prefix(m.out, prefix)
+	switch justify {
+	case "right":
+		b = append(b, spaces(slack)...)
+	case "center":
+		b = append(b, spaces(slack/2)...)
+	}
+	cur := style(0)
+	for _, p := range pieces {
+		if p.text != "" {
+			b = m.restyle(b, cur, p.st)
+			cur = p.st
+			b = append(b, p.text...)
+		}
+	}
+	b = m.restyle(b, cur, 0)
+	if m.pad && justify != "right" {
+		b = append(b, spaces(slack-slack/2*boolInt(justify == "center"))...)
+	}
+	m.out = append(b, '\n')
+}
+
+// prefix appends a row's prefix: bullets and quote bars in the rule
+// colour, an indent as it is.
+func (m *markdown) prefix(b []byte, prefix string) []byte {
+	if strings.TrimSpace(prefix) != "" {
+		return m.paint(b, stRule, prefix)
+	}
+	return append(b, prefix...)
+}
+
+// restyle appends what changes the style from cur to st: a reset, then
+// st's SGR; nothing without colour or when they are the same.
+func (m *markdown) restyle(b []byte, cur, st style) []byte {
+	if st == cur || !m.o.color {
+		return b
+	}
+	if cur != 0 {
+		b = append(b, "\x1b[0m"...)
+	}
+	if st != 0 {
+		b = append(b, m.sgr(st)...)
+	}
+	return b
+}
+
 // row draws one row: prefix, then segs with slack cells to spare placed
 // by justify.
 func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
-	b := m.out
-	if strings.TrimSpace(prefix) != "" {
-		b = m.paint(b, stRule, prefix)
-	} else {
-		b = append(b, prefix...)
-	}
+	b := m.prefix(m.out, prefix)
 	switch justify {
 	case "right":
 		b = append(b, spaces(slack)...)
@@ -203,15 +268,8 @@ func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
 	}
 	cur := style(0)
 	for _, s := range segs {
-		if s.st != cur && m.o.color {
-			if cur != 0 {
-				b = append(b, "\x1b[0m"...)
-			}
-			if s.st != 0 {
-				b = append(b, m.sgr(s.st)...)
-			}
-			cur = s.st
-		}
+		b = m.restyle(b, cur, s.st)
+		cur = s.st
 		b = append(b, s.text...)
 		if s.space && gaps > 0 {
 			extra := slack / gaps
@@ -223,9 +281,7 @@ func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
 			gaps--
 		}
 	}
-	if cur != 0 {
-		b = append(b, "\x1b[0m"...)
-	}
+	b = m.restyle(b, cur, 0)
 	if m.pad && justify != "right" {
 		b = append(b, spaces(slack-slack/2*boolInt(justify == "center"))...)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // runeWidth is the number of terminal cells r takes: 0 for combining marks
@@ -61,22 +62,40 @@ func fitWidthMarked(s string, w int) string {
 func expandTabs(s string) string { return tabsTo(s, 8) }
 
 // tabsTo replaces tabs with spaces to the next multiple of stop cells,
-// counting wide characters as the cells they take.
+// counting wide characters as the cells they take. ASCII is counted
+// without a look at the width tables: code is mostly ASCII.
 func tabsTo(s string, stop int) string {
 	if !strings.Contains(s, "\t") {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s) + strings.Count(s, "\t")*(stop-1)) // one allocation, not one per doubling
 	col := 0
-	for _, r := range s {
-		if r == '\t' {
+	run := 0 // where the text not yet written starts
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\t':
+			b.WriteString(s[run:i])
 			n := stop - col%stop
 			b.WriteString(spaces(n))
 			col += n
-			continue
+			i++
+			run = i
+		case c < utf8.RuneSelf:
+			col += boolInt(c >= 0x20 && c != 0x7f) // runeWidth of ASCII
+			i++
+		default:
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 { // a bad byte is written as U+FFFD, as ranging over s reads it
+				b.WriteString(s[run:i])
+				b.WriteRune(r)
+				run = i + 1
+			}
+			col += runeWidth(r)
+			i += n
 		}
-		b.WriteRune(r)
-		col += runeWidth(r)
 	}
+	b.WriteString(s[run:])
 	return b.String()
 }
