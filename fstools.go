@@ -232,10 +232,13 @@ func isLatin1(enc string) bool {
 	return false
 }
 
-// readFiles is fs_read_file: one window per path; a list of paths gives a
-// list of answers, written one at a time so memory holds one window.
+// readFiles is fs_read_file: one window per path. As in YAICLI, a path or
+// a one-element list answers with that file's object, and a longer list
+// with {"total_files", "files": [...], "success_count", "error_count",
+// "total_size"} (bytes of the files read), the files written one at a
+// time so memory holds one window.
 func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
-	paths, list := stringOrList(args["file_paths"])
+	paths, _ := stringOrList(args["file_paths"])
 	if len(paths) == 0 {
 		return errors.New(`file_paths is required: a path or a list of paths`)
 	}
@@ -249,13 +252,14 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 		note = fmt.Sprintf("limit %d lowered to %d, the largest window one read returns; page with offset", limit, readWindowMax)
 		limit = readWindowMax
 	}
-	if !list {
+	if len(paths) == 1 {
 		fw := readWindow(ctx, paths[0], enc, offset, limit)
 		fw.Note = note
 		return writeJSON(out, fw)
 	}
-	io.WriteString(out, "[")
+	fmt.Fprintf(out, `{"total_files":%d,"files":[`, len(paths))
 	budget, totals := readCallMax, map[fileKey]int{}
+	var sum readSummary
 	for i, p := range paths {
 		if i > 0 {
 			io.WriteString(out, ",")
@@ -278,12 +282,29 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 			}
 			budget -= fw.ReturnedChars
 		}
+		sum.add(fw)
 		if err := writeJSON(out, fw); err != nil {
 			return err
 		}
 	}
-	_, err := io.WriteString(out, "]\n")
+	_, err := fmt.Fprintf(out, `],"success_count":%d,"error_count":%d,"total_size":%d}`+"\n", sum.ok, sum.failed, sum.size)
 	return err
+}
+
+// readSummary counts a list read's outcomes for its closing fields.
+type readSummary struct {
+	ok, failed int
+	size       int64 // bytes of the files read
+}
+
+// add counts one file's window.
+func (s *readSummary) add(fw fileWindow) {
+	if !fw.Success {
+		s.failed++
+		return
+	}
+	s.ok++
+	s.size += fw.Size
 }
 
 // listDirectory is fs_list_directory: a bounded walk that never follows

@@ -61,12 +61,49 @@ func TestReadFilePaging(t *testing.T) {
 			t.Errorf("read(offset %d, limit %d) = %v", tc.offset, tc.limit, m)
 		}
 	}
-	// A list of paths gives a list, one entry per file, errors included.
-	var out bytes.Buffer
-	readFiles(t.Context(), map[string]any{"file_paths": []any{p, filepath.Join(dir, "missing")}, "limit": 2.0}, &out)
-	var list []fileWindow
-	if err := json.Unmarshal(out.Bytes(), &list); err != nil || len(list) != 2 || list[0].Content != "hé" || list[1].Success || list[1].Error == "" {
-		t.Errorf("list read = %s", out.String())
+}
+
+// readList is fs_read_file's answer to a list of several paths.
+type readList struct {
+	TotalFiles   int          `json:"total_files"`
+	SuccessCount int          `json:"success_count"`
+	ErrorCount   int          `json:"error_count"`
+	TotalSize    int64        `json:"total_size"`
+	Files        []fileWindow `json:"files"`
+}
+
+// TestReadFileShapes: as in YAICLI, a path and a one-element list both
+// answer with the file's object; several paths answer with counts, the
+// bytes read and one object per file, errors included.
+func TestReadFileShapes(t *testing.T) {
+	dir := t.TempDir()
+	p, q := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	os.WriteFile(p, []byte("héllo"), 0o644)
+	os.WriteFile(q, []byte("0123456789"), 0o644)
+	read := func(paths any) string {
+		var out bytes.Buffer
+		if err := readFiles(t.Context(), map[string]any{"file_paths": paths, "limit": 2.0}, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	for _, paths := range []any{p, []any{p}} {
+		var w fileWindow
+		got := read(paths)
+		if err := json.Unmarshal([]byte(got), &w); err != nil || w.Path != p || w.Content != "hé" || !w.Success || w.Size != 6 {
+			t.Errorf("read(%v) = %s (%v), want one object for %s", paths, got, err, p)
+		}
+	}
+	got := read([]any{p, filepath.Join(dir, "missing"), q})
+	var l readList
+	if err := json.Unmarshal([]byte(got), &l); err != nil {
+		t.Fatalf("read(3 paths) = %s: %v", got, err)
+	}
+	if l.TotalFiles != 3 || l.SuccessCount != 2 || l.ErrorCount != 1 || l.TotalSize != 16 || len(l.Files) != 3 {
+		t.Errorf("read(3 paths) = %s, want 3 files, 2 read, 1 error, 16 bytes", got)
+	}
+	if len(l.Files) == 3 && (l.Files[0].Content != "hé" || l.Files[1].Success || !strings.Contains(l.Files[1].Error, "no such file") || l.Files[2].Content != "01") {
+		t.Errorf("files = %+v", l.Files)
 	}
 }
 
@@ -226,10 +263,11 @@ func TestReadFilesBounded(t *testing.T) {
 	if err := readFiles(t.Context(), map[string]any{"file_paths": paths, "limit": 1e12}, &out); err != nil {
 		t.Fatal(err)
 	}
-	var list []fileWindow
-	if err := json.Unmarshal(out.Bytes(), &list); err != nil || len(list) != len(paths) {
-		t.Fatalf("list = %d entries, %v", len(list), err)
+	var l readList
+	if err := json.Unmarshal(out.Bytes(), &l); err != nil || len(l.Files) != len(paths) {
+		t.Fatalf("list = %d entries, %v", len(l.Files), err)
 	}
+	list := l.Files
 	returned, unread := 0, 0
 	for _, w := range list {
 		returned += w.ReturnedChars

@@ -100,8 +100,10 @@ func TestHostileReadsEndToEnd(t *testing.T) {
 	if res.code != 0 || res.stdout != "done\n" {
 		t.Fatalf("code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
 	}
-	var windows []fileWindow
-	if err := json.Unmarshal([]byte(lastTool(f.chats()[1])), &windows); err != nil || len(windows) != 2 {
+	var l readList
+	err := json.Unmarshal([]byte(lastTool(f.chats()[1])), &l)
+	windows := l.Files
+	if err != nil || len(windows) != 2 {
 		t.Fatalf("result = %s (%v)", lastTool(f.chats()[1]), err)
 	}
 	if windows[0].Success || !strings.Contains(windows[0].Error, "named pipe") || windows[1].Success || !strings.Contains(windows[1].Error, "device") {

@@ -479,11 +479,11 @@ func TestMaskingScenario(t *testing.T) {
 	if err != nil || json.Unmarshal(full, &res) != nil || res.Output != logs[0] {
 		t.Fatalf("spill %s (%v) does not hold the first log: %.200s", spill, err, full)
 	}
-	var ws []fileWindow
-	if err := json.Unmarshal([]byte(page1), &ws); err != nil || len(ws) != 1 {
+	var w fileWindow
+	if err := json.Unmarshal([]byte(page1), &w); err != nil || !w.Success {
 		t.Fatalf("page is not one fs_read_file window: %v: %.300s", err, page1)
 	}
-	if w := ws[0]; w.Content != firstRunes(string(full), pageLimit) || w.TotalChars != utf8.RuneCount(full) {
+	if w.Content != firstRunes(string(full), pageLimit) || w.TotalChars != utf8.RuneCount(full) {
 		t.Errorf("page = %.300s; want the first %d characters of %s", page1, pageLimit, spill)
 	}
 	ctx := regexp.MustCompile(`tool output \(5 results\)\s+\d+\s+(\d) masked to their spill files, ~(\d+) tokens saved`).FindStringSubmatch(r.stdout)
