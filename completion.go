@@ -3,13 +3,25 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// slashCommands are the REPL's commands, for Tab (repl.go's command runs them).
-var slashCommands = []string{"/add", "/chats", "/clear", "/compact", "/context", "/ctx", "/del", "/drop", "/exit",
-	"/help", "/his", "/list", "/load", "/mode", "/quit", "/save", "/show-output"}
+// slashCommands are the REPL's command names from replCommands, sorted,
+// for Tab.
+func slashCommands() []string {
+	var names []string
+	for _, c := range replCommands {
+		for _, n := range c.names {
+			if strings.HasPrefix(n, "/") {
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
 
 // completion is what Tab does to the word before the cursor: replace it
 // with text, or, when several candidates share no longer prefix, list them.
@@ -20,7 +32,8 @@ type completion struct {
 }
 
 // complete completes the word before pos in line: a slash command as the
-// first word, a path after @ or as the argument of /add and /drop.
+// first word, its subcommand (replCommands' subs) as the second, a path
+// after @ or where the command takes one (/add, /drop, /context add).
 // readDir lists a directory (nil: no paths are completed).
 func complete(line []rune, pos int, readDir func(string) ([]os.DirEntry, error)) (completion, bool) {
 	start := pos
@@ -28,18 +41,29 @@ func complete(line []rune, pos int, readDir func(string) ([]os.DirEntry, error))
 		start--
 	}
 	word := string(line[start:pos])
-	before := strings.TrimSpace(string(line[:start]))
+	before := strings.Fields(string(line[:start]))
 	switch {
 	case start == 0 && strings.HasPrefix(word, "/"):
-		return pick(start, word, prefixed(slashCommands, word), " ")
+		return pick(start, word, prefixed(slashCommands(), word), " ")
 	case strings.HasPrefix(word, "@") && readDir != nil:
 		c, ok := completePath(word[1:], readDir)
 		c.start, c.text = start, "@"+c.text
 		return c, ok
-	case (before == "/add" || before == "/drop") && readDir != nil:
+	case len(before) == 0 || len(before) > 2 || !strings.HasPrefix(before[0], "/"):
+		return completion{}, false
+	}
+	cmd, _ := findCommand(before[0])
+	after := ""
+	if len(before) == 2 {
+		after = before[1]
+	}
+	if slices.Contains(cmd.pathAfter, after) && readDir != nil {
 		c, ok := completePath(word, readDir)
 		c.start = start
 		return c, ok
+	}
+	if len(before) == 1 {
+		return pick(start, word, prefixed(cmd.subs, word), " ")
 	}
 	return completion{}, false
 }

@@ -37,6 +37,15 @@ func TestComplete(t *testing.T) {
 		{"/add sr", "/add src/", ""},
 		{"/drop note", "/drop note", "notebook.md notes.txt"},
 		{"@.h", "@.hidden ", ""},
+		{"/context ", "/context ", "list add remove clear"},
+		{"/context a", "/context add ", ""},
+		{"/ctx cl", "/ctx clear ", ""},
+		{"/context add sr", "/context add src/", ""},
+		{"/ctx rm note", "/ctx rm note", "notebook.md notes.txt"},
+		{"/context list sr", "/context list sr", ""}, // list takes no path
+		{"/mode e", "/mode exec ", ""},
+		{"/compact --s", "/compact --summary ", ""},
+		{"/add src/main.go sr", "/add src/main.go sr", ""},
 		{"plain words", "plain words", ""},
 	} {
 		e := newLineEditor(nil, tc.line)

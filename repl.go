@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -247,6 +248,8 @@ const replHelp = `Commands:
   /save [title]         save the chat (a titled chat saves itself after every answer)
   /list, /chats         saved chats; /load N continues one, /del N deletes one
   /add PATH             attach a file or directory (2 levels) for the session; /drop PATH|all
+  /context list|add PATH|remove PATH|clear
+                        the same as YAICLI names it: list, attach, detach (a path or a file name), detach all
   /mode chat|exec       exec: each line is a task for one shell command (Shift+Tab toggles)
   @path, @"a b"         in a question: attach that file to it
   !cmd                  run cmd in your shell (not added to the conversation)
@@ -254,46 +257,116 @@ const replHelp = `Commands:
 A line ending in \ continues on the next line.
 `
 
+// replCommand is one slash command: its names, the words Tab offers as its
+// first argument, the arguments after which Tab completes a path ("" for
+// right after the name), and what it does with its words and argument text.
+type replCommand struct {
+	names     []string
+	subs      []string
+	pathAfter []string
+	run       func(s *session, words []string, arg string)
+}
+
+// replCommands is the one table of slash commands: command runs them, Tab
+// completes them (completion.go), and the unknown-command line lists them.
+var replCommands = []replCommand{
+	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
+	{names: []string{"/exit", "/quit"}},
+	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) { s.hist = s.prefix(); fmt.Fprintln(s.out, "history cleared") }},
+	{names: []string{"/context", "/ctx"}, subs: contextSubs, pathAfter: []string{"add", "remove", "rm", "delete", "del"}, run: (*session).contextCommand},
+	{names: []string{"/compact"}, subs: []string{"--summary"}, run: func(s *session, f []string, _ string) {
+		if len(f) > 1 && f[1] == "--summary" {
+			s.compactSummary(f[2:])
+			return
+		}
+		s.compact(f[1:])
+	}},
+	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
+	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
+	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
+	{names: []string{"/list", "/chats"}, run: func(s *session, _ []string, _ string) {
+		writeChatList(s.out, s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
+	}},
+	{names: []string{"/load"}, run: func(s *session, _ []string, arg string) { s.chatByNumber("/load", arg) }},
+	{names: []string{"/del"}, run: func(s *session, _ []string, arg string) { s.chatByNumber("/del", arg) }},
+	{names: []string{"/add"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.add(arg) }},
+	{names: []string{"/drop"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.drop(arg) }},
+	{names: []string{"/mode"}, subs: []string{"chat", "exec"}, run: func(s *session, _ []string, arg string) { s.setMode(arg) }},
+}
+
+// findCommand is the table row one of whose names is name.
+func findCommand(name string) (replCommand, bool) {
+	for _, c := range replCommands {
+		if slices.Contains(c.names, name) {
+			return c, true
+		}
+	}
+	return replCommand{}, false
+}
+
 // command runs a slash command; it reports whether the session should end.
 func (s *session) command(line string) bool {
 	f := strings.Fields(line)
 	arg := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
-	switch f[0] {
-	case "/help", "?":
-		fmt.Fprint(s.out, replHelp)
-	case "/exit", "/quit":
-		return true
-	case "/clear":
-		s.hist = s.prefix()
-		fmt.Fprintln(s.out, "history cleared")
-	case "/context", "/ctx":
-		writeContext(s.out, s.agent.contextReport(s.hist))
-	case "/compact":
-		if len(f) > 1 && f[1] == "--summary" {
-			s.compactSummary(f[2:])
-			break
+	c, ok := findCommand(f[0])
+	switch {
+	case !ok:
+		var known []string
+		for _, c := range replCommands {
+			known = append(known, slices.DeleteFunc(slices.Clone(c.names), func(n string) bool { return n == "?" })...)
 		}
-		s.compact(f[1:])
-	case "/his":
-		writeHistory(s.out, s.hist)
-	case "/show-output":
-		s.showOutput()
-	case "/save":
-		s.saveAs(arg)
-	case "/list", "/chats":
-		writeChatList(s.out, s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
-	case "/load", "/del":
-		s.chatByNumber(f[0], arg)
-	case "/add":
-		s.add(arg)
-	case "/drop":
-		s.drop(arg)
-	case "/mode":
-		s.setMode(arg)
+		fmt.Fprintf(s.out, "unknown command %s; known: %s, !cmd\n", f[0], strings.Join(known, " "))
+	case c.run == nil: // /exit
+		return true
 	default:
-		fmt.Fprintf(s.out, "unknown command %s; known: /help /context /ctx /compact /clear /his /show-output /save /list /load /del /add /drop /mode /exit, !cmd\n", f[0])
+		c.run(s, f, arg)
 	}
 	return false
+}
+
+// contextSubs are /context's subcommands as YAICLI names them.
+var contextSubs = []string{"list", "add", "remove", "clear"}
+
+// contextCommand is /context (/ctx): alone, where the tokens go; with
+// YAICLI's subcommands, the attached files: list, add PATH (/add),
+// remove PATH (also rm, delete, del; /drop) and clear (/drop all).
+func (s *session) contextCommand(f []string, arg string) {
+	if len(f) < 2 {
+		writeContext(s.out, s.agent.contextReport(s.hist))
+		return
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[1]))
+	switch strings.ToLower(f[1]) {
+	case "list", "ls":
+		s.listAttached()
+	case "add":
+		s.add(rest)
+	case "remove", "rm", "delete", "del":
+		if rest == "" {
+			fmt.Fprintln(s.out, "usage: /context remove PATH (or a file name; /context clear detaches all)")
+			return
+		}
+		s.drop(rest)
+	case "clear":
+		s.drop("all")
+	default:
+		fmt.Fprintf(s.out, "unknown /context subcommand %q; use /context (usage), /context list, /context add PATH, /context remove PATH or /context clear\n", f[1])
+	}
+}
+
+// listAttached is /context list: the attached files and their cost.
+func (s *session) listAttached() {
+	if len(s.attached) == 0 {
+		fmt.Fprintln(s.out, "no files attached (/add PATH or /context add PATH)")
+		return
+	}
+	total := 0
+	for _, a := range s.attached {
+		n := estimateTokens(a.text)
+		total += n
+		fmt.Fprintf(s.out, "  %s  (~%d tokens)\n", a.path, n)
+	}
+	fmt.Fprintf(s.out, "%d file(s) attached, ~%d tokens\n", len(s.attached), total)
 }
 
 // saveAs is /save: it names the session (or keeps its name) and saves it.
@@ -396,9 +469,34 @@ func (s *session) drop(path string) {
 		s.attached = slices.DeleteFunc(s.attached, func(a attachment) bool {
 			return a.path == p || strings.HasPrefix(a.path, strings.TrimSuffix(p, "/")+"/")
 		})
+		if len(s.attached) == before && !s.dropByName(p) {
+			return
+		}
 	}
 	s.hist = append(s.prefix(), s.conversation()...)
 	fmt.Fprintf(s.out, "detached %d file(s); %d still attached\n", before-len(s.attached), len(s.attached))
+}
+
+// dropByName detaches the one attached file whose name is name or whose
+// path contains it, as YAICLI's /context remove does when no path matches;
+// it says what it found and reports whether it went on to detach.
+func (s *session) dropByName(name string) bool {
+	var found []string
+	for _, a := range s.attached {
+		if filepath.Base(a.path) == name || strings.Contains(a.path, name) {
+			found = append(found, a.path)
+		}
+	}
+	switch len(found) {
+	case 0:
+		fmt.Fprintf(s.out, "%s is not attached; /context list shows what is\n", name)
+		return false
+	case 1:
+		s.attached = slices.DeleteFunc(s.attached, func(a attachment) bool { return a.path == found[0] })
+		return true
+	}
+	fmt.Fprintf(s.out, "%q matches %d attached files; name one:\n  %s\n", name, len(found), strings.Join(found, "\n  "))
+	return false
 }
 
 // setMode is /mode and Shift+Tab: chat or exec; empty toggles.

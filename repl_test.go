@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -59,5 +61,60 @@ func TestREPLKeepsInteractiveRounds(t *testing.T) {
 	last := fp.chats()[4].messages()
 	if g := len(groupStarts(last)); g != 3 { // two kept plus the new question
 		t.Errorf("last request has %d groups, want 3: %+v", g, last)
+	}
+}
+
+// TestContextSubcommands: /context list|add|remove|clear work as YAICLI
+// names them, beside /add and /drop: remove takes a path or a unique file
+// name, clear detaches everything, and the next request carries exactly
+// the files still attached; /context alone is still the usage report.
+func TestContextSubcommands(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"alpha.txt": "ALPHA-TEXT", "beta.txt": "BETA-TEXT", "gamma.txt": "GAMMA-TEXT"} {
+		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)
+	}
+	attachedIn := func(r received) string {
+		for _, m := range r.messages() {
+			if m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader) {
+				return m.Content
+			}
+		}
+		return ""
+	}
+	fp := newFakeProvider(t,
+		check(sse(textStream("one")), func(r received) {
+			if a := attachedIn(r); strings.Contains(a, "ALPHA") || !strings.Contains(a, "BETA") || !strings.Contains(a, "GAMMA") {
+				t.Errorf("after /context remove alpha.txt the attachments are %q, want beta and gamma", a)
+			}
+		}),
+		check(sse(textStream("two")), func(r received) {
+			if a := attachedIn(r); a != "" {
+				t.Errorf("after /ctx clear the attachments are %q, want none", a)
+			}
+		}))
+	in := "/context list\n/add alpha.txt\n/context add beta.txt\n/add gamma.txt\n/context list\n/context remove .txt\n" +
+		"/context remove alpha.txt\n/context rm nothing\n/context list\nq1\n/ctx clear\n/context list\nq2\n/context bogus\n/context\n"
+	r := runBinaryIn(t, fp, dir, e2e{args: []string{"--chat"}, stdin: in})
+	if r.code != 0 {
+		t.Fatalf("code %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		`^no files attached \(/add PATH or /context add PATH\)\n`,
+		`attached beta.txt \(~\d+ tokens\)\n`,
+		`  alpha.txt  \(~\d+ tokens\)\n  beta.txt  \(~\d+ tokens\)\n  gamma.txt  \(~\d+ tokens\)\n3 file\(s\) attached`,
+		`"\.txt" matches 3 attached files; name one:\n  alpha.txt\n  beta.txt\n  gamma.txt\n`,
+		`detached 1 file\(s\); 2 still attached\n`,
+		`nothing is not attached; /context list shows what is\n`,
+		`\n  beta.txt  \(~\d+ tokens\)\n  gamma.txt  \(~\d+ tokens\)\n2 file\(s\) attached`,
+		`one\ndetached 2 file\(s\); 0 still attached\nno files attached`,
+		`unknown /context subcommand "bogus"`,
+		`context \(estimated tokens\)\n  system prompt`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stdout) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if n := len(fp.chats()); n != 2 {
+		t.Errorf("%d requests, want 2", n)
 	}
 }
