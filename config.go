@@ -254,7 +254,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.OutputFormat = p.oneOf("OUTPUT_FORMAT", formatText, formatJSON, formatStreamJSON)
 	c.Pretty = p.bool("PRETTY")
 	c.CodeTheme = p.oneOf("CODE_THEME", codeThemes...)
-	c.Justify = p.oneOf("JUSTIFY", "default", "left", "center", "right", "full")
+	c.Justify = p.oneOf("JUSTIFY", justifyModes...)
 	c.InteractiveRound = p.int("INTERACTIVE_ROUND")
 	c.MaxHistory = p.int("MAX_HISTORY")
 	c.ChatHistoryDir = p.str("CHAT_HISTORY_DIR")

@@ -26,9 +26,16 @@ var valueFlagTable = []valueFlag{
 	{"TOP_P", []string{"P", "top-p"}, numberIn(0, 1)},
 	{"MAX_TOKENS", []string{"max-tokens"}, wholeFrom(1)},
 	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}, wholeFrom(0)},
-	{"JUSTIFY", []string{"justify"}, oneOfWords("default", "left", "center", "right", "full")},
-	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(formatText, formatJSON, formatStreamJSON)},
+	{"JUSTIFY", []string{"justify"}, oneOfWords(justifyModes...)},
+	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(outputFormats...)},
 }
+
+// justifyModes are JUSTIFY's values, and outputFormats OUTPUT_FORMAT's:
+// the flags check them and the completion scripts offer them.
+var (
+	justifyModes  = []string{"default", "left", "center", "right", "full"}
+	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
+)
 
 // switchFlag is a boolean flag that sets a config key to a fixed value.
 type switchFlag struct {

@@ -72,6 +72,10 @@ Flags (before or after the question):
                             preview MCP tool output or not (SHOW_MCP_OUTPUT)
       --justify MODE        default, left, center, right or full (JUSTIFY)
       --list-mcp            start the MCP servers and list their tools (exit 1 if one fails)
+      --show-completion [bash|zsh|fish]
+                            print the shell completion script (shell from $SHELL if not named)
+      --install-completion [bash|zsh|fish]
+                            write it where that shell loads it, and say what to do next
   -V, --verbose             show the effective configuration (key masked)
   -v, --version             print the version
   -h, --help                this text
@@ -118,17 +122,18 @@ type options struct {
 	images                                              []string
 	overrides                                           map[string]string // config KEY -> value
 	prompt                                              []string
+	completion                                          completionRequest // --show-completion, --install-completion
 }
 
-// parseArgs parses flags anywhere among the arguments; "--" ends them.
-// Flags that set a config key come from flagvalues.go's tables; the ones
-// here choose what the run does.
-func parseArgs(args []string) (*options, error) {
-	o := &options{overrides: map[string]string{}}
-	fs := flag.NewFlagSet("yaicli", flag.ContinueOnError)
+// defineFlags defines every flag on a new set storing into o: parseArgs
+// parses with it and shellcompletion.go generates the completion scripts
+// from it, so a new flag is completed without more work. contradiction
+// says which switches given together contradict each other.
+func defineFlags(o *options) (fs *flag.FlagSet, contradiction func() error) {
+	fs = flag.NewFlagSet("yaicli", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	valueFlags(fs, o.overrides)
-	contradiction := switches(fs, o.overrides)
+	contradiction = switches(fs, o.overrides)
 	for _, b := range []struct {
 		v     *bool
 		names []string
@@ -159,6 +164,16 @@ func parseArgs(args []string) (*options, error) {
 	for _, n := range []string{"i", "image"} {
 		fs.Func(n, "", func(v string) error { o.images = append(o.images, v); return nil })
 	}
+	completionFlags(fs, o)
+	return fs, contradiction
+}
+
+// parseArgs parses flags anywhere among the arguments; "--" ends them.
+// Flags that set a config key come from flagvalues.go's tables; the ones
+// defineFlags adds choose what the run does.
+func parseArgs(args []string) (*options, error) {
+	o := &options{overrides: map[string]string{}}
+	fs, contradiction := defineFlags(o)
 	if err := parseAnywhere(fs, args, &o.prompt); err != nil {
 		return nil, err
 	}
@@ -225,6 +240,9 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 		return in.fail(exitUsage, err)
 	}
 	in.o = o
+	if o.completion.action != "" {
+		return runCompletion(o.completion, o.prompt, e.getenv, e.home, rolesDir(e.configDir()), stdout, stderr)
+	}
 	if code, done := infoCommand(o, stdout); done {
 		return code
 	}
