@@ -36,12 +36,15 @@ type approval struct {
 }
 
 // readTools are the tools whose reads are free inside the read area only.
-var readTools = map[string]string{"fs_read_file": "file_paths", "fs_read_image": "file_path", "fs_list_directory": "directory_path", "fs_search_files": "search_path"}
+var readTools = map[string]string{"fs_read_file": "file_paths", "fs_read_image": "file_path", "fs_list_directory": "directory_path", "fs_search_files": "search_path", "fs_get_filesystem_info": "path"}
 
 // approvalFor says whether a call of t with args needs approval and how to
 // ask for it: reads outside the free area, and every tool that executes or
 // writes.
 func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
+	if t.name == "fs_file_operations" { // reads or writes by its operation (fsops.go)
+		return tb.fileOpsApproval(t, args)
+	}
 	if key, ok := readTools[t.name]; ok {
 		paths, _ := stringOrList(args[key])
 		if len(paths) == 0 && key != "file_paths" {

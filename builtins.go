@@ -64,6 +64,23 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			run:     homed(cfg, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }),
 		},
 		{
+			name:    "fs_file_operations",
+			desc:    "Create a directory (create_dir, also mkdir), delete, move or copy a file or directory, or check one (exists, get_info). Symbolic links are moved, copied and deleted as links, never followed; a directory is deleted with what is in it only when recursive is true.",
+			params:  fileOpsParams,
+			changes: true,
+			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return fileOperations(ctx, a, perm.workspaceOr(), cfg.homeDir, out)
+			},
+		},
+		{
+			name:   "fs_get_filesystem_info",
+			desc:   "Facts about a path (exists, type, size, mode, modification time, owner) and the system: OS, working and home directories, and the total, used and free space of the filesystems.",
+			params: filesystemInfoParams,
+			run: func(_ context.Context, a map[string]any, out io.Writer) error {
+				return filesystemInfo(a, cfg.workDir, cfg.homeDir, out)
+			},
+		},
+		{
 			name:   "fetch_webpage",
 			desc:   "Download a public web page and return it as readable text. Addresses on this machine and private networks are refused unless the person allowed them.",
 			params: `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,

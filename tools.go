@@ -271,7 +271,7 @@ func oneLine(s string) string {
 func caption(args string) string {
 	var m map[string]any
 	json.Unmarshal([]byte(args), &m)
-	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "url", "query"} {
+	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "path", "url", "query"} {
 		if v, ok := m[k]; ok {
 			s := strings.Trim(jsonText(v), `"`)
 			return firstRunes(oneLine(s), 80)

@@ -1,0 +1,634 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fileOpsParams is fs_file_operations' schema, with YAICLI's names
+// (operation, path, destination) and recursive, which YAICLI lacks: it
+// deletes a directory and all in it without being asked.
+const fileOpsParams = `{"type":"object","properties":{` +
+	`"operation":{"type":"string","enum":["create_dir","mkdir","delete","move","copy","exists","get_info"],"description":"create_dir (mkdir), delete, move, copy; exists and get_info only read"},` +
+	`"path":{"type":"string","description":"the file or directory to operate on (the source of move and copy)"},` +
+	`"destination":{"type":"string","description":"where move and copy put it; an existing directory receives it under its own name"},` +
+	`"recursive":{"type":"boolean","description":"delete a directory with everything in it (without it, only an empty directory is deleted)"}},` +
+	`"required":["operation","path"]}`
+
+// filesystemInfoParams is fs_get_filesystem_info's schema: YAICLI's
+// include_disk_usage, and path, which YAICLI lacks, for one file's facts.
+const filesystemInfoParams = `{"type":"object","properties":{` +
+	`"path":{"type":"string","description":"a file or directory to describe (default: the working directory)"},` +
+	`"include_disk_usage":{"type":"boolean","description":"disk space of the filesystems of the path, home, working directory and / (default true)"}}}`
+
+// Bounds of what fs_file_operations walks: a copy or a recursive delete
+// counts what it will touch before the person is asked, and stops
+// counting (and refuses) past these.
+const (
+	fileOpsMaxEntries = 100000
+	dirCountMax       = 10000 // get_info's item_count stops here
+)
+
+// protectedDirs are system directories fs_file_operations never writes
+// into or removes from, approved or not, as YAICLI refuses them.
+var protectedDirs = []string{"/etc", "/sys", "/proc", "/dev", "/bin", "/usr", "/sbin", "/boot", "/lib", "/lib64"}
+
+// fileOp is one fs_file_operations call resolved: the paths it touches
+// with their directories' links resolved and their last component not
+// followed, and what is there now. The approval prompt and the run use the
+// same plan, so what runs is what was shown.
+type fileOp struct {
+	op        string // create_dir, delete, move, copy, exists, get_info
+	path      string // resolved source or target
+	dest      string // resolved destination of move and copy; into a directory already joined
+	recursive bool
+	src       os.FileInfo // Lstat of path; nil when it does not exist
+	destInfo  os.FileInfo // Lstat of dest; nil when it does not exist
+}
+
+// writes reports whether the operation changes anything.
+func (op fileOp) writes() bool { return op.op != "exists" && op.op != "get_info" }
+
+// lexicalOp is the operation named in args, with mkdir read as create_dir.
+func lexicalOp(args map[string]any) string {
+	op := strings.ToLower(strings.TrimSpace(argString(args, "operation", "")))
+	if op == "mkdir" {
+		op = "create_dir"
+	}
+	return op
+}
+
+// resolveLeaf makes p absolute from base with the links of its directory
+// resolved, and its last component kept as it is: a link there is the
+// thing operated on, never followed.
+func resolveLeaf(p, base, home string) string {
+	abs := expandHome(p, home)
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(base, abs)
+	}
+	abs = filepath.Clean(abs)
+	if abs == "/" {
+		return abs
+	}
+	return filepath.Join(resolvePath(filepath.Dir(abs), "/"), filepath.Base(abs))
+}
+
+// planFileOp resolves a call, relative paths from base and ~ as home; it
+// fails when the call cannot run as asked.
+func planFileOp(args map[string]any, base, home string) (fileOp, error) {
+	op := fileOp{op: lexicalOp(args), recursive: argBool(args, "recursive")}
+	switch op.op {
+	case "create_dir", "delete", "move", "copy", "exists", "get_info":
+	default:
+		return op, fmt.Errorf("unknown operation %q; use create_dir (mkdir), delete, move, copy, exists or get_info", argString(args, "operation", ""))
+	}
+	p := argString(args, "path", "")
+	if p == "" {
+		return op, errors.New("path is required")
+	}
+	op.path = resolveLeaf(p, base, home)
+	op.src, _ = os.Lstat(op.path)
+	if err := op.protected(); err != nil || op.op != "move" && op.op != "copy" && op.op != "delete" {
+		return op, err
+	}
+	if op.src == nil {
+		return op, fmt.Errorf("%s does not exist", op.path)
+	}
+	if op.op == "delete" {
+		return op, nil
+	}
+	d := argString(args, "destination", "")
+	if d == "" {
+		return op, fmt.Errorf("destination is required for %s", op.op)
+	}
+	op.dest = resolveLeaf(d, base, home)
+	if st, err := os.Lstat(op.dest); err == nil && st.IsDir() {
+		op.dest = filepath.Join(op.dest, filepath.Base(op.path))
+	}
+	op.destInfo, _ = os.Lstat(op.dest)
+	if op.destInfo != nil && op.destInfo.Mode()&fs.ModeSymlink != 0 {
+		target, _ := os.Readlink(op.dest)
+		return op, fmt.Errorf("destination %s is a symbolic link (to %s); links are not written through: name the directory or file itself", op.dest, target)
+	}
+	if op.dest == op.path || insideDir(op.dest, op.path) && op.src.IsDir() {
+		return op, fmt.Errorf("cannot %s %s into itself (%s)", op.op, op.path, op.dest)
+	}
+	if op.destInfo != nil && op.destInfo.IsDir() != op.src.IsDir() {
+		return op, fmt.Errorf("destination %s exists and is %s; the source is %s", op.dest, entryKind(op.destInfo), entryKind(op.src))
+	}
+	return op, op.protected()
+}
+
+// protected refuses writes into or removals from protectedDirs, and
+// deleting or moving / or a directory right under it.
+func (op fileOp) protected() error {
+	var touched []string
+	switch op.op {
+	case "delete", "move":
+		if filepath.Dir(op.path) == "/" {
+			return fmt.Errorf("%s is / or a directory right under it: fs_file_operations does not %s it; the person can do it in a shell", op.path, op.op)
+		}
+		fallthrough
+	case "create_dir":
+		touched = append(touched, op.path)
+	}
+	if op.dest != "" {
+		touched = append(touched, op.dest)
+	}
+	for _, p := range touched {
+		for _, d := range protectedDirs {
+			if insideDir(p, d) {
+				return fmt.Errorf("%s is inside %s, a system directory: fs_file_operations does not change it; the person can do it in a shell", p, d)
+			}
+		}
+	}
+	return nil
+}
+
+// entryKind is "file", "directory", "symlink" or "other".
+func entryKind(st os.FileInfo) string {
+	switch m := st.Mode(); {
+	case m.IsRegular():
+		return "file"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	}
+	return "other"
+}
+
+// treeCount is what a walk of a directory found, links not followed.
+type treeCount struct {
+	files, dirs, links int
+	bytes              int64
+	more               bool // stopped at fileOpsMaxEntries
+}
+
+// countTree counts what is under root (root included).
+func countTree(root string) treeCount {
+	var c treeCount
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if c.files+c.dirs+c.links >= fileOpsMaxEntries {
+			c.more = true
+			return fs.SkipAll
+		}
+		switch {
+		case d.IsDir():
+			c.dirs++
+		case d.Type()&fs.ModeSymlink != 0:
+			c.links++
+		default:
+			c.files++
+			if info, err := d.Info(); err == nil {
+				c.bytes += info.Size()
+			}
+		}
+		return nil
+	})
+	return c
+}
+
+// String is "3 files (120 bytes), 2 directories, 1 link".
+func (c treeCount) String() string {
+	dirs := fmt.Sprintf("%d directories", c.dirs)
+	if c.dirs == 1 {
+		dirs = "1 directory"
+	}
+	s := fmt.Sprintf("%s (%d bytes), %s", plural(c.files, "file"), c.bytes, dirs)
+	if c.links > 0 {
+		s += ", " + plural(c.links, "symbolic link") + " (copied or removed as links, never followed)"
+	}
+	if c.more {
+		s += fmt.Sprintf(", and more: over %d entries", fileOpsMaxEntries)
+	}
+	return s
+}
+
+// describe says what is at path now, for the prompt.
+func describe(path string, st os.FileInfo) string {
+	switch {
+	case st == nil:
+		return path + "  (does not exist)"
+	case st.Mode()&fs.ModeSymlink != 0:
+		target, _ := os.Readlink(path)
+		return path + "  (symbolic link to " + target + "; the link itself)"
+	case st.IsDir():
+		return path + "  (directory)"
+	}
+	return fmt.Sprintf("%s  (%s, %d bytes)", path, entryKind(st), st.Size())
+}
+
+// summary is the approval prompt's text: the operation, the resolved
+// paths and what each will do to what is there.
+func (op fileOp) summary() string {
+	var b strings.Builder
+	switch op.op {
+	case "create_dir":
+		fmt.Fprintf(&b, "fs_file_operations wants to create the directory (and missing parents)\n%s", boxed(describe(op.path, op.src), 0, "│"))
+	case "delete":
+		what := "delete"
+		if op.src != nil && op.src.IsDir() && op.recursive {
+			what = "delete recursively, with everything in it: " + countTree(op.path).String() + ","
+		} else if op.src != nil && op.src.IsDir() {
+			what = "delete the directory if it is empty (not recursive)"
+		}
+		fmt.Fprintf(&b, "fs_file_operations wants to %s\n%s", what, boxed(describe(op.path, op.src), 0, "│"))
+	case "move", "copy":
+		fmt.Fprintf(&b, "fs_file_operations wants to %s\n%s", op.op, boxed(describe(op.path, op.src), 0, "│"))
+		if op.src != nil && op.src.IsDir() {
+			fmt.Fprintf(&b, "  %s\n", countTree(op.path))
+		}
+		dest := describe(op.dest, op.destInfo)
+		if op.destInfo != nil {
+			dest = strings.Replace(dest, "  (", "  (replacing: ", 1)
+			if op.destInfo.IsDir() {
+				dest += " (merged into)"
+			}
+		}
+		fmt.Fprintf(&b, "to\n%s", boxed(dest, 0, "│"))
+	}
+	return b.String()
+}
+
+// planKey is where fileOpsApproval leaves its plan in a call's arguments
+// for the run: what runs is what was shown, and a call that could not be
+// planned when it was judged (so nobody was asked) fails even if it could
+// be planned a moment later. Decoded JSON never holds a planned value.
+const planKey = "\x00plan"
+
+// planned is a plan, or why there is none.
+type planned struct {
+	op  fileOp
+	err error
+}
+
+// fileOpsApproval is the question for a call: reads (exists, get_info)
+// are asked like fs_read_file's, outside the free area only; writes are
+// always asked, showing the plan, and every time when a path is sensitive.
+func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool) {
+	base := tb.perm.workspaceOr()
+	op, err := planFileOp(args, base, tb.cfg.homeDir)
+	args[planKey] = planned{op, err}
+	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
+		return tb.readApproval(t.name, []string{argString(args, "path", ".")})
+	}
+	if err != nil {
+		return approval{}, false // the call fails as it runs, changing nothing
+	}
+	a := approval{tool: t.name, question: "Run fs_file_operations (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary()}
+	a.subject = op.op + " " + op.path
+	if op.dest != "" {
+		a.subject += " -> " + op.dest
+	}
+	for _, p := range []string{op.path, op.dest} {
+		if s := tb.perm.sensitive(resolvePath(p, "/")); p != "" && s != "" {
+			a.sensitive = s
+		}
+	}
+	return a, true
+}
+
+// fileOpResult is the JSON of one fs_file_operations call, YAICLI's keys.
+type fileOpResult map[string]any
+
+// fileOperations is fs_file_operations: create_dir, delete, move, copy,
+// exists and get_info, with YAICLI's result objects.
+func fileOperations(ctx context.Context, args map[string]any, base, home string, out io.Writer) error {
+	p, ok := args[planKey].(planned)
+	if !ok {
+		p.op, p.err = planFileOp(args, base, home)
+	}
+	op, err := p.op, p.err
+	res := fileOpResult{"operation": op.op, "path": op.path, "success": false, "error": nil}
+	if op.path == "" {
+		res["path"] = argString(args, "path", "")
+	}
+	if op.dest != "" {
+		delete(res, "path")
+		res["source"], res["destination"] = op.path, op.dest
+	}
+	if err == nil {
+		err = op.run(ctx, res)
+	}
+	if err != nil {
+		res["success"], res["error"] = false, err.Error()
+	}
+	return writeJSON(out, res)
+}
+
+// run carries out a plan, filling res.
+func (op fileOp) run(ctx context.Context, res fileOpResult) error {
+	switch op.op {
+	case "exists":
+		res["exists"], res["type"], res["size"] = op.src != nil, nil, nil
+		delete(res, "success")
+		delete(res, "error")
+		if op.src != nil {
+			res["type"], res["size"] = entryKind(op.src), op.src.Size()
+		}
+		return nil
+	case "get_info":
+		if op.src == nil {
+			return fmt.Errorf("%s does not exist", op.path)
+		}
+		res["info"] = pathInfo(op.path, op.src)
+	case "create_dir":
+		return op.createDir(res)
+	case "delete":
+		return op.remove(res)
+	case "move":
+		if err := moveNoFollow(op.path, op.dest, op.src); err != nil {
+			return err
+		}
+		res["message"] = "Moved successfully"
+	case "copy":
+		res["type"] = entryKind(op.src)
+		if err := copyNoFollow(ctx, op.path, op.dest, op.src); err != nil {
+			return err
+		}
+		res["message"] = strings.ToUpper(entryKind(op.src)[:1]) + entryKind(op.src)[1:] + " copied"
+	}
+	res["success"] = true
+	return nil
+}
+
+// createDir makes the directory and its missing parents.
+func (op fileOp) createDir(res fileOpResult) error {
+	if op.src != nil {
+		if !op.src.IsDir() {
+			return fmt.Errorf("%s exists and is %s, not a directory", op.path, entryKind(op.src))
+		}
+		res["success"], res["message"] = true, "Directory already exists"
+		return nil
+	}
+	if err := os.MkdirAll(op.path, 0o755); err != nil {
+		return err
+	}
+	res["success"], res["message"] = true, "Directory created"
+	return nil
+}
+
+// remove deletes a file or link (the link itself), an empty directory, or
+// with recursive a directory and all in it (links inside not followed).
+func (op fileOp) remove(res fileOpResult) error {
+	if op.src == nil {
+		return fmt.Errorf("%s does not exist", op.path)
+	}
+	kind := entryKind(op.src)
+	res["type"] = kind
+	var err error
+	switch {
+	case op.src.IsDir() && op.recursive:
+		err = os.RemoveAll(op.path)
+	case op.src.IsDir():
+		if err = syscall.Rmdir(op.path); errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
+			return fmt.Errorf("%s is a directory with %s in it; delete it with recursive: true (the person is shown what it holds)", op.path, countTree(op.path))
+		}
+	default:
+		err = syscall.Unlink(op.path) // never follows a link
+	}
+	if err != nil {
+		return err
+	}
+	res["success"], res["message"] = true, strings.ToUpper(kind[:1])+kind[1:]+" deleted"
+	return nil
+}
+
+// moveNoFollow renames src to dest (a link moves as the link); across
+// filesystems it copies without following links, then removes src.
+func moveNoFollow(src, dest string, st os.FileInfo) error {
+	err := os.Rename(src, dest)
+	if !errors.Is(err, syscall.EXDEV) {
+		return err
+	}
+	if err := copyNoFollow(context.Background(), src, dest, st); err != nil {
+		return err
+	}
+	return os.RemoveAll(src)
+}
+
+// copyNoFollow copies src to dest: a file's bytes and mode, a link as a
+// link, a directory's tree the same way (merged into an existing one); it
+// never reads through a link and never writes through one.
+func copyNoFollow(ctx context.Context, src, dest string, st os.FileInfo) error {
+	if !st.IsDir() {
+		return copyEntry(src, dest, st)
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return copyEntry(p, filepath.Join(dest, strings.TrimPrefix(p, src)), info)
+	})
+}
+
+// copyEntry copies one directory entry without following links.
+func copyEntry(src, dest string, st os.FileInfo) error {
+	switch m := st.Mode(); {
+	case m.IsDir():
+		if err := os.Mkdir(dest, m.Perm()|0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if d, err := os.Lstat(dest); err != nil || !d.IsDir() {
+			return fmt.Errorf("%s is not a directory to copy into", dest)
+		}
+		return nil
+	case m&fs.ModeSymlink != 0:
+		target, err := os.Readlink(src)
+		if err != nil {
+			return err
+		}
+		os.Remove(dest)
+		return os.Symlink(target, dest)
+	case m.IsRegular():
+		return copyFile(src, dest, st)
+	}
+	return fmt.Errorf("%s is %v, not a file, directory or link; it is not copied", src, st.Mode().Type())
+}
+
+// copyFile copies a regular file through a temporary file renamed over
+// dest, so a link at dest is replaced, never written through; the source
+// is opened without following a link swapped in since it was checked.
+func copyFile(src, dest string, st os.FileInfo) error {
+	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if now, err := in.Stat(); err != nil || !now.Mode().IsRegular() {
+		return fmt.Errorf("%s is no longer a regular file", src)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	_, err = io.Copy(tmp, in)
+	if err == nil {
+		err = tmp.Chmod(st.Mode().Perm())
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	os.Chtimes(tmp.Name(), st.ModTime(), st.ModTime())
+	return os.Rename(tmp.Name(), dest)
+}
+
+// pathInfo is the facts of one path (not followed if it is a link).
+func pathInfo(path string, st os.FileInfo) map[string]any {
+	info := map[string]any{"type": entryKind(st), "size": st.Size(), "modified": st.ModTime().Format(time.RFC3339),
+		"permissions": fmt.Sprintf("%03o", st.Mode().Perm()), "mode": st.Mode().String()}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		info["uid"], info["gid"] = sys.Uid, sys.Gid
+		if u, err := user.LookupId(strconv.Itoa(int(sys.Uid))); err == nil {
+			info["owner"] = u.Username
+		}
+		if g, err := user.LookupGroupId(strconv.Itoa(int(sys.Gid))); err == nil {
+			info["group"] = g.Name
+		}
+	}
+	switch {
+	case st.Mode()&fs.ModeSymlink != 0:
+		info["link_target"], _ = os.Readlink(path)
+	case st.IsDir():
+		if f, err := os.Open(path); err == nil {
+			names, _ := f.Readdirnames(dirCountMax + 1)
+			f.Close()
+			info["item_count"] = min(len(names), dirCountMax)
+			if len(names) > dirCountMax {
+				info["item_count_note"] = fmt.Sprintf("counting stopped at %d", dirCountMax)
+			}
+		}
+	}
+	return info
+}
+
+// diskUsage is the space of the filesystem holding path, by statfs(2).
+func diskUsage(path string) (map[string]any, error) {
+	var s unix.Statfs_t
+	if err := unix.Statfs(path, &s); err != nil {
+		return nil, err
+	}
+	bs := uint64(s.Bsize)
+	total, free, avail := uint64(s.Blocks)*bs, uint64(s.Bfree)*bs, uint64(s.Bavail)*bs
+	pct := 0.0
+	if total > 0 {
+		pct = float64(int(float64(total-free)/float64(total)*10000)) / 100
+	}
+	return map[string]any{"mount_point": mountPoint(path), "total": total, "used": total - free, "free": avail, "free_for_root": free, "percent_used": pct}, nil
+}
+
+// mountPoint is the topmost directory above path on the same device.
+func mountPoint(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	dev := deviceOf(st)
+	for p := path; ; {
+		parent := filepath.Dir(p)
+		pst, err := os.Stat(parent)
+		if parent == p || err != nil || deviceOf(pst) != dev {
+			return p
+		}
+		p = parent
+	}
+}
+
+// deviceOf is the device a file is on; 0 where the system does not say.
+func deviceOf(st os.FileInfo) uint64 {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return uint64(sys.Dev)
+	}
+	return 0
+}
+
+// filesystemInfo is fs_get_filesystem_info: YAICLI's system, directories
+// and disk_usage (one entry per filesystem of the path, home, working
+// directory and /), and, for path, path_info: whether it exists and its
+// type, size, mode, modification time and owner (a link not followed).
+func filesystemInfo(args map[string]any, workDir, home string, out io.Writer) error {
+	base := workDir
+	if base == "" {
+		base = "/"
+	}
+	path := resolveLeaf(argString(args, "path", "."), base, home)
+	res := map[string]any{"success": true, "error": nil,
+		"system":      map[string]any{"os": runtime.GOOS, "architecture": runtime.GOARCH, "os_version": osRelease()},
+		"directories": map[string]any{"working_directory": workDir, "home_directory": home}}
+	pi := map[string]any{"path": path, "exists": false}
+	if st, err := os.Lstat(path); err == nil {
+		pi["exists"] = true
+		for k, v := range pathInfo(path, st) {
+			pi[k] = v
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		pi["error"] = err.Error()
+	}
+	res["path_info"] = pi
+	if v, ok := args["include_disk_usage"].(bool); !ok || v {
+		res["disk_usage"] = diskUsages([]string{path, home, workDir, "/"})
+	}
+	return writeJSON(out, res)
+}
+
+// diskUsages is diskUsage of each path's filesystem, each once; a path
+// that does not exist is measured at its nearest existing parent.
+func diskUsages(paths []string) []map[string]any {
+	seen := map[string]bool{}
+	var list []map[string]any
+	for _, p := range paths {
+		for p != "" && p != "/" {
+			if _, err := os.Stat(p); err == nil {
+				break
+			}
+			p = filepath.Dir(p)
+		}
+		if p == "" {
+			continue
+		}
+		du, err := diskUsage(p)
+		if err != nil || seen[du["mount_point"].(string)] {
+			continue
+		}
+		seen[du["mount_point"].(string)] = true
+		list = append(list, du)
+	}
+	return list
+}
+
+// osRelease is the kernel's release, as YAICLI's os_version.
+func osRelease() string {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return ""
+	}
+	return unix.ByteSliceToString(u.Release[:])
+}
