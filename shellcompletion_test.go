@@ -114,12 +114,13 @@ func TestBashCompletion(t *testing.T) {
 }
 
 // zshCapture drives an interactive zsh on a pseudo-terminal (zsh/zpty):
-// it loads the script under compinit, types LINE and Tab, and prints what
-// the completion system was given (compadd is wrapped to print its
-// matches). compinit -D writes no dump file (given "-d /dev/null" as
-// well, compdump would replace /dev/null with a file). Tab runs a widget that says ENDCOMP when completion is over,
-// and nothing else is typed before it: keys typed ahead could cut the
-// completion short.
+// it loads the script under compinit once, then for each LINE types it
+// and Tab and prints "== LINE" and what the completion system was given
+// (compadd is wrapped to print its matches). compinit -D writes no dump
+// file (given "-d /dev/null" as well, compdump would replace /dev/null
+// with a file). Tab runs a widget that says ENDCOMP when completion is
+// over, and nothing else is typed before it: keys typed ahead could cut
+// the completion short.
 const zshCapture = `zmodload zsh/zpty
 zpty z zsh -f -i
 zpty -w z "PS1=''; autoload -Uz compinit; compinit -u -D"
@@ -128,9 +129,13 @@ zpty -w z 'compadd() { if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then builtin 
 zpty -w z '_capture() { _main_complete; print -r -- "END""COMP" >&2; }; zle -C capture complete-word _capture; bindkey "^I" capture'
 zpty -w z "print -r -- RE''ADY"
 zpty -r z line '*READY*'
-zpty -n -w z "$2"$'\t'
-zpty -r z out '*ENDCOMP*'
-print -r -- $out | grep -o '<<[^>]*>>' | sed 's/^<<//; s/>>$//' | sort -u
+for l in "${@[2,-1]}"; do
+  zpty -n -w z "$l"$'\t'
+  zpty -r z out '*ENDCOMP*'
+  print -r -- "== $l"
+  print -r -- $out | grep -o '<<[^>]*>>' | sed 's/^<<//; s/>>$//' | sort -u
+  zpty -n -w z $'\C-u'
+done
 zpty -d z
 `
 
@@ -154,25 +159,38 @@ func TestZshCompletion(t *testing.T) {
 	})
 	capture := filepath.Join(dir, "capture.zsh")
 	os.WriteFile(capture, []byte(zshCapture), 0o644)
-	for _, tc := range append(completionCases[:len(completionCases):len(completionCases)],
+	cases := append(completionCases[:len(completionCases):len(completionCases)],
 		struct {
 			line      string
 			want, not []string
-		}{"yaicli --justify=c", []string{"center"}, []string{"left"}}) {
-		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-		cmd := exec.CommandContext(ctx, zsh, "-f", capture, script, tc.line)
-		cmd.Dir, cmd.Env = home, env
-		out, err := cmd.Output()
-		cancel()
-		if err != nil {
-			t.Fatalf("zsh on %q: %v", tc.line, err)
+		}{"yaicli --justify=c", []string{"center"}, []string{"left"}})
+	args := []string{"-f", capture, script}
+	for _, tc := range cases {
+		args = append(args, tc.line)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, zsh, args...)
+	cmd.Dir, cmd.Env = home, env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("zsh: %v: %s", err, out)
+	}
+	blocks := strings.Split("\n"+string(out), "\n== ")[1:]
+	if len(blocks) != len(cases) {
+		t.Fatalf("zsh answered %d of %d lines:\n%s", len(blocks), len(cases), out)
+	}
+	for i, tc := range cases {
+		lines := strings.Split(blocks[i], "\n")
+		if lines[0] != tc.line {
+			t.Fatalf("zsh answer %d is for %q, want %q", i, lines[0], tc.line)
 		}
-		checkOffered(t, "zsh", tc.line, strings.Split(string(out), "\n"), tc.want, tc.not)
+		checkOffered(t, "zsh", tc.line, lines[1:], tc.want, tc.not)
 	}
 }
 
 // TestFishCompletion asks a real fish (when installed; .ci/run installs
-// it) with complete -C.
+// it) with complete -C, every line in one fish.
 func TestFishCompletion(t *testing.T) {
 	fish, err := exec.LookPath("fish")
 	if err != nil {
@@ -183,15 +201,27 @@ func TestFishCompletion(t *testing.T) {
 	}
 	home, env := completionHome(t)
 	script := writeScript(t, t.TempDir(), "fish")
+	args := []string{"--no-config", "-c", `source $argv[1]; for l in $argv[2..-1]; echo "== $l"; complete -C $l; end`, script}
 	for _, tc := range completionCases {
-		cmd := exec.Command(fish, "--no-config", "-c", `source $argv[1]; complete -C $argv[2]`, script, tc.line)
-		cmd.Dir, cmd.Env = home, env
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("fish on %q: %v", tc.line, err)
+		args = append(args, tc.line)
+	}
+	cmd := exec.Command(fish, args...)
+	cmd.Dir, cmd.Env = home, env
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("fish: %v", err)
+	}
+	blocks := strings.Split("\n"+string(out), "\n== ")[1:]
+	if len(blocks) != len(completionCases) {
+		t.Fatalf("fish answered %d of %d lines:\n%s", len(blocks), len(completionCases), out)
+	}
+	for i, tc := range completionCases {
+		lines := strings.Split(blocks[i], "\n")
+		if lines[0] != tc.line {
+			t.Fatalf("fish answer %d is for %q, want %q", i, lines[0], tc.line)
 		}
 		var got []string
-		for _, l := range strings.Split(string(out), "\n") {
+		for _, l := range lines[1:] {
 			got = append(got, strings.SplitN(l, "\t", 2)[0]) // candidate, tab, description
 		}
 		checkOffered(t, "fish", tc.line, got, tc.want, tc.not)
@@ -320,9 +350,12 @@ func TestCompletionFlagsEndToEnd(t *testing.T) {
 		{[]string{"--install-completion", "fish"}, nil, 0, "wrote the fish completion to ", ""},
 		{[]string{"--complete-values", "role"}, nil, 0, "Code Assistant\nDEFAULT\nShell Command Generator\n", ""},
 	} {
-		r := runBinary(t, nil, e2e{args: tc.args, env: tc.env, noProvider: true})
-		if r.code != tc.code || !strings.Contains(r.stdout, tc.out) || !strings.Contains(r.stderr, tc.err) {
-			t.Errorf("yaicli %q = %d, stdout %.200q, stderr %q; want %d, %q, %q", tc.args, r.code, r.stdout, r.stderr, tc.code, tc.out, tc.err)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			r := runBinary(t, nil, e2e{args: tc.args, env: tc.env, noProvider: true})
+			if r.code != tc.code || !strings.Contains(r.stdout, tc.out) || !strings.Contains(r.stderr, tc.err) {
+				t.Errorf("yaicli %q = %d, stdout %.200q, stderr %q; want %d, %q, %q", tc.args, r.code, r.stdout, r.stderr, tc.code, tc.out, tc.err)
+			}
+		})
 	}
 }
