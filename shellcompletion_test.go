@@ -53,6 +53,8 @@ var completionCases = []struct {
 	{"yaicli --show-role My", []string{"My Reviewer"}, []string{"DEFAULT"}},
 	{"yaicli --config note", []string{"notes.txt", "notebook.md"}, []string{"photo.png"}},
 	{"yaicli why note", []string{"notes.txt", "notebook.md"}, nil},
+	{"yaicli -i pho", []string{"photo.png"}, []string{"notes.txt"}},
+	{"yaicli --image pho", []string{"photo.png"}, nil},
 	{"yaicli --show-completion ", []string{"bash", "zsh", "fish"}, nil},
 	{"yaicli -M x --top", []string{"--top-p"}, nil},
 }
