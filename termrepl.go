@@ -220,6 +220,41 @@ func (t *keyInput) readPaste() string {
 	}
 }
 
+// lineDraw redraws the line being edited in place: it remembers where the
+// previous draw left the cursor, so the next one moves back up over it.
+type lineDraw struct {
+	last     int      // the cursor row of the previous draw, to move back up
+	drawn    []string // the rows of the previous draw
+	drawnW   int      // the width it was drawn at; 0: nothing drawn yet
+	drawnCol int      // the cursor column it left
+}
+
+// frame is what redraws e after prompt on a terminal w cells wide.
+func (d *lineDraw) frame(e *lineEditor, prompt string, w int) string {
+	if d.drawnW != 0 && w != d.drawnW {
+		// The terminal rewrapped the rows drawn to its new width (tmux,
+		// VTE, iTerm2 do): the cursor is as many rows down as they take now.
+		d.last = rowsAt(d.drawn[:min(d.last, len(d.drawn))], w) + d.drawnCol/w
+	}
+	rows, cr, cc := e.render(prompt, w)
+	d.drawn, d.drawnW, d.drawnCol = rows, w, cc
+	var b strings.Builder
+	if d.last > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", d.last)
+	}
+	b.WriteString("\r\x1b[J")
+	b.WriteString(strings.Join(rows, "\r\n"))
+	if up := len(rows) - 1 - cr; up > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", up)
+	}
+	b.WriteString("\r")
+	if cc > 0 {
+		fmt.Fprintf(&b, "\x1b[%dC", cc)
+	}
+	d.last = cr
+	return b.String()
+}
+
 // readLine edits one input line in raw mode with bracketed paste on.
 func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 	t.raw()
@@ -232,34 +267,10 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 		io.WriteString(t.out, "\x1b[?2004l")
 		t.restore()
 	}()
-	last := 0          // the cursor row of the previous draw, to move back up
-	var drawn []string // the rows of the previous draw, and its width
-	drawnW, drawnCol := 0, 0
+	var d lineDraw
 	draw := func() {
 		w, _ := t.size()
-		if drawnW != 0 && w != drawnW {
-			// The terminal rewrapped the rows drawn to its new width (tmux,
-			// VTE, iTerm2 do): the cursor is as many rows down as they
-			// take now.
-			last = rowsAt(drawn[:min(last, len(drawn))], w) + drawnCol/w
-		}
-		rows, cr, cc := e.render(prompt, w)
-		drawn, drawnW, drawnCol = rows, w, cc
-		var b strings.Builder
-		if last > 0 {
-			fmt.Fprintf(&b, "\x1b[%dA", last)
-		}
-		b.WriteString("\r\x1b[J")
-		b.WriteString(strings.Join(rows, "\r\n"))
-		if up := len(rows) - 1 - cr; up > 0 {
-			fmt.Fprintf(&b, "\x1b[%dA", up)
-		}
-		fmt.Fprintf(&b, "\r")
-		if cc > 0 {
-			fmt.Fprintf(&b, "\x1b[%dC", cc)
-		}
-		io.WriteString(t.out, b.String())
-		last = cr
+		io.WriteString(t.out, d.frame(e, prompt, w))
 	}
 	for {
 		draw()
@@ -282,7 +293,7 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 			continue
 		case k.kind == keyCtrl && k.r == 'l':
 			io.WriteString(t.out, "\x1b[H\x1b[2J") // clear; the prompt redraws at the top
-			last = 0
+			d.last = 0
 			continue
 		}
 		if res := e.apply(k); res != editContinue {
@@ -290,8 +301,8 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 				// The viewer gives this screen back as it was: leave the cursor
 				// at the prompt's first row, so the next prompt redraws in place
 				// instead of below a stale copy.
-				if last > 0 {
-					fmt.Fprintf(t.out, "\x1b[%dA", last)
+				if d.last > 0 {
+					fmt.Fprintf(t.out, "\x1b[%dA", d.last)
 				}
 				io.WriteString(t.out, "\r")
 				return res

@@ -128,3 +128,32 @@ func TestLineEditorEverySplit(t *testing.T) {
 		})
 	}
 }
+
+// TestLineDrawFrames: each redraw moves up to where the previous one
+// started, and after the terminal narrows it moves up as many rows as the
+// old rows take once the terminal has rewrapped them.
+func TestLineDrawFrames(t *testing.T) {
+	e := newLineEditor(nil, "")
+	e.insert("hello world, this wraps")
+	rows, cr, cc := e.render(">>> ", 10)
+	var d lineDraw
+	first := d.frame(e, ">>> ", 10)
+	want := "\r\x1b[J" + strings.Join(rows, "\r\n") + "\r" + fmt.Sprintf("\x1b[%dC", cc)
+	if up := len(rows) - 1 - cr; up > 0 {
+		want = "\r\x1b[J" + strings.Join(rows, "\r\n") + fmt.Sprintf("\x1b[%dA", up) + "\r" + fmt.Sprintf("\x1b[%dC", cc)
+	}
+	if cr == 0 || first != want {
+		t.Fatalf("first frame = %q (cursor row %d), want %q", first, cr, want)
+	}
+	if again := d.frame(e, ">>> ", 10); !strings.HasPrefix(again, fmt.Sprintf("\x1b[%dA\r\x1b[J", cr)) {
+		t.Errorf("redraw = %q, want it to start %d rows up", again, cr)
+	}
+	wide := d.frame(e, ">>> ", 40) // the rows drawn at 10 are rewrapped to 40: they take one row each
+	if up := rowsAt(rows[:cr], 40) + cc/40; !strings.HasPrefix(wide, fmt.Sprintf("\x1b[%dA\r", up)) {
+		t.Errorf("after widening: %q, want it to start %d rows up", wide, up)
+	}
+	d.last = 0 // Ctrl+L: the screen was cleared, the prompt is at the top
+	if top := d.frame(e, ">>> ", 40); !strings.HasPrefix(top, "\r\x1b[J") {
+		t.Errorf("after a clear: %q, want no move up", top)
+	}
+}
