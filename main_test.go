@@ -114,6 +114,11 @@ func e2eEnv(t *testing.T, f *fakeProvider, c e2e) (env []string, home string) {
 	return append(env, c.env...), home
 }
 
+// e2eTimeout ends an end-to-end run that hangs. It is a guard, not a
+// measurement: parallel runs share two busy CPUs under -race, and the
+// longest (30 scripted turns) take a minute then.
+const e2eTimeout = 5 * time.Minute
+
 // runInProcess calls run as main would, with an edge made of e2eEnv's
 // environment and dir as the working directory: no stream is a terminal
 // and there is no controlling terminal, as for the binary run in a session
@@ -121,7 +126,7 @@ func e2eEnv(t *testing.T, f *fakeProvider, c e2e) (env []string, home string) {
 func runInProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
 	env, home := e2eEnv(t, f, c)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
 	defer cancel()
 	var out, errb lockedBuffer // ollama_test.go: the agent and MCP servers' stderr write at once
 	code := run(ctx, mapEdge(env, dir, time.Now), c.args, strings.NewReader(c.stdin), &out, &errb)
@@ -133,7 +138,7 @@ func runInProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 func runProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
 	env, home := e2eEnv(t, f, c)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, binary, c.args...)
 	cmd.Env, cmd.Dir = env, dir
