@@ -198,15 +198,8 @@ func countPieces(s string, c *pieces) {
 	for i := 0; i < n; {
 		b := s[i]
 		if b >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
-				c[pScriptWord]++
-			}
-			if !tally.add(r) {
-				c[runePiece(r)]++
-			}
-			i += size
-			if latinLetter(r) {
+			var latin bool
+			if i, latin = wideRune(s, i, c, &tally); latin {
 				glue = i
 			}
 			continue
@@ -232,13 +225,7 @@ func countPieces(s string, c *pieces) {
 		case clsUpper:
 			i = gluedRun(s, i, glue, c)
 		case clsDigit:
-			j := i + 1
-			for j < n && asciiClass[s[j]] == clsDigit {
-				j++
-			}
-			c[pDigitGroup] += int32((j - i + 2) / 3)
-			c[pDigit] += int32(j - i)
-			i = j
+			i = digitRun(s, i, c)
 		case clsPunct:
 			i = punctRun(s, i, c)
 		case clsNewline:
@@ -260,6 +247,40 @@ func countPieces(s string, c *pieces) {
 			i++
 		}
 	}
+	c.addWords(words, cont, long, rare, &tally)
+}
+
+// wideRune counts the non-ASCII character at i (a word of a spaced script,
+// a letter the tally prices by script, or a piece of its own) and returns
+// where the next begins and whether it is a Latin letter, which glues a
+// letter run after it onto its word.
+func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
+		c[pScriptWord]++
+	}
+	if !tally.add(r) {
+		c[runePiece(r)]++
+	}
+	return i + size, latinLetter(r)
+}
+
+// digitRun counts the run of digits at i, a piece per digit and per group
+// of three, and returns its end.
+func digitRun(s string, i int, c *pieces) int {
+	j := i + 1
+	for j < len(s) && asciiClass[s[j]] == clsDigit {
+		j++
+	}
+	c[pDigitGroup] += int32((j - i + 2) / 3)
+	c[pDigit] += int32(j - i)
+	return j
+}
+
+// addWords adds the counts countPieces kept in registers, and the script
+// tally's; rare word ends are priced as Western ones when accented Latin
+// text is most of the words.
+func (c *pieces) addWords(words, cont, long, rare int, tally *scriptTally) {
 	c[pWord] += int32(words)
 	c[pAccentCont] += int32(cont)
 	c[pLongLetter] += int32(long)

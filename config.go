@@ -198,32 +198,9 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	for _, s := range settings {
 		vals[s.key], from[s.key] = s.def, "default"
 	}
-	missing := false
-	if src.path != "" {
-		f, err := os.Open(src.path)
-		switch {
-		case err == nil:
-			file, perr := parseINI(f, src.path)
-			f.Close()
-			if perr != nil {
-				return nil, perr
-			}
-			warnNoCore(warn, src.path, file)
-			for _, k := range slices.Sorted(maps.Keys(file["core"])) {
-				if displayOnlyKeys[k] {
-					continue
-				}
-				if _, known := vals[k]; !known {
-					fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored%s\n", src.path, k, nearestKey(k))
-					continue
-				}
-				vals[k], from[k] = file["core"][k], "file"
-			}
-		case os.IsNotExist(err) && !src.explicit:
-			missing = true
-		default:
-			return nil, fmt.Errorf("reading config: %w", err)
-		}
+	missing, err := readConfigFile(src, vals, from, warn)
+	if err != nil {
+		return nil, err
 	}
 	for _, s := range settings {
 		if v := src.env("YAI_" + s.key); v != "" {
@@ -235,6 +212,53 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	}
 	c := &config{values: vals, sources: from, configPath: src.path, configMissing: missing}
 	p := parser{vals: vals, from: from, warn: warn}
+	c.parseModelSettings(p)
+	c.parseToolSettings(p)
+	c.workDir, c.homeDir = src.workDir, src.home
+	c.environ, c.cacheDir, c.clock, c.version = src.environ, src.cacheDir, src.now, src.version
+	c.permissionPaths(src.env)
+	if err := c.settle(src); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// readConfigFile lays the [core] keys of src's file over vals (from says
+// where each value came from); it reports whether the file was missing,
+// which is no error unless --config named it.
+func readConfigFile(src configSources, vals, from map[string]string, warn io.Writer) (missing bool, err error) {
+	if src.path == "" {
+		return false, nil
+	}
+	f, err := os.Open(src.path)
+	switch {
+	case os.IsNotExist(err) && !src.explicit:
+		return true, nil
+	case err != nil:
+		return false, fmt.Errorf("reading config: %w", err)
+	}
+	file, perr := parseINI(f, src.path)
+	f.Close()
+	if perr != nil {
+		return false, perr
+	}
+	warnNoCore(warn, src.path, file)
+	for _, k := range slices.Sorted(maps.Keys(file["core"])) {
+		if displayOnlyKeys[k] {
+			continue
+		}
+		if _, known := vals[k]; !known {
+			fmt.Fprintf(warn, "yaicli: %s: unknown key %s ignored%s\n", src.path, k, nearestKey(k))
+			continue
+		}
+		vals[k], from[k] = file["core"][k], "file"
+	}
+	return false, nil
+}
+
+// parseModelSettings reads the provider, model, sampling, output and chat
+// settings.
+func (c *config) parseModelSettings(p parser) {
 	c.Provider = strings.ToLower(p.str("PROVIDER"))
 	c.BaseURL = strings.TrimRight(p.str("BASE_URL"), "/")
 	c.APIKey = p.str("API_KEY")
@@ -259,6 +283,10 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.MaxHistory = p.int("MAX_HISTORY")
 	c.ChatHistoryDir = p.str("CHAT_HISTORY_DIR")
 	c.MaxSavedChats = p.int("MAX_SAVED_CHATS")
+}
+
+// parseToolSettings reads the tool, MCP, output-cap and context settings.
+func (c *config) parseToolSettings(p parser) {
 	c.EnableFunctions = p.bool("ENABLE_FUNCTIONS")
 	c.ShowFunctionOut = p.bool("SHOW_FUNCTION_OUTPUT")
 	c.EnableMCP = p.bool("ENABLE_MCP")
@@ -291,10 +319,12 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
-	c.workDir, c.homeDir = src.workDir, src.home
-	c.environ, c.cacheDir, c.clock, c.version = src.environ, src.cacheDir, src.now, src.version
-	c.permissionPaths(src.env)
+}
 
+// settle fills the directories left empty from the state directory and
+// checks the provider: a known preset or a BASE_URL (Azure's from its
+// endpoint), then finds its key.
+func (c *config) settle(src configSources) error {
 	if c.ChatHistoryDir == "" {
 		c.ChatHistoryDir = filepath.Join(stateDir(src.env, src.tmpDir, src.uid), "chats")
 	}
@@ -304,18 +334,18 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	if _, ok := presets[c.Provider]; !ok && c.BaseURL == "" {
 		// With a BASE_URL any name is an OpenAI-compatible server (YAICLI's
 		// users have many); without one there is nowhere to send requests.
-		return nil, fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
+		return fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
 			c.Provider, didYouMean(nearestName(c.Provider, presetNames())), strings.Join(presetNames(), ", "))
 	}
 	if c.Provider == "azure" {
 		base := cmp.Or(c.BaseURL, strings.TrimRight(src.env(azureEndpointEnv), "/"))
 		var err error
 		if c.BaseURL, err = azureBase(base, c.Model, c.AzureAPIVersion); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
-	return c, nil
+	return nil
 }
 
 // permissionPaths fills in the default places of the permissions file and

@@ -398,6 +398,13 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Shift+Tab for exec mode, Ctrl+D to exit")
 	ts.open(title)
 	defer ts.save()
+	return ts.loop(ctx, cfg)
+}
+
+// loop reads and runs lines until Ctrl+D, /exit or a signal; Ctrl+O and
+// Shift+Tab keep the typed line for the next prompt.
+func (ts *termSession) loop(ctx context.Context, cfg *config) int {
+	t := ts.t
 	prefill := ""
 	for ctx.Err() == nil {
 		e := newLineEditor(ts.history, prefill)
