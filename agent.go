@@ -749,3 +749,7 @@ func (a *agent) contextReport(h []message) contextReport {
 func (a *agent) room(h []message, specs []toolSpec) int {
 	return a.budget.tokens - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
 }
+
+// textTokens estimates s as the agent's model counts it: its family's
+// estimate, scaled by what the provider reported this session.
+func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().tokens(s)) }

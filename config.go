@@ -683,3 +683,10 @@ const (
 	formatJSON       = "json"
 	formatStreamJSON = "stream-json"
 )
+
+// justifyModes are JUSTIFY's values, and outputFormats OUTPUT_FORMAT's:
+// the flags check them and the completion scripts offer them.
+var (
+	justifyModes  = []string{"default", "left", "center", "right", "full"}
+	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
+)

@@ -30,13 +30,6 @@ var valueFlagTable = []valueFlag{
 	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(outputFormats...)},
 }
 
-// justifyModes are JUSTIFY's values, and outputFormats OUTPUT_FORMAT's:
-// the flags check them and the completion scripts offer them.
-var (
-	justifyModes  = []string{"default", "left", "center", "right", "full"}
-	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
-)
-
 // switchFlag is a boolean flag that sets a config key to a fixed value.
 type switchFlag struct {
 	key, value string

@@ -53,15 +53,8 @@ func (m *markdown) inline(s string, base style, out []piece) []piece {
 			i += n
 			continue
 		case c == '[' || c == '!' && i+1 < len(s) && s[i+1] == '[':
-			if label, url, end, ok := link(s, i); ok {
-				if c == '!' {
-					out = append(out, piece{"image: ", base | stDim})
-				}
-				out = m.inline(label, base|stLink, out)
-				if url != label {
-					out = append(out, piece{" (" + url + ")", base | stURL})
-				}
-				i, start = end, end
+			if linked, end, ok := m.linkSpan(s, i, base, out); ok {
+				out, i, start = linked, end, end
 				continue
 			}
 		case c == '<':
@@ -78,6 +71,24 @@ func (m *markdown) inline(s string, base style, out []piece) []piece {
 		out = append(out, piece{s[start:], base})
 	}
 	return out
+}
+
+// linkSpan appends the pieces of the link or image at s[i] ("image: ",
+// its label, its URL when that differs) and returns where it ends; ok is
+// false when no link starts there.
+func (m *markdown) linkSpan(s string, i int, base style, out []piece) ([]piece, int, bool) {
+	label, url, end, ok := link(s, i)
+	if !ok {
+		return out, i, false
+	}
+	if s[i] == '!' {
+		out = append(out, piece{"image: ", base | stDim})
+	}
+	out = m.inline(label, base|stLink, out)
+	if url != label {
+		out = append(out, piece{" (" + url + ")", base | stURL})
+	}
+	return out, end, true
 }
 
 // isMarkup reports the bytes inline markup starts with: \ ` * _ ~ [ ! <.

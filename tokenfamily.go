@@ -110,10 +110,6 @@ func (f family) toolsTokens(specs []toolSpec) int {
 	return n
 }
 
-// textTokens estimates s as the agent's model counts it: its family's
-// estimate, scaled by what the provider reported this session.
-func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().tokens(s)) }
-
 // messageTokens estimates one message with the generic family.
 func messageTokens(m message) int { return genericFamily.messageTokens(m) }
 
