@@ -362,7 +362,7 @@ func (s *session) listAttached() {
 	}
 	total := 0
 	for _, a := range s.attached {
-		n := estimateTokens(a.text)
+		n := s.agent.textTokens(a.text)
 		total += n
 		fmt.Fprintf(s.out, "  %s  (~%d tokens)\n", a.path, n)
 	}
