@@ -26,8 +26,8 @@ func TestOllama(t *testing.T) {
 		if r.code != 0 || strings.TrimSpace(r.stdout) == "" || len(chats) != 1 {
 			t.Fatalf("code %d, stdout %q, requests %v; want 0, an answer, one chat request\n%s", r.code, r.stdout, rec.paths(), r.stderr)
 		}
-		if n := chats[0].tools(); n != 9 {
-			t.Errorf("request carried %d tools, want the 9 built-in ones (fs_read_image included)", n)
+		if n := chats[0].tools(); n != 11 {
+			t.Errorf("request carried %d tools, want the 11 built-in ones (fs_read_image, fs_file_operations and fs_get_filesystem_info included)", n)
 		}
 		if !strings.Contains(chats[0].Resp, `"finish_reason":"length"`) {
 			t.Fatalf("server did not stop at the limit: %s", tail(chats[0].Resp, 400))
