@@ -53,12 +53,13 @@ type markdown struct {
 	fence  string       // the open code fence's marker, "" outside one
 	hl     *highlighter // the open code block's colours; nil: none
 	held   string       // a line that may head a table, waiting for the next
-	table  [][]string   // the open table's rows (header first), nil: none
+	cols   int          // the open table's columns, 0: none
+	tcells []string     // its cells, row by row (header first), cols a row
 	align  []byte       // its columns' alignment: 'l', 'c' or 'r'
 	out    []byte       // what this Write draws
 	segs   []seg        // scratch for wrapping
 	sgrs   map[style]string
-	sgrHot [64]struct { // in front of sgrs: row looks one up at every change of style
+	sgrHot [128]struct { // in front of sgrs: row looks one up at every change of style
 		st style
 		s  string
 	}
@@ -77,6 +78,7 @@ type markdown struct {
 	tends   []int
 	trow    [][]piece
 	tfirst  []int
+	twidth  []int // the columns' natural widths, then their widths
 }
 
 // newMarkdown draws Markdown written to it on w.
@@ -117,7 +119,7 @@ func (m *markdown) Write(p []byte) (int, error) {
 // become a table or a fence are not previewed: they will look different.
 func (m *markdown) preview() {
 	w := m.o.width()
-	if w <= 0 || m.held != "" || m.table != nil || len(m.part) == m.shown {
+	if w <= 0 || m.held != "" || m.cols > 0 || len(m.part) == m.shown {
 		return
 	}
 	if m.shown == 0 {
@@ -206,16 +208,14 @@ func (m *markdown) line(raw string) {
 	if m.held != "" {
 		h := m.held
 		m.held = ""
-		head := splitRow(h)
-		if al, ok := delimiterRow(s, len(head)); ok {
-			m.table, m.align = [][]string{head}, al
+		if m.openTable(h, s) {
 			return
 		}
 		m.block(h)
 	}
-	if m.table != nil {
+	if m.cols > 0 {
 		if isTableRow(s) {
-			m.table = append(m.table, splitRow(s))
+			m.tcells = appendRow(m.tcells, s, m.cols)
 			return
 		}
 		m.endTable()
@@ -232,6 +232,10 @@ func (m *markdown) line(raw string) {
 // character, instead of sending the line down sanitize's copying path.
 func safeLine(s string) string {
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) && printable8(word8(s, i)) { // prose is mostly printable ASCII
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c >= 0x20 && c < 0x7f || c == '\t' {
 			i++
@@ -472,7 +476,10 @@ func (m *markdown) paint(b []byte, st style, s string) []byte {
 // sgr is the escape that sets st from the reset state, made once per
 // style and kept.
 func (m *markdown) sgr(st style) string {
-	hot := &m.sgrHot[(st^st>>6)%style(len(m.sgrHot))]
+	// A multiplicative hash: the styles one answer uses (bold, a link,
+	// bold in a heading, italic in a quote...) get slots of their own,
+	// where folding the bits put bold, links and headings in one.
+	hot := &m.sgrHot[uint32(st)*0x9e3779b1>>25]
 	if hot.st == st && hot.s != "" {
 		return hot.s
 	}

@@ -17,11 +17,7 @@ type piece struct {
 // A delimiter without its closing partner is text, as in CommonMark.
 func (m *markdown) inline(s string, base style, out []piece) []piece {
 	start := 0
-	for i := 0; i < len(s); {
-		if !isMarkup(s[i]) { // plain text: none of the cases below starts here
-			i++
-			continue
-		}
+	for i := nextMarkup(s, 0); i < len(s); i = nextMarkup(s, i) { // plain text between: none of the cases below starts there
 		if start < i { // the text before a possible delimiter
 			out = append(out, piece{s[start:i], base})
 			start = i
@@ -91,15 +87,28 @@ func (m *markdown) linkSpan(s string, i int, base style, out []piece) ([]piece, 
 	return out, end, true
 }
 
-// isMarkup reports the bytes inline markup starts with: \ ` * _ ~ [ ! <.
-// It is asked of every byte of prose, so it is two bit tests.
+// markupLow and markupHigh are the bytes inline markup starts with,
+// \ ` * _ ~ [ ! <, a bit each: bytes 0-63, then 64-127.
+const (
+	markupLow  uint64 = 1<<'!' | 1<<'*' | 1<<'<'
+	markupHigh uint64 = 1<<('\\'-64) | 1<<('`'-64) | 1<<('_'-64) | 1<<('~'-64) | 1<<('['-64)
+)
+
+// isMarkup reports the bytes inline markup starts with. It is asked of
+// every byte of prose, so it is one bit test, without a branch on which
+// half of ASCII c is in.
 func isMarkup(c byte) bool {
-	const low uint64 = 1<<'!' | 1<<'*' | 1<<'<'                                              // bytes 0-63
-	const high uint64 = 1<<('\\'-64) | 1<<('`'-64) | 1<<('_'-64) | 1<<('~'-64) | 1<<('['-64) // bytes 64-127
-	if c < 64 {
-		return low>>c&1 != 0
+	set := [4]uint64{markupLow, markupHigh}
+	return set[c>>6]>>(c&63)&1 != 0
+}
+
+// nextMarkup is where the first byte at or after i that may start inline
+// markup is in s, or len(s): plain text is skipped in a loop of its own.
+func nextMarkup(s string, i int) int {
+	for i < len(s) && !isMarkup(s[i]) {
+		i++
 	}
-	return c < 128 && high>>(c-64)&1 != 0
+	return i
 }
 
 // runOf is how many c start s at i.

@@ -14,14 +14,13 @@ func isTableRow(s string) bool {
 	return len(t) > 1 && t[0] == '|'
 }
 
-// splitRow splits a table row into its cells' text, honouring \|.
-func splitRow(s string) []string {
+// splitRow appends a table row's cells' text to cells, honouring \|.
+func splitRow(cells []string, s string) []string {
 	t := strings.TrimSpace(s)
 	t = strings.TrimPrefix(t, "|")
 	if strings.HasSuffix(t, "|") && !strings.HasSuffix(t, `\|`) {
 		t = t[:len(t)-1]
 	}
-	var cells []string
 	start := 0
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
@@ -35,29 +34,54 @@ func splitRow(s string) []string {
 	return append(cells, strings.TrimSpace(strings.ReplaceAll(t[start:], `\|`, "|")))
 }
 
-// delimiterRow reports the |---|:--:| row under a table's header of n
-// columns, and the columns' alignment.
-func delimiterRow(s string, n int) ([]byte, bool) {
+// appendRow appends the n cells of the table row s to cells: a missing
+// cell is empty, cells past the header's count are dropped.
+func appendRow(cells []string, s string, n int) []string {
+	k := len(cells)
+	cells = splitRow(cells, s)
+	for len(cells) < k+n {
+		cells = append(cells, "")
+	}
+	return cells[:k+n]
+}
+
+// openTable opens a table when s is the delimiter row under the header
+// row head. The cells are split into the scratch kept from the last
+// table, so a table's rows cost no allocation of their own.
+func (m *markdown) openTable(head, s string) bool {
 	if !isTableRow(s) {
-		return nil, false
+		return false
 	}
-	cells := splitRow(s)
+	cells := splitRow(m.tcells[:0], head)
+	n := len(cells)
+	cells = splitRow(cells, s)
+	m.tcells = cells
+	al, ok := delimiterRow(m.align[:0], cells[n:], n)
+	if !ok {
+		return false
+	}
+	m.tcells, m.align, m.cols = cells[:n], al, n
+	return true
+}
+
+// delimiterRow reports whether cells are the |---|:--:| row under a
+// table's header of n columns, and appends the columns' alignment to al.
+func delimiterRow(al []byte, cells []string, n int) ([]byte, bool) {
 	if len(cells) != n {
-		return nil, false
+		return al, false
 	}
-	al := make([]byte, n)
-	for i, c := range cells {
+	for _, c := range cells {
 		body := strings.Trim(c, ":")
 		if len(body) == 0 || strings.Trim(body, "-") != "" {
-			return nil, false
+			return al, false
 		}
 		switch {
 		case strings.HasPrefix(c, ":") && strings.HasSuffix(c, ":"):
-			al[i] = 'c'
+			al = append(al, 'c')
 		case strings.HasSuffix(c, ":"):
-			al[i] = 'r'
+			al = append(al, 'r')
 		default:
-			al[i] = 'l'
+			al = append(al, 'l')
 		}
 	}
 	return al, true
@@ -67,31 +91,26 @@ func delimiterRow(s string, n int) ([]byte, bool) {
 // columns as wide as their widest cell when they fit, else shared out and
 // the cells wrapped; the header bold, borders drawn with box characters.
 func (m *markdown) endTable() {
-	rows := m.table
-	if rows == nil {
+	n := m.cols
+	if n == 0 {
 		return
 	}
-	m.table = nil
-	n := len(rows[0])
+	m.cols = 0
 	ps, ends := m.tpieces[:0], append(m.tends[:0], 0) // cell k's pieces: ps[ends[k]:ends[k+1]]
-	natural := make([]int, n)
-	for r, row := range rows {
-		for c := range n {
-			text := ""
-			if c < len(row) {
-				text = row[c]
-			}
-			st := style(0)
-			if r == 0 {
-				st = stBold
-			}
-			ps = m.inline(text, st, ps)
-			ends = append(ends, len(ps))
-			natural[c] = max(natural[c], piecesWidth(ps[ends[len(ends)-2]:]), 1)
+	natural := append(m.twidth[:0], make([]int, n)...)
+	for k, text := range m.tcells {
+		st := style(0)
+		if k < n {
+			st = stBold
 		}
+		ps = m.inline(text, st, ps)
+		ends = append(ends, len(ps))
+		natural[k%n] = max(natural[k%n], piecesWidth(ps[ends[k]:]), 1)
 	}
 	m.tpieces, m.tends = ps, ends
 	widths := fitColumns(natural, m.o.width())
+	m.twidth = widths
+	rows := len(m.tcells) / n
 	m.border("┌", "┬", "┐", widths)
 	for r := range rows {
 		cellPieces := m.trow[:0]
@@ -100,7 +119,7 @@ func (m *markdown) endTable() {
 		}
 		m.trow = cellPieces
 		m.tableRow(cellPieces, widths)
-		if r == 0 && len(rows) > 1 {
+		if r == 0 && rows > 1 {
 			m.border("├", "┼", "┤", widths)
 		}
 	}
@@ -118,14 +137,15 @@ func piecesWidth(ps []piece) int {
 
 // fitColumns shares width (<= 0: unlimited) out among columns that want
 // natural cells each: narrow columns keep their width, wide ones split the
-// rest evenly. Borders take 3 cells a column and one more.
+// rest evenly. Borders take 3 cells a column and one more. When they fit
+// the widths are natural itself, not a copy: tables mostly fit.
 func fitColumns(natural []int, width int) []int {
 	n := len(natural)
-	out := append([]int(nil), natural...)
 	avail := width - 3*n - 1
 	if width <= 0 || widthSum(natural) <= avail {
-		return out
+		return natural
 	}
+	out := append([]int(nil), natural...)
 	fixed := make([]bool, n)
 	for left := n; left > 0; {
 		share := max(avail/left, 1)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,9 +17,14 @@ type seg struct {
 	space bool
 }
 
-// cells is the width of s: its length when it is ASCII.
+// cells is the width of s: its length when it is ASCII, which is looked
+// for 8 bytes at a time.
 func cells(s string) int {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for i+8 <= len(s) && word8(s, i)&msb8 == 0 {
+		i += 8
+	}
+	for ; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
 			return len(s[:i]) + wideCells(s[i:])
 		}
@@ -43,7 +49,12 @@ func wideCells(s string) int {
 // wrap lays pieces out in rows of width cells (no limit when <= 0):
 // first before the first row, rest before the others, justified.
 func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify string) {
-	if width <= 0 || !m.pad && justify != "right" && justify != "center" && cells(first)+piecesWidth(pieces) <= width {
+	if width <= 0 {
+		m.whole(first, pieces, 0, "")
+		return
+	}
+	wFirst, total := cells(first), piecesWidth(pieces) // measured once: every test below is a sum of these
+	if !m.pad && justify != "right" && justify != "center" && wFirst+total <= width {
 		m.whole(first, pieces, 0, "") // most lines fit: no need to cut them in words
 		return
 	}
@@ -51,36 +62,18 @@ func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify s
 		cut := append(m.cut[:0], pieces[:k+1]...)
 		cut[k].text = strings.TrimRight(cut[k].text, " ")
 		m.cut = cut
-		if w := cells(first) + piecesWidth(cut); w <= width { // one row, as the words would make it
+		if w := wFirst + total - trailingSpaces(pieces, k, cut[k].text); w <= width { // one row, as the words would make it
 			m.whole(first, cut, width-w, justifyFor(justify, true))
 			return
 		}
 	}
 	segs := m.segs[:0]
 	for _, p := range pieces {
-		t := p.text
-		for t != "" {
-			k := strings.IndexByte(t, ' ')
-			switch {
-			case k == 0:
-				n := 1
-				for n < len(t) && t[n] == ' ' {
-					n++
-				}
-				segs = append(segs, seg{text: t[:n], st: p.st, w: n, space: true})
-				t = t[n:]
-			case k < 0:
-				segs = append(segs, seg{text: t, st: p.st, w: cells(t)})
-				t = ""
-			default:
-				segs = append(segs, seg{text: t[:k], st: p.st, w: cells(t[:k])})
-				t = t[k:]
-			}
-		}
+		segs = appendSegs(segs, p)
 	}
 	m.segs = segs
 	prefix := first
-	wFirst, wRest := cells(first), cells(rest)
+	wRest := cells(rest)
 	segs = splitWide(segs, max(min(width-wFirst, width-wRest), 1))
 	for pw := wFirst; len(segs) > 0; pw = wRest {
 		avail := max(width-pw, 1)
@@ -93,6 +86,47 @@ func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify s
 		m.row(prefix, row, max(avail-widthOf(row), 0), justifyFor(justify, len(segs) == 0))
 		prefix = rest
 	}
+}
+
+// trailingSpaces is the cells of the spaces ending pieces: those after
+// pieces[k], which hold nothing else, and those trimmed off its text to
+// leave kept. A space takes one cell, so no text is measured again.
+func trailingSpaces(pieces []piece, k int, kept string) int {
+	n := len(pieces[k].text) - len(kept)
+	for _, p := range pieces[k+1:] {
+		n += len(p.text)
+	}
+	return n
+}
+
+// appendSegs appends p's words and runs of spaces as segs, each measured
+// in the one pass that finds its end: a word of ASCII is as wide as it
+// is long, so only words with other characters ask cells.
+func appendSegs(segs []seg, p piece) []seg {
+	t := p.text
+	for len(t) > 0 {
+		n := 1
+		if t[0] == ' ' {
+			for n < len(t) && t[n] == ' ' {
+				n++
+			}
+			segs = append(segs, seg{text: t[:n], st: p.st, w: n, space: true})
+			t = t[n:]
+			continue
+		}
+		ascii := t[0] < utf8.RuneSelf
+		for n < len(t) && t[n] != ' ' {
+			ascii = ascii && t[n] < utf8.RuneSelf
+			n++
+		}
+		w := n
+		if !ascii {
+			w = cells(t[:n])
+		}
+		segs = append(segs, seg{text: t[:n], st: p.st, w: w})
+		t = t[n:]
+	}
+	return segs
 }
 
 // fitRow is how many segs fit in avail cells: whole words, unless one
@@ -227,10 +261,23 @@ func (m *markdown) whole(prefix string, pieces []piece, slack int, justify strin
 // prefix appends a row's prefix: bullets and quote bars in the rule
 // colour, an indent as it is.
 func (m *markdown) prefix(b []byte, prefix string) []byte {
-	if strings.TrimSpace(prefix) != "" {
+	if hasInk(prefix) {
 		return m.paint(b, stRule, prefix)
 	}
 	return append(b, prefix...)
+}
+
+// hasInk reports whether s has more than spaces in it: strings.TrimSpace(s)
+// != "", decided at the first rune that is not a space (a bullet or a
+// quote bar) instead of trimming from both ends, which TrimSpace does
+// rune by rune as soon as s holds anything but ASCII.
+func hasInk(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // restyle appends what changes the style from cur to st: a reset, then

@@ -58,6 +58,26 @@ func fitWidthMarked(s string, w int) string {
 	return fitWidth(s, w-1) + "…"
 }
 
+// lsb8 and msb8 are a byte's lowest and highest bit in each byte of a
+// word: SWAR tests with them look at 8 bytes of text at a time.
+const lsb8, msb8 = 0x0101010101010101, 0x8080808080808080
+
+// word8 is the 8 bytes of s from i as one word, the first in its low byte
+// (one load: the compiler merges the byte reads).
+func word8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// printable8 reports whether the 8 bytes of x are all printable ASCII,
+// 0x20 to 0x7e: no byte below 0x20 (the first term borrows into its high
+// bit), none above 0x7e (adding 1 carries 0x7f into it; 0x80 and up have
+// it already).
+func printable8(x uint64) bool {
+	return ((x-0x20*lsb8)&^x|(x+lsb8)|x)&msb8 == 0
+}
+
 // expandTabs replaces tabs with spaces to the next multiple of 8 cells.
 func expandTabs(s string) string { return tabsTo(s, 8) }
 
@@ -65,7 +85,7 @@ func expandTabs(s string) string { return tabsTo(s, 8) }
 // counting wide characters as the cells they take. ASCII is counted
 // without a look at the width tables: code is mostly ASCII.
 func tabsTo(s string, stop int) string {
-	if !strings.Contains(s, "\t") {
+	if strings.IndexByte(s, '\t') < 0 {
 		return s
 	}
 	var b strings.Builder
