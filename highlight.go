@@ -94,14 +94,16 @@ type highlighter struct {
 	isCmt bool   // open is a comment
 }
 
-// newHighlighter colours code of the named language; nil for a language
-// it does not know (the code is then drawn uncoloured).
-func newHighlighter(name string, p palette) *highlighter {
+// start makes h colour code of the named language, from its first line,
+// and returns it; nil for a language it does not know (the code is then
+// drawn uncoloured). A renderer keeps one highlighter for all its blocks.
+func (h *highlighter) start(name string, p palette) *highlighter {
 	l := langs[strings.ToLower(name)]
 	if l == nil {
 		return nil
 	}
-	return &highlighter{l: l, p: p}
+	*h = highlighter{l: l, p: p}
+	return h
 }
 
 // line appends s, coloured, to b. s is sanitised text: it holds no
@@ -138,11 +140,11 @@ func (h *highlighter) token(s string, i int) (int, string) {
 	l := h.l
 	c := s[i]
 	for _, lc := range l.lineComment {
-		if strings.HasPrefix(s[i:], lc) && (lc != "#" || i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
+		if c == lc[0] && strings.HasPrefix(s[i:], lc) && (lc != "#" || i == 0 || s[i-1] == ' ' || s[i-1] == '\t') {
 			return len(s), h.p.comment
 		}
 	}
-	if l.blockOpen != "" && strings.HasPrefix(s[i:], l.blockOpen) {
+	if l.blockOpen != "" && c == l.blockOpen[0] && strings.HasPrefix(s[i:], l.blockOpen) {
 		if k := strings.Index(s[i+len(l.blockOpen):], l.blockEnd); k >= 0 {
 			return i + len(l.blockOpen) + k + len(l.blockEnd), h.p.comment
 		}
@@ -150,7 +152,7 @@ func (h *highlighter) token(s string, i int) (int, string) {
 		return len(s), h.p.comment
 	}
 	for _, d := range l.multi {
-		if strings.HasPrefix(s[i:], d) {
+		if c == d[0] && strings.HasPrefix(s[i:], d) {
 			if k := strings.Index(s[i+len(d):], d); k >= 0 {
 				return i + len(d) + k + len(d), h.p.str
 			}
@@ -158,7 +160,7 @@ func (h *highlighter) token(s string, i int) (int, string) {
 			return len(s), h.p.str
 		}
 	}
-	if strings.IndexByte(l.quotes, c) >= 0 {
+	if isIn(l.quotes, c) {
 		return quoted(s, i), h.colourString(s, i)
 	}
 	switch {
@@ -182,7 +184,7 @@ func (h *highlighter) token(s string, i int) (int, string) {
 		return j, h.p.number
 	}
 	j := i + 1
-	for j < len(s) && s[j] < 0x80 && !isIdent(s[j]) && s[j] != '#' && s[j] != '$' && strings.IndexByte(l.quotes, s[j]) < 0 &&
+	for j < len(s) && s[j] < 0x80 && !isIdent(s[j]) && s[j] != '#' && s[j] != '$' && !isIn(l.quotes, s[j]) &&
 		(l.blockOpen == "" || s[j] != l.blockOpen[0]) && s[j] != '/' && s[j] != '-' && s[j] != '`' {
 		j++
 	}
@@ -190,6 +192,18 @@ func (h *highlighter) token(s string, i int) (int, string) {
 		j++
 	}
 	return j, ""
+}
+
+// isIn reports whether c is one of the bytes of set, a language's one or
+// two quotes: asked of every byte of code, so a loop the compiler inlines
+// rather than a call to strings.IndexByte.
+func isIn(set string, c byte) bool {
+	for i := 0; i < len(set); i++ {
+		if set[i] == c {
+			return true
+		}
+	}
+	return false
 }
 
 // colourString is a string's colour: a key's in JSON (a string before a

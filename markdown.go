@@ -50,8 +50,10 @@ type markdown struct {
 	w      io.Writer
 	o      mdOptions
 	part   []byte       // the line being received
+	slab   slab         // the text of the lines received lately
 	fence  string       // the open code fence's marker, "" outside one
 	hl     *highlighter // the open code block's colours; nil: none
+	code   highlighter  // what hl points to, kept for the next block
 	held   string       // a line that may head a table, waiting for the next
 	cols   int          // the open table's columns, 0: none
 	tcells []string     // its cells, row by row (header first), cols a row
@@ -99,13 +101,8 @@ func (m *markdown) Write(p []byte) (int, error) {
 			m.part = append(m.part, p...)
 			break
 		}
-		if len(m.part) > 0 {
-			m.part = append(m.part, p[:i]...)
-			m.line(string(m.part))
-			m.part = m.part[:0]
-		} else {
-			m.line(string(p[:i]))
-		}
+		m.line(m.slab.bytes(m.part, p[:i]))
+		m.part = m.part[:0]
 		p = p[i+1:]
 	}
 	if m.o.live {
@@ -174,13 +171,59 @@ func (m *markdown) unpreview() {
 // starts fresh.
 func (m *markdown) flushAnswer() {
 	if len(m.part) > 0 {
-		m.line(string(m.part))
+		m.line(m.slab.bytes(m.part, nil))
 		m.part = m.part[:0]
 	}
 	m.endHeld()
 	m.endTable()
 	m.fence, m.hl = "", nil
 	m.emit()
+}
+
+// slab holds strings the renderer makes, the text of each line above all,
+// one after another in buffers of slabSize bytes: each string is a slice
+// of one, so lines cost an allocation per slabSize bytes, not one each. A
+// strings.Builder never changes the bytes it has handed out (a write past
+// its capacity goes to a new buffer), so a line held for a table stays as
+// it was; a buffer lives on while a string still points into it.
+type slab struct{ b strings.Builder }
+
+// slabSize is the size of a slab's buffers: about a hundred lines.
+const slabSize = 4096
+
+// room makes room for n more bytes and returns where they will start.
+func (s *slab) room(n int) int {
+	if s.b.Cap()-s.b.Len() < n {
+		s.b.Reset()
+		s.b.Grow(max(n, slabSize))
+	}
+	return s.b.Len()
+}
+
+// bytes is a and b as one string.
+func (s *slab) bytes(a, b []byte) string {
+	at := s.room(len(a) + len(b))
+	s.b.Write(a)
+	s.b.Write(b)
+	return s.b.String()[at:]
+}
+
+// join is a + b.
+func (s *slab) join(a, b string) string {
+	at := s.room(len(a) + len(b))
+	s.b.WriteString(a)
+	s.b.WriteString(b)
+	return s.b.String()[at:]
+}
+
+// tabs is tabsTo(t, stop), made in the slab.
+func (s *slab) tabs(t string, stop int) string {
+	if strings.IndexByte(t, '\t') < 0 {
+		return t
+	}
+	at := s.room(tabbedLen(t, stop))
+	writeTabsTo(&s.b, t, stop)
+	return s.b.String()[at:]
 }
 
 // emit writes what has been drawn.
@@ -196,7 +239,10 @@ func (m *markdown) emit() error {
 // line draws one complete source line, or keeps it for a table.
 func (m *markdown) line(raw string) {
 	m.unpreview()
-	s := safeLine(strings.TrimSuffix(raw, "\r"))
+	if n := len(raw); n > 0 && raw[n-1] == '\r' {
+		raw = raw[:n-1]
+	}
+	s := safeLine(raw)
 	if m.fence != "" {
 		if isFenceEnd(s, m.fence) {
 			m.fence, m.hl = "", nil
@@ -261,7 +307,7 @@ func (m *markdown) endHeld() {
 
 // block draws a line outside code blocks and tables.
 func (m *markdown) block(s string) {
-	s = expandTabs(s)
+	s = m.slab.tabs(s, 8)
 	t := strings.TrimLeft(s, " ")
 	indent := len(s) - len(t)
 	switch {
@@ -304,7 +350,7 @@ func (m *markdown) openFence(t string) bool {
 	name = strings.TrimPrefix(strings.Trim(name, "{}"), ".")
 	m.hl = nil
 	if m.o.color {
-		m.hl = newHighlighter(name, m.o.theme)
+		m.hl = m.code.start(name, m.o.theme)
 	}
 	if name != "" {
 		m.out = append(m.out, "  "...)
@@ -317,7 +363,7 @@ func (m *markdown) openFence(t string) bool {
 // codeLine draws one line of a code block, indented, never wrapped (code
 // copied from the terminal keeps its lines).
 func (m *markdown) codeLine(s string) {
-	s = tabsTo(s, 4) // Go's tabs at 8 would push code off a narrow terminal
+	s = m.slab.tabs(s, 4) // Go's tabs at 8 would push code off a narrow terminal
 	m.out = append(m.out, "    "...)
 	if m.hl != nil {
 		m.out = m.hl.line(m.out, s)
@@ -330,11 +376,29 @@ func (m *markdown) codeLine(s string) {
 // isFenceEnd reports whether s closes the fence opened by marker: the same
 // character, at least as many, nothing after.
 func isFenceEnd(s, marker string) bool {
+	if c, ok := firstByte(s); ok && c != marker[0] { // a line of code, told without trimming it
+		return false
+	}
 	t := strings.TrimSpace(s)
 	if len(s)-len(strings.TrimLeft(s, " ")) > 3 || len(t) < len(marker) {
 		return false
 	}
 	return strings.Trim(t, marker[:1]) == ""
+}
+
+// firstByte is the first byte of s after its leading spaces, ok when it
+// is ASCII and no space of any kind, so the first byte strings.TrimSpace(s)
+// would leave too.
+func firstByte(s string) (byte, bool) {
+	i := 0
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if i == len(s) {
+		return 0, false
+	}
+	c := s[i]
+	return c, c < utf8.RuneSelf && c > ' '
 }
 
 // isRule reports a thematic break: three or more of one of - * _, spaces
@@ -458,7 +522,7 @@ func (m *markdown) para(text string, base style, first, marker, rest string) {
 	m.pieces = pieces
 	head := first
 	if marker != "" {
-		head = first + marker
+		head = m.slab.join(first, marker)
 	}
 	m.wrap(pieces, head, rest, m.o.width(), m.o.justify)
 }

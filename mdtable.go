@@ -9,7 +9,12 @@ import (
 )
 
 // isTableRow reports a line that could be a table row: it starts with |.
+// Every line outside code is asked, so one that starts with an ASCII
+// letter or mark other than | is told at its first byte, without trimming.
 func isTableRow(s string) bool {
+	if c, ok := firstByte(s); ok && c != '|' {
+		return false
+	}
 	t := strings.TrimSpace(s)
 	return len(t) > 1 && t[0] == '|'
 }

@@ -12,8 +12,8 @@ import (
 // seg is a word, or the spaces between words, with its width in cells.
 type seg struct {
 	text  string
-	st    style
 	w     int
+	st    style
 	space bool
 }
 
@@ -114,13 +114,13 @@ func appendSegs(segs []seg, p piece) []seg {
 			t = t[n:]
 			continue
 		}
-		ascii := t[0] < utf8.RuneSelf
+		bits := t[0] // every byte of the word or-ed: its high bit set by any non-ASCII
 		for n < len(t) && t[n] != ' ' {
-			ascii = ascii && t[n] < utf8.RuneSelf
+			bits |= t[n]
 			n++
 		}
 		w := n
-		if !ascii {
+		if bits >= utf8.RuneSelf {
 			w = cells(t[:n])
 		}
 		segs = append(segs, seg{text: t[:n], st: p.st, w: w})

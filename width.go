@@ -89,7 +89,19 @@ func tabsTo(s string, stop int) string {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(len(s) + strings.Count(s, "\t")*(stop-1)) // one allocation, not one per doubling
+	b.Grow(tabbedLen(s, stop)) // one allocation, not one per doubling
+	writeTabsTo(&b, s, stop)
+	return b.String()
+}
+
+// tabbedLen is how long s is with its tabs replaced: at most, as a bad
+// byte that becomes U+FFFD grows by two more.
+func tabbedLen(s string, stop int) int {
+	return len(s) + strings.Count(s, "\t")*(stop-1)
+}
+
+// writeTabsTo writes s to b, its tabs replaced as tabsTo does.
+func writeTabsTo(b *strings.Builder, s string, stop int) {
 	col := 0
 	run := 0 // where the text not yet written starts
 	for i := 0; i < len(s); {
@@ -117,5 +129,4 @@ func tabsTo(s string, stop int) string {
 		}
 	}
 	b.WriteString(s[run:])
-	return b.String()
 }
