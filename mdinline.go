@@ -95,20 +95,43 @@ const (
 )
 
 // isMarkup reports the bytes inline markup starts with. It is asked of
-// every byte of prose, so it is one bit test, without a branch on which
-// half of ASCII c is in.
+// every byte of prose, so it is one bit test, the half of ASCII c is in
+// picked without a branch (a conditional move).
 func isMarkup(c byte) bool {
-	set := [4]uint64{markupLow, markupHigh}
-	return set[c>>6]>>(c&63)&1 != 0
+	set := markupLow
+	if c >= 64 {
+		set = markupHigh
+	}
+	return c < 128 && set>>(c&63)&1 != 0
 }
 
 // nextMarkup is where the first byte at or after i that may start inline
-// markup is in s, or len(s): plain text is skipped in a loop of its own.
+// markup is in s, or len(s): plain text is skipped in a loop of its own,
+// 8 bytes at a time while none of them is markup or non-ASCII.
 func nextMarkup(s string, i int) int {
+	for i+8 <= len(s) && !markup8(word8(s, i)) {
+		i += 8
+	}
 	for i < len(s) && !isMarkup(s[i]) {
 		i++
 	}
 	return i
+}
+
+// markup8 reports whether one of the 8 bytes of x may start markup, or is
+// not ASCII (those are not markup; they are left to the byte loop).
+func markup8(x uint64) bool {
+	m := hasByte(x, '\\') | hasByte(x, '`') | hasByte(x, '*') | hasByte(x, '_') |
+		hasByte(x, '~') | hasByte(x, '[') | hasByte(x, '!') | hasByte(x, '<')
+	return (m|x)&msb8 != 0
+}
+
+// hasByte has the high bit of a byte set if x holds c, in the SWAR way:
+// the byte that x^c makes zero borrows into its high bit. A byte above it
+// may be marked too, so only whether any is marked is meant.
+func hasByte(x uint64, c byte) uint64 {
+	y := x ^ uint64(c)*lsb8
+	return (y - lsb8) &^ y
 }
 
 // runOf is how many c start s at i.

@@ -37,8 +37,12 @@ func cells(s string) int {
 func wideCells(s string) int {
 	n := 0
 	for _, r := range s {
-		if r < 0x300 || r >= 0x370 && r < 0x483 || r >= 0x2010 && r < 0x2070 || r >= 0x2500 && r < 0x2600 {
-			n++
+		switch {
+		case r < 0x300 || r >= 0x370 && r < 0x483 || r >= 0x2010 && r < 0x2070 || r >= 0x2500 && r < 0x2700:
+			n++ // letters, punctuation, box drawing and symbols (☐): no marks among them
+			continue
+		case r >= 0x4e00 && r <= 0x9fff:
+			n += 2 // CJK ideographs, the wide characters met most
 			continue
 		}
 		n += runeWidth(r)
@@ -53,9 +57,14 @@ func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify s
 		m.whole(first, pieces, 0, "")
 		return
 	}
-	wFirst, total := cells(first), piecesWidth(pieces) // measured once: every test below is a sum of these
-	if !m.pad && justify != "right" && justify != "center" && wFirst+total <= width {
+	flush := !m.pad && justify != "right" && justify != "center"
+	if flush && len(first)+piecesLen(pieces) <= width { // cells(s) <= len(s): no byte needs a look
 		m.whole(first, pieces, 0, "") // most lines fit: no need to cut them in words
+		return
+	}
+	wFirst, total := cells(first), piecesWidth(pieces) // measured once: every test below is a sum of these
+	if flush && wFirst+total <= width {
+		m.whole(first, pieces, 0, "")
 		return
 	}
 	if k := lastText(pieces); k >= 0 {
@@ -86,6 +95,17 @@ func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify s
 		m.row(prefix, row, max(avail-widthOf(row), 0), justifyFor(justify, len(segs) == 0))
 		prefix = rest
 	}
+}
+
+// piecesLen is the bytes pieces' text takes, an upper bound of their
+// cells: no character is wider than its UTF-8 (the wide ones take three
+// bytes or four for two cells).
+func piecesLen(ps []piece) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p.text)
+	}
+	return n
 }
 
 // trailingSpaces is the cells of the spaces ending pieces: those after
@@ -246,8 +266,10 @@ func (m *markdown) whole(prefix string, pieces []piece, slack int, justify strin
 	cur := style(0)
 	for _, p := range pieces {
 		if p.text != "" {
-			b = m.restyle(b, cur, p.st)
-			cur = p.st
+			if p.st != cur { // tested here, where it inlines: most pieces keep the style
+				b = m.restyle(b, cur, p.st)
+				cur = p.st
+			}
 			b = append(b, p.text...)
 		}
 	}
@@ -315,8 +337,10 @@ func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
 	}
 	cur := style(0)
 	for _, s := range segs {
-		b = m.restyle(b, cur, s.st)
-		cur = s.st
+		if s.st != cur { // most segs keep the style of the one before
+			b = m.restyle(b, cur, s.st)
+			cur = s.st
+		}
 		b = append(b, s.text...)
 		if s.space && gaps > 0 {
 			extra := slack / gaps
