@@ -26,17 +26,27 @@ func splitRow(cells []string, s string) []string {
 	if strings.HasSuffix(t, "|") && !strings.HasSuffix(t, `\|`) {
 		t = t[:len(t)-1]
 	}
-	start := 0
+	start, esc := 0, false
 	for i := 0; i < len(t); i++ {
 		switch t[i] {
 		case '\\':
+			esc = true
 			i++
 		case '|':
-			cells = append(cells, strings.TrimSpace(strings.ReplaceAll(t[start:i], `\|`, "|")))
-			start = i + 1
+			cells = append(cells, cellText(t[start:i], esc))
+			start, esc = i+1, false
 		}
 	}
-	return append(cells, strings.TrimSpace(strings.ReplaceAll(t[start:], `\|`, "|")))
+	return append(cells, cellText(t[start:], esc))
+}
+
+// cellText is a cell's text, trimmed, \| unescaped when esc says the cell
+// has a backslash: most have none, and are not searched for one again.
+func cellText(s string, esc bool) string {
+	if esc {
+		s = strings.ReplaceAll(s, `\|`, "|")
+	}
+	return strings.TrimSpace(s)
 }
 
 // appendRow appends the n cells of the table row s to cells: a missing
@@ -103,14 +113,14 @@ func (m *markdown) endTable() {
 	m.cols = 0
 	ps, ends := m.tpieces[:0], append(m.tends[:0], 0) // cell k's pieces: ps[ends[k]:ends[k+1]]
 	natural := append(m.twidth[:0], make([]int, n)...)
-	for k, text := range m.tcells {
-		st := style(0)
-		if k < n {
-			st = stBold
+	st := stBold // the header's
+	for k, c := 0, 0; k < len(m.tcells); k, c = k+1, c+1 {
+		if c == n { // the next row: counted, not k%n, a division per cell
+			c, st = 0, 0
 		}
-		ps = m.inline(text, st, ps)
+		ps = m.inline(m.tcells[k], st, ps)
 		ends = append(ends, len(ps))
-		natural[k%n] = max(natural[k%n], piecesWidth(ps[ends[k]:]), 1)
+		natural[c] = max(natural[c], piecesWidth(ps[ends[k]:]), 1)
 	}
 	m.tpieces, m.tends = ps, ends
 	widths := fitColumns(natural, m.o.width())

@@ -10,12 +10,30 @@ import (
 )
 
 // seg is a word, or the spaces between words, with its width in cells.
+// It keeps the rest of its piece after it too: segs next to each other
+// in one piece are then drawn with one append (see row).
+// appendSegs makes one per word, so it is kept to four fields and 32
+// bytes, which the compiler builds in registers: int32 counts are enough
+// for an answer's text (maxAnswerText).
 type seg struct {
-	text  string
-	w     int
-	st    style
-	space bool
+	rest string // the seg's text, then the rest of its piece
+	n, w int32  // the seg's text is rest[:n], w cells wide
+	st   style  // with segSpace for the spaces between words
 }
+
+// segSpace marks a seg of spaces in its st, above the bits of styles.
+const segSpace style = 1 << 15
+
+// text is the seg's text.
+func (s seg) text() string { return s.rest[:s.n] }
+
+// space reports a seg of the spaces between words.
+func (s seg) space() bool { return s.st&segSpace != 0 }
+
+// joins reports whether next starts where s ends, in the same piece:
+// what is left of the piece after s is all of next's rest. (After the
+// last seg of a piece nothing is left, and a seg is never empty.)
+func (s seg) joins(next seg) bool { return len(s.rest)-int(s.n) == len(next.rest) }
 
 // cells is the width of s: its length when it is ASCII, which is looked
 // for 8 bytes at a time.
@@ -76,20 +94,22 @@ func (m *markdown) wrap(pieces []piece, first, rest string, width int, justify s
 			return
 		}
 	}
-	segs := m.segs[:0]
+	segs, widest := m.segs[:0], 0
 	for _, p := range pieces {
-		segs = appendSegs(segs, p)
+		segs, widest = appendSegs(segs, p, widest)
 	}
 	m.segs = segs
 	prefix := first
 	wRest := cells(rest)
-	segs = splitWide(segs, max(min(width-wFirst, width-wRest), 1))
+	if limit := max(min(width-wFirst, width-wRest), 1); widest > limit {
+		segs = splitWide(segs, limit)
+	}
 	for pw := wFirst; len(segs) > 0; pw = wRest {
 		avail := max(width-pw, 1)
 		n := fitRow(segs, avail)
 		row := trimSpaces(segs[:n])
 		segs = segs[n:]
-		for len(segs) > 0 && segs[0].space {
+		for len(segs) > 0 && segs[0].space() {
 			segs = segs[1:]
 		}
 		m.row(prefix, row, max(avail-widthOf(row), 0), justifyFor(justify, len(segs) == 0))
@@ -121,8 +141,9 @@ func trailingSpaces(pieces []piece, k int, kept string) int {
 
 // appendSegs appends p's words and runs of spaces as segs, each measured
 // in the one pass that finds its end: a word of ASCII is as wide as it
-// is long, so only words with other characters ask cells.
-func appendSegs(segs []seg, p piece) []seg {
+// is long, so only words with other characters ask cells. widest is the
+// widest seg so far, so that splitWide is called only when it has work.
+func appendSegs(segs []seg, p piece, widest int) ([]seg, int) {
 	t := p.text
 	for len(t) > 0 {
 		n := 1
@@ -130,7 +151,8 @@ func appendSegs(segs []seg, p piece) []seg {
 			for n < len(t) && t[n] == ' ' {
 				n++
 			}
-			segs = append(segs, seg{text: t[:n], st: p.st, w: n, space: true})
+			segs = append(segs, seg{rest: t, n: int32(n), st: p.st | segSpace, w: int32(n)})
+			widest = max(widest, n)
 			t = t[n:]
 			continue
 		}
@@ -143,10 +165,11 @@ func appendSegs(segs []seg, p piece) []seg {
 		if bits >= utf8.RuneSelf {
 			w = cells(t[:n])
 		}
-		segs = append(segs, seg{text: t[:n], st: p.st, w: w})
+		segs = append(segs, seg{rest: t, n: int32(n), st: p.st, w: int32(w)})
+		widest = max(widest, w)
 		t = t[n:]
 	}
-	return segs
+	return segs, widest
 }
 
 // fitRow is how many segs fit in avail cells: whole words, unless one
@@ -155,8 +178,8 @@ func appendSegs(segs []seg, p piece) []seg {
 func fitRow(segs []seg, avail int) int {
 	used := 0
 	for i, s := range segs {
-		if used+s.w > avail {
-			if s.space {
+		if used+int(s.w) > avail {
+			if s.space() {
 				return i
 			}
 			if k := wordStart(segs, i); k > 0 {
@@ -164,30 +187,24 @@ func fitRow(segs []seg, avail int) int {
 			}
 			return max(i, 1)
 		}
-		used += s.w
+		used += int(s.w)
 	}
 	return len(segs)
 }
 
-// splitWide cuts words wider than w cells into pieces of w cells.
+// splitWide cuts words wider than w cells into pieces of w cells (runs
+// of spaces too, which are then words); wrap calls it when one is.
 func splitWide(segs []seg, w int) []seg {
-	wide := false
-	for _, s := range segs {
-		wide = wide || s.w > w
-	}
-	if !wide {
-		return segs
-	}
 	var out []seg
 	for _, s := range segs {
-		for s.w > w {
-			head, tail := cutCells(s.text, w)
+		for int(s.w) > w {
+			head, tail := cutCells(s.text(), w)
 			if head == "" { // a wide character in a one-cell row
 				_, n := utf8.DecodeRuneInString(tail)
 				head, tail = tail[:n], tail[n:]
 			}
-			out = append(out, seg{text: head, st: s.st, w: cells(head)})
-			s = seg{text: tail, st: s.st, w: cells(tail)}
+			out = append(out, seg{rest: s.rest, n: int32(len(head)), st: s.st &^ segSpace, w: int32(cells(head))})
+			s = seg{rest: s.rest[len(head):], n: int32(len(tail)), st: s.st &^ segSpace, w: int32(cells(tail))}
 		}
 		out = append(out, s)
 	}
@@ -196,7 +213,7 @@ func splitWide(segs []seg, w int) []seg {
 
 // wordStart is the index of the first seg of the word segs[i] is part of.
 func wordStart(segs []seg, i int) int {
-	for i > 0 && !segs[i-1].space {
+	for i > 0 && !segs[i-1].space() {
 		i--
 	}
 	return i
@@ -206,14 +223,14 @@ func wordStart(segs []seg, i int) int {
 func widthOf(segs []seg) int {
 	n := 0
 	for _, s := range segs {
-		n += s.w
+		n += int(s.w)
 	}
 	return n
 }
 
 // trimSpaces drops spaces at the end of a row.
 func trimSpaces(row []seg) []seg {
-	for len(row) > 0 && row[len(row)-1].space {
+	for len(row) > 0 && row[len(row)-1].space() {
 		row = row[:len(row)-1]
 	}
 	return row
@@ -330,19 +347,29 @@ func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
 	gaps := 0
 	if justify == "full" {
 		for _, s := range segs {
-			if s.space {
+			if s.space() {
 				gaps++
 			}
 		}
 	}
 	cur := style(0)
-	for _, s := range segs {
-		if s.st != cur { // most segs keep the style of the one before
-			b = m.restyle(b, cur, s.st)
-			cur = s.st
+	for i := 0; i < len(segs); i++ {
+		s := segs[i]
+		if st := s.st &^ segSpace; st != cur { // most segs keep the style of the one before
+			b = m.restyle(b, cur, st)
+			cur = st
 		}
-		b = append(b, s.text...)
-		if s.space && gaps > 0 {
+		if gaps == 0 { // nothing goes between segs: the run of them in this piece at once
+			j := i
+			for j+1 < len(segs) && segs[j].joins(segs[j+1]) {
+				j++
+			}
+			b = append(b, s.rest[:len(s.rest)-len(segs[j].rest)+int(segs[j].n)]...)
+			i = j
+			continue
+		}
+		b = append(b, s.text()...)
+		if s.space() {
 			extra := slack / gaps
 			if slack%gaps > 0 {
 				extra++
