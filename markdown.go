@@ -61,7 +61,7 @@ type markdown struct {
 	out    []byte       // what this Write draws
 	segs   []seg        // scratch for wrapping
 	sgrs   map[style]string
-	sgrHot [128]struct { // in front of sgrs: row looks one up at every change of style
+	sgrHot [64]struct { // in front of sgrs: row looks one up at every change of style
 		st style
 		s  string
 	}
@@ -132,13 +132,29 @@ func (m *markdown) preview() {
 	if end <= m.shown {
 		return
 	}
-	text := sanitize(strings.ReplaceAll(string(m.part[m.shown:end]), "\t", " "))
 	if m.shown == 0 && m.fence != "" {
-		text = "    " + text
+		m.out = append(m.out, "    "...)
+		m.pcells += 4
 	}
-	m.out = append(m.out, text...)
-	m.pcells += cells(text)
+	if chunk := m.part[m.shown:end]; printable(chunk) { // as it is: nothing to replace, a cell a byte
+		m.out = append(m.out, chunk...)
+		m.pcells += len(chunk)
+	} else {
+		text := sanitize(strings.ReplaceAll(string(chunk), "\t", " "))
+		m.out = append(m.out, text...)
+		m.pcells += cells(text)
+	}
 	m.shown = end
+}
+
+// printable reports whether b is all printable ASCII, 0x20 to 0x7e.
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 // lastRuneStart is where the last (maybe partial) character of b starts.
@@ -543,7 +559,7 @@ func (m *markdown) sgr(st style) string {
 	// A multiplicative hash: the styles one answer uses (bold, a link,
 	// bold in a heading, italic in a quote...) get slots of their own,
 	// where folding the bits put bold, links and headings in one.
-	hot := &m.sgrHot[uint32(st)*0x9e3779b1>>25]
+	hot := &m.sgrHot[uint32(st)*0x9e3779b1>>26]
 	if hot.st == st && hot.s != "" {
 		return hot.s
 	}
