@@ -107,23 +107,21 @@ func isMarkup(c byte) bool {
 
 // nextMarkup is where the first byte at or after i that may start inline
 // markup is in s, or len(s): plain text is skipped in a loop of its own,
-// 8 bytes at a time while none of them is markup or non-ASCII.
+// 8 bytes at a time while none of them is markup or non-ASCII (those are
+// not markup either; they are left to the byte loop).
 func nextMarkup(s string, i int) int {
-	for i+8 <= len(s) && !markup8(word8(s, i)) {
-		i += 8
+	for ; i+8 <= len(s); i += 8 { // the test written out, not a call: it does not inline
+		x := word8(s, i)
+		m := hasByte(x, '\\') | hasByte(x, '`') | hasByte(x, '*') | hasByte(x, '_') |
+			hasByte(x, '~') | hasByte(x, '[') | hasByte(x, '!') | hasByte(x, '<')
+		if (m|x)&msb8 != 0 {
+			break
+		}
 	}
 	for i < len(s) && !isMarkup(s[i]) {
 		i++
 	}
 	return i
-}
-
-// markup8 reports whether one of the 8 bytes of x may start markup, or is
-// not ASCII (those are not markup; they are left to the byte loop).
-func markup8(x uint64) bool {
-	m := hasByte(x, '\\') | hasByte(x, '`') | hasByte(x, '*') | hasByte(x, '_') |
-		hasByte(x, '~') | hasByte(x, '[') | hasByte(x, '!') | hasByte(x, '<')
-	return (m|x)&msb8 != 0
 }
 
 // hasByte has the high bit of a byte set if x holds c, in the SWAR way:
