@@ -10,11 +10,12 @@ import (
 )
 
 // seg is a word, or the spaces between words, with its width in cells.
-// It keeps the rest of its piece after it too: segs next to each other
-// in one piece are then drawn with one append (see row).
-// appendSegs makes one per word, so it is kept to four fields and 32
-// bytes, which the compiler builds in registers: int32 counts are enough
-// for an answer's text (maxAnswerText).
+// It keeps the rest of its piece after it too, so that row draws segs
+// next to each other in one piece with one append. appendSegs makes one
+// per word, so it is kept to four fields and 32 bytes, which the
+// compiler builds in registers (a fifth field or 40 bytes and it builds
+// each on the stack and copies it): int32 counts are enough for an
+// answer's text (maxAnswerText).
 type seg struct {
 	rest string // the seg's text, then the rest of its piece
 	n, w int32  // the seg's text is rest[:n], w cells wide
