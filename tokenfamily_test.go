@@ -24,9 +24,9 @@ const (
 	targetLow, targetHigh = 0.85, 1.25
 	targetShare           = 0.87
 	holdLow, holdHigh     = 0.55, 1.7
-	genericLow            = 0.75// generic's floor and ceiling on the older check samples
+	genericLow            = 0.75 // generic's floor and ceiling on the older check samples
 	genericHigh           = 1.6
-	genericShare          = 0.97// share of those within [0.85, 1.6]
+	genericShare          = 0.97 // share of those within [0.85, 1.6]
 )
 
 // TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl
