@@ -21,6 +21,7 @@ const (
 const (
 	pWord        = iota // a letter run (or camelCase piece)
 	pLongLetter         // each letter past the fifth in a piece
+	pLongEnglish        // the same in a word with a common English ending of three letters (-tion, -ment, -ing)
 	pRareEnd            // a word of three letters or more with an ending rare in English
 	pRareEndWest        // the same in a Western European text (Spanish -do, Italian -lo are common there)
 	pCapsLetter         // each letter after the first of an ALL-CAPS run that is no word
@@ -42,6 +43,7 @@ const (
 	pCtrl               // an ASCII control character
 	pAccent             // an accented Latin letter of a Western European text (Latin-1: é, ñ, ü, ç)
 	pUmlaut             // ä, ö, ü, å, ø, æ, ß, õ, ő in such a text: German, Nordic, Finnic words split there more
+	pAccentDense        // one of a text with an accented letter in every third word or more (Hungarian, Icelandic)
 	pAccentExt          // one of a text whose accents are past Latin-1 (Czech, Polish, Baltic, Romanian)
 	pAccentCont         // a letter run going on after an accented letter: the rest of "también"
 	pCombining          // a combining mark (U+0300-U+036F) after a letter: decomposed accents, Yoruba tones
@@ -148,6 +150,30 @@ const englishEnds = "ad al am an ar as at ay ce ch ct de ds ed ee em en er es et
 	"ll ls ly ma me mp ms nd ne ng ns nt ny ol om on or ot ou ow ps pt py rd re rg rk rm rs rt ry se so ss st te th ts ty ub " +
 	"um un up ur ut ve ws xt ze"
 
+// englishTails are the last three letters of 77% of the English words of
+// six letters or more in testdata/tokens_fit.jsonl's prose, man pages,
+// licences and changelogs, and of 15% of the other Latin-script words
+// there. English words this long are mostly one token (documentation,
+// Redistributions); Dutch, Finnish or Swahili ones, not ending so, split.
+const englishTails = "ace age ain ard ary ate ble cal ces cts ded der des ect ely ent ers ess ets ght her ial ice ide " +
+	"ied ies ify ily ing ion ire ise ity ive ize led lly nal nce ncy ned nge nse nts ons ors ose ple rce red ses ted tly " +
+	"uce uct ude ugh uld ure ute ved ves "
+
+// commonTail has bit c&31 of entry (a&31)<<5|b&31 set when the lowercase
+// letters a, b, c are one of englishTails.
+var commonTail = func() (t [1024]uint32) {
+	for i := 0; i+2 < len(englishTails); i += 4 {
+		t[int(englishTails[i]&31)<<5|int(englishTails[i+1]&31)] |= 1 << (englishTails[i+2] & 31)
+	}
+	return t
+}()
+
+// englishTail reports whether the lowercase letters a, b, c end many
+// English words (englishTails).
+func englishTail(a, b, c byte) bool {
+	return commonTail[(int(a&31)<<5|int(b&31))&1023]&(1<<(c&31)) != 0
+}
+
 // commonEnd has bit b&31 of entry a set when the lowercase letters a, b
 // end an English word often (englishEnds). Indexed by byte, so the hot
 // path needs no bounds check.
@@ -192,8 +218,8 @@ func estimateRaw(s string) float64 { return genericFamily.raw(s) }
 // countPieces counts the pieces of s in one pass.
 func countPieces(s string, c *pieces) {
 	var tally scriptTally
-	var words, long, rare, cont int // the lowercase fast path's counts, kept in registers
-	glue := -1                      // where the last accented Latin letter ends: a letter run there goes on its word
+	var w wordCounts // the lowercase fast path's counts
+	glue := -1       // where the last accented Latin letter ends: a letter run there goes on its word
 	n := len(s)
 	for i := 0; i < n; {
 		b := s[i]
@@ -209,15 +235,7 @@ func countPieces(s string, c *pieces) {
 			// Fast path: an all-lowercase word, the commonest piece of all.
 			j := lowerEnd(s, i+1)
 			if j == n || asciiClass[s[j]] != clsUpper {
-				if i == glue {
-					cont++
-				} else {
-					words++
-				}
-				long += max(0, j-i-wordFree)
-				if j-i >= 3 && commonEnd[s[j-2]]&(1<<(s[j-1]&31)) == 0 {
-					rare++
-				}
+				w.add(s, i, j, glue)
 				i = j
 				continue
 			}
@@ -247,7 +265,34 @@ func countPieces(s string, c *pieces) {
 			i++
 		}
 	}
-	c.addWords(words, cont, long, rare, &tally)
+	c.addWords(&w, &tally)
+}
+
+// wordCounts are the counts of countPieces' fast path, all-lowercase words.
+type wordCounts struct {
+	words, cont   int // words, and runs going on after an accented letter
+	long, longEng int // letters past wordFree, in words with an English tail or without
+	rare          int // words with an ending rare in English
+}
+
+// add counts the lowercase word s[i:j]; glue is where the last accented
+// letter ended.
+func (w *wordCounts) add(s string, i, j, glue int) {
+	if i == glue {
+		w.cont++
+	} else {
+		w.words++
+	}
+	if n := j - i; n > wordFree {
+		if englishTail(s[j-3], s[j-2], s[j-1]) {
+			w.longEng += n - wordFree
+		} else {
+			w.long += n - wordFree
+		}
+	}
+	if j-i >= 3 && commonEnd[s[j-2]]&(1<<(s[j-1]&31)) == 0 {
+		w.rare++
+	}
 }
 
 // wideRune counts the non-ASCII character at i (a word of a spaced script,
@@ -280,11 +325,12 @@ func digitRun(s string, i int, c *pieces) int {
 // addWords adds the counts countPieces kept in registers, and the script
 // tally's; rare word ends are priced as Western ones when accented Latin
 // text is most of the words.
-func (c *pieces) addWords(words, cont, long, rare int, tally *scriptTally) {
-	c[pWord] += int32(words)
-	c[pAccentCont] += int32(cont)
-	c[pLongLetter] += int32(long)
-	c[pRareEnd] += int32(rare)
+func (c *pieces) addWords(w *wordCounts, tally *scriptTally) {
+	c[pWord] += int32(w.words)
+	c[pAccentCont] += int32(w.cont)
+	c[pLongLetter] += int32(w.long)
+	c[pLongEnglish] += int32(w.longEng)
+	c[pRareEnd] += int32(w.rare)
 	if tally.count(c) == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
 		c[pRareEndWest], c[pRareEnd] = c[pRareEnd], 0
 	}
@@ -428,7 +474,7 @@ func letterRun(s string, i int, c *pieces) int {
 		}
 		if started && !prevUpper { // lower-to-upper: the piece so far is closed
 			c[pWord]++
-			c[pLongLetter] += int32(max(0, seg-wordFree))
+			longPiece(s, j, seg, c)
 			closed++
 			seg = 0
 		}
@@ -448,9 +494,27 @@ func letterRun(s string, i int, c *pieces) int {
 			c[pCapsLetter] += int32(seg - 1)
 		}
 	} else {
-		c[pLongLetter] += int32(max(0, seg-wordFree))
+		longPiece(s, j, seg, c)
 	}
 	return j
+}
+
+// longPiece counts the letters past wordFree of the piece of seg letters
+// ending at j, as English ones when it has an English tail.
+func longPiece(s string, j, seg int, c *pieces) {
+	if seg <= wordFree {
+		return
+	}
+	if isLower3(s[j-3], s[j-2], s[j-1]) && englishTail(s[j-3], s[j-2], s[j-1]) {
+		c[pLongEnglish] += int32(seg - wordFree)
+		return
+	}
+	c[pLongLetter] += int32(seg - wordFree)
+}
+
+// isLower3 reports whether a, b and c are lowercase ASCII letters.
+func isLower3(a, b, c byte) bool {
+	return asciiClass[a] == clsLower && asciiClass[b] == clsLower && asciiClass[c] == clsLower
 }
 
 // capsWord reports whether an ALL-CAPS run reads as a word (MESSAGES, ERROR,

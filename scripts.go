@@ -19,6 +19,8 @@ const (
 	urduShare       = 30   // ے, ہ, ں, ٹ, ڈ, ڑ or ھ in 1 of 30 Arabic-script letters: Urdu
 	persianShare    = 30   // پ, چ, ژ, گ, ک or ی in 1 of 30: Persian (ی alone is 1 in 12 there)
 	latinExtShare   = 5    // 1 in 5 accented letters past Latin-1 (č, ł, ā, ș): Central European or Baltic
+	denseWords      = 5    // 2 accented letters in 5 words: Hungarian, Icelandic, Irish (Romance prose has under 1 in 3)
+	denseMin        = 8    // ... and 8 of them at least: a short phrase tells no language
 	westShare       = 25   // an accent of Latin-1 in 1 of 25 words: a Western European text (not English)
 	vietnameseShare = 4    // ơ, ư, đ, ă or a tone mark in 1 of 4 accented letters: Vietnamese
 	hanTableFirst   = 0x4e00
@@ -103,7 +105,11 @@ func (t *scriptTally) add(r rune) bool {
 		}
 	case r >= 0x1e00 && r <= 0x1eff:
 		t.latin++
-		t.vietnamese++ // Latin Extended Additional: Vietnamese's tone marks
+		if r >= 0x1ea0 && r <= 0x1ef9 && r != 'ẹ' && r != 'Ẹ' && r != 'ọ' && r != 'Ọ' {
+			t.vietnamese++ // Vietnamese's tone marks
+		} else {
+			t.latinExt++ // Yoruba's ẹ, ọ, ṣ; transliterations
+		}
 	case r >= 0xc0 && r <= 0x24f && r != 0xd7 && r != 0xf7 && !turkishLetter(r):
 		t.latin++
 		if r >= 0x100 {
@@ -145,14 +151,7 @@ func (t *scriptTally) count(c *pieces) int {
 	case t.traditional > t.simplified:
 		han = pHanTrad
 	}
-	latin := pAccent
-	switch {
-	case t.latin == 0:
-	case t.vietnamese*vietnameseShare >= t.latin:
-		latin = pVietnamese
-	case t.latinExt*latinExtShare >= t.latin:
-		latin = pAccentExt
-	}
+	latin := t.latinPiece(int(c[pWord] + c[pAccentCont]))
 	arabic := pArabic
 	switch {
 	case t.urdu*urduShare >= t.arabic && t.urdu > 0:
@@ -170,6 +169,23 @@ func (t *scriptTally) count(c *pieces) int {
 	c[han] += int32(t.han)
 	c[pKana] += int32(t.kana)
 	return latin
+}
+
+// latinPiece is the piece the accented Latin letters of a text of words
+// letter runs are: Vietnamese, Central European (past Latin-1), dense
+// (Hungarian, Icelandic, Irish, Yoruba: languages tokenizers split more
+// than the Romance ones, whose accents are rarer) or Western.
+func (t *scriptTally) latinPiece(words int) int {
+	switch {
+	case t.latin == 0:
+	case t.vietnamese*vietnameseShare >= t.latin:
+		return pVietnamese
+	case t.latinExt*latinExtShare >= t.latin:
+		return pAccentExt
+	case t.latin >= denseMin && t.latin*denseWords >= 2*words:
+		return pAccentDense
+	}
+	return pAccent
 }
 
 // marked reports whether marks are frequent enough among n letters to name

@@ -60,9 +60,9 @@ func realCount(s sample, family string) int {
 
 // pieceNames are the Go names of the pieces, to write price tables.
 var pieceNames = [nPieces]string{
-	"pWord", "pLongLetter", "pRareEnd", "pRareEndWest", "pCapsLetter", "pCapsShort", "pRepeat", "pCaseFlip", "pDigitGroup", "pDigit", "pPunct", "pPunctMore",
+	"pWord", "pLongLetter", "pLongEnglish", "pRareEnd", "pRareEndWest", "pCapsLetter", "pCapsShort", "pRepeat", "pCaseFlip", "pDigitGroup", "pDigit", "pPunct", "pPunctMore",
 	"pPunctWord", "pNewline", "pBlankLine", "pIndent", "pSpaces", "pSpaceMore", "pSpaceDigit", "pSpaceWide", "pCtrl",
-	"pAccent", "pUmlaut", "pAccentExt", "pAccentCont", "pCombining", "pTurkish", "pVietnamese", "pGreek", "pCyrRussian", "pCyrDefault", "pCyrSouth", "pCyrTurkic",
+	"pAccent", "pUmlaut", "pAccentDense", "pAccentExt", "pAccentCont", "pCombining", "pTurkish", "pVietnamese", "pGreek", "pCyrRussian", "pCyrDefault", "pCyrSouth", "pCyrTurkic",
 	"pCyrKyrgyz", "pArmenian", "pGeorgian", "pHebrew", "pArabic", "pArabicFa", "pArabicUr", "pEthiopic", "pDevanagari", "pBengali",
 	"pGurmukhi", "pGujarati", "pOriya", "pTamil", "pTelugu", "pKannada", "pMalayalam", "pSinhala",
 	"pThai", "pLao", "pMyanmar", "pKhmer", "pHangul", "pHanSimple", "pHanTrad", "pKanji",
