@@ -37,8 +37,10 @@ type agent struct {
 	think     *reasoningView // where reasoning is drawn; nil: plainly on stderr
 	spinTo    io.Writer      // the terminal a waiting spinner is drawn on; nil: none
 	// reported is the last prompt size the provider reported, for /context
-	// even when it did not calibrate the estimator; reportedEst our estimate.
+	// even when it did not calibrate the estimator; reportedEst our estimate,
+	// reportedSkip why it did not calibrate ("" when it did).
 	reported, reportedEst int
+	reportedSkip          string
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
 	// compaction records summary attempts, for compact.go's guards.
@@ -483,15 +485,17 @@ func (a *agent) observe(r reply, h []message, specs []toolSpec) {
 	if p <= 0 {
 		return
 	}
-	a.reported, a.reportedEst = p, est
+	a.reported, a.reportedEst, a.reportedSkip = p, est, ""
 	if mayCutSilently(a.cfg) {
 		msgs := a.requestTokens(h, nil)
 		proof := a.budget.window > 0 && p == a.budget.window
 		if proof || msgs > 1000 && p < msgs*4/10 {
+			a.reportedSkip = "far below it or the whole window: the server probably cut the conversation"
 			a.warnCut(p, est, proof)
 			return
 		}
 		if len(specs) > 0 && len(h) > 0 && h[len(h)-1].Role != "user" {
+			a.reportedSkip = "a tool round: a local server's template may leave the tool schemas out"
 			return
 		}
 	}
@@ -706,6 +710,7 @@ type contextReport struct {
 	// estimator's ratio.
 	reported, reportedEst int
 	calibrated            bool
+	skipped               string // why the report did not calibrate, in words
 	ratio                 float64
 	family, model         string
 }
@@ -714,7 +719,7 @@ type contextReport struct {
 // schemas counted are those that would be sent.
 func (a *agent) contextReport(h []message) contextReport {
 	r := contextReport{budget: a.budget, groups: len(groupStarts(h)), reported: a.reported, reportedEst: a.reportedEst,
-		calibrated: a.reported == a.cal.reported && a.reportedEst == a.cal.estimate, ratio: a.cal.ratio,
+		calibrated: a.reportedSkip == "" && a.reported == a.cal.reported && a.reportedEst == a.cal.estimate, ratio: a.cal.ratio, skipped: a.reportedSkip,
 		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target}
 	for _, m := range h {
 		t := a.estimate(m)

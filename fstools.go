@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -601,8 +602,9 @@ func argInt(args map[string]any, k string, def int) int {
 }
 
 // argCountMax is the largest offset or limit taken as given; larger
-// numbers (1e300) mean "everything" and are clamped, not refused.
-const argCountMax = 1 << 53
+// numbers (1e300) mean "everything" and are clamped, not refused. It is
+// the largest int on 32-bit builds and 2^53 (exact in a float64) on 64-bit.
+const argCountMax = min(math.MaxInt, 1<<53)
 
 // argCount is a non-negative count argument: any JSON number (or numeric
 // string) is accepted, negatives and NaN read as 0, fractions are dropped

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -619,8 +620,8 @@ func writeReported(w io.Writer, r contextReport) {
 		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; calibration ×%.2f)\n",
 			r.reported, r.reportedEst, r.ratio)
 	case r.reported > 0:
-		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; not used to calibrate: far below it, the server probably cut the conversation)\n",
-			r.reported, r.reportedEst)
+		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; not used to calibrate: %s)\n",
+			r.reported, r.reportedEst, cmp.Or(r.skipped, "outside what calibration accepts"))
 	default:
 		fmt.Fprintln(w, "  last reported by provider          -  (no usage reported yet)")
 	}

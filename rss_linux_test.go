@@ -10,4 +10,4 @@ func maxRSS() int64 {
 }
 
 // maxrssBytes reads ru_maxrss, which Linux reports in kilobytes.
-func maxrssBytes(ru *syscall.Rusage) int64 { return ru.Maxrss * 1024 }
+func maxrssBytes(ru *syscall.Rusage) int64 { return int64(ru.Maxrss) * 1024 } // int32 on 386
