@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -157,4 +158,36 @@ func TestListProvidersAzure(t *testing.T) {
 		}
 	}
 	t.Errorf("--list-providers has no azure line:\n%s", b.String())
+}
+
+// TestHostedPresets: each hosted preset YAICLI users name resolves to its
+// documented endpoint, takes its key from its conventional variable, and
+// is listed by --list-providers with both.
+func TestHostedPresets(t *testing.T) {
+	var list strings.Builder
+	writeProviders(&list)
+	for _, p := range []struct{ name, url, keyEnv string }{
+		{"cerebras", "https://api.cerebras.ai/v1", "CEREBRAS_API_KEY"},
+		{"fireworks", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY"},
+		{"sambanova", "https://api.sambanova.ai/v1", "SAMBANOVA_API_KEY"},
+		{"nvidia", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY"},
+		{"huggingface", "https://router.huggingface.co/v1", "HF_TOKEN"},
+		{"cohere", "https://api.cohere.ai/compatibility/v1", "COHERE_API_KEY"},
+	} {
+		env := map[string]string{"YAI_PROVIDER": p.name, p.keyEnv: "k-" + p.name}
+		c, _ := load(t, "", env, nil)
+		if got := c.baseURL(); got != p.url {
+			t.Errorf("%s: base URL %q, want %q", p.name, got, p.url)
+		}
+		if c.APIKey != "k-"+p.name || c.apiKeySource != "env "+p.keyEnv {
+			t.Errorf("%s: key %q from %q, want it from %s", p.name, c.APIKey, c.apiKeySource, p.keyEnv)
+		}
+		bare, _ := load(t, "", map[string]string{"YAI_PROVIDER": p.name}, nil)
+		if err := checkAPIKey(bare); err == nil || !strings.Contains(err.Error(), p.keyEnv) {
+			t.Errorf("%s without a key: %v, want an error naming %s", p.name, err, p.keyEnv)
+		}
+		if !matches(`(?m)^`+p.name+`\s+`+regexp.QuoteMeta(p.url)+`\s+needs `+p.keyEnv+`$`, list.String()) {
+			t.Errorf("--list-providers lacks %s with %s and %s:\n%s", p.name, p.url, p.keyEnv, list.String())
+		}
+	}
 }
