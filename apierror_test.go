@@ -89,6 +89,7 @@ func classifyBody(b errorBody) *apiError {
 // TestClassifyProviderBodies: every body in testdata/errors is classified as
 // its name says, with its numbers where it states them, and has a source.
 func TestClassifyProviderBodies(t *testing.T) {
+	t.Parallel()
 	numbers := map[string][2]int{ // limit, actual
 		"ctx_openai": {4097, 4619}, "ctx_anthropic": {200000, 208310}, "ctx_gemini": {1048576, 1200293},
 		"ctx_deepseek": {131072, 131134}, "ctx_vllm": {16384, 19591}, "ctx_llamacpp": {123904, 124315},

@@ -73,6 +73,7 @@ func TestEstimateCalibration(t *testing.T) {
 // be within 0.85-1.6 of both; there it must still not under-estimate either
 // by more than 20%, since an estimate that is too low ends in a rejection.
 func TestEstimateHeldOut(t *testing.T) {
+	t.Parallel()
 	samples := loadSampleFile(t, "testdata/tokens_heldout.jsonl")
 	samples = append(samples, loadSampleFile(t, "testdata/tokens_kinds.jsonl")...)
 	for _, s := range samples {

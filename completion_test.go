@@ -77,6 +77,7 @@ func TestComplete(t *testing.T) {
 // screen and redraws the prompt with the line kept, and a resize while
 // typing leaves one copy of the prompt.
 func TestTmuxLineEditor(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t)
 	s := startTmux(t, f, "--chat")
 	s.typeText("/comp")

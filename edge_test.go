@@ -62,6 +62,7 @@ var processReads = map[string]bool{
 // line editor and the viewer, SIGTERM/SIGHUP in main's signalContext) are
 // signal.Notify, which is not in the list: they belong to the one terminal.
 func TestEdgeOnly(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
 	for _, name := range files {

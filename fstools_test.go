@@ -228,6 +228,7 @@ func TestReadFileClampsNumbers(t *testing.T) {
 // and invalid sequences cut between chunks, equal the slice of the
 // decoded text, and total_chars counts every character.
 func TestReadWindowChunks(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	pieces := []string{"a", "é", "日", "🙂", "\xff", "\xe6\x97", "\n"}
 	var b strings.Builder
@@ -253,6 +254,7 @@ func TestReadWindowChunks(t *testing.T) {
 // most readCallMax characters, names the files it did not read, and a
 // cancelled call stops reading.
 func TestReadFilesBounded(t *testing.T) {
+	t.Parallel()
 	p := filepath.Join(t.TempDir(), "big.txt")
 	os.WriteFile(p, bytes.Repeat([]byte("0123456789abcdef"), 128<<10), 0o644) // 2 MiB
 	paths := make([]any, 40)

@@ -17,6 +17,7 @@ const maxFuncLines = 60
 // literal a function returns as its last statement (builtinTools' list of
 // tools) does not count beyond its first line, as it is data, not steps.
 func TestFunctionsFitOnAScreen(t *testing.T) {
+	t.Parallel()
 	paths, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

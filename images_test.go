@@ -271,6 +271,7 @@ func TestImageFlagRefused(t *testing.T) {
 // after the round's tool results, as OpenAI takes images only there. A
 // file outside the workspace needs the same permission as fs_read_file.
 func TestReadImageToolOpenAI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pic := pngBytes(t, 800, 600)
 	path := writeTestFile(t, dir, "chart.png", pic)
@@ -372,6 +373,7 @@ func TestImageRejectionPlain(t *testing.T) {
 // its bytes; loading reads the file again, and a file gone since is said
 // in the message.
 func TestSavedChatImages(t *testing.T) {
+	t.Parallel()
 	dir, chats := t.TempDir(), filepath.Join(t.TempDir(), "chats")
 	pic := pngBytes(t, 1200, 900)
 	path := writeTestFile(t, dir, "big.png", pic)

@@ -131,9 +131,13 @@ type repeatReader struct {
 
 // Read fills p with b over and over.
 func (r *repeatReader) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = r.b[r.off]
-		r.off = (r.off + 1) % len(r.b)
+	if len(r.b) < 4096 { // whole copies of b, so a read is a few copy calls
+		r.b = bytes.Repeat(r.b, 4096/len(r.b)+1)
+	}
+	for n := 0; n < len(p); {
+		c := copy(p[n:], r.b[r.off:])
+		n += c
+		r.off = (r.off + c) % len(r.b)
 	}
 	return len(p), nil
 }
@@ -286,6 +290,7 @@ func TestValidateDuplicateIDs(t *testing.T) {
 // TestShrinkSmallResults: 10,000 small results over the budget are not
 // spilled, and shrinking reports nothing it did not save.
 func TestShrinkSmallResults(t *testing.T) {
+	t.Parallel()
 	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}
 	var calls []toolCall
 	for i := range 10000 {

@@ -68,6 +68,7 @@ func TestMarkdownGolden(t *testing.T) {
 // TestMarkdownChunks: an answer cut in two at every byte, and one fed a
 // byte at a time, draws exactly what the whole answer draws.
 func TestMarkdownChunks(t *testing.T) {
+	t.Parallel()
 	inputs, _ := filepath.Glob(filepath.Join("testdata", "markdown", "*.md"))
 	for _, in := range inputs {
 		src, _ := os.ReadFile(in)

@@ -23,6 +23,7 @@ var sgrRE = regexp.MustCompile(`\x1b\[[0-9;:]*m`)
 // TestTmuxMarkdownAnswer: a one-shot answer on a terminal is drawn as
 // Markdown: no markers, the code coloured, the table boxed.
 func TestTmuxMarkdownAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(textStream(mdAnswer...)))
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " 'show me'; echo EXIT=$?; sleep 30"})[0])
 	sc := s.waitFor("EXIT=0")
@@ -47,6 +48,7 @@ func TestTmuxMarkdownAnswer(t *testing.T) {
 
 // TestTmuxNoColor: NO_COLOR=1 lays the answer out without one SGR escape.
 func TestTmuxNoColor(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(textStream(mdAnswer...)))
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{"NO_COLOR=1 " + binary + " 'show me'; echo EXIT=$?; sleep 30"})[0])
 	s.waitFor("EXIT=0")
@@ -75,6 +77,7 @@ func TestPipedAnswerIsVerbatim(t *testing.T) {
 
 // TestTmuxREPLMarkdown: the REPL draws its answers as Markdown too.
 func TestTmuxREPLMarkdown(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(textStream("## Sub", "heading\n\nA **strong", "** point.")))
 	s := startTmux(t, f, "--chat")
 	s.typeText("hi")

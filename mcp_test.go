@@ -187,6 +187,7 @@ func TestMCPToolName(t *testing.T) {
 
 // TestMCPReferenceServersStdio lists and calls the real reference servers.
 func TestMCPReferenceServersStdio(t *testing.T) {
+	t.Parallel()
 	dir := mcpServersDir(t)
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hello from disk"), 0o644)
@@ -223,6 +224,7 @@ func TestMCPReferenceServersStdio(t *testing.T) {
 // TestMCPLargeOutputTruncated: the echo tool with a message larger than the
 // cap comes back truncated with a marker, and the spill file holds it all.
 func TestMCPLargeOutputTruncated(t *testing.T) {
+	t.Parallel()
 	dir := mcpServersDir(t)
 	hub, _ := startHub(t, map[string]mcpServerConfig{
 		"everything": {Command: "node", Args: []string{filepath.Join(dir, "server-everything", "dist", "index.js"), "stdio"}},
@@ -271,6 +273,7 @@ func startEverythingHTTP(t *testing.T, transport string) string {
 
 // TestMCPLegacySSE runs server-everything's legacy SSE transport.
 func TestMCPLegacySSE(t *testing.T) {
+	t.Parallel()
 	base := startEverythingHTTP(t, "sse")
 	hub, warn := startHub(t, map[string]mcpServerConfig{"old": {URL: base + "/sse", Type: "sse"}}, "60")
 	if warn != "" {
@@ -284,6 +287,7 @@ func TestMCPLegacySSE(t *testing.T) {
 
 // TestMCPStreamableHTTP runs server-everything's streamable HTTP transport.
 func TestMCPStreamableHTTP(t *testing.T) {
+	t.Parallel()
 	url := startEverythingHTTP(t, "streamableHttp") + "/mcp"
 	hub, warn := startHub(t, map[string]mcpServerConfig{"remote": {URL: url, Type: "http"}}, "60")
 	if warn != "" {

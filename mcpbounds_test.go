@@ -128,31 +128,41 @@ func TestMCPDeafServerEndToEnd(t *testing.T) {
 	if m := f.chats()[1].messages(); !strings.Contains(m[len(m)-1].Content, "within 3s (MCP_TIMEOUT)") {
 		t.Errorf("tool result: %.300s", m[len(m)-1].Content)
 	}
+	// Each signal in a run of its own, side by side: the runs wait, not work.
 	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP} {
-		cmd, f, errb := mcpRun(t, "deaf", 0, string(blob), "YAI_MCP_TIMEOUT=600")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			signalDeafCall(t, sig, string(blob))
+		})
+	}
+}
+
+// signalDeafCall starts a run whose MCP call is blocked writing to a deaf
+// server and checks that sig ends it within 2 seconds with 128+sig.
+func signalDeafCall(t *testing.T, sig os.Signal, args string) {
+	cmd, f, errb := mcpRun(t, "deaf", 0, args, "YAI_MCP_TIMEOUT=600")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(f.chats()) == 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // the call is blocked writing to the deaf server
+	start := time.Now()
+	cmd.Process.Signal(sig)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		want := 128 + int(sig.(syscall.Signal))
+		if !errors.As(err, &ee) || ee.ExitCode() != want {
+			t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb)
 		}
-		for deadline := time.Now().Add(20 * time.Second); len(f.chats()) == 0 && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-		}
-		time.Sleep(500 * time.Millisecond) // the call is blocked writing to the deaf server
-		start := time.Now()
-		cmd.Process.Signal(sig)
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var ee *exec.ExitError
-			want := 128 + int(sig.(syscall.Signal))
-			if !errors.As(err, &ee) || ee.ExitCode() != want {
-				t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb)
-			}
-			t.Logf("%v: ended after %v", sig, time.Since(start))
-		case <-time.After(2 * time.Second):
-			cmd.Process.Kill()
-			t.Errorf("%v: still running 2 s later; stderr %s", sig, errb)
-		}
+		t.Logf("%v: ended after %v", sig, time.Since(start))
+	case <-time.After(2 * time.Second):
+		cmd.Process.Kill()
+		t.Errorf("%v: still running 2 s later; stderr %s", sig, errb)
 	}
 }
 

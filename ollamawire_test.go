@@ -177,6 +177,7 @@ func TestOllamaNativeStreamErrors(t *testing.T) {
 // makes the server run the model at that context, as /api/ps reports,
 // where the OpenAI-compatible endpoint would have run it at the default.
 func TestOllamaNumCtxReal(t *testing.T) {
+	t.Parallel()
 	o := startOllama(t)
 	o.create("tiny", 1, llama31Template, 0)
 	rec := o.proxy(t)

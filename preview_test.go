@@ -46,6 +46,7 @@ func TestPreviewScreenRows(t *testing.T) {
 // TestTmuxPreviewRows: a tool result that is one 4,000-character line
 // takes at most TOOL_DISPLAY_MAX_LINES rows of the screen.
 func TestTmuxPreviewRows(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"head -c 4000 /dev/zero | tr '\\\\0' x"}`})), sse(textStream("Long line seen.")))
 	s := startTmux(t, f, "--chat", "--yes")
 	s.typeText("go")

@@ -12,6 +12,7 @@ import (
 // for all subtests, which run one at a time (the machine is small); each
 // case is a fault the scripted fakes did not show.
 func TestOllama(t *testing.T) {
+	t.Parallel()
 	o := startOllama(t)
 	o.create("tiny", 1, llama31Template, 0)       // tools; runs Ollama's default 4096 window
 	o.create("tiny-2k", 1, llama31Template, 2048) // tools; num_ctx 2048

@@ -69,6 +69,7 @@ func TestReasoningFlags(t *testing.T) {
 // TestTmuxReasoning: on a terminal the reasoning and the answer are on
 // separate lines, the reasoning labelled and dim, the answer not.
 func TestTmuxReasoning(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(reasoningStream("Let me think about this carefully.", "The answer is 42.")))
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " q; echo EXIT=$?; sleep 30"})[0])
 	sc := s.waitFor("EXIT=0")

@@ -69,6 +69,7 @@ func TestREPLKeepsInteractiveRounds(t *testing.T) {
 // name, clear detaches everything, and the next request carries exactly
 // the files still attached; /context alone is still the usage report.
 func TestContextSubcommands(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, text := range map[string]string{"alpha.txt": "ALPHA-TEXT", "beta.txt": "BETA-TEXT", "gamma.txt": "GAMMA-TEXT"} {
 		os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644)

@@ -85,6 +85,7 @@ func checkOffered(t *testing.T, shell, line string, got, want, not []string) {
 // COMPREPLY: flag names, fixed values, role names (built in and the
 // person's, asked of yaicli), paths, and --flag=value split at the =.
 func TestBashCompletion(t *testing.T) {
+	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash")
@@ -144,6 +145,7 @@ zpty -d z
 // TestZshCompletion asks a real zsh (when installed; .ci/run installs
 // it) for the same completions through its completion system.
 func TestZshCompletion(t *testing.T) {
+	t.Parallel()
 	zsh, err := exec.LookPath("zsh")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -194,6 +196,7 @@ func TestZshCompletion(t *testing.T) {
 // TestFishCompletion asks a real fish (when installed; .ci/run installs
 // it) with complete -C, every line in one fish.
 func TestFishCompletion(t *testing.T) {
+	t.Parallel()
 	fish, err := exec.LookPath("fish")
 	if err != nil {
 		if os.Getenv("CI") != "" {

@@ -15,6 +15,7 @@ import (
 // 143, by SIGHUP 129, by SIGINT 130, as a shell reports such a death, and
 // the partly streamed answer's line is finished.
 func TestSignalExitCodes(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		sig  os.Signal
 		want int
@@ -52,14 +53,13 @@ func TestSignalExitCodes(t *testing.T) {
 // TestTmuxSignalAtPrompt: SIGTERM or SIGHUP at the idle REPL prompt exits
 // 143 or 129 and the shell's next line starts on a line of its own.
 func TestTmuxSignalAtPrompt(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ sig, want string }{{"TERM", "EXIT=143"}, {"HUP", "EXIT=129"}} {
 		f := newFakeProvider(t)
 		s := startTmuxShell(t, f, binary+" --chat; echo EXIT=$?; sleep 30")
 		s.typeText("half typed")
 		s.waitFor(">>> half typed")
-		if out, err := exec.Command("pkill", "-"+tc.sig, "-f", "^"+binary+" --chat").CombinedOutput(); err != nil {
-			t.Fatalf("pkill: %v %s", err, out)
-		}
+		s.signal(tc.sig)
 		sc := s.waitFor("EXIT=")
 		if !strings.Contains(sc, ">>> half typed\n"+tc.want) {
 			t.Errorf("SIG%s at the prompt:\n%s", tc.sig, sc)
@@ -70,6 +70,7 @@ func TestTmuxSignalAtPrompt(t *testing.T) {
 // TestTmuxSIGTERMMidTurn: SIGTERM while an answer streams ends the line
 // and exits 143.
 func TestTmuxSIGTERMMidTurn(t *testing.T) {
+	t.Parallel()
 	released := make(chan struct{})
 	f := newFakeProvider(t, slowAnswer(released))
 	t.Cleanup(func() { close(released) })
@@ -77,9 +78,7 @@ func TestTmuxSIGTERMMidTurn(t *testing.T) {
 	s.typeText("go")
 	s.send("Enter")
 	s.waitFor("slow start")
-	if out, err := exec.Command("pkill", "-TERM", "-f", "^"+binary+" --chat").CombinedOutput(); err != nil {
-		t.Fatalf("pkill: %v %s", err, out)
-	}
+	s.signal("TERM")
 	sc := s.waitFor("EXIT=")
 	if !strings.Contains(sc, "EXIT=143") || strings.Contains(sc, "startEXIT") || strings.Contains(sc, "slow startyaicli") {
 		t.Errorf("SIGTERM mid-turn:\n%s", sc)

@@ -40,6 +40,7 @@ func TestSpinner(t *testing.T) {
 // TestTmuxSpinner: while the model is slow to answer a spinner says so on
 // the terminal, and the answer replaces it without a trace.
 func TestTmuxSpinner(t *testing.T) {
+	t.Parallel()
 	slowFirstByte := func(w http.ResponseWriter, r received) {
 		time.Sleep(1500 * time.Millisecond)
 		sse(textStream("Here at last."))(w, r)
@@ -56,6 +57,7 @@ func TestTmuxSpinner(t *testing.T) {
 // TestTmuxToolSpinner: while a tool runs the spinner names it, and is gone
 // when its preview is drawn.
 func TestTmuxToolSpinner(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"sleep 1.5; echo slept"}`})), sse(textStream("Rested.")))
 	s := startTmux(t, f, "--chat", "--yes")
 	s.typeText("nap")

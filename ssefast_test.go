@@ -206,6 +206,7 @@ func mustJSON(t *testing.T, v any) string {
 // whitespace, escapes, nulls and members chunk does not read are all taken
 // and decode as encoding/json decodes them.
 func TestFastChunkRandomShapes(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(13))
 	for i := range 3000 {
 		data := randomChunk(r)

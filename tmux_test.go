@@ -125,6 +125,21 @@ func (s *tmuxSession) waitForPrompt(p string) {
 	s.t.Fatalf("prompt %q never came back:\n%s", p, s.screen())
 }
 
+// signal sends sig ("TERM", "HUP") to the yaicli running in this session's
+// pane, and to no other: tmux starts each pane in a session of its own,
+// whose id is the pane's pid, so tests that run side by side never signal
+// each other's REPLs.
+func (s *tmuxSession) signal(sig string) {
+	s.t.Helper()
+	pid, err := exec.Command("tmux", "-L", s.socket, "display-message", "-p", "-t", "t", "#{pane_pid}").Output()
+	if err != nil {
+		s.t.Fatalf("pane pid: %v", err)
+	}
+	if out, err := exec.Command("pkill", "-"+sig, "-s", strings.TrimSpace(string(pid)), "-f", "^"+binary+" ").CombinedOutput(); err != nil {
+		s.t.Fatalf("pkill -%s in session %s: %v %s", sig, pid, err, out)
+	}
+}
+
 // lastLine is the screen's last non-empty line.
 func (s *tmuxSession) lastLine() string {
 	lines := strings.Split(strings.TrimRight(s.screen(), "\n "), "\n")
@@ -152,6 +167,7 @@ func slowAnswer(released <-chan struct{}) step {
 // call with its bounded preview, the viewer (select, f, scroll, close), the
 // prompt intact afterwards, /context, /compact, /clear.
 func TestTmuxREPL(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t,
 		sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"seq 1 20000"}`}, fakeCall{"c2", "fs_list_directory", `{"directory_path":"/"}`})),
 		sse(textStream("Counted to twenty thousand.")),
@@ -218,6 +234,7 @@ func TestTmuxREPL(t *testing.T) {
 // answer keeps coming, type-ahead is pre-filled into the next prompt, and
 // Ctrl+C mid-answer returns to the prompt with the history valid.
 func TestTmuxGeneration(t *testing.T) {
+	t.Parallel()
 	released := make(chan struct{})
 	f := newFakeProvider(t,
 		sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo tool ran"}`})),
@@ -263,6 +280,7 @@ func TestTmuxGeneration(t *testing.T) {
 // TestTmuxSIGTERMRestoresTerminal: SIGTERM while the viewer is open ends
 // yaicli and leaves the terminal as it was (canonical mode, echo, main screen).
 func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo hi"}`})), sse(textStream("ok")))
 	s := startTmuxShell(t, f, "echo PID=$$; "+binary+" --chat --yes; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo; echo DONE; sleep 30")
 	s.typeText("go")
@@ -271,10 +289,7 @@ func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
 	s.waitForPrompt(">>>")
 	s.send("C-o")
 	s.waitFor("Tool outputs")
-	out, err := exec.Command("pkill", "-TERM", "-f", "^"+binary+" --chat").CombinedOutput()
-	if err != nil {
-		t.Fatalf("pkill: %v %s", err, out)
-	}
+	s.signal("TERM")
 	sc := s.waitFor("DONE")
 	if !strings.Contains(sc, "EXIT=143") || !strings.Contains(sc, "icanon\necho") || strings.Contains(sc, "Tool outputs") {
 		t.Errorf("after SIGTERM:\n%s", sc)
@@ -284,6 +299,7 @@ func TestTmuxSIGTERMRestoresTerminal(t *testing.T) {
 // TestTmuxShellMode: --shell on a terminal shows the command, runs it on
 // y, and yaicli exits with the command's code; e edits it first.
 func TestTmuxShellMode(t *testing.T) {
+	t.Parallel()
 	answer := sse(textStream("echo ran-it; exit 5"))
 	f := newFakeProvider(t, answer, answer)
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " -s 'fail on purpose'; echo EXIT=$?; sleep 30"})[0])
@@ -308,6 +324,7 @@ func TestTmuxShellMode(t *testing.T) {
 
 // TestTmuxParity: exec mode by Shift+Tab, /save and /load, @file.
 func TestTmuxParity(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "todo.txt"), []byte("water the plants"), 0o644)
 	f := newFakeProvider(t,
@@ -355,6 +372,7 @@ func TestTmuxParity(t *testing.T) {
 // TestTmuxViewerResize: the viewer redraws at the new size (SIGWINCH), and
 // ANSI escapes a tool printed are shown as text, not obeyed.
 func TestTmuxViewerResize(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"printf '\\033[31mred\\033[0m 日本語\\n'"}`})), sse(textStream("ok")))
 	s := startTmux(t, f, "--chat", "--yes")
 	s.typeText("go")
@@ -387,6 +405,7 @@ func TestTmuxViewerResize(t *testing.T) {
 // TestTmuxApproval: without --yes a command asks first; n refuses, a runs
 // it and every later call of that tool for the session.
 func TestTmuxApproval(t *testing.T) {
+	t.Parallel()
 	call := func(id string) step {
 		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved-` + id + `"}`}))
 	}
@@ -420,6 +439,7 @@ func TestTmuxApproval(t *testing.T) {
 // An answer that tries to clear the screen, set the pane's title and
 // write the clipboard is shown, not obeyed.
 func TestTmuxHostileAnswer(t *testing.T) {
+	t.Parallel()
 	f := newFakeProvider(t, sse(textStream("before ", "\x1b[2J\x1b[H", "\x1b]2;owned-title\x07", "\x1b]52;c;ZXZpbA==\x07", " after")))
 	s := startTmux(t, f, "--chat")
 	s.typeText("hello")
@@ -444,6 +464,7 @@ func TestTmuxHostileAnswer(t *testing.T) {
 // escapes, wrapped, with its length) before the question; and with stdin
 // a pipe, the question is asked on the terminal (/dev/tty).
 func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
+	t.Parallel()
 	cmd := "echo " + strings.Repeat("x", 360) + " < /dev/null > /tmp/yaicli-tmux-out && rm -rf ~/proj"
 	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("refused, fine.")))

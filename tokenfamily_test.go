@@ -36,6 +36,7 @@ const (
 // wherever the two agree within 1.5x. With -v it logs the range per family
 // and per kind, and the samples outside the target band.
 func TestFamilyBand(t *testing.T) {
+	t.Parallel()
 	samples := loadFiles(t, checkFiles)
 	if len(samples) < 200 {
 		t.Fatalf("%d check samples, want 200 or more", len(samples))

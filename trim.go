@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -263,9 +263,11 @@ func validate(h []message) []message {
 	return out
 }
 
-// sameHistory compares histories as the provider would see them.
+// sameHistory compares histories as the provider would see them: the
+// fields that go on the wire, not the local records beside them.
 func sameHistory(a, b []message) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
+	return slices.EqualFunc(a, b, func(x, y message) bool {
+		return x.Role == y.Role && x.Content == y.Content && x.ToolCallID == y.ToolCallID &&
+			x.Name == y.Name && slices.Equal(x.ToolCalls, y.ToolCalls)
+	})
 }
