@@ -2,9 +2,15 @@ package main
 
 import (
 	"go/ast"
+	"go/build"
+	"go/importer"
 	goparser "go/parser"
 	"go/token"
+	"go/types"
+	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,4 +78,101 @@ func TestFuncLinesTableRule(t *testing.T) {
 			t.Errorf("funcLines(%s) = %d, want %d", f.Decls[i].(*ast.FuncDecl).Name.Name, got, want)
 		}
 	}
+}
+
+// TestTwoWayFilesSaidInREADME: where two files use each other's top-level
+// names (both ways), the README's "How it is put together" says why; any
+// other such pair is a back-edge to remove. The uses are read with
+// go/types, so a method or field used through a value counts too.
+func TestTwoWayFilesSaidInREADME(t *testing.T) {
+	t.Parallel()
+	said := readmeTwoWayPairs(t)
+	found := twoWayPairs(t)
+	for _, p := range found {
+		if !said[p] {
+			t.Errorf("%s and %s use each other: remove the back-edge, or say why in the README's list", p[0], p[1])
+		}
+	}
+	for p := range said {
+		if !slices.Contains(found, p) {
+			t.Errorf("the README says %s and %s use each other, and they no longer do: take them off its list", p[0], p[1])
+		}
+	}
+}
+
+// twoWayPairs type-checks the package's non-test files for this platform
+// and returns the pairs of files that use each other's top-level names,
+// each ordered by name.
+func twoWayPairs(t *testing.T) [][2]string {
+	t.Helper()
+	paths, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, p := range paths {
+		if ok, _ := build.Default.MatchFile(".", p); !ok || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := goparser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("main", fset, files, info)
+	if err != nil {
+		t.Fatalf("type-checking the package: %v", err)
+	}
+	uses := map[[2]string]bool{}
+	for id, obj := range info.Uses {
+		if obj.Pkg() != pkg || obj.Parent() != nil && obj.Parent() != pkg.Scope() {
+			continue // another package's, or a local
+		}
+		from, to := fset.Position(id.Pos()).Filename, fset.Position(obj.Pos()).Filename
+		uses[[2]string{filepath.Base(from), filepath.Base(to)}] = true
+	}
+	var pairs [][2]string
+	for p := range uses {
+		if p[0] < p[1] && uses[[2]string{p[1], p[0]}] {
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
+}
+
+// readmeTwoWayPairs reads the README's list of files that depend on each
+// other both ways: each item names its pairs before its colon, as
+// "`a.go` with `b.go`, `c.go`, and `d.go` with `e.go`".
+func readmeTwoWayPairs(t *testing.T) map[[2]string]bool {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(readme), "Files that still depend on each other both ways")
+	if !ok {
+		t.Fatal("README.md has no list of files that depend on each other both ways")
+	}
+	list, _, _ = strings.Cut(list, "\n\n")
+	pairs := map[[2]string]bool{}
+	name := regexp.MustCompile("`([a-z0-9_]+\\.go)`")
+	for _, item := range strings.Split(list, "\n- ")[1:] {
+		head, _, _ := strings.Cut(strings.Join(strings.Fields(item), " "), ":")
+		subject := ""
+		for _, m := range name.FindAllStringSubmatchIndex(head, -1) {
+			file := head[m[2]:m[3]]
+			if strings.HasPrefix(head[m[1]:], " with ") {
+				subject = file
+				continue
+			}
+			if subject != "" {
+				pairs[[2]string{min(subject, file), max(subject, file)}] = true
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		t.Fatal("README.md's list of files that depend on each other both ways names no pairs")
+	}
+	return pairs
 }

@@ -543,6 +543,31 @@ func (s *session) compact(args []string) {
 		min(keep, groups), groups, before-after, after)
 }
 
+// compactSummary is /compact --summary [N]: summarise all but the last N
+// turn groups (default 2); Ctrl-C cancels the request.
+func (s *session) compactSummary(args []string) {
+	keep := defaultCompactKeep
+	if len(args) > 0 {
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 0 {
+			fmt.Fprintf(s.out, "/compact --summary takes a number of turn groups to keep, e.g. /compact --summary 1 (got %q)\n", args[0])
+			return
+		}
+		keep = n
+	}
+	ctx, stop := s.e.interrupts(context.Background())
+	defer stop()
+	before := historyTokens(s.hist, s.agent)
+	h, res := s.agent.manualCompact(ctx, s.hist, keep)
+	if !res.ok {
+		fmt.Fprintf(s.out, "not compacted: %s; /compact [N] drops old turn groups without a model call\n", res.why)
+		return
+	}
+	s.hist = h
+	after := historyTokens(s.hist, s.agent)
+	fmt.Fprintf(s.out, "compacted: %s replaced by a ~%d-token summary, freed ~%d tokens (now ~%d)\n", plural(res.groups, "turn group"), res.summary, before-after, after)
+}
+
 // shell is !cmd: run cmd in the user's shell, outside the conversation.
 func (s *session) shell(ctx context.Context, cmdline string) {
 	if cmdline == "" {
