@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -322,45 +321,4 @@ func BenchmarkReadFileHuge(b *testing.B) {
 	}
 	b.ReportMetric(float64(idle)/(1<<20), "idle-maxrss-MiB")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
-}
-
-// BenchmarkOneShotReadHuge runs the real binary: a scripted model lists a
-// 300 MB file 200 times with limit 1e12 in one fs_read_file call. Reported:
-// the yaicli process's peak memory (child-maxrss-MiB), the same for a run
-// that only answers text (idle-maxrss-MiB), and the wall time.
-// Run with: go test -run XXX -bench OneShotReadHuge -benchtime 1x
-func BenchmarkOneShotReadHuge(b *testing.B) {
-	dir := b.TempDir()
-	p := filepath.Join(dir, "huge.txt")
-	f, _ := os.Create(p)
-	line := bytes.Repeat([]byte("héllo wörld 日本語 0123456789\n"), 1<<10)
-	for written := 0; written < 300<<20; written += len(line) {
-		f.Write(line)
-	}
-	f.Close()
-	paths := make([]string, 200)
-	for i := range paths {
-		paths[i] = p
-	}
-	args, _ := json.Marshal(map[string]any{"file_paths": paths, "limit": 1e12})
-	oneRun := func(steps ...step) (float64, time.Duration) {
-		fp := newFakeProvider(b, steps...)
-		home := b.TempDir()
-		c := exec.Command(binary, "--yes", "read it")
-		c.Dir = dir
-		c.Env = []string{"HOME=" + home, "TMPDIR=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "XDG_STATE_HOME=" + home,
-			"PATH=" + os.Getenv("PATH"), "YAI_BASE_URL=" + fp.url(), "YAI_API_KEY=k", "YAI_TOOL_DISPLAY_MAX_LINES=1"}
-		start := time.Now()
-		if out, err := c.CombinedOutput(); err != nil {
-			b.Fatalf("%v: %s", err, out)
-		}
-		return float64(maxrssBytes(c.ProcessState.SysUsage().(*syscall.Rusage))) / (1 << 20), time.Since(start)
-	}
-	for b.Loop() {
-		idle, _ := oneRun(sse(textStream("hello")))
-		peak, wall := oneRun(sse(toolStream(fakeCall{"c1", "fs_read_file", string(args)})), sse(textStream("done")))
-		b.ReportMetric(idle, "idle-maxrss-MiB")
-		b.ReportMetric(peak, "child-maxrss-MiB")
-		b.ReportMetric(wall.Seconds(), "wall-s")
-	}
 }

@@ -1,0 +1,229 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// signalBound is issue 13's promise: Ctrl+C, SIGTERM and SIGHUP end
+// yaicli within 2 seconds whatever it is doing, measured from the signal.
+const signalBound = 2 * time.Second
+
+// TestSignalsEndTools: the built binary, in a session of its own with
+// --yes, is signalled while its model's tool is busy: a shell command that
+// never ends, one that ignores SIGTERM, SIGINT and SIGHUP itself, and
+// fs_read_file counting a 1 TiB (sparse) file. Each of SIGINT, SIGTERM and
+// SIGHUP ends the run within 2 seconds with 128+signal, and nothing it
+// started is left running: no live process of its session (the shell
+// command's process group among them) outlives it. The run winds down
+// through run (the tool cancelled), not by the last-resort exit.
+func TestSignalsEndTools(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.txt")
+	f, err := os.Create(huge)
+	if err == nil {
+		err = f.Truncate(1 << 40) // zeros to count for minutes, no disk used
+		f.Close()
+	}
+	if err != nil {
+		t.Skipf("no room for a sparse file: %v", err)
+	}
+	pgFile := func(d string) string { return filepath.Join(d, "pgid") }
+	tools := []struct {
+		name string
+		call func(d string) fakeCall
+		busy func(pid int, d string) bool // the tool is at work
+	}{
+		{"shell sleep", func(d string) fakeCall { return shellCall("echo $$ > " + pgFile(d) + "; sleep 600") }, shellBusy(pgFile)},
+		{"shell ignoring signals", func(d string) fakeCall {
+			return shellCall("trap '' TERM INT HUP; echo $$ > " + pgFile(d) + "; sleep 600 & sleep 600")
+		}, shellBusy(pgFile)},
+		{"fs_read_file 1 TiB", func(string) fakeCall {
+			args, _ := json.Marshal(map[string]any{"file_paths": []string{huge}})
+			return fakeCall{"c1", "fs_read_file", string(args)}
+		}, func(pid int, _ string) bool { return hasOpen(pid, huge) }},
+	}
+	for _, tool := range tools {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+			t.Run(tool.name+"/"+sig.String(), func(t *testing.T) {
+				t.Parallel()
+				d := t.TempDir()
+				signalBusyTool(t, dir, tool.call(d), sig, func(pid int) bool { return tool.busy(pid, d) })
+			})
+		}
+	}
+}
+
+// shellCall is an execute_shell_command call of command.
+func shellCall(command string) fakeCall {
+	args, _ := json.Marshal(map[string]string{"shell_command": command})
+	return fakeCall{"c1", "execute_shell_command", string(args)}
+}
+
+// shellBusy says the shell command has started: it wrote its process
+// group (the shell's pid) to pgFile(d), and a sleep of that group is alive.
+func shellBusy(pgFile func(string) string) func(pid int, d string) bool {
+	return func(_ int, d string) bool {
+		b, err := os.ReadFile(pgFile(d))
+		if err != nil {
+			return false
+		}
+		pg, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			return false
+		}
+		for _, p := range liveProcs() {
+			if p.pgrp == pg && p.comm == "sleep" {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// signalBusyTool runs the binary in dir (a session of its own, no
+// controlling terminal, --yes) with a model that makes call, waits until
+// busy says the tool is at work, sends sig, and checks the exit code and
+// time, then that no process of the run's session is left alive.
+func signalBusyTool(t *testing.T, dir string, call fakeCall, sig syscall.Signal, busy func(pid int) bool) {
+	t.Helper()
+	f := newFakeProvider(t, sse(toolStream(call)), sse(textStream("done")))
+	env, _ := e2eEnv(t, f, e2e{})
+	cmd := exec.Command(binary, "--yes", "go")
+	cmd.Env, cmd.Dir = env, dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sid := cmd.Process.Pid // Setsid: the session is named by its leader
+	t.Cleanup(func() { killSession(sid) })
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+
+	for deadline := time.Now().Add(e2eTimeout); !busy(sid); time.Sleep(10 * time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("ended before the tool was busy: %v; stderr %s", err, errb.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the tool never got busy; stderr %s", errb.String())
+		}
+	}
+	start := time.Now()
+	if err := syscall.Kill(sid, sig); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		took := time.Since(start)
+		var ee *exec.ExitError
+		if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+			t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb.String())
+		}
+		if took > signalBound {
+			t.Errorf("%v: ended %v after the signal, want within %v", sig, took, signalBound)
+		}
+		// The tool was cancelled and run returned, not abandoned by the
+		// last-resort exit (signals.go), which skips run's own cleanup.
+		if strings.Contains(errb.String(), "still busy") || lastLine(errb.String()) != "yaicli: interrupted" {
+			t.Errorf("%v: did not wind down through run: stderr %s", sig, errb.String())
+		}
+		t.Logf("%v: exit %d after %v; stderr %q", sig, cmd.ProcessState.ExitCode(), took.Round(time.Millisecond), lastLine(errb.String()))
+	case <-time.After(signalBound):
+		t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
+		return
+	}
+	// The group was killed before yaicli exited; give the kernel a moment
+	// to finish the deaths, as a guard only.
+	var left []proc
+	for deadline := time.Now().Add(signalBound); ; time.Sleep(10 * time.Millisecond) {
+		if left = sessionProcs(sid); len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("%v: left running after yaicli ended: %+v", sig, left)
+	}
+}
+
+// proc is one process as /proc/PID/stat shows it.
+type proc struct {
+	pid, pgrp, session int
+	comm               string
+	state              byte
+}
+
+// liveProcs lists the processes that are not zombies: a dead child whose
+// parent is gone waits to be reaped by a PID 1 that may never do it.
+func liveProcs() []proc {
+	ents, _ := os.ReadDir("/proc")
+	var ps []proc
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		// pid (comm) state ppid pgrp session …; comm may hold spaces and parens.
+		open, end := bytes.IndexByte(b, '('), bytes.LastIndexByte(b, ')')
+		if open < 0 || end < open {
+			continue
+		}
+		p := proc{pid: pid, comm: string(b[open+1 : end])}
+		var ppid int
+		if _, err := fmt.Sscanf(string(b[end+1:]), " %c %d %d %d", &p.state, &ppid, &p.pgrp, &p.session); err != nil || p.state == 'Z' {
+			continue
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// sessionProcs are the live processes of session sid.
+func sessionProcs(sid int) []proc {
+	var ps []proc
+	for _, p := range liveProcs() {
+		if p.session == sid {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// killSession kills what is left of session sid: a failed test leaves no
+// sleep behind.
+func killSession(sid int) {
+	for _, p := range sessionProcs(sid) {
+		syscall.Kill(p.pid, syscall.SIGKILL)
+	}
+}
+
+// hasOpen reports whether process pid has path open.
+func hasOpen(pid int, path string) bool {
+	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	for _, fd := range fds {
+		if l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && l == path {
+			return true
+		}
+	}
+	return false
+}
