@@ -194,3 +194,39 @@ func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestHiddenToolFailuresTold: hiding tool output hides results, not calls
+// that failed to run. As in Python YAICLI, which prints an unknown tool,
+// unusable arguments or a tool that raised whatever SHOW_FUNCTION_OUTPUT
+// and SHOW_MCP_OUTPUT say, the person is told on stderr; the model gets
+// the same error results either way.
+func TestHiddenToolFailuresTold(t *testing.T) {
+	t.Parallel()
+	w := newToolOutputWorld(t)
+	p := filepath.Join(t.TempDir(), "mcp.json")
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"srv": selfServer("exit-on-call")}})
+	os.WriteFile(p, b, 0o600)
+	fp := newFakeProvider(t, sse(toolStream(
+		fakeCall{"c1", "no_such_tool", `{}`},
+		fakeCall{"c2", "fs_read_file", `{not json`},
+		fakeCall{"c3", "mcp__srv__second_tool", `{}`})),
+		check(sse(textStream("sorry")), func(r received) {
+			m := r.messages()
+			for i, want := range []string{`unknown tool \"no_such_tool\"`, "arguments are not a valid JSON object", "srv"} {
+				if res := m[len(m)-3+i]; !strings.Contains(res.Content, `"success":false`) || !strings.Contains(res.Content, want) {
+					t.Errorf("result %d = %s, want a failure naming %s", i, res.Content, want)
+				}
+			}
+		}))
+	r := runInProcess(t, fp, w.dir, e2e{args: []string{"--enable-mcp", "--yes", "--hide-function-output", "--hide-mcp-output", "try"},
+		env: []string{"YAI_MCP_CONFIG=" + p}})
+	if r.code != 0 || r.stdout != "sorry\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{`yaicli: no_such_tool failed: unknown tool "no_such_tool"`, "yaicli: fs_read_file failed: arguments are not a valid JSON object",
+		"yaicli: mcp__srv__second_tool failed: "} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
