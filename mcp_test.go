@@ -21,8 +21,14 @@ import (
 // "chatty" pages its tool list, sends a notification before each response
 // and pings the client; "deaf" stops reading its stdin once it has listed
 // its tools; "big-result" answers a call with YAICLI_FAKE_MCP_MB megabytes
-// of text, "big-list" lists tools in an answer over maxRPCMessage.
+// of text, "big-list" lists tools in an answer over maxRPCMessage; "echo"
+// answers a call with "fake-mcp says " and its "message" argument. With
+// YAICLI_FAKE_MCP_STARTED set, it first creates that file, so a test can
+// tell whether it was started at all.
 func fakeMCPServer(mode string) {
+	if p := os.Getenv("YAICLI_FAKE_MCP_STARTED"); p != "" {
+		os.WriteFile(p, nil, 0o600)
+	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 64*1024), 64<<20)
 	out := json.NewEncoder(os.Stdout)
@@ -60,7 +66,13 @@ func fakeMCPServer(mode string) {
 				writeBigResult(os.Stdout, m.ID)
 				continue
 			}
-			reply["result"] = map[string]any{"content": []any{map[string]any{"type": "text", "text": "called"}}, "isError": false}
+			text := "called"
+			if mode == "echo" {
+				var p struct{ Arguments struct{ Message string } }
+				json.Unmarshal(m.Params, &p)
+				text = "fake-mcp says " + p.Arguments.Message
+			}
+			reply["result"] = map[string]any{"content": []any{map[string]any{"type": "text", "text": text}}, "isError": false}
 		default:
 			reply["error"] = map[string]any{"code": -32601, "message": "no"}
 		}
@@ -242,8 +254,24 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	if err != nil || !strings.Contains(string(full), "Echo: "+msg) {
 		t.Errorf("spill file lacks the whole echo: %v", err)
 	}
-	if strings.Contains(preview.String(), "Ctrl+O") {
-		t.Error("MCP output previewed although SHOW_MCP_OUTPUT is false")
+	// SHOW_MCP_OUTPUT=false (the default): the person sees the call line
+	// and nothing of the result.
+	if got := preview.String(); !strings.HasPrefix(got, "@Function call: mcp__everything__echo(") || strings.Count(got, "\n") != 1 ||
+		strings.Contains(got, "Echo: ") || strings.Contains(got, "full output: ") {
+		t.Errorf("preview with SHOW_MCP_OUTPUT=false, want the call line alone:\n%.600s", got)
+	}
+	// SHOW_MCP_OUTPUT=true: the same call is previewed, and a one-shot
+	// toolbox (no Ctrl+O) ends the preview with the spill file's path; the
+	// model's result is the same either way.
+	cfg, _ = load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "SHOW_MCP_OUTPUT": "true"})
+	var shown strings.Builder
+	tb = newToolbox(cfg, &shown, nil, hub.tools())
+	m2 := tb.call(t.Context(), call("c1", "mcp__everything__echo", string(args)))
+	if got := shown.String(); !strings.Contains(got, `"content":"Echo: 0123456789`) || !strings.HasSuffix(got, " lines · full output: "+m2.clip.onDisk()+"\n") {
+		t.Errorf("preview with SHOW_MCP_OUTPUT=true, want the result's head and the spill file:\n%.600s", got)
+	}
+	if a, b := strings.ReplaceAll(m.Content, m.clip.onDisk(), "SPILL"), strings.ReplaceAll(m2.Content, m2.clip.onDisk(), "SPILL"); a != b {
+		t.Errorf("the model's result depends on SHOW_MCP_OUTPUT:\n%.300s\n%.300s", a, b)
 	}
 }
 

@@ -133,7 +133,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
 	}
 	tb.image = nil
-	c := tb.runCall(ctx, tc)
+	c, failed := tb.runCall(ctx, tc)
 	images := tb.takeImage()
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
@@ -144,32 +144,46 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillError())
 	}
 	tb.ev.toolResult(tc.ID, name, text, c)
-	if show := tb.cfg.ShowFunctionOut; !tb.ev.on() && (tb.tools[name].mcp && tb.cfg.ShowMCPOutput || !tb.tools[name].mcp && show) {
+	show := tb.cfg.ShowFunctionOut
+	if tb.tools[name].mcp {
+		show = tb.cfg.ShowMCPOutput
+	}
+	switch {
+	case tb.ev.on():
+	case show:
 		expand := tb.expand
 		if expand == "" && c.onDisk() != "" {
 			expand = "full output: " + c.onDisk()
 		}
 		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
+	case failed != "":
+		// Hiding output hides results, not a call that could not run
+		// (as YAICLI prints those whatever SHOW_*_OUTPUT say).
+		fmt.Fprintf(tb.preview, "yaicli: %s failed: %s\n", sanitize(name), sanitize(firstRunes(red.text(failed), tb.cfg.ToolDisplayMaxChars)))
 	}
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
 }
 
-// runCall runs a call to the end and returns its clip.
-func (tb *toolbox) runCall(ctx context.Context, tc toolCall) *clip {
+// runCall runs a call to the end and returns its clip, and why it failed
+// when it could not run or its tool failed without writing a result ("":
+// it ran, or a refusal already told the person).
+func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	name := tc.Function.Name
 	t, ok := tb.tools[name]
 	if !ok {
-		return failure(fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(tb.names(), ", ")))
+		why := fmt.Sprintf("unknown tool %q; available tools: %s", name, strings.Join(tb.names(), ", "))
+		return failure(why), why
 	}
 	args := map[string]any{}
 	if s := strings.TrimSpace(tc.Function.Arguments); s != "" {
 		if err := json.Unmarshal([]byte(s), &args); err != nil {
-			return failure(fmt.Sprintf("arguments are not a valid JSON object (%v); call %s again with JSON arguments", err, name))
+			why := fmt.Sprintf("arguments are not a valid JSON object (%v); call %s again with JSON arguments", err, name)
+			return failure(why), why
 		}
 	}
 	if why := tb.permit(t, args); why != "" {
 		fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
-		return failure(why)
+		return failure(why), ""
 	}
 	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).redacting(tb.cfg.redactor())
 	counted := &countingWriter{w: cl}
@@ -178,8 +192,9 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) *clip {
 	sp.stop()
 	if err != nil && counted.n == 0 {
 		writeJSON(cl, map[string]any{"success": false, "error": err.Error()})
+		return cl.finish(), err.Error()
 	}
-	return cl.finish()
+	return cl.finish(), ""
 }
 
 // names lists the tools alphabetically.
