@@ -3,7 +3,6 @@ package main
 import (
 	"go/ast"
 	"go/build"
-	"go/importer"
 	goparser "go/parser"
 	"go/token"
 	"go/types"
@@ -118,12 +117,13 @@ func twoWayPairs(t *testing.T) [][2]string {
 		}
 		files = append(files, f)
 	}
+	// Imports are stood in by empty packages and the errors that makes are
+	// ignored: uses between main's own files resolve all the same (the same
+	// pairs as with the source importer), and type-checking the standard
+	// library from source costs 15 CPU-seconds under -race.
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
-	pkg, err := conf.Check("main", fset, files, info)
-	if err != nil {
-		t.Fatalf("type-checking the package: %v", err)
-	}
+	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
+	pkg, _ := conf.Check("main", fset, files, info)
 	uses := map[[2]string]bool{}
 	for id, obj := range info.Uses {
 		if obj.Pkg() != pkg || obj.Parent() != nil && obj.Parent() != pkg.Scope() {
@@ -175,4 +175,14 @@ func readmeTwoWayPairs(t *testing.T) map[[2]string]bool {
 		t.Fatal("README.md's list of files that depend on each other both ways names no pairs")
 	}
 	return pairs
+}
+
+// emptyImporter imports every path as an empty, complete package.
+type emptyImporter struct{}
+
+// Import returns an empty package named after path's last element.
+func (emptyImporter) Import(path string) (*types.Package, error) {
+	p := types.NewPackage(path, filepath.Base(path))
+	p.MarkComplete()
+	return p, nil
 }
