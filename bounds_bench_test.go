@@ -178,6 +178,24 @@ func BenchmarkOneShotReadHuge(b *testing.B) {
 	}
 }
 
+// BenchmarkOneShotGiB runs the real binary: a scripted model asks for a
+// command printing 1 GiB, and the yaicli process's peak memory (child-peak-
+// MiB, VmHWM as runPeak reads it) is reported next to its wall time. It
+// lives here, beside runPeak, because /proc is Linux's.
+// Run with: go test -run XXX -bench OneShotGiB -benchtime 1x
+func BenchmarkOneShotGiB(b *testing.B) {
+	const cmd = `head -c 1073741824 /dev/zero | tr '\0' 'x' | fold -w 100`
+	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
+	for b.Loop() {
+		peak, wall, code, out := runPeak(b, peakRow{steps: []step{sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("done"))}})
+		if code != 0 {
+			b.Fatalf("exit %d: %s", code, out)
+		}
+		b.ReportMetric(wall.Seconds(), "wall-s")
+		b.ReportMetric(float64(peak)/(1<<20), "child-peak-MiB")
+	}
+}
+
 // lastLine is the last non-empty line of s.
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

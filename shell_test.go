@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -90,25 +89,4 @@ func BenchmarkShellGiB(b *testing.B) {
 		b.ReportMetric(ours.Seconds()/redirect.Seconds(), "ratio")
 	}
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
-}
-
-// BenchmarkOneShotGiB runs the real binary: a scripted model asks for a
-// command printing 1 GiB, and the yaicli process's peak memory is reported
-// (child-maxrss-MiB) next to its wall time. Run with -benchtime 1x.
-func BenchmarkOneShotGiB(b *testing.B) {
-	const cmd = `head -c 1073741824 /dev/zero | tr '\0' 'x' | fold -w 100`
-	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
-	for b.Loop() {
-		f := newFakeProvider(b, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("done")))
-		home := b.TempDir()
-		c := exec.Command(binary, "--yes", "print a gigabyte")
-		c.Env = []string{"HOME=" + home, "TMPDIR=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "PATH=" + os.Getenv("PATH"),
-			"SHELL=/bin/sh", "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k", "YAI_TOOL_DISPLAY_MAX_LINES=1"}
-		start := time.Now()
-		if out, err := c.CombinedOutput(); err != nil {
-			b.Fatalf("%v: %s", err, out)
-		}
-		b.ReportMetric(time.Since(start).Seconds(), "wall-s")
-		b.ReportMetric(float64(maxrssBytes(c.ProcessState.SysUsage().(*syscall.Rusage)))/(1<<20), "child-maxrss-MiB")
-	}
 }
