@@ -711,33 +711,46 @@ func spaces(n int) string {
 
 // answerWriter is where answers are written: a Markdown renderer on a
 // terminal (unless PRETTY=false), else w itself, so piped output is the
-// model's text byte for byte. NO_COLOR or TERM=dumb draw it without any
-// escape sequence.
-func answerWriter(cfg *config, w io.Writer, terminal bool, env func(string) string, width func() int) io.Writer {
+// model's text byte for byte. size is the terminal's width and height
+// now. NO_COLOR draws without colour; TERM=dumb without any escape
+// sequence: no colour, and no live preview, which moves the cursor.
+func answerWriter(cfg *config, w io.Writer, terminal bool, env func(string) string, size func() (int, int)) io.Writer {
 	if !terminal || !cfg.Pretty {
 		return w
 	}
+	dumb := env("TERM") == "dumb"
 	return newMarkdown(w, mdOptions{
-		color:   env("NO_COLOR") == "" && env("TERM") != "dumb",
-		width:   width,
+		color:   env("NO_COLOR") == "" && !dumb,
+		width:   func() int { cols, _ := size(); return cols },
+		height:  func() int { _, rows := size(); return rows },
 		theme:   palettes[cfg.CodeTheme],
 		justify: cfg.Justify,
-		live:    true,
+		live:    !dumb,
 	})
 }
 
 // terminalWidth reads the width of the terminal behind w when asked, so a
 // resized window wraps the next line to its new width; 0 when unknown.
 func terminalWidth(w io.Writer) func() int {
+	size := terminalSize(w)
 	return func() int {
+		cols, _ := size()
+		return cols
+	}
+}
+
+// terminalSize reads the width and height of the terminal behind w when
+// asked; 0, 0 when unknown.
+func terminalSize(w io.Writer) func() (int, int) {
+	return func() (int, int) {
 		f, ok := w.(interface{ Fd() uintptr })
 		if !ok {
-			return 0
+			return 0, 0
 		}
-		cols, _, err := term.GetSize(int(f.Fd()))
+		cols, rows, err := term.GetSize(int(f.Fd()))
 		if err != nil {
-			return 0
+			return 0, 0
 		}
-		return cols
+		return cols, rows
 	}
 }
