@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -329,4 +331,44 @@ func TestLineDrawResized(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTmuxResizeWhileTyping: narrowing the window while a two-row line is
+// typed redraws it at the new width once, with no stale rows, and the
+// next key is drawn in place. It waits for the screen to show the line as
+// laid out at 60 columns, which only yaicli's redraw gives (tmux's own
+// rewrap of the rows drawn at 100 splits them elsewhere), and fails if
+// any other row shows a piece of the line.
+func TestTmuxResizeWhileTyping(t *testing.T) {
+	t.Parallel()
+	s := startTmux(t, newFakeProvider(t), "--chat")
+	text := strings.Repeat("word ", 36) + "end" // 187 cells with the prompt: two rows at 100 columns
+	s.typeText(text)
+	s.waitFor("end")
+	if out, err := exec.Command("tmux", "-L", s.socket, "resize-window", "-t", "t", "-x", "60", "-y", "30").CombinedOutput(); err != nil {
+		t.Fatalf("resize: %v %s", err, out)
+	}
+	waitLine := func(text string) {
+		t.Helper()
+		e := newLineEditor(nil, "")
+		e.insert(text)
+		rows, _, _ := e.render(">>> ", 60)
+		want := strings.Join(rows, "\n")
+		var got string
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			var mine []string // the rows with a piece of the line: the prompt's and any stale ones
+			for _, l := range strings.Split(s.screen(), "\n") {
+				if strings.Contains(l, "word") || strings.Contains(l, "end") {
+					mine = append(mine, strings.TrimRight(l, " "))
+				}
+			}
+			if got = strings.Join(mine, "\n"); got == want {
+				return
+			}
+		}
+		t.Fatalf("the line at 60 columns is not drawn once; rows with it:\n%s\nwant\n%s\nscreen:\n%s", got, want, s.screen())
+	}
+	waitLine(text)
+	s.typeText("X")
+	waitLine(text + "X")
 }
