@@ -162,7 +162,7 @@ func (m *markdown) preview() {
 		text = previewText(chunk)
 		row, col = lay(row, col, w, text)
 	}
-	if row >= m.height() {
+	if row > 0 && row >= m.height() { // a first row always fits: no need to ask the terminal
 		m.full = true
 		return
 	}
