@@ -31,13 +31,13 @@ const (
 // mdOptions are how answers are drawn, decided at the edge from the
 // configuration, the environment and the terminal.
 type mdOptions struct {
-	color bool       // SGR colours and attributes; false: laid out, no escapes
-	width func() int // the terminal's width now; <= 0: unknown, nothing is wrapped
-	// height is the terminal's height now; <= 0 or nil: unknown, taken as
-	// heightUnknown. A live preview never takes more rows than it has.
-	height  func() int
+	color   bool       // SGR colours and attributes; false: laid out, no escapes
+	width   func() int // the terminal's width now; <= 0: unknown, nothing is wrapped
 	theme   palette
 	justify string // JUSTIFY: default, left, center, right or full
+	// height is the terminal's height now; <= 0 or nil: unknown, taken as
+	// heightUnknown. A live preview never takes more rows than it has.
+	height func() int
 	// live shows a line's text as it arrives, before the line is complete,
 	// and replaces it with the drawn line when it is: on a terminal a long
 	// paragraph must not sit invisible until its newline.
@@ -68,18 +68,13 @@ type markdown struct {
 		st style
 		s  string
 	}
-	pad   bool // rows are padded to the width (table cells)
-	shown int  // bytes of part shown as a live preview
-	// where the preview ends: rows below its first and the column on the
-	// last (w at a row's end: the next character goes on the next row),
-	// at width pw
-	prow, pcol, pw int
-	full           bool    // the preview filled the screen: it stays as it is until its line ends
-	pieces         []piece // scratch for inline parsing
-	cut            []piece // scratch: pieces without their trailing spaces
-	cell           []byte  // scratch: a table row's cells, drawn
-	spans          [][2]int
-	bar            []byte // a table's column border, drawn
+	pad    bool    // rows are padded to the width (table cells)
+	shown  int     // bytes of part shown as a live preview
+	pieces []piece // scratch for inline parsing
+	cut    []piece // scratch: pieces without their trailing spaces
+	cell   []byte  // scratch: a table row's cells, drawn
+	spans  [][2]int
+	bar    []byte // a table's column border, drawn
 	// scratch for laying a table out, kept for the next table: every
 	// cell's pieces in one slice, where each cell's end, one row's cells,
 	// where each cell's wrapped rows start
@@ -88,6 +83,11 @@ type markdown struct {
 	trow    [][]piece
 	tfirst  []int
 	twidth  []int // the columns' natural widths, then their widths
+	// where the live preview ends: rows below its first and the column on
+	// the last (the width at a row's end: the next character goes on the
+	// next row), laid out at width pw
+	prow, pcol, pw int
+	full           bool // the preview filled the screen: it stays as it is until its line ends
 }
 
 // newMarkdown draws Markdown written to it on w.
