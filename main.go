@@ -388,7 +388,7 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 		out = ff
 		cfg = cfg.withoutTools()
 	} else {
-		out = answerWriter(cfg, stdout, in.e.stdoutTTY, in.e.getenv, terminalWidth(stdout))
+		out = answerWriter(cfg, stdout, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}
 	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too

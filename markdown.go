@@ -35,6 +35,9 @@ type mdOptions struct {
 	width   func() int // the terminal's width now; <= 0: unknown, nothing is wrapped
 	theme   palette
 	justify string // JUSTIFY: default, left, center, right or full
+	// height is the terminal's height now; <= 0 or nil: unknown, taken as
+	// heightUnknown. A live preview never takes more rows than it has.
+	height func() int
 	// live shows a line's text as it arrives, before the line is complete,
 	// and replaces it with the drawn line when it is: on a terminal a long
 	// paragraph must not sit invisible until its newline.
@@ -67,7 +70,6 @@ type markdown struct {
 	}
 	pad    bool    // rows are padded to the width (table cells)
 	shown  int     // bytes of part shown as a live preview
-	pcells int     // cells the preview takes
 	pieces []piece // scratch for inline parsing
 	cut    []piece // scratch: pieces without their trailing spaces
 	cell   []byte  // scratch: a table row's cells, drawn
@@ -81,6 +83,11 @@ type markdown struct {
 	trow    [][]piece
 	tfirst  []int
 	twidth  []int // the columns' natural widths, then their widths
+	// where the live preview ends: rows below its first and the column on
+	// the last (the width at a row's end: the next character goes on the
+	// next row), laid out at width pw
+	prow, pcol, pw int
+	full           bool // the preview filled the screen: it stays as it is until its line ends
 }
 
 // newMarkdown draws Markdown written to it on w.
@@ -114,9 +121,15 @@ func (m *markdown) Write(p []byte) (int, error) {
 // preview shows the part of a line received so far, as plain text: the
 // bytes not shown yet, up to the last whole character. Lines that may
 // become a table or a fence are not previewed: they will look different.
+// A preview stops growing before it takes more rows than the screen has:
+// rows scrolled off its top are out of unpreview's reach, and the drawn
+// line would follow a stale copy of them.
 func (m *markdown) preview() {
+	if m.full || m.held != "" || m.cols > 0 || len(m.part) == m.shown {
+		return
+	}
 	w := m.o.width()
-	if w <= 0 || m.held != "" || m.cols > 0 || len(m.part) == m.shown {
+	if w <= 0 || m.shown > 0 && w != m.pw { // resized: unpreview works out how it lies now
 		return
 	}
 	if m.shown == 0 {
@@ -132,19 +145,80 @@ func (m *markdown) preview() {
 	if end <= m.shown {
 		return
 	}
-	if m.shown == 0 && m.fence != "" {
-		m.out = append(m.out, "    "...)
-		m.pcells += 4
+	indent := ""
+	if m.shown == 0 {
+		m.prow, m.pcol, m.pw = 0, 0, w
+		if m.fence != "" {
+			indent = "    "
+		}
 	}
-	if chunk := m.part[m.shown:end]; printable(chunk) { // as it is: nothing to replace, a cell a byte
-		m.out = append(m.out, chunk...)
-		m.pcells += len(chunk)
+	chunk := m.part[m.shown:end]
+	plain := printable(chunk) // as it is: nothing to replace, a cell a byte
+	var text string
+	row, col := layCells(m.prow, m.pcol, w, len(indent))
+	if plain {
+		row, col = layCells(row, col, w, len(chunk))
 	} else {
-		text := sanitize(strings.ReplaceAll(string(chunk), "\t", " "))
-		m.out = append(m.out, text...)
-		m.pcells += cells(text)
+		text = previewText(chunk)
+		row, col = lay(row, col, w, text)
 	}
+	if row > 0 && row >= m.height() { // a first row always fits: no need to ask the terminal
+		m.full = true
+		return
+	}
+	m.out = append(m.out, indent...)
+	if plain {
+		m.out = append(m.out, chunk...)
+	} else {
+		m.out = append(m.out, text...)
+	}
+	m.prow, m.pcol = row, col
 	m.shown = end
+}
+
+// previewText is how a preview shows b: its control bytes gone, a tab a space.
+func previewText(b []byte) string {
+	return sanitize(strings.ReplaceAll(string(b), "\t", " "))
+}
+
+// lay is where the end of a preview moves to from row, col (rows below
+// its first, the column on the last) on a terminal w cells wide when text
+// is drawn there. A character the row has no room for goes to the next,
+// as a terminal puts it: a wide one can leave a row a cell short.
+func lay(row, col, w int, text string) (int, int) {
+	for _, r := range text {
+		switch cw := runeWidth(r); {
+		case cw == 2 && col+2 > w:
+			row, col = row+1, 2
+		case cw > 0:
+			row, col = layCells(row, col, w, cw)
+		}
+	}
+	return row, col
+}
+
+// layCells is lay for n one-cell characters.
+func layCells(row, col, w, n int) (int, int) {
+	col += n
+	if col > w {
+		k := (col - 1) / w // the rows it runs on to
+		row, col = row+k, col-k*w
+	}
+	return row, col
+}
+
+// heightUnknown is the height taken for a terminal that does not say: the
+// smallest in common use.
+const heightUnknown = 24
+
+// height is the terminal's height now.
+func (m *markdown) height() int {
+	if m.o.height != nil {
+		if h := m.o.height(); h > 0 {
+			return h
+		}
+	}
+	return heightUnknown
 }
 
 // printable reports whether b is all printable ASCII, 0x20 to 0x7e.
@@ -169,17 +243,28 @@ func lastRuneStart(b []byte) int {
 // unpreview erases the live preview: back to its first row, cleared to
 // the end of the screen, so the drawn line takes its place.
 func (m *markdown) unpreview() {
+	m.full = false
 	if m.shown == 0 {
 		return
 	}
 	m.out = append(m.out, '\r')
-	if w := m.o.width(); w > 0 && m.pcells > w {
+	up := m.prow
+	if w := m.o.width(); w > 0 && w != m.pw {
+		// Resized: the terminal rewrapped the preview to its new width
+		// (tmux, VTE, iTerm2 do), as the line editor takes it to.
+		indent := ""
+		if m.fence != "" {
+			indent = "    "
+		}
+		up, _ = lay(0, 0, w, indent+previewText(m.part[:m.shown]))
+	}
+	if up > 0 {
 		m.out = append(m.out, "\x1b["...)
-		m.out = strconv.AppendInt(m.out, int64((m.pcells-1)/w), 10)
+		m.out = strconv.AppendInt(m.out, int64(up), 10)
 		m.out = append(m.out, 'A')
 	}
 	m.out = append(m.out, "\x1b[J"...)
-	m.shown, m.pcells = 0, 0
+	m.shown, m.prow, m.pcol = 0, 0, 0
 }
 
 // flushAnswer ends the answer: its last line without a newline, a held
@@ -626,33 +711,46 @@ func spaces(n int) string {
 
 // answerWriter is where answers are written: a Markdown renderer on a
 // terminal (unless PRETTY=false), else w itself, so piped output is the
-// model's text byte for byte. NO_COLOR or TERM=dumb draw it without any
-// escape sequence.
-func answerWriter(cfg *config, w io.Writer, terminal bool, env func(string) string, width func() int) io.Writer {
+// model's text byte for byte. size is the terminal's width and height
+// now. NO_COLOR draws without colour; TERM=dumb without any escape
+// sequence: no colour, and no live preview, which moves the cursor.
+func answerWriter(cfg *config, w io.Writer, terminal bool, env func(string) string, size func() (int, int)) io.Writer {
 	if !terminal || !cfg.Pretty {
 		return w
 	}
+	dumb := env("TERM") == "dumb"
 	return newMarkdown(w, mdOptions{
-		color:   env("NO_COLOR") == "" && env("TERM") != "dumb",
-		width:   width,
+		color:   env("NO_COLOR") == "" && !dumb,
+		width:   func() int { cols, _ := size(); return cols },
+		height:  func() int { _, rows := size(); return rows },
 		theme:   palettes[cfg.CodeTheme],
 		justify: cfg.Justify,
-		live:    true,
+		live:    !dumb,
 	})
 }
 
 // terminalWidth reads the width of the terminal behind w when asked, so a
 // resized window wraps the next line to its new width; 0 when unknown.
 func terminalWidth(w io.Writer) func() int {
+	size := terminalSize(w)
 	return func() int {
+		cols, _ := size()
+		return cols
+	}
+}
+
+// terminalSize reads the width and height of the terminal behind w when
+// asked; 0, 0 when unknown.
+func terminalSize(w io.Writer) func() (int, int) {
+	return func() (int, int) {
 		f, ok := w.(interface{ Fd() uintptr })
 		if !ok {
-			return 0
+			return 0, 0
 		}
-		cols, _, err := term.GetSize(int(f.Fd()))
+		cols, rows, err := term.GetSize(int(f.Fd()))
 		if err != nil {
-			return 0
+			return 0, 0
 		}
-		return cols
+		return cols, rows
 	}
 }

@@ -205,12 +205,28 @@ func cpuTime() time.Duration {
 // does with the few controls the renderer sends (newline, carriage
 // return, cursor up, erase below, SGR), and returns the screen's text.
 func emulate(out string, w int) string {
+	text, _ := emulateIn(out, w, 0)
+	return text
+}
+
+// emulateIn is emulate on a screen h rows high (0: as high as it takes),
+// with the rows scrolled off its top kept above it, as a terminal's
+// scrollback keeps them: text is the scrollback and the screen, and lost
+// counts the rows cursor-up moves asked for above the screen's top row,
+// where a terminal stops them.
+func emulateIn(out string, w, h int) (text string, lost int) {
 	var rows [][]rune
-	r, c := 0, 0
+	r, c, top := 0, 0, 0 // top: the screen's first row
+	down := func() {
+		r, c = r+1, 0
+		if h > 0 && r-top >= h {
+			top = r - h + 1
+		}
+	}
 	put := func(ch rune) {
 		cw := max(runeWidth(ch), 1)
 		if c+cw > w {
-			r, c = r+1, 0
+			down()
 		}
 		for len(rows) <= r {
 			rows = append(rows, nil)
@@ -227,7 +243,7 @@ func emulate(out string, w int) string {
 	for i := 0; i < len(out); {
 		switch {
 		case out[i] == '\n':
-			r, c = r+1, 0
+			down()
 			i++
 		case out[i] == '\r':
 			c = 0
@@ -240,7 +256,8 @@ func emulate(out string, w int) string {
 			n, _ := strconv.Atoi(out[i+2 : j])
 			switch out[j] {
 			case 'A':
-				r = max(r-n, 0)
+				lost += max(top-(r-n), 0)
+				r = max(r-n, top)
 			case 'J':
 				if r < len(rows) {
 					rows[r] = rows[r][:min(c, len(rows[r]))]
@@ -259,7 +276,7 @@ func emulate(out string, w int) string {
 		b.WriteString(strings.TrimRight(strings.ReplaceAll(string(row), "\x00", ""), " "))
 		b.WriteByte('\n')
 	}
-	return strings.TrimRight(b.String(), "\n")
+	return strings.TrimRight(b.String(), "\n"), lost
 }
 
 // TestMarkdownLivePreview: on a terminal a line shows as it arrives and is
@@ -308,6 +325,105 @@ func TestIsMarkup(t *testing.T) {
 		want := strings.IndexByte("\\`*_~[!<", byte(c)) >= 0
 		if got := isMarkup(byte(c)); got != want {
 			t.Errorf("isMarkup(%q) = %v, want %v", byte(c), got, want)
+		}
+	}
+}
+
+// TestMarkdownPreviewHeight: a line longer than the screen is high is
+// previewed only while it fits, so the preview's rows never scroll off
+// the top, where erasing it could not reach: the finished line is drawn
+// once, nothing is left twice in the scrollback, and no cursor-up move
+// asks for rows above the screen.
+func TestMarkdownPreviewHeight(t *testing.T) {
+	t.Parallel()
+	const w, h = 20, 5
+	words := strings.Repeat("streamed words wrap ", 15) // 300 cells: 15+ rows at 20
+	for _, tc := range []struct{ name, src string }{
+		{"paragraph", "Intro line.\n\n" + words + "end.\nAfter.\n"},
+		{"code line", "```\n" + strings.Repeat("x := 1; ", 30) + "\n```\nAfter.\n"},
+		{"list item", "- " + words + "\n- next\n"},
+		{"unfinished at the end", "Intro.\n" + words},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := mdOptions{width: func() int { return w }, height: func() int { return h }, justify: "default"}
+			want, _ := emulateIn(renderMD(o, tc.src), w, h)
+			o.live = true
+			for n := 1; n <= 23; n += 2 {
+				var chunks []string
+				for i := 0; i < len(tc.src); i += n {
+					chunks = append(chunks, tc.src[i:min(i+n, len(tc.src))])
+				}
+				got, lost := emulateIn(renderMD(o, chunks...), w, h)
+				if lost > 0 {
+					t.Errorf("%d-byte chunks: cursor-up asked for %d rows above the screen", n, lost)
+				}
+				if got != want {
+					t.Fatalf("%d-byte chunks, screen and scrollback:\n%s\nwant\n%s", n, got, want)
+				}
+			}
+		})
+	}
+	// While the line is unfinished its first rows show, up to the screen's height.
+	var b bytes.Buffer
+	m := newMarkdown(&b, mdOptions{live: true, width: func() int { return w }, height: func() int { return h }})
+	for i := 0; i < len(words); i += 10 {
+		m.Write([]byte(words[i : i+10]))
+	}
+	got, lost := emulateIn(b.String(), w, h)
+	if rows := strings.Count(got, "\n") + 1; lost > 0 || rows < h-1 || rows > h || !strings.HasPrefix(got, "streamed words wrap") {
+		t.Errorf("preview of a %d-cell line at %dx%d = %d rows (lost %d):\n%s\nwant its first %d rows", len(words), w, h, rows, lost, got, h)
+	}
+}
+
+// TestMarkdownPreviewWide: a preview of wide characters takes the rows the
+// terminal gives them, a row ending a cell short when the next character
+// does not fit, so erasing it moves up over all of them.
+func TestMarkdownPreviewWide(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{5, 7, 9} {
+		for _, src := range []string{"Intro.\n" + strings.Repeat("日本", 12) + "\nAfter.\n", "x" + strings.Repeat("a日", 15) + "\nAfter.\n"} {
+			o := mdOptions{width: func() int { return w }, height: func() int { return 100 }, justify: "default"}
+			want, _ := emulateIn(renderMD(o, src), w, 100)
+			o.live = true
+			for n := 1; n <= 7; n++ {
+				var chunks []string
+				for i := 0; i < len(src); i += n {
+					chunks = append(chunks, src[i:min(i+n, len(src))])
+				}
+				if got, _ := emulateIn(renderMD(o, chunks...), w, 100); got != want {
+					t.Fatalf("%q at width %d in %d-byte chunks, screen:\n%s\nwant\n%s", src, w, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestMarkdownPreviewResize: after a resize the preview stops growing, and
+// erasing it moves up over the rows the terminal rewrapped it to, no more
+// (the answer's lines above stay) and no fewer (no stale rows).
+func TestMarkdownPreviewResize(t *testing.T) {
+	for _, tc := range []struct {
+		to   int
+		want string // how the complete line's drawing starts
+	}{
+		{10, "\r\x1b[4A\x1b[J"}, // 50 cells: 5 rows at 10
+		{60, "\r\x1b[J"},        // one row at 60
+		{20, "\r\x1b[2A\x1b[J"}, // not resized: 3 rows
+	} {
+		var b bytes.Buffer
+		width := 20
+		m := newMarkdown(&b, mdOptions{live: true, width: func() int { return width }, height: func() int { return 40 }})
+		m.Write([]byte(strings.Repeat("a", 50)))
+		width = tc.to
+		b.Reset()
+		m.Write([]byte("bbb"))
+		if b.Len() > 0 && tc.to != 20 {
+			t.Errorf("resized to %d: the preview grew: %q", tc.to, b.String())
+		}
+		b.Reset()
+		m.Write([]byte("\n"))
+		if got := b.String(); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("resized from 20 to %d: line drawn as %q, want it to start %q", tc.to, got, tc.want)
 		}
 	}
 }

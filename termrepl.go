@@ -387,7 +387,7 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
 		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory}
 	width := func() int { w, _ := t.size(); return w }
-	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, width), diag: ts.errw, preview: ts.out,
+	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
 		think: newReasoningView(ts.errw, e.stderrTTY, e.getenv), spinTo: spinnerOn(ts.errw, e.stderrTTY, e.getenv),
 		width: width, expand: "Ctrl+O to expand", ask: func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)

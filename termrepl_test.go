@@ -3,8 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 )
 
 // chunkReader gives its bytes at most n per Read, then io.EOF: a terminal
@@ -130,8 +134,9 @@ func TestLineEditorEverySplit(t *testing.T) {
 }
 
 // TestLineDrawFrames: each redraw moves up to where the previous one
-// started, and after the terminal narrows it moves up as many rows as the
-// old rows take once the terminal has rewrapped them.
+// started, and after the terminal widens it moves up as many rows as the
+// old rows take once the terminal has rewrapped them (narrowing, where
+// they take more: TestLineDrawResized).
 func TestLineDrawFrames(t *testing.T) {
 	e := newLineEditor(nil, "")
 	e.insert("hello world, this wraps")
@@ -156,4 +161,214 @@ func TestLineDrawFrames(t *testing.T) {
 	if top := d.frame(e, ">>> ", 40); !strings.HasPrefix(top, "\r\x1b[J") {
 		t.Errorf("after a clear: %q, want no move up", top)
 	}
+}
+
+// reflowTerm is a terminal that rewraps what it shows when its width
+// changes, as tmux, VTE and iTerm2 do: rows it wrapped itself join up
+// again and wrap at the new width; rows ended by a newline stay apart. It
+// knows the controls the line editor sends (CR, LF, cursor up and right,
+// erase below, home, clear); others are skipped.
+type reflowTerm struct {
+	w    int
+	rows []reflowRow
+	r, c int // the cursor; c == w: at a row's end, the next character wraps
+}
+
+// reflowRow is one row on screen; wrapped: the terminal carried its line on
+// to the next row.
+type reflowRow struct {
+	cells   []rune
+	wrapped bool
+}
+
+// at makes row r exist and returns it.
+func (t *reflowTerm) at(r int) *reflowRow {
+	for len(t.rows) <= r {
+		t.rows = append(t.rows, reflowRow{})
+	}
+	return &t.rows[r]
+}
+
+// write plays s.
+func (t *reflowTerm) write(s string) {
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '\r':
+			t.c = 0
+			i++
+			continue
+		case '\n':
+			t.r++
+			t.c = min(t.c, t.w-1)
+			i++
+			continue
+		case 0x1b:
+			j := i + 2
+			for j < len(s) && (isDigit(s[j]) || s[j] == ';' || s[j] == '?') {
+				j++
+			}
+			n, err := strconv.Atoi(s[i+2 : j])
+			if err != nil {
+				n = 1
+			}
+			switch s[j] {
+			case 'A':
+				t.r, t.c = max(t.r-n, 0), min(t.c, t.w-1)
+			case 'C':
+				t.c = min(t.c+n, t.w-1)
+			case 'J':
+				if s[i+2:j] == "2" {
+					t.rows = nil
+					break
+				}
+				row := t.at(t.r)
+				row.cells, row.wrapped = row.cells[:min(t.c, len(row.cells))], false
+				t.rows = t.rows[:t.r+1]
+			case 'H':
+				t.r, t.c = 0, 0
+			}
+			i = j + 1
+			continue
+		}
+		ch, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		if t.c >= t.w {
+			t.at(t.r).wrapped = true
+			t.r, t.c = t.r+1, 0
+		}
+		row := t.at(t.r)
+		for len(row.cells) <= t.c {
+			row.cells = append(row.cells, ' ')
+		}
+		row.cells[t.c] = ch
+		t.c++
+	}
+}
+
+// resize rewraps the screen to w cells, the cursor staying on the
+// character it was on.
+func (t *reflowTerm) resize(w int) {
+	var lines [][]rune // the logical lines
+	line, curLine, curOff := []rune(nil), 0, 0
+	for r := range max(len(t.rows), t.r+1) {
+		row := t.at(r)
+		if r == t.r {
+			curLine, curOff = len(lines), len(line)+t.c
+		}
+		line = append(line, row.cells...)
+		if !row.wrapped {
+			lines, line = append(lines, line), nil
+		}
+	}
+	t.rows, t.w = nil, w
+	for i, l := range lines {
+		if i == curLine {
+			t.r, t.c = len(t.rows)+curOff/w, curOff%w
+		}
+		for len(l) > w {
+			t.rows = append(t.rows, reflowRow{cells: l[:w], wrapped: true})
+			l = l[w:]
+		}
+		t.rows = append(t.rows, reflowRow{cells: l})
+	}
+}
+
+// screen is the text on screen, a line a row, trailing blanks trimmed.
+func (t *reflowTerm) screen() string {
+	var lines []string
+	for _, row := range t.rows {
+		lines = append(lines, strings.TrimRight(string(row.cells), " "))
+	}
+	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// TestLineDrawResized: a line typed at one width, the window resized (the
+// terminal rewraps what it shows), then redrawn: the redraw moves up over
+// every row the old frame takes at the new width and clears below, so the
+// screen shows the output above and the line once, with no stale rows.
+// Narrowing is the case that leaves them: the old rows take more rows now.
+func TestLineDrawResized(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 7) // after ">>> ": 74 cells, two rows at 40
+	for _, tc := range []struct {
+		name     string
+		text     string
+		pos      int // where the cursor is left; -1: at the end
+		from, to int
+	}{
+		{"narrowed, one row", "short words", -1, 40, 20},
+		{"narrowed, cursor at the end", long, -1, 40, 20},
+		{"narrowed, cursor on the first row", long, 5, 40, 20},
+		{"narrowed, continuation lines", "a first line long enough to wrap at forty\nand a second one", -1, 40, 20},
+		{"narrowed to a third", long, 50, 60, 20},
+		{"widened", long, -1, 20, 40},
+		{"widened, cursor on the first row", long, 5, 20, 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			term := &reflowTerm{w: tc.from}
+			term.write("earlier output\r\n")
+			e := newLineEditor(nil, "")
+			var d lineDraw
+			for _, r := range tc.text { // typed key by key, each key redrawn
+				e.insert(string(r))
+				term.write(d.frame(e, ">>> ", tc.from))
+			}
+			if tc.pos >= 0 {
+				e.pos = tc.pos
+				term.write(d.frame(e, ">>> ", tc.from))
+			}
+			term.resize(tc.to)
+			term.write(d.frame(e, ">>> ", tc.to))
+			rows, cr, cc := e.render(">>> ", tc.to)
+			want := "earlier output"
+			for _, row := range rows {
+				want += "\n" + strings.TrimRight(row, " ")
+			}
+			if got := term.screen(); got != strings.TrimRight(want, "\n") {
+				t.Errorf("screen after a resize from %d to %d:\n%s\nwant\n%s", tc.from, tc.to, got, want)
+			}
+			if term.r != 1+cr || term.c != cc {
+				t.Errorf("cursor at row %d column %d, want %d, %d", term.r, term.c, 1+cr, cc)
+			}
+		})
+	}
+}
+
+// TestTmuxResizeWhileTyping: narrowing the window while a two-row line is
+// typed redraws it at the new width once, with no stale rows, and the
+// next key is drawn in place. It waits for the screen to show the line as
+// laid out at 60 columns, which only yaicli's redraw gives (tmux's own
+// rewrap of the rows drawn at 100 splits them elsewhere), and fails if
+// any other row shows a piece of the line.
+func TestTmuxResizeWhileTyping(t *testing.T) {
+	t.Parallel()
+	s := startTmux(t, newFakeProvider(t), "--chat")
+	text := strings.Repeat("word ", 36) + "end" // 187 cells with the prompt: two rows at 100 columns
+	s.typeText(text)
+	s.waitFor("end")
+	if out, err := exec.Command("tmux", "-L", s.socket, "resize-window", "-t", "t", "-x", "60", "-y", "30").CombinedOutput(); err != nil {
+		t.Fatalf("resize: %v %s", err, out)
+	}
+	waitLine := func(text string) {
+		t.Helper()
+		e := newLineEditor(nil, "")
+		e.insert(text)
+		rows, _, _ := e.render(">>> ", 60)
+		want := strings.Join(rows, "\n")
+		var got string
+		for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			var mine []string // the rows with a piece of the line: the prompt's and any stale ones
+			for _, l := range strings.Split(s.screen(), "\n") {
+				if strings.Contains(l, "word") || strings.Contains(l, "end") {
+					mine = append(mine, strings.TrimRight(l, " "))
+				}
+			}
+			if got = strings.Join(mine, "\n"); got == want {
+				return
+			}
+		}
+		t.Fatalf("the line at 60 columns is not drawn once; rows with it:\n%s\nwant\n%s\nscreen:\n%s", got, want, s.screen())
+	}
+	waitLine(text)
+	s.typeText("X")
+	waitLine(text + "X")
 }

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// answerVia writes answer, in 5-byte chunks as a stream delivers it,
+// through the writer answerWriter picks for the configuration (config.ini
+// text, YAI_* environment and command-line arguments) and the edge (a
+// terminal or not, TERM, NO_COLOR), ends the answer as the agent does, and
+// returns the bytes written.
+func answerVia(t *testing.T, answer, file string, args []string, env map[string]string, terminal bool) string {
+	t.Helper()
+	o, err := parseArgs(args)
+	if err != nil {
+		t.Fatalf("parseArgs(%q): %v", args, err)
+	}
+	if file != "" {
+		file = "[core]\n" + file + "\n"
+	}
+	cfg, warn := load(t, file, env, o.overrides)
+	if warn != "" {
+		t.Fatalf("config warnings: %s", warn)
+	}
+	var b bytes.Buffer
+	w := answerWriter(cfg, &b, terminal, func(k string) string { return env[k] }, func() (int, int) { return 30, 24 })
+	for i := 0; i < len(answer); i += 5 {
+		w.Write([]byte(answer[i:min(i+5, len(answer))]))
+	}
+	if m, ok := w.(*markdown); ok {
+		m.flushAnswer()
+	}
+	return b.String()
+}
+
+// codeAnswer is an answer with a heading, bold, a Go code block and a line
+// to justify.
+const codeAnswer = "# Title\n\nSome **bold** text.\n\n```go\nfunc f() string { return \"s\" } // c\n```\n\naa bb cc dd ee ff gg hh ii jj kk\n"
+
+// keywordIn is how theme draws a keyword: "func" in its keyword colour.
+func keywordIn(theme string) string {
+	return "\x1b[" + palettes[theme].keyword + "mfunc\x1b[0m"
+}
+
+// TestAnswerWriter: from the configuration and the edge to the bytes an
+// answer is written as. CODE_THEME picks the palette, from the file or
+// the environment; NO_COLOR and TERM=dumb draw without SGR (TERM=dumb
+// without any escape: no live preview either); --plain and PRETTY=false
+// write the model's text as it came, as a pipe always gets it; JUSTIFY
+// reaches the renderer from the file, the environment and --justify.
+func TestAnswerWriter(t *testing.T) {
+	hostile := "é\t\x1b[31mred\x1b[0m **raw** # not drawn\r\n```\nunclosed"
+	drawn := func(t *testing.T, got string) { // the screen it leaves has no Markdown markers
+		t.Helper()
+		screen := emulate(got, 30)
+		for _, marker := range []string{"**", "# Title", "```"} {
+			if strings.Contains(screen, marker) {
+				t.Errorf("Markdown marker %q left on the screen:\n%s", marker, screen)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		file     string
+		args     []string
+		env      map[string]string
+		terminal bool
+		answer   string
+		check    func(t *testing.T, got, answer string)
+	}{
+		{name: "piped: the model's bytes", answer: hostile, env: map[string]string{"TERM": "xterm-256color"}},
+		{name: "piped, whatever the theme and justification", answer: codeAnswer, file: "CODE_THEME=dracula\nJUSTIFY=full"},
+		{name: "--plain on a terminal", args: []string{"--plain"}, terminal: true, answer: codeAnswer},
+		{name: "--plain after the prompt", args: []string{"question", "--plain"}, terminal: true, answer: hostile},
+		{name: "YAI_PRETTY=false", env: map[string]string{"YAI_PRETTY": "false"}, terminal: true, answer: codeAnswer},
+		{name: "PRETTY=false in the file", file: "PRETTY=false", terminal: true, answer: codeAnswer},
+		{name: "default theme", terminal: true, answer: codeAnswer, check: func(t *testing.T, got, _ string) {
+			drawn(t, got)
+			if !strings.Contains(got, keywordIn("monokai")) {
+				t.Errorf("no monokai keyword %q in %q", keywordIn("monokai"), got)
+			}
+		}},
+		{name: "CODE_THEME=dracula in the file", file: "CODE_THEME=dracula", terminal: true, answer: codeAnswer, check: func(t *testing.T, got, _ string) {
+			drawn(t, got)
+			if !strings.Contains(got, keywordIn("dracula")) || strings.Contains(got, keywordIn("monokai")) {
+				t.Errorf("want dracula's keyword %q, not monokai's, in %q", keywordIn("dracula"), got)
+			}
+		}},
+		{name: "YAI_CODE_THEME=nord over the file's dracula", file: "CODE_THEME=dracula", env: map[string]string{"YAI_CODE_THEME": "nord"}, terminal: true, answer: codeAnswer,
+			check: func(t *testing.T, got, _ string) {
+				if !strings.Contains(got, keywordIn("nord")) || strings.Contains(got, keywordIn("dracula")) {
+					t.Errorf("want nord's keyword %q, not dracula's, in %q", keywordIn("nord"), got)
+				}
+			}},
+		{name: "NO_COLOR", env: map[string]string{"NO_COLOR": "1", "TERM": "xterm-256color"}, terminal: true, answer: codeAnswer + hostile,
+			check: func(t *testing.T, got, _ string) {
+				drawn(t, got)
+				if sgr := sgrRE.FindString(got); sgr != "" {
+					t.Errorf("SGR %q with NO_COLOR: %q", sgr, got)
+				}
+				if !strings.Contains(got, "func f() string") {
+					t.Errorf("code missing: %q", got)
+				}
+			}},
+		{name: "TERM=dumb", env: map[string]string{"TERM": "dumb"}, terminal: true, answer: codeAnswer + hostile,
+			check: func(t *testing.T, got, _ string) {
+				drawn(t, got)
+				if i := strings.IndexAny(got, "\x1b\r"); i >= 0 {
+					t.Errorf("escape or carriage return at %d on a dumb terminal: %q", i, got)
+				}
+				if !strings.Contains(got, "Some bold text.\n") {
+					t.Errorf("bold not drawn as plain text: %q", got)
+				}
+			}},
+		{name: "JUSTIFY=right in the file", file: "JUSTIFY=right", env: map[string]string{"TERM": "dumb"}, terminal: true, answer: codeAnswer,
+			check: func(t *testing.T, got, _ string) {
+				if want := "\n aa bb cc dd ee ff gg hh ii jj\n                            kk\n"; !strings.HasSuffix(got, want) {
+					t.Errorf("right-justified at 30: %q, want it to end %q", got, want)
+				}
+			}},
+		{name: "YAI_JUSTIFY=center", env: map[string]string{"TERM": "dumb", "YAI_JUSTIFY": "center"}, terminal: true, answer: codeAnswer,
+			check: func(t *testing.T, got, _ string) {
+				if want := "\naa bb cc dd ee ff gg hh ii jj\n              kk\n"; !strings.HasSuffix(got, want) {
+					t.Errorf("centred at 30: %q, want it to end %q", got, want)
+				}
+			}},
+		{name: "--justify full over the file's left", file: "JUSTIFY=left", args: []string{"--justify", "full"}, env: map[string]string{"TERM": "dumb"}, terminal: true, answer: codeAnswer,
+			check: func(t *testing.T, got, _ string) {
+				if want := "\naa  bb cc dd ee ff gg hh ii jj\nkk\n"; !strings.HasSuffix(got, want) {
+					t.Errorf("fully justified at 30: %q, want it to end %q", got, want)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := answerVia(t, tc.answer, tc.file, tc.args, tc.env, tc.terminal)
+			if tc.check == nil { // not drawn: byte for byte what the model sent
+				if got != tc.answer {
+					t.Errorf("answer written as %q, want %q", got, tc.answer)
+				}
+				return
+			}
+			tc.check(t, got, tc.answer)
+		})
+	}
+}
