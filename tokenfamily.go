@@ -143,79 +143,79 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.824, pLongLetter: 0.253, pLongEnglish: 0.115, pRareEnd: 0.828, pRareEndWest: 0.423, pCapsLetter: 0.531, pCapsShort: 0.003, pRepeat: -0.092,
-		pCaseFlip: 3.416, pDigitGroup: 0.999, pDigit: 0.001, pPunct: 0.828, pPunctMore: 0.178, pPunctWord: 0.315, pNewline: 1.707, pBlankLine: 0.001,
-		pIndent: 0.387, pSpaces: 1.617, pSpaceMore: 1.794, pSpaceDigit: 1.003, pSpaceWide: 0.106, pCtrl: 1.724, pAccent: 0.821, pUmlaut: 0.87,
-		pAccentDense: 1.296, pAccentExt: 1.299, pAccentCont: 0.04, pCombining: 0.42, pTurkish: 1.307, pVietnamese: 0.579, pGreek: 0.393, pCyrRussian: 0.253,
-		pCyrDefault: 0.352, pCyrSouth: 0.386, pCyrTurkic: 0.345, pCyrKyrgyz: 0.312, pArmenian: 0.344, pGeorgian: 0.366, pHebrew: 0.451, pArabic: 0.337,
-		pArabicFa: 0.356, pArabicUr: 0.376, pEthiopic: 2.292, pDevanagari: 0.399, pBengali: 0.401, pGurmukhi: 0.649, pGujarati: 0.426, pOriya: 1.3,
-		pTamil: 0.462, pTelugu: 0.432, pKannada: 0.464, pMalayalam: 0.344, pSinhala: 0.617, pThai: 0.446, pLao: 1.918, pMyanmar: 0.565,
-		pKhmer: 0.552, pHangul: 0.687, pHanSimple: 0.665, pHanTrad: 1.12, pKanji: 1.018, pKana: 0.558, pCJKPunct: 1.648, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 4, pEmoji: 0.974, pUniSpace: 0.004, pUniPunct: 1.602, pSymbol: 0.944}}
+		pWord: 0.858, pLongLetter: 0.27, pLongEnglish: 0.012, pRareEnd: 0.869, pRareEndWest: 0.281, pCapsLetter: 0.527, pCapsShort: 0.003, pRepeat: -0.1,
+		pCaseFlip: 3.281, pDigitGroup: 0.978, pDigit: 0.001, pPunct: 0.884, pPunctMore: 0.161, pPunctWord: 0.266, pNewline: 1.768, pBlankLine: 0.001,
+		pIndent: 0.147, pSpaces: 1.58, pSpaceMore: 1.833, pSpaceDigit: 1.031, pSpaceWide: 0.15, pCtrl: 1.554, pAccent: 0.785, pUmlaut: 0.549,
+		pAccentDense: 1.216, pAccentExt: 1.114, pAccentCont: 0.126, pCombining: 0.42, pTurkish: 1.349, pVietnamese: 0.491, pGreek: 0.409, pCyrRussian: 0.242,
+		pCyrDefault: 0.35, pCyrSouth: 0.376, pCyrTurkic: 0.34, pCyrKyrgyz: 0.305, pArmenian: 0.337, pGeorgian: 0.358, pHebrew: 0.435, pArabic: 0.33,
+		pArabicFa: 0.349, pArabicUr: 0.363, pEthiopic: 2.198, pDevanagari: 0.388, pBengali: 0.393, pGurmukhi: 0.637, pGujarati: 0.433, pOriya: 1.155,
+		pTamil: 0.453, pTelugu: 0.425, pKannada: 0.456, pMalayalam: 0.342, pSinhala: 0.617, pThai: 0.45, pLao: 1.911, pMyanmar: 0.561,
+		pKhmer: 0.554, pHangul: 0.683, pHanSimple: 0.698, pHanTrad: 1.131, pKanji: 1.032, pKana: 0.559, pCJKPunct: 1.284, pAlphabet: 0.42,
+		pScriptWord: 0.005, pVarSel: 4, pEmoji: 1.001, pUniSpace: 0.259, pUniPunct: 1.447, pSymbol: 0.937}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.938, pLongLetter: 0.409, pLongEnglish: 0.003, pRareEnd: 1.089, pRareEndWest: 0.197, pCapsLetter: 0.492, pCapsShort: 0.001, pRepeat: -0.264,
-		pCaseFlip: 3.472, pDigitGroup: 1.125, pDigit: 0.001, pPunct: 0.73, pPunctMore: 0.134, pPunctWord: 0.002, pNewline: 1.457, pBlankLine: 0.001,
-		pIndent: 0.252, pSpaces: 1.407, pSpaceMore: 1.631, pSpaceDigit: 0.783, pSpaceWide: 0.146, pCtrl: 0.561, pAccent: 1.751, pUmlaut: 1.296,
-		pAccentDense: 1.575, pAccentExt: 1.707, pAccentCont: 0.177, pCombining: 0.42, pTurkish: 2.202, pVietnamese: 1.159, pGreek: 0.487, pCyrRussian: 0.001,
-		pCyrDefault: 0.04, pCyrSouth: 0.036, pCyrTurkic: 0.324, pCyrKyrgyz: 0.183, pArmenian: 1.679, pGeorgian: 1.666, pHebrew: 0.416, pArabic: 0.093,
-		pArabicFa: 0.169, pArabicUr: 0.192, pEthiopic: 2.278, pDevanagari: 0.569, pBengali: 0.831, pGurmukhi: 1.23, pGujarati: 1.344, pOriya: 1.3,
-		pTamil: 1.1, pTelugu: 1.564, pKannada: 1.556, pMalayalam: 1.466, pSinhala: 1.587, pThai: 0.998, pLao: 2.289, pMyanmar: 2.104,
-		pKhmer: 1.784, pHangul: 1.178, pHanSimple: 1.025, pHanTrad: 1.735, pKanji: 1.65, pKana: 0.835, pCJKPunct: 1.133, pAlphabet: 0.42,
-		pScriptWord: 3.51, pVarSel: 4, pEmoji: 1.746, pUniSpace: 4, pUniPunct: 0.031, pSymbol: 0.772}}
+		pWord: 0.933, pLongLetter: 0.414, pLongEnglish: 0.003, pRareEnd: 1.11, pRareEndWest: 0.215, pCapsLetter: 0.485, pCapsShort: 0.001, pRepeat: -0.244,
+		pCaseFlip: 3.234, pDigitGroup: 1.174, pDigit: 0.001, pPunct: 0.769, pPunctMore: 0.155, pPunctWord: 0.003, pNewline: 1.362, pBlankLine: 0.001,
+		pIndent: 0.122, pSpaces: 1.287, pSpaceMore: 1.682, pSpaceDigit: 0.754, pSpaceWide: 0.531, pCtrl: 0.36, pAccent: 1.883, pUmlaut: 1.957,
+		pAccentDense: 1.69, pAccentExt: 1.808, pAccentCont: 0.021, pCombining: 0.42, pTurkish: 2.239, pVietnamese: 1.191, pGreek: 0.991, pCyrRussian: 0.416,
+		pCyrDefault: 0.551, pCyrSouth: 0.61, pCyrTurkic: 0.775, pCyrKyrgyz: 0.614, pArmenian: 2.113, pGeorgian: 2.11, pHebrew: 1.108, pArabic: 0.766,
+		pArabicFa: 0.799, pArabicUr: 1.05, pEthiopic: 2.996, pDevanagari: 1.15, pBengali: 1.385, pGurmukhi: 1.955, pGujarati: 1.964, pOriya: 2.976,
+		pTamil: 1.507, pTelugu: 1.994, pKannada: 2.001, pMalayalam: 1.825, pSinhala: 2.136, pThai: 0.996, pLao: 2.276, pMyanmar: 2.085,
+		pKhmer: 1.757, pHangul: 1.094, pHanSimple: 0.948, pHanTrad: 1.356, pKanji: 1.927, pKana: 0.597, pCJKPunct: 3.145, pAlphabet: 0.42,
+		pScriptWord: 0.034, pVarSel: 0.648, pEmoji: 2.239, pUniSpace: 2.955, pUniPunct: 0.416, pSymbol: 0.731}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.05, pLongLetter: 0.404, pLongEnglish: 0.002, pRareEnd: 1.379, pRareEndWest: 0.443, pCapsLetter: 0.545, pCapsShort: 0.156, pRepeat: -0.246,
-		pCaseFlip: 2.594, pDigitGroup: 0.578, pDigit: 0.195, pPunct: 0.764, pPunctMore: 0.004, pPunctWord: 0.796, pNewline: 1.399, pBlankLine: 0.001,
-		pIndent: 0.007, pSpaces: 1.365, pSpaceMore: 1.673, pSpaceDigit: 0.01, pSpaceWide: 0.44, pCtrl: 1.805, pAccent: 1.677, pUmlaut: 1.676,
-		pAccentDense: 1.63, pAccentExt: 2.057, pAccentCont: 0.301, pCombining: 0.42, pTurkish: 2.78, pVietnamese: 2.04, pGreek: 0.691, pCyrRussian: 0.001,
-		pCyrDefault: 0.007, pCyrSouth: 0.001, pCyrTurkic: 0.287, pCyrKyrgyz: 0.212, pArmenian: 1.651, pGeorgian: 0.885, pHebrew: 0.181, pArabic: 0.238,
-		pArabicFa: 0.36, pArabicUr: 0.314, pEthiopic: 2.422, pDevanagari: 0.578, pBengali: 1.441, pGurmukhi: 2.382, pGujarati: 2.508, pOriya: 1.3,
-		pTamil: 1.672, pTelugu: 1.911, pKannada: 1.901, pMalayalam: 2.088, pSinhala: 1.183, pThai: 1.911, pLao: 3.245, pMyanmar: 1.094,
-		pKhmer: 3.274, pHangul: 1.32, pHanSimple: 0.888, pHanTrad: 1.388, pKanji: 1.615, pKana: 0.794, pCJKPunct: 1.497, pAlphabet: 0.42,
-		pScriptWord: 4, pVarSel: 4, pEmoji: 1.762, pUniSpace: 2.13, pUniPunct: 0.155, pSymbol: 0.948}}
+		pWord: 1.06, pLongLetter: 0.442, pLongEnglish: 0.001, pRareEnd: 1.286, pRareEndWest: 0.418, pCapsLetter: 0.542, pCapsShort: 0.127, pRepeat: -0.273,
+		pCaseFlip: 2.556, pDigitGroup: 0.624, pDigit: 0.176, pPunct: 0.808, pPunctMore: 0.006, pPunctWord: 0.821, pNewline: 1.213, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.342, pSpaceMore: 1.66, pSpaceDigit: 0.009, pSpaceWide: 0.438, pCtrl: 1.664, pAccent: 1.806, pUmlaut: 2.162,
+		pAccentDense: 1.907, pAccentExt: 2.217, pAccentCont: 0.074, pCombining: 0.42, pTurkish: 2.865, pVietnamese: 2.223, pGreek: 1.326, pCyrRussian: 0.535,
+		pCyrDefault: 0.635, pCyrSouth: 0.687, pCyrTurkic: 0.856, pCyrKyrgyz: 0.731, pArmenian: 2.194, pGeorgian: 1.424, pHebrew: 1.052, pArabic: 1.074,
+		pArabicFa: 1.147, pArabicUr: 1.407, pEthiopic: 3.282, pDevanagari: 1.366, pBengali: 2.103, pGurmukhi: 3.29, pGujarati: 3.257, pOriya: 3.255,
+		pTamil: 2.175, pTelugu: 2.443, pKannada: 2.448, pMalayalam: 2.525, pSinhala: 1.888, pThai: 1.91, pLao: 3.246, pMyanmar: 1.1,
+		pKhmer: 3.248, pHangul: 1.33, pHanSimple: 0.822, pHanTrad: 1.246, pKanji: 1.767, pKana: 0.655, pCJKPunct: 3.512, pAlphabet: 0.42,
+		pScriptWord: 0.056, pVarSel: 1.538, pEmoji: 2.261, pUniSpace: 0.827, pUniPunct: 0.577, pSymbol: 0.961}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.899, pLongLetter: 0.439, pLongEnglish: 0.007, pRareEnd: 1.14, pRareEndWest: 0.185, pCapsLetter: 0.499, pCapsShort: 0.001, pRepeat: -0.288,
-		pCaseFlip: 3.523, pDigitGroup: 1.132, pDigit: 0.001, pPunct: 0.764, pPunctMore: 0.143, pPunctWord: 0.002, pNewline: 1.415, pBlankLine: 0.001,
-		pIndent: 0.241, pSpaces: 1.402, pSpaceMore: 1.664, pSpaceDigit: 0.85, pSpaceWide: 0.415, pCtrl: 0.585, pAccent: 1.476, pUmlaut: 0.797,
-		pAccentDense: 1.197, pAccentExt: 1.056, pAccentCont: 0.501, pCombining: 0.42, pTurkish: 0.829, pVietnamese: 0.024, pGreek: 0.065, pCyrRussian: 0.002,
-		pCyrDefault: 0.058, pCyrSouth: 0.135, pCyrTurkic: 0.327, pCyrKyrgyz: 0.179, pArmenian: 1.583, pGeorgian: 1.853, pHebrew: 0.71, pArabic: 0.007,
-		pArabicFa: 0.001, pArabicUr: 0.209, pEthiopic: 2.58, pDevanagari: 0.174, pBengali: 1.062, pGurmukhi: 1.528, pGujarati: 1.601, pOriya: 1.3,
-		pTamil: 1.272, pTelugu: 1.746, pKannada: 1.742, pMalayalam: 1.589, pSinhala: 1.803, pThai: 0.501, pLao: 2.076, pMyanmar: 2.09,
-		pKhmer: 1.783, pHangul: 0.668, pHanSimple: 0.806, pHanTrad: 0.995, pKanji: 0.98, pKana: 0.606, pCJKPunct: 0.513, pAlphabet: 0.42,
-		pScriptWord: 1.952, pVarSel: 4, pEmoji: 1.634, pUniSpace: 4, pUniPunct: 0.002, pSymbol: 0.679}}
+		pWord: 0.89, pLongLetter: 0.444, pLongEnglish: 0.008, pRareEnd: 1.171, pRareEndWest: 0.183, pCapsLetter: 0.494, pCapsShort: 0.001, pRepeat: -0.273,
+		pCaseFlip: 3.295, pDigitGroup: 1.173, pDigit: 0.001, pPunct: 0.812, pPunctMore: 0.147, pPunctWord: 0.003, pNewline: 1.356, pBlankLine: 0.001,
+		pIndent: 0.122, pSpaces: 1.294, pSpaceMore: 1.7, pSpaceDigit: 0.772, pSpaceWide: 0.512, pCtrl: 0.374, pAccent: 1.533, pUmlaut: 1.219,
+		pAccentDense: 1.174, pAccentExt: 1.032, pAccentCont: 0.518, pCombining: 0.42, pTurkish: 0.723, pVietnamese: 0.037, pGreek: 0.374, pCyrRussian: 0.267,
+		pCyrDefault: 0.335, pCyrSouth: 0.455, pCyrTurkic: 0.578, pCyrKyrgyz: 0.427, pArmenian: 1.831, pGeorgian: 2.115, pHebrew: 1.117, pArabic: 0.368,
+		pArabicFa: 0.319, pArabicUr: 0.722, pEthiopic: 3.005, pDevanagari: 0.56, pBengali: 1.388, pGurmukhi: 1.954, pGujarati: 1.971, pOriya: 2.923,
+		pTamil: 1.511, pTelugu: 1.998, pKannada: 2.003, pMalayalam: 1.784, pSinhala: 2.118, pThai: 0.504, pLao: 2.072, pMyanmar: 2.086,
+		pKhmer: 1.733, pHangul: 0.642, pHanSimple: 0.806, pHanTrad: 0.988, pKanji: 1, pKana: 0.595, pCJKPunct: 0.652, pAlphabet: 0.42,
+		pScriptWord: 0.007, pVarSel: 1.89, pEmoji: 2.026, pUniSpace: 2.105, pUniPunct: 0.696, pSymbol: 0.735}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.896, pLongLetter: 0.424, pLongEnglish: 0.004, pRareEnd: 1.14, pRareEndWest: 0.091, pCapsLetter: 0.441, pCapsShort: 0.001, pRepeat: -0.279,
-		pCaseFlip: 3.36, pDigitGroup: 0.382, pDigit: 0.908, pPunct: 0.784, pPunctMore: 0.077, pPunctWord: 0.001, pNewline: 1.722, pBlankLine: 0.001,
-		pIndent: 0.035, pSpaces: 1.446, pSpaceMore: 1.269, pSpaceDigit: 0.617, pSpaceWide: 0.991, pCtrl: 0.37, pAccent: 1.759, pUmlaut: 0.902,
-		pAccentDense: 1.377, pAccentExt: 1.284, pAccentCont: 0.195, pCombining: 0.42, pTurkish: 1.412, pVietnamese: 0.265, pGreek: 0.677, pCyrRussian: 0.027,
-		pCyrDefault: 0.174, pCyrSouth: 0.175, pCyrTurkic: 0.355, pCyrKyrgyz: 0.257, pArmenian: 0.843, pGeorgian: 0.841, pHebrew: 0.003, pArabic: 0.001,
-		pArabicFa: 0.252, pArabicUr: 0.234, pEthiopic: 1.142, pDevanagari: 0.726, pBengali: 0.898, pGurmukhi: 1.404, pGujarati: 1.371, pOriya: 1.3,
-		pTamil: 0.986, pTelugu: 1.445, pKannada: 1.309, pMalayalam: 1.302, pSinhala: 1.372, pThai: 0.592, pLao: 1.354, pMyanmar: 1.575,
-		pKhmer: 1.319, pHangul: 0.592, pHanSimple: 0.683, pHanTrad: 0.924, pKanji: 0.786, pKana: 0.599, pCJKPunct: 0.292, pAlphabet: 0.42,
-		pScriptWord: 1.344, pVarSel: 2.919, pEmoji: 0.657, pUniSpace: 4, pUniPunct: 0.002, pSymbol: 0.373}}
+		pWord: 0.9, pLongLetter: 0.43, pLongEnglish: 0.011, pRareEnd: 1.154, pRareEndWest: 0.114, pCapsLetter: 0.413, pCapsShort: 0.001, pRepeat: -0.26,
+		pCaseFlip: 3.03, pDigitGroup: 0.569, pDigit: 0.845, pPunct: 0.789, pPunctMore: 0.104, pPunctWord: 0.001, pNewline: 1.567, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.235, pSpaceMore: 1.394, pSpaceDigit: 0.616, pSpaceWide: 1.068, pCtrl: 0.15, pAccent: 1.706, pUmlaut: 1.316,
+		pAccentDense: 1.333, pAccentExt: 1.235, pAccentCont: 0.298, pCombining: 0.42, pTurkish: 1.381, pVietnamese: 0.222, pGreek: 0.881, pCyrRussian: 0.22,
+		pCyrDefault: 0.377, pCyrSouth: 0.416, pCyrTurkic: 0.539, pCyrKyrgyz: 0.436, pArmenian: 1.019, pGeorgian: 1.024, pHebrew: 0.247, pArabic: 0.253,
+		pArabicFa: 0.524, pArabicUr: 0.586, pEthiopic: 1.31, pDevanagari: 0.957, pBengali: 1.13, pGurmukhi: 1.703, pGujarati: 1.638, pOriya: 2.234,
+		pTamil: 1.146, pTelugu: 1.625, pKannada: 1.497, pMalayalam: 1.441, pSinhala: 1.579, pThai: 0.583, pLao: 1.353, pMyanmar: 1.576,
+		pKhmer: 1.286, pHangul: 0.594, pHanSimple: 0.669, pHanTrad: 0.896, pKanji: 0.806, pKana: 0.591, pCJKPunct: 0.525, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.021, pEmoji: 1.201, pUniSpace: 2.329, pUniPunct: 0.495, pSymbol: 0.434}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.032, pLongLetter: 0.311, pLongEnglish: 0.002, pRareEnd: 0.979, pRareEndWest: 0.172, pCapsLetter: 0.519, pCapsShort: 0.01, pRepeat: -0.092,
-		pCaseFlip: 2.415, pDigitGroup: 1.097, pDigit: 0.001, pPunct: 0.845, pPunctMore: 0.109, pPunctWord: 0.315, pNewline: 1.465, pBlankLine: 0.001,
-		pIndent: 0.016, pSpaces: 1.075, pSpaceMore: 1.899, pSpaceDigit: 0.818, pSpaceWide: 0.848, pCtrl: 1.339, pAccent: 1.183, pUmlaut: 1.151,
-		pAccentDense: 0.92, pAccentExt: 1.007, pAccentCont: 0.541, pCombining: 0.42, pTurkish: 2.247, pVietnamese: 0.459, pGreek: 0.429, pCyrRussian: 0.219,
-		pCyrDefault: 0.351, pCyrSouth: 0.372, pCyrTurkic: 0.488, pCyrKyrgyz: 0.392, pArmenian: 0.53, pGeorgian: 0.763, pHebrew: 0.416, pArabic: 0.298,
-		pArabicFa: 0.335, pArabicUr: 0.414, pEthiopic: 2.285, pDevanagari: 0.597, pBengali: 0.406, pGurmukhi: 1.03, pGujarati: 0.887, pOriya: 1.3,
-		pTamil: 0.588, pTelugu: 0.79, pKannada: 0.749, pMalayalam: 0.858, pSinhala: 1.039, pThai: 0.435, pLao: 1.836, pMyanmar: 0.918,
-		pKhmer: 1.34, pHangul: 0.652, pHanSimple: 0.57, pHanTrad: 0.808, pKanji: 0.782, pKana: 0.574, pCJKPunct: 0.638, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 4, pEmoji: 0.802, pUniSpace: 1.589, pUniPunct: 0.596, pSymbol: 0.595}}
+		pWord: 1.002, pLongLetter: 0.35, pLongEnglish: 0.001, pRareEnd: 0.886, pRareEndWest: 0.031, pCapsLetter: 0.491, pCapsShort: 0.018, pRepeat: -0.139,
+		pCaseFlip: 2.619, pDigitGroup: 1.036, pDigit: 0.001, pPunct: 0.832, pPunctMore: 0.139, pPunctWord: 0.35, pNewline: 1.625, pBlankLine: 0.001,
+		pIndent: 0.003, pSpaces: 1.04, pSpaceMore: 2.093, pSpaceDigit: 0.948, pSpaceWide: 0.772, pCtrl: 1.404, pAccent: 1.342, pUmlaut: 1.534,
+		pAccentDense: 0.976, pAccentExt: 1.05, pAccentCont: 0.568, pCombining: 0.42, pTurkish: 2.159, pVietnamese: 0.493, pGreek: 0.439, pCyrRussian: 0.225,
+		pCyrDefault: 0.363, pCyrSouth: 0.38, pCyrTurkic: 0.486, pCyrKyrgyz: 0.385, pArmenian: 0.537, pGeorgian: 0.765, pHebrew: 0.429, pArabic: 0.313,
+		pArabicFa: 0.346, pArabicUr: 0.434, pEthiopic: 2.234, pDevanagari: 0.605, pBengali: 0.43, pGurmukhi: 1.036, pGujarati: 0.921, pOriya: 1.221,
+		pTamil: 0.584, pTelugu: 0.801, pKannada: 0.757, pMalayalam: 0.878, pSinhala: 1.039, pThai: 0.434, pLao: 1.838, pMyanmar: 0.918,
+		pKhmer: 1.332, pHangul: 0.682, pHanSimple: 0.581, pHanTrad: 0.832, pKanji: 0.713, pKana: 0.614, pCJKPunct: 0.486, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.471, pEmoji: 1.497, pUniSpace: 0.724, pUniPunct: 0.635, pSymbol: 0.598}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.923, pLongLetter: 0.228, pLongEnglish: 0.066, pRareEnd: 1.005, pRareEndWest: 0.115, pCapsLetter: 0.484, pCapsShort: 0.007, pRepeat: -0.079,
-		pCaseFlip: 2.569, pDigitGroup: 0.268, pDigit: 0.827, pPunct: 0.789, pPunctMore: 0.005, pPunctWord: 0.935, pNewline: 1.985, pBlankLine: 0.918,
-		pIndent: 0.606, pSpaces: 1.495, pSpaceMore: 0.001, pSpaceDigit: 1.327, pSpaceWide: 0.001, pCtrl: 0.229, pAccent: 1.304, pUmlaut: 0.793,
-		pAccentDense: 1.09, pAccentExt: 1.052, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 1.289, pVietnamese: 0.204, pGreek: 0.414, pCyrRussian: 0.243,
-		pCyrDefault: 0.321, pCyrSouth: 0.4, pCyrTurkic: 0.43, pCyrKyrgyz: 0.312, pArmenian: 0.579, pGeorgian: 0.472, pHebrew: 0.563, pArabic: 0.381,
-		pArabicFa: 0.348, pArabicUr: 0.371, pEthiopic: 0.78, pDevanagari: 0.33, pBengali: 0.302, pGurmukhi: 0.693, pGujarati: 0.462, pOriya: 1.3,
-		pTamil: 0.338, pTelugu: 0.385, pKannada: 0.468, pMalayalam: 0.345, pSinhala: 0.558, pThai: 0.374, pLao: 0.561, pMyanmar: 0.455,
-		pKhmer: 0.511, pHangul: 0.656, pHanSimple: 0.614, pHanTrad: 0.802, pKanji: 0.809, pKana: 0.31, pCJKPunct: 1.085, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.779, pEmoji: 0.926, pUniSpace: 0.037, pUniPunct: 1.188, pSymbol: 0.533}}
+		pWord: 0.915, pLongLetter: 0.237, pLongEnglish: 0.044, pRareEnd: 0.925, pRareEndWest: 0.079, pCapsLetter: 0.479, pCapsShort: 0.008, pRepeat: -0.082,
+		pCaseFlip: 2.483, pDigitGroup: 0.501, pDigit: 0.697, pPunct: 0.873, pPunctMore: 0.003, pPunctWord: 0.91, pNewline: 2.202, pBlankLine: 0.835,
+		pIndent: 0.02, pSpaces: 1.155, pSpaceMore: 0.276, pSpaceDigit: 1.434, pSpaceWide: 0.206, pCtrl: 0.074, pAccent: 0.996, pUmlaut: 0.465,
+		pAccentDense: 0.738, pAccentExt: 0.841, pAccentCont: 0.483, pCombining: 0.42, pTurkish: 1.011, pVietnamese: 0.016, pGreek: 0.408, pCyrRussian: 0.222,
+		pCyrDefault: 0.309, pCyrSouth: 0.376, pCyrTurkic: 0.4, pCyrKyrgyz: 0.285, pArmenian: 0.541, pGeorgian: 0.44, pHebrew: 0.512, pArabic: 0.342,
+		pArabicFa: 0.33, pArabicUr: 0.313, pEthiopic: 0.726, pDevanagari: 0.312, pBengali: 0.269, pGurmukhi: 0.643, pGujarati: 0.432, pOriya: 0.799,
+		pTamil: 0.31, pTelugu: 0.359, pKannada: 0.443, pMalayalam: 0.366, pSinhala: 0.543, pThai: 0.363, pLao: 0.552, pMyanmar: 0.437,
+		pKhmer: 0.584, pHangul: 0.619, pHanSimple: 0.546, pHanTrad: 0.687, pKanji: 0.736, pKana: 0.276, pCJKPunct: 1.913, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.105, pEmoji: 0.953, pUniSpace: 0.777, pUniPunct: 0.172, pSymbol: 0.683}}
 )

@@ -11,6 +11,13 @@ import (
 	"testing"
 )
 
+// Issue 17's third round of samples (testdata/tokens_fit.md): fitFiles and
+// checkFiles are declared with the fitting tool in tokenfit_test.go.
+func init() {
+	fitFiles = append(fitFiles, "testdata/tokens_fit3.jsonl")
+	checkFiles = append(checkFiles, "testdata/tokens_check3.jsonl")
+}
+
 // fittedFamilies are the families with prices of their own.
 var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Family, qwenFamily, deepseekFamily, gemmaFamily}
 
