@@ -37,7 +37,7 @@ const (
 	pBlankLine          // each line break past the first of such a run
 	pIndent             // a line break followed by two or more spaces or a tab
 	pSpaces             // a run of two or more spaces, or a tab
-	pSpaceMore          // each further sixteen spaces or tabs of such a run
+	pSpaceMore          // each further 32 spaces or tabs of such a run
 	pSpaceDigit         // a single space before a digit
 	pSpaceWide          // a single space before a non-ASCII character (spaced-out CJK)
 	pCtrl               // an ASCII control character
@@ -89,6 +89,10 @@ const (
 	pUniSpace           // a non-ASCII space
 	pUniPunct           // Latin-1 and general punctuation: quotes, dashes, «», ©
 	pSymbol             // any other character: arrows, box drawing, maths
+	pTab                // a single tab inside a line: a field separator, one token, no space glued to the word after
+	pSpacesDigit        // a run of spaces before a digit: most tokenizers split its last space off as a token of its own
+	pCapsEnglish        // each letter past the fifth of an ALL-CAPS word with an English tail (WARRANTIES, DESCRIPTION)
+	pSpaceEnd           // a run of spaces or a tab before a line break: trailing blanks most tokenizers fold into the break
 	nPieces
 )
 
@@ -405,16 +409,26 @@ done:
 
 // spaceRun counts a run of spaces and tabs and returns its end. A single
 // space belongs to the word after it, except before a digit, which most
-// tokenizers split off.
+// tokenizers split off; so does the last space of a run. A run of spaces
+// is one token up to some 32 to 80 spaces, whatever its length (the padding
+// of columns in dpkg -l or ps), a single tab is one token (TSV), and blanks
+// that end a line go with the line break in most tokenizers.
 func spaceRun(s string, i int, c *pieces) int {
 	j := i + 1
 	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 		j++
 	}
 	switch {
-	case j-i > 1 || s[i] == '\t':
+	case (j-i > 1 || s[i] == '\t') && j < len(s) && (s[j] == '\n' || s[j] == '\r'):
+		c[pSpaceEnd]++
+	case j-i == 1 && s[i] == '\t':
+		c[pTab]++
+	case j-i > 1:
 		c[pSpaces]++
-		c[pSpaceMore] += int32((j - i - 1) / 16)
+		c[pSpaceMore] += int32((j - i - 1) / 32)
+		if j < len(s) && asciiClass[s[j]] == clsDigit {
+			c[pSpacesDigit]++
+		}
 	case j < len(s) && asciiClass[s[j]] == clsDigit:
 		c[pSpaceDigit]++
 	case j < len(s) && s[j] >= utf8.RuneSelf:
@@ -487,7 +501,9 @@ func letterRun(s string, i int, c *pieces) int {
 	if seg >= 3 && rareEnd(s[j-2], s[j-1]) {
 		c[pRareEnd]++
 	}
-	if caps == seg && seg > 1 && closed == 0 && !capsWord(s[j-seg:j]) {
+	if caps == seg && seg > wordFree && closed == 0 && englishTail(s[j-3]|0x20, s[j-2]|0x20, s[j-1]|0x20) {
+		c[pCapsEnglish] += int32(seg - wordFree) // WARRANTIES, DESCRIPTION: English, in capitals
+	} else if caps == seg && seg > 1 && closed == 0 && !capsWord(s[j-seg:j]) {
 		if seg <= 5 && hasVowel(s[j-seg:j]) {
 			c[pCapsShort] += int32(seg - 1) // OF, AND, KIND: words more often than not
 		} else {

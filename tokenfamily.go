@@ -137,85 +137,93 @@ var genericFamily = family{"generic", &prices{
 	pThai: 0.94, pLao: 2.2, pMyanmar: 1.3, pKhmer: 1.3, pHangul: 1.15,
 	pHanSimple: 1.0, pHanTrad: 1.40, pKanji: 1.26, pKana: 0.87, pCJKPunct: 1.0,
 	pAlphabet: 0.42, pVarSel: 0.42, pEmoji: 2.2, pUniSpace: 0.5, pUniPunct: 1.0, pSymbol: 1.0,
+	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498,
 }}
 
 // The fitted families: prices written by TestFitPrices (go test -run
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.858, pLongLetter: 0.27, pLongEnglish: 0.012, pRareEnd: 0.869, pRareEndWest: 0.281, pCapsLetter: 0.527, pCapsShort: 0.003, pRepeat: -0.1,
-		pCaseFlip: 3.281, pDigitGroup: 0.978, pDigit: 0.001, pPunct: 0.884, pPunctMore: 0.161, pPunctWord: 0.266, pNewline: 1.768, pBlankLine: 0.001,
-		pIndent: 0.147, pSpaces: 1.58, pSpaceMore: 1.833, pSpaceDigit: 1.031, pSpaceWide: 0.15, pCtrl: 1.554, pAccent: 0.785, pUmlaut: 0.549,
-		pAccentDense: 1.216, pAccentExt: 1.114, pAccentCont: 0.126, pCombining: 0.42, pTurkish: 1.349, pVietnamese: 0.491, pGreek: 0.409, pCyrRussian: 0.242,
-		pCyrDefault: 0.35, pCyrSouth: 0.376, pCyrTurkic: 0.34, pCyrKyrgyz: 0.305, pArmenian: 0.337, pGeorgian: 0.358, pHebrew: 0.435, pArabic: 0.33,
-		pArabicFa: 0.349, pArabicUr: 0.363, pEthiopic: 2.198, pDevanagari: 0.388, pBengali: 0.393, pGurmukhi: 0.637, pGujarati: 0.433, pOriya: 1.155,
-		pTamil: 0.453, pTelugu: 0.425, pKannada: 0.456, pMalayalam: 0.342, pSinhala: 0.617, pThai: 0.45, pLao: 1.911, pMyanmar: 0.561,
-		pKhmer: 0.554, pHangul: 0.683, pHanSimple: 0.698, pHanTrad: 1.131, pKanji: 1.032, pKana: 0.559, pCJKPunct: 1.284, pAlphabet: 0.42,
-		pScriptWord: 0.005, pVarSel: 4, pEmoji: 1.001, pUniSpace: 0.259, pUniPunct: 1.447, pSymbol: 0.937}}
+		pWord: 0.877, pLongLetter: 0.27, pLongEnglish: 0.011, pRareEnd: 0.824, pRareEndWest: 0.243, pCapsLetter: 0.523, pCapsShort: 0.013, pRepeat: -0.093,
+		pCaseFlip: 3.142, pDigitGroup: 0.979, pDigit: 0.001, pPunct: 0.912, pPunctMore: 0.135, pPunctWord: 0.284, pNewline: 1.765, pBlankLine: 0.001,
+		pIndent: 0.178, pSpaces: 1.543, pSpaceMore: 0, pSpaceDigit: 0.989, pSpaceWide: 0.145, pCtrl: 1.484, pAccent: 0.655, pUmlaut: 0.46,
+		pAccentDense: 1.155, pAccentExt: 1.07, pAccentCont: 0.199, pCombining: 0.42, pTurkish: 1.331, pVietnamese: 0.422, pGreek: 0.407, pCyrRussian: 0.242,
+		pCyrDefault: 0.35, pCyrSouth: 0.376, pCyrTurkic: 0.34, pCyrKyrgyz: 0.305, pArmenian: 0.337, pGeorgian: 0.358, pHebrew: 0.435, pArabic: 0.331,
+		pArabicFa: 0.35, pArabicUr: 0.364, pEthiopic: 2.199, pDevanagari: 0.388, pBengali: 0.394, pGurmukhi: 0.636, pGujarati: 0.433, pOriya: 1.155,
+		pTamil: 0.452, pTelugu: 0.425, pKannada: 0.456, pMalayalam: 0.343, pSinhala: 0.617, pThai: 0.449, pLao: 1.915, pMyanmar: 0.561,
+		pKhmer: 0.555, pHangul: 0.683, pHanSimple: 0.69, pHanTrad: 1.128, pKanji: 1.022, pKana: 0.557, pCJKPunct: 1.369, pAlphabet: 0.42,
+		pScriptWord: 0.005, pVarSel: 4, pEmoji: 0.975, pUniSpace: 0.25, pUniPunct: 1.411, pSymbol: 0.939, pTab: 0.871, pSpacesDigit: 0.546,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.933, pLongLetter: 0.414, pLongEnglish: 0.003, pRareEnd: 1.11, pRareEndWest: 0.215, pCapsLetter: 0.485, pCapsShort: 0.001, pRepeat: -0.244,
-		pCaseFlip: 3.234, pDigitGroup: 1.174, pDigit: 0.001, pPunct: 0.769, pPunctMore: 0.155, pPunctWord: 0.003, pNewline: 1.362, pBlankLine: 0.001,
-		pIndent: 0.122, pSpaces: 1.287, pSpaceMore: 1.682, pSpaceDigit: 0.754, pSpaceWide: 0.531, pCtrl: 0.36, pAccent: 1.883, pUmlaut: 1.957,
-		pAccentDense: 1.69, pAccentExt: 1.808, pAccentCont: 0.021, pCombining: 0.42, pTurkish: 2.239, pVietnamese: 1.191, pGreek: 0.991, pCyrRussian: 0.416,
-		pCyrDefault: 0.551, pCyrSouth: 0.61, pCyrTurkic: 0.775, pCyrKyrgyz: 0.614, pArmenian: 2.113, pGeorgian: 2.11, pHebrew: 1.108, pArabic: 0.766,
-		pArabicFa: 0.799, pArabicUr: 1.05, pEthiopic: 2.996, pDevanagari: 1.15, pBengali: 1.385, pGurmukhi: 1.955, pGujarati: 1.964, pOriya: 2.976,
-		pTamil: 1.507, pTelugu: 1.994, pKannada: 2.001, pMalayalam: 1.825, pSinhala: 2.136, pThai: 0.996, pLao: 2.276, pMyanmar: 2.085,
-		pKhmer: 1.757, pHangul: 1.094, pHanSimple: 0.948, pHanTrad: 1.356, pKanji: 1.927, pKana: 0.597, pCJKPunct: 3.145, pAlphabet: 0.42,
-		pScriptWord: 0.034, pVarSel: 0.648, pEmoji: 2.239, pUniSpace: 2.955, pUniPunct: 0.416, pSymbol: 0.731}}
+		pWord: 0.98, pLongLetter: 0.403, pLongEnglish: 0.005, pRareEnd: 1.022, pRareEndWest: 0.125, pCapsLetter: 0.484, pCapsShort: 0.008, pRepeat: -0.215,
+		pCaseFlip: 2.981, pDigitGroup: 1.146, pDigit: 0.001, pPunct: 0.829, pPunctMore: 0.108, pPunctWord: 0.003, pNewline: 1.408, pBlankLine: 0.001,
+		pIndent: 0.053, pSpaces: 1.309, pSpaceMore: 0, pSpaceDigit: 0.801, pSpaceWide: 0.555, pCtrl: 0.227, pAccent: 1.79, pUmlaut: 1.872,
+		pAccentDense: 1.671, pAccentExt: 1.82, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.272, pVietnamese: 1.141, pGreek: 0.984, pCyrRussian: 0.409,
+		pCyrDefault: 0.543, pCyrSouth: 0.602, pCyrTurkic: 0.768, pCyrKyrgyz: 0.609, pArmenian: 2.108, pGeorgian: 2.104, pHebrew: 1.098, pArabic: 0.759,
+		pArabicFa: 0.792, pArabicUr: 1.043, pEthiopic: 2.99, pDevanagari: 1.143, pBengali: 1.376, pGurmukhi: 1.946, pGujarati: 1.956, pOriya: 2.971,
+		pTamil: 1.501, pTelugu: 1.988, pKannada: 1.995, pMalayalam: 1.82, pSinhala: 2.129, pThai: 0.993, pLao: 2.275, pMyanmar: 2.082,
+		pKhmer: 1.76, pHangul: 1.081, pHanSimple: 0.954, pHanTrad: 1.351, pKanji: 1.791, pKana: 0.642, pCJKPunct: 3.041, pAlphabet: 0.42,
+		pScriptWord: 0.037, pVarSel: 0.954, pEmoji: 2.124, pUniSpace: 2.562, pUniPunct: 0.384, pSymbol: 0.68, pTab: 0.589, pSpacesDigit: 0.403,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.06, pLongLetter: 0.442, pLongEnglish: 0.001, pRareEnd: 1.286, pRareEndWest: 0.418, pCapsLetter: 0.542, pCapsShort: 0.127, pRepeat: -0.273,
-		pCaseFlip: 2.556, pDigitGroup: 0.624, pDigit: 0.176, pPunct: 0.808, pPunctMore: 0.006, pPunctWord: 0.821, pNewline: 1.213, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.342, pSpaceMore: 1.66, pSpaceDigit: 0.009, pSpaceWide: 0.438, pCtrl: 1.664, pAccent: 1.806, pUmlaut: 2.162,
-		pAccentDense: 1.907, pAccentExt: 2.217, pAccentCont: 0.074, pCombining: 0.42, pTurkish: 2.865, pVietnamese: 2.223, pGreek: 1.326, pCyrRussian: 0.535,
-		pCyrDefault: 0.635, pCyrSouth: 0.687, pCyrTurkic: 0.856, pCyrKyrgyz: 0.731, pArmenian: 2.194, pGeorgian: 1.424, pHebrew: 1.052, pArabic: 1.074,
-		pArabicFa: 1.147, pArabicUr: 1.407, pEthiopic: 3.282, pDevanagari: 1.366, pBengali: 2.103, pGurmukhi: 3.29, pGujarati: 3.257, pOriya: 3.255,
-		pTamil: 2.175, pTelugu: 2.443, pKannada: 2.448, pMalayalam: 2.525, pSinhala: 1.888, pThai: 1.91, pLao: 3.246, pMyanmar: 1.1,
-		pKhmer: 3.248, pHangul: 1.33, pHanSimple: 0.822, pHanTrad: 1.246, pKanji: 1.767, pKana: 0.655, pCJKPunct: 3.512, pAlphabet: 0.42,
-		pScriptWord: 0.056, pVarSel: 1.538, pEmoji: 2.261, pUniSpace: 0.827, pUniPunct: 0.577, pSymbol: 0.961}}
+		pWord: 1.069, pLongLetter: 0.479, pLongEnglish: 0.002, pRareEnd: 1.181, pRareEndWest: 0.321, pCapsLetter: 0.595, pCapsShort: 0.315, pRepeat: -0.3,
+		pCaseFlip: 2.591, pDigitGroup: 0.494, pDigit: 0.228, pPunct: 0.851, pPunctMore: 0.01, pPunctWord: 0.891, pNewline: 1.133, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.324, pSpaceMore: 0, pSpaceDigit: 0.013, pSpaceWide: 0.439, pCtrl: 1.658, pAccent: 1.789, pUmlaut: 1.902,
+		pAccentDense: 1.914, pAccentExt: 2.232, pAccentCont: 0.079, pCombining: 0.42, pTurkish: 2.913, pVietnamese: 2.221, pGreek: 1.326, pCyrRussian: 0.536,
+		pCyrDefault: 0.636, pCyrSouth: 0.688, pCyrTurkic: 0.856, pCyrKyrgyz: 0.736, pArmenian: 2.195, pGeorgian: 1.424, pHebrew: 1.052, pArabic: 1.076,
+		pArabicFa: 1.154, pArabicUr: 1.407, pEthiopic: 3.286, pDevanagari: 1.367, pBengali: 2.105, pGurmukhi: 3.291, pGujarati: 3.259, pOriya: 3.256,
+		pTamil: 2.176, pTelugu: 2.444, pKannada: 2.449, pMalayalam: 2.535, pSinhala: 1.894, pThai: 1.911, pLao: 3.245, pMyanmar: 1.102,
+		pKhmer: 3.276, pHangul: 1.329, pHanSimple: 0.831, pHanTrad: 1.252, pKanji: 1.729, pKana: 0.671, pCJKPunct: 3.425, pAlphabet: 0.42,
+		pScriptWord: 0.055, pVarSel: 1.336, pEmoji: 2.3, pUniSpace: 0.872, pUniPunct: 0.327, pSymbol: 0.973, pTab: 1.34, pSpacesDigit: 0.008,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.005}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.89, pLongLetter: 0.444, pLongEnglish: 0.008, pRareEnd: 1.171, pRareEndWest: 0.183, pCapsLetter: 0.494, pCapsShort: 0.001, pRepeat: -0.273,
-		pCaseFlip: 3.295, pDigitGroup: 1.173, pDigit: 0.001, pPunct: 0.812, pPunctMore: 0.147, pPunctWord: 0.003, pNewline: 1.356, pBlankLine: 0.001,
-		pIndent: 0.122, pSpaces: 1.294, pSpaceMore: 1.7, pSpaceDigit: 0.772, pSpaceWide: 0.512, pCtrl: 0.374, pAccent: 1.533, pUmlaut: 1.219,
-		pAccentDense: 1.174, pAccentExt: 1.032, pAccentCont: 0.518, pCombining: 0.42, pTurkish: 0.723, pVietnamese: 0.037, pGreek: 0.374, pCyrRussian: 0.267,
-		pCyrDefault: 0.335, pCyrSouth: 0.455, pCyrTurkic: 0.578, pCyrKyrgyz: 0.427, pArmenian: 1.831, pGeorgian: 2.115, pHebrew: 1.117, pArabic: 0.368,
-		pArabicFa: 0.319, pArabicUr: 0.722, pEthiopic: 3.005, pDevanagari: 0.56, pBengali: 1.388, pGurmukhi: 1.954, pGujarati: 1.971, pOriya: 2.923,
-		pTamil: 1.511, pTelugu: 1.998, pKannada: 2.003, pMalayalam: 1.784, pSinhala: 2.118, pThai: 0.504, pLao: 2.072, pMyanmar: 2.086,
-		pKhmer: 1.733, pHangul: 0.642, pHanSimple: 0.806, pHanTrad: 0.988, pKanji: 1, pKana: 0.595, pCJKPunct: 0.652, pAlphabet: 0.42,
-		pScriptWord: 0.007, pVarSel: 1.89, pEmoji: 2.026, pUniSpace: 2.105, pUniPunct: 0.696, pSymbol: 0.735}}
+		pWord: 0.913, pLongLetter: 0.442, pLongEnglish: 0.03, pRareEnd: 1.121, pRareEndWest: 0.114, pCapsLetter: 0.496, pCapsShort: 0.012, pRepeat: -0.257,
+		pCaseFlip: 3.138, pDigitGroup: 1.157, pDigit: 0.001, pPunct: 0.88, pPunctMore: 0.108, pPunctWord: 0.003, pNewline: 1.379, pBlankLine: 0.001,
+		pIndent: 0.04, pSpaces: 1.334, pSpaceMore: 0, pSpaceDigit: 0.798, pSpaceWide: 0.509, pCtrl: 0.214, pAccent: 1.485, pUmlaut: 1.152,
+		pAccentDense: 1.167, pAccentExt: 1.025, pAccentCont: 0.513, pCombining: 0.42, pTurkish: 0.733, pVietnamese: 0.018, pGreek: 0.369, pCyrRussian: 0.265,
+		pCyrDefault: 0.335, pCyrSouth: 0.453, pCyrTurkic: 0.577, pCyrKyrgyz: 0.425, pArmenian: 1.83, pGeorgian: 2.113, pHebrew: 1.112, pArabic: 0.367,
+		pArabicFa: 0.319, pArabicUr: 0.723, pEthiopic: 3.006, pDevanagari: 0.558, pBengali: 1.385, pGurmukhi: 1.952, pGujarati: 1.968, pOriya: 2.923,
+		pTamil: 1.509, pTelugu: 1.996, pKannada: 2.001, pMalayalam: 1.786, pSinhala: 2.118, pThai: 0.502, pLao: 2.071, pMyanmar: 2.085,
+		pKhmer: 1.743, pHangul: 0.64, pHanSimple: 0.798, pHanTrad: 0.977, pKanji: 0.922, pKana: 0.612, pCJKPunct: 0.731, pAlphabet: 0.42,
+		pScriptWord: 0.007, pVarSel: 0.371, pEmoji: 2.268, pUniSpace: 1.903, pUniPunct: 0.595, pSymbol: 0.672, pTab: 0.608, pSpacesDigit: 0.345,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.9, pLongLetter: 0.43, pLongEnglish: 0.011, pRareEnd: 1.154, pRareEndWest: 0.114, pCapsLetter: 0.413, pCapsShort: 0.001, pRepeat: -0.26,
-		pCaseFlip: 3.03, pDigitGroup: 0.569, pDigit: 0.845, pPunct: 0.789, pPunctMore: 0.104, pPunctWord: 0.001, pNewline: 1.567, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.235, pSpaceMore: 1.394, pSpaceDigit: 0.616, pSpaceWide: 1.068, pCtrl: 0.15, pAccent: 1.706, pUmlaut: 1.316,
-		pAccentDense: 1.333, pAccentExt: 1.235, pAccentCont: 0.298, pCombining: 0.42, pTurkish: 1.381, pVietnamese: 0.222, pGreek: 0.881, pCyrRussian: 0.22,
-		pCyrDefault: 0.377, pCyrSouth: 0.416, pCyrTurkic: 0.539, pCyrKyrgyz: 0.436, pArmenian: 1.019, pGeorgian: 1.024, pHebrew: 0.247, pArabic: 0.253,
-		pArabicFa: 0.524, pArabicUr: 0.586, pEthiopic: 1.31, pDevanagari: 0.957, pBengali: 1.13, pGurmukhi: 1.703, pGujarati: 1.638, pOriya: 2.234,
-		pTamil: 1.146, pTelugu: 1.625, pKannada: 1.497, pMalayalam: 1.441, pSinhala: 1.579, pThai: 0.583, pLao: 1.353, pMyanmar: 1.576,
-		pKhmer: 1.286, pHangul: 0.594, pHanSimple: 0.669, pHanTrad: 0.896, pKanji: 0.806, pKana: 0.591, pCJKPunct: 0.525, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.021, pEmoji: 1.201, pUniSpace: 2.329, pUniPunct: 0.495, pSymbol: 0.434}}
+		pWord: 0.924, pLongLetter: 0.432, pLongEnglish: 0.022, pRareEnd: 1.085, pRareEndWest: 0.038, pCapsLetter: 0.421, pCapsShort: 0.006, pRepeat: -0.246,
+		pCaseFlip: 2.838, pDigitGroup: 0.483, pDigit: 0.908, pPunct: 0.846, pPunctMore: 0.065, pPunctWord: 0.002, pNewline: 1.573, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.241, pSpaceMore: 0, pSpaceDigit: 0.593, pSpaceWide: 1.075, pCtrl: 0.025, pAccent: 1.584, pUmlaut: 1.141,
+		pAccentDense: 1.241, pAccentExt: 1.157, pAccentCont: 0.406, pCombining: 0.42, pTurkish: 1.335, pVietnamese: 0.123, pGreek: 0.876, pCyrRussian: 0.216,
+		pCyrDefault: 0.373, pCyrSouth: 0.413, pCyrTurkic: 0.536, pCyrKyrgyz: 0.435, pArmenian: 1.018, pGeorgian: 1.022, pHebrew: 0.242, pArabic: 0.251,
+		pArabicFa: 0.523, pArabicUr: 0.583, pEthiopic: 1.308, pDevanagari: 0.954, pBengali: 1.126, pGurmukhi: 1.699, pGujarati: 1.635, pOriya: 2.232,
+		pTamil: 1.143, pTelugu: 1.623, pKannada: 1.495, pMalayalam: 1.44, pSinhala: 1.577, pThai: 0.582, pLao: 1.351, pMyanmar: 1.575,
+		pKhmer: 1.29, pHangul: 0.587, pHanSimple: 0.662, pHanTrad: 0.891, pKanji: 0.681, pKana: 0.622, pCJKPunct: 0.566, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.029, pEmoji: 1.17, pUniSpace: 2.101, pUniPunct: 0.456, pSymbol: 0.419, pTab: 0.534, pSpacesDigit: 0.369,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.002, pLongLetter: 0.35, pLongEnglish: 0.001, pRareEnd: 0.886, pRareEndWest: 0.031, pCapsLetter: 0.491, pCapsShort: 0.018, pRepeat: -0.139,
-		pCaseFlip: 2.619, pDigitGroup: 1.036, pDigit: 0.001, pPunct: 0.832, pPunctMore: 0.139, pPunctWord: 0.35, pNewline: 1.625, pBlankLine: 0.001,
-		pIndent: 0.003, pSpaces: 1.04, pSpaceMore: 2.093, pSpaceDigit: 0.948, pSpaceWide: 0.772, pCtrl: 1.404, pAccent: 1.342, pUmlaut: 1.534,
-		pAccentDense: 0.976, pAccentExt: 1.05, pAccentCont: 0.568, pCombining: 0.42, pTurkish: 2.159, pVietnamese: 0.493, pGreek: 0.439, pCyrRussian: 0.225,
-		pCyrDefault: 0.363, pCyrSouth: 0.38, pCyrTurkic: 0.486, pCyrKyrgyz: 0.385, pArmenian: 0.537, pGeorgian: 0.765, pHebrew: 0.429, pArabic: 0.313,
-		pArabicFa: 0.346, pArabicUr: 0.434, pEthiopic: 2.234, pDevanagari: 0.605, pBengali: 0.43, pGurmukhi: 1.036, pGujarati: 0.921, pOriya: 1.221,
-		pTamil: 0.584, pTelugu: 0.801, pKannada: 0.757, pMalayalam: 0.878, pSinhala: 1.039, pThai: 0.434, pLao: 1.838, pMyanmar: 0.918,
-		pKhmer: 1.332, pHangul: 0.682, pHanSimple: 0.581, pHanTrad: 0.832, pKanji: 0.713, pKana: 0.614, pCJKPunct: 0.486, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.471, pEmoji: 1.497, pUniSpace: 0.724, pUniPunct: 0.635, pSymbol: 0.598}}
+		pWord: 1.013, pLongLetter: 0.333, pLongEnglish: 0.001, pRareEnd: 0.901, pRareEndWest: 0.071, pCapsLetter: 0.504, pCapsShort: 0.019, pRepeat: -0.123,
+		pCaseFlip: 2.557, pDigitGroup: 1.058, pDigit: 0.001, pPunct: 0.854, pPunctMore: 0.124, pPunctWord: 0.364, pNewline: 1.588, pBlankLine: 0.001,
+		pIndent: 0.121, pSpaces: 1.044, pSpaceMore: 0, pSpaceDigit: 0.909, pSpaceWide: 0.759, pCtrl: 1.34, pAccent: 1.332, pUmlaut: 1.657,
+		pAccentDense: 1.018, pAccentExt: 1.087, pAccentCont: 0.519, pCombining: 0.42, pTurkish: 2.151, pVietnamese: 0.519, pGreek: 0.442, pCyrRussian: 0.226,
+		pCyrDefault: 0.365, pCyrSouth: 0.382, pCyrTurkic: 0.489, pCyrKyrgyz: 0.388, pArmenian: 0.539, pGeorgian: 0.767, pHebrew: 0.432, pArabic: 0.317,
+		pArabicFa: 0.351, pArabicUr: 0.438, pEthiopic: 2.239, pDevanagari: 0.607, pBengali: 0.433, pGurmukhi: 1.04, pGujarati: 0.924, pOriya: 1.225,
+		pTamil: 0.586, pTelugu: 0.804, pKannada: 0.76, pMalayalam: 0.881, pSinhala: 1.043, pThai: 0.435, pLao: 1.838, pMyanmar: 0.919,
+		pKhmer: 1.338, pHangul: 0.683, pHanSimple: 0.587, pHanTrad: 0.839, pKanji: 0.718, pKana: 0.614, pCJKPunct: 0.421, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.593, pEmoji: 1.479, pUniSpace: 0.741, pUniPunct: 0.588, pSymbol: 0.592, pTab: 0.992, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.039, pSpaceEnd: 0.003}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.915, pLongLetter: 0.237, pLongEnglish: 0.044, pRareEnd: 0.925, pRareEndWest: 0.079, pCapsLetter: 0.479, pCapsShort: 0.008, pRepeat: -0.082,
-		pCaseFlip: 2.483, pDigitGroup: 0.501, pDigit: 0.697, pPunct: 0.873, pPunctMore: 0.003, pPunctWord: 0.91, pNewline: 2.202, pBlankLine: 0.835,
-		pIndent: 0.02, pSpaces: 1.155, pSpaceMore: 0.276, pSpaceDigit: 1.434, pSpaceWide: 0.206, pCtrl: 0.074, pAccent: 0.996, pUmlaut: 0.465,
-		pAccentDense: 0.738, pAccentExt: 0.841, pAccentCont: 0.483, pCombining: 0.42, pTurkish: 1.011, pVietnamese: 0.016, pGreek: 0.408, pCyrRussian: 0.222,
-		pCyrDefault: 0.309, pCyrSouth: 0.376, pCyrTurkic: 0.4, pCyrKyrgyz: 0.285, pArmenian: 0.541, pGeorgian: 0.44, pHebrew: 0.512, pArabic: 0.342,
-		pArabicFa: 0.33, pArabicUr: 0.313, pEthiopic: 0.726, pDevanagari: 0.312, pBengali: 0.269, pGurmukhi: 0.643, pGujarati: 0.432, pOriya: 0.799,
-		pTamil: 0.31, pTelugu: 0.359, pKannada: 0.443, pMalayalam: 0.366, pSinhala: 0.543, pThai: 0.363, pLao: 0.552, pMyanmar: 0.437,
-		pKhmer: 0.584, pHangul: 0.619, pHanSimple: 0.546, pHanTrad: 0.687, pKanji: 0.736, pKana: 0.276, pCJKPunct: 1.913, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.105, pEmoji: 0.953, pUniSpace: 0.777, pUniPunct: 0.172, pSymbol: 0.683}}
+		pWord: 0.913, pLongLetter: 0.239, pLongEnglish: 0.046, pRareEnd: 0.924, pRareEndWest: 0.077, pCapsLetter: 0.532, pCapsShort: 0.01, pRepeat: -0.084,
+		pCaseFlip: 2.497, pDigitGroup: 0.458, pDigit: 0.721, pPunct: 0.871, pPunctMore: 0.003, pPunctWord: 0.935, pNewline: 2.197, pBlankLine: 0.836,
+		pIndent: 0.042, pSpaces: 1.129, pSpaceMore: 0, pSpaceDigit: 1.429, pSpaceWide: 0.202, pCtrl: 0.093, pAccent: 0.994, pUmlaut: 0.46,
+		pAccentDense: 0.74, pAccentExt: 0.842, pAccentCont: 0.487, pCombining: 0.42, pTurkish: 1.004, pVietnamese: 0.016, pGreek: 0.408, pCyrRussian: 0.222,
+		pCyrDefault: 0.309, pCyrSouth: 0.376, pCyrTurkic: 0.401, pCyrKyrgyz: 0.285, pArmenian: 0.541, pGeorgian: 0.441, pHebrew: 0.513, pArabic: 0.344,
+		pArabicFa: 0.33, pArabicUr: 0.314, pEthiopic: 0.726, pDevanagari: 0.313, pBengali: 0.27, pGurmukhi: 0.644, pGujarati: 0.433, pOriya: 0.8,
+		pTamil: 0.311, pTelugu: 0.36, pKannada: 0.443, pMalayalam: 0.366, pSinhala: 0.544, pThai: 0.364, pLao: 0.552, pMyanmar: 0.437,
+		pKhmer: 0.584, pHangul: 0.62, pHanSimple: 0.546, pHanTrad: 0.688, pKanji: 0.734, pKana: 0.277, pCJKPunct: 1.909, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.105, pEmoji: 0.957, pUniSpace: 0.732, pUniPunct: 0.175, pSymbol: 0.694, pTab: 1.39, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.006}}
 )

@@ -16,6 +16,7 @@ import (
 func init() {
 	fitFiles = append(fitFiles, "testdata/tokens_fit3.jsonl")
 	checkFiles = append(checkFiles, "testdata/tokens_check3.jsonl")
+	pieceNames[pTab], pieceNames[pSpacesDigit], pieceNames[pCapsEnglish], pieceNames[pSpaceEnd] = "pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd"
 }
 
 // fittedFamilies are the families with prices of their own.
@@ -230,7 +231,7 @@ func TestPieces(t *testing.T) {
 		{"déjà vu à la française", pAccent, 4}, {"déjà vu à la française", pVietnamese, 0},
 		{"12345678", pDigit, 8}, {"12345678", pDigitGroup, 3},
 		{"x\n\n\n    y", pBlankLine, 2}, {"x\n\n\n    y", pIndent, 1},
-		{"a" + strings.Repeat(" ", 40) + "b", pSpaceMore, 2},
+		{"a" + strings.Repeat(" ", 40) + "b", pSpaceMore, 1},
 		{"también atualização", pAccentCont, 2}, {"también atualização", pWord, 2}, {"Übersicht", pWord, 0},
 		{"Übersicht", pAccentCont, 1}, {"Übersicht", pUmlaut, 1}, {"Übersicht", pAccent, 0},
 		{"Příliš žluťoučký kůň", pAccentExt, 9}, {"Příliš žluťoučký kůň", pAccent, 0},
@@ -241,6 +242,10 @@ func TestPieces(t *testing.T) {
 		{"See the Redistributions", pLongEnglish, 10}, {"ọmọ ẹ̀kọ́ ṣe", pVietnamese, 0}, {"ọmọ ẹ̀kọ́ ṣe", pAccentExt, 5},
 		{"Það er gaman að læra íslensku á hverjum degi í skólanum með góðum vinum", pAccentDense, 11},
 		{"A aplicação não abre depois da atualização do sistema operativo", pAccentDense, 0},
+		{"root\tx\t0", pTab, 2}, {"root\tx\t0", pSpaces, 0}, {"a\t\tb", pSpaces, 1}, {"a\t\tb", pTab, 0},
+		{"bash      5.2-15", pSpacesDigit, 1}, {"bash      5.2-15", pSpaces, 1}, {"bash 5.2", pSpacesDigit, 0},
+		{"a" + strings.Repeat(" ", 40) + "\nb", pSpaceEnd, 1}, {"a" + strings.Repeat(" ", 40) + "\nb", pSpaces, 0}, {"a \nb", pSpaceEnd, 0},
+		{"THE WARRANTIES OF MERCHANTABILITY", pCapsEnglish, 15}, {"THE WARRANTIES OF MERCHANTABILITY", pLongLetter, 0}, {"MFRGGZDFMZTWQ", pCapsEnglish, 0},
 		{"ಕನ್ನಡ", pKannada, 5}, {"தமிழ்", pTamil, 5}, {"ქართული", pGeorgian, 7}, {"🙂\ufe0f", pVarSel, 1},
 	} {
 		var got pieces
