@@ -93,6 +93,7 @@ const (
 	pSpacesDigit        // a run of spaces before a digit: most tokenizers split its last space off as a token of its own
 	pCapsEnglish        // each letter past the fifth of an ALL-CAPS word with an English tail (WARRANTIES, DESCRIPTION)
 	pSpaceEnd           // a run of spaces or a tab before a line break: trailing blanks most tokenizers fold into the break
+	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	nPieces
 )
 
@@ -309,7 +310,13 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 		c[pScriptWord]++
 	}
 	if !tally.add(r) {
-		c[runePiece(r)]++
+		p := runePiece(r)
+		if p == pSymbol && i > 0 && s[i-1] >= utf8.RuneSelf {
+			if prev, _ := utf8.DecodeLastRuneInString(s[:i]); prev != utf8.RuneError && runePiece(prev) == pSymbol {
+				p = pSymbolMore // "├──", "═════": tokenizers merge runs of box drawing
+			}
+		}
+		c[p]++
 	}
 	return i + size, latinLetter(r)
 }

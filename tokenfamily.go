@@ -137,93 +137,93 @@ var genericFamily = family{"generic", &prices{
 	pThai: 0.94, pLao: 2.2, pMyanmar: 1.3, pKhmer: 1.3, pHangul: 1.15,
 	pHanSimple: 1.0, pHanTrad: 1.40, pKanji: 1.26, pKana: 0.87, pCJKPunct: 1.0,
 	pAlphabet: 0.42, pVarSel: 0.42, pEmoji: 2.2, pUniSpace: 0.5, pUniPunct: 1.0, pSymbol: 1.0,
-	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498,
+	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0,
 }}
 
 // The fitted families: prices written by TestFitPrices (go test -run
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.877, pLongLetter: 0.27, pLongEnglish: 0.011, pRareEnd: 0.824, pRareEndWest: 0.243, pCapsLetter: 0.523, pCapsShort: 0.013, pRepeat: -0.093,
-		pCaseFlip: 3.142, pDigitGroup: 0.979, pDigit: 0.001, pPunct: 0.912, pPunctMore: 0.135, pPunctWord: 0.284, pNewline: 1.765, pBlankLine: 0.001,
-		pIndent: 0.178, pSpaces: 1.543, pSpaceMore: 0, pSpaceDigit: 0.989, pSpaceWide: 0.145, pCtrl: 1.484, pAccent: 0.655, pUmlaut: 0.46,
-		pAccentDense: 1.155, pAccentExt: 1.07, pAccentCont: 0.199, pCombining: 0.42, pTurkish: 1.331, pVietnamese: 0.422, pGreek: 0.407, pCyrRussian: 0.242,
-		pCyrDefault: 0.35, pCyrSouth: 0.376, pCyrTurkic: 0.34, pCyrKyrgyz: 0.305, pArmenian: 0.337, pGeorgian: 0.358, pHebrew: 0.435, pArabic: 0.331,
-		pArabicFa: 0.35, pArabicUr: 0.364, pEthiopic: 2.199, pDevanagari: 0.388, pBengali: 0.394, pGurmukhi: 0.636, pGujarati: 0.433, pOriya: 1.155,
-		pTamil: 0.452, pTelugu: 0.425, pKannada: 0.456, pMalayalam: 0.343, pSinhala: 0.617, pThai: 0.449, pLao: 1.915, pMyanmar: 0.561,
-		pKhmer: 0.555, pHangul: 0.683, pHanSimple: 0.69, pHanTrad: 1.128, pKanji: 1.022, pKana: 0.557, pCJKPunct: 1.369, pAlphabet: 0.42,
-		pScriptWord: 0.005, pVarSel: 4, pEmoji: 0.975, pUniSpace: 0.25, pUniPunct: 1.411, pSymbol: 0.939, pTab: 0.871, pSpacesDigit: 0.546,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002}}
+		pWord: 0.849, pLongLetter: 0.276, pLongEnglish: 0.032, pRareEnd: 0.878, pRareEndWest: 0.309, pCapsLetter: 0.528, pCapsShort: 0.018, pRepeat: -0.1,
+		pCaseFlip: 3.237, pDigitGroup: 0.997, pDigit: 0.001, pPunct: 0.86, pPunctMore: 0.172, pPunctWord: 0.284, pNewline: 1.744, pBlankLine: 0.001,
+		pIndent: 0.301, pSpaces: 1.575, pSpaceMore: 0, pSpaceDigit: 0.964, pSpaceWide: 0.093, pCtrl: 1.512, pAccent: 0.638, pUmlaut: 0.483,
+		pAccentDense: 1.132, pAccentExt: 1.056, pAccentCont: 0.252, pCombining: 0.42, pTurkish: 1.271, pVietnamese: 0.419, pGreek: 0.412, pCyrRussian: 0.252,
+		pCyrDefault: 0.361, pCyrSouth: 0.386, pCyrTurkic: 0.348, pCyrKyrgyz: 0.31, pArmenian: 0.34, pGeorgian: 0.365, pHebrew: 0.449, pArabic: 0.342,
+		pArabicFa: 0.366, pArabicUr: 0.379, pEthiopic: 2.191, pDevanagari: 0.4, pBengali: 0.404, pGurmukhi: 0.645, pGujarati: 0.443, pOriya: 1.165,
+		pTamil: 0.459, pTelugu: 0.434, pKannada: 0.465, pMalayalam: 0.352, pSinhala: 0.629, pThai: 0.452, pLao: 1.917, pMyanmar: 0.565,
+		pKhmer: 0.567, pHangul: 0.701, pHanSimple: 0.676, pHanTrad: 1.126, pKanji: 1.061, pKana: 0.535, pCJKPunct: 1.65, pAlphabet: 0.42,
+		pScriptWord: 0.005, pVarSel: 0.454, pEmoji: 1.679, pUniSpace: 0.629, pUniPunct: 1.267, pSymbol: 1.693, pTab: 0.904, pSpacesDigit: 0.508,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pSymbolMore: 0.018}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.98, pLongLetter: 0.403, pLongEnglish: 0.005, pRareEnd: 1.022, pRareEndWest: 0.125, pCapsLetter: 0.484, pCapsShort: 0.008, pRepeat: -0.215,
-		pCaseFlip: 2.981, pDigitGroup: 1.146, pDigit: 0.001, pPunct: 0.829, pPunctMore: 0.108, pPunctWord: 0.003, pNewline: 1.408, pBlankLine: 0.001,
-		pIndent: 0.053, pSpaces: 1.309, pSpaceMore: 0, pSpaceDigit: 0.801, pSpaceWide: 0.555, pCtrl: 0.227, pAccent: 1.79, pUmlaut: 1.872,
-		pAccentDense: 1.671, pAccentExt: 1.82, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.272, pVietnamese: 1.141, pGreek: 0.984, pCyrRussian: 0.409,
-		pCyrDefault: 0.543, pCyrSouth: 0.602, pCyrTurkic: 0.768, pCyrKyrgyz: 0.609, pArmenian: 2.108, pGeorgian: 2.104, pHebrew: 1.098, pArabic: 0.759,
-		pArabicFa: 0.792, pArabicUr: 1.043, pEthiopic: 2.99, pDevanagari: 1.143, pBengali: 1.376, pGurmukhi: 1.946, pGujarati: 1.956, pOriya: 2.971,
-		pTamil: 1.501, pTelugu: 1.988, pKannada: 1.995, pMalayalam: 1.82, pSinhala: 2.129, pThai: 0.993, pLao: 2.275, pMyanmar: 2.082,
-		pKhmer: 1.76, pHangul: 1.081, pHanSimple: 0.954, pHanTrad: 1.351, pKanji: 1.791, pKana: 0.642, pCJKPunct: 3.041, pAlphabet: 0.42,
-		pScriptWord: 0.037, pVarSel: 0.954, pEmoji: 2.124, pUniSpace: 2.562, pUniPunct: 0.384, pSymbol: 0.68, pTab: 0.589, pSpacesDigit: 0.403,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002}}
+		pWord: 0.979, pLongLetter: 0.403, pLongEnglish: 0.005, pRareEnd: 1.023, pRareEndWest: 0.127, pCapsLetter: 0.484, pCapsShort: 0.008, pRepeat: -0.215,
+		pCaseFlip: 2.981, pDigitGroup: 1.147, pDigit: 0.001, pPunct: 0.829, pPunctMore: 0.108, pPunctWord: 0.003, pNewline: 1.406, pBlankLine: 0.001,
+		pIndent: 0.054, pSpaces: 1.308, pSpaceMore: 0, pSpaceDigit: 0.795, pSpaceWide: 0.548, pCtrl: 0.229, pAccent: 1.789, pUmlaut: 1.876,
+		pAccentDense: 1.672, pAccentExt: 1.821, pAccentCont: 0.025, pCombining: 0.42, pTurkish: 2.271, pVietnamese: 1.142, pGreek: 0.983, pCyrRussian: 0.41,
+		pCyrDefault: 0.544, pCyrSouth: 0.603, pCyrTurkic: 0.769, pCyrKyrgyz: 0.609, pArmenian: 2.107, pGeorgian: 2.105, pHebrew: 1.099, pArabic: 0.76,
+		pArabicFa: 0.793, pArabicUr: 1.044, pEthiopic: 2.984, pDevanagari: 1.144, pBengali: 1.376, pGurmukhi: 1.947, pGujarati: 1.957, pOriya: 2.972,
+		pTamil: 1.502, pTelugu: 1.988, pKannada: 1.995, pMalayalam: 1.821, pSinhala: 2.13, pThai: 0.992, pLao: 2.274, pMyanmar: 2.083,
+		pKhmer: 1.761, pHangul: 1.083, pHanSimple: 0.955, pHanTrad: 1.352, pKanji: 1.791, pKana: 0.642, pCJKPunct: 3.042, pAlphabet: 0.42,
+		pScriptWord: 0.037, pVarSel: 1.05, pEmoji: 2.109, pUniSpace: 2.584, pUniPunct: 0.372, pSymbol: 0.984, pTab: 0.588, pSpacesDigit: 0.405,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pSymbolMore: 0.427}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.069, pLongLetter: 0.479, pLongEnglish: 0.002, pRareEnd: 1.181, pRareEndWest: 0.321, pCapsLetter: 0.595, pCapsShort: 0.315, pRepeat: -0.3,
-		pCaseFlip: 2.591, pDigitGroup: 0.494, pDigit: 0.228, pPunct: 0.851, pPunctMore: 0.01, pPunctWord: 0.891, pNewline: 1.133, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.324, pSpaceMore: 0, pSpaceDigit: 0.013, pSpaceWide: 0.439, pCtrl: 1.658, pAccent: 1.789, pUmlaut: 1.902,
-		pAccentDense: 1.914, pAccentExt: 2.232, pAccentCont: 0.079, pCombining: 0.42, pTurkish: 2.913, pVietnamese: 2.221, pGreek: 1.326, pCyrRussian: 0.536,
-		pCyrDefault: 0.636, pCyrSouth: 0.688, pCyrTurkic: 0.856, pCyrKyrgyz: 0.736, pArmenian: 2.195, pGeorgian: 1.424, pHebrew: 1.052, pArabic: 1.076,
-		pArabicFa: 1.154, pArabicUr: 1.407, pEthiopic: 3.286, pDevanagari: 1.367, pBengali: 2.105, pGurmukhi: 3.291, pGujarati: 3.259, pOriya: 3.256,
-		pTamil: 2.176, pTelugu: 2.444, pKannada: 2.449, pMalayalam: 2.535, pSinhala: 1.894, pThai: 1.911, pLao: 3.245, pMyanmar: 1.102,
-		pKhmer: 3.276, pHangul: 1.329, pHanSimple: 0.831, pHanTrad: 1.252, pKanji: 1.729, pKana: 0.671, pCJKPunct: 3.425, pAlphabet: 0.42,
-		pScriptWord: 0.055, pVarSel: 1.336, pEmoji: 2.3, pUniSpace: 0.872, pUniPunct: 0.327, pSymbol: 0.973, pTab: 1.34, pSpacesDigit: 0.008,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.005}}
+		pWord: 1.067, pLongLetter: 0.48, pLongEnglish: 0.002, pRareEnd: 1.184, pRareEndWest: 0.321, pCapsLetter: 0.596, pCapsShort: 0.317, pRepeat: -0.3,
+		pCaseFlip: 2.593, pDigitGroup: 0.497, pDigit: 0.227, pPunct: 0.85, pPunctMore: 0.01, pPunctWord: 0.892, pNewline: 1.135, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.32, pSpaceMore: 0, pSpaceDigit: 0.013, pSpaceWide: 0.424, pCtrl: 1.666, pAccent: 1.791, pUmlaut: 1.899,
+		pAccentDense: 1.916, pAccentExt: 2.235, pAccentCont: 0.081, pCombining: 0.42, pTurkish: 2.915, pVietnamese: 2.225, pGreek: 1.325, pCyrRussian: 0.539,
+		pCyrDefault: 0.64, pCyrSouth: 0.692, pCyrTurkic: 0.859, pCyrKyrgyz: 0.737, pArmenian: 2.193, pGeorgian: 1.427, pHebrew: 1.057, pArabic: 1.08,
+		pArabicFa: 1.16, pArabicUr: 1.413, pEthiopic: 3.271, pDevanagari: 1.371, pBengali: 2.108, pGurmukhi: 3.296, pGujarati: 3.262, pOriya: 3.26,
+		pTamil: 2.178, pTelugu: 2.447, pKannada: 2.452, pMalayalam: 2.54, pSinhala: 1.898, pThai: 1.912, pLao: 3.246, pMyanmar: 1.103,
+		pKhmer: 3.283, pHangul: 1.333, pHanSimple: 0.832, pHanTrad: 1.265, pKanji: 1.729, pKana: 0.672, pCJKPunct: 3.422, pAlphabet: 0.42,
+		pScriptWord: 0.048, pVarSel: 1.416, pEmoji: 2.289, pUniSpace: 0.963, pUniPunct: 0.252, pSymbol: 1.772, pTab: 1.334, pSpacesDigit: 0.011,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.005, pSymbolMore: 0.195}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.913, pLongLetter: 0.442, pLongEnglish: 0.03, pRareEnd: 1.121, pRareEndWest: 0.114, pCapsLetter: 0.496, pCapsShort: 0.012, pRepeat: -0.257,
-		pCaseFlip: 3.138, pDigitGroup: 1.157, pDigit: 0.001, pPunct: 0.88, pPunctMore: 0.108, pPunctWord: 0.003, pNewline: 1.379, pBlankLine: 0.001,
-		pIndent: 0.04, pSpaces: 1.334, pSpaceMore: 0, pSpaceDigit: 0.798, pSpaceWide: 0.509, pCtrl: 0.214, pAccent: 1.485, pUmlaut: 1.152,
-		pAccentDense: 1.167, pAccentExt: 1.025, pAccentCont: 0.513, pCombining: 0.42, pTurkish: 0.733, pVietnamese: 0.018, pGreek: 0.369, pCyrRussian: 0.265,
-		pCyrDefault: 0.335, pCyrSouth: 0.453, pCyrTurkic: 0.577, pCyrKyrgyz: 0.425, pArmenian: 1.83, pGeorgian: 2.113, pHebrew: 1.112, pArabic: 0.367,
-		pArabicFa: 0.319, pArabicUr: 0.723, pEthiopic: 3.006, pDevanagari: 0.558, pBengali: 1.385, pGurmukhi: 1.952, pGujarati: 1.968, pOriya: 2.923,
-		pTamil: 1.509, pTelugu: 1.996, pKannada: 2.001, pMalayalam: 1.786, pSinhala: 2.118, pThai: 0.502, pLao: 2.071, pMyanmar: 2.085,
-		pKhmer: 1.743, pHangul: 0.64, pHanSimple: 0.798, pHanTrad: 0.977, pKanji: 0.922, pKana: 0.612, pCJKPunct: 0.731, pAlphabet: 0.42,
-		pScriptWord: 0.007, pVarSel: 0.371, pEmoji: 2.268, pUniSpace: 1.903, pUniPunct: 0.595, pSymbol: 0.672, pTab: 0.608, pSpacesDigit: 0.345,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002}}
+		pWord: 0.906, pLongLetter: 0.445, pLongEnglish: 0.038, pRareEnd: 1.134, pRareEndWest: 0.127, pCapsLetter: 0.497, pCapsShort: 0.014, pRepeat: -0.259,
+		pCaseFlip: 3.154, pDigitGroup: 1.165, pDigit: 0.001, pPunct: 0.875, pPunctMore: 0.114, pPunctWord: 0.003, pNewline: 1.365, pBlankLine: 0.001,
+		pIndent: 0.059, pSpaces: 1.335, pSpaceMore: 0, pSpaceDigit: 0.773, pSpaceWide: 0.487, pCtrl: 0.221, pAccent: 1.481, pUmlaut: 1.17,
+		pAccentDense: 1.164, pAccentExt: 1.024, pAccentCont: 0.526, pCombining: 0.42, pTurkish: 0.727, pVietnamese: 0.017, pGreek: 0.371, pCyrRussian: 0.268,
+		pCyrDefault: 0.339, pCyrSouth: 0.458, pCyrTurkic: 0.58, pCyrKyrgyz: 0.427, pArmenian: 1.83, pGeorgian: 2.116, pHebrew: 1.117, pArabic: 0.372,
+		pArabicFa: 0.324, pArabicUr: 0.729, pEthiopic: 3, pDevanagari: 0.563, pBengali: 1.386, pGurmukhi: 1.957, pGujarati: 1.972, pOriya: 2.928,
+		pTamil: 1.512, pTelugu: 2, pKannada: 2.004, pMalayalam: 1.79, pSinhala: 2.123, pThai: 0.503, pLao: 2.072, pMyanmar: 2.087,
+		pKhmer: 1.75, pHangul: 0.647, pHanSimple: 0.803, pHanTrad: 0.984, pKanji: 0.925, pKana: 0.615, pCJKPunct: 0.686, pAlphabet: 0.42,
+		pScriptWord: 0.007, pVarSel: 0.036, pEmoji: 2.344, pUniSpace: 2.006, pUniPunct: 0.528, pSymbol: 1.142, pTab: 0.605, pSpacesDigit: 0.346,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pSymbolMore: 0.048}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.924, pLongLetter: 0.432, pLongEnglish: 0.022, pRareEnd: 1.085, pRareEndWest: 0.038, pCapsLetter: 0.421, pCapsShort: 0.006, pRepeat: -0.246,
-		pCaseFlip: 2.838, pDigitGroup: 0.483, pDigit: 0.908, pPunct: 0.846, pPunctMore: 0.065, pPunctWord: 0.002, pNewline: 1.573, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.241, pSpaceMore: 0, pSpaceDigit: 0.593, pSpaceWide: 1.075, pCtrl: 0.025, pAccent: 1.584, pUmlaut: 1.141,
-		pAccentDense: 1.241, pAccentExt: 1.157, pAccentCont: 0.406, pCombining: 0.42, pTurkish: 1.335, pVietnamese: 0.123, pGreek: 0.876, pCyrRussian: 0.216,
-		pCyrDefault: 0.373, pCyrSouth: 0.413, pCyrTurkic: 0.536, pCyrKyrgyz: 0.435, pArmenian: 1.018, pGeorgian: 1.022, pHebrew: 0.242, pArabic: 0.251,
-		pArabicFa: 0.523, pArabicUr: 0.583, pEthiopic: 1.308, pDevanagari: 0.954, pBengali: 1.126, pGurmukhi: 1.699, pGujarati: 1.635, pOriya: 2.232,
+		pWord: 0.924, pLongLetter: 0.432, pLongEnglish: 0.023, pRareEnd: 1.086, pRareEndWest: 0.039, pCapsLetter: 0.421, pCapsShort: 0.006, pRepeat: -0.246,
+		pCaseFlip: 2.839, pDigitGroup: 0.482, pDigit: 0.909, pPunct: 0.845, pPunctMore: 0.065, pPunctWord: 0.002, pNewline: 1.573, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.24, pSpaceMore: 0, pSpaceDigit: 0.589, pSpaceWide: 1.074, pCtrl: 0.026, pAccent: 1.58, pUmlaut: 1.14,
+		pAccentDense: 1.238, pAccentExt: 1.154, pAccentCont: 0.411, pCombining: 0.42, pTurkish: 1.331, pVietnamese: 0.12, pGreek: 0.875, pCyrRussian: 0.216,
+		pCyrDefault: 0.373, pCyrSouth: 0.413, pCyrTurkic: 0.536, pCyrKyrgyz: 0.435, pArmenian: 1.016, pGeorgian: 1.022, pHebrew: 0.243, pArabic: 0.252,
+		pArabicFa: 0.523, pArabicUr: 0.584, pEthiopic: 1.308, pDevanagari: 0.954, pBengali: 1.126, pGurmukhi: 1.7, pGujarati: 1.636, pOriya: 2.233,
 		pTamil: 1.143, pTelugu: 1.623, pKannada: 1.495, pMalayalam: 1.44, pSinhala: 1.577, pThai: 0.582, pLao: 1.351, pMyanmar: 1.575,
-		pKhmer: 1.29, pHangul: 0.587, pHanSimple: 0.662, pHanTrad: 0.891, pKanji: 0.681, pKana: 0.622, pCJKPunct: 0.566, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.029, pEmoji: 1.17, pUniSpace: 2.101, pUniPunct: 0.456, pSymbol: 0.419, pTab: 0.534, pSpacesDigit: 0.369,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002}}
+		pKhmer: 1.291, pHangul: 0.588, pHanSimple: 0.663, pHanTrad: 0.892, pKanji: 0.681, pKana: 0.623, pCJKPunct: 0.558, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.03, pEmoji: 1.169, pUniSpace: 2.112, pUniPunct: 0.448, pSymbol: 0.69, pTab: 0.535, pSpacesDigit: 0.371,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pSymbolMore: 0.133}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.013, pLongLetter: 0.333, pLongEnglish: 0.001, pRareEnd: 0.901, pRareEndWest: 0.071, pCapsLetter: 0.504, pCapsShort: 0.019, pRepeat: -0.123,
-		pCaseFlip: 2.557, pDigitGroup: 1.058, pDigit: 0.001, pPunct: 0.854, pPunctMore: 0.124, pPunctWord: 0.364, pNewline: 1.588, pBlankLine: 0.001,
-		pIndent: 0.121, pSpaces: 1.044, pSpaceMore: 0, pSpaceDigit: 0.909, pSpaceWide: 0.759, pCtrl: 1.34, pAccent: 1.332, pUmlaut: 1.657,
-		pAccentDense: 1.018, pAccentExt: 1.087, pAccentCont: 0.519, pCombining: 0.42, pTurkish: 2.151, pVietnamese: 0.519, pGreek: 0.442, pCyrRussian: 0.226,
-		pCyrDefault: 0.365, pCyrSouth: 0.382, pCyrTurkic: 0.489, pCyrKyrgyz: 0.388, pArmenian: 0.539, pGeorgian: 0.767, pHebrew: 0.432, pArabic: 0.317,
-		pArabicFa: 0.351, pArabicUr: 0.438, pEthiopic: 2.239, pDevanagari: 0.607, pBengali: 0.433, pGurmukhi: 1.04, pGujarati: 0.924, pOriya: 1.225,
-		pTamil: 0.586, pTelugu: 0.804, pKannada: 0.76, pMalayalam: 0.881, pSinhala: 1.043, pThai: 0.435, pLao: 1.838, pMyanmar: 0.919,
-		pKhmer: 1.338, pHangul: 0.683, pHanSimple: 0.587, pHanTrad: 0.839, pKanji: 0.718, pKana: 0.614, pCJKPunct: 0.421, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.593, pEmoji: 1.479, pUniSpace: 0.741, pUniPunct: 0.588, pSymbol: 0.592, pTab: 0.992, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.039, pSpaceEnd: 0.003}}
+		pWord: 1.013, pLongLetter: 0.333, pLongEnglish: 0.001, pRareEnd: 0.902, pRareEndWest: 0.072, pCapsLetter: 0.505, pCapsShort: 0.02, pRepeat: -0.123,
+		pCaseFlip: 2.557, pDigitGroup: 1.058, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.125, pPunctWord: 0.364, pNewline: 1.588, pBlankLine: 0.001,
+		pIndent: 0.124, pSpaces: 1.044, pSpaceMore: 0, pSpaceDigit: 0.907, pSpaceWide: 0.758, pCtrl: 1.342, pAccent: 1.328, pUmlaut: 1.656,
+		pAccentDense: 1.014, pAccentExt: 1.084, pAccentCont: 0.523, pCombining: 0.42, pTurkish: 2.147, pVietnamese: 0.516, pGreek: 0.442, pCyrRussian: 0.226,
+		pCyrDefault: 0.365, pCyrSouth: 0.382, pCyrTurkic: 0.489, pCyrKyrgyz: 0.388, pArmenian: 0.538, pGeorgian: 0.767, pHebrew: 0.432, pArabic: 0.317,
+		pArabicFa: 0.351, pArabicUr: 0.439, pEthiopic: 2.237, pDevanagari: 0.607, pBengali: 0.433, pGurmukhi: 1.042, pGujarati: 0.924, pOriya: 1.226,
+		pTamil: 0.586, pTelugu: 0.804, pKannada: 0.76, pMalayalam: 0.882, pSinhala: 1.044, pThai: 0.435, pLao: 1.838, pMyanmar: 0.919,
+		pKhmer: 1.341, pHangul: 0.683, pHanSimple: 0.587, pHanTrad: 0.84, pKanji: 0.718, pKana: 0.614, pCJKPunct: 0.417, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.606, pEmoji: 1.476, pUniSpace: 0.753, pUniPunct: 0.581, pSymbol: 0.79, pTab: 0.992, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.041, pSpaceEnd: 0.003, pSymbolMore: 0.39}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.913, pLongLetter: 0.239, pLongEnglish: 0.046, pRareEnd: 0.924, pRareEndWest: 0.077, pCapsLetter: 0.532, pCapsShort: 0.01, pRepeat: -0.084,
-		pCaseFlip: 2.497, pDigitGroup: 0.458, pDigit: 0.721, pPunct: 0.871, pPunctMore: 0.003, pPunctWord: 0.935, pNewline: 2.197, pBlankLine: 0.836,
-		pIndent: 0.042, pSpaces: 1.129, pSpaceMore: 0, pSpaceDigit: 1.429, pSpaceWide: 0.202, pCtrl: 0.093, pAccent: 0.994, pUmlaut: 0.46,
-		pAccentDense: 0.74, pAccentExt: 0.842, pAccentCont: 0.487, pCombining: 0.42, pTurkish: 1.004, pVietnamese: 0.016, pGreek: 0.408, pCyrRussian: 0.222,
-		pCyrDefault: 0.309, pCyrSouth: 0.376, pCyrTurkic: 0.401, pCyrKyrgyz: 0.285, pArmenian: 0.541, pGeorgian: 0.441, pHebrew: 0.513, pArabic: 0.344,
-		pArabicFa: 0.33, pArabicUr: 0.314, pEthiopic: 0.726, pDevanagari: 0.313, pBengali: 0.27, pGurmukhi: 0.644, pGujarati: 0.433, pOriya: 0.8,
-		pTamil: 0.311, pTelugu: 0.36, pKannada: 0.443, pMalayalam: 0.366, pSinhala: 0.544, pThai: 0.364, pLao: 0.552, pMyanmar: 0.437,
-		pKhmer: 0.584, pHangul: 0.62, pHanSimple: 0.546, pHanTrad: 0.688, pKanji: 0.734, pKana: 0.277, pCJKPunct: 1.909, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.105, pEmoji: 0.957, pUniSpace: 0.732, pUniPunct: 0.175, pSymbol: 0.694, pTab: 1.39, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.006}}
+		pWord: 0.908, pLongLetter: 0.239, pLongEnglish: 0.058, pRareEnd: 0.941, pRareEndWest: 0.097, pCapsLetter: 0.538, pCapsShort: 0.011, pRepeat: -0.084,
+		pCaseFlip: 2.528, pDigitGroup: 0.4, pDigit: 0.761, pPunct: 0.848, pPunctMore: 0.004, pPunctWord: 0.945, pNewline: 2.2, pBlankLine: 0.84,
+		pIndent: 0.047, pSpaces: 1.232, pSpaceMore: 0, pSpaceDigit: 1.277, pSpaceWide: 0.186, pCtrl: 0.13, pAccent: 0.983, pUmlaut: 0.457,
+		pAccentDense: 0.737, pAccentExt: 0.836, pAccentCont: 0.501, pCombining: 0.42, pTurkish: 0.978, pVietnamese: 0.014, pGreek: 0.411, pCyrRussian: 0.225,
+		pCyrDefault: 0.312, pCyrSouth: 0.378, pCyrTurkic: 0.403, pCyrKyrgyz: 0.286, pArmenian: 0.542, pGeorgian: 0.443, pHebrew: 0.518, pArabic: 0.347,
+		pArabicFa: 0.334, pArabicUr: 0.318, pEthiopic: 0.722, pDevanagari: 0.316, pBengali: 0.272, pGurmukhi: 0.647, pGujarati: 0.435, pOriya: 0.803,
+		pTamil: 0.313, pTelugu: 0.362, pKannada: 0.446, pMalayalam: 0.369, pSinhala: 0.548, pThai: 0.364, pLao: 0.553, pMyanmar: 0.438,
+		pKhmer: 0.59, pHangul: 0.624, pHanSimple: 0.555, pHanTrad: 0.7, pKanji: 0.742, pKana: 0.28, pCJKPunct: 1.804, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.08, pEmoji: 0.977, pUniSpace: 0.814, pUniPunct: 0.116, pSymbol: 0.971, pTab: 1.349, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pSymbolMore: 0.003}}
 )
