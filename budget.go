@@ -93,6 +93,7 @@ const (
 	pSpacesDigit        // a run of spaces before a digit: most tokenizers split its last space off as a token of its own
 	pCapsEnglish        // each letter past the fifth of an ALL-CAPS word with an English tail (WARRANTIES, DESCRIPTION)
 	pSpaceEnd           // a run of spaces or a tab before a line break: trailing blanks most tokenizers fold into the break
+	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	nPieces
 )
@@ -379,13 +380,34 @@ func punctRun(s string, i int, c *pieces) int {
 	for j < len(s) && asciiClass[s[j]] == clsPunct {
 		j++
 	}
-	if j-i == 1 && j < len(s) && isLetter(s[j]) {
+	switch {
+	case j-i == 1 && j < len(s) && isLetter(s[j]):
 		c[pPunctWord]++
-	} else {
+	case j-i > punctShort && !sameBytes(s[i:j]):
+		// a long run of mixed punctuation ("(?:[^\"\\]|\\.)*" in a regex):
+		// few such runs are tokens, so its characters cost more
+		c[pPunct]++
+		c[pPunctMore] += punctShort - 1
+		c[pPunctMixed] += int32(j - i - punctShort)
+	default:
 		c[pPunct]++
 		c[pPunctMore] += int32(j - i - 1)
 	}
 	return j
+}
+
+// punctShort is the longest punctuation run priced as one piece and its
+// further characters: "();", "*/", "-->" are tokens, longer mixes rarely.
+const punctShort = 3
+
+// sameBytes reports whether every byte of s is its first (a rule of ---- or ====).
+func sameBytes(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // newlineRun counts line breaks with the blank lines and indentation after

@@ -137,93 +137,93 @@ var genericFamily = family{"generic", &prices{
 	pThai: 0.94, pLao: 2.2, pMyanmar: 1.3, pKhmer: 1.3, pHangul: 1.15,
 	pHanSimple: 1.0, pHanTrad: 1.40, pKanji: 1.26, pKana: 0.87, pCJKPunct: 1.0,
 	pAlphabet: 0.42, pVarSel: 0.42, pEmoji: 2.2, pUniSpace: 0.5, pUniPunct: 1.0, pSymbol: 1.0,
-	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0,
+	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0, pPunctMixed: 0.547,
 }}
 
 // The fitted families: prices written by TestFitPrices (go test -run
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.849, pLongLetter: 0.276, pLongEnglish: 0.032, pRareEnd: 0.878, pRareEndWest: 0.309, pCapsLetter: 0.528, pCapsShort: 0.018, pRepeat: -0.1,
-		pCaseFlip: 3.237, pDigitGroup: 0.997, pDigit: 0.001, pPunct: 0.86, pPunctMore: 0.172, pPunctWord: 0.284, pNewline: 1.744, pBlankLine: 0.001,
-		pIndent: 0.301, pSpaces: 1.575, pSpaceMore: 0, pSpaceDigit: 0.964, pSpaceWide: 0.093, pCtrl: 1.512, pAccent: 0.638, pUmlaut: 0.483,
-		pAccentDense: 1.132, pAccentExt: 1.056, pAccentCont: 0.252, pCombining: 0.42, pTurkish: 1.271, pVietnamese: 0.419, pGreek: 0.412, pCyrRussian: 0.252,
-		pCyrDefault: 0.361, pCyrSouth: 0.386, pCyrTurkic: 0.348, pCyrKyrgyz: 0.31, pArmenian: 0.34, pGeorgian: 0.365, pHebrew: 0.449, pArabic: 0.342,
-		pArabicFa: 0.366, pArabicUr: 0.379, pEthiopic: 2.191, pDevanagari: 0.4, pBengali: 0.404, pGurmukhi: 0.645, pGujarati: 0.443, pOriya: 1.165,
-		pTamil: 0.459, pTelugu: 0.434, pKannada: 0.465, pMalayalam: 0.352, pSinhala: 0.629, pThai: 0.452, pLao: 1.917, pMyanmar: 0.565,
-		pKhmer: 0.567, pHangul: 0.701, pHanSimple: 0.676, pHanTrad: 1.126, pKanji: 1.061, pKana: 0.535, pCJKPunct: 1.65, pAlphabet: 0.42,
-		pScriptWord: 0.005, pVarSel: 0.454, pEmoji: 1.679, pUniSpace: 0.629, pUniPunct: 1.267, pSymbol: 1.693, pTab: 0.904, pSpacesDigit: 0.508,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pSymbolMore: 0.018}}
+		pWord: 0.831, pLongLetter: 0.281, pLongEnglish: 0.048, pRareEnd: 0.888, pRareEndWest: 0.316, pCapsLetter: 0.529, pCapsShort: 0.022, pRepeat: -0.105,
+		pCaseFlip: 3.282, pDigitGroup: 1.012, pDigit: 0.001, pPunct: 0.915, pPunctMore: 0.051, pPunctWord: 0.302, pNewline: 1.72, pBlankLine: 0.001,
+		pIndent: 0.339, pSpaces: 1.566, pSpaceMore: 0, pSpaceDigit: 0.859, pSpaceWide: 0.095, pCtrl: 1.434, pAccent: 0.661, pUmlaut: 0.506,
+		pAccentDense: 1.146, pAccentExt: 1.067, pAccentCont: 0.241, pCombining: 0.42, pTurkish: 1.277, pVietnamese: 0.434, pGreek: 0.411, pCyrRussian: 0.251,
+		pCyrDefault: 0.359, pCyrSouth: 0.385, pCyrTurkic: 0.347, pCyrKyrgyz: 0.311, pArmenian: 0.341, pGeorgian: 0.364, pHebrew: 0.448, pArabic: 0.342,
+		pArabicFa: 0.364, pArabicUr: 0.378, pEthiopic: 2.194, pDevanagari: 0.398, pBengali: 0.403, pGurmukhi: 0.643, pGujarati: 0.443, pOriya: 1.165,
+		pTamil: 0.458, pTelugu: 0.433, pKannada: 0.463, pMalayalam: 0.351, pSinhala: 0.629, pThai: 0.452, pLao: 1.917, pMyanmar: 0.566,
+		pKhmer: 0.567, pHangul: 0.699, pHanSimple: 0.68, pHanTrad: 1.127, pKanji: 1.069, pKana: 0.534, pCJKPunct: 1.631, pAlphabet: 0.42,
+		pScriptWord: 0.006, pVarSel: 0.122, pEmoji: 1.758, pUniSpace: 0.602, pUniPunct: 1.281, pSymbol: 1.585, pTab: 0.825, pSpacesDigit: 0.528,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pPunctMixed: 0.337, pSymbolMore: 0.013}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.979, pLongLetter: 0.403, pLongEnglish: 0.005, pRareEnd: 1.023, pRareEndWest: 0.127, pCapsLetter: 0.484, pCapsShort: 0.008, pRepeat: -0.215,
-		pCaseFlip: 2.981, pDigitGroup: 1.147, pDigit: 0.001, pPunct: 0.829, pPunctMore: 0.108, pPunctWord: 0.003, pNewline: 1.406, pBlankLine: 0.001,
-		pIndent: 0.054, pSpaces: 1.308, pSpaceMore: 0, pSpaceDigit: 0.795, pSpaceWide: 0.548, pCtrl: 0.229, pAccent: 1.789, pUmlaut: 1.876,
-		pAccentDense: 1.672, pAccentExt: 1.821, pAccentCont: 0.025, pCombining: 0.42, pTurkish: 2.271, pVietnamese: 1.142, pGreek: 0.983, pCyrRussian: 0.41,
-		pCyrDefault: 0.544, pCyrSouth: 0.603, pCyrTurkic: 0.769, pCyrKyrgyz: 0.609, pArmenian: 2.107, pGeorgian: 2.105, pHebrew: 1.099, pArabic: 0.76,
-		pArabicFa: 0.793, pArabicUr: 1.044, pEthiopic: 2.984, pDevanagari: 1.144, pBengali: 1.376, pGurmukhi: 1.947, pGujarati: 1.957, pOriya: 2.972,
-		pTamil: 1.502, pTelugu: 1.988, pKannada: 1.995, pMalayalam: 1.821, pSinhala: 2.13, pThai: 0.992, pLao: 2.274, pMyanmar: 2.083,
-		pKhmer: 1.761, pHangul: 1.083, pHanSimple: 0.955, pHanTrad: 1.352, pKanji: 1.791, pKana: 0.642, pCJKPunct: 3.042, pAlphabet: 0.42,
-		pScriptWord: 0.037, pVarSel: 1.05, pEmoji: 2.109, pUniSpace: 2.584, pUniPunct: 0.372, pSymbol: 0.984, pTab: 0.588, pSpacesDigit: 0.405,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pSymbolMore: 0.427}}
+		pWord: 0.969, pLongLetter: 0.399, pLongEnglish: 0.006, pRareEnd: 1.059, pRareEndWest: 0.143, pCapsLetter: 0.49, pCapsShort: 0.01, pRepeat: -0.212,
+		pCaseFlip: 3.047, pDigitGroup: 1.138, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.425, pBlankLine: 0.001,
+		pIndent: 0.117, pSpaces: 1.28, pSpaceMore: 0, pSpaceDigit: 0.786, pSpaceWide: 0.552, pCtrl: 0.218, pAccent: 1.813, pUmlaut: 1.893,
+		pAccentDense: 1.665, pAccentExt: 1.813, pAccentCont: 0.023, pCombining: 0.42, pTurkish: 2.269, pVietnamese: 1.147, pGreek: 0.983, pCyrRussian: 0.409,
+		pCyrDefault: 0.543, pCyrSouth: 0.602, pCyrTurkic: 0.768, pCyrKyrgyz: 0.608, pArmenian: 2.106, pGeorgian: 2.104, pHebrew: 1.098, pArabic: 0.759,
+		pArabicFa: 0.792, pArabicUr: 1.043, pEthiopic: 2.982, pDevanagari: 1.143, pBengali: 1.376, pGurmukhi: 1.946, pGujarati: 1.956, pOriya: 2.971,
+		pTamil: 1.501, pTelugu: 1.987, pKannada: 1.994, pMalayalam: 1.821, pSinhala: 2.129, pThai: 0.992, pLao: 2.274, pMyanmar: 2.082,
+		pKhmer: 1.763, pHangul: 1.081, pHanSimple: 0.954, pHanTrad: 1.35, pKanji: 1.837, pKana: 0.631, pCJKPunct: 3.054, pAlphabet: 0.42,
+		pScriptWord: 0.037, pVarSel: 0.942, pEmoji: 2.133, pUniSpace: 2.627, pUniPunct: 0.35, pSymbol: 1.003, pTab: 0.534, pSpacesDigit: 0.473,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pPunctMixed: 0.273, pSymbolMore: 0.394}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.067, pLongLetter: 0.48, pLongEnglish: 0.002, pRareEnd: 1.184, pRareEndWest: 0.321, pCapsLetter: 0.596, pCapsShort: 0.317, pRepeat: -0.3,
-		pCaseFlip: 2.593, pDigitGroup: 0.497, pDigit: 0.227, pPunct: 0.85, pPunctMore: 0.01, pPunctWord: 0.892, pNewline: 1.135, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.32, pSpaceMore: 0, pSpaceDigit: 0.013, pSpaceWide: 0.424, pCtrl: 1.666, pAccent: 1.791, pUmlaut: 1.899,
-		pAccentDense: 1.916, pAccentExt: 2.235, pAccentCont: 0.081, pCombining: 0.42, pTurkish: 2.915, pVietnamese: 2.225, pGreek: 1.325, pCyrRussian: 0.539,
-		pCyrDefault: 0.64, pCyrSouth: 0.692, pCyrTurkic: 0.859, pCyrKyrgyz: 0.737, pArmenian: 2.193, pGeorgian: 1.427, pHebrew: 1.057, pArabic: 1.08,
-		pArabicFa: 1.16, pArabicUr: 1.413, pEthiopic: 3.271, pDevanagari: 1.371, pBengali: 2.108, pGurmukhi: 3.296, pGujarati: 3.262, pOriya: 3.26,
-		pTamil: 2.178, pTelugu: 2.447, pKannada: 2.452, pMalayalam: 2.54, pSinhala: 1.898, pThai: 1.912, pLao: 3.246, pMyanmar: 1.103,
-		pKhmer: 3.283, pHangul: 1.333, pHanSimple: 0.832, pHanTrad: 1.265, pKanji: 1.729, pKana: 0.672, pCJKPunct: 3.422, pAlphabet: 0.42,
-		pScriptWord: 0.048, pVarSel: 1.416, pEmoji: 2.289, pUniSpace: 0.963, pUniPunct: 0.252, pSymbol: 1.772, pTab: 1.334, pSpacesDigit: 0.011,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.005, pSymbolMore: 0.195}}
+		pWord: 1.058, pLongLetter: 0.482, pLongEnglish: 0.002, pRareEnd: 1.217, pRareEndWest: 0.316, pCapsLetter: 0.602, pCapsShort: 0.359, pRepeat: -0.3,
+		pCaseFlip: 2.633, pDigitGroup: 0.44, pDigit: 0.248, pPunct: 0.825, pPunctMore: 0.004, pPunctWord: 0.876, pNewline: 1.18, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.327, pSpaceMore: 0, pSpaceDigit: 0.011, pSpaceWide: 0.425, pCtrl: 1.737, pAccent: 1.824, pUmlaut: 1.846,
+		pAccentDense: 1.9, pAccentExt: 2.216, pAccentCont: 0.082, pCombining: 0.42, pTurkish: 2.932, pVietnamese: 2.226, pGreek: 1.325, pCyrRussian: 0.539,
+		pCyrDefault: 0.64, pCyrSouth: 0.691, pCyrTurkic: 0.858, pCyrKyrgyz: 0.734, pArmenian: 2.192, pGeorgian: 1.427, pHebrew: 1.057, pArabic: 1.079,
+		pArabicFa: 1.157, pArabicUr: 1.412, pEthiopic: 3.268, pDevanagari: 1.371, pBengali: 2.107, pGurmukhi: 3.295, pGujarati: 3.261, pOriya: 3.26,
+		pTamil: 2.177, pTelugu: 2.446, pKannada: 2.451, pMalayalam: 2.538, pSinhala: 1.897, pThai: 1.911, pLao: 3.246, pMyanmar: 1.101,
+		pKhmer: 3.281, pHangul: 1.333, pHanSimple: 0.829, pHanTrad: 1.258, pKanji: 1.733, pKana: 0.668, pCJKPunct: 3.456, pAlphabet: 0.42,
+		pScriptWord: 0.049, pVarSel: 1.483, pEmoji: 2.278, pUniSpace: 0.983, pUniPunct: 0.265, pSymbol: 1.79, pTab: 1.386, pSpacesDigit: 0.007,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.004, pPunctMixed: 0.204, pSymbolMore: 0.253}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.906, pLongLetter: 0.445, pLongEnglish: 0.038, pRareEnd: 1.134, pRareEndWest: 0.127, pCapsLetter: 0.497, pCapsShort: 0.014, pRepeat: -0.259,
-		pCaseFlip: 3.154, pDigitGroup: 1.165, pDigit: 0.001, pPunct: 0.875, pPunctMore: 0.114, pPunctWord: 0.003, pNewline: 1.365, pBlankLine: 0.001,
-		pIndent: 0.059, pSpaces: 1.335, pSpaceMore: 0, pSpaceDigit: 0.773, pSpaceWide: 0.487, pCtrl: 0.221, pAccent: 1.481, pUmlaut: 1.17,
-		pAccentDense: 1.164, pAccentExt: 1.024, pAccentCont: 0.526, pCombining: 0.42, pTurkish: 0.727, pVietnamese: 0.017, pGreek: 0.371, pCyrRussian: 0.268,
-		pCyrDefault: 0.339, pCyrSouth: 0.458, pCyrTurkic: 0.58, pCyrKyrgyz: 0.427, pArmenian: 1.83, pGeorgian: 2.116, pHebrew: 1.117, pArabic: 0.372,
-		pArabicFa: 0.324, pArabicUr: 0.729, pEthiopic: 3, pDevanagari: 0.563, pBengali: 1.386, pGurmukhi: 1.957, pGujarati: 1.972, pOriya: 2.928,
-		pTamil: 1.512, pTelugu: 2, pKannada: 2.004, pMalayalam: 1.79, pSinhala: 2.123, pThai: 0.503, pLao: 2.072, pMyanmar: 2.087,
-		pKhmer: 1.75, pHangul: 0.647, pHanSimple: 0.803, pHanTrad: 0.984, pKanji: 0.925, pKana: 0.615, pCJKPunct: 0.686, pAlphabet: 0.42,
-		pScriptWord: 0.007, pVarSel: 0.036, pEmoji: 2.344, pUniSpace: 2.006, pUniPunct: 0.528, pSymbol: 1.142, pTab: 0.605, pSpacesDigit: 0.346,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pSymbolMore: 0.048}}
+		pWord: 0.894, pLongLetter: 0.44, pLongEnglish: 0.045, pRareEnd: 1.166, pRareEndWest: 0.145, pCapsLetter: 0.502, pCapsShort: 0.019, pRepeat: -0.256,
+		pCaseFlip: 3.22, pDigitGroup: 1.158, pDigit: 0.001, pPunct: 0.9, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.378, pBlankLine: 0.001,
+		pIndent: 0.128, pSpaces: 1.304, pSpaceMore: 0, pSpaceDigit: 0.76, pSpaceWide: 0.493, pCtrl: 0.207, pAccent: 1.503, pUmlaut: 1.192,
+		pAccentDense: 1.161, pAccentExt: 1.023, pAccentCont: 0.524, pCombining: 0.42, pTurkish: 0.699, pVietnamese: 0.02, pGreek: 0.37, pCyrRussian: 0.267,
+		pCyrDefault: 0.338, pCyrSouth: 0.456, pCyrTurkic: 0.578, pCyrKyrgyz: 0.426, pArmenian: 1.829, pGeorgian: 2.115, pHebrew: 1.116, pArabic: 0.37,
+		pArabicFa: 0.323, pArabicUr: 0.727, pEthiopic: 2.998, pDevanagari: 0.562, pBengali: 1.386, pGurmukhi: 1.955, pGujarati: 1.971, pOriya: 2.927,
+		pTamil: 1.511, pTelugu: 1.998, pKannada: 2.003, pMalayalam: 1.79, pSinhala: 2.122, pThai: 0.503, pLao: 2.071, pMyanmar: 2.087,
+		pKhmer: 1.752, pHangul: 0.644, pHanSimple: 0.804, pHanTrad: 0.985, pKanji: 0.935, pKana: 0.613, pCJKPunct: 0.674, pAlphabet: 0.42,
+		pScriptWord: 0.007, pVarSel: 0.015, pEmoji: 2.356, pUniSpace: 2.004, pUniPunct: 0.516, pSymbol: 1.124, pTab: 0.543, pSpacesDigit: 0.42,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pPunctMixed: 0.286, pSymbolMore: 0.043}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.924, pLongLetter: 0.432, pLongEnglish: 0.023, pRareEnd: 1.086, pRareEndWest: 0.039, pCapsLetter: 0.421, pCapsShort: 0.006, pRepeat: -0.246,
-		pCaseFlip: 2.839, pDigitGroup: 0.482, pDigit: 0.909, pPunct: 0.845, pPunctMore: 0.065, pPunctWord: 0.002, pNewline: 1.573, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.24, pSpaceMore: 0, pSpaceDigit: 0.589, pSpaceWide: 1.074, pCtrl: 0.026, pAccent: 1.58, pUmlaut: 1.14,
-		pAccentDense: 1.238, pAccentExt: 1.154, pAccentCont: 0.411, pCombining: 0.42, pTurkish: 1.331, pVietnamese: 0.12, pGreek: 0.875, pCyrRussian: 0.216,
-		pCyrDefault: 0.373, pCyrSouth: 0.413, pCyrTurkic: 0.536, pCyrKyrgyz: 0.435, pArmenian: 1.016, pGeorgian: 1.022, pHebrew: 0.243, pArabic: 0.252,
-		pArabicFa: 0.523, pArabicUr: 0.584, pEthiopic: 1.308, pDevanagari: 0.954, pBengali: 1.126, pGurmukhi: 1.7, pGujarati: 1.636, pOriya: 2.233,
-		pTamil: 1.143, pTelugu: 1.623, pKannada: 1.495, pMalayalam: 1.44, pSinhala: 1.577, pThai: 0.582, pLao: 1.351, pMyanmar: 1.575,
-		pKhmer: 1.291, pHangul: 0.588, pHanSimple: 0.663, pHanTrad: 0.892, pKanji: 0.681, pKana: 0.623, pCJKPunct: 0.558, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.03, pEmoji: 1.169, pUniSpace: 2.112, pUniPunct: 0.448, pSymbol: 0.69, pTab: 0.535, pSpacesDigit: 0.371,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pSymbolMore: 0.133}}
+		pWord: 0.916, pLongLetter: 0.426, pLongEnglish: 0.029, pRareEnd: 1.122, pRareEndWest: 0.059, pCapsLetter: 0.451, pCapsShort: 0.011, pRepeat: -0.244,
+		pCaseFlip: 3.017, pDigitGroup: 0.295, pDigit: 0.993, pPunct: 0.854, pPunctMore: 0.004, pPunctWord: 0.002, pNewline: 1.594, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.21, pSpaceMore: 0, pSpaceDigit: 0.585, pSpaceWide: 1.076, pCtrl: 0.073, pAccent: 1.629, pUmlaut: 1.194,
+		pAccentDense: 1.267, pAccentExt: 1.179, pAccentCont: 0.362, pCombining: 0.42, pTurkish: 1.37, pVietnamese: 0.156, pGreek: 0.876, pCyrRussian: 0.216,
+		pCyrDefault: 0.372, pCyrSouth: 0.412, pCyrTurkic: 0.535, pCyrKyrgyz: 0.433, pArmenian: 1.015, pGeorgian: 1.021, pHebrew: 0.242, pArabic: 0.251,
+		pArabicFa: 0.521, pArabicUr: 0.583, pEthiopic: 1.303, pDevanagari: 0.953, pBengali: 1.125, pGurmukhi: 1.699, pGujarati: 1.635, pOriya: 2.232,
+		pTamil: 1.142, pTelugu: 1.622, pKannada: 1.494, pMalayalam: 1.439, pSinhala: 1.576, pThai: 0.581, pLao: 1.351, pMyanmar: 1.574,
+		pKhmer: 1.289, pHangul: 0.588, pHanSimple: 0.661, pHanTrad: 0.889, pKanji: 0.718, pKana: 0.612, pCJKPunct: 0.589, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.027, pEmoji: 1.175, pUniSpace: 2.129, pUniPunct: 0.464, pSymbol: 0.72, pTab: 0.517, pSpacesDigit: 0.482,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pPunctMixed: 0.253, pSymbolMore: 0.12}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.013, pLongLetter: 0.333, pLongEnglish: 0.001, pRareEnd: 0.902, pRareEndWest: 0.072, pCapsLetter: 0.505, pCapsShort: 0.02, pRepeat: -0.123,
-		pCaseFlip: 2.557, pDigitGroup: 1.058, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.125, pPunctWord: 0.364, pNewline: 1.588, pBlankLine: 0.001,
-		pIndent: 0.124, pSpaces: 1.044, pSpaceMore: 0, pSpaceDigit: 0.907, pSpaceWide: 0.758, pCtrl: 1.342, pAccent: 1.328, pUmlaut: 1.656,
-		pAccentDense: 1.014, pAccentExt: 1.084, pAccentCont: 0.523, pCombining: 0.42, pTurkish: 2.147, pVietnamese: 0.516, pGreek: 0.442, pCyrRussian: 0.226,
-		pCyrDefault: 0.365, pCyrSouth: 0.382, pCyrTurkic: 0.489, pCyrKyrgyz: 0.388, pArmenian: 0.538, pGeorgian: 0.767, pHebrew: 0.432, pArabic: 0.317,
-		pArabicFa: 0.351, pArabicUr: 0.439, pEthiopic: 2.237, pDevanagari: 0.607, pBengali: 0.433, pGurmukhi: 1.042, pGujarati: 0.924, pOriya: 1.226,
-		pTamil: 0.586, pTelugu: 0.804, pKannada: 0.76, pMalayalam: 0.882, pSinhala: 1.044, pThai: 0.435, pLao: 1.838, pMyanmar: 0.919,
-		pKhmer: 1.341, pHangul: 0.683, pHanSimple: 0.587, pHanTrad: 0.84, pKanji: 0.718, pKana: 0.614, pCJKPunct: 0.417, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.606, pEmoji: 1.476, pUniSpace: 0.753, pUniPunct: 0.581, pSymbol: 0.79, pTab: 0.992, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.041, pSpaceEnd: 0.003, pSymbolMore: 0.39}}
+		pWord: 1.008, pLongLetter: 0.334, pLongEnglish: 0.001, pRareEnd: 0.906, pRareEndWest: 0.072, pCapsLetter: 0.52, pCapsShort: 0.026, pRepeat: -0.125,
+		pCaseFlip: 2.566, pDigitGroup: 1.065, pDigit: 0.001, pPunct: 0.867, pPunctMore: 0.065, pPunctWord: 0.371, pNewline: 1.581, pBlankLine: 0.001,
+		pIndent: 0.167, pSpaces: 1.021, pSpaceMore: 0, pSpaceDigit: 0.877, pSpaceWide: 0.756, pCtrl: 1.321, pAccent: 1.335, pUmlaut: 1.658,
+		pAccentDense: 1.016, pAccentExt: 1.083, pAccentCont: 0.523, pCombining: 0.42, pTurkish: 2.151, pVietnamese: 0.52, pGreek: 0.442, pCyrRussian: 0.227,
+		pCyrDefault: 0.365, pCyrSouth: 0.382, pCyrTurkic: 0.489, pCyrKyrgyz: 0.389, pArmenian: 0.539, pGeorgian: 0.767, pHebrew: 0.432, pArabic: 0.318,
+		pArabicFa: 0.352, pArabicUr: 0.439, pEthiopic: 2.234, pDevanagari: 0.608, pBengali: 0.434, pGurmukhi: 1.041, pGujarati: 0.924, pOriya: 1.225,
+		pTamil: 0.586, pTelugu: 0.804, pKannada: 0.76, pMalayalam: 0.882, pSinhala: 1.044, pThai: 0.435, pLao: 1.838, pMyanmar: 0.92,
+		pKhmer: 1.341, pHangul: 0.684, pHanSimple: 0.587, pHanTrad: 0.838, pKanji: 0.72, pKana: 0.617, pCJKPunct: 0.433, pAlphabet: 0.42,
+		pScriptWord: 0.001, pVarSel: 0.516, pEmoji: 1.499, pUniSpace: 0.772, pUniPunct: 0.574, pSymbol: 0.81, pTab: 0.927, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.023, pSpaceEnd: 0.003, pPunctMixed: 0.233, pSymbolMore: 0.368}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.908, pLongLetter: 0.239, pLongEnglish: 0.058, pRareEnd: 0.941, pRareEndWest: 0.097, pCapsLetter: 0.538, pCapsShort: 0.011, pRepeat: -0.084,
-		pCaseFlip: 2.528, pDigitGroup: 0.4, pDigit: 0.761, pPunct: 0.848, pPunctMore: 0.004, pPunctWord: 0.945, pNewline: 2.2, pBlankLine: 0.84,
-		pIndent: 0.047, pSpaces: 1.232, pSpaceMore: 0, pSpaceDigit: 1.277, pSpaceWide: 0.186, pCtrl: 0.13, pAccent: 0.983, pUmlaut: 0.457,
-		pAccentDense: 0.737, pAccentExt: 0.836, pAccentCont: 0.501, pCombining: 0.42, pTurkish: 0.978, pVietnamese: 0.014, pGreek: 0.411, pCyrRussian: 0.225,
-		pCyrDefault: 0.312, pCyrSouth: 0.378, pCyrTurkic: 0.403, pCyrKyrgyz: 0.286, pArmenian: 0.542, pGeorgian: 0.443, pHebrew: 0.518, pArabic: 0.347,
-		pArabicFa: 0.334, pArabicUr: 0.318, pEthiopic: 0.722, pDevanagari: 0.316, pBengali: 0.272, pGurmukhi: 0.647, pGujarati: 0.435, pOriya: 0.803,
-		pTamil: 0.313, pTelugu: 0.362, pKannada: 0.446, pMalayalam: 0.369, pSinhala: 0.548, pThai: 0.364, pLao: 0.553, pMyanmar: 0.438,
-		pKhmer: 0.59, pHangul: 0.624, pHanSimple: 0.555, pHanTrad: 0.7, pKanji: 0.742, pKana: 0.28, pCJKPunct: 1.804, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.08, pEmoji: 0.977, pUniSpace: 0.814, pUniPunct: 0.116, pSymbol: 0.971, pTab: 1.349, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pSymbolMore: 0.003}}
+		pWord: 0.907, pLongLetter: 0.239, pLongEnglish: 0.062, pRareEnd: 0.945, pRareEndWest: 0.099, pCapsLetter: 0.549, pCapsShort: 0.012, pRepeat: -0.086,
+		pCaseFlip: 2.583, pDigitGroup: 0.304, pDigit: 0.816, pPunct: 0.837, pPunctMore: 0.003, pPunctWord: 0.924, pNewline: 2.204, pBlankLine: 0.84,
+		pIndent: 0.085, pSpaces: 1.246, pSpaceMore: 0, pSpaceDigit: 1.162, pSpaceWide: 0.184, pCtrl: 0.158, pAccent: 0.989, pUmlaut: 0.454,
+		pAccentDense: 0.735, pAccentExt: 0.833, pAccentCont: 0.503, pCombining: 0.42, pTurkish: 0.975, pVietnamese: 0.014, pGreek: 0.412, pCyrRussian: 0.225,
+		pCyrDefault: 0.312, pCyrSouth: 0.379, pCyrTurkic: 0.403, pCyrKyrgyz: 0.286, pArmenian: 0.542, pGeorgian: 0.444, pHebrew: 0.518, pArabic: 0.348,
+		pArabicFa: 0.335, pArabicUr: 0.319, pEthiopic: 0.721, pDevanagari: 0.317, pBengali: 0.273, pGurmukhi: 0.648, pGujarati: 0.436, pOriya: 0.803,
+		pTamil: 0.314, pTelugu: 0.363, pKannada: 0.446, pMalayalam: 0.369, pSinhala: 0.548, pThai: 0.364, pLao: 0.553, pMyanmar: 0.438,
+		pKhmer: 0.59, pHangul: 0.625, pHanSimple: 0.557, pHanTrad: 0.702, pKanji: 0.746, pKana: 0.281, pCJKPunct: 1.785, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.079, pEmoji: 0.98, pUniSpace: 0.843, pUniPunct: 0.116, pSymbol: 1.028, pTab: 1.352, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pPunctMixed: 0.231, pSymbolMore: 0.003}}
 )

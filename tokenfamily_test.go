@@ -17,7 +17,7 @@ func init() {
 	fitFiles = append(fitFiles, "testdata/tokens_fit3.jsonl")
 	checkFiles = append(checkFiles, "testdata/tokens_check3.jsonl")
 	pieceNames[pTab], pieceNames[pSpacesDigit], pieceNames[pCapsEnglish], pieceNames[pSpaceEnd] = "pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd"
-	pieceNames[pSymbolMore] = "pSymbolMore"
+	pieceNames[pSymbolMore], pieceNames[pPunctMixed] = "pSymbolMore", "pPunctMixed"
 }
 
 // fittedFamilies are the families with prices of their own.
@@ -248,6 +248,7 @@ func TestPieces(t *testing.T) {
 		{"a" + strings.Repeat(" ", 40) + "\nb", pSpaceEnd, 1}, {"a" + strings.Repeat(" ", 40) + "\nb", pSpaces, 0}, {"a \nb", pSpaceEnd, 0},
 		{"THE WARRANTIES OF MERCHANTABILITY", pCapsEnglish, 15}, {"THE WARRANTIES OF MERCHANTABILITY", pLongLetter, 0}, {"MFRGGZDFMZTWQ", pCapsEnglish, 0},
 		{"├── a\n│   └── b", pSymbolMore, 4}, {"├── a\n│   └── b", pSymbol, 3}, {"x → y ≤ z", pSymbolMore, 0},
+		{`(?:[^"\\]|\\.)*"`, pPunctMixed, 13}, {`(?:[^"\\]|\\.)*"`, pPunctMore, 2}, {"x = ----------", pPunctMixed, 0}, {"f(a));", pPunctMixed, 0},
 		{"ಕನ್ನಡ", pKannada, 5}, {"தமிழ்", pTamil, 5}, {"ქართული", pGeorgian, 7}, {"🙂\ufe0f", pVarSel, 1},
 	} {
 		var got pieces
