@@ -93,6 +93,7 @@ const (
 	pSpacesDigit        // a run of spaces before a digit: most tokenizers split its last space off as a token of its own
 	pCapsEnglish        // each letter past the fifth of an ALL-CAPS word with an English tail (WARRANTIES, DESCRIPTION)
 	pSpaceEnd           // a run of spaces or a tab before a line break: trailing blanks most tokenizers fold into the break
+	pScriptBare         // the same word with no space before it (after a line break, a quote or a digit)
 	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	nPieces
@@ -308,7 +309,11 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
-		c[pScriptWord]++
+		if i > 0 && s[i-1] == ' ' {
+			c[pScriptWord]++
+		} else {
+			c[pScriptBare]++ // no space before it: a line's or a name's first word
+		}
 	}
 	if !tally.add(r) {
 		p := runePiece(r)

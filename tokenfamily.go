@@ -137,93 +137,93 @@ var genericFamily = family{"generic", &prices{
 	pThai: 0.94, pLao: 2.2, pMyanmar: 1.3, pKhmer: 1.3, pHangul: 1.15,
 	pHanSimple: 1.0, pHanTrad: 1.40, pKanji: 1.26, pKana: 0.87, pCJKPunct: 1.0,
 	pAlphabet: 0.42, pVarSel: 0.42, pEmoji: 2.2, pUniSpace: 0.5, pUniPunct: 1.0, pSymbol: 1.0,
-	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0, pPunctMixed: 0.547,
+	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0, pPunctMixed: 0.547, pScriptBare: 0,
 }}
 
 // The fitted families: prices written by TestFitPrices (go test -run
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.83, pLongLetter: 0.281, pLongEnglish: 0.048, pRareEnd: 0.888, pRareEndWest: 0.317, pCapsLetter: 0.53, pCapsShort: 0.022, pRepeat: -0.105,
-		pCaseFlip: 3.285, pDigitGroup: 1.012, pDigit: 0.001, pPunct: 0.915, pPunctMore: 0.051, pPunctWord: 0.302, pNewline: 1.72, pBlankLine: 0.001,
-		pIndent: 0.341, pSpaces: 1.567, pSpaceMore: 0, pSpaceDigit: 0.857, pSpaceWide: 0.095, pCtrl: 1.435, pAccent: 0.662, pUmlaut: 0.508,
-		pAccentDense: 1.147, pAccentExt: 1.068, pAccentCont: 0.24, pCombining: 0.42, pTurkish: 1.277, pVietnamese: 0.436, pGreek: 0.411, pCyrRussian: 0.251,
-		pCyrDefault: 0.359, pCyrSouth: 0.385, pCyrTurkic: 0.347, pCyrKyrgyz: 0.311, pArmenian: 0.341, pGeorgian: 0.364, pHebrew: 0.448, pArabic: 0.342,
-		pArabicFa: 0.364, pArabicUr: 0.378, pEthiopic: 2.194, pDevanagari: 0.398, pBengali: 0.403, pGurmukhi: 0.643, pGujarati: 0.443, pOriya: 1.165,
-		pTamil: 0.458, pTelugu: 0.433, pKannada: 0.463, pMalayalam: 0.351, pSinhala: 0.629, pThai: 0.452, pLao: 1.915, pMyanmar: 0.566,
-		pKhmer: 0.567, pHangul: 0.699, pHanSimple: 0.68, pHanTrad: 1.127, pKanji: 1.069, pKana: 0.534, pCJKPunct: 1.63, pAlphabet: 0.42,
-		pScriptWord: 0.006, pVarSel: 0.118, pEmoji: 1.76, pUniSpace: 0.605, pUniPunct: 1.281, pSymbol: 1.585, pTab: 0.825, pSpacesDigit: 0.528,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pPunctMixed: 0.338, pSymbolMore: 0.013}}
+		pWord: 0.823, pLongLetter: 0.291, pLongEnglish: 0.059, pRareEnd: 0.89, pRareEndWest: 0.34, pCapsLetter: 0.521, pCapsShort: 0.028, pRepeat: -0.114,
+		pCaseFlip: 3.302, pDigitGroup: 1.057, pDigit: 0.001, pPunct: 0.891, pPunctMore: 0.057, pPunctWord: 0.313, pNewline: 1.613, pBlankLine: 0.001,
+		pIndent: 0.444, pSpaces: 1.591, pSpaceMore: 0, pSpaceDigit: 0.838, pSpaceWide: 0.713, pCtrl: 1.549, pAccent: 0.756, pUmlaut: 0.583,
+		pAccentDense: 1.17, pAccentExt: 1.106, pAccentCont: 0.173, pCombining: 0.42, pTurkish: 1.235, pVietnamese: 0.438, pGreek: 0.283, pCyrRussian: 0.144,
+		pCyrDefault: 0.239, pCyrSouth: 0.256, pCyrTurkic: 0.222, pCyrKyrgyz: 0.139, pArmenian: 0.223, pGeorgian: 0.237, pHebrew: 0.29, pArabic: 0.179,
+		pArabicFa: 0.204, pArabicUr: 0.202, pEthiopic: 1.926, pDevanagari: 0.23, pBengali: 0.249, pGurmukhi: 0.455, pGujarati: 0.282, pOriya: 1.049,
+		pTamil: 0.309, pTelugu: 0.335, pKannada: 0.323, pMalayalam: 0.274, pSinhala: 0.493, pThai: 0.443, pLao: 1.897, pMyanmar: 0.536,
+		pKhmer: 0.634, pHangul: 0.535, pHanSimple: 0.729, pHanTrad: 0.964, pKanji: 1.031, pKana: 0.564, pCJKPunct: 0.957, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.418, pEmoji: 1.459, pUniSpace: 1.847, pUniPunct: 0.369, pSymbol: 1.359, pTab: 0.771, pSpacesDigit: 0.479,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.994, pPunctMixed: 0.359, pSymbolMore: 0.012}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.968, pLongLetter: 0.399, pLongEnglish: 0.006, pRareEnd: 1.06, pRareEndWest: 0.143, pCapsLetter: 0.491, pCapsShort: 0.01, pRepeat: -0.212,
-		pCaseFlip: 3.049, pDigitGroup: 1.138, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.425, pBlankLine: 0.001,
-		pIndent: 0.118, pSpaces: 1.281, pSpaceMore: 0, pSpaceDigit: 0.784, pSpaceWide: 0.553, pCtrl: 0.219, pAccent: 1.815, pUmlaut: 1.893,
-		pAccentDense: 1.665, pAccentExt: 1.812, pAccentCont: 0.023, pCombining: 0.42, pTurkish: 2.269, pVietnamese: 1.147, pGreek: 0.984, pCyrRussian: 0.409,
-		pCyrDefault: 0.543, pCyrSouth: 0.602, pCyrTurkic: 0.768, pCyrKyrgyz: 0.608, pArmenian: 2.106, pGeorgian: 2.104, pHebrew: 1.098, pArabic: 0.759,
-		pArabicFa: 0.792, pArabicUr: 1.043, pEthiopic: 2.982, pDevanagari: 1.143, pBengali: 1.376, pGurmukhi: 1.946, pGujarati: 1.956, pOriya: 2.971,
-		pTamil: 1.501, pTelugu: 1.987, pKannada: 1.994, pMalayalam: 1.821, pSinhala: 2.129, pThai: 0.993, pLao: 2.275, pMyanmar: 2.082,
-		pKhmer: 1.763, pHangul: 1.081, pHanSimple: 0.954, pHanTrad: 1.35, pKanji: 1.839, pKana: 0.632, pCJKPunct: 3.056, pAlphabet: 0.42,
-		pScriptWord: 0.037, pVarSel: 0.938, pEmoji: 2.134, pUniSpace: 2.629, pUniPunct: 0.351, pSymbol: 1.004, pTab: 0.534, pSpacesDigit: 0.473,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pPunctMixed: 0.273, pSymbolMore: 0.394}}
+		pWord: 0.968, pLongLetter: 0.399, pLongEnglish: 0.006, pRareEnd: 1.06, pRareEndWest: 0.145, pCapsLetter: 0.49, pCapsShort: 0.01, pRepeat: -0.213,
+		pCaseFlip: 3.049, pDigitGroup: 1.139, pDigit: 0.001, pPunct: 0.852, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.422, pBlankLine: 0.001,
+		pIndent: 0.121, pSpaces: 1.283, pSpaceMore: 0, pSpaceDigit: 0.783, pSpaceWide: 0.648, pCtrl: 0.228, pAccent: 1.808, pUmlaut: 1.883,
+		pAccentDense: 1.655, pAccentExt: 1.81, pAccentCont: 0.023, pCombining: 0.42, pTurkish: 2.26, pVietnamese: 1.138, pGreek: 0.962, pCyrRussian: 0.391,
+		pCyrDefault: 0.525, pCyrSouth: 0.578, pCyrTurkic: 0.745, pCyrKyrgyz: 0.571, pArmenian: 2.084, pGeorgian: 2.081, pHebrew: 1.068, pArabic: 0.727,
+		pArabicFa: 0.758, pArabicUr: 1.016, pEthiopic: 2.944, pDevanagari: 1.116, pBengali: 1.34, pGurmukhi: 1.911, pGujarati: 1.923, pOriya: 2.951,
+		pTamil: 1.478, pTelugu: 1.963, pKannada: 1.971, pMalayalam: 1.8, pSinhala: 2.102, pThai: 0.992, pLao: 2.271, pMyanmar: 2.077,
+		pKhmer: 1.767, pHangul: 1.056, pHanSimple: 0.955, pHanTrad: 1.343, pKanji: 1.791, pKana: 0.645, pCJKPunct: 3.033, pAlphabet: 0.42,
+		pScriptWord: 0.035, pVarSel: 0.993, pEmoji: 2.084, pUniSpace: 2.633, pUniPunct: 0.299, pSymbol: 0.92, pTab: 0.536, pSpacesDigit: 0.468,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.475, pPunctMixed: 0.274, pSymbolMore: 0.434}}
 
 	claudeFamily = family{"claude", &prices{
 		pWord: 1.058, pLongLetter: 0.482, pLongEnglish: 0.002, pRareEnd: 1.218, pRareEndWest: 0.316, pCapsLetter: 0.604, pCapsShort: 0.359, pRepeat: -0.3,
 		pCaseFlip: 2.634, pDigitGroup: 0.439, pDigit: 0.248, pPunct: 0.825, pPunctMore: 0.004, pPunctWord: 0.876, pNewline: 1.18, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.327, pSpaceMore: 0, pSpaceDigit: 0.011, pSpaceWide: 0.425, pCtrl: 1.737, pAccent: 1.825, pUmlaut: 1.846,
+		pIndent: 0.001, pSpaces: 1.327, pSpaceMore: 0, pSpaceDigit: 0.011, pSpaceWide: 0.424, pCtrl: 1.737, pAccent: 1.825, pUmlaut: 1.846,
 		pAccentDense: 1.899, pAccentExt: 2.215, pAccentCont: 0.082, pCombining: 0.42, pTurkish: 2.932, pVietnamese: 2.226, pGreek: 1.325, pCyrRussian: 0.539,
-		pCyrDefault: 0.64, pCyrSouth: 0.691, pCyrTurkic: 0.858, pCyrKyrgyz: 0.734, pArmenian: 2.192, pGeorgian: 1.427, pHebrew: 1.057, pArabic: 1.079,
-		pArabicFa: 1.157, pArabicUr: 1.412, pEthiopic: 3.268, pDevanagari: 1.371, pBengali: 2.107, pGurmukhi: 3.295, pGujarati: 3.261, pOriya: 3.26,
+		pCyrDefault: 0.64, pCyrSouth: 0.691, pCyrTurkic: 0.858, pCyrKyrgyz: 0.735, pArmenian: 2.192, pGeorgian: 1.427, pHebrew: 1.057, pArabic: 1.079,
+		pArabicFa: 1.158, pArabicUr: 1.412, pEthiopic: 3.268, pDevanagari: 1.37, pBengali: 2.107, pGurmukhi: 3.295, pGujarati: 3.261, pOriya: 3.259,
 		pTamil: 2.177, pTelugu: 2.446, pKannada: 2.451, pMalayalam: 2.538, pSinhala: 1.897, pThai: 1.911, pLao: 3.246, pMyanmar: 1.101,
-		pKhmer: 3.281, pHangul: 1.332, pHanSimple: 0.829, pHanTrad: 1.258, pKanji: 1.733, pKana: 0.668, pCJKPunct: 3.456, pAlphabet: 0.42,
-		pScriptWord: 0.049, pVarSel: 1.483, pEmoji: 2.278, pUniSpace: 0.984, pUniPunct: 0.265, pSymbol: 1.79, pTab: 1.389, pSpacesDigit: 0.007,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pPunctMixed: 0.204, pSymbolMore: 0.253}}
+		pKhmer: 3.281, pHangul: 1.333, pHanSimple: 0.829, pHanTrad: 1.258, pKanji: 1.733, pKana: 0.668, pCJKPunct: 3.457, pAlphabet: 0.42,
+		pScriptWord: 0.052, pVarSel: 1.482, pEmoji: 2.278, pUniSpace: 0.984, pUniPunct: 0.265, pSymbol: 1.791, pTab: 1.388, pSpacesDigit: 0.007,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.036, pPunctMixed: 0.204, pSymbolMore: 0.253}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.894, pLongLetter: 0.44, pLongEnglish: 0.045, pRareEnd: 1.166, pRareEndWest: 0.145, pCapsLetter: 0.503, pCapsShort: 0.019, pRepeat: -0.256,
-		pCaseFlip: 3.222, pDigitGroup: 1.158, pDigit: 0.001, pPunct: 0.9, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.378, pBlankLine: 0.001,
-		pIndent: 0.13, pSpaces: 1.304, pSpaceMore: 0, pSpaceDigit: 0.759, pSpaceWide: 0.493, pCtrl: 0.207, pAccent: 1.503, pUmlaut: 1.192,
-		pAccentDense: 1.161, pAccentExt: 1.023, pAccentCont: 0.524, pCombining: 0.42, pTurkish: 0.699, pVietnamese: 0.02, pGreek: 0.37, pCyrRussian: 0.267,
-		pCyrDefault: 0.338, pCyrSouth: 0.456, pCyrTurkic: 0.578, pCyrKyrgyz: 0.426, pArmenian: 1.829, pGeorgian: 2.115, pHebrew: 1.116, pArabic: 0.37,
-		pArabicFa: 0.323, pArabicUr: 0.727, pEthiopic: 2.998, pDevanagari: 0.562, pBengali: 1.386, pGurmukhi: 1.955, pGujarati: 1.971, pOriya: 2.927,
-		pTamil: 1.511, pTelugu: 1.998, pKannada: 2.003, pMalayalam: 1.79, pSinhala: 2.122, pThai: 0.503, pLao: 2.072, pMyanmar: 2.087,
-		pKhmer: 1.752, pHangul: 0.644, pHanSimple: 0.804, pHanTrad: 0.985, pKanji: 0.936, pKana: 0.613, pCJKPunct: 0.674, pAlphabet: 0.42,
-		pScriptWord: 0.007, pVarSel: 0.014, pEmoji: 2.357, pUniSpace: 2.006, pUniPunct: 0.516, pSymbol: 1.125, pTab: 0.544, pSpacesDigit: 0.421,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pPunctMixed: 0.287, pSymbolMore: 0.043}}
+		pWord: 0.887, pLongLetter: 0.447, pLongEnglish: 0.052, pRareEnd: 1.163, pRareEndWest: 0.167, pCapsLetter: 0.5, pCapsShort: 0.022, pRepeat: -0.263,
+		pCaseFlip: 3.266, pDigitGroup: 1.179, pDigit: 0.001, pPunct: 0.904, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.335, pBlankLine: 0.001,
+		pIndent: 0.176, pSpaces: 1.334, pSpaceMore: 0, pSpaceDigit: 0.721, pSpaceWide: 1.174, pCtrl: 0.252, pAccent: 1.512, pUmlaut: 1.136,
+		pAccentDense: 1.149, pAccentExt: 1, pAccentCont: 0.449, pCombining: 0.42, pTurkish: 0.658, pVietnamese: 0.01, pGreek: 0.245, pCyrRussian: 0.158,
+		pCyrDefault: 0.221, pCyrSouth: 0.331, pCyrTurkic: 0.47, pCyrKyrgyz: 0.301, pArmenian: 1.722, pGeorgian: 2.004, pHebrew: 0.948, pArabic: 0.207,
+		pArabicFa: 0.163, pArabicUr: 0.533, pEthiopic: 2.823, pDevanagari: 0.413, pBengali: 1.235, pGurmukhi: 1.775, pGujarati: 1.821, pOriya: 2.801,
+		pTamil: 1.407, pTelugu: 1.886, pKannada: 1.893, pMalayalam: 1.698, pSinhala: 1.984, pThai: 0.489, pLao: 2.049, pMyanmar: 2.051,
+		pKhmer: 1.755, pHangul: 0.442, pHanSimple: 0.807, pHanTrad: 0.896, pKanji: 0.911, pKana: 0.6, pCJKPunct: 0.593, pAlphabet: 0.42,
+		pScriptWord: 0.015, pVarSel: 0.435, pEmoji: 1.995, pUniSpace: 1.977, pUniPunct: 0.37, pSymbol: 0.72, pTab: 0.552, pSpacesDigit: 0.367,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.236, pPunctMixed: 0.288, pSymbolMore: 0.219}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.915, pLongLetter: 0.426, pLongEnglish: 0.029, pRareEnd: 1.123, pRareEndWest: 0.059, pCapsLetter: 0.452, pCapsShort: 0.011, pRepeat: -0.244,
-		pCaseFlip: 3.018, pDigitGroup: 0.295, pDigit: 0.993, pPunct: 0.854, pPunctMore: 0.004, pPunctWord: 0.002, pNewline: 1.594, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.21, pSpaceMore: 0, pSpaceDigit: 0.584, pSpaceWide: 1.075, pCtrl: 0.074, pAccent: 1.629, pUmlaut: 1.194,
-		pAccentDense: 1.268, pAccentExt: 1.18, pAccentCont: 0.361, pCombining: 0.42, pTurkish: 1.37, pVietnamese: 0.157, pGreek: 0.876, pCyrRussian: 0.216,
-		pCyrDefault: 0.371, pCyrSouth: 0.412, pCyrTurkic: 0.535, pCyrKyrgyz: 0.433, pArmenian: 1.015, pGeorgian: 1.021, pHebrew: 0.242, pArabic: 0.251,
-		pArabicFa: 0.521, pArabicUr: 0.583, pEthiopic: 1.303, pDevanagari: 0.953, pBengali: 1.125, pGurmukhi: 1.698, pGujarati: 1.635, pOriya: 2.232,
-		pTamil: 1.142, pTelugu: 1.622, pKannada: 1.494, pMalayalam: 1.439, pSinhala: 1.576, pThai: 0.581, pLao: 1.351, pMyanmar: 1.574,
-		pKhmer: 1.289, pHangul: 0.588, pHanSimple: 0.66, pHanTrad: 0.889, pKanji: 0.718, pKana: 0.612, pCJKPunct: 0.59, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.027, pEmoji: 1.175, pUniSpace: 2.129, pUniPunct: 0.464, pSymbol: 0.72, pTab: 0.518, pSpacesDigit: 0.482,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pPunctMixed: 0.253, pSymbolMore: 0.12}}
+		pWord: 0.917, pLongLetter: 0.428, pLongEnglish: 0.034, pRareEnd: 1.118, pRareEndWest: 0.077, pCapsLetter: 0.446, pCapsShort: 0.01, pRepeat: -0.245,
+		pCaseFlip: 2.972, pDigitGroup: 0.363, pDigit: 0.968, pPunct: 0.838, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.55, pBlankLine: 0.001,
+		pIndent: 0.025, pSpaces: 1.239, pSpaceMore: 0, pSpaceDigit: 0.586, pSpaceWide: 1.327, pCtrl: 0.088, pAccent: 1.629, pUmlaut: 1.199,
+		pAccentDense: 1.286, pAccentExt: 1.206, pAccentCont: 0.313, pCombining: 0.42, pTurkish: 1.377, pVietnamese: 0.159, pGreek: 0.821, pCyrRussian: 0.169,
+		pCyrDefault: 0.303, pCyrSouth: 0.352, pCyrTurkic: 0.482, pCyrKyrgyz: 0.357, pArmenian: 0.964, pGeorgian: 0.969, pHebrew: 0.171, pArabic: 0.177,
+		pArabicFa: 0.44, pArabicUr: 0.51, pEthiopic: 1.131, pDevanagari: 0.888, pBengali: 1.045, pGurmukhi: 1.617, pGujarati: 1.562, pOriya: 2.181,
+		pTamil: 1.091, pTelugu: 1.568, pKannada: 1.441, pMalayalam: 1.391, pSinhala: 1.511, pThai: 0.577, pLao: 1.343, pMyanmar: 1.563,
+		pKhmer: 1.29, pHangul: 0.523, pHanSimple: 0.647, pHanTrad: 0.794, pKanji: 0.693, pKana: 0.605, pCJKPunct: 0.667, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.043, pEmoji: 1.063, pUniSpace: 2.173, pUniPunct: 0.419, pSymbol: 0.667, pTab: 0.556, pSpacesDigit: 0.42,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.888, pPunctMixed: 0.258, pSymbolMore: 0.132}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.008, pLongLetter: 0.334, pLongEnglish: 0.001, pRareEnd: 0.906, pRareEndWest: 0.073, pCapsLetter: 0.52, pCapsShort: 0.026, pRepeat: -0.125,
-		pCaseFlip: 2.568, pDigitGroup: 1.065, pDigit: 0.001, pPunct: 0.867, pPunctMore: 0.064, pPunctWord: 0.371, pNewline: 1.581, pBlankLine: 0.001,
-		pIndent: 0.168, pSpaces: 1.021, pSpaceMore: 0, pSpaceDigit: 0.875, pSpaceWide: 0.756, pCtrl: 1.321, pAccent: 1.336, pUmlaut: 1.658,
-		pAccentDense: 1.016, pAccentExt: 1.083, pAccentCont: 0.523, pCombining: 0.42, pTurkish: 2.151, pVietnamese: 0.521, pGreek: 0.442, pCyrRussian: 0.227,
-		pCyrDefault: 0.365, pCyrSouth: 0.382, pCyrTurkic: 0.489, pCyrKyrgyz: 0.389, pArmenian: 0.539, pGeorgian: 0.767, pHebrew: 0.432, pArabic: 0.318,
-		pArabicFa: 0.352, pArabicUr: 0.439, pEthiopic: 2.235, pDevanagari: 0.608, pBengali: 0.434, pGurmukhi: 1.041, pGujarati: 0.924, pOriya: 1.225,
-		pTamil: 0.586, pTelugu: 0.804, pKannada: 0.76, pMalayalam: 0.882, pSinhala: 1.044, pThai: 0.435, pLao: 1.838, pMyanmar: 0.92,
-		pKhmer: 1.34, pHangul: 0.684, pHanSimple: 0.587, pHanTrad: 0.838, pKanji: 0.72, pKana: 0.617, pCJKPunct: 0.433, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.511, pEmoji: 1.5, pUniSpace: 0.774, pUniPunct: 0.574, pSymbol: 0.811, pTab: 0.926, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.023, pSpaceEnd: 0.003, pPunctMixed: 0.234, pSymbolMore: 0.368}}
+		pWord: 1.009, pLongLetter: 0.343, pLongEnglish: 0.001, pRareEnd: 0.886, pRareEndWest: 0.136, pCapsLetter: 0.534, pCapsShort: 0.023, pRepeat: -0.131,
+		pCaseFlip: 2.489, pDigitGroup: 1.136, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.046, pPunctWord: 0.39, pNewline: 1.418, pBlankLine: 0.001,
+		pIndent: 0.274, pSpaces: 1.003, pSpaceMore: 0, pSpaceDigit: 0.747, pSpaceWide: 0.932, pCtrl: 1.306, pAccent: 1.365, pUmlaut: 1.779,
+		pAccentDense: 1.136, pAccentExt: 1.172, pAccentCont: 0.381, pCombining: 0.42, pTurkish: 2.214, pVietnamese: 0.614, pGreek: 0.401, pCyrRussian: 0.191,
+		pCyrDefault: 0.322, pCyrSouth: 0.336, pCyrTurkic: 0.445, pCyrKyrgyz: 0.319, pArmenian: 0.497, pGeorgian: 0.724, pHebrew: 0.376, pArabic: 0.258,
+		pArabicFa: 0.285, pArabicUr: 0.386, pEthiopic: 2.163, pDevanagari: 0.56, pBengali: 0.377, pGurmukhi: 0.973, pGujarati: 0.864, pOriya: 1.185,
+		pTamil: 0.521, pTelugu: 0.759, pKannada: 0.715, pMalayalam: 0.84, pSinhala: 0.989, pThai: 0.437, pLao: 1.833, pMyanmar: 0.915,
+		pKhmer: 1.338, pHangul: 0.645, pHanSimple: 0.573, pHanTrad: 0.735, pKanji: 0.752, pKana: 0.591, pCJKPunct: 0.659, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.543, pEmoji: 1.444, pUniSpace: 1.005, pUniPunct: 0.596, pSymbol: 0.689, pTab: 0.801, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.115, pSpaceEnd: 0.004, pScriptBare: 0.964, pPunctMixed: 0.265, pSymbolMore: 0.479}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.907, pLongLetter: 0.239, pLongEnglish: 0.062, pRareEnd: 0.945, pRareEndWest: 0.099, pCapsLetter: 0.551, pCapsShort: 0.012, pRepeat: -0.086,
-		pCaseFlip: 2.584, pDigitGroup: 0.303, pDigit: 0.816, pPunct: 0.837, pPunctMore: 0.003, pPunctWord: 0.924, pNewline: 2.204, pBlankLine: 0.84,
-		pIndent: 0.088, pSpaces: 1.245, pSpaceMore: 0, pSpaceDigit: 1.164, pSpaceWide: 0.184, pCtrl: 0.159, pAccent: 0.989, pUmlaut: 0.454,
-		pAccentDense: 0.735, pAccentExt: 0.833, pAccentCont: 0.503, pCombining: 0.42, pTurkish: 0.974, pVietnamese: 0.014, pGreek: 0.412, pCyrRussian: 0.225,
-		pCyrDefault: 0.312, pCyrSouth: 0.379, pCyrTurkic: 0.403, pCyrKyrgyz: 0.286, pArmenian: 0.542, pGeorgian: 0.444, pHebrew: 0.519, pArabic: 0.348,
-		pArabicFa: 0.335, pArabicUr: 0.319, pEthiopic: 0.721, pDevanagari: 0.317, pBengali: 0.273, pGurmukhi: 0.648, pGujarati: 0.436, pOriya: 0.803,
-		pTamil: 0.314, pTelugu: 0.363, pKannada: 0.446, pMalayalam: 0.369, pSinhala: 0.548, pThai: 0.364, pLao: 0.553, pMyanmar: 0.438,
-		pKhmer: 0.59, pHangul: 0.625, pHanSimple: 0.557, pHanTrad: 0.702, pKanji: 0.746, pKana: 0.281, pCJKPunct: 1.786, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.079, pEmoji: 0.98, pUniSpace: 0.84, pUniPunct: 0.116, pSymbol: 1.028, pTab: 1.35, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pPunctMixed: 0.23, pSymbolMore: 0.003}}
+		pWord: 0.905, pLongLetter: 0.261, pLongEnglish: 0.07, pRareEnd: 0.895, pRareEndWest: 0.058, pCapsLetter: 0.563, pCapsShort: 0.015, pRepeat: -0.106,
+		pCaseFlip: 2.625, pDigitGroup: 0.318, pDigit: 0.819, pPunct: 0.828, pPunctMore: 0.004, pPunctWord: 1, pNewline: 1.992, pBlankLine: 0.877,
+		pIndent: 0.132, pSpaces: 1.225, pSpaceMore: 0, pSpaceDigit: 1.181, pSpaceWide: 0.301, pCtrl: 0.218, pAccent: 1.016, pUmlaut: 0.454,
+		pAccentDense: 0.748, pAccentExt: 0.875, pAccentCont: 0.492, pCombining: 0.42, pTurkish: 1.005, pVietnamese: 0.02, pGreek: 0.387, pCyrRussian: 0.206,
+		pCyrDefault: 0.29, pCyrSouth: 0.355, pCyrTurkic: 0.383, pCyrKyrgyz: 0.258, pArmenian: 0.521, pGeorgian: 0.422, pHebrew: 0.489, pArabic: 0.318,
+		pArabicFa: 0.304, pArabicUr: 0.286, pEthiopic: 0.69, pDevanagari: 0.289, pBengali: 0.242, pGurmukhi: 0.613, pGujarati: 0.408, pOriya: 0.781,
+		pTamil: 0.291, pTelugu: 0.343, pKannada: 0.418, pMalayalam: 0.353, pSinhala: 0.523, pThai: 0.368, pLao: 0.551, pMyanmar: 0.437,
+		pKhmer: 0.592, pHangul: 0.601, pHanSimple: 0.568, pHanTrad: 0.634, pKanji: 0.762, pKana: 0.287, pCJKPunct: 1.666, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.07, pEmoji: 0.969, pUniSpace: 1.14, pUniPunct: 0.062, pSymbol: 0.978, pTab: 1.322, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.005, pScriptBare: 0.499, pPunctMixed: 0.219, pSymbolMore: 0.004}}
 )
