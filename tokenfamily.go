@@ -144,86 +144,86 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.823, pLongLetter: 0.291, pLongEnglish: 0.059, pRareEnd: 0.89, pRareEndWest: 0.34, pCapsLetter: 0.521, pCapsShort: 0.028, pRepeat: -0.114,
-		pCaseFlip: 3.302, pDigitGroup: 1.057, pDigit: 0.001, pPunct: 0.891, pPunctMore: 0.057, pPunctWord: 0.313, pNewline: 1.613, pBlankLine: 0.001,
-		pIndent: 0.444, pSpaces: 1.591, pSpaceMore: 0, pSpaceDigit: 0.838, pSpaceWide: 0.713, pCtrl: 1.549, pAccent: 0.756, pUmlaut: 0.583,
-		pAccentDense: 1.17, pAccentExt: 1.106, pAccentCont: 0.173, pCombining: 0.42, pTurkish: 1.235, pVietnamese: 0.438, pGreek: 0.283, pCyrRussian: 0.144,
-		pCyrDefault: 0.239, pCyrSouth: 0.256, pCyrTurkic: 0.222, pCyrKyrgyz: 0.139, pArmenian: 0.223, pGeorgian: 0.237, pHebrew: 0.29, pArabic: 0.179,
-		pArabicFa: 0.204, pArabicUr: 0.202, pEthiopic: 1.926, pDevanagari: 0.23, pBengali: 0.249, pGurmukhi: 0.455, pGujarati: 0.282, pOriya: 1.049,
-		pTamil: 0.309, pTelugu: 0.335, pKannada: 0.323, pMalayalam: 0.274, pSinhala: 0.493, pThai: 0.443, pLao: 1.897, pMyanmar: 0.536,
-		pKhmer: 0.634, pHangul: 0.535, pHanSimple: 0.729, pHanTrad: 0.964, pKanji: 1.031, pKana: 0.564, pCJKPunct: 0.957, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.418, pEmoji: 1.459, pUniSpace: 1.847, pUniPunct: 0.369, pSymbol: 1.359, pTab: 0.771, pSpacesDigit: 0.479,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.994, pPunctMixed: 0.359, pSymbolMore: 0.012}}
+		pWord: 0.817, pLongLetter: 0.293, pLongEnglish: 0.069, pRareEnd: 0.878, pRareEndWest: 0.329, pCapsLetter: 0.525, pCapsShort: 0.032, pRepeat: -0.117,
+		pCaseFlip: 3.338, pDigitGroup: 1.047, pDigit: 0.001, pPunct: 0.906, pPunctMore: 0.05, pPunctWord: 0.321, pNewline: 1.635, pBlankLine: 0.001,
+		pIndent: 0.41, pSpaces: 1.583, pSpaceMore: 0, pSpaceDigit: 0.833, pSpaceWide: 0.661, pCtrl: 1.527, pAccent: 0.5, pUmlaut: 0.394,
+		pAccentDense: 0.98, pAccentExt: 0.945, pAccentCont: 0.416, pCombining: 0.42, pTurkish: 1.06, pVietnamese: 0.261, pGreek: 0.29, pCyrRussian: 0.152,
+		pCyrDefault: 0.248, pCyrSouth: 0.264, pCyrTurkic: 0.23, pCyrKyrgyz: 0.147, pArmenian: 0.231, pGeorgian: 0.244, pHebrew: 0.296, pArabic: 0.191,
+		pArabicFa: 0.21, pArabicUr: 0.216, pEthiopic: 1.944, pDevanagari: 0.243, pBengali: 0.264, pGurmukhi: 0.467, pGujarati: 0.292, pOriya: 1.057,
+		pTamil: 0.317, pTelugu: 0.342, pKannada: 0.331, pMalayalam: 0.279, pSinhala: 0.501, pThai: 0.439, pLao: 1.899, pMyanmar: 0.537,
+		pKhmer: 0.622, pHangul: 0.538, pHanSimple: 0.722, pHanTrad: 0.961, pKanji: 1.085, pKana: 0.545, pCJKPunct: 1.018, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.28, pEmoji: 1.508, pUniSpace: 1.771, pUniPunct: 0.501, pSymbol: 1.356, pTab: 0.781, pSpacesDigit: 0.5,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.889, pPunctMixed: 0.354, pSymbolMore: 0.011}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.968, pLongLetter: 0.399, pLongEnglish: 0.006, pRareEnd: 1.06, pRareEndWest: 0.145, pCapsLetter: 0.49, pCapsShort: 0.01, pRepeat: -0.213,
-		pCaseFlip: 3.049, pDigitGroup: 1.139, pDigit: 0.001, pPunct: 0.852, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.422, pBlankLine: 0.001,
-		pIndent: 0.121, pSpaces: 1.283, pSpaceMore: 0, pSpaceDigit: 0.783, pSpaceWide: 0.648, pCtrl: 0.228, pAccent: 1.808, pUmlaut: 1.883,
-		pAccentDense: 1.655, pAccentExt: 1.81, pAccentCont: 0.023, pCombining: 0.42, pTurkish: 2.26, pVietnamese: 1.138, pGreek: 0.962, pCyrRussian: 0.391,
-		pCyrDefault: 0.525, pCyrSouth: 0.578, pCyrTurkic: 0.745, pCyrKyrgyz: 0.571, pArmenian: 2.084, pGeorgian: 2.081, pHebrew: 1.068, pArabic: 0.727,
-		pArabicFa: 0.758, pArabicUr: 1.016, pEthiopic: 2.944, pDevanagari: 1.116, pBengali: 1.34, pGurmukhi: 1.911, pGujarati: 1.923, pOriya: 2.951,
-		pTamil: 1.478, pTelugu: 1.963, pKannada: 1.971, pMalayalam: 1.8, pSinhala: 2.102, pThai: 0.992, pLao: 2.271, pMyanmar: 2.077,
-		pKhmer: 1.767, pHangul: 1.056, pHanSimple: 0.955, pHanTrad: 1.343, pKanji: 1.791, pKana: 0.645, pCJKPunct: 3.033, pAlphabet: 0.42,
-		pScriptWord: 0.035, pVarSel: 0.993, pEmoji: 2.084, pUniSpace: 2.633, pUniPunct: 0.299, pSymbol: 0.92, pTab: 0.536, pSpacesDigit: 0.468,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.475, pPunctMixed: 0.274, pSymbolMore: 0.434}}
+		pWord: 0.969, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.057, pRareEndWest: 0.139, pCapsLetter: 0.49, pCapsShort: 0.01, pRepeat: -0.213,
+		pCaseFlip: 3.048, pDigitGroup: 1.137, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.426, pBlankLine: 0.001,
+		pIndent: 0.118, pSpaces: 1.282, pSpaceMore: 0, pSpaceDigit: 0.785, pSpaceWide: 0.593, pCtrl: 0.222, pAccent: 1.812, pUmlaut: 1.876,
+		pAccentDense: 1.659, pAccentExt: 1.804, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.163, pVietnamese: 1.132, pGreek: 0.971, pCyrRussian: 0.402,
+		pCyrDefault: 0.536, pCyrSouth: 0.591, pCyrTurkic: 0.755, pCyrKyrgyz: 0.584, pArmenian: 2.094, pGeorgian: 2.091, pHebrew: 1.079, pArabic: 0.746,
+		pArabicFa: 0.769, pArabicUr: 1.032, pEthiopic: 2.96, pDevanagari: 1.129, pBengali: 1.372, pGurmukhi: 1.927, pGujarati: 1.937, pOriya: 2.962,
+		pTamil: 1.488, pTelugu: 1.973, pKannada: 1.981, pMalayalam: 1.808, pSinhala: 2.113, pThai: 0.994, pLao: 2.275, pMyanmar: 2.08,
+		pKhmer: 1.763, pHangul: 1.021, pHanSimple: 0.958, pHanTrad: 1.349, pKanji: 1.721, pKana: 0.669, pCJKPunct: 3.01, pAlphabet: 0.42,
+		pScriptWord: 0.032, pVarSel: 0.962, pEmoji: 2.112, pUniSpace: 2.604, pUniPunct: 0.342, pSymbol: 0.961, pTab: 0.543, pSpacesDigit: 0.469,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.344, pPunctMixed: 0.273, pSymbolMore: 0.416}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.058, pLongLetter: 0.482, pLongEnglish: 0.002, pRareEnd: 1.218, pRareEndWest: 0.316, pCapsLetter: 0.604, pCapsShort: 0.359, pRepeat: -0.3,
-		pCaseFlip: 2.634, pDigitGroup: 0.439, pDigit: 0.248, pPunct: 0.825, pPunctMore: 0.004, pPunctWord: 0.876, pNewline: 1.18, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.327, pSpaceMore: 0, pSpaceDigit: 0.011, pSpaceWide: 0.424, pCtrl: 1.737, pAccent: 1.825, pUmlaut: 1.846,
-		pAccentDense: 1.899, pAccentExt: 2.215, pAccentCont: 0.082, pCombining: 0.42, pTurkish: 2.932, pVietnamese: 2.226, pGreek: 1.325, pCyrRussian: 0.539,
-		pCyrDefault: 0.64, pCyrSouth: 0.691, pCyrTurkic: 0.858, pCyrKyrgyz: 0.735, pArmenian: 2.192, pGeorgian: 1.427, pHebrew: 1.057, pArabic: 1.079,
-		pArabicFa: 1.158, pArabicUr: 1.412, pEthiopic: 3.268, pDevanagari: 1.37, pBengali: 2.107, pGurmukhi: 3.295, pGujarati: 3.261, pOriya: 3.259,
-		pTamil: 2.177, pTelugu: 2.446, pKannada: 2.451, pMalayalam: 2.538, pSinhala: 1.897, pThai: 1.911, pLao: 3.246, pMyanmar: 1.101,
-		pKhmer: 3.281, pHangul: 1.333, pHanSimple: 0.829, pHanTrad: 1.258, pKanji: 1.733, pKana: 0.668, pCJKPunct: 3.457, pAlphabet: 0.42,
-		pScriptWord: 0.052, pVarSel: 1.482, pEmoji: 2.278, pUniSpace: 0.984, pUniPunct: 0.265, pSymbol: 1.791, pTab: 1.388, pSpacesDigit: 0.007,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.036, pPunctMixed: 0.204, pSymbolMore: 0.253}}
+		pWord: 1.068, pLongLetter: 0.486, pLongEnglish: 0.002, pRareEnd: 1.194, pRareEndWest: 0.299, pCapsLetter: 0.601, pCapsShort: 0.352, pRepeat: -0.3,
+		pCaseFlip: 2.61, pDigitGroup: 0.44, pDigit: 0.248, pPunct: 0.826, pPunctMore: 0.004, pPunctWord: 0.876, pNewline: 1.162, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.325, pSpaceMore: 0, pSpaceDigit: 0.011, pSpaceWide: 0.423, pCtrl: 1.724, pAccent: 1.797, pUmlaut: 1.797,
+		pAccentDense: 1.892, pAccentExt: 2.178, pAccentCont: 0.091, pCombining: 0.42, pTurkish: 2.876, pVietnamese: 2.21, pGreek: 1.321, pCyrRussian: 0.541,
+		pCyrDefault: 0.643, pCyrSouth: 0.692, pCyrTurkic: 0.859, pCyrKyrgyz: 0.737, pArmenian: 2.193, pGeorgian: 1.427, pHebrew: 1.048, pArabic: 1.087,
+		pArabicFa: 1.162, pArabicUr: 1.413, pEthiopic: 3.27, pDevanagari: 1.367, pBengali: 2.109, pGurmukhi: 3.296, pGujarati: 3.263, pOriya: 3.26,
+		pTamil: 2.178, pTelugu: 2.447, pKannada: 2.452, pMalayalam: 2.539, pSinhala: 1.898, pThai: 1.908, pLao: 3.246, pMyanmar: 1.102,
+		pKhmer: 3.281, pHangul: 1.316, pHanSimple: 0.83, pHanTrad: 1.261, pKanji: 1.634, pKana: 0.7, pCJKPunct: 3.439, pAlphabet: 0.42,
+		pScriptWord: 0.049, pVarSel: 1.498, pEmoji: 2.269, pUniSpace: 0.963, pUniPunct: 0.268, pSymbol: 1.783, pTab: 1.384, pSpacesDigit: 0.006,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.033, pPunctMixed: 0.196, pSymbolMore: 0.256}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.887, pLongLetter: 0.447, pLongEnglish: 0.052, pRareEnd: 1.163, pRareEndWest: 0.167, pCapsLetter: 0.5, pCapsShort: 0.022, pRepeat: -0.263,
-		pCaseFlip: 3.266, pDigitGroup: 1.179, pDigit: 0.001, pPunct: 0.904, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.335, pBlankLine: 0.001,
-		pIndent: 0.176, pSpaces: 1.334, pSpaceMore: 0, pSpaceDigit: 0.721, pSpaceWide: 1.174, pCtrl: 0.252, pAccent: 1.512, pUmlaut: 1.136,
-		pAccentDense: 1.149, pAccentExt: 1, pAccentCont: 0.449, pCombining: 0.42, pTurkish: 0.658, pVietnamese: 0.01, pGreek: 0.245, pCyrRussian: 0.158,
-		pCyrDefault: 0.221, pCyrSouth: 0.331, pCyrTurkic: 0.47, pCyrKyrgyz: 0.301, pArmenian: 1.722, pGeorgian: 2.004, pHebrew: 0.948, pArabic: 0.207,
-		pArabicFa: 0.163, pArabicUr: 0.533, pEthiopic: 2.823, pDevanagari: 0.413, pBengali: 1.235, pGurmukhi: 1.775, pGujarati: 1.821, pOriya: 2.801,
-		pTamil: 1.407, pTelugu: 1.886, pKannada: 1.893, pMalayalam: 1.698, pSinhala: 1.984, pThai: 0.489, pLao: 2.049, pMyanmar: 2.051,
-		pKhmer: 1.755, pHangul: 0.442, pHanSimple: 0.807, pHanTrad: 0.896, pKanji: 0.911, pKana: 0.6, pCJKPunct: 0.593, pAlphabet: 0.42,
-		pScriptWord: 0.015, pVarSel: 0.435, pEmoji: 1.995, pUniSpace: 1.977, pUniPunct: 0.37, pSymbol: 0.72, pTab: 0.552, pSpacesDigit: 0.367,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.236, pPunctMixed: 0.288, pSymbolMore: 0.219}}
+		pWord: 0.899, pLongLetter: 0.445, pLongEnglish: 0.039, pRareEnd: 1.134, pRareEndWest: 0.144, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
+		pCaseFlip: 3.284, pDigitGroup: 1.159, pDigit: 0.001, pPunct: 0.899, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.376, pBlankLine: 0.001,
+		pIndent: 0.154, pSpaces: 1.332, pSpaceMore: 0, pSpaceDigit: 0.751, pSpaceWide: 1.187, pCtrl: 0.248, pAccent: 1.49, pUmlaut: 1.091,
+		pAccentDense: 1.145, pAccentExt: 0.941, pAccentCont: 0.438, pCombining: 0.42, pTurkish: 0.319, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.153,
+		pCyrDefault: 0.214, pCyrSouth: 0.326, pCyrTurkic: 0.467, pCyrKyrgyz: 0.296, pArmenian: 1.719, pGeorgian: 2.002, pHebrew: 0.943, pArabic: 0.205,
+		pArabicFa: 0.153, pArabicUr: 0.53, pEthiopic: 2.82, pDevanagari: 0.407, pBengali: 1.251, pGurmukhi: 1.771, pGujarati: 1.817, pOriya: 2.798,
+		pTamil: 1.403, pTelugu: 1.882, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.977, pThai: 0.485, pLao: 2.043, pMyanmar: 2.049,
+		pKhmer: 1.736, pHangul: 0.436, pHanSimple: 0.799, pHanTrad: 0.877, pKanji: 0.914, pKana: 0.593, pCJKPunct: 0.66, pAlphabet: 0.42,
+		pScriptWord: 0.011, pVarSel: 0.507, pEmoji: 1.958, pUniSpace: 1.81, pUniPunct: 0.551, pSymbol: 0.652, pTab: 0.573, pSpacesDigit: 0.36,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.246, pPunctMixed: 0.283, pSymbolMore: 0.267}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.917, pLongLetter: 0.428, pLongEnglish: 0.034, pRareEnd: 1.118, pRareEndWest: 0.077, pCapsLetter: 0.446, pCapsShort: 0.01, pRepeat: -0.245,
-		pCaseFlip: 2.972, pDigitGroup: 0.363, pDigit: 0.968, pPunct: 0.838, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.55, pBlankLine: 0.001,
-		pIndent: 0.025, pSpaces: 1.239, pSpaceMore: 0, pSpaceDigit: 0.586, pSpaceWide: 1.327, pCtrl: 0.088, pAccent: 1.629, pUmlaut: 1.199,
-		pAccentDense: 1.286, pAccentExt: 1.206, pAccentCont: 0.313, pCombining: 0.42, pTurkish: 1.377, pVietnamese: 0.159, pGreek: 0.821, pCyrRussian: 0.169,
-		pCyrDefault: 0.303, pCyrSouth: 0.352, pCyrTurkic: 0.482, pCyrKyrgyz: 0.357, pArmenian: 0.964, pGeorgian: 0.969, pHebrew: 0.171, pArabic: 0.177,
-		pArabicFa: 0.44, pArabicUr: 0.51, pEthiopic: 1.131, pDevanagari: 0.888, pBengali: 1.045, pGurmukhi: 1.617, pGujarati: 1.562, pOriya: 2.181,
-		pTamil: 1.091, pTelugu: 1.568, pKannada: 1.441, pMalayalam: 1.391, pSinhala: 1.511, pThai: 0.577, pLao: 1.343, pMyanmar: 1.563,
-		pKhmer: 1.29, pHangul: 0.523, pHanSimple: 0.647, pHanTrad: 0.794, pKanji: 0.693, pKana: 0.605, pCJKPunct: 0.667, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.043, pEmoji: 1.063, pUniSpace: 2.173, pUniPunct: 0.419, pSymbol: 0.667, pTab: 0.556, pSpacesDigit: 0.42,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.888, pPunctMixed: 0.258, pSymbolMore: 0.132}}
+		pWord: 0.93, pLongLetter: 0.428, pLongEnglish: 0.023, pRareEnd: 1.095, pRareEndWest: 0.054, pCapsLetter: 0.44, pCapsShort: 0.009, pRepeat: -0.244,
+		pCaseFlip: 2.934, pDigitGroup: 0.355, pDigit: 0.972, pPunct: 0.833, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.557, pBlankLine: 0.001,
+		pIndent: 0.019, pSpaces: 1.237, pSpaceMore: 0, pSpaceDigit: 0.591, pSpaceWide: 1.318, pCtrl: 0.081, pAccent: 1.554, pUmlaut: 1.114,
+		pAccentDense: 1.22, pAccentExt: 1.15, pAccentCont: 0.392, pCombining: 0.42, pTurkish: 1.266, pVietnamese: 0.088, pGreek: 0.819, pCyrRussian: 0.167,
+		pCyrDefault: 0.305, pCyrSouth: 0.355, pCyrTurkic: 0.483, pCyrKyrgyz: 0.358, pArmenian: 0.965, pGeorgian: 0.97, pHebrew: 0.162, pArabic: 0.18,
+		pArabicFa: 0.429, pArabicUr: 0.513, pEthiopic: 1.132, pDevanagari: 0.889, pBengali: 1.054, pGurmukhi: 1.619, pGujarati: 1.563, pOriya: 2.183,
+		pTamil: 1.092, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.391, pSinhala: 1.512, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
+		pKhmer: 1.289, pHangul: 0.507, pHanSimple: 0.64, pHanTrad: 0.79, pKanji: 0.834, pKana: 0.559, pCJKPunct: 0.703, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.049, pEmoji: 1.053, pUniSpace: 2.164, pUniPunct: 0.434, pSymbol: 0.671, pTab: 0.55, pSpacesDigit: 0.413,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.876, pPunctMixed: 0.252, pSymbolMore: 0.128}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.009, pLongLetter: 0.343, pLongEnglish: 0.001, pRareEnd: 0.886, pRareEndWest: 0.136, pCapsLetter: 0.534, pCapsShort: 0.023, pRepeat: -0.131,
-		pCaseFlip: 2.489, pDigitGroup: 1.136, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.046, pPunctWord: 0.39, pNewline: 1.418, pBlankLine: 0.001,
-		pIndent: 0.274, pSpaces: 1.003, pSpaceMore: 0, pSpaceDigit: 0.747, pSpaceWide: 0.932, pCtrl: 1.306, pAccent: 1.365, pUmlaut: 1.779,
-		pAccentDense: 1.136, pAccentExt: 1.172, pAccentCont: 0.381, pCombining: 0.42, pTurkish: 2.214, pVietnamese: 0.614, pGreek: 0.401, pCyrRussian: 0.191,
-		pCyrDefault: 0.322, pCyrSouth: 0.336, pCyrTurkic: 0.445, pCyrKyrgyz: 0.319, pArmenian: 0.497, pGeorgian: 0.724, pHebrew: 0.376, pArabic: 0.258,
-		pArabicFa: 0.285, pArabicUr: 0.386, pEthiopic: 2.163, pDevanagari: 0.56, pBengali: 0.377, pGurmukhi: 0.973, pGujarati: 0.864, pOriya: 1.185,
-		pTamil: 0.521, pTelugu: 0.759, pKannada: 0.715, pMalayalam: 0.84, pSinhala: 0.989, pThai: 0.437, pLao: 1.833, pMyanmar: 0.915,
-		pKhmer: 1.338, pHangul: 0.645, pHanSimple: 0.573, pHanTrad: 0.735, pKanji: 0.752, pKana: 0.591, pCJKPunct: 0.659, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.543, pEmoji: 1.444, pUniSpace: 1.005, pUniPunct: 0.596, pSymbol: 0.689, pTab: 0.801, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.115, pSpaceEnd: 0.004, pScriptBare: 0.964, pPunctMixed: 0.265, pSymbolMore: 0.479}}
+		pWord: 1.004, pLongLetter: 0.341, pLongEnglish: 0.001, pRareEnd: 0.887, pRareEndWest: 0.08, pCapsLetter: 0.527, pCapsShort: 0.027, pRepeat: -0.132,
+		pCaseFlip: 2.564, pDigitGroup: 1.088, pDigit: 0.001, pPunct: 0.895, pPunctMore: 0.035, pPunctWord: 0.385, pNewline: 1.523, pBlankLine: 0.001,
+		pIndent: 0.163, pSpaces: 1.013, pSpaceMore: 0, pSpaceDigit: 0.843, pSpaceWide: 0.88, pCtrl: 1.274, pAccent: 1.372, pUmlaut: 1.663,
+		pAccentDense: 1.074, pAccentExt: 1.124, pAccentCont: 0.443, pCombining: 0.42, pTurkish: 2.133, pVietnamese: 0.555, pGreek: 0.404, pCyrRussian: 0.193,
+		pCyrDefault: 0.327, pCyrSouth: 0.343, pCyrTurkic: 0.451, pCyrKyrgyz: 0.323, pArmenian: 0.502, pGeorgian: 0.729, pHebrew: 0.379, pArabic: 0.27,
+		pArabicFa: 0.281, pArabicUr: 0.401, pEthiopic: 2.175, pDevanagari: 0.56, pBengali: 0.377, pGurmukhi: 0.984, pGujarati: 0.872, pOriya: 1.194,
+		pTamil: 0.524, pTelugu: 0.764, pKannada: 0.72, pMalayalam: 0.841, pSinhala: 0.996, pThai: 0.409, pLao: 1.834, pMyanmar: 0.915,
+		pKhmer: 1.33, pHangul: 0.637, pHanSimple: 0.555, pHanTrad: 0.76, pKanji: 0.79, pKana: 0.563, pCJKPunct: 0.799, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.546, pEmoji: 1.453, pUniSpace: 0.766, pUniPunct: 0.668, pSymbol: 0.667, pTab: 0.85, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.048, pSpaceEnd: 0.003, pScriptBare: 0.847, pPunctMixed: 0.239, pSymbolMore: 0.485}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.905, pLongLetter: 0.261, pLongEnglish: 0.07, pRareEnd: 0.895, pRareEndWest: 0.058, pCapsLetter: 0.563, pCapsShort: 0.015, pRepeat: -0.106,
-		pCaseFlip: 2.625, pDigitGroup: 0.318, pDigit: 0.819, pPunct: 0.828, pPunctMore: 0.004, pPunctWord: 1, pNewline: 1.992, pBlankLine: 0.877,
-		pIndent: 0.132, pSpaces: 1.225, pSpaceMore: 0, pSpaceDigit: 1.181, pSpaceWide: 0.301, pCtrl: 0.218, pAccent: 1.016, pUmlaut: 0.454,
-		pAccentDense: 0.748, pAccentExt: 0.875, pAccentCont: 0.492, pCombining: 0.42, pTurkish: 1.005, pVietnamese: 0.02, pGreek: 0.387, pCyrRussian: 0.206,
-		pCyrDefault: 0.29, pCyrSouth: 0.355, pCyrTurkic: 0.383, pCyrKyrgyz: 0.258, pArmenian: 0.521, pGeorgian: 0.422, pHebrew: 0.489, pArabic: 0.318,
-		pArabicFa: 0.304, pArabicUr: 0.286, pEthiopic: 0.69, pDevanagari: 0.289, pBengali: 0.242, pGurmukhi: 0.613, pGujarati: 0.408, pOriya: 0.781,
-		pTamil: 0.291, pTelugu: 0.343, pKannada: 0.418, pMalayalam: 0.353, pSinhala: 0.523, pThai: 0.368, pLao: 0.551, pMyanmar: 0.437,
-		pKhmer: 0.592, pHangul: 0.601, pHanSimple: 0.568, pHanTrad: 0.634, pKanji: 0.762, pKana: 0.287, pCJKPunct: 1.666, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.07, pEmoji: 0.969, pUniSpace: 1.14, pUniPunct: 0.062, pSymbol: 0.978, pTab: 1.322, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.005, pScriptBare: 0.499, pPunctMixed: 0.219, pSymbolMore: 0.004}}
+		pWord: 0.899, pLongLetter: 0.253, pLongEnglish: 0.071, pRareEnd: 0.898, pRareEndWest: 0.074, pCapsLetter: 0.564, pCapsShort: 0.013, pRepeat: -0.101,
+		pCaseFlip: 2.658, pDigitGroup: 0.309, pDigit: 0.809, pPunct: 0.849, pPunctMore: 0.003, pPunctWord: 0.983, pNewline: 2.107, pBlankLine: 0.867,
+		pIndent: 0.053, pSpaces: 1.248, pSpaceMore: 0, pSpaceDigit: 1.229, pSpaceWide: 0.276, pCtrl: 0.192, pAccent: 0.997, pUmlaut: 0.47,
+		pAccentDense: 0.736, pAccentExt: 0.863, pAccentCont: 0.506, pCombining: 0.42, pTurkish: 0.877, pVietnamese: 0.016, pGreek: 0.391, pCyrRussian: 0.206,
+		pCyrDefault: 0.294, pCyrSouth: 0.358, pCyrTurkic: 0.386, pCyrKyrgyz: 0.261, pArmenian: 0.524, pGeorgian: 0.425, pHebrew: 0.491, pArabic: 0.325,
+		pArabicFa: 0.303, pArabicUr: 0.293, pEthiopic: 0.696, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.618, pGujarati: 0.412, pOriya: 0.785,
+		pTamil: 0.294, pTelugu: 0.345, pKannada: 0.421, pMalayalam: 0.354, pSinhala: 0.526, pThai: 0.353, pLao: 0.551, pMyanmar: 0.435,
+		pKhmer: 0.592, pHangul: 0.595, pHanSimple: 0.544, pHanTrad: 0.638, pKanji: 0.83, pKana: 0.253, pCJKPunct: 1.829, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.072, pEmoji: 0.966, pUniSpace: 0.937, pUniPunct: 0.091, pSymbol: 0.956, pTab: 1.349, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.37, pPunctMixed: 0.196, pSymbolMore: 0.004}}
 )
