@@ -144,86 +144,86 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.817, pLongLetter: 0.293, pLongEnglish: 0.069, pRareEnd: 0.878, pRareEndWest: 0.329, pCapsLetter: 0.525, pCapsShort: 0.032, pRepeat: -0.117,
-		pCaseFlip: 3.338, pDigitGroup: 1.047, pDigit: 0.001, pPunct: 0.906, pPunctMore: 0.05, pPunctWord: 0.321, pNewline: 1.635, pBlankLine: 0.001,
-		pIndent: 0.41, pSpaces: 1.583, pSpaceMore: 0, pSpaceDigit: 0.833, pSpaceWide: 0.661, pCtrl: 1.527, pAccent: 0.5, pUmlaut: 0.394,
-		pAccentDense: 0.98, pAccentExt: 0.945, pAccentCont: 0.416, pCombining: 0.42, pTurkish: 1.06, pVietnamese: 0.261, pGreek: 0.29, pCyrRussian: 0.152,
+		pWord: 0.817, pLongLetter: 0.293, pLongEnglish: 0.069, pRareEnd: 0.879, pRareEndWest: 0.33, pCapsLetter: 0.524, pCapsShort: 0.033, pRepeat: -0.118,
+		pCaseFlip: 3.339, pDigitGroup: 1.047, pDigit: 0.001, pPunct: 0.905, pPunctMore: 0.05, pPunctWord: 0.321, pNewline: 1.634, pBlankLine: 0.001,
+		pIndent: 0.409, pSpaces: 1.584, pSpaceMore: 0, pSpaceDigit: 0.836, pSpaceWide: 0.66, pCtrl: 1.528, pAccent: 0.501, pUmlaut: 0.396,
+		pAccentDense: 0.981, pAccentExt: 0.945, pAccentCont: 0.415, pCombining: 0.42, pTurkish: 1.06, pVietnamese: 0.262, pGreek: 0.29, pCyrRussian: 0.152,
 		pCyrDefault: 0.248, pCyrSouth: 0.264, pCyrTurkic: 0.23, pCyrKyrgyz: 0.147, pArmenian: 0.231, pGeorgian: 0.244, pHebrew: 0.296, pArabic: 0.191,
 		pArabicFa: 0.21, pArabicUr: 0.216, pEthiopic: 1.944, pDevanagari: 0.243, pBengali: 0.264, pGurmukhi: 0.467, pGujarati: 0.292, pOriya: 1.057,
-		pTamil: 0.317, pTelugu: 0.342, pKannada: 0.331, pMalayalam: 0.279, pSinhala: 0.501, pThai: 0.439, pLao: 1.899, pMyanmar: 0.537,
-		pKhmer: 0.622, pHangul: 0.538, pHanSimple: 0.722, pHanTrad: 0.961, pKanji: 1.085, pKana: 0.545, pCJKPunct: 1.018, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.28, pEmoji: 1.508, pUniSpace: 1.771, pUniPunct: 0.501, pSymbol: 1.356, pTab: 0.781, pSpacesDigit: 0.5,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.889, pPunctMixed: 0.354, pSymbolMore: 0.011}}
+		pTamil: 0.317, pTelugu: 0.342, pKannada: 0.331, pMalayalam: 0.28, pSinhala: 0.501, pThai: 0.439, pLao: 1.899, pMyanmar: 0.537,
+		pKhmer: 0.622, pHangul: 0.538, pHanSimple: 0.723, pHanTrad: 0.961, pKanji: 1.085, pKana: 0.545, pCJKPunct: 1.017, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.28, pEmoji: 1.508, pUniSpace: 1.778, pUniPunct: 0.5, pSymbol: 1.356, pTab: 0.793, pSpacesDigit: 0.501,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.889, pPunctMixed: 0.355, pSymbolMore: 0.011}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.969, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.057, pRareEndWest: 0.139, pCapsLetter: 0.49, pCapsShort: 0.01, pRepeat: -0.213,
-		pCaseFlip: 3.048, pDigitGroup: 1.137, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.426, pBlankLine: 0.001,
-		pIndent: 0.118, pSpaces: 1.282, pSpaceMore: 0, pSpaceDigit: 0.785, pSpaceWide: 0.593, pCtrl: 0.222, pAccent: 1.812, pUmlaut: 1.876,
-		pAccentDense: 1.659, pAccentExt: 1.804, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.163, pVietnamese: 1.132, pGreek: 0.971, pCyrRussian: 0.402,
-		pCyrDefault: 0.536, pCyrSouth: 0.591, pCyrTurkic: 0.755, pCyrKyrgyz: 0.584, pArmenian: 2.094, pGeorgian: 2.091, pHebrew: 1.079, pArabic: 0.746,
-		pArabicFa: 0.769, pArabicUr: 1.032, pEthiopic: 2.96, pDevanagari: 1.129, pBengali: 1.372, pGurmukhi: 1.927, pGujarati: 1.937, pOriya: 2.962,
-		pTamil: 1.488, pTelugu: 1.973, pKannada: 1.981, pMalayalam: 1.808, pSinhala: 2.113, pThai: 0.994, pLao: 2.275, pMyanmar: 2.08,
-		pKhmer: 1.763, pHangul: 1.021, pHanSimple: 0.958, pHanTrad: 1.349, pKanji: 1.721, pKana: 0.669, pCJKPunct: 3.01, pAlphabet: 0.42,
-		pScriptWord: 0.032, pVarSel: 0.962, pEmoji: 2.112, pUniSpace: 2.604, pUniPunct: 0.342, pSymbol: 0.961, pTab: 0.543, pSpacesDigit: 0.469,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.344, pPunctMixed: 0.273, pSymbolMore: 0.416}}
+		pWord: 0.968, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.058, pRareEndWest: 0.14, pCapsLetter: 0.491, pCapsShort: 0.01, pRepeat: -0.214,
+		pCaseFlip: 3.05, pDigitGroup: 1.137, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.425, pBlankLine: 0.001,
+		pIndent: 0.119, pSpaces: 1.283, pSpaceMore: 0, pSpaceDigit: 0.789, pSpaceWide: 0.594, pCtrl: 0.223, pAccent: 1.814, pUmlaut: 1.876,
+		pAccentDense: 1.659, pAccentExt: 1.803, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.162, pVietnamese: 1.132, pGreek: 0.971, pCyrRussian: 0.402,
+		pCyrDefault: 0.536, pCyrSouth: 0.591, pCyrTurkic: 0.755, pCyrKyrgyz: 0.583, pArmenian: 2.094, pGeorgian: 2.091, pHebrew: 1.079, pArabic: 0.745,
+		pArabicFa: 0.769, pArabicUr: 1.032, pEthiopic: 2.959, pDevanagari: 1.128, pBengali: 1.372, pGurmukhi: 1.927, pGujarati: 1.937, pOriya: 2.962,
+		pTamil: 1.488, pTelugu: 1.973, pKannada: 1.981, pMalayalam: 1.808, pSinhala: 2.113, pThai: 0.993, pLao: 2.275, pMyanmar: 2.08,
+		pKhmer: 1.763, pHangul: 1.02, pHanSimple: 0.958, pHanTrad: 1.349, pKanji: 1.722, pKana: 0.669, pCJKPunct: 3.013, pAlphabet: 0.42,
+		pScriptWord: 0.032, pVarSel: 0.958, pEmoji: 2.113, pUniSpace: 2.612, pUniPunct: 0.342, pSymbol: 0.96, pTab: 0.554, pSpacesDigit: 0.47,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.346, pPunctMixed: 0.273, pSymbolMore: 0.416}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.068, pLongLetter: 0.486, pLongEnglish: 0.002, pRareEnd: 1.194, pRareEndWest: 0.299, pCapsLetter: 0.601, pCapsShort: 0.352, pRepeat: -0.3,
-		pCaseFlip: 2.61, pDigitGroup: 0.44, pDigit: 0.248, pPunct: 0.826, pPunctMore: 0.004, pPunctWord: 0.876, pNewline: 1.162, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.325, pSpaceMore: 0, pSpaceDigit: 0.011, pSpaceWide: 0.423, pCtrl: 1.724, pAccent: 1.797, pUmlaut: 1.797,
-		pAccentDense: 1.892, pAccentExt: 2.178, pAccentCont: 0.091, pCombining: 0.42, pTurkish: 2.876, pVietnamese: 2.21, pGreek: 1.321, pCyrRussian: 0.541,
-		pCyrDefault: 0.643, pCyrSouth: 0.692, pCyrTurkic: 0.859, pCyrKyrgyz: 0.737, pArmenian: 2.193, pGeorgian: 1.427, pHebrew: 1.048, pArabic: 1.087,
-		pArabicFa: 1.162, pArabicUr: 1.413, pEthiopic: 3.27, pDevanagari: 1.367, pBengali: 2.109, pGurmukhi: 3.296, pGujarati: 3.263, pOriya: 3.26,
-		pTamil: 2.178, pTelugu: 2.447, pKannada: 2.452, pMalayalam: 2.539, pSinhala: 1.898, pThai: 1.908, pLao: 3.246, pMyanmar: 1.102,
-		pKhmer: 3.281, pHangul: 1.316, pHanSimple: 0.83, pHanTrad: 1.261, pKanji: 1.634, pKana: 0.7, pCJKPunct: 3.439, pAlphabet: 0.42,
-		pScriptWord: 0.049, pVarSel: 1.498, pEmoji: 2.269, pUniSpace: 0.963, pUniPunct: 0.268, pSymbol: 1.783, pTab: 1.384, pSpacesDigit: 0.006,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.033, pPunctMixed: 0.196, pSymbolMore: 0.256}}
+		pWord: 1.032, pLongLetter: 0.514, pLongEnglish: 0.003, pRareEnd: 1.205, pRareEndWest: 0.334, pCapsLetter: 0.656, pCapsShort: 0.349, pRepeat: -0.3,
+		pCaseFlip: 2.73, pDigitGroup: 0.429, pDigit: 0.211, pPunct: 0.927, pPunctMore: 0.004, pPunctWord: 0.862, pNewline: 1.009, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.432, pSpaceMore: 0, pSpaceDigit: 0.22, pSpaceWide: 0.421, pCtrl: 1.735, pAccent: 1.822, pUmlaut: 1.734,
+		pAccentDense: 1.911, pAccentExt: 2.189, pAccentCont: 0.084, pCombining: 0.42, pTurkish: 2.849, pVietnamese: 2.242, pGreek: 1.323, pCyrRussian: 0.542,
+		pCyrDefault: 0.643, pCyrSouth: 0.694, pCyrTurkic: 0.863, pCyrKyrgyz: 0.745, pArmenian: 2.197, pGeorgian: 1.429, pHebrew: 1.048, pArabic: 1.09,
+		pArabicFa: 1.166, pArabicUr: 1.416, pEthiopic: 3.281, pDevanagari: 1.37, pBengali: 2.112, pGurmukhi: 3.3, pGujarati: 3.267, pOriya: 3.262,
+		pTamil: 2.18, pTelugu: 2.45, pKannada: 2.455, pMalayalam: 2.542, pSinhala: 1.902, pThai: 1.911, pLao: 3.245, pMyanmar: 1.107,
+		pKhmer: 3.28, pHangul: 1.314, pHanSimple: 0.831, pHanTrad: 1.272, pKanji: 1.636, pKana: 0.705, pCJKPunct: 3.437, pAlphabet: 0.42,
+		pScriptWord: 0.043, pVarSel: 1.136, pEmoji: 2.387, pUniSpace: 1.358, pUniPunct: 0.303, pSymbol: 1.717, pTab: 1.524, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.052, pPunctMixed: 0.162, pSymbolMore: 0.342}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.899, pLongLetter: 0.445, pLongEnglish: 0.039, pRareEnd: 1.134, pRareEndWest: 0.144, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
-		pCaseFlip: 3.284, pDigitGroup: 1.159, pDigit: 0.001, pPunct: 0.899, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.376, pBlankLine: 0.001,
-		pIndent: 0.154, pSpaces: 1.332, pSpaceMore: 0, pSpaceDigit: 0.751, pSpaceWide: 1.187, pCtrl: 0.248, pAccent: 1.49, pUmlaut: 1.091,
-		pAccentDense: 1.145, pAccentExt: 0.941, pAccentCont: 0.438, pCombining: 0.42, pTurkish: 0.319, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.153,
+		pWord: 0.899, pLongLetter: 0.446, pLongEnglish: 0.038, pRareEnd: 1.135, pRareEndWest: 0.145, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
+		pCaseFlip: 3.285, pDigitGroup: 1.159, pDigit: 0.001, pPunct: 0.9, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.376, pBlankLine: 0.001,
+		pIndent: 0.156, pSpaces: 1.333, pSpaceMore: 0, pSpaceDigit: 0.755, pSpaceWide: 1.191, pCtrl: 0.249, pAccent: 1.491, pUmlaut: 1.091,
+		pAccentDense: 1.145, pAccentExt: 0.941, pAccentCont: 0.439, pCombining: 0.42, pTurkish: 0.319, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.153,
 		pCyrDefault: 0.214, pCyrSouth: 0.326, pCyrTurkic: 0.467, pCyrKyrgyz: 0.296, pArmenian: 1.719, pGeorgian: 2.002, pHebrew: 0.943, pArabic: 0.205,
 		pArabicFa: 0.153, pArabicUr: 0.53, pEthiopic: 2.82, pDevanagari: 0.407, pBengali: 1.251, pGurmukhi: 1.771, pGujarati: 1.817, pOriya: 2.798,
-		pTamil: 1.403, pTelugu: 1.882, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.977, pThai: 0.485, pLao: 2.043, pMyanmar: 2.049,
+		pTamil: 1.404, pTelugu: 1.882, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.977, pThai: 0.485, pLao: 2.048, pMyanmar: 2.049,
 		pKhmer: 1.736, pHangul: 0.436, pHanSimple: 0.799, pHanTrad: 0.877, pKanji: 0.914, pKana: 0.593, pCJKPunct: 0.66, pAlphabet: 0.42,
-		pScriptWord: 0.011, pVarSel: 0.507, pEmoji: 1.958, pUniSpace: 1.81, pUniPunct: 0.551, pSymbol: 0.652, pTab: 0.573, pSpacesDigit: 0.36,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.246, pPunctMixed: 0.283, pSymbolMore: 0.267}}
+		pScriptWord: 0.011, pVarSel: 0.506, pEmoji: 1.959, pUniSpace: 1.817, pUniPunct: 0.551, pSymbol: 0.652, pTab: 0.583, pSpacesDigit: 0.361,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.248, pPunctMixed: 0.284, pSymbolMore: 0.267}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.93, pLongLetter: 0.428, pLongEnglish: 0.023, pRareEnd: 1.095, pRareEndWest: 0.054, pCapsLetter: 0.44, pCapsShort: 0.009, pRepeat: -0.244,
-		pCaseFlip: 2.934, pDigitGroup: 0.355, pDigit: 0.972, pPunct: 0.833, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.557, pBlankLine: 0.001,
-		pIndent: 0.019, pSpaces: 1.237, pSpaceMore: 0, pSpaceDigit: 0.591, pSpaceWide: 1.318, pCtrl: 0.081, pAccent: 1.554, pUmlaut: 1.114,
-		pAccentDense: 1.22, pAccentExt: 1.15, pAccentCont: 0.392, pCombining: 0.42, pTurkish: 1.266, pVietnamese: 0.088, pGreek: 0.819, pCyrRussian: 0.167,
+		pWord: 0.93, pLongLetter: 0.428, pLongEnglish: 0.023, pRareEnd: 1.096, pRareEndWest: 0.054, pCapsLetter: 0.437, pCapsShort: 0.009, pRepeat: -0.244,
+		pCaseFlip: 2.931, pDigitGroup: 0.365, pDigit: 0.967, pPunct: 0.833, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.557, pBlankLine: 0.001,
+		pIndent: 0.021, pSpaces: 1.238, pSpaceMore: 0, pSpaceDigit: 0.597, pSpaceWide: 1.32, pCtrl: 0.081, pAccent: 1.556, pUmlaut: 1.114,
+		pAccentDense: 1.221, pAccentExt: 1.151, pAccentCont: 0.39, pCombining: 0.42, pTurkish: 1.267, pVietnamese: 0.09, pGreek: 0.82, pCyrRussian: 0.167,
 		pCyrDefault: 0.305, pCyrSouth: 0.355, pCyrTurkic: 0.483, pCyrKyrgyz: 0.358, pArmenian: 0.965, pGeorgian: 0.97, pHebrew: 0.162, pArabic: 0.18,
-		pArabicFa: 0.429, pArabicUr: 0.513, pEthiopic: 1.132, pDevanagari: 0.889, pBengali: 1.054, pGurmukhi: 1.619, pGujarati: 1.563, pOriya: 2.183,
-		pTamil: 1.092, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.391, pSinhala: 1.512, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
-		pKhmer: 1.289, pHangul: 0.507, pHanSimple: 0.64, pHanTrad: 0.79, pKanji: 0.834, pKana: 0.559, pCJKPunct: 0.703, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.049, pEmoji: 1.053, pUniSpace: 2.164, pUniPunct: 0.434, pSymbol: 0.671, pTab: 0.55, pSpacesDigit: 0.413,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.876, pPunctMixed: 0.252, pSymbolMore: 0.128}}
+		pArabicFa: 0.429, pArabicUr: 0.512, pEthiopic: 1.132, pDevanagari: 0.889, pBengali: 1.055, pGurmukhi: 1.619, pGujarati: 1.563, pOriya: 2.182,
+		pTamil: 1.093, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.392, pSinhala: 1.512, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
+		pKhmer: 1.29, pHangul: 0.507, pHanSimple: 0.64, pHanTrad: 0.79, pKanji: 0.834, pKana: 0.559, pCJKPunct: 0.704, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.049, pEmoji: 1.053, pUniSpace: 2.168, pUniPunct: 0.434, pSymbol: 0.669, pTab: 0.554, pSpacesDigit: 0.413,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.881, pPunctMixed: 0.252, pSymbolMore: 0.128}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.004, pLongLetter: 0.341, pLongEnglish: 0.001, pRareEnd: 0.887, pRareEndWest: 0.08, pCapsLetter: 0.527, pCapsShort: 0.027, pRepeat: -0.132,
-		pCaseFlip: 2.564, pDigitGroup: 1.088, pDigit: 0.001, pPunct: 0.895, pPunctMore: 0.035, pPunctWord: 0.385, pNewline: 1.523, pBlankLine: 0.001,
-		pIndent: 0.163, pSpaces: 1.013, pSpaceMore: 0, pSpaceDigit: 0.843, pSpaceWide: 0.88, pCtrl: 1.274, pAccent: 1.372, pUmlaut: 1.663,
-		pAccentDense: 1.074, pAccentExt: 1.124, pAccentCont: 0.443, pCombining: 0.42, pTurkish: 2.133, pVietnamese: 0.555, pGreek: 0.404, pCyrRussian: 0.193,
-		pCyrDefault: 0.327, pCyrSouth: 0.343, pCyrTurkic: 0.451, pCyrKyrgyz: 0.323, pArmenian: 0.502, pGeorgian: 0.729, pHebrew: 0.379, pArabic: 0.27,
-		pArabicFa: 0.281, pArabicUr: 0.401, pEthiopic: 2.175, pDevanagari: 0.56, pBengali: 0.377, pGurmukhi: 0.984, pGujarati: 0.872, pOriya: 1.194,
+		pWord: 1.003, pLongLetter: 0.342, pLongEnglish: 0.001, pRareEnd: 0.889, pRareEndWest: 0.082, pCapsLetter: 0.524, pCapsShort: 0.026, pRepeat: -0.132,
+		pCaseFlip: 2.566, pDigitGroup: 1.089, pDigit: 0.001, pPunct: 0.896, pPunctMore: 0.035, pPunctWord: 0.385, pNewline: 1.522, pBlankLine: 0.001,
+		pIndent: 0.163, pSpaces: 1.016, pSpaceMore: 0, pSpaceDigit: 0.846, pSpaceWide: 0.879, pCtrl: 1.275, pAccent: 1.374, pUmlaut: 1.664,
+		pAccentDense: 1.075, pAccentExt: 1.125, pAccentCont: 0.442, pCombining: 0.42, pTurkish: 2.132, pVietnamese: 0.557, pGreek: 0.404, pCyrRussian: 0.193,
+		pCyrDefault: 0.327, pCyrSouth: 0.343, pCyrTurkic: 0.451, pCyrKyrgyz: 0.323, pArmenian: 0.503, pGeorgian: 0.729, pHebrew: 0.379, pArabic: 0.27,
+		pArabicFa: 0.281, pArabicUr: 0.4, pEthiopic: 2.175, pDevanagari: 0.56, pBengali: 0.377, pGurmukhi: 0.983, pGujarati: 0.872, pOriya: 1.194,
 		pTamil: 0.524, pTelugu: 0.764, pKannada: 0.72, pMalayalam: 0.841, pSinhala: 0.996, pThai: 0.409, pLao: 1.834, pMyanmar: 0.915,
 		pKhmer: 1.33, pHangul: 0.637, pHanSimple: 0.555, pHanTrad: 0.76, pKanji: 0.79, pKana: 0.563, pCJKPunct: 0.799, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.546, pEmoji: 1.453, pUniSpace: 0.766, pUniPunct: 0.668, pSymbol: 0.667, pTab: 0.85, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.048, pSpaceEnd: 0.003, pScriptBare: 0.847, pPunctMixed: 0.239, pSymbolMore: 0.485}}
+		pScriptWord: 0.003, pVarSel: 0.54, pEmoji: 1.455, pUniSpace: 0.774, pUniPunct: 0.669, pSymbol: 0.667, pTab: 0.861, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.054, pSpaceEnd: 0.003, pScriptBare: 0.847, pPunctMixed: 0.24, pSymbolMore: 0.485}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.899, pLongLetter: 0.253, pLongEnglish: 0.071, pRareEnd: 0.898, pRareEndWest: 0.074, pCapsLetter: 0.564, pCapsShort: 0.013, pRepeat: -0.101,
-		pCaseFlip: 2.658, pDigitGroup: 0.309, pDigit: 0.809, pPunct: 0.849, pPunctMore: 0.003, pPunctWord: 0.983, pNewline: 2.107, pBlankLine: 0.867,
-		pIndent: 0.053, pSpaces: 1.248, pSpaceMore: 0, pSpaceDigit: 1.229, pSpaceWide: 0.276, pCtrl: 0.192, pAccent: 0.997, pUmlaut: 0.47,
-		pAccentDense: 0.736, pAccentExt: 0.863, pAccentCont: 0.506, pCombining: 0.42, pTurkish: 0.877, pVietnamese: 0.016, pGreek: 0.391, pCyrRussian: 0.206,
+		pWord: 0.899, pLongLetter: 0.253, pLongEnglish: 0.069, pRareEnd: 0.898, pRareEndWest: 0.074, pCapsLetter: 0.548, pCapsShort: 0.014, pRepeat: -0.101,
+		pCaseFlip: 2.644, pDigitGroup: 0.323, pDigit: 0.804, pPunct: 0.848, pPunctMore: 0.003, pPunctWord: 0.979, pNewline: 2.106, pBlankLine: 0.868,
+		pIndent: 0.058, pSpaces: 1.241, pSpaceMore: 0, pSpaceDigit: 1.225, pSpaceWide: 0.276, pCtrl: 0.187, pAccent: 0.998, pUmlaut: 0.471,
+		pAccentDense: 0.736, pAccentExt: 0.864, pAccentCont: 0.505, pCombining: 0.42, pTurkish: 0.879, pVietnamese: 0.017, pGreek: 0.391, pCyrRussian: 0.207,
 		pCyrDefault: 0.294, pCyrSouth: 0.358, pCyrTurkic: 0.386, pCyrKyrgyz: 0.261, pArmenian: 0.524, pGeorgian: 0.425, pHebrew: 0.491, pArabic: 0.325,
-		pArabicFa: 0.303, pArabicUr: 0.293, pEthiopic: 0.696, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.618, pGujarati: 0.412, pOriya: 0.785,
+		pArabicFa: 0.303, pArabicUr: 0.293, pEthiopic: 0.695, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.619, pGujarati: 0.412, pOriya: 0.785,
 		pTamil: 0.294, pTelugu: 0.345, pKannada: 0.421, pMalayalam: 0.354, pSinhala: 0.526, pThai: 0.353, pLao: 0.551, pMyanmar: 0.435,
-		pKhmer: 0.592, pHangul: 0.595, pHanSimple: 0.544, pHanTrad: 0.638, pKanji: 0.83, pKana: 0.253, pCJKPunct: 1.829, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.072, pEmoji: 0.966, pUniSpace: 0.937, pUniPunct: 0.091, pSymbol: 0.956, pTab: 1.349, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.37, pPunctMixed: 0.196, pSymbolMore: 0.004}}
+		pKhmer: 0.592, pHangul: 0.596, pHanSimple: 0.544, pHanTrad: 0.638, pKanji: 0.831, pKana: 0.254, pCJKPunct: 1.822, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.072, pEmoji: 0.966, pUniSpace: 0.953, pUniPunct: 0.091, pSymbol: 0.959, pTab: 1.34, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.371, pPunctMixed: 0.201, pSymbolMore: 0.004}}
 )
