@@ -26,24 +26,27 @@ var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Fam
 // The band the issue asks for, the share of check samples each family must
 // have in it, and the band every check sample must lie in. TestFamilyBand
 // fails below the share or outside the hold band and logs every sample
-// outside the target, so the gap stays in view. The hold band is wide
-// because tokens_check2.jsonl has scripts and languages with little fit
-// data (Odia, Yoruba, Portuguese prose): see testdata/tokens_fit.md.
+// outside the target, so the gap stays in view. The hold band is wider
+// than the target because prose of one language varies more than one price
+// can follow (a Portuguese paragraph at 1.55 for cl100k, another at 1.01;
+// bare regexes at 0.71 for claude): see testdata/tokens_fit.md.
 const (
 	targetLow, targetHigh = 0.85, 1.25
-	targetShare           = 0.87
-	holdLow, holdHigh     = 0.55, 1.7
-	genericLow            = 0.75 // generic's floor and ceiling on the older check samples
+	targetShare           = 0.95
+	holdLow, holdHigh     = 0.7, 1.6
+	genericLow            = 0.77 // generic's floor and ceiling on the older check samples
 	genericHigh           = 1.6
-	genericShare          = 0.97 // share of those within [0.85, 1.6]
+	genericShare          = 0.98 // share of those within [0.85, 1.6]
 )
 
-// TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl
-// and tokens_heldout.jsonl: 40+ kinds, 25+ languages), every family's
-// estimate lies within [holdLow, holdHigh] of its tokenizer's real count,
-// and the generic family within [genericLow, 1.6] of o200k and of cl100k
-// wherever the two agree within 1.5x. With -v it logs the range per family
-// and per kind, and the samples outside the target band.
+// TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl,
+// tokens_heldout.jsonl, tokens_check2.jsonl and tokens_check3.jsonl: 160
+// kinds of text besides 76 languages), every family's estimate lies within
+// [holdLow, holdHigh] of its tokenizer's real count, and targetShare of
+// them within the target; the generic family lies within [genericLow, 1.6]
+// of o200k and of cl100k wherever the two agree within 1.5x. With -v it
+// logs the range per family and per kind, and the samples outside the
+// target band.
 func TestFamilyBand(t *testing.T) {
 	samples := loadFiles(t, checkFiles)
 	if len(samples) < 200 {
