@@ -144,86 +144,86 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.817, pLongLetter: 0.293, pLongEnglish: 0.069, pRareEnd: 0.879, pRareEndWest: 0.33, pCapsLetter: 0.524, pCapsShort: 0.033, pRepeat: -0.118,
-		pCaseFlip: 3.339, pDigitGroup: 1.047, pDigit: 0.001, pPunct: 0.905, pPunctMore: 0.05, pPunctWord: 0.321, pNewline: 1.634, pBlankLine: 0.001,
-		pIndent: 0.409, pSpaces: 1.584, pSpaceMore: 0, pSpaceDigit: 0.836, pSpaceWide: 0.66, pCtrl: 1.528, pAccent: 0.501, pUmlaut: 0.396,
-		pAccentDense: 0.981, pAccentExt: 0.945, pAccentCont: 0.415, pCombining: 0.42, pTurkish: 1.06, pVietnamese: 0.262, pGreek: 0.29, pCyrRussian: 0.152,
-		pCyrDefault: 0.248, pCyrSouth: 0.264, pCyrTurkic: 0.23, pCyrKyrgyz: 0.147, pArmenian: 0.231, pGeorgian: 0.244, pHebrew: 0.296, pArabic: 0.191,
-		pArabicFa: 0.21, pArabicUr: 0.216, pEthiopic: 1.944, pDevanagari: 0.243, pBengali: 0.264, pGurmukhi: 0.467, pGujarati: 0.292, pOriya: 1.057,
-		pTamil: 0.317, pTelugu: 0.342, pKannada: 0.331, pMalayalam: 0.28, pSinhala: 0.501, pThai: 0.439, pLao: 1.899, pMyanmar: 0.537,
-		pKhmer: 0.622, pHangul: 0.538, pHanSimple: 0.723, pHanTrad: 0.961, pKanji: 1.085, pKana: 0.545, pCJKPunct: 1.017, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.28, pEmoji: 1.508, pUniSpace: 1.778, pUniPunct: 0.5, pSymbol: 1.356, pTab: 0.793, pSpacesDigit: 0.501,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.889, pPunctMixed: 0.355, pSymbolMore: 0.011}}
+		pWord: 0.815, pLongLetter: 0.294, pLongEnglish: 0.071, pRareEnd: 0.881, pRareEndWest: 0.333, pCapsLetter: 0.525, pCapsShort: 0.034, pRepeat: -0.118,
+		pCaseFlip: 3.345, pDigitGroup: 1.049, pDigit: 0.001, pPunct: 0.905, pPunctMore: 0.049, pPunctWord: 0.322, pNewline: 1.631, pBlankLine: 0.001,
+		pIndent: 0.413, pSpaces: 1.584, pSpaceMore: 0, pSpaceDigit: 0.833, pSpaceWide: 0.657, pCtrl: 1.53, pAccent: 0.505, pUmlaut: 0.398,
+		pAccentDense: 0.984, pAccentExt: 0.947, pAccentCont: 0.414, pCombining: 0.42, pTurkish: 1.061, pVietnamese: 0.265, pGreek: 0.291, pCyrRussian: 0.153,
+		pCyrDefault: 0.248, pCyrSouth: 0.265, pCyrTurkic: 0.231, pCyrKyrgyz: 0.148, pArmenian: 0.232, pGeorgian: 0.245, pHebrew: 0.297, pArabic: 0.192,
+		pArabicFa: 0.21, pArabicUr: 0.217, pEthiopic: 1.945, pDevanagari: 0.244, pBengali: 0.265, pGurmukhi: 0.468, pGujarati: 0.292, pOriya: 1.058,
+		pTamil: 0.318, pTelugu: 0.342, pKannada: 0.332, pMalayalam: 0.28, pSinhala: 0.501, pThai: 0.439, pLao: 1.898, pMyanmar: 0.538,
+		pKhmer: 0.622, pHangul: 0.539, pHanSimple: 0.729, pHanTrad: 0.966, pKanji: 1.064, pKana: 0.553, pCJKPunct: 0.952, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.251, pEmoji: 1.517, pUniSpace: 1.778, pUniPunct: 0.502, pSymbol: 1.356, pTab: 0.792, pSpacesDigit: 0.501,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.887, pPunctMixed: 0.357, pSymbolMore: 0.011}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.968, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.058, pRareEndWest: 0.14, pCapsLetter: 0.491, pCapsShort: 0.01, pRepeat: -0.214,
-		pCaseFlip: 3.05, pDigitGroup: 1.137, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.425, pBlankLine: 0.001,
-		pIndent: 0.119, pSpaces: 1.283, pSpaceMore: 0, pSpaceDigit: 0.789, pSpaceWide: 0.594, pCtrl: 0.223, pAccent: 1.814, pUmlaut: 1.876,
-		pAccentDense: 1.659, pAccentExt: 1.803, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.162, pVietnamese: 1.132, pGreek: 0.971, pCyrRussian: 0.402,
-		pCyrDefault: 0.536, pCyrSouth: 0.591, pCyrTurkic: 0.755, pCyrKyrgyz: 0.583, pArmenian: 2.094, pGeorgian: 2.091, pHebrew: 1.079, pArabic: 0.745,
-		pArabicFa: 0.769, pArabicUr: 1.032, pEthiopic: 2.959, pDevanagari: 1.128, pBengali: 1.372, pGurmukhi: 1.927, pGujarati: 1.937, pOriya: 2.962,
-		pTamil: 1.488, pTelugu: 1.973, pKannada: 1.981, pMalayalam: 1.808, pSinhala: 2.113, pThai: 0.993, pLao: 2.275, pMyanmar: 2.08,
-		pKhmer: 1.763, pHangul: 1.02, pHanSimple: 0.958, pHanTrad: 1.349, pKanji: 1.722, pKana: 0.669, pCJKPunct: 3.013, pAlphabet: 0.42,
-		pScriptWord: 0.032, pVarSel: 0.958, pEmoji: 2.113, pUniSpace: 2.612, pUniPunct: 0.342, pSymbol: 0.96, pTab: 0.554, pSpacesDigit: 0.47,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.346, pPunctMixed: 0.273, pSymbolMore: 0.416}}
+		pWord: 0.967, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.059, pRareEndWest: 0.141, pCapsLetter: 0.491, pCapsShort: 0.01, pRepeat: -0.214,
+		pCaseFlip: 3.052, pDigitGroup: 1.138, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.423, pBlankLine: 0.001,
+		pIndent: 0.122, pSpaces: 1.284, pSpaceMore: 0, pSpaceDigit: 0.786, pSpaceWide: 0.589, pCtrl: 0.223, pAccent: 1.815, pUmlaut: 1.875,
+		pAccentDense: 1.66, pAccentExt: 1.802, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.163, pVietnamese: 1.133, pGreek: 0.972, pCyrRussian: 0.402,
+		pCyrDefault: 0.537, pCyrSouth: 0.592, pCyrTurkic: 0.756, pCyrKyrgyz: 0.584, pArmenian: 2.095, pGeorgian: 2.092, pHebrew: 1.08, pArabic: 0.747,
+		pArabicFa: 0.77, pArabicUr: 1.033, pEthiopic: 2.961, pDevanagari: 1.13, pBengali: 1.373, pGurmukhi: 1.928, pGujarati: 1.938, pOriya: 2.963,
+		pTamil: 1.489, pTelugu: 1.974, pKannada: 1.981, pMalayalam: 1.809, pSinhala: 2.114, pThai: 0.993, pLao: 2.273, pMyanmar: 2.08,
+		pKhmer: 1.763, pHangul: 1.022, pHanSimple: 0.96, pHanTrad: 1.351, pKanji: 1.677, pKana: 0.683, pCJKPunct: 2.989, pAlphabet: 0.42,
+		pScriptWord: 0.032, pVarSel: 0.948, pEmoji: 2.118, pUniSpace: 2.613, pUniPunct: 0.345, pSymbol: 0.966, pTab: 0.554, pSpacesDigit: 0.469,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.335, pPunctMixed: 0.274, pSymbolMore: 0.413}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.032, pLongLetter: 0.514, pLongEnglish: 0.003, pRareEnd: 1.205, pRareEndWest: 0.334, pCapsLetter: 0.656, pCapsShort: 0.349, pRepeat: -0.3,
-		pCaseFlip: 2.73, pDigitGroup: 0.429, pDigit: 0.211, pPunct: 0.927, pPunctMore: 0.004, pPunctWord: 0.862, pNewline: 1.009, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.432, pSpaceMore: 0, pSpaceDigit: 0.22, pSpaceWide: 0.421, pCtrl: 1.735, pAccent: 1.822, pUmlaut: 1.734,
+		pWord: 1.032, pLongLetter: 0.515, pLongEnglish: 0.003, pRareEnd: 1.206, pRareEndWest: 0.335, pCapsLetter: 0.655, pCapsShort: 0.349, pRepeat: -0.3,
+		pCaseFlip: 2.731, pDigitGroup: 0.429, pDigit: 0.211, pPunct: 0.927, pPunctMore: 0.004, pPunctWord: 0.863, pNewline: 1.009, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.433, pSpaceMore: 0, pSpaceDigit: 0.219, pSpaceWide: 0.42, pCtrl: 1.736, pAccent: 1.823, pUmlaut: 1.734,
 		pAccentDense: 1.911, pAccentExt: 2.189, pAccentCont: 0.084, pCombining: 0.42, pTurkish: 2.849, pVietnamese: 2.242, pGreek: 1.323, pCyrRussian: 0.542,
-		pCyrDefault: 0.643, pCyrSouth: 0.694, pCyrTurkic: 0.863, pCyrKyrgyz: 0.745, pArmenian: 2.197, pGeorgian: 1.429, pHebrew: 1.048, pArabic: 1.09,
-		pArabicFa: 1.166, pArabicUr: 1.416, pEthiopic: 3.281, pDevanagari: 1.37, pBengali: 2.112, pGurmukhi: 3.3, pGujarati: 3.267, pOriya: 3.262,
-		pTamil: 2.18, pTelugu: 2.45, pKannada: 2.455, pMalayalam: 2.542, pSinhala: 1.902, pThai: 1.911, pLao: 3.245, pMyanmar: 1.107,
-		pKhmer: 3.28, pHangul: 1.314, pHanSimple: 0.831, pHanTrad: 1.272, pKanji: 1.636, pKana: 0.705, pCJKPunct: 3.437, pAlphabet: 0.42,
-		pScriptWord: 0.043, pVarSel: 1.136, pEmoji: 2.387, pUniSpace: 1.358, pUniPunct: 0.303, pSymbol: 1.717, pTab: 1.524, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.052, pPunctMixed: 0.162, pSymbolMore: 0.342}}
+		pCyrDefault: 0.643, pCyrSouth: 0.694, pCyrTurkic: 0.863, pCyrKyrgyz: 0.745, pArmenian: 2.197, pGeorgian: 1.429, pHebrew: 1.049, pArabic: 1.09,
+		pArabicFa: 1.167, pArabicUr: 1.416, pEthiopic: 3.281, pDevanagari: 1.37, pBengali: 2.113, pGurmukhi: 3.3, pGujarati: 3.267, pOriya: 3.262,
+		pTamil: 2.181, pTelugu: 2.451, pKannada: 2.455, pMalayalam: 2.542, pSinhala: 1.902, pThai: 1.911, pLao: 3.246, pMyanmar: 1.107,
+		pKhmer: 3.28, pHangul: 1.314, pHanSimple: 0.831, pHanTrad: 1.273, pKanji: 1.63, pKana: 0.707, pCJKPunct: 3.433, pAlphabet: 0.42,
+		pScriptWord: 0.042, pVarSel: 1.131, pEmoji: 2.389, pUniSpace: 1.362, pUniPunct: 0.303, pSymbol: 1.718, pTab: 1.524, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 0.052, pPunctMixed: 0.162, pSymbolMore: 0.341}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.899, pLongLetter: 0.446, pLongEnglish: 0.038, pRareEnd: 1.135, pRareEndWest: 0.145, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
-		pCaseFlip: 3.285, pDigitGroup: 1.159, pDigit: 0.001, pPunct: 0.9, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.376, pBlankLine: 0.001,
-		pIndent: 0.156, pSpaces: 1.333, pSpaceMore: 0, pSpaceDigit: 0.755, pSpaceWide: 1.191, pCtrl: 0.249, pAccent: 1.491, pUmlaut: 1.091,
-		pAccentDense: 1.145, pAccentExt: 0.941, pAccentCont: 0.439, pCombining: 0.42, pTurkish: 0.319, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.153,
-		pCyrDefault: 0.214, pCyrSouth: 0.326, pCyrTurkic: 0.467, pCyrKyrgyz: 0.296, pArmenian: 1.719, pGeorgian: 2.002, pHebrew: 0.943, pArabic: 0.205,
-		pArabicFa: 0.153, pArabicUr: 0.53, pEthiopic: 2.82, pDevanagari: 0.407, pBengali: 1.251, pGurmukhi: 1.771, pGujarati: 1.817, pOriya: 2.798,
-		pTamil: 1.404, pTelugu: 1.882, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.977, pThai: 0.485, pLao: 2.048, pMyanmar: 2.049,
-		pKhmer: 1.736, pHangul: 0.436, pHanSimple: 0.799, pHanTrad: 0.877, pKanji: 0.914, pKana: 0.593, pCJKPunct: 0.66, pAlphabet: 0.42,
-		pScriptWord: 0.011, pVarSel: 0.506, pEmoji: 1.959, pUniSpace: 1.817, pUniPunct: 0.551, pSymbol: 0.652, pTab: 0.583, pSpacesDigit: 0.361,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.248, pPunctMixed: 0.284, pSymbolMore: 0.267}}
+		pWord: 0.898, pLongLetter: 0.446, pLongEnglish: 0.04, pRareEnd: 1.136, pRareEndWest: 0.147, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
+		pCaseFlip: 3.288, pDigitGroup: 1.161, pDigit: 0.001, pPunct: 0.899, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.374, pBlankLine: 0.001,
+		pIndent: 0.159, pSpaces: 1.333, pSpaceMore: 0, pSpaceDigit: 0.753, pSpaceWide: 1.189, pCtrl: 0.25, pAccent: 1.491, pUmlaut: 1.088,
+		pAccentDense: 1.144, pAccentExt: 0.941, pAccentCont: 0.44, pCombining: 0.42, pTurkish: 0.317, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.152,
+		pCyrDefault: 0.215, pCyrSouth: 0.327, pCyrTurkic: 0.468, pCyrKyrgyz: 0.297, pArmenian: 1.719, pGeorgian: 2.002, pHebrew: 0.943, pArabic: 0.205,
+		pArabicFa: 0.154, pArabicUr: 0.53, pEthiopic: 2.82, pDevanagari: 0.407, pBengali: 1.252, pGurmukhi: 1.771, pGujarati: 1.817, pOriya: 2.798,
+		pTamil: 1.405, pTelugu: 1.883, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.978, pThai: 0.485, pLao: 2.048, pMyanmar: 2.049,
+		pKhmer: 1.736, pHangul: 0.437, pHanSimple: 0.804, pHanTrad: 0.882, pKanji: 0.89, pKana: 0.6, pCJKPunct: 0.617, pAlphabet: 0.42,
+		pScriptWord: 0.01, pVarSel: 0.497, pEmoji: 1.962, pUniSpace: 1.819, pUniPunct: 0.551, pSymbol: 0.656, pTab: 0.583, pSpacesDigit: 0.361,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.247, pPunctMixed: 0.285, pSymbolMore: 0.264}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.93, pLongLetter: 0.428, pLongEnglish: 0.023, pRareEnd: 1.096, pRareEndWest: 0.054, pCapsLetter: 0.437, pCapsShort: 0.009, pRepeat: -0.244,
-		pCaseFlip: 2.931, pDigitGroup: 0.365, pDigit: 0.967, pPunct: 0.833, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.557, pBlankLine: 0.001,
-		pIndent: 0.021, pSpaces: 1.238, pSpaceMore: 0, pSpaceDigit: 0.597, pSpaceWide: 1.32, pCtrl: 0.081, pAccent: 1.556, pUmlaut: 1.114,
-		pAccentDense: 1.221, pAccentExt: 1.151, pAccentCont: 0.39, pCombining: 0.42, pTurkish: 1.267, pVietnamese: 0.09, pGreek: 0.82, pCyrRussian: 0.167,
-		pCyrDefault: 0.305, pCyrSouth: 0.355, pCyrTurkic: 0.483, pCyrKyrgyz: 0.358, pArmenian: 0.965, pGeorgian: 0.97, pHebrew: 0.162, pArabic: 0.18,
-		pArabicFa: 0.429, pArabicUr: 0.512, pEthiopic: 1.132, pDevanagari: 0.889, pBengali: 1.055, pGurmukhi: 1.619, pGujarati: 1.563, pOriya: 2.182,
-		pTamil: 1.093, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.392, pSinhala: 1.512, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
-		pKhmer: 1.29, pHangul: 0.507, pHanSimple: 0.64, pHanTrad: 0.79, pKanji: 0.834, pKana: 0.559, pCJKPunct: 0.704, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.049, pEmoji: 1.053, pUniSpace: 2.168, pUniPunct: 0.434, pSymbol: 0.669, pTab: 0.554, pSpacesDigit: 0.413,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.881, pPunctMixed: 0.252, pSymbolMore: 0.128}}
+		pWord: 0.928, pLongLetter: 0.429, pLongEnglish: 0.024, pRareEnd: 1.097, pRareEndWest: 0.056, pCapsLetter: 0.436, pCapsShort: 0.009, pRepeat: -0.244,
+		pCaseFlip: 2.929, pDigitGroup: 0.371, pDigit: 0.962, pPunct: 0.832, pPunctMore: 0.005, pPunctWord: 0.002, pNewline: 1.554, pBlankLine: 0.001,
+		pIndent: 0.024, pSpaces: 1.236, pSpaceMore: 0, pSpaceDigit: 0.591, pSpaceWide: 1.313, pCtrl: 0.081, pAccent: 1.556, pUmlaut: 1.114,
+		pAccentDense: 1.222, pAccentExt: 1.15, pAccentCont: 0.391, pCombining: 0.42, pTurkish: 1.269, pVietnamese: 0.091, pGreek: 0.82, pCyrRussian: 0.167,
+		pCyrDefault: 0.306, pCyrSouth: 0.355, pCyrTurkic: 0.484, pCyrKyrgyz: 0.358, pArmenian: 0.965, pGeorgian: 0.97, pHebrew: 0.163, pArabic: 0.181,
+		pArabicFa: 0.429, pArabicUr: 0.514, pEthiopic: 1.133, pDevanagari: 0.889, pBengali: 1.055, pGurmukhi: 1.62, pGujarati: 1.564, pOriya: 2.183,
+		pTamil: 1.092, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.391, pSinhala: 1.513, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
+		pKhmer: 1.287, pHangul: 0.508, pHanSimple: 0.643, pHanTrad: 0.794, pKanji: 0.812, pKana: 0.569, pCJKPunct: 0.666, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.047, pEmoji: 1.057, pUniSpace: 2.164, pUniPunct: 0.437, pSymbol: 0.674, pTab: 0.552, pSpacesDigit: 0.413,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.876, pPunctMixed: 0.253, pSymbolMore: 0.126}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.003, pLongLetter: 0.342, pLongEnglish: 0.001, pRareEnd: 0.889, pRareEndWest: 0.082, pCapsLetter: 0.524, pCapsShort: 0.026, pRepeat: -0.132,
-		pCaseFlip: 2.566, pDigitGroup: 1.089, pDigit: 0.001, pPunct: 0.896, pPunctMore: 0.035, pPunctWord: 0.385, pNewline: 1.522, pBlankLine: 0.001,
-		pIndent: 0.163, pSpaces: 1.016, pSpaceMore: 0, pSpaceDigit: 0.846, pSpaceWide: 0.879, pCtrl: 1.275, pAccent: 1.374, pUmlaut: 1.664,
-		pAccentDense: 1.075, pAccentExt: 1.125, pAccentCont: 0.442, pCombining: 0.42, pTurkish: 2.132, pVietnamese: 0.557, pGreek: 0.404, pCyrRussian: 0.193,
-		pCyrDefault: 0.327, pCyrSouth: 0.343, pCyrTurkic: 0.451, pCyrKyrgyz: 0.323, pArmenian: 0.503, pGeorgian: 0.729, pHebrew: 0.379, pArabic: 0.27,
-		pArabicFa: 0.281, pArabicUr: 0.4, pEthiopic: 2.175, pDevanagari: 0.56, pBengali: 0.377, pGurmukhi: 0.983, pGujarati: 0.872, pOriya: 1.194,
-		pTamil: 0.524, pTelugu: 0.764, pKannada: 0.72, pMalayalam: 0.841, pSinhala: 0.996, pThai: 0.409, pLao: 1.834, pMyanmar: 0.915,
-		pKhmer: 1.33, pHangul: 0.637, pHanSimple: 0.555, pHanTrad: 0.76, pKanji: 0.79, pKana: 0.563, pCJKPunct: 0.799, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.54, pEmoji: 1.455, pUniSpace: 0.774, pUniPunct: 0.669, pSymbol: 0.667, pTab: 0.861, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.054, pSpaceEnd: 0.003, pScriptBare: 0.847, pPunctMixed: 0.24, pSymbolMore: 0.485}}
+		pWord: 1.001, pLongLetter: 0.342, pLongEnglish: 0.001, pRareEnd: 0.89, pRareEndWest: 0.084, pCapsLetter: 0.526, pCapsShort: 0.026, pRepeat: -0.133,
+		pCaseFlip: 2.569, pDigitGroup: 1.091, pDigit: 0.001, pPunct: 0.894, pPunctMore: 0.033, pPunctWord: 0.386, pNewline: 1.518, pBlankLine: 0.001,
+		pIndent: 0.171, pSpaces: 1.015, pSpaceMore: 0, pSpaceDigit: 0.841, pSpaceWide: 0.877, pCtrl: 1.277, pAccent: 1.38, pUmlaut: 1.667,
+		pAccentDense: 1.08, pAccentExt: 1.128, pAccentCont: 0.437, pCombining: 0.42, pTurkish: 2.136, pVietnamese: 0.562, pGreek: 0.405, pCyrRussian: 0.192,
+		pCyrDefault: 0.328, pCyrSouth: 0.343, pCyrTurkic: 0.452, pCyrKyrgyz: 0.324, pArmenian: 0.503, pGeorgian: 0.73, pHebrew: 0.38, pArabic: 0.271,
+		pArabicFa: 0.282, pArabicUr: 0.402, pEthiopic: 2.177, pDevanagari: 0.561, pBengali: 0.377, pGurmukhi: 0.985, pGujarati: 0.872, pOriya: 1.195,
+		pTamil: 0.525, pTelugu: 0.765, pKannada: 0.72, pMalayalam: 0.841, pSinhala: 0.996, pThai: 0.41, pLao: 1.834, pMyanmar: 0.915,
+		pKhmer: 1.329, pHangul: 0.638, pHanSimple: 0.557, pHanTrad: 0.764, pKanji: 0.768, pKana: 0.573, pCJKPunct: 0.767, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.52, pEmoji: 1.462, pUniSpace: 0.775, pUniPunct: 0.675, pSymbol: 0.671, pTab: 0.86, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.063, pSpaceEnd: 0.003, pScriptBare: 0.848, pPunctMixed: 0.243, pSymbolMore: 0.482}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.899, pLongLetter: 0.253, pLongEnglish: 0.069, pRareEnd: 0.898, pRareEndWest: 0.074, pCapsLetter: 0.548, pCapsShort: 0.014, pRepeat: -0.101,
-		pCaseFlip: 2.644, pDigitGroup: 0.323, pDigit: 0.804, pPunct: 0.848, pPunctMore: 0.003, pPunctWord: 0.979, pNewline: 2.106, pBlankLine: 0.868,
-		pIndent: 0.058, pSpaces: 1.241, pSpaceMore: 0, pSpaceDigit: 1.225, pSpaceWide: 0.276, pCtrl: 0.187, pAccent: 0.998, pUmlaut: 0.471,
-		pAccentDense: 0.736, pAccentExt: 0.864, pAccentCont: 0.505, pCombining: 0.42, pTurkish: 0.879, pVietnamese: 0.017, pGreek: 0.391, pCyrRussian: 0.207,
-		pCyrDefault: 0.294, pCyrSouth: 0.358, pCyrTurkic: 0.386, pCyrKyrgyz: 0.261, pArmenian: 0.524, pGeorgian: 0.425, pHebrew: 0.491, pArabic: 0.325,
-		pArabicFa: 0.303, pArabicUr: 0.293, pEthiopic: 0.695, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.619, pGujarati: 0.412, pOriya: 0.785,
-		pTamil: 0.294, pTelugu: 0.345, pKannada: 0.421, pMalayalam: 0.354, pSinhala: 0.526, pThai: 0.353, pLao: 0.551, pMyanmar: 0.435,
-		pKhmer: 0.592, pHangul: 0.596, pHanSimple: 0.544, pHanTrad: 0.638, pKanji: 0.831, pKana: 0.254, pCJKPunct: 1.822, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.072, pEmoji: 0.966, pUniSpace: 0.953, pUniPunct: 0.091, pSymbol: 0.959, pTab: 1.34, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.371, pPunctMixed: 0.201, pSymbolMore: 0.004}}
+		pWord: 0.898, pLongLetter: 0.254, pLongEnglish: 0.071, pRareEnd: 0.899, pRareEndWest: 0.075, pCapsLetter: 0.548, pCapsShort: 0.014, pRepeat: -0.101,
+		pCaseFlip: 2.646, pDigitGroup: 0.324, pDigit: 0.805, pPunct: 0.847, pPunctMore: 0.003, pPunctWord: 0.978, pNewline: 2.103, pBlankLine: 0.868,
+		pIndent: 0.062, pSpaces: 1.241, pSpaceMore: 0, pSpaceDigit: 1.216, pSpaceWide: 0.276, pCtrl: 0.187, pAccent: 0.999, pUmlaut: 0.468,
+		pAccentDense: 0.736, pAccentExt: 0.863, pAccentCont: 0.507, pCombining: 0.42, pTurkish: 0.878, pVietnamese: 0.017, pGreek: 0.391, pCyrRussian: 0.207,
+		pCyrDefault: 0.295, pCyrSouth: 0.358, pCyrTurkic: 0.386, pCyrKyrgyz: 0.261, pArmenian: 0.525, pGeorgian: 0.425, pHebrew: 0.491, pArabic: 0.325,
+		pArabicFa: 0.304, pArabicUr: 0.293, pEthiopic: 0.696, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.619, pGujarati: 0.412, pOriya: 0.785,
+		pTamil: 0.294, pTelugu: 0.346, pKannada: 0.421, pMalayalam: 0.354, pSinhala: 0.526, pThai: 0.353, pLao: 0.551, pMyanmar: 0.436,
+		pKhmer: 0.592, pHangul: 0.596, pHanSimple: 0.547, pHanTrad: 0.641, pKanji: 0.825, pKana: 0.256, pCJKPunct: 1.801, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.072, pEmoji: 0.968, pUniSpace: 0.95, pUniPunct: 0.092, pSymbol: 0.961, pTab: 1.339, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.373, pPunctMixed: 0.204, pSymbolMore: 0.004}}
 )
