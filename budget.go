@@ -29,7 +29,7 @@ const (
 	pRepeat             // a capital repeating the one before (AAAA in base64 of zeros): a discount
 	pCaseFlip           // an upper-to-lower flip inside a run: random text
 	pDigitGroup         // each group of up to three digits
-	pDigit              // each digit (tokenizers that split every digit)
+	pDigit              // each digit unlike the one before it (tokenizers that split every digit)
 	pPunct              // a run of punctuation
 	pPunctMore          // each further character of such a run
 	pPunctWord          // one punctuation character glued to a word ("/usr", ".go")
@@ -94,6 +94,7 @@ const (
 	pCapsEnglish        // each letter past the fifth of an ALL-CAPS word with an English tail (WARRANTIES, DESCRIPTION)
 	pSpaceEnd           // a run of spaces or a tab before a line break: trailing blanks most tokenizers fold into the break
 	pScriptBare         // the same word with no space before it (after a line break, a quote or a digit)
+	pDigitSame          // each digit repeating the one before it: runs of one digit merge in some tokenizers
 	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	nPieces
@@ -330,12 +331,16 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 // digitRun counts the run of digits at i, a piece per digit and per group
 // of three, and returns its end.
 func digitRun(s string, i int, c *pieces) int {
-	j := i + 1
+	j, same := i+1, int32(0)
 	for j < len(s) && asciiClass[s[j]] == clsDigit {
+		if s[j] == s[j-1] {
+			same++ // 0000 in a hex dump, 2000 in a date
+		}
 		j++
 	}
 	c[pDigitGroup] += int32((j - i + 2) / 3)
-	c[pDigit] += int32(j - i)
+	c[pDigit] += int32(j-i) - same
+	c[pDigitSame] += same
 	return j
 }
 

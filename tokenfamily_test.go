@@ -17,7 +17,7 @@ func init() {
 	fitFiles = append(fitFiles, "testdata/tokens_fit3.jsonl")
 	checkFiles = append(checkFiles, "testdata/tokens_check3.jsonl")
 	pieceNames[pTab], pieceNames[pSpacesDigit], pieceNames[pCapsEnglish], pieceNames[pSpaceEnd] = "pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd"
-	pieceNames[pSymbolMore], pieceNames[pPunctMixed], pieceNames[pScriptBare] = "pSymbolMore", "pPunctMixed", "pScriptBare"
+	pieceNames[pSymbolMore], pieceNames[pPunctMixed], pieceNames[pScriptBare], pieceNames[pDigitSame] = "pSymbolMore", "pPunctMixed", "pScriptBare", "pDigitSame"
 }
 
 // fittedFamilies are the families with prices of their own.
@@ -233,7 +233,7 @@ func TestPieces(t *testing.T) {
 		{"帳 號 終", pSpaceWide, 2}, {"a 1", pSpaceWide, 0}, {"a 1", pSpaceDigit, 1},
 		{"Xin chào các bạn, hôm nay", pVietnamese, 4}, {"Xin chào các bạn, hôm nay", pAccent, 0},
 		{"déjà vu à la française", pAccent, 4}, {"déjà vu à la française", pVietnamese, 0},
-		{"12345678", pDigit, 8}, {"12345678", pDigitGroup, 3},
+		{"12345678", pDigit, 8}, {"12345678", pDigitGroup, 3}, {"0000 2001", pDigit, 4}, {"0000 2001", pDigitSame, 4},
 		{"x\n\n\n    y", pBlankLine, 2}, {"x\n\n\n    y", pIndent, 1},
 		{"a" + strings.Repeat(" ", 40) + "b", pSpaceMore, 1},
 		{"también atualização", pAccentCont, 2}, {"también atualização", pWord, 2}, {"Übersicht", pWord, 0},
