@@ -29,7 +29,7 @@ const (
 	pRepeat             // a capital repeating the one before (AAAA in base64 of zeros): a discount
 	pCaseFlip           // an upper-to-lower flip inside a run: random text
 	pDigitGroup         // each group of up to three digits
-	pDigit              // each digit (tokenizers that split every digit)
+	pDigit              // each digit unlike the one before it (tokenizers that split every digit)
 	pPunct              // a run of punctuation
 	pPunctMore          // each further character of such a run
 	pPunctWord          // one punctuation character glued to a word ("/usr", ".go")
@@ -37,7 +37,7 @@ const (
 	pBlankLine          // each line break past the first of such a run
 	pIndent             // a line break followed by two or more spaces or a tab
 	pSpaces             // a run of two or more spaces, or a tab
-	pSpaceMore          // each further sixteen spaces or tabs of such a run
+	pSpaceMore          // each further 32 spaces or tabs of such a run
 	pSpaceDigit         // a single space before a digit
 	pSpaceWide          // a single space before a non-ASCII character (spaced-out CJK)
 	pCtrl               // an ASCII control character
@@ -89,6 +89,14 @@ const (
 	pUniSpace           // a non-ASCII space
 	pUniPunct           // Latin-1 and general punctuation: quotes, dashes, «», ©
 	pSymbol             // any other character: arrows, box drawing, maths
+	pTab                // a single tab inside a line: a field separator, one token, no space glued to the word after
+	pSpacesDigit        // a run of spaces before a digit: most tokenizers split its last space off as a token of its own
+	pCapsEnglish        // each letter past the fifth of an ALL-CAPS word with an English tail (WARRANTIES, DESCRIPTION)
+	pSpaceEnd           // a run of spaces or a tab before a line break: trailing blanks most tokenizers fold into the break
+	pScriptBare         // the same word with no space before it (after a line break, a quote or a digit)
+	pDigitSame          // each digit repeating the one before it: runs of one digit merge in some tokenizers
+	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
+	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	nPieces
 )
 
@@ -302,10 +310,20 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
-		c[pScriptWord]++
+		if i > 0 && s[i-1] == ' ' {
+			c[pScriptWord]++
+		} else {
+			c[pScriptBare]++ // no space before it: a line's or a name's first word
+		}
 	}
 	if !tally.add(r) {
-		c[runePiece(r)]++
+		p := runePiece(r)
+		if p == pSymbol && i > 0 && s[i-1] >= utf8.RuneSelf {
+			if prev, _ := utf8.DecodeLastRuneInString(s[:i]); prev != utf8.RuneError && runePiece(prev) == pSymbol {
+				p = pSymbolMore // "├──", "═════": tokenizers merge runs of box drawing
+			}
+		}
+		c[p]++
 	}
 	return i + size, latinLetter(r)
 }
@@ -313,12 +331,16 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 // digitRun counts the run of digits at i, a piece per digit and per group
 // of three, and returns its end.
 func digitRun(s string, i int, c *pieces) int {
-	j := i + 1
+	j, same := i+1, int32(0)
 	for j < len(s) && asciiClass[s[j]] == clsDigit {
+		if s[j] == s[j-1] {
+			same++ // 0000 in a hex dump, 2000 in a date
+		}
 		j++
 	}
 	c[pDigitGroup] += int32((j - i + 2) / 3)
-	c[pDigit] += int32(j - i)
+	c[pDigit] += int32(j-i) - same
+	c[pDigitSame] += same
 	return j
 }
 
@@ -368,13 +390,34 @@ func punctRun(s string, i int, c *pieces) int {
 	for j < len(s) && asciiClass[s[j]] == clsPunct {
 		j++
 	}
-	if j-i == 1 && j < len(s) && isLetter(s[j]) {
+	switch {
+	case j-i == 1 && j < len(s) && isLetter(s[j]):
 		c[pPunctWord]++
-	} else {
+	case j-i > punctShort && !sameBytes(s[i:j]):
+		// a long run of mixed punctuation ("(?:[^\"\\]|\\.)*" in a regex):
+		// few such runs are tokens, so its characters cost more
+		c[pPunct]++
+		c[pPunctMore] += punctShort - 1
+		c[pPunctMixed] += int32(j - i - punctShort)
+	default:
 		c[pPunct]++
 		c[pPunctMore] += int32(j - i - 1)
 	}
 	return j
+}
+
+// punctShort is the longest punctuation run priced as one piece and its
+// further characters: "();", "*/", "-->" are tokens, longer mixes rarely.
+const punctShort = 3
+
+// sameBytes reports whether every byte of s is its first (a rule of ---- or ====).
+func sameBytes(s string) bool {
+	for i := 1; i < len(s); i++ {
+		if s[i] != s[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // newlineRun counts line breaks with the blank lines and indentation after
@@ -405,16 +448,26 @@ done:
 
 // spaceRun counts a run of spaces and tabs and returns its end. A single
 // space belongs to the word after it, except before a digit, which most
-// tokenizers split off.
+// tokenizers split off; so does the last space of a run. A run of spaces
+// is one token up to some 32 to 80 spaces, whatever its length (the padding
+// of columns in dpkg -l or ps), a single tab is one token (TSV), and blanks
+// that end a line go with the line break in most tokenizers.
 func spaceRun(s string, i int, c *pieces) int {
 	j := i + 1
 	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 		j++
 	}
 	switch {
-	case j-i > 1 || s[i] == '\t':
+	case (j-i > 1 || s[i] == '\t') && j < len(s) && (s[j] == '\n' || s[j] == '\r'):
+		c[pSpaceEnd]++
+	case j-i == 1 && s[i] == '\t':
+		c[pTab]++
+	case j-i > 1:
 		c[pSpaces]++
-		c[pSpaceMore] += int32((j - i - 1) / 16)
+		c[pSpaceMore] += int32((j - i - 1) / 32)
+		if j < len(s) && asciiClass[s[j]] == clsDigit {
+			c[pSpacesDigit]++
+		}
 	case j < len(s) && asciiClass[s[j]] == clsDigit:
 		c[pSpaceDigit]++
 	case j < len(s) && s[j] >= utf8.RuneSelf:
@@ -487,7 +540,9 @@ func letterRun(s string, i int, c *pieces) int {
 	if seg >= 3 && rareEnd(s[j-2], s[j-1]) {
 		c[pRareEnd]++
 	}
-	if caps == seg && seg > 1 && closed == 0 && !capsWord(s[j-seg:j]) {
+	if caps == seg && seg > wordFree && closed == 0 && englishTail(s[j-3]|0x20, s[j-2]|0x20, s[j-1]|0x20) {
+		c[pCapsEnglish] += int32(seg - wordFree) // WARRANTIES, DESCRIPTION: English, in capitals
+	} else if caps == seg && seg > 1 && closed == 0 && !capsWord(s[j-seg:j]) {
 		if seg <= 5 && hasVowel(s[j-seg:j]) {
 			c[pCapsShort] += int32(seg - 1) // OF, AND, KIND: words more often than not
 		} else {

@@ -137,85 +137,93 @@ var genericFamily = family{"generic", &prices{
 	pThai: 0.94, pLao: 2.2, pMyanmar: 1.3, pKhmer: 1.3, pHangul: 1.15,
 	pHanSimple: 1.0, pHanTrad: 1.40, pKanji: 1.26, pKana: 0.87, pCJKPunct: 1.0,
 	pAlphabet: 0.42, pVarSel: 0.42, pEmoji: 2.2, pUniSpace: 0.5, pUniPunct: 1.0, pSymbol: 1.0,
+	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0, pPunctMixed: 0.547, pScriptBare: 0, pDigitSame: 0,
 }}
 
 // The fitted families: prices written by TestFitPrices (go test -run
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.824, pLongLetter: 0.253, pLongEnglish: 0.115, pRareEnd: 0.828, pRareEndWest: 0.423, pCapsLetter: 0.531, pCapsShort: 0.003, pRepeat: -0.092,
-		pCaseFlip: 3.416, pDigitGroup: 0.999, pDigit: 0.001, pPunct: 0.828, pPunctMore: 0.178, pPunctWord: 0.315, pNewline: 1.707, pBlankLine: 0.001,
-		pIndent: 0.387, pSpaces: 1.617, pSpaceMore: 1.794, pSpaceDigit: 1.003, pSpaceWide: 0.106, pCtrl: 1.724, pAccent: 0.821, pUmlaut: 0.87,
-		pAccentDense: 1.296, pAccentExt: 1.299, pAccentCont: 0.04, pCombining: 0.42, pTurkish: 1.307, pVietnamese: 0.579, pGreek: 0.393, pCyrRussian: 0.253,
-		pCyrDefault: 0.352, pCyrSouth: 0.386, pCyrTurkic: 0.345, pCyrKyrgyz: 0.312, pArmenian: 0.344, pGeorgian: 0.366, pHebrew: 0.451, pArabic: 0.337,
-		pArabicFa: 0.356, pArabicUr: 0.376, pEthiopic: 2.292, pDevanagari: 0.399, pBengali: 0.401, pGurmukhi: 0.649, pGujarati: 0.426, pOriya: 1.3,
-		pTamil: 0.462, pTelugu: 0.432, pKannada: 0.464, pMalayalam: 0.344, pSinhala: 0.617, pThai: 0.446, pLao: 1.918, pMyanmar: 0.565,
-		pKhmer: 0.552, pHangul: 0.687, pHanSimple: 0.665, pHanTrad: 1.12, pKanji: 1.018, pKana: 0.558, pCJKPunct: 1.648, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 4, pEmoji: 0.974, pUniSpace: 0.004, pUniPunct: 1.602, pSymbol: 0.944}}
+		pWord: 0.815, pLongLetter: 0.294, pLongEnglish: 0.071, pRareEnd: 0.881, pRareEndWest: 0.333, pCapsLetter: 0.525, pCapsShort: 0.034, pRepeat: -0.118,
+		pCaseFlip: 3.345, pDigitGroup: 1.049, pDigit: 0.001, pPunct: 0.905, pPunctMore: 0.049, pPunctWord: 0.322, pNewline: 1.631, pBlankLine: 0.001,
+		pIndent: 0.413, pSpaces: 1.584, pSpaceMore: 0, pSpaceDigit: 0.833, pSpaceWide: 0.657, pCtrl: 1.53, pAccent: 0.505, pUmlaut: 0.398,
+		pAccentDense: 0.984, pAccentExt: 0.947, pAccentCont: 0.414, pCombining: 0.42, pTurkish: 1.061, pVietnamese: 0.265, pGreek: 0.291, pCyrRussian: 0.153,
+		pCyrDefault: 0.248, pCyrSouth: 0.265, pCyrTurkic: 0.231, pCyrKyrgyz: 0.148, pArmenian: 0.232, pGeorgian: 0.245, pHebrew: 0.297, pArabic: 0.192,
+		pArabicFa: 0.21, pArabicUr: 0.217, pEthiopic: 1.945, pDevanagari: 0.244, pBengali: 0.265, pGurmukhi: 0.468, pGujarati: 0.292, pOriya: 1.058,
+		pTamil: 0.318, pTelugu: 0.342, pKannada: 0.332, pMalayalam: 0.28, pSinhala: 0.501, pThai: 0.439, pLao: 1.899, pMyanmar: 0.538,
+		pKhmer: 0.622, pHangul: 0.539, pHanSimple: 0.729, pHanTrad: 0.966, pKanji: 1.064, pKana: 0.553, pCJKPunct: 0.952, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.251, pEmoji: 1.517, pUniSpace: 1.778, pUniPunct: 0.502, pSymbol: 1.356, pTab: 0.792, pSpacesDigit: 0.501,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.887, pDigitSame: 0.001, pPunctMixed: 0.357, pSymbolMore: 0.011}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.938, pLongLetter: 0.409, pLongEnglish: 0.003, pRareEnd: 1.089, pRareEndWest: 0.197, pCapsLetter: 0.492, pCapsShort: 0.001, pRepeat: -0.264,
-		pCaseFlip: 3.472, pDigitGroup: 1.125, pDigit: 0.001, pPunct: 0.73, pPunctMore: 0.134, pPunctWord: 0.002, pNewline: 1.457, pBlankLine: 0.001,
-		pIndent: 0.252, pSpaces: 1.407, pSpaceMore: 1.631, pSpaceDigit: 0.783, pSpaceWide: 0.146, pCtrl: 0.561, pAccent: 1.751, pUmlaut: 1.296,
-		pAccentDense: 1.575, pAccentExt: 1.707, pAccentCont: 0.177, pCombining: 0.42, pTurkish: 2.202, pVietnamese: 1.159, pGreek: 0.487, pCyrRussian: 0.001,
-		pCyrDefault: 0.04, pCyrSouth: 0.036, pCyrTurkic: 0.324, pCyrKyrgyz: 0.183, pArmenian: 1.679, pGeorgian: 1.666, pHebrew: 0.416, pArabic: 0.093,
-		pArabicFa: 0.169, pArabicUr: 0.192, pEthiopic: 2.278, pDevanagari: 0.569, pBengali: 0.831, pGurmukhi: 1.23, pGujarati: 1.344, pOriya: 1.3,
-		pTamil: 1.1, pTelugu: 1.564, pKannada: 1.556, pMalayalam: 1.466, pSinhala: 1.587, pThai: 0.998, pLao: 2.289, pMyanmar: 2.104,
-		pKhmer: 1.784, pHangul: 1.178, pHanSimple: 1.025, pHanTrad: 1.735, pKanji: 1.65, pKana: 0.835, pCJKPunct: 1.133, pAlphabet: 0.42,
-		pScriptWord: 3.51, pVarSel: 4, pEmoji: 1.746, pUniSpace: 4, pUniPunct: 0.031, pSymbol: 0.772}}
+		pWord: 0.967, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.059, pRareEndWest: 0.141, pCapsLetter: 0.491, pCapsShort: 0.01, pRepeat: -0.214,
+		pCaseFlip: 3.052, pDigitGroup: 1.138, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.423, pBlankLine: 0.001,
+		pIndent: 0.122, pSpaces: 1.284, pSpaceMore: 0, pSpaceDigit: 0.786, pSpaceWide: 0.589, pCtrl: 0.223, pAccent: 1.815, pUmlaut: 1.875,
+		pAccentDense: 1.66, pAccentExt: 1.802, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.163, pVietnamese: 1.133, pGreek: 0.972, pCyrRussian: 0.402,
+		pCyrDefault: 0.537, pCyrSouth: 0.592, pCyrTurkic: 0.756, pCyrKyrgyz: 0.585, pArmenian: 2.095, pGeorgian: 2.092, pHebrew: 1.08, pArabic: 0.747,
+		pArabicFa: 0.77, pArabicUr: 1.033, pEthiopic: 2.961, pDevanagari: 1.13, pBengali: 1.373, pGurmukhi: 1.928, pGujarati: 1.938, pOriya: 2.963,
+		pTamil: 1.489, pTelugu: 1.974, pKannada: 1.981, pMalayalam: 1.809, pSinhala: 2.114, pThai: 0.994, pLao: 2.273, pMyanmar: 2.08,
+		pKhmer: 1.763, pHangul: 1.022, pHanSimple: 0.96, pHanTrad: 1.351, pKanji: 1.678, pKana: 0.684, pCJKPunct: 2.99, pAlphabet: 0.42,
+		pScriptWord: 0.032, pVarSel: 0.948, pEmoji: 2.118, pUniSpace: 2.613, pUniPunct: 0.345, pSymbol: 0.966, pTab: 0.554, pSpacesDigit: 0.469,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.335, pDigitSame: 0.001, pPunctMixed: 0.274, pSymbolMore: 0.413}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.05, pLongLetter: 0.404, pLongEnglish: 0.002, pRareEnd: 1.379, pRareEndWest: 0.443, pCapsLetter: 0.545, pCapsShort: 0.156, pRepeat: -0.246,
-		pCaseFlip: 2.594, pDigitGroup: 0.578, pDigit: 0.195, pPunct: 0.764, pPunctMore: 0.004, pPunctWord: 0.796, pNewline: 1.399, pBlankLine: 0.001,
-		pIndent: 0.007, pSpaces: 1.365, pSpaceMore: 1.673, pSpaceDigit: 0.01, pSpaceWide: 0.44, pCtrl: 1.805, pAccent: 1.677, pUmlaut: 1.676,
-		pAccentDense: 1.63, pAccentExt: 2.057, pAccentCont: 0.301, pCombining: 0.42, pTurkish: 2.78, pVietnamese: 2.04, pGreek: 0.691, pCyrRussian: 0.001,
-		pCyrDefault: 0.007, pCyrSouth: 0.001, pCyrTurkic: 0.287, pCyrKyrgyz: 0.212, pArmenian: 1.651, pGeorgian: 0.885, pHebrew: 0.181, pArabic: 0.238,
-		pArabicFa: 0.36, pArabicUr: 0.314, pEthiopic: 2.422, pDevanagari: 0.578, pBengali: 1.441, pGurmukhi: 2.382, pGujarati: 2.508, pOriya: 1.3,
-		pTamil: 1.672, pTelugu: 1.911, pKannada: 1.901, pMalayalam: 2.088, pSinhala: 1.183, pThai: 1.911, pLao: 3.245, pMyanmar: 1.094,
-		pKhmer: 3.274, pHangul: 1.32, pHanSimple: 0.888, pHanTrad: 1.388, pKanji: 1.615, pKana: 0.794, pCJKPunct: 1.497, pAlphabet: 0.42,
-		pScriptWord: 4, pVarSel: 4, pEmoji: 1.762, pUniSpace: 2.13, pUniPunct: 0.155, pSymbol: 0.948}}
+		pWord: 1.062, pLongLetter: 0.483, pLongEnglish: 0.002, pRareEnd: 1.245, pRareEndWest: 0.299, pCapsLetter: 0.538, pCapsShort: 0.293, pRepeat: -0.3,
+		pCaseFlip: 2.479, pDigitGroup: 0.527, pDigit: 0.329, pPunct: 0.765, pPunctMore: 0.02, pPunctWord: 0.811, pNewline: 1.243, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.194, pSpaceMore: 0, pSpaceDigit: 0.048, pSpaceWide: 0.426, pCtrl: 1.591, pAccent: 1.836, pUmlaut: 1.746,
+		pAccentDense: 1.869, pAccentExt: 2.155, pAccentCont: 0.096, pCombining: 0.42, pTurkish: 2.919, pVietnamese: 2.213, pGreek: 1.321, pCyrRussian: 0.541,
+		pCyrDefault: 0.644, pCyrSouth: 0.693, pCyrTurkic: 0.857, pCyrKyrgyz: 0.732, pArmenian: 2.191, pGeorgian: 1.428, pHebrew: 1.048, pArabic: 1.085,
+		pArabicFa: 1.16, pArabicUr: 1.411, pEthiopic: 3.264, pDevanagari: 1.366, pBengali: 2.107, pGurmukhi: 3.295, pGujarati: 3.26, pOriya: 3.259,
+		pTamil: 2.177, pTelugu: 2.445, pKannada: 2.451, pMalayalam: 2.537, pSinhala: 1.896, pThai: 1.906, pLao: 3.246, pMyanmar: 1.1,
+		pKhmer: 3.279, pHangul: 1.32, pHanSimple: 0.835, pHanTrad: 1.27, pKanji: 1.636, pKana: 0.703, pCJKPunct: 3.367, pAlphabet: 0.42,
+		pScriptWord: 0.053, pVarSel: 1.881, pEmoji: 2.183, pUniSpace: 0.949, pUniPunct: 0.269, pSymbol: 1.817, pTab: 1.188, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.002, pScriptBare: 0.027, pDigitSame: 0.001, pPunctMixed: 0.249, pSymbolMore: 0.077}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.899, pLongLetter: 0.439, pLongEnglish: 0.007, pRareEnd: 1.14, pRareEndWest: 0.185, pCapsLetter: 0.499, pCapsShort: 0.001, pRepeat: -0.288,
-		pCaseFlip: 3.523, pDigitGroup: 1.132, pDigit: 0.001, pPunct: 0.764, pPunctMore: 0.143, pPunctWord: 0.002, pNewline: 1.415, pBlankLine: 0.001,
-		pIndent: 0.241, pSpaces: 1.402, pSpaceMore: 1.664, pSpaceDigit: 0.85, pSpaceWide: 0.415, pCtrl: 0.585, pAccent: 1.476, pUmlaut: 0.797,
-		pAccentDense: 1.197, pAccentExt: 1.056, pAccentCont: 0.501, pCombining: 0.42, pTurkish: 0.829, pVietnamese: 0.024, pGreek: 0.065, pCyrRussian: 0.002,
-		pCyrDefault: 0.058, pCyrSouth: 0.135, pCyrTurkic: 0.327, pCyrKyrgyz: 0.179, pArmenian: 1.583, pGeorgian: 1.853, pHebrew: 0.71, pArabic: 0.007,
-		pArabicFa: 0.001, pArabicUr: 0.209, pEthiopic: 2.58, pDevanagari: 0.174, pBengali: 1.062, pGurmukhi: 1.528, pGujarati: 1.601, pOriya: 1.3,
-		pTamil: 1.272, pTelugu: 1.746, pKannada: 1.742, pMalayalam: 1.589, pSinhala: 1.803, pThai: 0.501, pLao: 2.076, pMyanmar: 2.09,
-		pKhmer: 1.783, pHangul: 0.668, pHanSimple: 0.806, pHanTrad: 0.995, pKanji: 0.98, pKana: 0.606, pCJKPunct: 0.513, pAlphabet: 0.42,
-		pScriptWord: 1.952, pVarSel: 4, pEmoji: 1.634, pUniSpace: 4, pUniPunct: 0.002, pSymbol: 0.679}}
+		pWord: 0.898, pLongLetter: 0.446, pLongEnglish: 0.04, pRareEnd: 1.136, pRareEndWest: 0.147, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
+		pCaseFlip: 3.288, pDigitGroup: 1.161, pDigit: 0.001, pPunct: 0.899, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.374, pBlankLine: 0.001,
+		pIndent: 0.159, pSpaces: 1.333, pSpaceMore: 0, pSpaceDigit: 0.753, pSpaceWide: 1.19, pCtrl: 0.25, pAccent: 1.491, pUmlaut: 1.088,
+		pAccentDense: 1.144, pAccentExt: 0.941, pAccentCont: 0.44, pCombining: 0.42, pTurkish: 0.317, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.152,
+		pCyrDefault: 0.215, pCyrSouth: 0.327, pCyrTurkic: 0.468, pCyrKyrgyz: 0.297, pArmenian: 1.719, pGeorgian: 2.002, pHebrew: 0.943, pArabic: 0.205,
+		pArabicFa: 0.154, pArabicUr: 0.53, pEthiopic: 2.82, pDevanagari: 0.407, pBengali: 1.252, pGurmukhi: 1.771, pGujarati: 1.817, pOriya: 2.798,
+		pTamil: 1.405, pTelugu: 1.883, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.978, pThai: 0.485, pLao: 2.048, pMyanmar: 2.049,
+		pKhmer: 1.736, pHangul: 0.437, pHanSimple: 0.804, pHanTrad: 0.882, pKanji: 0.89, pKana: 0.6, pCJKPunct: 0.617, pAlphabet: 0.42,
+		pScriptWord: 0.01, pVarSel: 0.497, pEmoji: 1.962, pUniSpace: 1.819, pUniPunct: 0.551, pSymbol: 0.656, pTab: 0.583, pSpacesDigit: 0.361,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.248, pDigitSame: 0.001, pPunctMixed: 0.285, pSymbolMore: 0.264}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.896, pLongLetter: 0.424, pLongEnglish: 0.004, pRareEnd: 1.14, pRareEndWest: 0.091, pCapsLetter: 0.441, pCapsShort: 0.001, pRepeat: -0.279,
-		pCaseFlip: 3.36, pDigitGroup: 0.382, pDigit: 0.908, pPunct: 0.784, pPunctMore: 0.077, pPunctWord: 0.001, pNewline: 1.722, pBlankLine: 0.001,
-		pIndent: 0.035, pSpaces: 1.446, pSpaceMore: 1.269, pSpaceDigit: 0.617, pSpaceWide: 0.991, pCtrl: 0.37, pAccent: 1.759, pUmlaut: 0.902,
-		pAccentDense: 1.377, pAccentExt: 1.284, pAccentCont: 0.195, pCombining: 0.42, pTurkish: 1.412, pVietnamese: 0.265, pGreek: 0.677, pCyrRussian: 0.027,
-		pCyrDefault: 0.174, pCyrSouth: 0.175, pCyrTurkic: 0.355, pCyrKyrgyz: 0.257, pArmenian: 0.843, pGeorgian: 0.841, pHebrew: 0.003, pArabic: 0.001,
-		pArabicFa: 0.252, pArabicUr: 0.234, pEthiopic: 1.142, pDevanagari: 0.726, pBengali: 0.898, pGurmukhi: 1.404, pGujarati: 1.371, pOriya: 1.3,
-		pTamil: 0.986, pTelugu: 1.445, pKannada: 1.309, pMalayalam: 1.302, pSinhala: 1.372, pThai: 0.592, pLao: 1.354, pMyanmar: 1.575,
-		pKhmer: 1.319, pHangul: 0.592, pHanSimple: 0.683, pHanTrad: 0.924, pKanji: 0.786, pKana: 0.599, pCJKPunct: 0.292, pAlphabet: 0.42,
-		pScriptWord: 1.344, pVarSel: 2.919, pEmoji: 0.657, pUniSpace: 4, pUniPunct: 0.002, pSymbol: 0.373}}
+		pWord: 0.927, pLongLetter: 0.43, pLongEnglish: 0.027, pRareEnd: 1.099, pRareEndWest: 0.058, pCapsLetter: 0.439, pCapsShort: 0.009, pRepeat: -0.245,
+		pCaseFlip: 2.942, pDigitGroup: 0.332, pDigit: 0.995, pPunct: 0.83, pPunctMore: 0.006, pPunctWord: 0.002, pNewline: 1.555, pBlankLine: 0.001,
+		pIndent: 0.021, pSpaces: 1.233, pSpaceMore: 0, pSpaceDigit: 0.723, pSpaceWide: 1.319, pCtrl: 0.087, pAccent: 1.558, pUmlaut: 1.113,
+		pAccentDense: 1.22, pAccentExt: 1.149, pAccentCont: 0.392, pCombining: 0.42, pTurkish: 1.271, pVietnamese: 0.091, pGreek: 0.82, pCyrRussian: 0.166,
+		pCyrDefault: 0.305, pCyrSouth: 0.355, pCyrTurkic: 0.483, pCyrKyrgyz: 0.358, pArmenian: 0.965, pGeorgian: 0.97, pHebrew: 0.162, pArabic: 0.18,
+		pArabicFa: 0.429, pArabicUr: 0.513, pEthiopic: 1.132, pDevanagari: 0.889, pBengali: 1.056, pGurmukhi: 1.619, pGujarati: 1.564, pOriya: 2.183,
+		pTamil: 1.093, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.392, pSinhala: 1.512, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
+		pKhmer: 1.289, pHangul: 0.507, pHanSimple: 0.643, pHanTrad: 0.794, pKanji: 0.814, pKana: 0.568, pCJKPunct: 0.659, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.06, pEmoji: 1.052, pUniSpace: 2.151, pUniPunct: 0.435, pSymbol: 0.664, pTab: 0.553, pSpacesDigit: 0.406,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.882, pDigitSame: 0.838, pPunctMixed: 0.256, pSymbolMore: 0.125}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.032, pLongLetter: 0.311, pLongEnglish: 0.002, pRareEnd: 0.979, pRareEndWest: 0.172, pCapsLetter: 0.519, pCapsShort: 0.01, pRepeat: -0.092,
-		pCaseFlip: 2.415, pDigitGroup: 1.097, pDigit: 0.001, pPunct: 0.845, pPunctMore: 0.109, pPunctWord: 0.315, pNewline: 1.465, pBlankLine: 0.001,
-		pIndent: 0.016, pSpaces: 1.075, pSpaceMore: 1.899, pSpaceDigit: 0.818, pSpaceWide: 0.848, pCtrl: 1.339, pAccent: 1.183, pUmlaut: 1.151,
-		pAccentDense: 0.92, pAccentExt: 1.007, pAccentCont: 0.541, pCombining: 0.42, pTurkish: 2.247, pVietnamese: 0.459, pGreek: 0.429, pCyrRussian: 0.219,
-		pCyrDefault: 0.351, pCyrSouth: 0.372, pCyrTurkic: 0.488, pCyrKyrgyz: 0.392, pArmenian: 0.53, pGeorgian: 0.763, pHebrew: 0.416, pArabic: 0.298,
-		pArabicFa: 0.335, pArabicUr: 0.414, pEthiopic: 2.285, pDevanagari: 0.597, pBengali: 0.406, pGurmukhi: 1.03, pGujarati: 0.887, pOriya: 1.3,
-		pTamil: 0.588, pTelugu: 0.79, pKannada: 0.749, pMalayalam: 0.858, pSinhala: 1.039, pThai: 0.435, pLao: 1.836, pMyanmar: 0.918,
-		pKhmer: 1.34, pHangul: 0.652, pHanSimple: 0.57, pHanTrad: 0.808, pKanji: 0.782, pKana: 0.574, pCJKPunct: 0.638, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 4, pEmoji: 0.802, pUniSpace: 1.589, pUniPunct: 0.596, pSymbol: 0.595}}
+		pWord: 1.001, pLongLetter: 0.342, pLongEnglish: 0.001, pRareEnd: 0.89, pRareEndWest: 0.084, pCapsLetter: 0.526, pCapsShort: 0.026, pRepeat: -0.133,
+		pCaseFlip: 2.569, pDigitGroup: 1.091, pDigit: 0.001, pPunct: 0.894, pPunctMore: 0.033, pPunctWord: 0.386, pNewline: 1.518, pBlankLine: 0.001,
+		pIndent: 0.171, pSpaces: 1.015, pSpaceMore: 0, pSpaceDigit: 0.841, pSpaceWide: 0.877, pCtrl: 1.277, pAccent: 1.379, pUmlaut: 1.667,
+		pAccentDense: 1.08, pAccentExt: 1.128, pAccentCont: 0.437, pCombining: 0.42, pTurkish: 2.136, pVietnamese: 0.562, pGreek: 0.405, pCyrRussian: 0.192,
+		pCyrDefault: 0.328, pCyrSouth: 0.343, pCyrTurkic: 0.452, pCyrKyrgyz: 0.324, pArmenian: 0.503, pGeorgian: 0.73, pHebrew: 0.379, pArabic: 0.271,
+		pArabicFa: 0.282, pArabicUr: 0.401, pEthiopic: 2.174, pDevanagari: 0.561, pBengali: 0.377, pGurmukhi: 0.983, pGujarati: 0.872, pOriya: 1.191,
+		pTamil: 0.525, pTelugu: 0.765, pKannada: 0.72, pMalayalam: 0.841, pSinhala: 0.996, pThai: 0.41, pLao: 1.834, pMyanmar: 0.915,
+		pKhmer: 1.329, pHangul: 0.638, pHanSimple: 0.557, pHanTrad: 0.764, pKanji: 0.768, pKana: 0.573, pCJKPunct: 0.767, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.52, pEmoji: 1.462, pUniSpace: 0.775, pUniPunct: 0.675, pSymbol: 0.671, pTab: 0.86, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.063, pSpaceEnd: 0.003, pScriptBare: 0.848, pDigitSame: 0.001, pPunctMixed: 0.243, pSymbolMore: 0.482}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.923, pLongLetter: 0.228, pLongEnglish: 0.066, pRareEnd: 1.005, pRareEndWest: 0.115, pCapsLetter: 0.484, pCapsShort: 0.007, pRepeat: -0.079,
-		pCaseFlip: 2.569, pDigitGroup: 0.268, pDigit: 0.827, pPunct: 0.789, pPunctMore: 0.005, pPunctWord: 0.935, pNewline: 1.985, pBlankLine: 0.918,
-		pIndent: 0.606, pSpaces: 1.495, pSpaceMore: 0.001, pSpaceDigit: 1.327, pSpaceWide: 0.001, pCtrl: 0.229, pAccent: 1.304, pUmlaut: 0.793,
-		pAccentDense: 1.09, pAccentExt: 1.052, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 1.289, pVietnamese: 0.204, pGreek: 0.414, pCyrRussian: 0.243,
-		pCyrDefault: 0.321, pCyrSouth: 0.4, pCyrTurkic: 0.43, pCyrKyrgyz: 0.312, pArmenian: 0.579, pGeorgian: 0.472, pHebrew: 0.563, pArabic: 0.381,
-		pArabicFa: 0.348, pArabicUr: 0.371, pEthiopic: 0.78, pDevanagari: 0.33, pBengali: 0.302, pGurmukhi: 0.693, pGujarati: 0.462, pOriya: 1.3,
-		pTamil: 0.338, pTelugu: 0.385, pKannada: 0.468, pMalayalam: 0.345, pSinhala: 0.558, pThai: 0.374, pLao: 0.561, pMyanmar: 0.455,
-		pKhmer: 0.511, pHangul: 0.656, pHanSimple: 0.614, pHanTrad: 0.802, pKanji: 0.809, pKana: 0.31, pCJKPunct: 1.085, pAlphabet: 0.42,
-		pScriptWord: 0.001, pVarSel: 0.779, pEmoji: 0.926, pUniSpace: 0.037, pUniPunct: 1.188, pSymbol: 0.533}}
+		pWord: 0.898, pLongLetter: 0.254, pLongEnglish: 0.07, pRareEnd: 0.898, pRareEndWest: 0.075, pCapsLetter: 0.546, pCapsShort: 0.014, pRepeat: -0.101,
+		pCaseFlip: 2.645, pDigitGroup: 0.347, pDigit: 0.784, pPunct: 0.849, pPunctMore: 0.003, pPunctWord: 0.982, pNewline: 2.103, pBlankLine: 0.867,
+		pIndent: 0.066, pSpaces: 1.243, pSpaceMore: 0, pSpaceDigit: 1.138, pSpaceWide: 0.276, pCtrl: 0.186, pAccent: 0.998, pUmlaut: 0.469,
+		pAccentDense: 0.737, pAccentExt: 0.863, pAccentCont: 0.506, pCombining: 0.42, pTurkish: 0.878, pVietnamese: 0.017, pGreek: 0.391, pCyrRussian: 0.206,
+		pCyrDefault: 0.295, pCyrSouth: 0.358, pCyrTurkic: 0.386, pCyrKyrgyz: 0.261, pArmenian: 0.524, pGeorgian: 0.425, pHebrew: 0.491, pArabic: 0.325,
+		pArabicFa: 0.304, pArabicUr: 0.293, pEthiopic: 0.695, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.619, pGujarati: 0.412, pOriya: 0.785,
+		pTamil: 0.294, pTelugu: 0.346, pKannada: 0.421, pMalayalam: 0.354, pSinhala: 0.526, pThai: 0.353, pLao: 0.551, pMyanmar: 0.436,
+		pKhmer: 0.592, pHangul: 0.596, pHanSimple: 0.547, pHanTrad: 0.64, pKanji: 0.825, pKana: 0.256, pCJKPunct: 1.804, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.069, pEmoji: 0.969, pUniSpace: 0.954, pUniPunct: 0.092, pSymbol: 0.973, pTab: 1.337, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.372, pDigitSame: 0.884, pPunctMixed: 0.197, pSymbolMore: 0.004}}
 )

@@ -11,30 +11,42 @@ import (
 	"testing"
 )
 
+// Issue 17's third round of samples (testdata/tokens_fit.md): fitFiles and
+// checkFiles are declared with the fitting tool in tokenfit_test.go.
+func init() {
+	fitFiles = append(fitFiles, "testdata/tokens_fit3.jsonl")
+	checkFiles = append(checkFiles, "testdata/tokens_check3.jsonl")
+	pieceNames[pTab], pieceNames[pSpacesDigit], pieceNames[pCapsEnglish], pieceNames[pSpaceEnd] = "pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd"
+	pieceNames[pSymbolMore], pieceNames[pPunctMixed], pieceNames[pScriptBare], pieceNames[pDigitSame] = "pSymbolMore", "pPunctMixed", "pScriptBare", "pDigitSame"
+}
+
 // fittedFamilies are the families with prices of their own.
 var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Family, qwenFamily, deepseekFamily, gemmaFamily}
 
 // The band the issue asks for, the share of check samples each family must
 // have in it, and the band every check sample must lie in. TestFamilyBand
 // fails below the share or outside the hold band and logs every sample
-// outside the target, so the gap stays in view. The hold band is wide
-// because tokens_check2.jsonl has scripts and languages with little fit
-// data (Odia, Yoruba, Portuguese prose): see testdata/tokens_fit.md.
+// outside the target, so the gap stays in view. The hold band is wider
+// than the target because prose of one language varies more than one price
+// can follow (a Portuguese paragraph at 1.55 for cl100k, another at 1.01;
+// bare regexes at 0.71 for claude): see testdata/tokens_fit.md.
 const (
 	targetLow, targetHigh = 0.85, 1.25
-	targetShare           = 0.87
-	holdLow, holdHigh     = 0.55, 1.7
-	genericLow            = 0.75 // generic's floor and ceiling on the older check samples
+	targetShare           = 0.95
+	holdLow, holdHigh     = 0.7, 1.6
+	genericLow            = 0.77 // generic's floor and ceiling on the older check samples
 	genericHigh           = 1.6
-	genericShare          = 0.97 // share of those within [0.85, 1.6]
+	genericShare          = 0.98 // share of those within [0.85, 1.6]
 )
 
-// TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl
-// and tokens_heldout.jsonl: 40+ kinds, 25+ languages), every family's
-// estimate lies within [holdLow, holdHigh] of its tokenizer's real count,
-// and the generic family within [genericLow, 1.6] of o200k and of cl100k
-// wherever the two agree within 1.5x. With -v it logs the range per family
-// and per kind, and the samples outside the target band.
+// TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl,
+// tokens_heldout.jsonl, tokens_check2.jsonl and tokens_check3.jsonl: 160
+// kinds of text besides 76 languages), every family's estimate lies within
+// [holdLow, holdHigh] of its tokenizer's real count, and targetShare of
+// them within the target; the generic family lies within [genericLow, 1.6]
+// of o200k and of cl100k wherever the two agree within 1.5x. With -v it
+// logs the range per family and per kind, and the samples outside the
+// target band.
 func TestFamilyBand(t *testing.T) {
 	t.Parallel()
 	samples := loadFiles(t, checkFiles)
@@ -222,19 +234,25 @@ func TestPieces(t *testing.T) {
 		{"帳 號 終", pSpaceWide, 2}, {"a 1", pSpaceWide, 0}, {"a 1", pSpaceDigit, 1},
 		{"Xin chào các bạn, hôm nay", pVietnamese, 4}, {"Xin chào các bạn, hôm nay", pAccent, 0},
 		{"déjà vu à la française", pAccent, 4}, {"déjà vu à la française", pVietnamese, 0},
-		{"12345678", pDigit, 8}, {"12345678", pDigitGroup, 3},
+		{"12345678", pDigit, 8}, {"12345678", pDigitGroup, 3}, {"0000 2001", pDigit, 4}, {"0000 2001", pDigitSame, 4},
 		{"x\n\n\n    y", pBlankLine, 2}, {"x\n\n\n    y", pIndent, 1},
-		{"a" + strings.Repeat(" ", 40) + "b", pSpaceMore, 2},
+		{"a" + strings.Repeat(" ", 40) + "b", pSpaceMore, 1},
 		{"también atualização", pAccentCont, 2}, {"también atualização", pWord, 2}, {"Übersicht", pWord, 0},
 		{"Übersicht", pAccentCont, 1}, {"Übersicht", pUmlaut, 1}, {"Übersicht", pAccent, 0},
 		{"Příliš žluťoučký kůň", pAccentExt, 9}, {"Příliš žluťoučký kůň", pAccent, 0},
 		{"la aplicación del programa", pRareEndWest, 2}, {"la aplicación del programa", pRareEnd, 0}, {"kitabu cha mwalimu", pRareEndWest, 0},
-		{"Привет, мир и все", pScriptWord, 4}, {"Привет, мир", pCyrRussian, 0}, {"ẹ̀kọ́", pCombining, 2},
+		{"Привет, мир и все", pScriptWord, 3}, {"Привет, мир и все", pScriptBare, 1}, {"தமிழ்\nதமிழ்", pScriptBare, 2}, {"Привет, мир", pCyrRussian, 0}, {"ẹ̀kọ́", pCombining, 2},
 		{"این یک کتاب است", pArabicFa, 12}, {"یہ ایک کتاب ہے", pArabicUr, 11}, {"هذا كتاب جديد", pArabic, 11},
 		{"the documentation", pLongEnglish, 8}, {"the documentation", pLongLetter, 0}, {"kirjoittaminen", pLongLetter, 9},
 		{"See the Redistributions", pLongEnglish, 10}, {"ọmọ ẹ̀kọ́ ṣe", pVietnamese, 0}, {"ọmọ ẹ̀kọ́ ṣe", pAccentExt, 5},
 		{"Það er gaman að læra íslensku á hverjum degi í skólanum með góðum vinum", pAccentDense, 11},
 		{"A aplicação não abre depois da atualização do sistema operativo", pAccentDense, 0},
+		{"root\tx\t0", pTab, 2}, {"root\tx\t0", pSpaces, 0}, {"a\t\tb", pSpaces, 1}, {"a\t\tb", pTab, 0},
+		{"bash      5.2-15", pSpacesDigit, 1}, {"bash      5.2-15", pSpaces, 1}, {"bash 5.2", pSpacesDigit, 0},
+		{"a" + strings.Repeat(" ", 40) + "\nb", pSpaceEnd, 1}, {"a" + strings.Repeat(" ", 40) + "\nb", pSpaces, 0}, {"a \nb", pSpaceEnd, 0},
+		{"THE WARRANTIES OF MERCHANTABILITY", pCapsEnglish, 15}, {"THE WARRANTIES OF MERCHANTABILITY", pLongLetter, 0}, {"MFRGGZDFMZTWQ", pCapsEnglish, 0},
+		{"├── a\n│   └── b", pSymbolMore, 4}, {"├── a\n│   └── b", pSymbol, 3}, {"x → y ≤ z", pSymbolMore, 0},
+		{`(?:[^"\\]|\\.)*"`, pPunctMixed, 13}, {`(?:[^"\\]|\\.)*"`, pPunctMore, 2}, {"x = ----------", pPunctMixed, 0}, {"f(a));", pPunctMixed, 0},
 		{"ಕನ್ನಡ", pKannada, 5}, {"தமிழ்", pTamil, 5}, {"ქართული", pGeorgian, 7}, {"🙂\ufe0f", pVarSel, 1},
 	} {
 		var got pieces
