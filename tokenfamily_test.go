@@ -11,15 +11,6 @@ import (
 	"testing"
 )
 
-// Issue 17's third round of samples (testdata/tokens_fit.md): fitFiles and
-// checkFiles are declared with the fitting tool in tokenfit_test.go.
-func init() {
-	fitFiles = append(fitFiles, "testdata/tokens_fit3.jsonl")
-	checkFiles = append(checkFiles, "testdata/tokens_check3.jsonl")
-	pieceNames[pTab], pieceNames[pSpacesDigit], pieceNames[pCapsEnglish], pieceNames[pSpaceEnd] = "pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd"
-	pieceNames[pSymbolMore], pieceNames[pPunctMixed], pieceNames[pScriptBare], pieceNames[pDigitSame] = "pSymbolMore", "pPunctMixed", "pScriptBare", "pDigitSame"
-}
-
 // fittedFamilies are the families with prices of their own.
 var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Family, qwenFamily, deepseekFamily, gemmaFamily}
 
