@@ -50,11 +50,12 @@ func TestSignalExitCodes(t *testing.T) {
 	}
 }
 
-// TestTmuxSignalAtPrompt: SIGTERM or SIGHUP at the idle REPL prompt exits
-// 143 or 129 and the shell's next line starts on a line of its own.
+// TestTmuxSignalAtPrompt: SIGTERM, SIGHUP or SIGINT sent to yaicli at the
+// idle REPL prompt exits 143, 129 or 130 (the Ctrl+C key is a key there,
+// not a signal) and the shell's next line starts on a line of its own.
 func TestTmuxSignalAtPrompt(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct{ sig, want string }{{"TERM", "EXIT=143"}, {"HUP", "EXIT=129"}} {
+	for _, tc := range []struct{ sig, want string }{{"TERM", "EXIT=143"}, {"HUP", "EXIT=129"}, {"INT", "EXIT=130"}} {
 		f := newFakeProvider(t)
 		s := startTmuxShell(t, f, binary+" --chat; echo EXIT=$?; sleep 30")
 		s.typeText("half typed")

@@ -28,6 +28,11 @@ type tty struct {
 	orig  *unix.Termios
 	winch chan os.Signal  // SIGWINCH while a line is edited; nil otherwise
 	done  <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
+	// intr is SIGINT while a line is edited (nil otherwise): sent from
+	// outside (kill -INT), as the Ctrl+C key is a key in raw mode, it ends
+	// yaicli at the prompt as SIGTERM does, with 130; interrupted says so.
+	intr        chan os.Signal
+	interrupted bool
 }
 
 // newTTY takes the terminal on in; ctx ending (SIGTERM, SIGHUP) stops key waits.
@@ -145,6 +150,9 @@ func (t *tty) wait(timeout time.Duration) (chunk []byte, resized bool) {
 		select {
 		case <-t.done:
 			return nil, false
+		case <-t.intr: // nil outside readLine: never ready
+			t.interrupted = true
+			return nil, false
 		default:
 		}
 		if timeout >= 0 {
@@ -259,11 +267,13 @@ func (d *lineDraw) frame(e *lineEditor, prompt string, w int) string {
 func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 	t.raw()
 	io.WriteString(t.out, "\x1b[?2004h")
-	t.winch = make(chan os.Signal, 1)
+	t.winch, t.intr = make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(t.winch, syscall.SIGWINCH)
+	signal.Notify(t.intr, os.Interrupt)
 	defer func() {
 		signal.Stop(t.winch)
-		t.winch = nil
+		signal.Stop(t.intr)
+		t.winch, t.intr = nil, nil
 		io.WriteString(t.out, "\x1b[?2004l")
 		t.restore()
 	}()
@@ -275,7 +285,7 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 	for {
 		draw()
 		k, ok := t.readKey(-1)
-		if !ok { // SIGTERM or SIGHUP: end the prompt's line for the shell's
+		if !ok { // SIGTERM, SIGHUP or SIGINT: end the prompt's line for the shell's
 			e.pos = len(e.buf)
 			draw()
 			io.WriteString(t.out, "\r\n")
@@ -418,6 +428,9 @@ func (ts *termSession) loop(ctx context.Context, cfg *config) int {
 		case editExit:
 			if ctx.Err() != nil { // SIGTERM or SIGHUP at the prompt
 				return interruptCode(ctx)
+			}
+			if t.interrupted { // SIGINT sent to yaicli at the prompt
+				return exitInterrupted
 			}
 			return exitOK
 		case editViewer:
