@@ -121,21 +121,55 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	return code
 }
 
-// piped runs one prompt or command per line of in until it ends.
+// piped runs one prompt or command per line of in until it ends. While
+// it waits for a line, SIGINT ends the session with 130 (SIGTERM and
+// SIGHUP end ctx): a read of a pipe cannot be interrupted, so the lines are
+// read by a goroutine of their own, which ends with the input (at once for
+// a reader that does not block, else when the process exits).
 func (s *session) piped(ctx context.Context, in *bufio.Scanner, stderr io.Writer) int {
-	for in.Scan() {
-		if ctx.Err() != nil {
-			return interruptCode(ctx)
+	lines, done := make(chan string), make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(lines)
+		for in.Scan() {
+			select {
+			case lines <- in.Text():
+			case <-done:
+				return
+			}
 		}
-		if done := s.handle(ctx, strings.TrimSpace(in.Text())); done {
+	}()
+	for {
+		line, ok, code := s.nextLine(ctx, lines)
+		switch {
+		case code >= 0:
+			return code
+		case !ok:
+			if err := in.Err(); err != nil {
+				fmt.Fprintf(stderr, "yaicli: reading input: %v\n", err)
+				return exitFailure
+			}
+			return exitOK
+		case s.handle(ctx, strings.TrimSpace(line)):
 			return exitOK
 		}
 	}
-	if err := in.Err(); err != nil {
-		fmt.Fprintf(stderr, "yaicli: reading input: %v\n", err)
-		return exitFailure
+}
+
+// nextLine waits for the next input line (ok false: the input ended), or
+// for a signal, whose exit code it returns (-1: none came).
+func (s *session) nextLine(ctx context.Context, lines <-chan string) (line string, ok bool, code int) {
+	idle, stop := s.e.interrupts(ctx)
+	defer stop()
+	select {
+	case line, ok = <-lines:
+		return line, ok, -1
+	case <-idle.Done():
+		if ctx.Err() != nil {
+			return "", false, interruptCode(ctx)
+		}
+		return "", false, exitInterrupted
 	}
-	return exitOK
 }
 
 // outputs is a snapshot of this turn's tool outputs.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -226,4 +227,56 @@ func hasOpen(pid int, path string) bool {
 		}
 	}
 	return false
+}
+
+// TestSignalsEndIdlePipedChat: a piped --chat that has answered its first
+// line and waits for the next (its stdin a pipe held open) is ended by
+// SIGINT, SIGTERM and SIGHUP within 2 seconds with 128+signal: a blocked
+// read of the pipe is not what it waits on.
+func TestSignalsEndIdlePipedChat(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			f := newFakeProvider(t, sse(textStream("first answer")))
+			env, _ := e2eEnv(t, f, e2e{})
+			cmd := exec.Command(binary, "--chat")
+			cmd.Env, cmd.Dir = env, t.TempDir()
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stdin.Close()
+			var out, errb lockedBuffer
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { killSession(cmd.Process.Pid) })
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			io.WriteString(stdin, "hello\n")
+			for deadline := time.Now().Add(e2eTimeout); !strings.Contains(out.String(), "first answer"); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no answer to the first line; stderr %s", errb.String())
+				}
+			}
+			start := time.Now()
+			syscall.Kill(cmd.Process.Pid, sig)
+			select {
+			case err := <-done:
+				var ee *exec.ExitError
+				if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+					t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb.String())
+				}
+				if strings.Contains(errb.String(), "still busy") {
+					t.Errorf("%v: ended by the last-resort exit, not by run: stderr %s", sig, errb.String())
+				}
+				t.Logf("%v: exit after %v", sig, time.Since(start).Round(time.Millisecond))
+			case <-time.After(signalBound):
+				t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
+			}
+		})
+	}
 }
