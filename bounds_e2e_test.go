@@ -279,3 +279,23 @@ func TestEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// TestPipedPromptBounded: text piped into a one-shot question past
+// maxPipedPrompt is refused with a usage error that says what to do, and
+// nothing is sent; text at the limit goes out whole.
+func TestPipedPromptBounded(t *testing.T) {
+	t.Parallel()
+	f := newFakeProvider(t)
+	r := runBinary(t, f, e2e{args: []string{"summarise"}, stdin: strings.Repeat("a", maxPipedPrompt+1)})
+	if r.code != exitUsage || !strings.Contains(r.stderr, "over 16 MiB") || !strings.Contains(r.stderr, "tail -n") || len(f.chats()) != 0 {
+		t.Errorf("code %d, %d requests, stderr %.300q; want %d, none, the limit and what to do", r.code, len(f.chats()), r.stderr, exitUsage)
+	}
+	f = newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
+		if m := r.messages(); len(m[len(m)-1].Content) < maxPipedPrompt {
+			t.Errorf("the question went out with %d bytes, want the %d piped", len(m[len(m)-1].Content), maxPipedPrompt)
+		}
+	}))
+	if r := runBinary(t, f, e2e{args: []string{"summarise"}, stdin: strings.Repeat("word ", maxPipedPrompt/5)}); r.code != exitOK || len(f.chats()) != 1 {
+		t.Errorf("at the limit: code %d, %d requests; stderr %.300q", r.code, len(f.chats()), r.stderr)
+	}
+}

@@ -57,6 +57,12 @@ const (
 	// a 5 MB PNG peaks the process at 45 MiB, a 19 MB one at 159 MiB.
 	maxImageBytes = 20 << 20
 
+	// maxPipedPrompt bounds the text piped into a one-shot question
+	// (cat log | yaicli "why does it fail?"): it is sent whole, and 16 MiB
+	// is about four million tokens, past every model's window, so more is
+	// a mistake to say at once rather than read into memory and send.
+	maxPipedPrompt = 16 << 20
+
 	// anthropicMaxImageBase64 is Anthropic's limit for one image, which it
 	// measures on the base64 it receives (its rejection reads "image
 	// exceeds 5 MB maximum: 15908784 bytes > 5242880 bytes").

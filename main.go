@@ -330,7 +330,12 @@ func (in *invocation) ask(ctx context.Context) int {
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
-		if prompt, attached, err = in.prompt(); err != nil {
+		if prompt, attached, err = in.prompt(ctx); err != nil {
+			var stopped signalledRead
+			if errors.As(err, &stopped) {
+				fmt.Fprintln(in.stderr, "yaicli: interrupted")
+				return stopped.code
+			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
 				return exitOK // -V alone shows the configuration, and that is all
 			}
@@ -365,8 +370,10 @@ func (in *invocation) ask(ctx context.Context) int {
 
 // prompt is a one-shot run's question: piped stdin and the words, with the
 // files it names by @ attached; problems attaching are told, not fatal.
-func (in *invocation) prompt() (prompt string, attached []string, err error) {
-	if prompt, err = oneShotPrompt(in.o.prompt, in.stdin, in.e.stdinTTY); err != nil {
+func (in *invocation) prompt(ctx context.Context) (prompt string, attached []string, err error) {
+	readCtx, stop := in.e.interrupts(ctx) // Ctrl+C while piped text is still coming
+	defer stop()
+	if prompt, err = oneShotPrompt(readCtx, in.o.prompt, in.stdin, in.e.stdinTTY); err != nil {
 		return "", nil, err
 	}
 	var problems []string
@@ -441,13 +448,13 @@ func (in *invocation) roleCommand() int {
 
 // oneShotPrompt combines piped stdin (not a terminal: stdinTTY false) and
 // the prompt words.
-func oneShotPrompt(words []string, stdin io.Reader, stdinTTY bool) (string, error) {
+func oneShotPrompt(ctx context.Context, words []string, stdin io.Reader, stdinTTY bool) (string, error) {
 	prompt := strings.TrimSpace(strings.Join(words, " "))
 	var in string
 	if stdin != nil && !stdinTTY {
-		b, err := io.ReadAll(stdin)
+		b, err := readPiped(ctx, stdin, maxPipedPrompt)
 		if err != nil {
-			return "", fmt.Errorf("reading stdin: %w", err)
+			return "", err
 		}
 		in = strings.TrimRight(string(b), "\n")
 	}
@@ -461,6 +468,41 @@ func oneShotPrompt(words []string, stdin io.Reader, stdinTTY bool) (string, erro
 	}
 	return "", errNothingToAsk
 }
+
+// readPiped reads r to its end, at most limit bytes, or until ctx ends (a
+// signal), which it returns as a signalledRead. A read of a pipe cannot be
+// interrupted, so it reads in a goroutine of its own, left behind blocked
+// when a signal comes: the process is ending then.
+func readPiped(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, limit+1))
+		done <- result{b, err}
+	}()
+	select {
+	case res := <-done:
+		switch {
+		case res.err != nil:
+			return nil, fmt.Errorf("reading stdin: %w", res.err)
+		case int64(len(res.b)) > limit:
+			return nil, fmt.Errorf("the text piped in is over %d MiB, more than any model's window: pipe the part that matters (tail -n 2000 LOG | yaicli ...), or name the file in the question for the model to read in pages", limit>>20)
+		}
+		return res.b, nil
+	case <-ctx.Done():
+		return nil, signalledRead{interruptCode(ctx)}
+	}
+}
+
+// signalledRead is a read of stdin ended by a signal, with the exit code
+// that signal gives.
+type signalledRead struct{ code int }
+
+// Error says the read was interrupted.
+func (signalledRead) Error() string { return "interrupted while reading stdin" }
 
 // errNothingToAsk is a one-shot run without a question or piped text.
 var errNothingToAsk = errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)

@@ -229,54 +229,87 @@ func hasOpen(pid int, path string) bool {
 	return false
 }
 
-// TestSignalsEndIdlePipedChat: a piped --chat that has answered its first
-// line and waits for the next (its stdin a pipe held open) is ended by
-// SIGINT, SIGTERM and SIGHUP within 2 seconds with 128+signal: a blocked
-// read of the pipe is not what it waits on.
-func TestSignalsEndIdlePipedChat(t *testing.T) {
+// TestSignalsEndWaitsForInput: yaicli waiting on a pipe held open is
+// ended by SIGINT, SIGTERM and SIGHUP within 2 seconds with 128+signal, as
+// a blocked read of the pipe is not what it waits on: a one-shot run whose
+// piped text has not ended, and a piped --chat that has answered its first
+// line and waits for the next.
+func TestSignalsEndWaitsForInput(t *testing.T) {
 	t.Parallel()
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(sig.String(), func(t *testing.T) {
-			t.Parallel()
-			f := newFakeProvider(t, sse(textStream("first answer")))
-			env, _ := e2eEnv(t, f, e2e{})
-			cmd := exec.Command(binary, "--chat")
-			cmd.Env, cmd.Dir = env, t.TempDir()
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-			stdin, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stdin.Close()
-			var out, errb lockedBuffer
-			cmd.Stdout, cmd.Stderr = &out, &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { killSession(cmd.Process.Pid) })
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			io.WriteString(stdin, "hello\n")
-			for deadline := time.Now().Add(e2eTimeout); !strings.Contains(out.String(), "first answer"); time.Sleep(10 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("no answer to the first line; stderr %s", errb.String())
-				}
-			}
-			start := time.Now()
-			syscall.Kill(cmd.Process.Pid, sig)
-			select {
-			case err := <-done:
-				var ee *exec.ExitError
-				if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
-					t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb.String())
-				}
-				if strings.Contains(errb.String(), "still busy") {
-					t.Errorf("%v: ended by the last-resort exit, not by run: stderr %s", sig, errb.String())
-				}
-				t.Logf("%v: exit after %v", sig, time.Since(start).Round(time.Millisecond))
-			case <-time.After(signalBound):
-				t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
-			}
-		})
+	for _, c := range []struct {
+		name  string
+		args  []string
+		first string                         // written to stdin at once
+		ready func(pid int, out string) bool // yaicli is waiting for more input
+	}{
+		{"one-shot reading piped text", []string{"summarise"}, "the first lines of a log\n", func(pid int, _ string) bool { return readingStdin(pid) }},
+		{"piped chat between lines", []string{"--chat"}, "hello\n", func(_ int, out string) bool { return strings.Contains(out, "first answer") }},
+	} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
+				t.Parallel()
+				signalWaitingRun(t, c.args, c.first, sig, c.ready)
+			})
+		}
 	}
+}
+
+// signalWaitingRun starts the binary with args and its stdin a pipe held
+// open (first written to it), waits until ready, sends sig and checks the
+// exit code and how soon it came.
+func signalWaitingRun(t *testing.T, args []string, first string, sig syscall.Signal, ready func(pid int, out string) bool) {
+	t.Helper()
+	f := newFakeProvider(t, sse(textStream("first answer")))
+	env, _ := e2eEnv(t, f, e2e{})
+	cmd := exec.Command(binary, args...)
+	cmd.Env, cmd.Dir = env, t.TempDir()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	var out, errb lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { killSession(cmd.Process.Pid) })
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	io.WriteString(stdin, first)
+	for deadline := time.Now().Add(e2eTimeout); !ready(cmd.Process.Pid, out.String()); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("never waited for input; stderr %s", errb.String())
+		}
+	}
+	start := time.Now()
+	syscall.Kill(cmd.Process.Pid, sig)
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
+			t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb.String())
+		}
+		if strings.Contains(errb.String(), "still busy") {
+			t.Errorf("%v: ended by the last-resort exit, not by run: stderr %s", sig, errb.String())
+		}
+		t.Logf("%v: exit after %v", sig, time.Since(start).Round(time.Millisecond))
+	case <-time.After(signalBound):
+		t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
+	}
+}
+
+// readingStdin reports whether a thread of process pid is blocked reading
+// its stdin: /proc's syscall file names the call and its first argument
+// (read is 0 on amd64, 63 on arm64; fd 0).
+func readingStdin(pid int) bool {
+	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	for _, task := range tasks {
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/syscall", pid, task.Name()))
+		if f := strings.Fields(string(b)); len(f) > 1 && (f[0] == "0" || f[0] == "63") && f[1] == "0x0" {
+			return true
+		}
+	}
+	return false
 }
