@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -282,7 +283,7 @@ func TestEndpoint(t *testing.T) {
 
 // TestPipedPromptBounded: text piped into a one-shot question past
 // maxPipedPrompt is refused with a usage error that says what to do, and
-// nothing is sent; text at the limit goes out whole.
+// nothing is sent; readPiped takes text at the limit whole.
 func TestPipedPromptBounded(t *testing.T) {
 	t.Parallel()
 	f := newFakeProvider(t)
@@ -290,12 +291,13 @@ func TestPipedPromptBounded(t *testing.T) {
 	if r.code != exitUsage || !strings.Contains(r.stderr, "over 16 MiB") || !strings.Contains(r.stderr, "tail -n") || len(f.chats()) != 0 {
 		t.Errorf("code %d, %d requests, stderr %.300q; want %d, none, the limit and what to do", r.code, len(f.chats()), r.stderr, exitUsage)
 	}
-	f = newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
-		if m := r.messages(); len(m[len(m)-1].Content) < maxPipedPrompt {
-			t.Errorf("the question went out with %d bytes, want the %d piped", len(m[len(m)-1].Content), maxPipedPrompt)
+	for _, n := range []int{0, 1, 1000} {
+		b, err := readPiped(context.Background(), strings.NewReader(strings.Repeat("x", n)), 1000)
+		if err != nil || len(b) != n {
+			t.Errorf("readPiped of %d bytes, limit 1000 = %d bytes, %v; want all of it", n, len(b), err)
 		}
-	}))
-	if r := runBinary(t, f, e2e{args: []string{"summarise"}, stdin: strings.Repeat("word ", maxPipedPrompt/5)}); r.code != exitOK || len(f.chats()) != 1 {
-		t.Errorf("at the limit: code %d, %d requests; stderr %.300q", r.code, len(f.chats()), r.stderr)
+	}
+	if _, err := readPiped(context.Background(), strings.NewReader(strings.Repeat("x", 1001)), 1000); err == nil {
+		t.Error("readPiped of 1001 bytes, limit 1000: no error")
 	}
 }
