@@ -489,3 +489,25 @@ func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
 		t.Errorf("after n:\n%s", sc)
 	}
 }
+
+// TestTmuxHostileIndex: a tool call with index 2e9 in the REPL (issue 13:
+// it ran out of memory and left the terminal raw) is one error line; the
+// prompt comes back, the next turn works, and the terminal is as it was.
+func TestTmuxHostileIndex(t *testing.T) {
+	t.Parallel()
+	f := newFakeProvider(t, rawStream(toolDelta("2000000000", "c1", "fs_list_directory", "{}")), sse(textStream("still here")))
+	s := startTmuxShell(t, f, binary+" --chat; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo; echo DONE; sleep 30")
+	s.typeText("go")
+	s.send("Enter")
+	s.waitFor("index 2000000000")
+	s.waitForPrompt(">>>")
+	s.typeText("again")
+	s.send("Enter")
+	s.waitFor("still here")
+	s.waitForPrompt(">>>")
+	s.typeText("/exit")
+	s.send("Enter")
+	if sc := s.waitFor("DONE"); !strings.Contains(sc, "icanon\necho") {
+		t.Errorf("terminal after the REPL:\n%s", sc)
+	}
+}
