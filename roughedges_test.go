@@ -166,8 +166,8 @@ func TestFetchOfflineHintIsNotAboutSearch(t *testing.T) {
 }
 
 // TestREADMEListsKeyVariables: every preset's key variable is in the
-// README's list, and the README says the tests take minutes and that -race
-// needs cgo.
+// README's list, and the README says how long the tests take and that
+// -race needs cgo.
 func TestREADMEListsKeyVariables(t *testing.T) {
 	b, err := os.ReadFile("README.md")
 	if err != nil {
@@ -178,7 +178,7 @@ func TestREADMEListsKeyVariables(t *testing.T) {
 			t.Errorf("README does not list %s (provider %s)", v, n)
 		}
 	}
-	for _, want := range []string{"The suite takes minutes", "`-race` needs cgo"} {
+	for _, want := range []string{"The suite takes a minute and a half under `-race`", "`-race` needs cgo"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("README lacks %q", want)
 		}
