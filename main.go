@@ -34,7 +34,7 @@ const usageText = `yaicli - an LLM chat agent for the command line
 
 Usage:
   yaicli [flags] "question"          answer one question on stdout
-  cat file | yaicli [flags] "task"   stdin is sent as STDIN + "\n\n" + PROMPT
+  cat file | yaicli [flags] "task"   stdin (up to 16 MiB) is sent as STDIN + "\n\n" + PROMPT
   yaicli --chat [flags]              interactive REPL (/help inside)
   yaicli --count-tokens [FILE...]    estimated tokens of the files or stdin (for -M MODEL)
 
