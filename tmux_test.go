@@ -266,7 +266,7 @@ func TestTmuxGeneration(t *testing.T) {
 
 	s.typeText("second")
 	s.send("Enter")
-	s.waitFor("slow start")
+	s.waitForCount("slow start", 2) // the second answer's: the first is on the screen already
 	s.typeText("typed ahead")
 	s.send("C-c")
 	s.waitFor("turn cancelled")
