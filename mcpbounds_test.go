@@ -162,6 +162,7 @@ func signalDeafCall(t *testing.T, sig os.Signal, args string) {
 		t.Logf("%v: ended after %v", sig, time.Since(start))
 	case <-time.After(2 * time.Second):
 		cmd.Process.Kill()
+		<-done // stderr is read once its copying is over
 		t.Errorf("%v: still running 2 s later; stderr %s", sig, errb)
 	}
 }

@@ -147,6 +147,8 @@ func signalBusyTool(t *testing.T, dir string, call fakeCall, sig syscall.Signal,
 		}
 		t.Logf("%v: exit %d after %v; stderr %q", sig, cmd.ProcessState.ExitCode(), took.Round(time.Millisecond), lastLine(errb.String()))
 	case <-time.After(signalBound):
+		killSession(sid)
+		<-done // stderr is read once its copying is over
 		t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
 		return
 	}
