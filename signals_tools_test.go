@@ -126,31 +126,13 @@ func signalBusyTool(t *testing.T, dir string, call fakeCall, sig syscall.Signal,
 			t.Fatalf("the tool never got busy; stderr %s", errb.String())
 		}
 	}
-	start := time.Now()
-	if err := syscall.Kill(sid, sig); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-done:
-		took := time.Since(start)
-		var ee *exec.ExitError
-		if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
-			t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb.String())
-		}
-		if took > signalBound {
-			t.Errorf("%v: ended %v after the signal, want within %v", sig, took, signalBound)
-		}
-		// The tool was cancelled and run returned, not abandoned by the
-		// last-resort exit (signals.go), which skips run's own cleanup.
-		if strings.Contains(errb.String(), "still busy") || lastLine(errb.String()) != "yaicli: interrupted" {
-			t.Errorf("%v: did not wind down through run: stderr %s", sig, errb.String())
-		}
-		t.Logf("%v: exit %d after %v; stderr %q", sig, cmd.ProcessState.ExitCode(), took.Round(time.Millisecond), lastLine(errb.String()))
-	case <-time.After(signalBound):
-		killSession(sid)
-		<-done // stderr is read once its copying is over
-		t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
+	if !signalAndAwait(t, sid, sig, done, errb.String) {
 		return
+	}
+	// The tool was cancelled and run returned, not abandoned by the
+	// last-resort exit (signals.go), which skips run's own cleanup.
+	if lastLine(errb.String()) != "yaicli: interrupted" {
+		t.Errorf("%v: did not wind down through run: stderr %s", sig, errb.String())
 	}
 	// The group was killed before yaicli exited; give the kernel a moment
 	// to finish the deaths, as a guard only.
@@ -285,20 +267,40 @@ func signalWaitingRun(t *testing.T, args []string, first string, sig syscall.Sig
 			t.Fatalf("never waited for input; stderr %s", errb.String())
 		}
 	}
+	signalAndAwait(t, cmd.Process.Pid, sig, done, errb.String)
+}
+
+// signalAndAwait sends sig to pid, the leader of a session of its own, and
+// checks that it exits within signalBound with 128+sig, wound down by run
+// (not the last-resort exit); done is its cmd.Wait. On a timeout it kills
+// the session and waits, so stderr is read once its copying is over. It
+// reports whether the process ended in time.
+func signalAndAwait(t *testing.T, pid int, sig syscall.Signal, done <-chan error, stderr func() string) bool {
+	t.Helper()
 	start := time.Now()
-	syscall.Kill(cmd.Process.Pid, sig)
+	if err := syscall.Kill(pid, sig); err != nil {
+		t.Fatal(err)
+	}
 	select {
 	case err := <-done:
+		took := time.Since(start)
 		var ee *exec.ExitError
 		if want := 128 + int(sig); !errors.As(err, &ee) || ee.ExitCode() != want {
-			t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, errb.String())
+			t.Errorf("%v: exit %v, want %d; stderr %s", sig, err, want, stderr())
 		}
-		if strings.Contains(errb.String(), "still busy") {
-			t.Errorf("%v: ended by the last-resort exit, not by run: stderr %s", sig, errb.String())
+		if took > signalBound {
+			t.Errorf("%v: ended %v after the signal, want within %v", sig, took, signalBound)
 		}
-		t.Logf("%v: exit after %v", sig, time.Since(start).Round(time.Millisecond))
+		if strings.Contains(stderr(), "still busy") {
+			t.Errorf("%v: ended by the last-resort exit, not by run: stderr %s", sig, stderr())
+		}
+		t.Logf("%v: exit after %v; stderr %q", sig, took.Round(time.Millisecond), lastLine(stderr()))
+		return true
 	case <-time.After(signalBound):
-		t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, errb.String())
+		killSession(pid)
+		<-done
+		t.Errorf("%v: still running %v after the signal; stderr %s", sig, signalBound, stderr())
+		return false
 	}
 }
 
