@@ -15,21 +15,25 @@ import (
 
 // The real-server tests serve a model they make themselves: a llama with
 // random weights, too small to say anything sensible but real in every way
-// that matters to yaicli. Its tokenizer is the real Llama 3 one (the same
-// token counts a llama3 model gives), its template decides what the server
-// counts, and the server runs, cuts and reports it as it would any model.
+// that matters to yaicli. Its tokenizer is the real Llama 3 one cut to its
+// first tinyVocab ranks (the merges that stay inside them kept, in order):
+// English, JSON and code take the tokens Llama 3 gives them, give or take a
+// few per cent, and the server's work, which grows with the vocabulary
+// (decoding it on every /api/show and load, one logit per token of it),
+// shrinks fourfold. Its template decides what the server counts, and the
+// server runs, cuts and reports it as it would any model.
 
 // tinyLlama is the shape of the generated model: 64-dim, 2 layers, 4 heads
-// and 2 KV heads; about 24 MB, almost all of it the embedding and the vocabulary.
+// and 2 KV heads; about 6 MB, almost all of it the embedding and the vocabulary.
 const (
-	tinyDim      = 64
-	tinyLayers   = 2
-	tinyHeads    = 4
-	tinyKVHeads  = 2
-	tinyFFN      = 128
-	tinyTrained  = 131072 // llama.context_length: the window it claims to be trained for
-	ggufAlign    = 32
-	llama3Normal = 128000 // tokens in encoder.json; the 256 special ones follow
+	tinyDim     = 64
+	tinyLayers  = 2
+	tinyHeads   = 4
+	tinyKVHeads = 2
+	tinyFFN     = 128
+	tinyTrained = 131072 // llama.context_length: the window it claims to be trained for
+	ggufAlign   = 32
+	tinyVocab   = 32768 // the ranks kept: the 256 bytes and the first merges
 )
 
 // GGUF metadata value types.
@@ -47,7 +51,8 @@ const (
 	ggmlF16 = 1
 )
 
-// llama3Specials are Llama 3's 256 special tokens, ids 128000-128255.
+// llama3Specials are Llama 3's 256 special tokens, which follow the normal
+// ones (ids 128000-128255 in the whole vocabulary).
 func llama3Specials() []string {
 	named := []string{"<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>",
 		"<|reserved_special_token_1|>", "<|finetune_right_pad_id|>", "<|reserved_special_token_2|>",
@@ -59,8 +64,11 @@ func llama3Specials() []string {
 }
 
 // llama3Vocab reads the Llama 3 vocabulary (encoder.json: token -> id) and
-// merges (vocab.bpe) from dir, the ollama module's tokenizer/testdata/llama3.2.
-func llama3Vocab(dir string) (tokens []string, merges []string, err error) {
+// merges (vocab.bpe) from dir, the ollama module's tokenizer/testdata/llama3.2,
+// keeps the tokens of the first n ranks and the merges that make one of
+// them from two of them, and appends the special tokens. A byte-level BPE
+// ranks its 256 bytes first, so any text still has a tokenization.
+func llama3Vocab(dir string, n int) (tokens []string, merges []string, err error) {
 	b, err := os.ReadFile(filepath.Join(dir, "encoder.json"))
 	if err != nil {
 		return nil, nil, err
@@ -69,14 +77,19 @@ func llama3Vocab(dir string) (tokens []string, merges []string, err error) {
 	if err := json.Unmarshal(b, &ids); err != nil {
 		return nil, nil, fmt.Errorf("encoder.json: %w", err)
 	}
-	tokens = make([]string, len(ids))
+	tokens = make([]string, min(n, len(ids)))
 	for tok, id := range ids {
-		if id < 0 || id >= len(tokens) {
+		if id < 0 || id >= len(ids) {
 			return nil, nil, fmt.Errorf("encoder.json: id %d out of range", id)
 		}
-		tokens[id] = tok
+		if id < len(tokens) {
+			tokens[id] = tok
+		}
 	}
-	tokens = append(tokens, llama3Specials()...)
+	kept := make(map[string]bool, len(tokens))
+	for _, tok := range tokens {
+		kept[tok] = true
+	}
 	f, err := os.Open(filepath.Join(dir, "vocab.bpe"))
 	if err != nil {
 		return nil, nil, err
@@ -85,11 +98,12 @@ func llama3Vocab(dir string) (tokens []string, merges []string, err error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
 	for sc.Scan() {
-		if line := sc.Text(); line != "" && !strings.HasPrefix(line, "#version") {
+		line := sc.Text()
+		if a, b, ok := strings.Cut(line, " "); ok && kept[a] && kept[b] && kept[a+b] {
 			merges = append(merges, line)
 		}
 	}
-	return tokens, merges, sc.Err()
+	return append(tokens, llama3Specials()...), merges, sc.Err()
 }
 
 // ggufWriter writes GGUF v3 little-endian, keeping the first error.
@@ -205,10 +219,11 @@ func tinyTensors(vocab int) []ggufTensor {
 // /api/ps lists under the name that loaded it).
 func writeTinyLlama(w io.Writer, tokens, merges []string, seed uint64) error {
 	g := &ggufWriter{w: bufio.NewWriterSize(w, 1<<20)}
+	normal := len(tokens) - len(llama3Specials())
 	types := make([]int32, len(tokens))
 	for i := range types {
 		types[i] = 1 // normal
-		if i >= llama3Normal {
+		if i >= normal {
 			types[i] = 3 // control
 		}
 	}
@@ -235,8 +250,8 @@ func writeTinyLlama(w io.Writer, tokens, merges []string, seed uint64) error {
 		{"tokenizer.ggml.tokens", tokens},
 		{"tokenizer.ggml.token_type", types},
 		{"tokenizer.ggml.merges", merges},
-		{"tokenizer.ggml.bos_token_id", uint32(128000)},
-		{"tokenizer.ggml.eos_token_id", uint32(128009)},
+		{"tokenizer.ggml.bos_token_id", uint32(normal)},     // <|begin_of_text|>
+		{"tokenizer.ggml.eos_token_id", uint32(normal + 9)}, // <|eot_id|>
 	}
 	g.w.WriteString("GGUF")
 	g.n += 4

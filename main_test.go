@@ -107,7 +107,7 @@ func e2eEnv(t *testing.T, f *fakeProvider, c e2e) (env []string, home string) {
 		os.WriteFile(filepath.Join(cfgDir, "config.ini"), []byte(c.file), 0o644)
 	}
 	env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
-		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh"}
+		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv}
 	if f != nil {
 		env = append(env, "YAI_BASE_URL="+f.url(), "YAI_API_KEY=sk-test-0123456789abcdef")
 	}
@@ -376,7 +376,7 @@ func TestInterruptEndsQuickly(t *testing.T) {
 	t.Cleanup(func() { close(released) }) // runs before the server's Close
 	home := t.TempDir()
 	cmd := exec.Command(binary, "q")
-	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k"}
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k", raceExitEnv}
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {

@@ -114,7 +114,8 @@ func mcpServersDir(t *testing.T) string {
 
 func selfServer(mode string) mcpServerConfig {
 	exe, _ := os.Executable()
-	return mcpServerConfig{Command: exe, Env: map[string]string{"YAICLI_FAKE_MCP": mode}}
+	_, gorace, _ := strings.Cut(raceExitEnv, "=")
+	return mcpServerConfig{Command: exe, Env: map[string]string{"YAICLI_FAKE_MCP": mode, "GORACE": gorace}}
 }
 
 func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) (*mcpHub, string) {

@@ -107,7 +107,7 @@ func mcpRun(t *testing.T, mode string, mb int, args string, extra ...string) (*e
 	os.WriteFile(p, b, 0o600)
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "mcp__srv__second_tool", args})), sse(textStream("after the tool")))
 	cmd := exec.Command(binary, "--enable-mcp", "--yes", "call it")
-	cmd.Env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "PATH=" + os.Getenv("PATH"),
+	cmd.Env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), raceExitEnv,
 		"YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k", "YAI_MCP_CONFIG=" + p, "YAI_TOOL_DISPLAY_MAX_LINES=1"}, extra...)
 	var errb bytes.Buffer
 	cmd.Stderr, cmd.Stdout = &errb, io.Discard

@@ -96,13 +96,27 @@ func (o *ollama) gguf(seed uint64) string {
 	return p
 }
 
+// tinyVocabOnce reads the vocabulary once for every server of the run.
+func tinyVocabOnce(dir string) (tokens, merges []string, err error) {
+	vocabOnce.Do(func() { vocabRead.tokens, vocabRead.merges, vocabRead.err = llama3Vocab(dir, tinyVocab) })
+	return vocabRead.tokens, vocabRead.merges, vocabRead.err
+}
+
+var (
+	vocabOnce sync.Once
+	vocabRead struct {
+		tokens, merges []string
+		err            error
+	}
+)
+
 // startOllama starts `ollama serve` on a free loopback port with its own
 // HOME and OLLAMA_MODELS, writes the tiny model, and stops the server when
 // the test ends (printing its log if the test failed).
 func startOllama(t *testing.T) *ollama {
 	bin, vocab := needOllama(t)
 	dir := t.TempDir()
-	tokens, merges, err := llama3Vocab(vocab)
+	tokens, merges, err := tinyVocabOnce(vocab)
 	if err != nil {
 		t.Fatalf("reading the Llama 3 vocabulary: %v", err)
 	}
@@ -374,7 +388,7 @@ func (r *recorder) run(t *testing.T, y yai) e2eResult {
 	cmd := exec.CommandContext(ctx, binary, y.args...)
 	cmd.Dir = y.home
 	cmd.Env = append([]string{"HOME=" + y.home, "XDG_CONFIG_HOME=" + filepath.Join(y.home, "config"),
-		"XDG_CACHE_HOME=" + filepath.Join(y.home, "cache"), "TMPDIR=" + y.home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh",
+		"XDG_CACHE_HOME=" + filepath.Join(y.home, "cache"), "TMPDIR=" + y.home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv,
 		"YAI_PROVIDER=ollama", "YAI_BASE_URL=" + r.srv.URL + "/v1", "YAI_MODEL=" + y.model, "YAI_ENABLE_MCP=false",
 		"YAI_MAX_TOKENS=8", "YAI_TEMPERATURE=0"}, y.env...)
 	cmd.Stdin = strings.NewReader(y.stdin)

@@ -173,16 +173,14 @@ func TestOllamaNativeStreamErrors(t *testing.T) {
 	}
 }
 
-// TestOllamaNumCtxReal: against a real Ollama (ollama_test.go), NUM_CTX
-// makes the server run the model at that context, as /api/ps reports,
-// where the OpenAI-compatible endpoint would have run it at the default.
-func TestOllamaNumCtxReal(t *testing.T) {
-	t.Parallel()
-	o := startOllama(t)
-	o.create("tiny", 1, llama31Template, 0)
+// numCtxRuns: against the real Ollama of TestOllama (realserver_test.go),
+// NUM_CTX makes the server run the model at that context, as /api/ps
+// reports, where the OpenAI-compatible endpoint would have run it at the
+// default.
+func numCtxRuns(t *testing.T, o *ollama) {
 	rec := o.proxy(t)
 	r := rec.run(t, yai{model: "tiny", args: []string{"hello"}, env: []string{"YAI_NUM_CTX=1536", "YAI_ENABLE_FUNCTIONS=false"}})
-	if r.code != 0 || strings.TrimSpace(r.stdout) == "" {
+	if r.code != 0 || r.stdout == "" { // random weights: often only blank lines
 		t.Fatalf("exit %d, stdout %q: %s\nrequests %v", r.code, r.stdout, r.stderr, rec.paths())
 	}
 	paths := strings.Join(rec.paths(), "\n")
@@ -201,7 +199,11 @@ func TestOllamaNumCtxReal(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	json.NewDecoder(resp.Body).Decode(&ps)
-	if len(ps.Models) != 1 || ps.Models[0].ContextLength != 1536 {
+	ctx := map[string]int{}
+	for _, m := range ps.Models {
+		ctx[m.Name] = m.ContextLength
+	}
+	if ctx["tiny:latest"] != 1536 {
 		t.Errorf("/api/ps = %+v, want tiny running at the 1536-token context NUM_CTX asked for", ps.Models)
 	}
 	if strings.Contains(r.stderr, "cut") {

@@ -171,6 +171,9 @@ func TestOllama(t *testing.T) {
 			t.Errorf("stderr = %q, want the tools named as the weight, with ENABLE_FUNCTIONS=false", r.stderr)
 		}
 	})
+
+	// Last: it reloads tiny at another context.
+	t.Run("NUM_CTX runs the model at that context", func(t *testing.T) { numCtxRuns(t, o) })
 }
 
 // prose is about n Llama 3 tokens of plain English (each sentence ten).
