@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -31,21 +33,31 @@ func endless(contentType, head, unit string) step {
 }
 
 // gzipBomb answers a non-streamed request with a gzip body that expands
-// without end: a JSON answer whose text never closes.
+// without end: a JSON answer whose text never closes. The body is one
+// member holding the answer's start, then a member of a MiB of text over
+// and over (gzip readers read members one after another): compressed
+// once, not for every MiB sent.
 func gzipBomb(w http.ResponseWriter, r received) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Encoding", "gzip")
-	zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
-	io.WriteString(zw, `{"choices":[{"message":{"role":"assistant","content":"`)
-	b := make([]byte, 1<<20)
-	for i := range b {
-		b[i] = 'a'
-	}
-	for r.ctx.Err() == nil {
-		if _, err := zw.Write(b); err != nil {
+	w.Write(gzipped(`{"choices":[{"message":{"role":"assistant","content":"`))
+	for mib := gzippedMiB(); r.ctx.Err() == nil; {
+		if _, err := w.Write(mib); err != nil {
 			return
 		}
 	}
+}
+
+// gzippedMiB is one gzip member of a MiB of letters.
+var gzippedMiB = sync.OnceValue(func() []byte { return gzipped(strings.Repeat("a", 1<<20)) })
+
+// gzipped is s as one gzip member.
+func gzipped(s string) []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	io.WriteString(zw, s)
+	zw.Close()
+	return b.Bytes()
 }
 
 // rawStream answers with the given SSE events as they are, then [DONE].

@@ -105,7 +105,9 @@ func mcpRun(t *testing.T, mode string, mb int, args string, extra ...string) (*e
 	p := filepath.Join(home, "mcp.json")
 	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"srv": selfServerMB(mode, mb)}})
 	os.WriteFile(p, b, 0o600)
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "mcp__srv__second_tool", args})), sse(textStream("after the tool")))
+	// 4 KB deltas: the deaf server's tests need big arguments, not many
+	// small events (TestArgumentsInSmallDeltas has those).
+	f := newFakeProvider(t, sse(deltaStream("c1", "mcp__srv__second_tool", args, 4096)), sse(textStream("after the tool")))
 	cmd := exec.Command(binary, "--enable-mcp", "--yes", "call it")
 	cmd.Env = append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), raceExitEnv,
 		"YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k", "YAI_MCP_CONFIG=" + p, "YAI_TOOL_DISPLAY_MAX_LINES=1"}, extra...)
@@ -167,17 +169,19 @@ func signalDeafCall(t *testing.T, sig os.Signal, args string) {
 	}
 }
 
-// TestMCPBigResultEndToEnd: a 64 MB tool result through the binary: the
-// model gets a truncated result with the spill file's path, the run ends 0.
+// TestMCPBigResultEndToEnd: a 12 MB tool result (three times the 4 MiB a
+// JSON-RPC message may take in memory) through the binary: the model gets a
+// truncated result with the spill file's path, the run ends 0. The peak
+// memory of a 300 MB one is BenchmarkHostileRSS's.
 func TestMCPBigResultEndToEnd(t *testing.T) {
 	t.Parallel()
-	cmd, f, errb := mcpRun(t, "big-result", 64, `{}`)
+	cmd, f, errb := mcpRun(t, "big-result", 12, `{}`)
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("%v: %s", err, errb)
 	}
 	m := f.chats()[1].messages()
 	res := m[len(m)-1].Content
-	if len(res) > 40000 || !strings.Contains(res, "read more with fs_read_file") || !strings.Contains(res, "the server's answer is 64.0 MiB") {
+	if len(res) > 40000 || !strings.Contains(res, "read more with fs_read_file") || !strings.Contains(res, "the server's answer is 12.0 MiB") {
 		t.Errorf("tool result (%d bytes): %.400s", len(res), res)
 	}
 }
