@@ -121,12 +121,18 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	return code
 }
 
-// piped runs one prompt or command per line of in until it ends. While
-// it waits for a line, SIGINT ends the session with 130 (SIGTERM and
-// SIGHUP end ctx): a read of a pipe cannot be interrupted, so the lines are
-// read by a goroutine of their own, which ends with the input (at once for
-// a reader that does not block, else when the process exits).
+// piped runs one prompt or command per line of in until it ends. SIGINT
+// ends the session with 130 (SIGTERM and SIGHUP end ctx): while a line runs
+// it is cancelled first, as the REPL's Ctrl+C cancels a turn, but a piped
+// session has no prompt to come back to, and going on to the next line
+// would send the rest of the input after a Ctrl+C. One watch covers the
+// whole session, so no SIGINT falls between a turn's and the wait's. A read
+// of a pipe cannot be interrupted, so the lines are read by a goroutine of
+// their own, which ends with the input (at once for a reader that does not
+// block, else when the process exits).
 func (s *session) piped(ctx context.Context, in *bufio.Scanner, stderr io.Writer) int {
+	sigint, stop := s.e.interrupts(ctx)
+	defer stop()
 	lines, done := make(chan string), make(chan struct{})
 	defer close(done)
 	go func() {
@@ -140,35 +146,25 @@ func (s *session) piped(ctx context.Context, in *bufio.Scanner, stderr io.Writer
 		}
 	}()
 	for {
-		line, ok, code := s.nextLine(ctx, lines)
+		var line string
+		var ok bool
+		select {
+		case line, ok = <-lines:
+		case <-sigint.Done():
+			return interruptCode(ctx)
+		}
 		switch {
-		case code >= 0:
-			return code
 		case !ok:
 			if err := in.Err(); err != nil {
 				fmt.Fprintf(stderr, "yaicli: reading input: %v\n", err)
 				return exitFailure
 			}
 			return exitOK
-		case s.handle(ctx, strings.TrimSpace(line)):
+		case s.handle(sigint, strings.TrimSpace(line)):
 			return exitOK
+		case sigint.Err() != nil:
+			return interruptCode(ctx)
 		}
-	}
-}
-
-// nextLine waits for the next input line (ok false: the input ended), or
-// for a signal, whose exit code it returns (-1: none came).
-func (s *session) nextLine(ctx context.Context, lines <-chan string) (line string, ok bool, code int) {
-	idle, stop := s.e.interrupts(ctx)
-	defer stop()
-	select {
-	case line, ok = <-lines:
-		return line, ok, -1
-	case <-idle.Done():
-		if ctx.Err() != nil {
-			return "", false, interruptCode(ctx)
-		}
-		return "", false, exitInterrupted
 	}
 }
 

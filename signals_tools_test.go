@@ -217,33 +217,45 @@ func hasOpen(pid int, path string) bool {
 // ended by SIGINT, SIGTERM and SIGHUP within 2 seconds with 128+signal, as
 // a blocked read of the pipe is not what it waits on: a one-shot run whose
 // piped text has not ended, and a piped --chat that has answered its first
-// line and waits for the next.
+// line and waits for the next. A piped --chat whose first line is still
+// waiting for the provider is ended too, without sending the next line:
+// a piped session has no prompt to come back to after a cancelled turn.
 func TestSignalsEndWaitsForInput(t *testing.T) {
 	t.Parallel()
+	answered := sse(textStream("first answer"))
 	for _, c := range []struct {
 		name  string
 		args  []string
-		first string                         // written to stdin at once
-		ready func(pid int, out string) bool // yaicli is waiting for more input
+		first string                                          // written to stdin at once
+		step  step                                            // the provider's answer to the first request
+		ready func(pid int, out string, f *fakeProvider) bool // yaicli is waiting
+		sent  int                                             // chat requests by the end
 	}{
-		{"one-shot reading piped text", []string{"summarise"}, "the first lines of a log\n", func(pid int, _ string) bool { return readingStdin(pid) }},
-		{"piped chat between lines", []string{"--chat"}, "hello\n", func(_ int, out string) bool { return strings.Contains(out, "first answer") }},
+		{"one-shot reading piped text", []string{"summarise"}, "the first lines of a log\n", answered,
+			func(pid int, _ string, _ *fakeProvider) bool { return readingStdin(pid) }, 0},
+		{"piped chat between lines", []string{"--chat"}, "hello\n", answered,
+			func(_ int, out string, _ *fakeProvider) bool { return strings.Contains(out, "first answer") }, 1},
+		{"piped chat mid-turn", []string{"--chat"}, "hello\nnext line\n", hang,
+			func(_ int, _ string, f *fakeProvider) bool { return len(f.chats()) == 1 }, 1},
 	} {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
 				t.Parallel()
-				signalWaitingRun(t, c.args, c.first, sig, c.ready)
+				f := newFakeProvider(t, c.step, sse(textStream("second answer")))
+				signalWaitingRun(t, f, c.args, c.first, sig, c.ready)
+				if n := len(f.chats()); n != c.sent {
+					t.Errorf("%d chat requests, want %d", n, c.sent)
+				}
 			})
 		}
 	}
 }
 
-// signalWaitingRun starts the binary with args and its stdin a pipe held
-// open (first written to it), waits until ready, sends sig and checks the
-// exit code and how soon it came.
-func signalWaitingRun(t *testing.T, args []string, first string, sig syscall.Signal, ready func(pid int, out string) bool) {
+// signalWaitingRun starts the binary with args against f and its stdin a
+// pipe held open (first written to it), waits until ready, sends sig and
+// checks the exit code and how soon it came.
+func signalWaitingRun(t *testing.T, f *fakeProvider, args []string, first string, sig syscall.Signal, ready func(pid int, out string, f *fakeProvider) bool) {
 	t.Helper()
-	f := newFakeProvider(t, sse(textStream("first answer")))
 	env, _ := e2eEnv(t, f, e2e{})
 	cmd := exec.Command(binary, args...)
 	cmd.Env, cmd.Dir = env, t.TempDir()
@@ -262,9 +274,9 @@ func signalWaitingRun(t *testing.T, args []string, first string, sig syscall.Sig
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	io.WriteString(stdin, first)
-	for deadline := time.Now().Add(e2eTimeout); !ready(cmd.Process.Pid, out.String()); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(e2eTimeout); !ready(cmd.Process.Pid, out.String(), f); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("never waited for input; stderr %s", errb.String())
+			t.Fatalf("never waited; stderr %s", errb.String())
 		}
 	}
 	signalAndAwait(t, cmd.Process.Pid, sig, done, errb.String)
