@@ -285,9 +285,10 @@ type exchange struct {
 // recorder is a reverse proxy in front of the server that logs every
 // exchange, so a test can check what yaicli sent and what the server said.
 type recorder struct {
-	srv *httptest.Server
-	mu  sync.Mutex
-	log []exchange
+	srv  *httptest.Server
+	busy sync.WaitGroup // exchanges not logged yet
+	mu   sync.Mutex
+	log  []exchange
 }
 
 // proxy starts a recorder in front of o for one test.
@@ -305,6 +306,8 @@ func (o *ollama) proxy(t *testing.T) *recorder {
 		return err
 	}
 	rec.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rec.busy.Add(1)
+		defer rec.busy.Done()
 		raw, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(raw))
 		ex := &exchange{Method: r.Method, Path: r.URL.Path}
@@ -395,6 +398,7 @@ func (r *recorder) run(t *testing.T, y yai) e2eResult {
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
+	r.busy.Wait() // the client may have its answer before its exchange is logged
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
