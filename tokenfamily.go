@@ -144,86 +144,86 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.815, pLongLetter: 0.294, pLongEnglish: 0.071, pRareEnd: 0.881, pRareEndWest: 0.333, pCapsLetter: 0.525, pCapsShort: 0.034, pRepeat: -0.118,
-		pCaseFlip: 3.345, pDigitGroup: 1.049, pDigit: 0.001, pPunct: 0.905, pPunctMore: 0.049, pPunctWord: 0.322, pNewline: 1.631, pBlankLine: 0.001,
-		pIndent: 0.413, pSpaces: 1.584, pSpaceMore: 0, pSpaceDigit: 0.833, pSpaceWide: 0.657, pCtrl: 1.53, pAccent: 0.505, pUmlaut: 0.398,
-		pAccentDense: 0.984, pAccentExt: 0.947, pAccentCont: 0.414, pCombining: 0.42, pTurkish: 1.061, pVietnamese: 0.265, pGreek: 0.291, pCyrRussian: 0.153,
-		pCyrDefault: 0.248, pCyrSouth: 0.265, pCyrTurkic: 0.231, pCyrKyrgyz: 0.148, pArmenian: 0.232, pGeorgian: 0.245, pHebrew: 0.297, pArabic: 0.192,
-		pArabicFa: 0.21, pArabicUr: 0.217, pEthiopic: 1.945, pDevanagari: 0.244, pBengali: 0.265, pGurmukhi: 0.468, pGujarati: 0.292, pOriya: 1.058,
-		pTamil: 0.318, pTelugu: 0.342, pKannada: 0.332, pMalayalam: 0.28, pSinhala: 0.501, pThai: 0.439, pLao: 1.899, pMyanmar: 0.538,
-		pKhmer: 0.622, pHangul: 0.539, pHanSimple: 0.729, pHanTrad: 0.966, pKanji: 1.064, pKana: 0.553, pCJKPunct: 0.952, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.251, pEmoji: 1.517, pUniSpace: 1.778, pUniPunct: 0.502, pSymbol: 1.356, pTab: 0.792, pSpacesDigit: 0.501,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 1.887, pDigitSame: 0.001, pPunctMixed: 0.357, pSymbolMore: 0.011}}
+		pWord: 0.769, pLongLetter: 0.312, pLongEnglish: 0.076, pRareEnd: 0.964, pRareEndWest: 0.273, pCapsLetter: 0.524, pCapsShort: 0.066, pRepeat: -0.131,
+		pCaseFlip: 3.348, pDigitGroup: 1.087, pDigit: 0.001, pPunct: 1.007, pPunctMore: 0.014, pPunctWord: 0.322, pNewline: 1.528, pBlankLine: 0.001,
+		pIndent: 0.318, pSpaces: 1.634, pSpaceMore: 0, pSpaceDigit: 0.736, pSpaceWide: 0.671, pCtrl: 1.436, pAccent: 1.124, pUmlaut: 0.977,
+		pAccentDense: 0.982, pAccentExt: 1.022, pAccentCont: 0.314, pCombining: 0.42, pTurkish: 0.647, pVietnamese: 0.348, pGreek: 0.286, pCyrRussian: 0.153,
+		pCyrDefault: 0.255, pCyrSouth: 0.263, pCyrTurkic: 0.23, pCyrKyrgyz: 0.147, pArmenian: 0.23, pGeorgian: 0.241, pHebrew: 0.292, pArabic: 0.188,
+		pArabicFa: 0.211, pArabicUr: 0.213, pEthiopic: 1.948, pDevanagari: 0.24, pBengali: 0.26, pGurmukhi: 0.464, pGujarati: 0.288, pOriya: 1.056,
+		pTamil: 0.311, pTelugu: 0.339, pKannada: 0.327, pMalayalam: 0.277, pSinhala: 0.503, pThai: 0.441, pLao: 1.897, pMyanmar: 0.54,
+		pKhmer: 0.647, pHangul: 0.534, pHanSimple: 0.735, pHanTrad: 0.978, pKanji: 1.056, pKana: 0.563, pCJKPunct: 0.893, pAlphabet: 0.42,
+		pScriptWord: 0.005, pVarSel: 0.467, pEmoji: 1.522, pUniSpace: 1.591, pUniPunct: 0.267, pSymbol: 1.351, pTab: 0.696, pSpacesDigit: 0.424,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.003, pScriptBare: 1.972, pDigitSame: 0.001, pPunctMixed: 0.433, pSymbolMore: 0.013}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.967, pLongLetter: 0.4, pLongEnglish: 0.006, pRareEnd: 1.059, pRareEndWest: 0.141, pCapsLetter: 0.491, pCapsShort: 0.01, pRepeat: -0.214,
-		pCaseFlip: 3.052, pDigitGroup: 1.138, pDigit: 0.001, pPunct: 0.853, pPunctMore: 0.007, pPunctWord: 0.003, pNewline: 1.423, pBlankLine: 0.001,
-		pIndent: 0.122, pSpaces: 1.284, pSpaceMore: 0, pSpaceDigit: 0.786, pSpaceWide: 0.589, pCtrl: 0.223, pAccent: 1.815, pUmlaut: 1.875,
-		pAccentDense: 1.66, pAccentExt: 1.802, pAccentCont: 0.024, pCombining: 0.42, pTurkish: 2.163, pVietnamese: 1.133, pGreek: 0.972, pCyrRussian: 0.402,
-		pCyrDefault: 0.537, pCyrSouth: 0.592, pCyrTurkic: 0.756, pCyrKyrgyz: 0.585, pArmenian: 2.095, pGeorgian: 2.092, pHebrew: 1.08, pArabic: 0.747,
-		pArabicFa: 0.77, pArabicUr: 1.033, pEthiopic: 2.961, pDevanagari: 1.13, pBengali: 1.373, pGurmukhi: 1.928, pGujarati: 1.938, pOriya: 2.963,
-		pTamil: 1.489, pTelugu: 1.974, pKannada: 1.981, pMalayalam: 1.809, pSinhala: 2.114, pThai: 0.994, pLao: 2.273, pMyanmar: 2.08,
-		pKhmer: 1.763, pHangul: 1.022, pHanSimple: 0.96, pHanTrad: 1.351, pKanji: 1.678, pKana: 0.684, pCJKPunct: 2.99, pAlphabet: 0.42,
-		pScriptWord: 0.032, pVarSel: 0.948, pEmoji: 2.118, pUniSpace: 2.613, pUniPunct: 0.345, pSymbol: 0.966, pTab: 0.554, pSpacesDigit: 0.469,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.335, pDigitSame: 0.001, pPunctMixed: 0.274, pSymbolMore: 0.413}}
+		pWord: 0.934, pLongLetter: 0.432, pLongEnglish: 0.007, pRareEnd: 1.06, pRareEndWest: 0.096, pCapsLetter: 0.486, pCapsShort: 0.016, pRepeat: -0.241,
+		pCaseFlip: 3.05, pDigitGroup: 1.186, pDigit: 0.001, pPunct: 0.919, pPunctMore: 0.012, pPunctWord: 0.005, pNewline: 1.332, pBlankLine: 0.001,
+		pIndent: 0.117, pSpaces: 1.33, pSpaceMore: 0, pSpaceDigit: 0.622, pSpaceWide: 0.731, pCtrl: 0.126, pAccent: 1.939, pUmlaut: 1.895,
+		pAccentDense: 1.561, pAccentExt: 1.663, pAccentCont: 0.149, pCombining: 0.42, pTurkish: 1.653, pVietnamese: 1.036, pGreek: 0.945, pCyrRussian: 0.375,
+		pCyrDefault: 0.508, pCyrSouth: 0.56, pCyrTurkic: 0.733, pCyrKyrgyz: 0.561, pArmenian: 2.073, pGeorgian: 2.068, pHebrew: 1.044, pArabic: 0.713,
+		pArabicFa: 0.73, pArabicUr: 0.995, pEthiopic: 2.93, pDevanagari: 1.098, pBengali: 1.342, pGurmukhi: 1.891, pGujarati: 1.908, pOriya: 2.936,
+		pTamil: 1.467, pTelugu: 1.951, pKannada: 1.958, pMalayalam: 1.777, pSinhala: 2.08, pThai: 0.992, pLao: 2.269, pMyanmar: 2.075,
+		pKhmer: 1.728, pHangul: 0.974, pHanSimple: 0.948, pHanTrad: 1.336, pKanji: 1.683, pKana: 0.667, pCJKPunct: 3.1, pAlphabet: 0.42,
+		pScriptWord: 0.028, pVarSel: 1.039, pEmoji: 2.079, pUniSpace: 2.029, pUniPunct: 0.706, pSymbol: 0.785, pTab: 0.464, pSpacesDigit: 0.353,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.003, pScriptBare: 0.627, pDigitSame: 0.001, pPunctMixed: 0.369, pSymbolMore: 0.406}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.062, pLongLetter: 0.483, pLongEnglish: 0.002, pRareEnd: 1.245, pRareEndWest: 0.299, pCapsLetter: 0.538, pCapsShort: 0.293, pRepeat: -0.3,
-		pCaseFlip: 2.479, pDigitGroup: 0.527, pDigit: 0.329, pPunct: 0.765, pPunctMore: 0.02, pPunctWord: 0.811, pNewline: 1.243, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.194, pSpaceMore: 0, pSpaceDigit: 0.048, pSpaceWide: 0.426, pCtrl: 1.591, pAccent: 1.836, pUmlaut: 1.746,
-		pAccentDense: 1.869, pAccentExt: 2.155, pAccentCont: 0.096, pCombining: 0.42, pTurkish: 2.919, pVietnamese: 2.213, pGreek: 1.321, pCyrRussian: 0.541,
-		pCyrDefault: 0.644, pCyrSouth: 0.693, pCyrTurkic: 0.857, pCyrKyrgyz: 0.732, pArmenian: 2.191, pGeorgian: 1.428, pHebrew: 1.048, pArabic: 1.085,
-		pArabicFa: 1.16, pArabicUr: 1.411, pEthiopic: 3.264, pDevanagari: 1.366, pBengali: 2.107, pGurmukhi: 3.295, pGujarati: 3.26, pOriya: 3.259,
-		pTamil: 2.177, pTelugu: 2.445, pKannada: 2.451, pMalayalam: 2.537, pSinhala: 1.896, pThai: 1.906, pLao: 3.246, pMyanmar: 1.1,
-		pKhmer: 3.279, pHangul: 1.32, pHanSimple: 0.835, pHanTrad: 1.27, pKanji: 1.636, pKana: 0.703, pCJKPunct: 3.367, pAlphabet: 0.42,
-		pScriptWord: 0.053, pVarSel: 1.881, pEmoji: 2.183, pUniSpace: 0.949, pUniPunct: 0.269, pSymbol: 1.817, pTab: 1.188, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.002, pScriptBare: 0.027, pDigitSame: 0.001, pPunctMixed: 0.249, pSymbolMore: 0.077}}
+		pWord: 1.065, pLongLetter: 0.485, pLongEnglish: 0.001, pRareEnd: 1.273, pRareEndWest: 0.342, pCapsLetter: 0.557, pCapsShort: 0.326, pRepeat: -0.3,
+		pCaseFlip: 2.43, pDigitGroup: 0.626, pDigit: 0.284, pPunct: 0.894, pPunctMore: 0.037, pPunctWord: 0.571, pNewline: 1.113, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 1.18, pSpaceMore: 0, pSpaceDigit: 0.022, pSpaceWide: 0.452, pCtrl: 1.343, pAccent: 1.555, pUmlaut: 1.727,
+		pAccentDense: 1.646, pAccentExt: 1.961, pAccentCont: 0.358, pCombining: 0.42, pTurkish: 2.556, pVietnamese: 1.949, pGreek: 1.315, pCyrRussian: 0.535,
+		pCyrDefault: 0.64, pCyrSouth: 0.686, pCyrTurkic: 0.857, pCyrKyrgyz: 0.738, pArmenian: 2.191, pGeorgian: 1.426, pHebrew: 1.038, pArabic: 1.081,
+		pArabicFa: 1.143, pArabicUr: 1.406, pEthiopic: 3.273, pDevanagari: 1.361, pBengali: 2.106, pGurmukhi: 3.291, pGujarati: 3.259, pOriya: 3.253,
+		pTamil: 2.174, pTelugu: 2.442, pKannada: 2.447, pMalayalam: 2.509, pSinhala: 1.881, pThai: 1.908, pLao: 3.244, pMyanmar: 1.102,
+		pKhmer: 3.198, pHangul: 1.309, pHanSimple: 0.816, pHanTrad: 1.261, pKanji: 1.642, pKana: 0.701, pCJKPunct: 3.522, pAlphabet: 0.42,
+		pScriptWord: 0.046, pVarSel: 2.249, pEmoji: 2.121, pUniSpace: 0.639, pUniPunct: 1.089, pSymbol: 1.591, pTab: 1.265, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.004, pScriptBare: 0.04, pDigitSame: 0.001, pPunctMixed: 0.44, pSymbolMore: 0.346}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.898, pLongLetter: 0.446, pLongEnglish: 0.04, pRareEnd: 1.136, pRareEndWest: 0.147, pCapsLetter: 0.501, pCapsShort: 0.018, pRepeat: -0.265,
-		pCaseFlip: 3.288, pDigitGroup: 1.161, pDigit: 0.001, pPunct: 0.899, pPunctMore: 0.007, pPunctWord: 0.004, pNewline: 1.374, pBlankLine: 0.001,
-		pIndent: 0.159, pSpaces: 1.333, pSpaceMore: 0, pSpaceDigit: 0.753, pSpaceWide: 1.19, pCtrl: 0.25, pAccent: 1.491, pUmlaut: 1.088,
-		pAccentDense: 1.144, pAccentExt: 0.941, pAccentCont: 0.44, pCombining: 0.42, pTurkish: 0.317, pVietnamese: 0.01, pGreek: 0.239, pCyrRussian: 0.152,
-		pCyrDefault: 0.215, pCyrSouth: 0.327, pCyrTurkic: 0.468, pCyrKyrgyz: 0.297, pArmenian: 1.719, pGeorgian: 2.002, pHebrew: 0.943, pArabic: 0.205,
-		pArabicFa: 0.154, pArabicUr: 0.53, pEthiopic: 2.82, pDevanagari: 0.407, pBengali: 1.252, pGurmukhi: 1.771, pGujarati: 1.817, pOriya: 2.798,
-		pTamil: 1.405, pTelugu: 1.883, pKannada: 1.889, pMalayalam: 1.689, pSinhala: 1.978, pThai: 0.485, pLao: 2.048, pMyanmar: 2.049,
-		pKhmer: 1.736, pHangul: 0.437, pHanSimple: 0.804, pHanTrad: 0.882, pKanji: 0.89, pKana: 0.6, pCJKPunct: 0.617, pAlphabet: 0.42,
-		pScriptWord: 0.01, pVarSel: 0.497, pEmoji: 1.962, pUniSpace: 1.819, pUniPunct: 0.551, pSymbol: 0.656, pTab: 0.583, pSpacesDigit: 0.361,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.248, pDigitSame: 0.001, pPunctMixed: 0.285, pSymbolMore: 0.264}}
+		pWord: 0.904, pLongLetter: 0.447, pLongEnglish: 0.026, pRareEnd: 1.093, pRareEndWest: 0.163, pCapsLetter: 0.485, pCapsShort: 0.02, pRepeat: -0.258,
+		pCaseFlip: 3.127, pDigitGroup: 1.21, pDigit: 0.001, pPunct: 0.955, pPunctMore: 0.01, pPunctWord: 0.005, pNewline: 1.272, pBlankLine: 0.001,
+		pIndent: 0.157, pSpaces: 1.376, pSpaceMore: 0, pSpaceDigit: 0.583, pSpaceWide: 1.11, pCtrl: 0.121, pAccent: 1.565, pUmlaut: 1.368,
+		pAccentDense: 1.174, pAccentExt: 1.007, pAccentCont: 0.461, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.005, pGreek: 0.251, pCyrRussian: 0.143,
+		pCyrDefault: 0.223, pCyrSouth: 0.337, pCyrTurkic: 0.478, pCyrKyrgyz: 0.308, pArmenian: 1.73, pGeorgian: 2.011, pHebrew: 0.957, pArabic: 0.221,
+		pArabicFa: 0.167, pArabicUr: 0.551, pEthiopic: 2.84, pDevanagari: 0.421, pBengali: 1.264, pGurmukhi: 1.788, pGujarati: 1.831, pOriya: 2.81,
+		pTamil: 1.414, pTelugu: 1.893, pKannada: 1.899, pMalayalam: 1.694, pSinhala: 1.989, pThai: 0.489, pLao: 2.051, pMyanmar: 2.057,
+		pKhmer: 1.726, pHangul: 0.458, pHanSimple: 0.791, pHanTrad: 0.931, pKanji: 0.884, pKana: 0.599, pCJKPunct: 0.768, pAlphabet: 0.42,
+		pScriptWord: 0.015, pVarSel: 0.931, pEmoji: 1.935, pUniSpace: 1.521, pUniPunct: 0.698, pSymbol: 0.634, pTab: 0.481, pSpacesDigit: 0.282,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.238, pDigitSame: 0.001, pPunctMixed: 0.361, pSymbolMore: 0.321}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.927, pLongLetter: 0.43, pLongEnglish: 0.027, pRareEnd: 1.099, pRareEndWest: 0.058, pCapsLetter: 0.439, pCapsShort: 0.009, pRepeat: -0.245,
-		pCaseFlip: 2.942, pDigitGroup: 0.332, pDigit: 0.995, pPunct: 0.83, pPunctMore: 0.006, pPunctWord: 0.002, pNewline: 1.555, pBlankLine: 0.001,
-		pIndent: 0.021, pSpaces: 1.233, pSpaceMore: 0, pSpaceDigit: 0.723, pSpaceWide: 1.319, pCtrl: 0.087, pAccent: 1.558, pUmlaut: 1.113,
-		pAccentDense: 1.22, pAccentExt: 1.149, pAccentCont: 0.392, pCombining: 0.42, pTurkish: 1.271, pVietnamese: 0.091, pGreek: 0.82, pCyrRussian: 0.166,
-		pCyrDefault: 0.305, pCyrSouth: 0.355, pCyrTurkic: 0.483, pCyrKyrgyz: 0.358, pArmenian: 0.965, pGeorgian: 0.97, pHebrew: 0.162, pArabic: 0.18,
-		pArabicFa: 0.429, pArabicUr: 0.513, pEthiopic: 1.132, pDevanagari: 0.889, pBengali: 1.056, pGurmukhi: 1.619, pGujarati: 1.564, pOriya: 2.183,
-		pTamil: 1.093, pTelugu: 1.569, pKannada: 1.442, pMalayalam: 1.392, pSinhala: 1.512, pThai: 0.572, pLao: 1.344, pMyanmar: 1.563,
-		pKhmer: 1.289, pHangul: 0.507, pHanSimple: 0.643, pHanTrad: 0.794, pKanji: 0.814, pKana: 0.568, pCJKPunct: 0.659, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.06, pEmoji: 1.052, pUniSpace: 2.151, pUniPunct: 0.435, pSymbol: 0.664, pTab: 0.553, pSpacesDigit: 0.406,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 0.882, pDigitSame: 0.838, pPunctMixed: 0.256, pSymbolMore: 0.125}}
+		pWord: 0.921, pLongLetter: 0.43, pLongEnglish: 0.026, pRareEnd: 1.095, pRareEndWest: 0.112, pCapsLetter: 0.419, pCapsShort: 0.011, pRepeat: -0.237,
+		pCaseFlip: 2.786, pDigitGroup: 0.49, pDigit: 0.937, pPunct: 0.886, pPunctMore: 0.007, pPunctWord: 0.002, pNewline: 1.429, pBlankLine: 0.001,
+		pIndent: 0.016, pSpaces: 1.278, pSpaceMore: 0, pSpaceDigit: 0.439, pSpaceWide: 1.336, pCtrl: 0.015, pAccent: 1.657, pUmlaut: 1.411,
+		pAccentDense: 1.167, pAccentExt: 1.186, pAccentCont: 0.496, pCombining: 0.42, pTurkish: 0.455, pVietnamese: 0.016, pGreek: 0.815, pCyrRussian: 0.151,
+		pCyrDefault: 0.302, pCyrSouth: 0.349, pCyrTurkic: 0.481, pCyrKyrgyz: 0.354, pArmenian: 0.962, pGeorgian: 0.965, pHebrew: 0.156, pArabic: 0.175,
+		pArabicFa: 0.424, pArabicUr: 0.508, pEthiopic: 1.129, pDevanagari: 0.884, pBengali: 1.049, pGurmukhi: 1.613, pGujarati: 1.559, pOriya: 2.179,
+		pTamil: 1.089, pTelugu: 1.566, pKannada: 1.438, pMalayalam: 1.389, pSinhala: 1.509, pThai: 0.574, pLao: 1.343, pMyanmar: 1.566,
+		pKhmer: 1.293, pHangul: 0.502, pHanSimple: 0.652, pHanTrad: 0.804, pKanji: 0.813, pKana: 0.574, pCJKPunct: 0.607, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.097, pEmoji: 1.063, pUniSpace: 1.781, pUniPunct: 0.443, pSymbol: 0.633, pTab: 0.467, pSpacesDigit: 0.34,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.022, pDigitSame: 0.877, pPunctMixed: 0.338, pSymbolMore: 0.182}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 1.001, pLongLetter: 0.342, pLongEnglish: 0.001, pRareEnd: 0.89, pRareEndWest: 0.084, pCapsLetter: 0.526, pCapsShort: 0.026, pRepeat: -0.133,
-		pCaseFlip: 2.569, pDigitGroup: 1.091, pDigit: 0.001, pPunct: 0.894, pPunctMore: 0.033, pPunctWord: 0.386, pNewline: 1.518, pBlankLine: 0.001,
-		pIndent: 0.171, pSpaces: 1.015, pSpaceMore: 0, pSpaceDigit: 0.841, pSpaceWide: 0.877, pCtrl: 1.277, pAccent: 1.379, pUmlaut: 1.667,
-		pAccentDense: 1.08, pAccentExt: 1.128, pAccentCont: 0.437, pCombining: 0.42, pTurkish: 2.136, pVietnamese: 0.562, pGreek: 0.405, pCyrRussian: 0.192,
-		pCyrDefault: 0.328, pCyrSouth: 0.343, pCyrTurkic: 0.452, pCyrKyrgyz: 0.324, pArmenian: 0.503, pGeorgian: 0.73, pHebrew: 0.379, pArabic: 0.271,
-		pArabicFa: 0.282, pArabicUr: 0.401, pEthiopic: 2.174, pDevanagari: 0.561, pBengali: 0.377, pGurmukhi: 0.983, pGujarati: 0.872, pOriya: 1.191,
-		pTamil: 0.525, pTelugu: 0.765, pKannada: 0.72, pMalayalam: 0.841, pSinhala: 0.996, pThai: 0.41, pLao: 1.834, pMyanmar: 0.915,
-		pKhmer: 1.329, pHangul: 0.638, pHanSimple: 0.557, pHanTrad: 0.764, pKanji: 0.768, pKana: 0.573, pCJKPunct: 0.767, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.52, pEmoji: 1.462, pUniSpace: 0.775, pUniPunct: 0.675, pSymbol: 0.671, pTab: 0.86, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.063, pSpaceEnd: 0.003, pScriptBare: 0.848, pDigitSame: 0.001, pPunctMixed: 0.243, pSymbolMore: 0.482}}
+		pWord: 0.954, pLongLetter: 0.386, pLongEnglish: 0.002, pRareEnd: 0.885, pRareEndWest: 0.001, pCapsLetter: 0.524, pCapsShort: 0.084, pRepeat: -0.179,
+		pCaseFlip: 2.764, pDigitGroup: 1.132, pDigit: 0.001, pPunct: 0.955, pPunctMore: 0.023, pPunctWord: 0.414, pNewline: 1.423, pBlankLine: 0.001,
+		pIndent: 0.183, pSpaces: 0.977, pSpaceMore: 0, pSpaceDigit: 0.711, pSpaceWide: 0.888, pCtrl: 1.223, pAccent: 1.552, pUmlaut: 1.515,
+		pAccentDense: 0.887, pAccentExt: 0.927, pAccentCont: 0.768, pCombining: 0.42, pTurkish: 1.723, pVietnamese: 0.375, pGreek: 0.401, pCyrRussian: 0.179,
+		pCyrDefault: 0.329, pCyrSouth: 0.34, pCyrTurkic: 0.449, pCyrKyrgyz: 0.32, pArmenian: 0.5, pGeorgian: 0.726, pHebrew: 0.375, pArabic: 0.267,
+		pArabicFa: 0.277, pArabicUr: 0.399, pEthiopic: 2.173, pDevanagari: 0.557, pBengali: 0.372, pGurmukhi: 0.98, pGujarati: 0.868, pOriya: 1.192,
+		pTamil: 0.518, pTelugu: 0.762, pKannada: 0.717, pMalayalam: 0.838, pSinhala: 0.993, pThai: 0.412, pLao: 1.834, pMyanmar: 0.917,
+		pKhmer: 1.332, pHangul: 0.636, pHanSimple: 0.563, pHanTrad: 0.768, pKanji: 0.764, pKana: 0.58, pCJKPunct: 0.744, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.428, pEmoji: 1.524, pUniSpace: 0.344, pUniPunct: 0.697, pSymbol: 0.69, pTab: 0.762, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.044, pSpaceEnd: 0.004, pScriptBare: 0.967, pDigitSame: 0.001, pPunctMixed: 0.373, pSymbolMore: 0.508}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.898, pLongLetter: 0.254, pLongEnglish: 0.07, pRareEnd: 0.898, pRareEndWest: 0.075, pCapsLetter: 0.546, pCapsShort: 0.014, pRepeat: -0.101,
-		pCaseFlip: 2.645, pDigitGroup: 0.347, pDigit: 0.784, pPunct: 0.849, pPunctMore: 0.003, pPunctWord: 0.982, pNewline: 2.103, pBlankLine: 0.867,
-		pIndent: 0.066, pSpaces: 1.243, pSpaceMore: 0, pSpaceDigit: 1.138, pSpaceWide: 0.276, pCtrl: 0.186, pAccent: 0.998, pUmlaut: 0.469,
-		pAccentDense: 0.737, pAccentExt: 0.863, pAccentCont: 0.506, pCombining: 0.42, pTurkish: 0.878, pVietnamese: 0.017, pGreek: 0.391, pCyrRussian: 0.206,
-		pCyrDefault: 0.295, pCyrSouth: 0.358, pCyrTurkic: 0.386, pCyrKyrgyz: 0.261, pArmenian: 0.524, pGeorgian: 0.425, pHebrew: 0.491, pArabic: 0.325,
-		pArabicFa: 0.304, pArabicUr: 0.293, pEthiopic: 0.695, pDevanagari: 0.294, pBengali: 0.246, pGurmukhi: 0.619, pGujarati: 0.412, pOriya: 0.785,
-		pTamil: 0.294, pTelugu: 0.346, pKannada: 0.421, pMalayalam: 0.354, pSinhala: 0.526, pThai: 0.353, pLao: 0.551, pMyanmar: 0.436,
-		pKhmer: 0.592, pHangul: 0.596, pHanSimple: 0.547, pHanTrad: 0.64, pKanji: 0.825, pKana: 0.256, pCJKPunct: 1.804, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.069, pEmoji: 0.969, pUniSpace: 0.954, pUniPunct: 0.092, pSymbol: 0.973, pTab: 1.337, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.372, pDigitSame: 0.884, pPunctMixed: 0.197, pSymbolMore: 0.004}}
+		pWord: 0.794, pLongLetter: 0.327, pLongEnglish: 0.168, pRareEnd: 0.923, pRareEndWest: 0.008, pCapsLetter: 0.606, pCapsShort: 0.018, pRepeat: -0.19,
+		pCaseFlip: 3.348, pDigitGroup: 0.284, pDigit: 0.809, pPunct: 0.994, pPunctMore: 0.002, pPunctWord: 1.038, pNewline: 1.83, pBlankLine: 0.824,
+		pIndent: 0.063, pSpaces: 1.337, pSpaceMore: 0, pSpaceDigit: 1.053, pSpaceWide: 0.311, pCtrl: 0.206, pAccent: 1.511, pUmlaut: 0.779,
+		pAccentDense: 0.773, pAccentExt: 0.819, pAccentCont: 0.618, pCombining: 0.42, pTurkish: 0.007, pVietnamese: 0.016, pGreek: 0.381, pCyrRussian: 0.226,
+		pCyrDefault: 0.301, pCyrSouth: 0.351, pCyrTurkic: 0.381, pCyrKyrgyz: 0.26, pArmenian: 0.52, pGeorgian: 0.418, pHebrew: 0.48, pArabic: 0.316,
+		pArabicFa: 0.296, pArabicUr: 0.283, pEthiopic: 0.689, pDevanagari: 0.285, pBengali: 0.238, pGurmukhi: 0.609, pGujarati: 0.405, pOriya: 0.779,
+		pTamil: 0.286, pTelugu: 0.34, pKannada: 0.412, pMalayalam: 0.352, pSinhala: 0.522, pThai: 0.358, pLao: 0.549, pMyanmar: 0.442,
+		pKhmer: 0.593, pHangul: 0.584, pHanSimple: 0.581, pHanTrad: 0.633, pKanji: 0.821, pKana: 0.267, pCJKPunct: 1.801, pAlphabet: 0.42,
+		pScriptWord: 0.006, pVarSel: 0.049, pEmoji: 1.086, pUniSpace: 0.343, pUniPunct: 0.093, pSymbol: 1.023, pTab: 1.465, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.581, pDigitSame: 0.94, pPunctMixed: 0.364, pSymbolMore: 0.005}}
 )
