@@ -97,6 +97,7 @@ const (
 	pDigitSame          // each digit repeating the one before it: runs of one digit merge in some tokenizers
 	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
+	pRareStart          // a word of three letters or more whose first two letters start few English words
 	nPieces
 )
 
@@ -166,6 +167,26 @@ const englishEnds = "ad al am an ar as at ay ce ch ct de ds ed ee em en er es et
 const englishTails = "ace age ain ard ary ate ble cal ces cts ded der des ect ely ent ers ess ets ght her ial ice ide " +
 	"ied ies ify ily ing ion ire ise ity ive ize led lly nal nce ncy ned nge nse nts ons ors ose ple rce red ses ted tly " +
 	"uce uct ude ugh uld ure ute ved ves "
+
+// englishStarts are the first two letters of 95% of the English words
+// (of three letters or more) in the prose, man pages, changelogs, licences
+// and Markdown of the fit files (testdata/tokens_fit.md). Words starting
+// otherwise are common in the languages tokenizers learned little of
+// (Irish bh-, gc-, Zulu uk-, ng-, Estonian ja-, vä-, Basque tx-), rarer in
+// the Romance languages, whose words share English's Latin roots.
+const englishStarts = "ab ac ad ag al an ap ar as at au ba be bi bu ca ch cl co cr cu da de di do ea ei en er et ex fa fe fi fl fo " +
+	"fr fu ge gi go gr gu ha he ho ht im in it la le li lo ma me mi mo mu na ne no ob of ol on op or ot ou ow pa " +
+	"pe pl po pr pu ra re ri ro ru sa sc se sh si sn so sp st su ta te th ti to tr ty un up ur us va ve vi vn wa " +
+	"we wh wi wo wr yo "
+
+// commonStart has bit b&31 of entry a set when the lowercase letters a, b
+// start many English words (englishStarts).
+var commonStart = func() (t [256]uint32) {
+	for i := 0; i+1 < len(englishStarts); i += 3 {
+		t[englishStarts[i]] |= 1 << (englishStarts[i+1] & 31)
+	}
+	return t
+}()
 
 // commonTail has bit c&31 of entry (a&31)<<5|b&31 set when the lowercase
 // letters a, b, c are one of englishTails.
@@ -281,6 +302,7 @@ type wordCounts struct {
 	words, cont   int // words, and runs going on after an accented letter
 	long, longEng int // letters past wordFree, in words with an English tail or without
 	rare          int // words with an ending rare in English
+	rareStart     int // words with a start rare in English
 }
 
 // add counts the lowercase word s[i:j]; glue is where the last accented
@@ -290,6 +312,9 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 		w.cont++
 	} else {
 		w.words++
+		if j-i >= 3 && commonStart[s[i]]&(1<<(s[i+1]&31)) == 0 {
+			w.rareStart++
+		}
 	}
 	if n := j - i; n > wordFree {
 		if englishTail(s[j-3], s[j-2], s[j-1]) {
@@ -353,6 +378,7 @@ func (c *pieces) addWords(w *wordCounts, tally *scriptTally) {
 	c[pLongLetter] += int32(w.long)
 	c[pLongEnglish] += int32(w.longEng)
 	c[pRareEnd] += int32(w.rare)
+	c[pRareStart] += int32(w.rareStart)
 	if tally.count(c) == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
 		c[pRareEndWest], c[pRareEnd] = c[pRareEnd], 0
 	}
@@ -537,6 +563,9 @@ func letterRun(s string, i int, c *pieces) int {
 		j = k
 	}
 	c[pWord]++
+	if closed == 0 && caps == 1 && j-i >= 3 && commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 {
+		c[pRareStart]++ // a capitalised word: Tallinna, Ngesikhathi
+	}
 	if seg >= 3 && rareEnd(s[j-2], s[j-1]) {
 		c[pRareEnd]++
 	}

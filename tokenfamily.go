@@ -144,86 +144,86 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.769, pLongLetter: 0.312, pLongEnglish: 0.076, pRareEnd: 0.964, pRareEndWest: 0.273, pCapsLetter: 0.524, pCapsShort: 0.066, pRepeat: -0.131,
-		pCaseFlip: 3.348, pDigitGroup: 1.087, pDigit: 0.001, pPunct: 1.007, pPunctMore: 0.014, pPunctWord: 0.322, pNewline: 1.528, pBlankLine: 0.001,
-		pIndent: 0.318, pSpaces: 1.634, pSpaceMore: 0, pSpaceDigit: 0.736, pSpaceWide: 0.671, pCtrl: 1.436, pAccent: 1.124, pUmlaut: 0.977,
-		pAccentDense: 0.982, pAccentExt: 1.022, pAccentCont: 0.314, pCombining: 0.42, pTurkish: 0.647, pVietnamese: 0.348, pGreek: 0.286, pCyrRussian: 0.153,
-		pCyrDefault: 0.255, pCyrSouth: 0.263, pCyrTurkic: 0.23, pCyrKyrgyz: 0.147, pArmenian: 0.23, pGeorgian: 0.241, pHebrew: 0.292, pArabic: 0.188,
-		pArabicFa: 0.211, pArabicUr: 0.213, pEthiopic: 1.948, pDevanagari: 0.24, pBengali: 0.26, pGurmukhi: 0.464, pGujarati: 0.288, pOriya: 1.056,
-		pTamil: 0.311, pTelugu: 0.339, pKannada: 0.327, pMalayalam: 0.277, pSinhala: 0.503, pThai: 0.441, pLao: 1.897, pMyanmar: 0.54,
-		pKhmer: 0.647, pHangul: 0.534, pHanSimple: 0.735, pHanTrad: 0.978, pKanji: 1.056, pKana: 0.563, pCJKPunct: 0.893, pAlphabet: 0.42,
-		pScriptWord: 0.005, pVarSel: 0.467, pEmoji: 1.522, pUniSpace: 1.591, pUniPunct: 0.267, pSymbol: 1.351, pTab: 0.696, pSpacesDigit: 0.424,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.003, pScriptBare: 1.972, pDigitSame: 0.001, pPunctMixed: 0.433, pSymbolMore: 0.013}}
+		pWord: 0.745, pLongLetter: 0.259, pLongEnglish: 0.177, pRareEnd: 0.549, pRareEndWest: 0.23, pCapsLetter: 0.507, pCapsShort: 0.207, pRepeat: -0.083,
+		pCaseFlip: 3.581, pDigitGroup: 1.112, pDigit: 0.001, pPunct: 1.061, pPunctMore: 0.033, pPunctWord: 0.207, pNewline: 1.431, pBlankLine: 0.162,
+		pIndent: 0.275, pSpaces: 1.244, pSpaceMore: 0, pSpaceDigit: 0.697, pSpaceWide: 0.816, pCtrl: 1.354, pAccent: 0.397, pUmlaut: 0.517,
+		pAccentDense: 0.68, pAccentExt: 0.839, pAccentCont: 0.801, pCombining: 0.42, pTurkish: 0.355, pVietnamese: 0.014, pGreek: 0.26, pCyrRussian: 0.13,
+		pCyrDefault: 0.228, pCyrSouth: 0.239, pCyrTurkic: 0.21, pCyrKyrgyz: 0.125, pArmenian: 0.207, pGeorgian: 0.219, pHebrew: 0.257, pArabic: 0.155,
+		pArabicFa: 0.175, pArabicUr: 0.173, pEthiopic: 1.909, pDevanagari: 0.206, pBengali: 0.231, pGurmukhi: 0.427, pGujarati: 0.259, pOriya: 1.03,
+		pTamil: 0.286, pTelugu: 0.318, pKannada: 0.304, pMalayalam: 0.261, pSinhala: 0.474, pThai: 0.44, pLao: 1.892, pMyanmar: 0.536,
+		pKhmer: 0.639, pHangul: 0.499, pHanSimple: 0.728, pHanTrad: 0.971, pKanji: 1.032, pKana: 0.569, pCJKPunct: 0.963, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.797, pEmoji: 1.357, pUniSpace: 1.117, pUniPunct: 0.379, pSymbol: 1.506, pTab: 0.91, pSpacesDigit: 0.926,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.007, pScriptBare: 2.248, pDigitSame: 0.001, pPunctMixed: 0.451, pSymbolMore: 0.028, pRareStart: 0.939}}
 
 	cl100kFamily = family{"cl100k", &prices{
-		pWord: 0.934, pLongLetter: 0.432, pLongEnglish: 0.007, pRareEnd: 1.06, pRareEndWest: 0.096, pCapsLetter: 0.486, pCapsShort: 0.016, pRepeat: -0.241,
-		pCaseFlip: 3.05, pDigitGroup: 1.186, pDigit: 0.001, pPunct: 0.919, pPunctMore: 0.012, pPunctWord: 0.005, pNewline: 1.332, pBlankLine: 0.001,
-		pIndent: 0.117, pSpaces: 1.33, pSpaceMore: 0, pSpaceDigit: 0.622, pSpaceWide: 0.731, pCtrl: 0.126, pAccent: 1.939, pUmlaut: 1.895,
-		pAccentDense: 1.561, pAccentExt: 1.663, pAccentCont: 0.149, pCombining: 0.42, pTurkish: 1.653, pVietnamese: 1.036, pGreek: 0.945, pCyrRussian: 0.375,
-		pCyrDefault: 0.508, pCyrSouth: 0.56, pCyrTurkic: 0.733, pCyrKyrgyz: 0.561, pArmenian: 2.073, pGeorgian: 2.068, pHebrew: 1.044, pArabic: 0.713,
-		pArabicFa: 0.73, pArabicUr: 0.995, pEthiopic: 2.93, pDevanagari: 1.098, pBengali: 1.342, pGurmukhi: 1.891, pGujarati: 1.908, pOriya: 2.936,
-		pTamil: 1.467, pTelugu: 1.951, pKannada: 1.958, pMalayalam: 1.777, pSinhala: 2.08, pThai: 0.992, pLao: 2.269, pMyanmar: 2.075,
-		pKhmer: 1.728, pHangul: 0.974, pHanSimple: 0.948, pHanTrad: 1.336, pKanji: 1.683, pKana: 0.667, pCJKPunct: 3.1, pAlphabet: 0.42,
-		pScriptWord: 0.028, pVarSel: 1.039, pEmoji: 2.079, pUniSpace: 2.029, pUniPunct: 0.706, pSymbol: 0.785, pTab: 0.464, pSpacesDigit: 0.353,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.003, pScriptBare: 0.627, pDigitSame: 0.001, pPunctMixed: 0.369, pSymbolMore: 0.406}}
+		pWord: 0.867, pLongLetter: 0.361, pLongEnglish: 0.03, pRareEnd: 0.458, pRareEndWest: 0.001, pCapsLetter: 0.555, pCapsShort: 0.041, pRepeat: -0.187,
+		pCaseFlip: 3.788, pDigitGroup: 1.069, pDigit: 0.001, pPunct: 1.069, pPunctMore: 0.015, pPunctWord: 0.003, pNewline: 1.113, pBlankLine: 0.001,
+		pIndent: 0.325, pSpaces: 0.906, pSpaceMore: 0, pSpaceDigit: 0.77, pSpaceWide: 0.947, pCtrl: 0.154, pAccent: 1.328, pUmlaut: 1.619,
+		pAccentDense: 1.387, pAccentExt: 1.627, pAccentCont: 0.541, pCombining: 0.42, pTurkish: 1.396, pVietnamese: 0.856, pGreek: 0.903, pCyrRussian: 0.334,
+		pCyrDefault: 0.465, pCyrSouth: 0.511, pCyrTurkic: 0.699, pCyrKyrgyz: 0.524, pArmenian: 2.041, pGeorgian: 2.033, pHebrew: 0.989, pArabic: 0.662,
+		pArabicFa: 0.673, pArabicUr: 0.937, pEthiopic: 2.882, pDevanagari: 1.049, pBengali: 1.294, pGurmukhi: 1.834, pGujarati: 1.862, pOriya: 2.896,
+		pTamil: 1.433, pTelugu: 1.916, pKannada: 1.922, pMalayalam: 1.737, pSinhala: 2.032, pThai: 0.991, pLao: 2.26, pMyanmar: 2.07,
+		pKhmer: 1.699, pHangul: 0.898, pHanSimple: 0.935, pHanTrad: 1.319, pKanji: 1.727, pKana: 0.639, pCJKPunct: 3.246, pAlphabet: 0.42,
+		pScriptWord: 0.018, pVarSel: 0.981, pEmoji: 1.984, pUniSpace: 1.62, pUniPunct: 1.034, pSymbol: 0.629, pTab: 0.881, pSpacesDigit: 1.128,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.006, pScriptBare: 1.149, pDigitSame: 0.041, pPunctMixed: 0.404, pSymbolMore: 0.752, pRareStart: 1.426}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.065, pLongLetter: 0.485, pLongEnglish: 0.001, pRareEnd: 1.273, pRareEndWest: 0.342, pCapsLetter: 0.557, pCapsShort: 0.326, pRepeat: -0.3,
-		pCaseFlip: 2.43, pDigitGroup: 0.626, pDigit: 0.284, pPunct: 0.894, pPunctMore: 0.037, pPunctWord: 0.571, pNewline: 1.113, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 1.18, pSpaceMore: 0, pSpaceDigit: 0.022, pSpaceWide: 0.452, pCtrl: 1.343, pAccent: 1.555, pUmlaut: 1.727,
-		pAccentDense: 1.646, pAccentExt: 1.961, pAccentCont: 0.358, pCombining: 0.42, pTurkish: 2.556, pVietnamese: 1.949, pGreek: 1.315, pCyrRussian: 0.535,
-		pCyrDefault: 0.64, pCyrSouth: 0.686, pCyrTurkic: 0.857, pCyrKyrgyz: 0.738, pArmenian: 2.191, pGeorgian: 1.426, pHebrew: 1.038, pArabic: 1.081,
-		pArabicFa: 1.143, pArabicUr: 1.406, pEthiopic: 3.273, pDevanagari: 1.361, pBengali: 2.106, pGurmukhi: 3.291, pGujarati: 3.259, pOriya: 3.253,
-		pTamil: 2.174, pTelugu: 2.442, pKannada: 2.447, pMalayalam: 2.509, pSinhala: 1.881, pThai: 1.908, pLao: 3.244, pMyanmar: 1.102,
-		pKhmer: 3.198, pHangul: 1.309, pHanSimple: 0.816, pHanTrad: 1.261, pKanji: 1.642, pKana: 0.701, pCJKPunct: 3.522, pAlphabet: 0.42,
-		pScriptWord: 0.046, pVarSel: 2.249, pEmoji: 2.121, pUniSpace: 0.639, pUniPunct: 1.089, pSymbol: 1.591, pTab: 1.265, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.004, pScriptBare: 0.04, pDigitSame: 0.001, pPunctMixed: 0.44, pSymbolMore: 0.346}}
+		pWord: 0.968, pLongLetter: 0.454, pLongEnglish: 0.004, pRareEnd: 0.807, pRareEndWest: 0.007, pCapsLetter: 0.7, pCapsShort: 0.468, pRepeat: -0.278,
+		pCaseFlip: 2.81, pDigitGroup: 0.661, pDigit: 0.191, pPunct: 1.105, pPunctMore: 0.038, pPunctWord: 0.422, pNewline: 1.05, pBlankLine: 0.001,
+		pIndent: 0.001, pSpaces: 0.832, pSpaceMore: 0, pSpaceDigit: 0.047, pSpaceWide: 0.499, pCtrl: 1.27, pAccent: 1.507, pUmlaut: 1.263,
+		pAccentDense: 1.654, pAccentExt: 1.981, pAccentCont: 0.44, pCombining: 0.42, pTurkish: 2.499, pVietnamese: 2.008, pGreek: 1.308, pCyrRussian: 0.529,
+		pCyrDefault: 0.633, pCyrSouth: 0.682, pCyrTurkic: 0.85, pCyrKyrgyz: 0.737, pArmenian: 2.186, pGeorgian: 1.419, pHebrew: 1.027, pArabic: 1.073,
+		pArabicFa: 1.14, pArabicUr: 1.396, pEthiopic: 3.269, pDevanagari: 1.351, pBengali: 2.097, pGurmukhi: 3.281, pGujarati: 3.251, pOriya: 3.248,
+		pTamil: 2.168, pTelugu: 2.437, pKannada: 2.441, pMalayalam: 2.512, pSinhala: 1.878, pThai: 1.907, pLao: 3.24, pMyanmar: 1.101,
+		pKhmer: 3.221, pHangul: 1.294, pHanSimple: 0.803, pHanTrad: 1.249, pKanji: 1.599, pKana: 0.706, pCJKPunct: 3.724, pAlphabet: 0.42,
+		pScriptWord: 0.037, pVarSel: 2.035, pEmoji: 2.105, pUniSpace: 0.922, pUniPunct: 0.869, pSymbol: 1.584, pTab: 1.412, pSpacesDigit: 0.282,
+		pCapsEnglish: 0.004, pSpaceEnd: 0.008, pScriptBare: 0.056, pDigitSame: 0.001, pPunctMixed: 0.443, pSymbolMore: 0.603, pRareStart: 1.45}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.904, pLongLetter: 0.447, pLongEnglish: 0.026, pRareEnd: 1.093, pRareEndWest: 0.163, pCapsLetter: 0.485, pCapsShort: 0.02, pRepeat: -0.258,
-		pCaseFlip: 3.127, pDigitGroup: 1.21, pDigit: 0.001, pPunct: 0.955, pPunctMore: 0.01, pPunctWord: 0.005, pNewline: 1.272, pBlankLine: 0.001,
-		pIndent: 0.157, pSpaces: 1.376, pSpaceMore: 0, pSpaceDigit: 0.583, pSpaceWide: 1.11, pCtrl: 0.121, pAccent: 1.565, pUmlaut: 1.368,
-		pAccentDense: 1.174, pAccentExt: 1.007, pAccentCont: 0.461, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.005, pGreek: 0.251, pCyrRussian: 0.143,
-		pCyrDefault: 0.223, pCyrSouth: 0.337, pCyrTurkic: 0.478, pCyrKyrgyz: 0.308, pArmenian: 1.73, pGeorgian: 2.011, pHebrew: 0.957, pArabic: 0.221,
-		pArabicFa: 0.167, pArabicUr: 0.551, pEthiopic: 2.84, pDevanagari: 0.421, pBengali: 1.264, pGurmukhi: 1.788, pGujarati: 1.831, pOriya: 2.81,
-		pTamil: 1.414, pTelugu: 1.893, pKannada: 1.899, pMalayalam: 1.694, pSinhala: 1.989, pThai: 0.489, pLao: 2.051, pMyanmar: 2.057,
-		pKhmer: 1.726, pHangul: 0.458, pHanSimple: 0.791, pHanTrad: 0.931, pKanji: 0.884, pKana: 0.599, pCJKPunct: 0.768, pAlphabet: 0.42,
-		pScriptWord: 0.015, pVarSel: 0.931, pEmoji: 1.935, pUniSpace: 1.521, pUniPunct: 0.698, pSymbol: 0.634, pTab: 0.481, pSpacesDigit: 0.282,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.238, pDigitSame: 0.001, pPunctMixed: 0.361, pSymbolMore: 0.321}}
+		pWord: 0.803, pLongLetter: 0.446, pLongEnglish: 0.102, pRareEnd: 0.819, pRareEndWest: 0.032, pCapsLetter: 0.539, pCapsShort: 0.08, pRepeat: -0.273,
+		pCaseFlip: 3.839, pDigitGroup: 1.134, pDigit: 0.001, pPunct: 1.078, pPunctMore: 0.011, pPunctWord: 0.004, pNewline: 1.155, pBlankLine: 0.009,
+		pIndent: 0.174, pSpaces: 1.166, pSpaceMore: 0, pSpaceDigit: 0.678, pSpaceWide: 1.18, pCtrl: 0.159, pAccent: 1.525, pUmlaut: 1.106,
+		pAccentDense: 1.179, pAccentExt: 1.024, pAccentCont: 0.537, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.006, pGreek: 0.237, pCyrRussian: 0.128,
+		pCyrDefault: 0.208, pCyrSouth: 0.322, pCyrTurkic: 0.466, pCyrKyrgyz: 0.292, pArmenian: 1.718, pGeorgian: 1.997, pHebrew: 0.937, pArabic: 0.202,
+		pArabicFa: 0.141, pArabicUr: 0.533, pEthiopic: 2.822, pDevanagari: 0.404, pBengali: 1.244, pGurmukhi: 1.766, pGujarati: 1.813, pOriya: 2.797,
+		pTamil: 1.4, pTelugu: 1.879, pKannada: 1.885, pMalayalam: 1.677, pSinhala: 1.971, pThai: 0.489, pLao: 2.048, pMyanmar: 2.057,
+		pKhmer: 1.715, pHangul: 0.434, pHanSimple: 0.791, pHanTrad: 0.906, pKanji: 0.869, pKana: 0.607, pCJKPunct: 0.774, pAlphabet: 0.42,
+		pScriptWord: 0.009, pVarSel: 0.582, pEmoji: 1.996, pUniSpace: 1.165, pUniPunct: 0.842, pSymbol: 0.619, pTab: 0.731, pSpacesDigit: 0.659,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.003, pScriptBare: 1.492, pDigitSame: 0.025, pPunctMixed: 0.375, pSymbolMore: 0.464, pRareStart: 0.839}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.921, pLongLetter: 0.43, pLongEnglish: 0.026, pRareEnd: 1.095, pRareEndWest: 0.112, pCapsLetter: 0.419, pCapsShort: 0.011, pRepeat: -0.237,
-		pCaseFlip: 2.786, pDigitGroup: 0.49, pDigit: 0.937, pPunct: 0.886, pPunctMore: 0.007, pPunctWord: 0.002, pNewline: 1.429, pBlankLine: 0.001,
-		pIndent: 0.016, pSpaces: 1.278, pSpaceMore: 0, pSpaceDigit: 0.439, pSpaceWide: 1.336, pCtrl: 0.015, pAccent: 1.657, pUmlaut: 1.411,
-		pAccentDense: 1.167, pAccentExt: 1.186, pAccentCont: 0.496, pCombining: 0.42, pTurkish: 0.455, pVietnamese: 0.016, pGreek: 0.815, pCyrRussian: 0.151,
-		pCyrDefault: 0.302, pCyrSouth: 0.349, pCyrTurkic: 0.481, pCyrKyrgyz: 0.354, pArmenian: 0.962, pGeorgian: 0.965, pHebrew: 0.156, pArabic: 0.175,
-		pArabicFa: 0.424, pArabicUr: 0.508, pEthiopic: 1.129, pDevanagari: 0.884, pBengali: 1.049, pGurmukhi: 1.613, pGujarati: 1.559, pOriya: 2.179,
-		pTamil: 1.089, pTelugu: 1.566, pKannada: 1.438, pMalayalam: 1.389, pSinhala: 1.509, pThai: 0.574, pLao: 1.343, pMyanmar: 1.566,
-		pKhmer: 1.293, pHangul: 0.502, pHanSimple: 0.652, pHanTrad: 0.804, pKanji: 0.813, pKana: 0.574, pCJKPunct: 0.607, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.097, pEmoji: 1.063, pUniSpace: 1.781, pUniPunct: 0.443, pSymbol: 0.633, pTab: 0.467, pSpacesDigit: 0.34,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.002, pScriptBare: 1.022, pDigitSame: 0.877, pPunctMixed: 0.338, pSymbolMore: 0.182}}
+		pWord: 0.808, pLongLetter: 0.408, pLongEnglish: 0.092, pRareEnd: 0.797, pRareEndWest: 0.032, pCapsLetter: 0.547, pCapsShort: 0.017, pRepeat: -0.238,
+		pCaseFlip: 3.772, pDigitGroup: 0.369, pDigit: 0.835, pPunct: 1.081, pPunctMore: 0.008, pPunctWord: 0.002, pNewline: 1.272, pBlankLine: 0.117,
+		pIndent: 0.047, pSpaces: 1.245, pSpaceMore: 0, pSpaceDigit: 0.736, pSpaceWide: 1.446, pCtrl: 0.152, pAccent: 1.537, pUmlaut: 1.234,
+		pAccentDense: 1.18, pAccentExt: 1.222, pAccentCont: 0.576, pCombining: 0.42, pTurkish: 0.332, pVietnamese: 0.007, pGreek: 0.793, pCyrRussian: 0.127,
+		pCyrDefault: 0.28, pCyrSouth: 0.32, pCyrTurkic: 0.461, pCyrKyrgyz: 0.337, pArmenian: 0.945, pGeorgian: 0.944, pHebrew: 0.124, pArabic: 0.147,
+		pArabicFa: 0.395, pArabicUr: 0.478, pEthiopic: 1.106, pDevanagari: 0.857, pBengali: 1.022, pGurmukhi: 1.581, pGujarati: 1.534, pOriya: 2.158,
+		pTamil: 1.071, pTelugu: 1.547, pKannada: 1.418, pMalayalam: 1.369, pSinhala: 1.483, pThai: 0.574, pLao: 1.337, pMyanmar: 1.565,
+		pKhmer: 1.28, pHangul: 0.463, pHanSimple: 0.638, pHanTrad: 0.794, pKanji: 0.791, pKana: 0.573, pCJKPunct: 0.735, pAlphabet: 0.42,
+		pScriptWord: 0.002, pVarSel: 0.028, pEmoji: 1.067, pUniSpace: 1.619, pUniPunct: 0.61, pSymbol: 0.516, pTab: 1.004, pSpacesDigit: 0.77,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 1.296, pDigitSame: 1.028, pPunctMixed: 0.342, pSymbolMore: 0.443, pRareStart: 0.971}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 0.954, pLongLetter: 0.386, pLongEnglish: 0.002, pRareEnd: 0.885, pRareEndWest: 0.001, pCapsLetter: 0.524, pCapsShort: 0.084, pRepeat: -0.179,
-		pCaseFlip: 2.764, pDigitGroup: 1.132, pDigit: 0.001, pPunct: 0.955, pPunctMore: 0.023, pPunctWord: 0.414, pNewline: 1.423, pBlankLine: 0.001,
-		pIndent: 0.183, pSpaces: 0.977, pSpaceMore: 0, pSpaceDigit: 0.711, pSpaceWide: 0.888, pCtrl: 1.223, pAccent: 1.552, pUmlaut: 1.515,
-		pAccentDense: 0.887, pAccentExt: 0.927, pAccentCont: 0.768, pCombining: 0.42, pTurkish: 1.723, pVietnamese: 0.375, pGreek: 0.401, pCyrRussian: 0.179,
-		pCyrDefault: 0.329, pCyrSouth: 0.34, pCyrTurkic: 0.449, pCyrKyrgyz: 0.32, pArmenian: 0.5, pGeorgian: 0.726, pHebrew: 0.375, pArabic: 0.267,
-		pArabicFa: 0.277, pArabicUr: 0.399, pEthiopic: 2.173, pDevanagari: 0.557, pBengali: 0.372, pGurmukhi: 0.98, pGujarati: 0.868, pOriya: 1.192,
-		pTamil: 0.518, pTelugu: 0.762, pKannada: 0.717, pMalayalam: 0.838, pSinhala: 0.993, pThai: 0.412, pLao: 1.834, pMyanmar: 0.917,
-		pKhmer: 1.332, pHangul: 0.636, pHanSimple: 0.563, pHanTrad: 0.768, pKanji: 0.764, pKana: 0.58, pCJKPunct: 0.744, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.428, pEmoji: 1.524, pUniSpace: 0.344, pUniPunct: 0.697, pSymbol: 0.69, pTab: 0.762, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.044, pSpaceEnd: 0.004, pScriptBare: 0.967, pDigitSame: 0.001, pPunctMixed: 0.373, pSymbolMore: 0.508}}
+		pWord: 0.936, pLongLetter: 0.311, pLongEnglish: 0.008, pRareEnd: 0.413, pRareEndWest: 0.001, pCapsLetter: 0.599, pCapsShort: 0.003, pRepeat: -0.098,
+		pCaseFlip: 2.996, pDigitGroup: 1.112, pDigit: 0.001, pPunct: 0.919, pPunctMore: 0.041, pPunctWord: 0.371, pNewline: 1.426, pBlankLine: 0.066,
+		pIndent: 0.351, pSpaces: 0.784, pSpaceMore: 0, pSpaceDigit: 0.778, pSpaceWide: 0.899, pCtrl: 1.325, pAccent: 0.721, pUmlaut: 0.965,
+		pAccentDense: 0.478, pAccentExt: 0.665, pAccentCont: 1.424, pCombining: 0.42, pTurkish: 1.109, pVietnamese: 0.071, pGreek: 0.4, pCyrRussian: 0.178,
+		pCyrDefault: 0.328, pCyrSouth: 0.338, pCyrTurkic: 0.448, pCyrKyrgyz: 0.318, pArmenian: 0.498, pGeorgian: 0.726, pHebrew: 0.374, pArabic: 0.265,
+		pArabicFa: 0.273, pArabicUr: 0.396, pEthiopic: 2.168, pDevanagari: 0.554, pBengali: 0.37, pGurmukhi: 0.978, pGujarati: 0.867, pOriya: 1.19,
+		pTamil: 0.517, pTelugu: 0.761, pKannada: 0.716, pMalayalam: 0.834, pSinhala: 0.989, pThai: 0.412, pLao: 1.834, pMyanmar: 0.917,
+		pKhmer: 1.325, pHangul: 0.638, pHanSimple: 0.553, pHanTrad: 0.756, pKanji: 0.742, pKana: 0.591, pCJKPunct: 0.87, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.687, pEmoji: 1.399, pUniSpace: 0.064, pUniPunct: 0.786, pSymbol: 0.768, pTab: 1.015, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.205, pSpaceEnd: 0.006, pScriptBare: 0.991, pDigitSame: 0.001, pPunctMixed: 0.451, pSymbolMore: 0.531, pRareStart: 1.137}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.794, pLongLetter: 0.327, pLongEnglish: 0.168, pRareEnd: 0.923, pRareEndWest: 0.008, pCapsLetter: 0.606, pCapsShort: 0.018, pRepeat: -0.19,
-		pCaseFlip: 3.348, pDigitGroup: 0.284, pDigit: 0.809, pPunct: 0.994, pPunctMore: 0.002, pPunctWord: 1.038, pNewline: 1.83, pBlankLine: 0.824,
-		pIndent: 0.063, pSpaces: 1.337, pSpaceMore: 0, pSpaceDigit: 1.053, pSpaceWide: 0.311, pCtrl: 0.206, pAccent: 1.511, pUmlaut: 0.779,
-		pAccentDense: 0.773, pAccentExt: 0.819, pAccentCont: 0.618, pCombining: 0.42, pTurkish: 0.007, pVietnamese: 0.016, pGreek: 0.381, pCyrRussian: 0.226,
-		pCyrDefault: 0.301, pCyrSouth: 0.351, pCyrTurkic: 0.381, pCyrKyrgyz: 0.26, pArmenian: 0.52, pGeorgian: 0.418, pHebrew: 0.48, pArabic: 0.316,
-		pArabicFa: 0.296, pArabicUr: 0.283, pEthiopic: 0.689, pDevanagari: 0.285, pBengali: 0.238, pGurmukhi: 0.609, pGujarati: 0.405, pOriya: 0.779,
-		pTamil: 0.286, pTelugu: 0.34, pKannada: 0.412, pMalayalam: 0.352, pSinhala: 0.522, pThai: 0.358, pLao: 0.549, pMyanmar: 0.442,
-		pKhmer: 0.593, pHangul: 0.584, pHanSimple: 0.581, pHanTrad: 0.633, pKanji: 0.821, pKana: 0.267, pCJKPunct: 1.801, pAlphabet: 0.42,
-		pScriptWord: 0.006, pVarSel: 0.049, pEmoji: 1.086, pUniSpace: 0.343, pUniPunct: 0.093, pSymbol: 1.023, pTab: 1.465, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.004, pScriptBare: 0.581, pDigitSame: 0.94, pPunctMixed: 0.364, pSymbolMore: 0.005}}
+		pWord: 0.756, pLongLetter: 0.255, pLongEnglish: 0.194, pRareEnd: 0.6, pRareEndWest: 0.015, pCapsLetter: 0.629, pCapsShort: 0.102, pRepeat: -0.111,
+		pCaseFlip: 3.249, pDigitGroup: 0.427, pDigit: 0.742, pPunct: 0.889, pPunctMore: 0.003, pPunctWord: 0.95, pNewline: 1.846, pBlankLine: 0.839,
+		pIndent: 0.341, pSpaces: 1.162, pSpaceMore: 0, pSpaceDigit: 1.113, pSpaceWide: 0.348, pCtrl: 0.35, pAccent: 1.413, pUmlaut: 1.003,
+		pAccentDense: 0.961, pAccentExt: 0.94, pAccentCont: 0.455, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.174, pGreek: 0.375, pCyrRussian: 0.223,
+		pCyrDefault: 0.297, pCyrSouth: 0.348, pCyrTurkic: 0.376, pCyrKyrgyz: 0.253, pArmenian: 0.515, pGeorgian: 0.414, pHebrew: 0.474, pArabic: 0.31,
+		pArabicFa: 0.289, pArabicUr: 0.273, pEthiopic: 0.677, pDevanagari: 0.276, pBengali: 0.232, pGurmukhi: 0.603, pGujarati: 0.4, pOriya: 0.774,
+		pTamil: 0.285, pTelugu: 0.336, pKannada: 0.41, pMalayalam: 0.349, pSinhala: 0.516, pThai: 0.358, pLao: 0.549, pMyanmar: 0.44,
+		pKhmer: 0.592, pHangul: 0.582, pHanSimple: 0.594, pHanTrad: 0.622, pKanji: 0.831, pKana: 0.271, pCJKPunct: 1.723, pAlphabet: 0.42,
+		pScriptWord: 0.004, pVarSel: 0.06, pEmoji: 0.982, pUniSpace: 0.371, pUniPunct: 0.053, pSymbol: 1.101, pTab: 1.537, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.005, pScriptBare: 0.646, pDigitSame: 0.852, pPunctMixed: 0.527, pSymbolMore: 0.004, pRareStart: 1.131}}
 )
