@@ -257,3 +257,40 @@ func TestWriteRatios(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// explain, when set (go test -run TestExplain -explain FILE:N), logs the
+// pieces of the Nth sample of FILE and what each costs in every family: a
+// tool for finding which piece a miss comes from.
+var explain = flag.String("explain", "", "log the pieces of sample FILE:N and their cost per family")
+
+// TestExplain logs one sample's pieces (only with -explain FILE:N).
+func TestExplain(t *testing.T) {
+	if *explain == "" {
+		t.Skip("runs only with -explain FILE:N")
+	}
+	path, idx, _ := strings.Cut(*explain, ":")
+	var n int
+	fmt.Sscan(idx, &n)
+	s := loadSampleFile(t, path)[n]
+	var c pieces
+	countPieces(s.Text, &c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s)\n%-14s %6s", s.Cat, s.Src, "piece", "count")
+	for _, f := range fittedFamilies {
+		fmt.Fprintf(&b, " %8s", f.name)
+	}
+	for j, k := range c {
+		if k == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%-14s %6d", pieceNames[j], k)
+		for _, f := range fittedFamilies {
+			fmt.Fprintf(&b, " %8.1f", float64(k)*f.prices[j])
+		}
+	}
+	fmt.Fprintf(&b, "\n%-14s %6s", "estimate/real", "")
+	for _, f := range fittedFamilies {
+		fmt.Fprintf(&b, " %4.0f/%-4d", f.raw(s.Text), realCount(s, f.name))
+	}
+	t.Log(b.String())
+}
