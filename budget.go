@@ -98,6 +98,7 @@ const (
 	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	pRareStart          // a word of three letters or more whose first two letters start few English words
+	pCyrWord            // a Cyrillic word after a space: Russian costs o200k about two tokens a word, short or long
 	nPieces
 )
 
@@ -335,9 +336,12 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
-		if i > 0 && s[i-1] == ' ' {
+		switch {
+		case i > 0 && s[i-1] == ' ' && r >= cyrillicFirst && r <= cyrillicLast:
+			c[pCyrWord]++ // priced apart: the Cyrillic languages were learned from far more text than the others
+		case i > 0 && s[i-1] == ' ':
 			c[pScriptWord]++
-		} else {
+		default:
 			c[pScriptBare]++ // no space before it: a line's or a name's first word
 		}
 	}

@@ -144,86 +144,86 @@ var genericFamily = family{"generic", &prices{
 // TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
-		pWord: 0.745, pLongLetter: 0.259, pLongEnglish: 0.177, pRareEnd: 0.549, pRareEndWest: 0.23, pCapsLetter: 0.507, pCapsShort: 0.207, pRepeat: -0.083,
-		pCaseFlip: 3.581, pDigitGroup: 1.112, pDigit: 0.001, pPunct: 1.061, pPunctMore: 0.033, pPunctWord: 0.207, pNewline: 1.431, pBlankLine: 0.162,
-		pIndent: 0.275, pSpaces: 1.244, pSpaceMore: 0, pSpaceDigit: 0.697, pSpaceWide: 0.816, pCtrl: 1.354, pAccent: 0.397, pUmlaut: 0.517,
-		pAccentDense: 0.68, pAccentExt: 0.839, pAccentCont: 0.801, pCombining: 0.42, pTurkish: 0.355, pVietnamese: 0.014, pGreek: 0.26, pCyrRussian: 0.13,
-		pCyrDefault: 0.228, pCyrSouth: 0.239, pCyrTurkic: 0.21, pCyrKyrgyz: 0.125, pArmenian: 0.207, pGeorgian: 0.219, pHebrew: 0.257, pArabic: 0.155,
-		pArabicFa: 0.175, pArabicUr: 0.173, pEthiopic: 1.909, pDevanagari: 0.206, pBengali: 0.231, pGurmukhi: 0.427, pGujarati: 0.259, pOriya: 1.03,
-		pTamil: 0.286, pTelugu: 0.318, pKannada: 0.304, pMalayalam: 0.261, pSinhala: 0.474, pThai: 0.44, pLao: 1.892, pMyanmar: 0.536,
-		pKhmer: 0.639, pHangul: 0.499, pHanSimple: 0.728, pHanTrad: 0.971, pKanji: 1.032, pKana: 0.569, pCJKPunct: 0.963, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.797, pEmoji: 1.357, pUniSpace: 1.117, pUniPunct: 0.379, pSymbol: 1.506, pTab: 0.91, pSpacesDigit: 0.926,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.007, pScriptBare: 2.248, pDigitSame: 0.001, pPunctMixed: 0.451, pSymbolMore: 0.028, pRareStart: 0.939}}
+		pWord: 0.746, pLongLetter: 0.259, pLongEnglish: 0.176, pRareEnd: 0.55, pRareEndWest: 0.231, pCapsLetter: 0.507, pCapsShort: 0.207, pRepeat: -0.083,
+		pCaseFlip: 3.578, pDigitGroup: 1.112, pDigit: 0.001, pPunct: 1.059, pPunctMore: 0.034, pPunctWord: 0.207, pNewline: 1.432, pBlankLine: 0.152,
+		pIndent: 0.276, pSpaces: 1.24, pSpaceMore: 0, pSpaceDigit: 0.698, pSpaceWide: 0.788, pCtrl: 1.352, pAccent: 0.396, pUmlaut: 0.52,
+		pAccentDense: 0.68, pAccentExt: 0.838, pAccentCont: 0.805, pCombining: 0.42, pTurkish: 0.354, pVietnamese: 0.014, pGreek: 0.264, pCyrRussian: 0.08,
+		pCyrDefault: 0.172, pCyrSouth: 0.187, pCyrTurkic: 0.168, pCyrKyrgyz: 0.103, pArmenian: 0.209, pGeorgian: 0.221, pHebrew: 0.262, pArabic: 0.159,
+		pArabicFa: 0.179, pArabicUr: 0.181, pEthiopic: 1.899, pDevanagari: 0.212, pBengali: 0.233, pGurmukhi: 0.431, pGujarati: 0.262, pOriya: 1.034,
+		pTamil: 0.285, pTelugu: 0.321, pKannada: 0.306, pMalayalam: 0.263, pSinhala: 0.476, pThai: 0.44, pLao: 1.893, pMyanmar: 0.537,
+		pKhmer: 0.638, pHangul: 0.507, pHanSimple: 0.73, pHanTrad: 0.974, pKanji: 1.032, pKana: 0.571, pCJKPunct: 0.945, pAlphabet: 0.42,
+		pScriptWord: 0.003, pVarSel: 0.77, pEmoji: 1.373, pUniSpace: 1.125, pUniPunct: 0.392, pSymbol: 1.511, pTab: 0.91, pSpacesDigit: 0.935,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.007, pScriptBare: 2.296, pDigitSame: 0.001, pPunctMixed: 0.451, pSymbolMore: 0.024, pRareStart: 0.939, pCyrWord: 0.379}}
 
 	cl100kFamily = family{"cl100k", &prices{
 		pWord: 0.867, pLongLetter: 0.361, pLongEnglish: 0.03, pRareEnd: 0.458, pRareEndWest: 0.001, pCapsLetter: 0.555, pCapsShort: 0.041, pRepeat: -0.187,
 		pCaseFlip: 3.788, pDigitGroup: 1.069, pDigit: 0.001, pPunct: 1.069, pPunctMore: 0.015, pPunctWord: 0.003, pNewline: 1.113, pBlankLine: 0.001,
-		pIndent: 0.325, pSpaces: 0.906, pSpaceMore: 0, pSpaceDigit: 0.77, pSpaceWide: 0.947, pCtrl: 0.154, pAccent: 1.328, pUmlaut: 1.619,
-		pAccentDense: 1.387, pAccentExt: 1.627, pAccentCont: 0.541, pCombining: 0.42, pTurkish: 1.396, pVietnamese: 0.856, pGreek: 0.903, pCyrRussian: 0.334,
-		pCyrDefault: 0.465, pCyrSouth: 0.511, pCyrTurkic: 0.699, pCyrKyrgyz: 0.524, pArmenian: 2.041, pGeorgian: 2.033, pHebrew: 0.989, pArabic: 0.662,
-		pArabicFa: 0.673, pArabicUr: 0.937, pEthiopic: 2.882, pDevanagari: 1.049, pBengali: 1.294, pGurmukhi: 1.834, pGujarati: 1.862, pOriya: 2.896,
-		pTamil: 1.433, pTelugu: 1.916, pKannada: 1.922, pMalayalam: 1.737, pSinhala: 2.032, pThai: 0.991, pLao: 2.26, pMyanmar: 2.07,
-		pKhmer: 1.699, pHangul: 0.898, pHanSimple: 0.935, pHanTrad: 1.319, pKanji: 1.727, pKana: 0.639, pCJKPunct: 3.246, pAlphabet: 0.42,
-		pScriptWord: 0.018, pVarSel: 0.981, pEmoji: 1.984, pUniSpace: 1.62, pUniPunct: 1.034, pSymbol: 0.629, pTab: 0.881, pSpacesDigit: 1.128,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.006, pScriptBare: 1.149, pDigitSame: 0.041, pPunctMixed: 0.404, pSymbolMore: 0.752, pRareStart: 1.426}}
+		pIndent: 0.325, pSpaces: 0.906, pSpaceMore: 0, pSpaceDigit: 0.77, pSpaceWide: 0.95, pCtrl: 0.154, pAccent: 1.329, pUmlaut: 1.619,
+		pAccentDense: 1.387, pAccentExt: 1.628, pAccentCont: 0.541, pCombining: 0.42, pTurkish: 1.396, pVietnamese: 0.856, pGreek: 0.898, pCyrRussian: 0.336,
+		pCyrDefault: 0.467, pCyrSouth: 0.514, pCyrTurkic: 0.7, pCyrKyrgyz: 0.525, pArmenian: 2.037, pGeorgian: 2.028, pHebrew: 0.982, pArabic: 0.656,
+		pArabicFa: 0.667, pArabicUr: 0.927, pEthiopic: 2.875, pDevanagari: 1.042, pBengali: 1.289, pGurmukhi: 1.827, pGujarati: 1.857, pOriya: 2.89,
+		pTamil: 1.43, pTelugu: 1.911, pKannada: 1.918, pMalayalam: 1.734, pSinhala: 2.027, pThai: 0.991, pLao: 2.261, pMyanmar: 2.07,
+		pKhmer: 1.7, pHangul: 0.898, pHanSimple: 0.936, pHanTrad: 1.319, pKanji: 1.728, pKana: 0.64, pCJKPunct: 3.248, pAlphabet: 0.42,
+		pScriptWord: 0.05, pVarSel: 0.982, pEmoji: 1.983, pUniSpace: 1.621, pUniPunct: 1.031, pSymbol: 0.623, pTab: 0.881, pSpacesDigit: 1.128,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.006, pScriptBare: 1.157, pDigitSame: 0.041, pPunctMixed: 0.404, pSymbolMore: 0.756, pRareStart: 1.428, pCyrWord: 0.001}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 0.968, pLongLetter: 0.454, pLongEnglish: 0.004, pRareEnd: 0.807, pRareEndWest: 0.007, pCapsLetter: 0.7, pCapsShort: 0.468, pRepeat: -0.278,
+		pWord: 0.968, pLongLetter: 0.454, pLongEnglish: 0.004, pRareEnd: 0.806, pRareEndWest: 0.007, pCapsLetter: 0.7, pCapsShort: 0.468, pRepeat: -0.278,
 		pCaseFlip: 2.81, pDigitGroup: 0.661, pDigit: 0.191, pPunct: 1.105, pPunctMore: 0.038, pPunctWord: 0.422, pNewline: 1.05, pBlankLine: 0.001,
-		pIndent: 0.001, pSpaces: 0.832, pSpaceMore: 0, pSpaceDigit: 0.047, pSpaceWide: 0.499, pCtrl: 1.27, pAccent: 1.507, pUmlaut: 1.263,
-		pAccentDense: 1.654, pAccentExt: 1.981, pAccentCont: 0.44, pCombining: 0.42, pTurkish: 2.499, pVietnamese: 2.008, pGreek: 1.308, pCyrRussian: 0.529,
-		pCyrDefault: 0.633, pCyrSouth: 0.682, pCyrTurkic: 0.85, pCyrKyrgyz: 0.737, pArmenian: 2.186, pGeorgian: 1.419, pHebrew: 1.027, pArabic: 1.073,
-		pArabicFa: 1.14, pArabicUr: 1.396, pEthiopic: 3.269, pDevanagari: 1.351, pBengali: 2.097, pGurmukhi: 3.281, pGujarati: 3.251, pOriya: 3.248,
-		pTamil: 2.168, pTelugu: 2.437, pKannada: 2.441, pMalayalam: 2.512, pSinhala: 1.878, pThai: 1.907, pLao: 3.24, pMyanmar: 1.101,
-		pKhmer: 3.221, pHangul: 1.294, pHanSimple: 0.803, pHanTrad: 1.249, pKanji: 1.599, pKana: 0.706, pCJKPunct: 3.724, pAlphabet: 0.42,
-		pScriptWord: 0.037, pVarSel: 2.035, pEmoji: 2.105, pUniSpace: 0.922, pUniPunct: 0.869, pSymbol: 1.584, pTab: 1.412, pSpacesDigit: 0.282,
-		pCapsEnglish: 0.004, pSpaceEnd: 0.008, pScriptBare: 0.056, pDigitSame: 0.001, pPunctMixed: 0.443, pSymbolMore: 0.603, pRareStart: 1.45}}
+		pIndent: 0.001, pSpaces: 0.832, pSpaceMore: 0, pSpaceDigit: 0.047, pSpaceWide: 0.5, pCtrl: 1.27, pAccent: 1.507, pUmlaut: 1.263,
+		pAccentDense: 1.654, pAccentExt: 1.981, pAccentCont: 0.44, pCombining: 0.42, pTurkish: 2.498, pVietnamese: 2.008, pGreek: 1.304, pCyrRussian: 0.534,
+		pCyrDefault: 0.638, pCyrSouth: 0.687, pCyrTurkic: 0.854, pCyrKyrgyz: 0.739, pArmenian: 2.184, pGeorgian: 1.417, pHebrew: 1.022, pArabic: 1.069,
+		pArabicFa: 1.137, pArabicUr: 1.39, pEthiopic: 3.266, pDevanagari: 1.347, pBengali: 2.094, pGurmukhi: 3.277, pGujarati: 3.248, pOriya: 3.244,
+		pTamil: 2.166, pTelugu: 2.435, pKannada: 2.439, pMalayalam: 2.511, pSinhala: 1.875, pThai: 1.907, pLao: 3.24, pMyanmar: 1.101,
+		pKhmer: 3.221, pHangul: 1.294, pHanSimple: 0.803, pHanTrad: 1.248, pKanji: 1.599, pKana: 0.706, pCJKPunct: 3.723, pAlphabet: 0.42,
+		pScriptWord: 0.059, pVarSel: 2.034, pEmoji: 2.105, pUniSpace: 0.922, pUniPunct: 0.868, pSymbol: 1.581, pTab: 1.413, pSpacesDigit: 0.282,
+		pCapsEnglish: 0.004, pSpaceEnd: 0.008, pScriptBare: 0.052, pDigitSame: 0.001, pPunctMixed: 0.443, pSymbolMore: 0.606, pRareStart: 1.45, pCyrWord: 0.007}}
 
 	llama3Family = family{"llama3", &prices{
-		pWord: 0.803, pLongLetter: 0.446, pLongEnglish: 0.102, pRareEnd: 0.819, pRareEndWest: 0.032, pCapsLetter: 0.539, pCapsShort: 0.08, pRepeat: -0.273,
-		pCaseFlip: 3.839, pDigitGroup: 1.134, pDigit: 0.001, pPunct: 1.078, pPunctMore: 0.011, pPunctWord: 0.004, pNewline: 1.155, pBlankLine: 0.009,
-		pIndent: 0.174, pSpaces: 1.166, pSpaceMore: 0, pSpaceDigit: 0.678, pSpaceWide: 1.18, pCtrl: 0.159, pAccent: 1.525, pUmlaut: 1.106,
-		pAccentDense: 1.179, pAccentExt: 1.024, pAccentCont: 0.537, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.006, pGreek: 0.237, pCyrRussian: 0.128,
-		pCyrDefault: 0.208, pCyrSouth: 0.322, pCyrTurkic: 0.466, pCyrKyrgyz: 0.292, pArmenian: 1.718, pGeorgian: 1.997, pHebrew: 0.937, pArabic: 0.202,
-		pArabicFa: 0.141, pArabicUr: 0.533, pEthiopic: 2.822, pDevanagari: 0.404, pBengali: 1.244, pGurmukhi: 1.766, pGujarati: 1.813, pOriya: 2.797,
-		pTamil: 1.4, pTelugu: 1.879, pKannada: 1.885, pMalayalam: 1.677, pSinhala: 1.971, pThai: 0.489, pLao: 2.048, pMyanmar: 2.057,
-		pKhmer: 1.715, pHangul: 0.434, pHanSimple: 0.791, pHanTrad: 0.906, pKanji: 0.869, pKana: 0.607, pCJKPunct: 0.774, pAlphabet: 0.42,
-		pScriptWord: 0.009, pVarSel: 0.582, pEmoji: 1.996, pUniSpace: 1.165, pUniPunct: 0.842, pSymbol: 0.619, pTab: 0.731, pSpacesDigit: 0.659,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.003, pScriptBare: 1.492, pDigitSame: 0.025, pPunctMixed: 0.375, pSymbolMore: 0.464, pRareStart: 0.839}}
+		pWord: 0.803, pLongLetter: 0.446, pLongEnglish: 0.099, pRareEnd: 0.823, pRareEndWest: 0.039, pCapsLetter: 0.54, pCapsShort: 0.074, pRepeat: -0.273,
+		pCaseFlip: 3.829, pDigitGroup: 1.135, pDigit: 0.001, pPunct: 1.074, pPunctMore: 0.012, pPunctWord: 0.004, pNewline: 1.152, pBlankLine: 0.01,
+		pIndent: 0.198, pSpaces: 1.221, pSpaceMore: 0, pSpaceDigit: 0.68, pSpaceWide: 1.143, pCtrl: 0.16, pAccent: 1.52, pUmlaut: 1.114,
+		pAccentDense: 1.18, pAccentExt: 1.022, pAccentCont: 0.541, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.006, pGreek: 0.239, pCyrRussian: 0.059,
+		pCyrDefault: 0.136, pCyrSouth: 0.254, pCyrTurkic: 0.412, pCyrKyrgyz: 0.249, pArmenian: 1.714, pGeorgian: 1.993, pHebrew: 0.938, pArabic: 0.202,
+		pArabicFa: 0.135, pArabicUr: 0.543, pEthiopic: 2.814, pDevanagari: 0.404, pBengali: 1.236, pGurmukhi: 1.763, pGujarati: 1.807, pOriya: 2.8,
+		pTamil: 1.395, pTelugu: 1.875, pKannada: 1.88, pMalayalam: 1.67, pSinhala: 1.966, pThai: 0.49, pLao: 2.047, pMyanmar: 2.059,
+		pKhmer: 1.711, pHangul: 0.444, pHanSimple: 0.786, pHanTrad: 0.923, pKanji: 0.87, pKana: 0.604, pCJKPunct: 0.827, pAlphabet: 0.42,
+		pScriptWord: 0.005, pVarSel: 0.556, pEmoji: 2.017, pUniSpace: 1.156, pUniPunct: 0.889, pSymbol: 0.616, pTab: 0.767, pSpacesDigit: 0.574,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.003, pScriptBare: 1.767, pDigitSame: 0.026, pPunctMixed: 0.376, pSymbolMore: 0.453, pRareStart: 0.831, pCyrWord: 0.468}}
 
 	qwenFamily = family{"qwen", &prices{
-		pWord: 0.808, pLongLetter: 0.408, pLongEnglish: 0.092, pRareEnd: 0.797, pRareEndWest: 0.032, pCapsLetter: 0.547, pCapsShort: 0.017, pRepeat: -0.238,
-		pCaseFlip: 3.772, pDigitGroup: 0.369, pDigit: 0.835, pPunct: 1.081, pPunctMore: 0.008, pPunctWord: 0.002, pNewline: 1.272, pBlankLine: 0.117,
-		pIndent: 0.047, pSpaces: 1.245, pSpaceMore: 0, pSpaceDigit: 0.736, pSpaceWide: 1.446, pCtrl: 0.152, pAccent: 1.537, pUmlaut: 1.234,
-		pAccentDense: 1.18, pAccentExt: 1.222, pAccentCont: 0.576, pCombining: 0.42, pTurkish: 0.332, pVietnamese: 0.007, pGreek: 0.793, pCyrRussian: 0.127,
-		pCyrDefault: 0.28, pCyrSouth: 0.32, pCyrTurkic: 0.461, pCyrKyrgyz: 0.337, pArmenian: 0.945, pGeorgian: 0.944, pHebrew: 0.124, pArabic: 0.147,
-		pArabicFa: 0.395, pArabicUr: 0.478, pEthiopic: 1.106, pDevanagari: 0.857, pBengali: 1.022, pGurmukhi: 1.581, pGujarati: 1.534, pOriya: 2.158,
-		pTamil: 1.071, pTelugu: 1.547, pKannada: 1.418, pMalayalam: 1.369, pSinhala: 1.483, pThai: 0.574, pLao: 1.337, pMyanmar: 1.565,
-		pKhmer: 1.28, pHangul: 0.463, pHanSimple: 0.638, pHanTrad: 0.794, pKanji: 0.791, pKana: 0.573, pCJKPunct: 0.735, pAlphabet: 0.42,
-		pScriptWord: 0.002, pVarSel: 0.028, pEmoji: 1.067, pUniSpace: 1.619, pUniPunct: 0.61, pSymbol: 0.516, pTab: 1.004, pSpacesDigit: 0.77,
-		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 1.296, pDigitSame: 1.028, pPunctMixed: 0.342, pSymbolMore: 0.443, pRareStart: 0.971}}
+		pWord: 0.808, pLongLetter: 0.408, pLongEnglish: 0.093, pRareEnd: 0.797, pRareEndWest: 0.031, pCapsLetter: 0.547, pCapsShort: 0.017, pRepeat: -0.237,
+		pCaseFlip: 3.77, pDigitGroup: 0.369, pDigit: 0.835, pPunct: 1.081, pPunctMore: 0.008, pPunctWord: 0.002, pNewline: 1.273, pBlankLine: 0.113,
+		pIndent: 0.044, pSpaces: 1.242, pSpaceMore: 0, pSpaceDigit: 0.733, pSpaceWide: 1.442, pCtrl: 0.152, pAccent: 1.539, pUmlaut: 1.233,
+		pAccentDense: 1.18, pAccentExt: 1.222, pAccentCont: 0.577, pCombining: 0.42, pTurkish: 0.331, pVietnamese: 0.007, pGreek: 0.755, pCyrRussian: 0.126,
+		pCyrDefault: 0.279, pCyrSouth: 0.319, pCyrTurkic: 0.456, pCyrKyrgyz: 0.322, pArmenian: 0.916, pGeorgian: 0.914, pHebrew: 0.077, pArabic: 0.103,
+		pArabicFa: 0.351, pArabicUr: 0.416, pEthiopic: 1.057, pDevanagari: 0.814, pBengali: 0.983, pGurmukhi: 1.531, pGujarati: 1.493, pOriya: 2.121,
+		pTamil: 1.044, pTelugu: 1.516, pKannada: 1.388, pMalayalam: 1.347, pSinhala: 1.444, pThai: 0.574, pLao: 1.337, pMyanmar: 1.566,
+		pKhmer: 1.279, pHangul: 0.464, pHanSimple: 0.638, pHanTrad: 0.795, pKanji: 0.791, pKana: 0.573, pCJKPunct: 0.733, pAlphabet: 0.42,
+		pScriptWord: 0.228, pVarSel: 0.028, pEmoji: 1.069, pUniSpace: 1.612, pUniPunct: 0.605, pSymbol: 0.46, pTab: 0.995, pSpacesDigit: 0.774,
+		pCapsEnglish: 0.003, pSpaceEnd: 0.004, pScriptBare: 1.51, pDigitSame: 1.028, pPunctMixed: 0.342, pSymbolMore: 0.495, pRareStart: 0.975, pCyrWord: 0.001}}
 
 	deepseekFamily = family{"deepseek", &prices{
-		pWord: 0.936, pLongLetter: 0.311, pLongEnglish: 0.008, pRareEnd: 0.413, pRareEndWest: 0.001, pCapsLetter: 0.599, pCapsShort: 0.003, pRepeat: -0.098,
-		pCaseFlip: 2.996, pDigitGroup: 1.112, pDigit: 0.001, pPunct: 0.919, pPunctMore: 0.041, pPunctWord: 0.371, pNewline: 1.426, pBlankLine: 0.066,
-		pIndent: 0.351, pSpaces: 0.784, pSpaceMore: 0, pSpaceDigit: 0.778, pSpaceWide: 0.899, pCtrl: 1.325, pAccent: 0.721, pUmlaut: 0.965,
-		pAccentDense: 0.478, pAccentExt: 0.665, pAccentCont: 1.424, pCombining: 0.42, pTurkish: 1.109, pVietnamese: 0.071, pGreek: 0.4, pCyrRussian: 0.178,
-		pCyrDefault: 0.328, pCyrSouth: 0.338, pCyrTurkic: 0.448, pCyrKyrgyz: 0.318, pArmenian: 0.498, pGeorgian: 0.726, pHebrew: 0.374, pArabic: 0.265,
-		pArabicFa: 0.273, pArabicUr: 0.396, pEthiopic: 2.168, pDevanagari: 0.554, pBengali: 0.37, pGurmukhi: 0.978, pGujarati: 0.867, pOriya: 1.19,
-		pTamil: 0.517, pTelugu: 0.761, pKannada: 0.716, pMalayalam: 0.834, pSinhala: 0.989, pThai: 0.412, pLao: 1.834, pMyanmar: 0.917,
-		pKhmer: 1.325, pHangul: 0.638, pHanSimple: 0.553, pHanTrad: 0.756, pKanji: 0.742, pKana: 0.591, pCJKPunct: 0.87, pAlphabet: 0.42,
-		pScriptWord: 0.003, pVarSel: 0.687, pEmoji: 1.399, pUniSpace: 0.064, pUniPunct: 0.786, pSymbol: 0.768, pTab: 1.015, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.205, pSpaceEnd: 0.006, pScriptBare: 0.991, pDigitSame: 0.001, pPunctMixed: 0.451, pSymbolMore: 0.531, pRareStart: 1.137}}
+		pWord: 0.935, pLongLetter: 0.311, pLongEnglish: 0.007, pRareEnd: 0.415, pRareEndWest: 0.001, pCapsLetter: 0.597, pCapsShort: 0.003, pRepeat: -0.098,
+		pCaseFlip: 2.993, pDigitGroup: 1.112, pDigit: 0.001, pPunct: 0.909, pPunctMore: 0.046, pPunctWord: 0.373, pNewline: 1.425, pBlankLine: 0.073,
+		pIndent: 0.385, pSpaces: 0.79, pSpaceMore: 0, pSpaceDigit: 0.777, pSpaceWide: 0.871, pCtrl: 1.338, pAccent: 0.728, pUmlaut: 0.974,
+		pAccentDense: 0.483, pAccentExt: 0.667, pAccentCont: 1.424, pCombining: 0.42, pTurkish: 1.107, pVietnamese: 0.079, pGreek: 0.4, pCyrRussian: 0.125,
+		pCyrDefault: 0.272, pCyrSouth: 0.282, pCyrTurkic: 0.402, pCyrKyrgyz: 0.273, pArmenian: 0.491, pGeorgian: 0.719, pHebrew: 0.373, pArabic: 0.261,
+		pArabicFa: 0.263, pArabicUr: 0.402, pEthiopic: 2.157, pDevanagari: 0.553, pBengali: 0.357, pGurmukhi: 0.97, pGujarati: 0.856, pOriya: 1.191,
+		pTamil: 0.508, pTelugu: 0.753, pKannada: 0.708, pMalayalam: 0.824, pSinhala: 0.981, pThai: 0.412, pLao: 1.835, pMyanmar: 0.919,
+		pKhmer: 1.325, pHangul: 0.646, pHanSimple: 0.552, pHanTrad: 0.774, pKanji: 0.743, pKana: 0.591, pCJKPunct: 0.889, pAlphabet: 0.42,
+		pScriptWord: 0.002, pVarSel: 0.647, pEmoji: 1.419, pUniSpace: 0.047, pUniPunct: 0.802, pSymbol: 0.793, pTab: 1.056, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.221, pSpaceEnd: 0.006, pScriptBare: 1.366, pDigitSame: 0.001, pPunctMixed: 0.453, pSymbolMore: 0.51, pRareStart: 1.14, pCyrWord: 0.351}}
 
 	gemmaFamily = family{"gemma", &prices{
-		pWord: 0.756, pLongLetter: 0.255, pLongEnglish: 0.194, pRareEnd: 0.6, pRareEndWest: 0.015, pCapsLetter: 0.629, pCapsShort: 0.102, pRepeat: -0.111,
-		pCaseFlip: 3.249, pDigitGroup: 0.427, pDigit: 0.742, pPunct: 0.889, pPunctMore: 0.003, pPunctWord: 0.95, pNewline: 1.846, pBlankLine: 0.839,
-		pIndent: 0.341, pSpaces: 1.162, pSpaceMore: 0, pSpaceDigit: 1.113, pSpaceWide: 0.348, pCtrl: 0.35, pAccent: 1.413, pUmlaut: 1.003,
-		pAccentDense: 0.961, pAccentExt: 0.94, pAccentCont: 0.455, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.174, pGreek: 0.375, pCyrRussian: 0.223,
-		pCyrDefault: 0.297, pCyrSouth: 0.348, pCyrTurkic: 0.376, pCyrKyrgyz: 0.253, pArmenian: 0.515, pGeorgian: 0.414, pHebrew: 0.474, pArabic: 0.31,
-		pArabicFa: 0.289, pArabicUr: 0.273, pEthiopic: 0.677, pDevanagari: 0.276, pBengali: 0.232, pGurmukhi: 0.603, pGujarati: 0.4, pOriya: 0.774,
-		pTamil: 0.285, pTelugu: 0.336, pKannada: 0.41, pMalayalam: 0.349, pSinhala: 0.516, pThai: 0.358, pLao: 0.549, pMyanmar: 0.44,
-		pKhmer: 0.592, pHangul: 0.582, pHanSimple: 0.594, pHanTrad: 0.622, pKanji: 0.831, pKana: 0.271, pCJKPunct: 1.723, pAlphabet: 0.42,
-		pScriptWord: 0.004, pVarSel: 0.06, pEmoji: 0.982, pUniSpace: 0.371, pUniPunct: 0.053, pSymbol: 1.101, pTab: 1.537, pSpacesDigit: 0.001,
-		pCapsEnglish: 0.002, pSpaceEnd: 0.005, pScriptBare: 0.646, pDigitSame: 0.852, pPunctMixed: 0.527, pSymbolMore: 0.004, pRareStart: 1.131}}
+		pWord: 0.768, pLongLetter: 0.253, pLongEnglish: 0.189, pRareEnd: 0.597, pRareEndWest: 0.003, pCapsLetter: 0.608, pCapsShort: 0.102, pRepeat: -0.107,
+		pCaseFlip: 3.144, pDigitGroup: 0.499, pDigit: 0.729, pPunct: 0.83, pPunctMore: 0.003, pPunctWord: 0.971, pNewline: 1.847, pBlankLine: 0.87,
+		pIndent: 0.441, pSpaces: 1.136, pSpaceMore: 0, pSpaceDigit: 1.041, pSpaceWide: 0.261, pCtrl: 0.358, pAccent: 1.433, pUmlaut: 1.031,
+		pAccentDense: 0.968, pAccentExt: 0.942, pAccentCont: 0.463, pCombining: 0.42, pTurkish: 0.001, pVietnamese: 0.174, pGreek: 0.392, pCyrRussian: 0.099,
+		pCyrDefault: 0.178, pCyrSouth: 0.24, pCyrTurkic: 0.29, pCyrKyrgyz: 0.203, pArmenian: 0.521, pGeorgian: 0.423, pHebrew: 0.493, pArabic: 0.324,
+		pArabicFa: 0.301, pArabicUr: 0.296, pEthiopic: 0.687, pDevanagari: 0.293, pBengali: 0.243, pGurmukhi: 0.616, pGujarati: 0.409, pOriya: 0.786,
+		pTamil: 0.285, pTelugu: 0.347, pKannada: 0.411, pMalayalam: 0.348, pSinhala: 0.524, pThai: 0.36, pLao: 0.553, pMyanmar: 0.445,
+		pKhmer: 0.594, pHangul: 0.61, pHanSimple: 0.589, pHanTrad: 0.67, pKanji: 0.836, pKana: 0.272, pCJKPunct: 1.742, pAlphabet: 0.42,
+		pScriptWord: 0.002, pVarSel: 0.062, pEmoji: 1.01, pUniSpace: 0.192, pUniPunct: 0.076, pSymbol: 1.171, pTab: 1.474, pSpacesDigit: 0.001,
+		pCapsEnglish: 0.002, pSpaceEnd: 0.005, pScriptBare: 0.799, pDigitSame: 0.824, pPunctMixed: 0.557, pSymbolMore: 0.003, pRareStart: 1.143, pCyrWord: 0.81}}
 )

@@ -232,7 +232,7 @@ func TestPieces(t *testing.T) {
 		{"Übersicht", pAccentCont, 1}, {"Übersicht", pUmlaut, 1}, {"Übersicht", pAccent, 0},
 		{"Příliš žluťoučký kůň", pAccentExt, 9}, {"Příliš žluťoučký kůň", pAccent, 0},
 		{"la aplicación del programa", pRareEndWest, 2}, {"la aplicación del programa", pRareEnd, 0}, {"kitabu cha mwalimu", pRareEndWest, 0},
-		{"Привет, мир и все", pScriptWord, 3}, {"Привет, мир и все", pScriptBare, 1}, {"தமிழ்\nதமிழ்", pScriptBare, 2}, {"Привет, мир", pCyrRussian, 0}, {"ẹ̀kọ́", pCombining, 2},
+		{"Привет, мир и все", pCyrWord, 3}, {"Привет, мир и все", pScriptWord, 0}, {"Γεια σου κόσμε", pScriptWord, 2}, {"Привет, мир и все", pScriptBare, 1}, {"தமிழ்\nதமிழ்", pScriptBare, 2}, {"Привет, мир", pCyrRussian, 0}, {"ẹ̀kọ́", pCombining, 2},
 		{"این یک کتاب است", pArabicFa, 12}, {"یہ ایک کتاب ہے", pArabicUr, 11}, {"هذا كتاب جديد", pArabic, 11},
 		{"the documentation", pLongEnglish, 8}, {"the documentation", pLongLetter, 0}, {"kirjoittaminen", pLongLetter, 9},
 		{"See the Redistributions", pLongEnglish, 10}, {"ọmọ ẹ̀kọ́ ṣe", pVietnamese, 0}, {"ọmọ ẹ̀kọ́ ṣe", pAccentExt, 5},
