@@ -99,6 +99,7 @@ const (
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
 	pRareStart          // a word of three letters or more whose first two letters start few English words
 	pCyrWord            // a Cyrillic word after a space: Russian costs o200k about two tokens a word, short or long
+	pBaltic             // a letter with a macron, ogonek or cedilla of Latvian and Lithuanian (ā ē ī ū ė į ų ģ ķ ļ ņ): on top of its accent tier
 	nPieces
 )
 
@@ -345,6 +346,9 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 			c[pScriptBare]++ // no space before it: a line's or a name's first word
 		}
 	}
+	if r >= 0x100 && r < 0x180 && balticLetter[r-0x100] {
+		c[pBaltic]++
+	}
 	if !tally.add(r) {
 		p := runePiece(r)
 		if p == pSymbol && i > 0 && s[i-1] >= utf8.RuneSelf {
@@ -356,6 +360,17 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 	}
 	return i + size, latinLetter(r)
 }
+
+// balticLetter marks, in Latin Extended-A, the letters of Latvian and
+// Lithuanian that Czech, Slovak, Polish, Romanian or Croatian do not
+// write: tokenizers learned the Baltic languages from less text than those,
+// and their words split more.
+var balticLetter = func() (t [0x80]bool) {
+	for _, r := range "āĀēĒīĪūŪėĖįĮųŲģĢķĶļĻņŅ" {
+		t[r-0x100] = true
+	}
+	return t
+}()
 
 // digitRun counts the run of digits at i, a piece per digit and per group
 // of three, and returns its end.

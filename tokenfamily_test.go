@@ -245,6 +245,7 @@ func TestPieces(t *testing.T) {
 		{"├── a\n│   └── b", pSymbolMore, 4}, {"├── a\n│   └── b", pSymbol, 3}, {"x → y ≤ z", pSymbolMore, 0},
 		{`(?:[^"\\]|\\.)*"`, pPunctMixed, 13}, {`(?:[^"\\]|\\.)*"`, pPunctMore, 2}, {"x = ----------", pPunctMixed, 0}, {"f(a));", pPunctMixed, 0},
 		{"Ngesikhathi ukuze bhfuil the printed lines", pRareStart, 3}, {"la aplicación del programa", pRareStart, 0},
+		{"Rīgā notika svētki; Vilniuje įvyko šventė", pBaltic, 5}, {"Příliš žluťoučký kůň", pBaltic, 0},
 		{"ಕನ್ನಡ", pKannada, 5}, {"தமிழ்", pTamil, 5}, {"ქართული", pGeorgian, 7}, {"🙂\ufe0f", pVarSel, 1},
 	} {
 		var got pieces
