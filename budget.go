@@ -100,6 +100,7 @@ const (
 	pRareStart          // a word of three letters or more whose first two letters start few English words
 	pCyrWord            // a Cyrillic word after a space: Russian costs o200k about two tokens a word, short or long
 	pBaltic             // a letter with a macron, ogonek or cedilla of Latvian and Lithuanian (ā ē ī ū ė į ų ģ ķ ļ ņ): on top of its accent tier
+	pCyrShortU          // Cyrillic of a text with ў (Belarusian, Uzbek): the south tier's letters, split more than Serbian's
 	nPieces
 )
 
@@ -250,13 +251,14 @@ func estimateRaw(s string) float64 { return genericFamily.raw(s) }
 func countPieces(s string, c *pieces) {
 	var tally scriptTally
 	var w wordCounts // the lowercase fast path's counts
-	glue := -1       // where the last accented Latin letter ends: a letter run there goes on its word
+	var marks cyrMarks
+	glue := -1 // where the last accented Latin letter ends: a letter run there goes on its word
 	n := len(s)
 	for i := 0; i < n; {
 		b := s[i]
 		if b >= utf8.RuneSelf {
 			var latin bool
-			if i, latin = wideRune(s, i, c, &tally); latin {
+			if i, latin = wideRune(s, i, c, &tally, &marks); latin {
 				glue = i
 			}
 			continue
@@ -296,7 +298,7 @@ func countPieces(s string, c *pieces) {
 			i++
 		}
 	}
-	c.addWords(&w, &tally)
+	c.addWords(&w, &tally, &marks)
 }
 
 // wordCounts are the counts of countPieces' fast path, all-lowercase words.
@@ -306,6 +308,10 @@ type wordCounts struct {
 	rare          int // words with an ending rare in English
 	rareStart     int // words with a start rare in English
 }
+
+// cyrMarks count the Cyrillic letters that tell Belarusian (and Uzbek)
+// from the languages whose tier scripts.go gives them.
+type cyrMarks struct{ shortU, dotI int }
 
 // add counts the lowercase word s[i:j]; glue is where the last accented
 // letter ended.
@@ -334,7 +340,7 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 // a letter the tally prices by script, or a piece of its own) and returns
 // where the next begins and whether it is a Latin letter, which glues a
 // letter run after it onto its word.
-func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
+func wideRune(s string, i int, c *pieces, tally *scriptTally, m *cyrMarks) (int, bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
 		switch {
@@ -348,6 +354,12 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 	}
 	if r >= 0x100 && r < 0x180 && balticLetter[r-0x100] {
 		c[pBaltic]++
+	}
+	switch r {
+	case 'ў', 'Ў':
+		m.shortU++ // Belarusian, Uzbek
+	case 'і', 'І':
+		m.dotI++ // Belarusian with ы and э, or Ukrainian
 	}
 	if !tally.add(r) {
 		p := runePiece(r)
@@ -391,14 +403,24 @@ func digitRun(s string, i int, c *pieces) int {
 // addWords adds the counts countPieces kept in registers, and the script
 // tally's; rare word ends are priced as Western ones when accented Latin
 // text is most of the words.
-func (c *pieces) addWords(w *wordCounts, tally *scriptTally) {
+func (c *pieces) addWords(w *wordCounts, tally *scriptTally, m *cyrMarks) {
 	c[pWord] += int32(w.words)
 	c[pAccentCont] += int32(w.cont)
 	c[pLongLetter] += int32(w.long)
 	c[pLongEnglish] += int32(w.longEng)
 	c[pRareEnd] += int32(w.rare)
 	c[pRareStart] += int32(w.rareStart)
-	if tally.count(c) == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
+	latin := tally.count(c)
+	switch {
+	case m.shortU > 0 && m.shortU*markShare >= tally.cyr && c[pCyrSouth] > 0:
+		// ў: Belarusian or Uzbek, languages tokenizers learned from less
+		// text than Serbian or Macedonian, which share the south tier
+		c[pCyrShortU], c[pCyrSouth] = c[pCyrSouth], 0
+	case m.dotI > 0 && m.dotI*russianShare >= tally.cyr && c[pCyrRussian] > 0:
+		// і with the ы and э that made it Russian: Belarusian
+		c[pCyrShortU], c[pCyrRussian] = c[pCyrRussian], 0
+	}
+	if latin == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
 		c[pRareEndWest], c[pRareEnd] = c[pRareEnd], 0
 	}
 }
