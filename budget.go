@@ -251,7 +251,7 @@ func estimateRaw(s string) float64 { return genericFamily.raw(s) }
 func countPieces(s string, c *pieces) {
 	var tally scriptTally
 	var w wordCounts // the lowercase fast path's counts
-	var marks cyrMarks
+	var marks textMarks
 	glue := -1 // where the last accented Latin letter ends: a letter run there goes on its word
 	n := len(s)
 	for i := 0; i < n; {
@@ -309,9 +309,11 @@ type wordCounts struct {
 	rareStart     int // words with a start rare in English
 }
 
-// cyrMarks count the Cyrillic letters that tell Belarusian (and Uzbek)
-// from the languages whose tier scripts.go gives them.
-type cyrMarks struct{ shortU, dotI int }
+// textMarks count the letters that correct the tier scripts.go gives a
+// text: Cyrillic ў and і tell Belarusian (and Uzbek) from Serbian or
+// Russian, and Vietnamese's tone marks tell it from Romanian, whose ă
+// the tally counts as Vietnamese.
+type textMarks struct{ shortU, dotI, tones int }
 
 // add counts the lowercase word s[i:j]; glue is where the last accented
 // letter ended.
@@ -340,7 +342,7 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 // a letter the tally prices by script, or a piece of its own) and returns
 // where the next begins and whether it is a Latin letter, which glues a
 // letter run after it onto its word.
-func wideRune(s string, i int, c *pieces, tally *scriptTally, m *cyrMarks) (int, bool) {
+func wideRune(s string, i int, c *pieces, tally *scriptTally, m *textMarks) (int, bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
 		switch {
@@ -360,6 +362,9 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally, m *cyrMarks) (int,
 		m.shortU++ // Belarusian, Uzbek
 	case 'і', 'І':
 		m.dotI++ // Belarusian with ы and э, or Ukrainian
+	}
+	if r >= 0x1ea0 && r <= 0x1ef9 {
+		m.tones++ // ạ ả ấ ầ ... ỹ: Vietnamese
 	}
 	if !tally.add(r) {
 		p := runePiece(r)
@@ -403,7 +408,7 @@ func digitRun(s string, i int, c *pieces) int {
 // addWords adds the counts countPieces kept in registers, and the script
 // tally's; rare word ends are priced as Western ones when accented Latin
 // text is most of the words.
-func (c *pieces) addWords(w *wordCounts, tally *scriptTally, m *cyrMarks) {
+func (c *pieces) addWords(w *wordCounts, tally *scriptTally, m *textMarks) {
 	c[pWord] += int32(w.words)
 	c[pAccentCont] += int32(w.cont)
 	c[pLongLetter] += int32(w.long)
@@ -411,6 +416,11 @@ func (c *pieces) addWords(w *wordCounts, tally *scriptTally, m *cyrMarks) {
 	c[pRareEnd] += int32(w.rare)
 	c[pRareStart] += int32(w.rareStart)
 	latin := tally.count(c)
+	if latin == pVietnamese && m.tones*vietnameseShare < tally.latin {
+		// ă, not tone marks, made it Vietnamese: Romanian, which is
+		// Central European
+		c[pAccentExt], c[pVietnamese], latin = c[pVietnamese], 0, pAccentExt
+	}
 	switch {
 	case m.shortU > 0 && m.shortU*markShare >= tally.cyr && c[pCyrSouth] > 0:
 		// ў: Belarusian or Uzbek, languages tokenizers learned from less
