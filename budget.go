@@ -101,6 +101,7 @@ const (
 	pCyrWord            // a Cyrillic word after a space: Russian costs o200k about two tokens a word, short or long
 	pBaltic             // a letter with a macron, ogonek or cedilla of Latvian and Lithuanian (ā ē ī ū ė į ų ģ ķ ļ ņ): on top of its accent tier
 	pCyrShortU          // Cyrillic of a text with ў (Belarusian, Uzbek): the south tier's letters, split more than Serbian's
+	pPunctLetter        // a lone letter between punctuation, not after a backslash (the z of a-z], the i of (?i)): no merge on either side
 	nPieces
 )
 
@@ -479,6 +480,9 @@ func punctRun(s string, i int, c *pieces) int {
 	default:
 		c[pPunct]++
 		c[pPunctMore] += int32(j - i - 1)
+	}
+	if j+1 < len(s) && s[j-1] != '\\' && isLetter(s[j]) && asciiClass[s[j+1]] == clsPunct {
+		c[pPunctLetter]++ // [a-z], (?i): regexes, indexes
 	}
 	return j
 }

@@ -246,6 +246,7 @@ func TestPieces(t *testing.T) {
 		{`(?:[^"\\]|\\.)*"`, pPunctMixed, 13}, {`(?:[^"\\]|\\.)*"`, pPunctMore, 2}, {"x = ----------", pPunctMixed, 0}, {"f(a));", pPunctMixed, 0},
 		{"Ngesikhathi ukuze bhfuil the printed lines", pRareStart, 3}, {"la aplicación del programa", pRareStart, 0},
 		{"Rīgā notika svētki; Vilniuje įvyko šventė", pBaltic, 5}, {"Příliš žluťoučký kůň", pBaltic, 0},
+		{`^[a-z](?i)\w+`, pPunctLetter, 3}, {"see /usr/bin, a.go or a[i] = x", pPunctLetter, 1},
 		{"Această aplicație să fie închisă", pAccentExt, 5}, {"Această aplicație să fie închisă", pVietnamese, 0},
 		{"Калі даступная новая версія, тэлефон пакажа", pCyrShortU, 37}, {"Калі даступная новая версія, тэлефон пакажа", pCyrRussian, 0},
 		{"Прывітанне, сусвет! Добры дзень, як справы ў цябе?", pCyrShortU, 39}, {"Если доступна новая версия, телефон покажет", pCyrShortU, 0},
