@@ -319,23 +319,25 @@ type textMarks struct{ shortU, dotI, tones int }
 // add counts the lowercase word s[i:j]; glue is where the last accented
 // letter ended.
 func (w *wordCounts) add(s string, i, j, glue int) {
+	n := j - i
 	if i == glue {
 		w.cont++
 	} else {
 		w.words++
-		if j-i >= 3 && commonStart[s[i]]&(1<<(s[i+1]&31)) == 0 {
-			w.rareStart++
-		}
 	}
-	if n := j - i; n > wordFree {
+	if n < 3 {
+		return
+	}
+	if i != glue {
+		w.rareStart += int(commonStart[s[i]]>>(s[i+1]&31)&1 ^ 1)
+	}
+	w.rare += int(commonEnd[s[j-2]]>>(s[j-1]&31)&1 ^ 1)
+	if n > wordFree {
 		if englishTail(s[j-3], s[j-2], s[j-1]) {
 			w.longEng += n - wordFree
 		} else {
 			w.long += n - wordFree
 		}
-	}
-	if j-i >= 3 && commonEnd[s[j-2]]&(1<<(s[j-1]&31)) == 0 {
-		w.rare++
 	}
 }
 

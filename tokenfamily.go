@@ -124,7 +124,10 @@ func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs)
 // tokenizers agree well enough for one number to fit both. Erring high is
 // deliberate: an estimate that is too low ends in a rejection. The pieces
 // added later cost here what they were counted as before, so its estimates
-// are unchanged but for six non-English pieces (see testdata/tokens_fit.md).
+// are unchanged but for six non-English pieces and for Romanian and
+// Belarusian text, which the scan now puts in the tiers meant for them
+// (Central European, not Vietnamese; Belarusian, not Russian): see
+// testdata/tokens_fit.md.
 var genericFamily = family{"generic", &prices{
 	pWord: 1.158, pLongLetter: 0.154, pRareEnd: 0.2, pLongEnglish: 0.154, pCapsLetter: 0.4, pCapsShort: 0.4, pCaseFlip: 2.176,
 	pDigitGroup: 1.255, pPunct: 0.975, pPunctMore: 0.547, pPunctWord: 0.5,

@@ -19,20 +19,22 @@ var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Fam
 // fails below the share or outside the hold band and logs every sample
 // outside the target, so the gap stays in view. The hold band is wider
 // than the target because prose of one language varies more than one price
-// can follow (a Portuguese paragraph at 1.55 for cl100k, another at 1.01;
-// bare regexes at 0.71 for claude): see testdata/tokens_fit.md.
+// can follow (a Portuguese help text at 1.43 for cl100k, another paragraph
+// at 0.88; a Welsh help text at 0.75): see testdata/tokens_fit.md. The
+// share and the hold band are what the check files show today (96.3-98.5%,
+// 0.75-1.51), not looser.
 const (
 	targetLow, targetHigh = 0.85, 1.25
-	targetShare           = 0.95
-	holdLow, holdHigh     = 0.7, 1.6
+	targetShare           = 0.96
+	holdLow, holdHigh     = 0.74, 1.55
 	genericLow            = 0.77 // generic's floor and ceiling on the older check samples
 	genericHigh           = 1.6
 	genericShare          = 0.98 // share of those within [0.85, 1.6]
 )
 
 // TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl,
-// tokens_heldout.jsonl, tokens_check2.jsonl and tokens_check3.jsonl: 160
-// kinds of text besides 76 languages), every family's estimate lies within
+// tokens_heldout.jsonl and tokens_check2.jsonl to tokens_check5.jsonl: 178
+// kinds of text besides 81 languages), every family's estimate lies within
 // [holdLow, holdHigh] of its tokenizer's real count, and targetShare of
 // them within the target; the generic family lies within [genericLow, 1.6]
 // of o200k and of cl100k wherever the two agree within 1.5x. With -v it
