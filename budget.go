@@ -97,6 +97,11 @@ const (
 	pDigitSame          // each digit repeating the one before it: runs of one digit merge in some tokenizers
 	pPunctMixed         // each character past the third of a run of mixed punctuation (regexes)
 	pSymbolMore         // a symbol right after another (the ── of "├──", a rule of ═): runs of them merge
+	pRareStart          // a word of three letters or more whose first two letters start few English words
+	pCyrWord            // a Cyrillic word after a space: Russian costs o200k about two tokens a word, short or long
+	pBaltic             // a letter with a macron, ogonek or cedilla of Latvian and Lithuanian (ā ē ī ū ė į ų ģ ķ ļ ņ): on top of its accent tier
+	pCyrShortU          // Cyrillic of a text with ў (Belarusian, Uzbek): the south tier's letters, split more than Serbian's
+	pPunctLetter        // a lone letter between punctuation, not after a backslash (the z of a-z], the i of (?i)): no merge on either side
 	nPieces
 )
 
@@ -167,6 +172,26 @@ const englishTails = "ace age ain ard ary ate ble cal ces cts ded der des ect el
 	"ied ies ify ily ing ion ire ise ity ive ize led lly nal nce ncy ned nge nse nts ons ors ose ple rce red ses ted tly " +
 	"uce uct ude ugh uld ure ute ved ves "
 
+// englishStarts are the first two letters of 95% of the English words
+// (of three letters or more) in the prose, man pages, changelogs, licences
+// and Markdown of the fit files (testdata/tokens_fit.md). Words starting
+// otherwise are common in the languages tokenizers learned little of
+// (Irish bh-, gc-, Zulu uk-, ng-, Estonian ja-, vä-, Basque tx-), rarer in
+// the Romance languages, whose words share English's Latin roots.
+const englishStarts = "ab ac ad ag al an ap ar as at au ba be bi bu ca ch cl co cr cu da de di do ea ei en er et ex fa fe fi fl fo " +
+	"fr fu ge gi go gr gu ha he ho ht im in it la le li lo ma me mi mo mu na ne no ob of ol on op or ot ou ow pa " +
+	"pe pl po pr pu ra re ri ro ru sa sc se sh si sn so sp st su ta te th ti to tr ty un up ur us va ve vi vn wa " +
+	"we wh wi wo wr yo "
+
+// commonStart has bit b&31 of entry a set when the lowercase letters a, b
+// start many English words (englishStarts).
+var commonStart = func() (t [256]uint32) {
+	for i := 0; i+1 < len(englishStarts); i += 3 {
+		t[englishStarts[i]] |= 1 << (englishStarts[i+1] & 31)
+	}
+	return t
+}()
+
 // commonTail has bit c&31 of entry (a&31)<<5|b&31 set when the lowercase
 // letters a, b, c are one of englishTails.
 var commonTail = func() (t [1024]uint32) {
@@ -227,13 +252,14 @@ func estimateRaw(s string) float64 { return genericFamily.raw(s) }
 func countPieces(s string, c *pieces) {
 	var tally scriptTally
 	var w wordCounts // the lowercase fast path's counts
-	glue := -1       // where the last accented Latin letter ends: a letter run there goes on its word
+	var marks textMarks
+	glue := -1 // where the last accented Latin letter ends: a letter run there goes on its word
 	n := len(s)
 	for i := 0; i < n; {
 		b := s[i]
 		if b >= utf8.RuneSelf {
 			var latin bool
-			if i, latin = wideRune(s, i, c, &tally); latin {
+			if i, latin = wideRune(s, i, c, &tally, &marks); latin {
 				glue = i
 			}
 			continue
@@ -273,7 +299,7 @@ func countPieces(s string, c *pieces) {
 			i++
 		}
 	}
-	c.addWords(&w, &tally)
+	c.addWords(&w, &tally, &marks)
 }
 
 // wordCounts are the counts of countPieces' fast path, all-lowercase words.
@@ -281,25 +307,37 @@ type wordCounts struct {
 	words, cont   int // words, and runs going on after an accented letter
 	long, longEng int // letters past wordFree, in words with an English tail or without
 	rare          int // words with an ending rare in English
+	rareStart     int // words with a start rare in English
 }
+
+// textMarks count the letters that correct the tier scripts.go gives a
+// text: Cyrillic ў and і tell Belarusian (and Uzbek) from Serbian or
+// Russian, and Vietnamese's tone marks tell it from Romanian, whose ă
+// the tally counts as Vietnamese.
+type textMarks struct{ shortU, dotI, tones int }
 
 // add counts the lowercase word s[i:j]; glue is where the last accented
 // letter ended.
 func (w *wordCounts) add(s string, i, j, glue int) {
+	n := j - i
 	if i == glue {
 		w.cont++
 	} else {
 		w.words++
 	}
-	if n := j - i; n > wordFree {
+	if n < 3 {
+		return
+	}
+	if i != glue {
+		w.rareStart += int(commonStart[s[i]]>>(s[i+1]&31)&1 ^ 1)
+	}
+	w.rare += int(commonEnd[s[j-2]]>>(s[j-1]&31)&1 ^ 1)
+	if n > wordFree {
 		if englishTail(s[j-3], s[j-2], s[j-1]) {
 			w.longEng += n - wordFree
 		} else {
 			w.long += n - wordFree
 		}
-	}
-	if j-i >= 3 && commonEnd[s[j-2]]&(1<<(s[j-1]&31)) == 0 {
-		w.rare++
 	}
 }
 
@@ -307,14 +345,29 @@ func (w *wordCounts) add(s string, i, j, glue int) {
 // a letter the tally prices by script, or a piece of its own) and returns
 // where the next begins and whether it is a Latin letter, which glues a
 // letter run after it onto its word.
-func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
+func wideRune(s string, i int, c *pieces, tally *scriptTally, m *textMarks) (int, bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if spacedScript(r) && (i == 0 || s[i-1] < utf8.RuneSelf) {
-		if i > 0 && s[i-1] == ' ' {
+		switch {
+		case i > 0 && s[i-1] == ' ' && r >= cyrillicFirst && r <= cyrillicLast:
+			c[pCyrWord]++ // priced apart: the Cyrillic languages were learned from far more text than the others
+		case i > 0 && s[i-1] == ' ':
 			c[pScriptWord]++
-		} else {
+		default:
 			c[pScriptBare]++ // no space before it: a line's or a name's first word
 		}
+	}
+	if r >= 0x100 && r < 0x180 && balticLetter[r-0x100] {
+		c[pBaltic]++
+	}
+	switch r {
+	case 'ў', 'Ў':
+		m.shortU++ // Belarusian, Uzbek
+	case 'і', 'І':
+		m.dotI++ // Belarusian with ы and э, or Ukrainian
+	}
+	if r >= 0x1ea0 && r <= 0x1ef9 {
+		m.tones++ // ạ ả ấ ầ ... ỹ: Vietnamese
 	}
 	if !tally.add(r) {
 		p := runePiece(r)
@@ -327,6 +380,17 @@ func wideRune(s string, i int, c *pieces, tally *scriptTally) (int, bool) {
 	}
 	return i + size, latinLetter(r)
 }
+
+// balticLetter marks, in Latin Extended-A, the letters of Latvian and
+// Lithuanian that Czech, Slovak, Polish, Romanian or Croatian do not
+// write: tokenizers learned the Baltic languages from less text than those,
+// and their words split more.
+var balticLetter = func() (t [0x80]bool) {
+	for _, r := range "āĀēĒīĪūŪėĖįĮųŲģĢķĶļĻņŅ" {
+		t[r-0x100] = true
+	}
+	return t
+}()
 
 // digitRun counts the run of digits at i, a piece per digit and per group
 // of three, and returns its end.
@@ -347,13 +411,29 @@ func digitRun(s string, i int, c *pieces) int {
 // addWords adds the counts countPieces kept in registers, and the script
 // tally's; rare word ends are priced as Western ones when accented Latin
 // text is most of the words.
-func (c *pieces) addWords(w *wordCounts, tally *scriptTally) {
+func (c *pieces) addWords(w *wordCounts, tally *scriptTally, m *textMarks) {
 	c[pWord] += int32(w.words)
 	c[pAccentCont] += int32(w.cont)
 	c[pLongLetter] += int32(w.long)
 	c[pLongEnglish] += int32(w.longEng)
 	c[pRareEnd] += int32(w.rare)
-	if tally.count(c) == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
+	c[pRareStart] += int32(w.rareStart)
+	latin := tally.count(c)
+	if latin == pVietnamese && m.tones*vietnameseShare < tally.latin {
+		// ă, not tone marks, made it Vietnamese: Romanian, which is
+		// Central European
+		c[pAccentExt], c[pVietnamese], latin = c[pVietnamese], 0, pAccentExt
+	}
+	switch {
+	case m.shortU > 0 && m.shortU*markShare >= tally.cyr && c[pCyrSouth] > 0:
+		// ў: Belarusian or Uzbek, languages tokenizers learned from less
+		// text than Serbian or Macedonian, which share the south tier
+		c[pCyrShortU], c[pCyrSouth] = c[pCyrSouth], 0
+	case m.dotI > 0 && m.dotI*russianShare >= tally.cyr && c[pCyrRussian] > 0:
+		// і with the ы and э that made it Russian: Belarusian
+		c[pCyrShortU], c[pCyrRussian] = c[pCyrRussian], 0
+	}
+	if latin == pAccent && tally.latin*westShare >= int(c[pWord]+c[pAccentCont]) {
 		c[pRareEndWest], c[pRareEnd] = c[pRareEnd], 0
 	}
 }
@@ -402,6 +482,9 @@ func punctRun(s string, i int, c *pieces) int {
 	default:
 		c[pPunct]++
 		c[pPunctMore] += int32(j - i - 1)
+	}
+	if j+1 < len(s) && s[j-1] != '\\' && isLetter(s[j]) && asciiClass[s[j+1]] == clsPunct {
+		c[pPunctLetter]++ // [a-z], (?i): regexes, indexes
 	}
 	return j
 }
@@ -537,6 +620,9 @@ func letterRun(s string, i int, c *pieces) int {
 		j = k
 	}
 	c[pWord]++
+	if closed == 0 && caps == 1 && j-i >= 3 && commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 {
+		c[pRareStart]++ // a capitalised word: Tallinna, Ngesikhathi
+	}
 	if seg >= 3 && rareEnd(s[j-2], s[j-1]) {
 		c[pRareEnd]++
 	}

@@ -19,20 +19,22 @@ var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Fam
 // fails below the share or outside the hold band and logs every sample
 // outside the target, so the gap stays in view. The hold band is wider
 // than the target because prose of one language varies more than one price
-// can follow (a Portuguese paragraph at 1.55 for cl100k, another at 1.01;
-// bare regexes at 0.71 for claude): see testdata/tokens_fit.md.
+// can follow (a Portuguese help text at 1.43 for cl100k, another paragraph
+// at 0.88; a Welsh help text at 0.75): see testdata/tokens_fit.md. The
+// share and the hold band are what the check files show today (96.3-98.5%,
+// 0.75-1.51), not looser.
 const (
 	targetLow, targetHigh = 0.85, 1.25
-	targetShare           = 0.95
-	holdLow, holdHigh     = 0.7, 1.6
+	targetShare           = 0.96
+	holdLow, holdHigh     = 0.74, 1.55
 	genericLow            = 0.77 // generic's floor and ceiling on the older check samples
 	genericHigh           = 1.6
 	genericShare          = 0.98 // share of those within [0.85, 1.6]
 )
 
 // TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl,
-// tokens_heldout.jsonl, tokens_check2.jsonl and tokens_check3.jsonl: 160
-// kinds of text besides 76 languages), every family's estimate lies within
+// tokens_heldout.jsonl and tokens_check2.jsonl to tokens_check5.jsonl: 178
+// kinds of text besides 81 languages), every family's estimate lies within
 // [holdLow, holdHigh] of its tokenizer's real count, and targetShare of
 // them within the target; the generic family lies within [genericLow, 1.6]
 // of o200k and of cl100k wherever the two agree within 1.5x. With -v it
@@ -232,7 +234,7 @@ func TestPieces(t *testing.T) {
 		{"Übersicht", pAccentCont, 1}, {"Übersicht", pUmlaut, 1}, {"Übersicht", pAccent, 0},
 		{"Příliš žluťoučký kůň", pAccentExt, 9}, {"Příliš žluťoučký kůň", pAccent, 0},
 		{"la aplicación del programa", pRareEndWest, 2}, {"la aplicación del programa", pRareEnd, 0}, {"kitabu cha mwalimu", pRareEndWest, 0},
-		{"Привет, мир и все", pScriptWord, 3}, {"Привет, мир и все", pScriptBare, 1}, {"தமிழ்\nதமிழ்", pScriptBare, 2}, {"Привет, мир", pCyrRussian, 0}, {"ẹ̀kọ́", pCombining, 2},
+		{"Привет, мир и все", pCyrWord, 3}, {"Привет, мир и все", pScriptWord, 0}, {"Γεια σου κόσμε", pScriptWord, 2}, {"Привет, мир и все", pScriptBare, 1}, {"தமிழ்\nதமிழ்", pScriptBare, 2}, {"Привет, мир", pCyrRussian, 0}, {"ẹ̀kọ́", pCombining, 2},
 		{"این یک کتاب است", pArabicFa, 12}, {"یہ ایک کتاب ہے", pArabicUr, 11}, {"هذا كتاب جديد", pArabic, 11},
 		{"the documentation", pLongEnglish, 8}, {"the documentation", pLongLetter, 0}, {"kirjoittaminen", pLongLetter, 9},
 		{"See the Redistributions", pLongEnglish, 10}, {"ọmọ ẹ̀kọ́ ṣe", pVietnamese, 0}, {"ọmọ ẹ̀kọ́ ṣe", pAccentExt, 5},
@@ -244,6 +246,12 @@ func TestPieces(t *testing.T) {
 		{"THE WARRANTIES OF MERCHANTABILITY", pCapsEnglish, 15}, {"THE WARRANTIES OF MERCHANTABILITY", pLongLetter, 0}, {"MFRGGZDFMZTWQ", pCapsEnglish, 0},
 		{"├── a\n│   └── b", pSymbolMore, 4}, {"├── a\n│   └── b", pSymbol, 3}, {"x → y ≤ z", pSymbolMore, 0},
 		{`(?:[^"\\]|\\.)*"`, pPunctMixed, 13}, {`(?:[^"\\]|\\.)*"`, pPunctMore, 2}, {"x = ----------", pPunctMixed, 0}, {"f(a));", pPunctMixed, 0},
+		{"Ngesikhathi ukuze bhfuil the printed lines", pRareStart, 3}, {"la aplicación del programa", pRareStart, 0},
+		{"Rīgā notika svētki; Vilniuje įvyko šventė", pBaltic, 5}, {"Příliš žluťoučký kůň", pBaltic, 0},
+		{`^[a-z](?i)\w+`, pPunctLetter, 3}, {"see /usr/bin, a.go or a[i] = x", pPunctLetter, 1},
+		{"Această aplicație să fie închisă", pAccentExt, 5}, {"Această aplicație să fie închisă", pVietnamese, 0},
+		{"Калі даступная новая версія, тэлефон пакажа", pCyrShortU, 37}, {"Калі даступная новая версія, тэлефон пакажа", pCyrRussian, 0},
+		{"Прывітанне, сусвет! Добры дзень, як справы ў цябе?", pCyrShortU, 39}, {"Если доступна новая версия, телефон покажет", pCyrShortU, 0},
 		{"ಕನ್ನಡ", pKannada, 5}, {"தமிழ்", pTamil, 5}, {"ქართული", pGeorgian, 7}, {"🙂\ufe0f", pVarSel, 1},
 	} {
 		var got pieces

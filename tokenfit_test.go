@@ -16,10 +16,10 @@ import (
 var fitOut = flag.String("fit", "", "fit the families' prices on the fit samples and write them to this file")
 
 // fitFiles are the samples the prices were fitted on (testdata/tokens_fit.md).
-var fitFiles = []string{"testdata/tokens.jsonl", "testdata/tokens_kinds.jsonl", "testdata/tokens_fit.jsonl", "testdata/tokens_fit2.jsonl", "testdata/tokens_fit3.jsonl"}
+var fitFiles = []string{"testdata/tokens.jsonl", "testdata/tokens_kinds.jsonl", "testdata/tokens_fit.jsonl", "testdata/tokens_fit2.jsonl", "testdata/tokens_fit3.jsonl", "testdata/tokens_fit4.jsonl"}
 
 // checkFiles are the samples the fit never saw.
-var checkFiles = []string{"testdata/tokens_check.jsonl", "testdata/tokens_heldout.jsonl", "testdata/tokens_check2.jsonl", "testdata/tokens_check3.jsonl"}
+var checkFiles = []string{"testdata/tokens_check.jsonl", "testdata/tokens_heldout.jsonl", "testdata/tokens_check2.jsonl", "testdata/tokens_check3.jsonl", "testdata/tokens_check4.jsonl", "testdata/tokens_check5.jsonl"}
 
 // fitTarget is the estimate/real the fit aims at: the middle (in ratio) of
 // the band [0.85, 1.25], a little high, as too low an estimate ends in a
@@ -67,7 +67,7 @@ var pieceNames = [nPieces]string{
 	"pGurmukhi", "pGujarati", "pOriya", "pTamil", "pTelugu", "pKannada", "pMalayalam", "pSinhala",
 	"pThai", "pLao", "pMyanmar", "pKhmer", "pHangul", "pHanSimple", "pHanTrad", "pKanji",
 	"pKana", "pCJKPunct", "pAlphabet", "pScriptWord", "pVarSel", "pEmoji", "pUniSpace", "pUniPunct", "pSymbol",
-	"pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd", "pScriptBare", "pDigitSame", "pPunctMixed", "pSymbolMore",
+	"pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd", "pScriptBare", "pDigitSame", "pPunctMixed", "pSymbolMore", "pRareStart", "pCyrWord", "pBaltic", "pCyrShortU", "pPunctLetter",
 }
 
 func loadFiles(t testing.TB, paths []string) []sample {
@@ -256,4 +256,41 @@ func TestWriteRatios(t *testing.T) {
 	if err := os.WriteFile(*ratiosOut, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// explain, when set (go test -run TestExplain -explain FILE:N), logs the
+// pieces of the Nth sample of FILE and what each costs in every family: a
+// tool for finding which piece a miss comes from.
+var explain = flag.String("explain", "", "log the pieces of sample FILE:N and their cost per family")
+
+// TestExplain logs one sample's pieces (only with -explain FILE:N).
+func TestExplain(t *testing.T) {
+	if *explain == "" {
+		t.Skip("runs only with -explain FILE:N")
+	}
+	path, idx, _ := strings.Cut(*explain, ":")
+	var n int
+	fmt.Sscan(idx, &n)
+	s := loadSampleFile(t, path)[n]
+	var c pieces
+	countPieces(s.Text, &c)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s)\n%-14s %6s", s.Cat, s.Src, "piece", "count")
+	for _, f := range fittedFamilies {
+		fmt.Fprintf(&b, " %8s", f.name)
+	}
+	for j, k := range c {
+		if k == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%-14s %6d", pieceNames[j], k)
+		for _, f := range fittedFamilies {
+			fmt.Fprintf(&b, " %8.1f", float64(k)*f.prices[j])
+		}
+	}
+	fmt.Fprintf(&b, "\n%-14s %6s", "estimate/real", "")
+	for _, f := range fittedFamilies {
+		fmt.Fprintf(&b, " %4.0f/%-4d", f.raw(s.Text), realCount(s, f.name))
+	}
+	t.Log(b.String())
 }
