@@ -12,6 +12,8 @@ import "unicode"
 // The estimator therefore counts these characters with the letters that
 // mark each language and decides their piece once the whole text has been
 // read; each family prices the tiers (tokenfamily.go).
+// The tally is part of the scan, and //go:norace for the reason tokenscan.go
+// gives.
 const (
 	markShare       = 1000 // a mark of a rarer language in 1 of 1000 letters decides
 	russianShare    = 200  // ы, э or ё in 1 of 200 letters: Russian (2% in Russian prose)
@@ -67,6 +69,8 @@ var hanForm = func() (t [hanTableLast - hanTableFirst + 1]byte) {
 }()
 
 // add counts r when its price depends on the language and reports whether it did.
+//
+//go:norace
 func (t *scriptTally) add(r rune) bool {
 	switch {
 	case r >= cyrillicFirst && r <= cyrillicLast:
@@ -129,6 +133,8 @@ func (t *scriptTally) add(r rune) bool {
 
 // count adds the tallied characters to c as the pieces of the language
 // their marks point to, and returns the piece its accented letters were.
+//
+//go:norace
 func (t *scriptTally) count(c *pieces) int {
 	cyr := pCyrDefault
 	switch {
@@ -175,6 +181,8 @@ func (t *scriptTally) count(c *pieces) int {
 // letter runs are: Vietnamese, Central European (past Latin-1), dense
 // (Hungarian, Icelandic, Irish, Yoruba: languages tokenizers split more
 // than the Romance ones, whose accents are rarer) or Western.
+//
+//go:norace
 func (t *scriptTally) latinPiece(words int) int {
 	switch {
 	case t.latin == 0:
@@ -191,13 +199,19 @@ func (t *scriptTally) latinPiece(words int) int {
 // marked reports whether marks are frequent enough among n letters to name
 // a language other than Russian: one stray letter in a long Russian text
 // does not, a few in a thousand do.
+//
+//go:norace
 func marked(marks, n int) bool { return marks > 0 && marks*markShare >= n }
 
 // isHangul reports whether r is a Hangul syllable or letter.
+//
+//go:norace
 func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
 
 // turkishLetter reports ı, ş, ğ and their capitals, priced apart from the
 // other accented letters.
+//
+//go:norace
 func turkishLetter(r rune) bool {
 	return r == 'ı' || r == 'İ' || r == 'ş' || r == 'Ş' || r == 'ğ' || r == 'Ğ'
 }
