@@ -254,10 +254,12 @@ const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|en
 
 // create makes a model from the tiny GGUF of seed with a template and, when
 // numCtx > 0, a num_ctx parameter. num_predict stays small: random weights
-// almost never stop by themselves.
+// almost never stop by themselves. One thread: a 64-wide model gains
+// nothing from a second, whose waiting spins cost the CPU the suite's
+// other tests run on (TestOllama 16 -> 13 cpu-s).
 func (o *ollama) create(name string, seed uint64, template string, numCtx int) {
 	o.t.Helper()
-	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER stop <|eot_id|>\n", o.gguf(seed), template)
+	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER num_thread 1\nPARAMETER stop <|eot_id|>\n", o.gguf(seed), template)
 	if numCtx > 0 {
 		mf += fmt.Sprintf("PARAMETER num_ctx %d\n", numCtx)
 	}
