@@ -66,61 +66,51 @@ func needOllama(t *testing.T) (bin, vocab string) {
 
 // ollama is one running server and what it needs to create models.
 type ollama struct {
-	t   *testing.T
-	bin string
-	url string // http://127.0.0.1:PORT
-	env []string
-	log *lockedBuffer
-	dir string
-	// the tiny model's files by seed, and the vocabulary they are made of
-	ggufs          map[uint64]string
-	tokens, merges []string
+	bin   string
+	url   string // http://127.0.0.1:PORT
+	env   []string
+	log   *lockedBuffer
+	dir   string
+	ggufs map[uint64]string // the tiny model's files by seed
+}
+
+// ollamaModel is a model to create: the tiny GGUF of seed, with a
+// template and, when numCtx > 0, a num_ctx parameter.
+type ollamaModel struct {
+	name     string
+	seed     uint64
+	template string
+	numCtx   int
 }
 
 // gguf writes the tiny model with weights from seed, once, and returns its path.
-func (o *ollama) gguf(seed uint64) string {
-	o.t.Helper()
+func (o *ollama) gguf(seed uint64, tokens, merges []string) (string, error) {
 	if p, ok := o.ggufs[seed]; ok {
-		return p
+		return p, nil
 	}
 	p := filepath.Join(o.dir, fmt.Sprintf("tiny-%d.gguf", seed))
 	f, err := os.Create(p)
 	if err != nil {
-		o.t.Fatal(err)
+		return "", err
 	}
 	defer f.Close()
-	if err := writeTinyLlama(f, o.tokens, o.merges, seed); err != nil {
-		o.t.Fatalf("writing the GGUF model: %v", err)
+	if err := writeTinyLlama(f, tokens, merges, seed); err != nil {
+		return "", fmt.Errorf("writing the GGUF model: %v", err)
 	}
 	o.ggufs[seed] = p
-	return p
+	return p, nil
 }
-
-// tinyVocabOnce reads the vocabulary once for every server of the run.
-func tinyVocabOnce(dir string) (tokens, merges []string, err error) {
-	vocabOnce.Do(func() { vocabRead.tokens, vocabRead.merges, vocabRead.err = llama3Vocab(dir, tinyVocab) })
-	return vocabRead.tokens, vocabRead.merges, vocabRead.err
-}
-
-var (
-	vocabOnce sync.Once
-	vocabRead struct {
-		tokens, merges []string
-		err            error
-	}
-)
 
 // startOllama starts `ollama serve` on a free loopback port with its own
-// HOME and OLLAMA_MODELS, writes the tiny model, and stops the server when
-// the test ends (printing its log if the test failed).
-func startOllama(t *testing.T) *ollama {
+// HOME and OLLAMA_MODELS, and stops it when the test ends (printing its log
+// if the test failed). The vocabulary, the models' files and the models are
+// made in the background: called before t.Parallel, that work overlaps the
+// tests that run one at a time, and ready waits for it when the test's turn
+// comes.
+func startOllama(t *testing.T, models ...ollamaModel) (ready func() *ollama) {
 	bin, vocab := needOllama(t)
 	dir := t.TempDir()
-	tokens, merges, err := tinyVocabOnce(vocab)
-	if err != nil {
-		t.Fatalf("reading the Llama 3 vocabulary: %v", err)
-	}
-	o := &ollama{t: t, bin: bin, log: &lockedBuffer{}, ggufs: map[uint64]string{}, dir: dir, tokens: tokens, merges: merges}
+	o := &ollama{bin: bin, log: &lockedBuffer{}, ggufs: map[uint64]string{}, dir: dir}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -152,8 +142,36 @@ func startOllama(t *testing.T) *ollama {
 			t.Logf("ollama serve log (tail):\n%s", tail(o.log.String(), 4000))
 		}
 	})
-	o.waitUp()
-	return o
+	made := make(chan error, 1)
+	go func() { made <- o.make(vocab, models) }()
+	return func() *ollama {
+		t.Helper()
+		if err := <-made; err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+}
+
+// make waits for the server, then creates the models.
+func (o *ollama) make(vocab string, models []ollamaModel) error {
+	tokens, merges, err := llama3Vocab(vocab, tinyVocab)
+	if err != nil {
+		return fmt.Errorf("reading the Llama 3 vocabulary: %v", err)
+	}
+	if err := o.waitUp(); err != nil {
+		return err
+	}
+	for _, m := range models {
+		path, err := o.gguf(m.seed, tokens, merges)
+		if err == nil {
+			err = o.create(m, path)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // lockedBuffer collects the server's log from its two pipes.
@@ -185,17 +203,16 @@ func tail(s string, n int) string {
 }
 
 // waitUp waits up to 30 s for the server to answer.
-func (o *ollama) waitUp() {
-	o.t.Helper()
+func (o *ollama) waitUp() error {
 	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(100 * time.Millisecond) {
 		if resp, err := http.Get(o.url + "/api/version"); err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 200 {
-				return
+				return nil
 			}
 		}
 	}
-	o.t.Fatalf("ollama serve did not answer at %s within 30 s; log:\n%s", o.url, tail(o.log.String(), 4000))
+	return fmt.Errorf("ollama serve did not answer at %s within 30 s; log:\n%s", o.url, tail(o.log.String(), 4000))
 }
 
 // llama31Template renders the tool schemas the way Meta's Llama 3.1
@@ -252,28 +269,27 @@ const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|en
 
 `
 
-// create makes a model from the tiny GGUF of seed with a template and, when
-// numCtx > 0, a num_ctx parameter. num_predict stays small: random weights
-// almost never stop by themselves. One thread: a 64-wide model gains
-// nothing from a second, whose waiting spins cost the CPU the suite's
-// other tests run on (TestOllama 16 -> 13 cpu-s).
-func (o *ollama) create(name string, seed uint64, template string, numCtx int) {
-	o.t.Helper()
-	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER num_thread 1\nPARAMETER stop <|eot_id|>\n", o.gguf(seed), template)
-	if numCtx > 0 {
-		mf += fmt.Sprintf("PARAMETER num_ctx %d\n", numCtx)
+// create makes model m from the GGUF at path. num_predict stays small:
+// random weights almost never stop by themselves. One thread: a 64-wide
+// model gains nothing from a second, whose waiting spins cost the CPU the
+// suite's other tests run on (TestOllama 16 -> 13 cpu-s).
+func (o *ollama) create(m ollamaModel, path string) error {
+	mf := fmt.Sprintf("FROM %s\nTEMPLATE \"\"\"%s\"\"\"\nPARAMETER num_predict 32\nPARAMETER num_thread 1\nPARAMETER stop <|eot_id|>\n", path, m.template)
+	if m.numCtx > 0 {
+		mf += fmt.Sprintf("PARAMETER num_ctx %d\n", m.numCtx)
 	}
-	path := filepath.Join(o.t.TempDir(), "Modelfile")
-	if err := os.WriteFile(path, []byte(mf), 0o644); err != nil {
-		o.t.Fatal(err)
+	file := filepath.Join(o.dir, m.name+".Modelfile")
+	if err := os.WriteFile(file, []byte(mf), 0o644); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, o.bin, "create", name, "-f", path)
+	cmd := exec.CommandContext(ctx, o.bin, "create", m.name, "-f", file)
 	cmd.Env = o.env
 	if out, err := cmd.CombinedOutput(); err != nil {
-		o.t.Fatalf("ollama create %s: %v\n%s", name, err, out)
+		return fmt.Errorf("ollama create %s: %v\n%s", m.name, err, out)
 	}
+	return nil
 }
 
 // exchange is one request through the recording proxy and its answer.

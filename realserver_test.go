@@ -12,13 +12,14 @@ import (
 // for all subtests, which run one at a time (the machine is small); each
 // case is a fault the scripted fakes did not show.
 func TestOllama(t *testing.T) {
+	ready := startOllama(t,
+		ollamaModel{"tiny", 1, llama31Template, 0},       // tools; runs Ollama's default 4096 window
+		ollamaModel{"tiny-2k", 1, llama31Template, 2048}, // tools; num_ctx 2048
+		ollamaModel{"tiny-768", 1, llama31Template, 768}, // tools; the schemas alone overflow it
+		ollamaModel{"plain", 1, llama3Template, 1024},    // no tools capability
+		ollamaModel{"cold", 2, llama31Template, 0})       // a runner of its own, not loaded before its test
 	t.Parallel()
-	o := startOllama(t)
-	o.create("tiny", 1, llama31Template, 0)       // tools; runs Ollama's default 4096 window
-	o.create("tiny-2k", 1, llama31Template, 2048) // tools; num_ctx 2048
-	o.create("tiny-768", 1, llama31Template, 768) // tools; the schemas alone overflow it
-	o.create("plain", 1, llama3Template, 1024)    // no tools capability
-	o.create("cold", 2, llama31Template, 0)       // a runner of its own, not loaded before its test
+	o := ready()
 
 	t.Run("one-shot stops at MAX_TOKENS and says so", func(t *testing.T) {
 		rec := o.proxy(t)

@@ -33,6 +33,7 @@ func TestShellExitCodeAndMerge(t *testing.T) {
 }
 
 func TestShellTimeoutKillsGroup(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	m := shellResult(t, context.Background(), `sleep 30 & sleep 30; echo never`, 300*time.Millisecond)
 	if time.Since(start) > 10*time.Second || !strings.Contains(m["error"].(string), "timed out") || strings.Contains(m["output"].(string), "never") {
@@ -41,6 +42,7 @@ func TestShellTimeoutKillsGroup(t *testing.T) {
 }
 
 func TestShellCancel(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
 	m := shellResult(t, ctx, `sleep 30`, time.Minute)
