@@ -72,11 +72,21 @@ func (s *sseReader) next() (sseEvent, error) {
 
 // readLine returns the next line with its end, or what is left before the
 // body's end or a read error, with that error. It holds at most max bytes.
+// A line inside the read buffer is returned as it lies there, valid until
+// the next read (next is done with it by then); only a longer one is
+// gathered into s.line.
 func (s *sseReader) readLine() ([]byte, error) {
-	s.line = s.line[:0]
+	frag, err := s.br.ReadSlice('\n')
+	if len(frag) > s.max+16 { // room for "data: " and the CRLF, which are not data
+		return nil, s.errTooBig()
+	}
+	if err != bufio.ErrBufferFull {
+		return frag, err
+	}
+	s.line = append(s.line[:0], frag...)
 	for {
 		frag, err := s.br.ReadSlice('\n')
-		if len(s.line)+len(frag) > s.max+16 { // room for "data: " and the CRLF, which are not data
+		if len(s.line)+len(frag) > s.max+16 {
 			return nil, s.errTooBig()
 		}
 		s.line = append(s.line, frag...)
