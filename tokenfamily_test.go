@@ -222,6 +222,7 @@ func TestPieces(t *testing.T) {
 		want  int32
 	}{
 		{"AAAAAAAA", pRepeat, 7}, {"ABCDEFGH", pRepeat, 0},
+		{"AAAAAAAA", pRepeatLong, 4}, {"AAAAbAAAAB", pRepeatLong, 0}, {"xAAAAAx", pRepeatLong, 1},
 		{" KIND OF", pCapsShort, 4}, {" MXSQGTKB", pCapsShort, 0}, {" MXSQGTKB", pCapsLetter, 7},
 		{"kitabu cha mwalimu", pRareEnd, 3}, {"the printed lines", pRareEnd, 0},
 		{"帳 號 終", pSpaceWide, 2}, {"a 1", pSpaceWide, 0}, {"a 1", pSpaceDigit, 1},

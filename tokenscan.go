@@ -108,6 +108,7 @@ const (
 	pBaltic             // a letter with a macron, ogonek or cedilla of Latvian and Lithuanian (ā ē ī ū ė į ų ģ ķ ļ ņ): on top of its accent tier
 	pCyrShortU          // Cyrillic of a text with ў (Belarusian, Uzbek): the south tier's letters, split more than Serbian's
 	pPunctLetter        // a lone letter between punctuation, not after a backslash (the z of a-z], the i of (?i)): no merge on either side
+	pRepeatLong         // a pRepeat from the fifth capital of a run of one on (base64 of zeros): a further discount, as tokenizers hold AAAA and longer runs whole
 	nPieces
 )
 
@@ -638,6 +639,9 @@ func letterRun(s string, i int, c *pieces) int {
 		for k < n && asciiClass[s[k]] == clsUpper {
 			if k > i && s[k] == s[k-1] {
 				c[pRepeat]++
+				if k-4 >= i && s[k-4] == s[k] && s[k-3] == s[k] && s[k-2] == s[k] {
+					c[pRepeatLong]++ // the fifth A of AAAAA on
+				}
 			}
 			k++
 		}
