@@ -319,7 +319,7 @@ func TestSilentCutOnlyOnLocalServers(t *testing.T) {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "BASE_URL": tc.url, "API_KEY": "k"})
 		var stderr bytes.Buffer
 		a := &agent{cfg: cfg, stdout: io.Discard, stderr: &stderr}
-		h := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}} // ~3000 tokens
+		h := []message{{Role: "user", Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
 		a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 		if warned := strings.Contains(stderr.String(), "probably cut the conversation"); warned != tc.warn {
 			t.Errorf("%s %s: warned %v, want %v", tc.provider, tc.url, warned, tc.warn)

@@ -578,7 +578,7 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "CONTEXT_TRIM_TARGET": "0.6"})
 	var out strings.Builder
 	a := &agent{cfg: cfg, stdout: &out, stderr: &out, budget: budget{tokens: 10000, source: "CONTEXT_BUDGET_TOKENS"}}
-	h := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}} // ~3000 tokens
+	h := []message{{Role: "user", Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
 	a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 	out.Reset()
 	writeContext(&out, a.contextReport([]message{{Role: "system", Content: "s"}}))

@@ -124,31 +124,27 @@ func messageTokens(m message) int { return genericFamily.messageTokens(m) }
 // toolsTokens estimates tool schemas with the generic family.
 func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs) }
 
-// genericFamily prices models whose tokenizer is unknown. Its ASCII prices
-// were fitted on testdata/tokens.jsonl (minimax of estimate/real over o200k
-// and cl100k, aimed at 1.2), its script prices checked on
-// tokens_heldout.jsonl and tokens_kinds.jsonl: estimate/real is 0.93-1.48
-// on every kind in the first and 0.91-1.59 in the others wherever the two
-// tokenizers agree well enough for one number to fit both. Erring high is
-// deliberate: an estimate that is too low ends in a rejection. The pieces
-// added later cost here what they were counted as before, so its estimates
-// are unchanged but for six non-English pieces and for Romanian and
-// Belarusian text, which the scan now puts in the tiers meant for them
-// (Central European, not Vietnamese; Belarusian, not Russian): see
-// testdata/tokens_fit.md.
+// genericFamily prices models whose tokenizer is unknown (Mistral, Phi,
+// Llama 2, Grok...). Its prices are fitted like the other families' but on
+// o200k's and cl100k's counts at once (genericAim in tokenfit_test.go):
+// aimed at the middle of the estimates within [0.85, 1.6] of both, and a
+// little above 0.85 of the larger where the two differ past that (Hindi,
+// Greek). Erring high is deliberate: an estimate that is too low ends in a
+// rejection. On the check samples where the two agree within 1.5x, 616 of
+// 622 lie within [0.85, 1.6] of both (541 with the hand-set prices it had
+// before): see testdata/tokens_fit.md.
 var genericFamily = family{"generic", &prices{
-	pWord: 1.158, pLongLetter: 0.154, pRareEnd: 0.2, pLongEnglish: 0.154, pCapsLetter: 0.4, pCapsShort: 0.4, pCaseFlip: 2.176,
-	pDigitGroup: 1.255, pPunct: 0.975, pPunctMore: 0.547, pPunctWord: 0.5,
-	pNewline: 1.895, pSpaces: 1.498, pSpaceDigit: 0.8, pCtrl: 1.0,
-	pAccent: 0.35, pUmlaut: 0.8, pAccentDense: 0.8, pAccentExt: 1.0, pAccentCont: 1.158, pCombining: 0.42, pTurkish: 0.8, pVietnamese: 0.35, pGreek: 0.92,
-	pCyrRussian: 0.40, pCyrDefault: 0.525, pCyrSouth: 0.63, pCyrShortU: 0.63, pCyrTurkic: 0.75, pCyrKyrgyz: 0.54,
-	pArmenian: 0.42, pGeorgian: 0.42, pHebrew: 0.6, pArabic: 0.68, pArabicFa: 0.68, pArabicUr: 0.68, pEthiopic: 2.4,
-	pDevanagari: 1.1, pBengali: 1.3, pGurmukhi: 1.3, pGujarati: 1.3, pOriya: 1.3, pTamil: 1.3,
-	pTelugu: 1.3, pKannada: 1.3, pMalayalam: 1.3, pSinhala: 1.3,
-	pThai: 0.94, pLao: 2.2, pMyanmar: 1.3, pKhmer: 1.3, pHangul: 1.15,
-	pHanSimple: 1.0, pHanTrad: 1.40, pKanji: 1.26, pKana: 0.87, pCJKPunct: 1.0,
-	pAlphabet: 0.42, pVarSel: 0.42, pEmoji: 2.2, pUniSpace: 0.5, pUniPunct: 1.0, pSymbol: 1.0,
-	pTab: 1.498, pSpacesDigit: 0, pCapsEnglish: 0.154, pSpaceEnd: 1.498, pSymbolMore: 1.0, pPunctMixed: 0.547, pScriptBare: 0, pDigitSame: 0,
+	pWord: 0.953, pLongLetter: 0.312, pLongEnglish: 0.127, pRareEnd: 0.413, pRareEndWest: 0.001, pCapsLetter: 0.705, pCapsShort: 0.16, pRepeat: -0.015,
+	pCaseFlip: 3.943, pDigitGroup: 1.288, pDigit: 0.001, pPunct: 0.958, pPunctMore: 0.011, pPunctWord: 0.039, pNewline: 1.542, pBlankLine: 0.001,
+	pIndent: 0.724, pSpaces: 1.633, pSpaceMore: 0, pSpaceDigit: 0.789, pSpaceWide: 0.579, pCtrl: 1.063, pAccent: 1.396, pUmlaut: 1.398,
+	pAccentDense: 1.341, pAccentExt: 1.39, pAccentCont: 0.543, pCombining: 0.42, pTurkish: 0.794, pVietnamese: 0.391, pGreek: 0.734, pCyrRussian: 0.307,
+	pCyrDefault: 0.447, pCyrSouth: 0.467, pCyrTurkic: 0.565, pCyrKyrgyz: 0.446, pArmenian: 1.663, pGeorgian: 1.656, pHebrew: 0.779, pArabic: 0.536,
+	pArabicFa: 0.568, pArabicUr: 0.774, pEthiopic: 2.794, pDevanagari: 0.854, pBengali: 1.076, pGurmukhi: 1.491, pGujarati: 1.51, pOriya: 2.387,
+	pTamil: 1.165, pTelugu: 1.561, pKannada: 1.564, pMalayalam: 1.428, pSinhala: 1.663, pThai: 0.808, pLao: 2.361, pMyanmar: 1.695,
+	pKhmer: 1.41, pHangul: 0.896, pHanSimple: 0.956, pHanTrad: 1.363, pKanji: 1.5, pKana: 0.679, pCJKPunct: 2.127, pAlphabet: 0.42,
+	pScriptWord: 0.209, pVarSel: 1.047, pEmoji: 1.954, pUniSpace: 2.403, pUniPunct: 0.445, pSymbol: 1.512, pTab: 0.988, pSpacesDigit: 0.661,
+	pCapsEnglish: 0.004, pSpaceEnd: 0.005, pScriptBare: 0.668, pDigitSame: 0.001, pPunctMixed: 0.539, pSymbolMore: 0.043, pRareStart: 1.739, pCyrWord: 0.185,
+	pBaltic: 0.641, pCyrShortU: 0.485, pPunctLetter: 0.738, pRepeatLong: -0.138,
 }}
 
 // The fitted families: prices written by TestFitPrices (go test -run

@@ -27,17 +27,18 @@ const (
 	targetLow, targetHigh = 0.85, 1.25
 	targetShare           = 0.96
 	holdLow, holdHigh     = 0.74, 1.55
-	genericLow            = 0.77 // generic's floor and ceiling on the older check samples
-	genericHigh           = 1.6
-	genericShare          = 0.98 // share of those within [0.85, 1.6]
+	genericHigh           = 1.6  // the generic family's band is [0.85, genericHigh]
+	genericLow            = 0.75 // and every check sample lies within [genericLow, genericHold]
+	genericHold           = 1.8
+	genericShare          = 0.98 // share of the check samples within its band
 )
 
-// TestFamilyBand: on samples the fit never saw (testdata/tokens_check.jsonl,
-// tokens_heldout.jsonl and tokens_check2.jsonl to tokens_check5.jsonl: 178
-// kinds of text besides 81 languages), every family's estimate lies within
+// TestFamilyBand: on samples the fit never saw (checkFiles: 178 kinds of
+// text besides 81 languages), every family's estimate lies within
 // [holdLow, holdHigh] of its tokenizer's real count, and targetShare of
-// them within the target; the generic family lies within [genericLow, 1.6]
-// of o200k and of cl100k wherever the two agree within 1.5x. With -v it
+// them within the target; the generic family's lies within [0.85, 1.6] of
+// both o200k's and cl100k's on genericShare of the samples where the two
+// agree within 1.5x, and within [genericLow, genericHold] on all. With -v it
 // logs the range per family and per kind, and the samples outside the
 // target band.
 func TestFamilyBand(t *testing.T) {
@@ -81,31 +82,29 @@ func TestFamilyBand(t *testing.T) {
 		fmt.Fprintf(&b, "\n  %-18s %.2f-%.2f", k, perKind[k][0], perKind[k][1])
 	}
 	t.Logf("estimate/real per kind over the seven families:%s", b.String())
-	// The generic family keeps the estimator of before the families, so it
-	// is held to the older check files only (tokens_check2.jsonl has Amharic
-	// and Lao it prices at a fifth: see testdata/tokens_fit.md).
-	pairs, in := 0, 0
-	for _, s := range loadFiles(t, checkFiles[:2]) {
+	// The generic family is fitted on both tokenizers at once (genericAim):
+	// it is held on every check sample where o200k and cl100k agree within
+	// 1.5x, as the issue asks, against both.
+	agree, in := 0, 0
+	for _, s := range samples {
 		if max(s.O200k, s.Cl100k)*2 > min(s.O200k, s.Cl100k)*3 {
 			continue
 		}
+		agree++
 		est := float64(estimateTokens(s.Text))
-		for _, real := range []int{s.O200k, s.Cl100k} {
-			r := est / float64(real)
-			pairs++
-			switch {
-			case r < genericLow || r > genericHigh:
-				t.Errorf("generic: estimate/real of %s (%s) = %.2f (o200k %d, cl100k %d), want within [%.2f, %.2f]", s.Cat, s.Src, r, s.O200k, s.Cl100k, genericLow, genericHigh)
-			case r >= 0.85 && r <= 1.6:
-				in++
-			default:
-				t.Logf("generic: estimate/real of %s (%s) = %.2f, outside [0.85, 1.6]", s.Cat, s.Src, r)
-			}
+		ro, rc := est/float64(s.O200k), est/float64(s.Cl100k)
+		switch {
+		case min(ro, rc) < genericLow || max(ro, rc) > genericHold:
+			t.Errorf("generic: estimate/real of %s (%s) = %.2f (o200k), %.2f (cl100k), want within [%.2f, %.2f]", s.Cat, s.Src, ro, rc, genericLow, genericHold)
+		case min(ro, rc) >= 0.85 && max(ro, rc) <= genericHigh:
+			in++
+		default:
+			t.Logf("generic: estimate/real of %s (%s) = %.2f (o200k), %.2f (cl100k), outside [0.85, %.1f]", s.Cat, s.Src, ro, rc, genericHigh)
 		}
 	}
-	t.Logf("generic: %d of %d estimate/real against o200k and cl100k within [0.85, 1.6] where the two agree within 1.5x", in, pairs)
-	if float64(in) < genericShare*float64(pairs) {
-		t.Errorf("generic: %d of %d within [0.85, 1.6], want %.0f%% or more", in, pairs, 100*genericShare)
+	t.Logf("generic: %d of %d check samples within [0.85, %.1f] of both o200k and cl100k where the two agree within 1.5x", in, agree, genericHigh)
+	if float64(in) < genericShare*float64(agree) {
+		t.Errorf("generic: %d of %d within [0.85, %.1f], want %.0f%% or more", in, agree, genericHigh, 100*genericShare)
 	}
 }
 
