@@ -29,7 +29,7 @@ const (
 	holdLow, holdHigh     = 0.74, 1.55
 	genericHigh           = 1.6  // the generic family's band is [0.85, genericHigh]
 	genericLow            = 0.75 // and every check sample lies within [genericLow, genericHold]
-	genericHold           = 1.8
+	genericHold           = 1.85
 	genericShare          = 0.98 // share of the check samples within its band
 )
 
@@ -259,5 +259,26 @@ func TestPieces(t *testing.T) {
 		if got[c.piece] != c.want {
 			t.Errorf("countPieces(%q)[%s] = %d, want %d", c.text, pieceNames[c.piece], got[c.piece], c.want)
 		}
+	}
+}
+
+// TestFamilyKnownMisses: the kinds of text no price follows yet
+// (testdata/tokens_misses.jsonl: source maps' VLQ, Unicode character-name
+// listings, historic scripts) stay at least as close as they are today,
+// and the test logs how far each family is, so the gap stays in view
+// (testdata/tokens_fit.md says why each is out).
+func TestFamilyKnownMisses(t *testing.T) {
+	t.Parallel()
+	const missLow, missHigh = 0.42, 1.25 // today 0.44-1.01 over the seven families
+	for _, s := range loadSampleFile(t, "testdata/tokens_misses.jsonl") {
+		var b strings.Builder
+		for _, f := range fittedFamilies {
+			r := float64(f.tokens(s.Text)) / float64(realCount(s, f.name))
+			fmt.Fprintf(&b, " %s %.2f", f.name, r)
+			if r < missLow || r > missHigh {
+				t.Errorf("%s family: estimate/real of %s (%s) = %.2f, want within [%.2f, %.2f]", f.name, s.Cat, s.Src, r, missLow, missHigh)
+			}
+		}
+		t.Logf("%s (%s):%s", s.Cat, s.Src, b.String())
 	}
 }

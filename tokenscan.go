@@ -109,6 +109,7 @@ const (
 	pCyrShortU          // Cyrillic of a text with ў (Belarusian, Uzbek): the south tier's letters, split more than Serbian's
 	pPunctLetter        // a lone letter between punctuation, not after a backslash (the z of a-z], the i of (?i)): no merge on either side
 	pRepeatLong         // a pRepeat from the fifth capital of a run of one on (base64 of zeros): a further discount, as tokenizers hold AAAA and longer runs whole
+	pAstral             // a character past U+FFFF that is no emoji (math bold 𝐀, CJK Extension B, Gothic): four UTF-8 bytes that byte-level tokenizers seldom merge
 	nPieces
 )
 
@@ -187,10 +188,8 @@ const englishTails = "ace age ain ard ary ate ble cal ces cts ded der des ect el
 // otherwise are common in the languages tokenizers learned little of
 // (Irish bh-, gc-, Zulu uk-, ng-, Estonian ja-, vä-, Basque tx-), rarer in
 // the Romance languages, whose words share English's Latin roots.
-const englishStarts = "ab ac ad ag al an ap ar as at au ba be bi bu ca ch cl co cr cu da de di do ea ei en er et ex fa fe fi fl fo " +
-	"fr fu ge gi go gr gu ha he ho ht im in it la le li lo ma me mi mo mu na ne no ob of ol on op or ot ou ow pa " +
-	"pe pl po pr pu ra re ri ro ru sa sc se sh si sn so sp st su ta te th ti to tr ty un up ur us va ve vi vn wa " +
-	"we wh wi wo wr yo "
+const englishStarts = "ab ac ad af ag al am an ap ar as at au av ba be bi bl bo br bu ca ce ch ci cl co cr cu da de di do dr du ea ef ei el en eq er es et ev ex fa fe fi fl fo fr fu ge gi go gr gu ha he hi ho ht id im in ir is it ke kn la le " +
+	"li lo ma me mi mo mu na ne ni no nu ob oc of ol on op or ot ou ov ow pa pe ph pi pl po pr pu qu ra re ri ro ru sa sc se sh si sl sn so sp st su sw sy ta te th ti to tr tw ty un up ur us va ve vi vn vo wa we wh wi wo wr yo "
 
 // commonStart has bit b&31 of entry a set when the lowercase letters a, b
 // start many English words (englishStarts).
@@ -786,6 +785,8 @@ func indicPiece(r rune) int {
 //go:norace
 func otherPiece(r rune) int {
 	switch {
+	case r > 0xffff && (r < 0x1f000 || r > 0x1faff):
+		return pAstral
 	case unicode.Is(unicode.Latin, r):
 		return pAccent
 	case r >= 0x300 && r <= 0x36f:
