@@ -750,9 +750,12 @@ func (a *agent) contextReport(h []message) contextReport {
 // room is what is left of the budget for the tool results of the round
 // whose call is the last message of h: the budget less the request so far,
 // counting old results as the stubs the next trim would make of them, so a
-// fresh result is not cut to make room for an old one.
+// fresh result is not cut to make room for an old one. It keeps back half
+// a percent of the budget: those stubs are priced with a stand-in for their
+// spill paths, the trim's real ones can cost a few tokens more, and a result
+// capped to the last token would then be shrunk a second time.
 func (a *agent) room(h []message, specs []toolSpec) int {
-	return a.budget.tokens - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
+	return a.budget.tokens - a.budget.tokens/200 - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
 }
 
 // textTokens estimates s as the agent's model counts it: its family's
