@@ -269,7 +269,7 @@ func TestPieces(t *testing.T) {
 // (testdata/tokens_fit.md says why each is out).
 func TestFamilyKnownMisses(t *testing.T) {
 	t.Parallel()
-	const missLow, missHigh = 0.42, 1.25 // today 0.44-1.01 over the seven families
+	const missLow, missHigh = 0.45, 1.25 // today 0.52-1.03 over the seven families
 	for _, s := range loadSampleFile(t, "testdata/tokens_misses.jsonl") {
 		var b strings.Builder
 		for _, f := range fittedFamilies {

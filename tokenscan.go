@@ -109,6 +109,7 @@ const (
 	pCyrShortU          // Cyrillic of a text with ў (Belarusian, Uzbek): the south tier's letters, split more than Serbian's
 	pPunctLetter        // a lone letter between punctuation, not after a backslash (the z of a-z], the i of (?i)): no merge on either side
 	pRepeatLong         // a pRepeat from the fifth capital of a run of one on (base64 of zeros): a further discount, as tokenizers hold AAAA and longer runs whole
+	pCapsRare           // an ALL-CAPS run of three letters or more whose start or end is rare in English (HETA, TONOS, ECDHE, GAKG): split more than capitals of common words
 	pAstral             // a character past U+FFFF that is no emoji (math bold 𝐀, CJK Extension B, Gothic): four UTF-8 bytes that byte-level tokenizers seldom merge
 	nPieces
 )
@@ -660,25 +661,41 @@ func letterRun(s string, i int, c *pieces) int {
 		prevUpper, started = true, true
 		j = k
 	}
+	lastPiece(s, i, j, seg, caps, closed == 0, c)
+	return j
+}
+
+// lastPiece counts the last piece of the letter run s[i:j], seg letters
+// long, caps of the run's letters capitals; whole says it is the run's
+// only piece. Capitals are priced by what they read as: English words
+// (WARRANTIES), short words (OF, AND), rare ones (HETA, ECDHE: a start or
+// an end rare in English, split more) or no word (base32).
+//
+//go:norace
+func lastPiece(s string, i, j, seg, caps int, whole bool, c *pieces) {
 	c[pWord]++
-	if closed == 0 && caps == 1 && j-i >= 3 && commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 {
+	if whole && caps == 1 && j-i >= 3 && commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 {
 		c[pRareStart]++ // a capitalised word: Tallinna, Ngesikhathi
 	}
 	if seg >= 3 && rareEnd(s[j-2], s[j-1]) {
 		c[pRareEnd]++
 	}
-	if caps == seg && seg > wordFree && closed == 0 && englishTail(s[j-3]|0x20, s[j-2]|0x20, s[j-1]|0x20) {
+	allCaps := whole && caps == seg
+	switch {
+	case allCaps && seg > wordFree && englishTail(s[j-3]|0x20, s[j-2]|0x20, s[j-1]|0x20):
 		c[pCapsEnglish] += int32(seg - wordFree) // WARRANTIES, DESCRIPTION: English, in capitals
-	} else if caps == seg && seg > 1 && closed == 0 && !capsWord(s[j-seg:j]) {
-		if seg <= 5 && hasVowel(s[j-seg:j]) {
+	case allCaps && seg > 1 && !capsWord(s[i:j]):
+		if seg <= 5 && hasVowel(s[i:j]) {
 			c[pCapsShort] += int32(seg - 1) // OF, AND, KIND: words more often than not
 		} else {
 			c[pCapsLetter] += int32(seg - 1)
 		}
-	} else {
+	default:
 		longPiece(s, j, seg, c)
 	}
-	return j
+	if allCaps && seg >= 3 && (commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 || commonEnd[s[j-2]|0x20]&(1<<(s[j-1]&31)) == 0) {
+		c[pCapsRare]++
+	}
 }
 
 // longPiece counts the letters past wordFree of the piece of seg letters
