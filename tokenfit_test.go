@@ -82,7 +82,7 @@ var pieceNames = [nPieces]string{
 	"pGurmukhi", "pGujarati", "pOriya", "pTamil", "pTelugu", "pKannada", "pMalayalam", "pSinhala",
 	"pThai", "pLao", "pMyanmar", "pKhmer", "pHangul", "pHanSimple", "pHanTrad", "pKanji",
 	"pKana", "pCJKPunct", "pAlphabet", "pScriptWord", "pVarSel", "pEmoji", "pUniSpace", "pUniPunct", "pSymbol",
-	"pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd", "pScriptBare", "pDigitSame", "pPunctMixed", "pSymbolMore", "pRareStart", "pCyrWord", "pBaltic", "pCyrShortU", "pPunctLetter", "pRepeatLong", "pCapsRare", "pAstral",
+	"pTab", "pSpacesDigit", "pCapsEnglish", "pSpaceEnd", "pScriptBare", "pDigitSame", "pPunctMixed", "pSymbolMore", "pRareStart", "pCyrWord", "pBaltic", "pCyrShortU", "pPunctLetter", "pRepeatLong", "pCapsRare", "pEscape", "pAstral",
 }
 
 func loadFiles(t testing.TB, paths []string) []sample {

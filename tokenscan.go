@@ -110,6 +110,7 @@ const (
 	pPunctLetter        // a lone letter between punctuation, not after a backslash (the z of a-z], the i of (?i)): no merge on either side
 	pRepeatLong         // a pRepeat from the fifth capital of a run of one on (base64 of zeros): a further discount, as tokenizers hold AAAA and longer runs whole
 	pCapsRare           // an ALL-CAPS run of three letters or more whose start or end is rare in English (HETA, TONOS, ECDHE, GAKG): split more than capitals of common words
+	pEscape             // a backslash (\s, \d, \( in regexes, \n in strings, \\ in paths): tokenizers merge it with little
 	pAstral             // a character past U+FFFF that is no emoji (math bold 𝐀, CJK Extension B, Gothic): four UTF-8 bytes that byte-level tokenizers seldom merge
 	nPieces
 )
@@ -495,10 +496,17 @@ func spacedScript(r rune) bool {
 //
 //go:norace
 func punctRun(s string, i int, c *pieces) int {
-	j := i + 1
+	j, escapes := i+1, int32(0)
+	if s[i] == '\\' {
+		escapes++
+	}
 	for j < len(s) && asciiClass[s[j]] == clsPunct {
+		if s[j] == '\\' {
+			escapes++
+		}
 		j++
 	}
+	c[pEscape] += escapes
 	switch {
 	case j-i == 1 && j < len(s) && isLetter(s[j]):
 		c[pPunctWord]++
