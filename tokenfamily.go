@@ -176,17 +176,17 @@ var (
 		pBaltic: 1.361, pCyrShortU: 0.581, pPunctLetter: 0.442, pRepeatLong: -0.116, pCapsRare: 0.623, pEscape: 1.193, pAstral: 2.831}}
 
 	claudeFamily = family{"claude", &prices{
-		pWord: 1.064, pLongLetter: 0.489, pLongEnglish: 0.001, pRareEnd: 0.532, pRareEndWest: 0.021, pCapsLetter: 0.466, pCapsShort: 0.195, pRepeat: -0.207,
-		pCaseFlip: 2.609, pDigitGroup: 0.617, pDigit: 0.217, pPunct: 1.054, pPunctMore: 0.001, pPunctWord: 0.272, pNewline: 1.125, pBlankLine: 0.001,
-		pIndent: 0.11, pSpaces: 0.918, pSpaceMore: 0.001, pSpaceDigit: 0.072, pSpaceWide: 0.491, pCtrl: 1.2, pAccent: 1.588, pUmlaut: 1.186,
-		pAccentDense: 1.744, pAccentExt: 1.88, pAccentCont: 0.312, pCombining: 0.42, pTurkish: 2.361, pVietnamese: 2.072, pGreek: 1.251, pCyrRussian: 0.501,
-		pCyrDefault: 0.603, pCyrSouth: 0.624, pCyrTurkic: 0.823, pCyrKyrgyz: 0.704, pArmenian: 2.138, pGeorgian: 1.368, pHebrew: 0.952, pArabic: 0.999,
-		pArabicFa: 1.067, pArabicUr: 1.305, pEthiopic: 3.199, pDevanagari: 1.282, pBengali: 2.038, pGurmukhi: 3.203, pGujarati: 3.184, pOriya: 3.19,
-		pTamil: 2.124, pTelugu: 2.386, pKannada: 2.392, pMalayalam: 2.464, pSinhala: 1.814, pThai: 1.904, pLao: 3.24, pMyanmar: 1.097,
-		pKhmer: 3.197, pHangul: 1.284, pHanSimple: 0.783, pHanTrad: 1.226, pKanji: 1.554, pKana: 0.691, pCJKPunct: 3.926, pAlphabet: 0.42,
-		pScriptWord: 0.37, pVarSel: 2.049, pEmoji: 2.07, pUniSpace: 0.567, pUniPunct: 1.071, pSymbol: 1.326, pTab: 1.255, pSpacesDigit: 0.302,
-		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 0.34, pDigitSame: 0.001, pPunctMixed: 0.278, pSymbolMore: 0.865, pRareStart: 1.854, pCyrWord: 0.169,
-		pBaltic: 0.763, pCyrShortU: 0.688, pPunctLetter: 0.936, pRepeatLong: -0.148, pCapsRare: 0.854, pEscape: 0.513, pAstral: 0.214}}
+		pWord: 1.034, pLongLetter: 0.475, pLongEnglish: 0.001, pRareEnd: 0.516, pRareEndWest: 0.02, pCapsLetter: 0.452, pCapsShort: 0.189, pRepeat: -0.201,
+		pCaseFlip: 2.537, pDigitGroup: 0.596, pDigit: 0.213, pPunct: 1.025, pPunctMore: 0.001, pPunctWord: 0.264, pNewline: 1.094, pBlankLine: 0.001,
+		pIndent: 0.105, pSpaces: 0.892, pSpaceMore: 0.001, pSpaceDigit: 0.078, pSpaceWide: 0.477, pCtrl: 1.167, pAccent: 1.545, pUmlaut: 1.155,
+		pAccentDense: 1.696, pAccentExt: 1.828, pAccentCont: 0.3, pCombining: 0.42, pTurkish: 2.296, pVietnamese: 2.016, pGreek: 1.216, pCyrRussian: 0.489,
+		pCyrDefault: 0.588, pCyrSouth: 0.609, pCyrTurkic: 0.802, pCyrKyrgyz: 0.686, pArmenian: 2.079, pGeorgian: 1.33, pHebrew: 0.927, pArabic: 0.972,
+		pArabicFa: 1.038, pArabicUr: 1.27, pEthiopic: 3.111, pDevanagari: 1.247, pBengali: 1.982, pGurmukhi: 3.114, pGujarati: 3.095, pOriya: 3.101,
+		pTamil: 2.064, pTelugu: 2.319, pKannada: 2.325, pMalayalam: 2.395, pSinhala: 1.762, pThai: 1.85, pLao: 3.149, pMyanmar: 1.066,
+		pKhmer: 3.107, pHangul: 1.248, pHanSimple: 0.761, pHanTrad: 1.192, pKanji: 1.509, pKana: 0.671, pCJKPunct: 3.815, pAlphabet: 0.42,
+		pScriptWord: 0.355, pVarSel: 1.988, pEmoji: 2.011, pUniSpace: 0.544, pUniPunct: 1.041, pSymbol: 1.287, pTab: 1.22, pSpacesDigit: 0.295,
+		pCapsEnglish: 0.001, pSpaceEnd: 0.002, pScriptBare: 0.314, pDigitSame: 0.001, pPunctMixed: 0.267, pSymbolMore: 0.841, pRareStart: 1.802, pCyrWord: 0.152,
+		pBaltic: 0.743, pCyrShortU: 0.67, pPunctLetter: 0.909, pRepeatLong: -0.144, pCapsRare: 0.832, pEscape: 0.501, pAstral: 0.208}}
 
 	llama3Family = family{"llama3", &prices{
 		pWord: 0.896, pLongLetter: 0.439, pLongEnglish: 0.102, pRareEnd: 0.334, pRareEndWest: 0.001, pCapsLetter: 0.473, pCapsShort: 0.004, pRepeat: -0.195,
