@@ -567,6 +567,15 @@ done:
 	if indent > 1 || indent == 1 && s[j-1] == '\t' {
 		c[pIndent]++
 	}
+	if indent > 0 && s[j-1] == ' ' && j < len(s) && asciiClass[s[j]] == clsDigit {
+		// a number right-aligned at a line's start (cat -n, uniq -c, ps):
+		// as after spaces inside a line, the last space is a token apart
+		if indent == 1 {
+			c[pSpaceDigit]++
+		} else {
+			c[pSpacesDigit]++
+		}
+	}
 	return j
 }
 
