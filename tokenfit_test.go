@@ -19,7 +19,7 @@ var fitOut = flag.String("fit", "", "fit the families' prices on the fit samples
 var fitFiles = []string{"testdata/tokens.jsonl", "testdata/tokens_kinds.jsonl", "testdata/tokens_fit.jsonl", "testdata/tokens_fit2.jsonl", "testdata/tokens_fit3.jsonl", "testdata/tokens_fit4.jsonl", "testdata/tokens_fit6.jsonl", "testdata/tokens_fit7.jsonl"}
 
 // checkFiles are the samples the fit never saw.
-var checkFiles = []string{"testdata/tokens_check.jsonl", "testdata/tokens_heldout.jsonl", "testdata/tokens_check2.jsonl", "testdata/tokens_check3.jsonl", "testdata/tokens_check4.jsonl", "testdata/tokens_check5.jsonl", "testdata/tokens_check6.jsonl", "testdata/tokens_check7.jsonl", "testdata/tokens_check8.jsonl", "testdata/tokens_check9.jsonl"}
+var checkFiles = []string{"testdata/tokens_check.jsonl", "testdata/tokens_heldout.jsonl", "testdata/tokens_check2.jsonl", "testdata/tokens_check3.jsonl", "testdata/tokens_check4.jsonl", "testdata/tokens_check5.jsonl", "testdata/tokens_check6.jsonl", "testdata/tokens_check7.jsonl", "testdata/tokens_check8.jsonl", "testdata/tokens_check9.jsonl", "testdata/tokens_check10.jsonl"}
 
 // fitTarget is the estimate/real the fit aims at: the middle (in ratio) of
 // the band [0.85, 1.25], a little high, as too low an estimate ends in a
