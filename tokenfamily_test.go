@@ -282,3 +282,24 @@ func TestFamilyKnownMisses(t *testing.T) {
 		t.Logf("%s (%s):%s", s.Cat, s.Src, b.String())
 	}
 }
+
+// TestFamilyLongRuns: a long run of one character (4000 spaces, line
+// breaks, dashes, tabs or dots, 2000 box-drawing lines, 50 rules of 79 =)
+// costs every family at least a quarter of what its tokenizer counts and at
+// most twelve times (box drawing: deepseek 10). Priced per character as the
+// fit priced them, 4000 line breaks or spaces came to a few tokens, 1-8% of
+// the real count.
+func TestFamilyLongRuns(t *testing.T) {
+	t.Parallel()
+	for _, s := range loadSampleFile(t, "testdata/tokens_runs.jsonl") {
+		for _, f := range append([]family{genericFamily}, fittedFamilies...) {
+			real := realCount(s, f.name)
+			if f.name == "generic" {
+				real = min(s.O200k, s.Cl100k)
+			}
+			if r := float64(f.tokens(s.Text)) / float64(real); r < 0.24 || r > 12 {
+				t.Errorf("%s family: estimate/real of %s = %.2f, want within [0.24, 12]", f.name, s.Cat, r)
+			}
+		}
+	}
+}

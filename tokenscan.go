@@ -18,6 +18,20 @@ import (
 // it; checking every byte it reads made estimating most of what the trimming
 // and masking property tests did under -race (37 cpu-s of them -> 16).
 
+// The longest run of one character a token holds, by what repeats, from
+// the real tokenizers' counts of runs of 16 to 4000 (testdata/tokens_fit.md):
+// 64 dashes or equals signs, 32 of other punctuation (gemma: 16), 128 spaces
+// (gemma: 31), 16 line breaks in o200k (32 in most), 16 tabs. Past the first
+// such stretch a run costs a pRunLong each: priced per character, as the fit
+// priced them, 4000 line breaks or 100 KB of padding came to a few tokens.
+const (
+	runRule    = 64
+	runPunct   = 32
+	runSpace   = 128
+	runNewline = 16
+	runTab     = 16
+)
+
 const (
 	msgOverhead = 4 // role, separators and framing of one message
 	wordFree    = 5 // letters a word piece covers before each further one costs
@@ -111,6 +125,7 @@ const (
 	pRepeatLong         // a pRepeat from the fifth capital of a run of one on (base64 of zeros): a further discount, as tokenizers hold AAAA and longer runs whole
 	pCapsRare           // an ALL-CAPS run of three letters or more whose start or end is rare in English (HETA, TONOS, ECDHE, GAKG): split more than capitals of common words
 	pEscape             // a backslash (\s, \d, \( in regexes, \n in strings, \\ in paths): tokenizers merge it with little
+	pRunLong            // a token a long run of one character needs past its first stretch (runLimit): never fitted, one each
 	pAstral             // a character past U+FFFF that is no emoji (math bold 𝐀, CJK Extension B, Gothic): four UTF-8 bytes that byte-level tokenizers seldom merge
 	nPieces
 )
@@ -518,7 +533,12 @@ func punctRun(s string, i int, c *pieces) int {
 		c[pPunctMixed] += int32(j - i - punctShort)
 	default:
 		c[pPunct]++
-		c[pPunctMore] += int32(j - i - 1)
+		limit := runPunct
+		if s[i] == '-' || s[i] == '=' {
+			limit = runRule // ---- and ==== rules: tokens of 64 and 80
+		}
+		c[pPunctMore] += int32(min(j-i, limit) - 1)
+		c[pRunLong] += int32((j - i - 1) / limit)
 	}
 	if j+1 < len(s) && s[j-1] != '\\' && isLetter(s[j]) && asciiClass[s[j+1]] == clsPunct {
 		c[pPunctLetter]++ // [a-z], (?i): regexes, indexes
@@ -547,7 +567,7 @@ func sameBytes(s string) bool {
 //
 //go:norace
 func newlineRun(s string, i int, c *pieces) int {
-	j, breaks, indent := i+1, 0, 0
+	j, breaks, crs, indent := i+1, 0, 0, 0
 	for j < len(s) {
 		switch s[j] {
 		case '\n':
@@ -556,6 +576,7 @@ func newlineRun(s string, i int, c *pieces) int {
 		case ' ', '\t':
 			indent++
 		case '\r':
+			crs++
 		default:
 			goto done
 		}
@@ -563,7 +584,8 @@ func newlineRun(s string, i int, c *pieces) int {
 	}
 done:
 	c[pNewline]++
-	c[pBlankLine] += int32(breaks)
+	c[pBlankLine] += int32(min(breaks, runNewline))
+	c[pRunLong] += int32(max(breaks+crs-runNewline, 0) / runNewline) // \r\n\r\n...: the \r count too
 	if indent > 1 || indent == 1 && s[j-1] == '\t' {
 		c[pIndent]++
 	}
@@ -588,10 +610,17 @@ done:
 //
 //go:norace
 func spaceRun(s string, i int, c *pieces) int {
-	j := i + 1
+	j, tabs := i+1, int32(0)
+	if s[i] == '\t' {
+		tabs++
+	}
 	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		if s[j] == '\t' {
+			tabs++
+		}
 		j++
 	}
+	c[pRunLong] += (tabs-1)/runTab + (int32(j-i)-tabs-1)/runSpace
 	switch {
 	case (j-i > 1 || s[i] == '\t') && j < len(s) && (s[j] == '\n' || s[j] == '\r'):
 		c[pSpaceEnd]++
@@ -599,7 +628,7 @@ func spaceRun(s string, i int, c *pieces) int {
 		c[pTab]++
 	case j-i > 1:
 		c[pSpaces]++
-		c[pSpaceMore] += int32((j - i - 1) / 32)
+		c[pSpaceMore] += int32((min(j-i, runSpace) - 1) / 32)
 		if j < len(s) && asciiClass[s[j]] == clsDigit {
 			c[pSpacesDigit]++
 		}
