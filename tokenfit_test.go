@@ -141,8 +141,11 @@ const (
 // priceFloor is the least a piece may cost where the fit samples say too
 // little: a run of box drawing (────) costs a token per 8 to 16 of its
 // characters in every tokenizer, but the fit, which sees it only in short
-// runs beside ├ and │, priced it at nothing (2000 of them: 4-6 tokens).
-var priceFloor = map[int]float64{pSymbolMore: 1.0 / 16}
+// runs beside ├ and │, priced it at nothing (2000 of them: 4-6 tokens);
+// a control character (binary output, NUL) costs 0.5-1 token in all but the
+// older Claude one, and the fit, which sees mostly the ESC of ANSI colours,
+// priced it at 0.24-0.48 in four families.
+var priceFloor = map[int]float64{pSymbolMore: 1.0 / 16, pCtrl: 0.5}
 
 // fitPrices finds prices whose estimates are closest to target×real, by
 // gradient descent (Adam) on the logarithms of the prices, which keeps them
