@@ -21,8 +21,8 @@ var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Fam
 // than the target because prose of one language varies more than one price
 // can follow (a Portuguese help text at 1.43 for cl100k, another paragraph
 // at 0.88; a Welsh help text at 0.75): see testdata/tokens_fit.md. The
-// share and the hold band are what the check files show today (97.8-99.0%,
-// 0.76-1.51), not looser; the generic family's, 99.0% and 0.76-1.83.
+// share and the hold band are what the check files show today (97.6-99.1%,
+// 0.77-1.51), not looser; the generic family's, 98.9% and 0.82-1.83.
 const (
 	targetLow, targetHigh = 0.85, 1.25
 	targetShare           = 0.96
@@ -84,10 +84,16 @@ func TestFamilyBand(t *testing.T) {
 	t.Logf("estimate/real per kind over the seven families:%s", b.String())
 	// The generic family is fitted on both tokenizers at once (genericAim):
 	// it is held on every check sample where o200k and cl100k agree within
-	// 1.5x, as the issue asks, against both.
+	// 1.5x, as the issue asks, against both, and elsewhere to at least
+	// genericLow of the larger count.
 	agree, in := 0, 0
 	for _, s := range samples {
 		if max(s.O200k, s.Cl100k)*2 > min(s.O200k, s.Cl100k)*3 {
+			// no estimate suits both (Hindi costs cl100k three times what
+			// it costs o200k): it must not be far under the larger
+			if est := float64(estimateTokens(s.Text)); est < genericLow*float64(max(s.O200k, s.Cl100k)) {
+				t.Errorf("generic: estimate of %s (%s) = %.0f, under %.2f of the larger of o200k %d and cl100k %d", s.Cat, s.Src, est, genericLow, s.O200k, s.Cl100k)
+			}
 			continue
 		}
 		agree++
@@ -244,6 +250,14 @@ func TestPieces(t *testing.T) {
 		{"bash      5.2-15", pSpacesDigit, 1}, {"bash      5.2-15", pSpaces, 1}, {"bash 5.2", pSpacesDigit, 0},
 		{"a" + strings.Repeat(" ", 40) + "\nb", pSpaceEnd, 1}, {"a" + strings.Repeat(" ", 40) + "\nb", pSpaces, 0}, {"a \nb", pSpaceEnd, 0},
 		{"THE WARRANTIES OF MERCHANTABILITY", pCapsEnglish, 15}, {"THE WARRANTIES OF MERCHANTABILITY", pLongLetter, 0}, {"MFRGGZDFMZTWQ", pCapsEnglish, 0},
+		{"a" + strings.Repeat(" ", 300) + "b", pRunSpace, 2}, {"x" + strings.Repeat("-", 100), pRunPunct, 3}, {"x" + strings.Repeat("-", 32), pRunPunct, 0},
+		{"x" + strings.Repeat("\n", 40) + "y", pRunBreak, 2}, {"x" + strings.Repeat("\n", 40) + "y", pBlankLine, 3}, {"x\n\n\ny", pRunBreak, 0},
+		{"x\n" + strings.Repeat("\t", 40) + "y", pRunTab, 2}, {"x\n" + strings.Repeat(" ", 300) + "y", pRunSpace, 2},
+		{"x" + strings.Repeat("\n   ", 5) + "\ny", pNewline, 6}, {"x" + strings.Repeat("\n   ", 5) + "\ny", pBlankLine, 0},
+		{"x\n    42 the", pSpacesDigit, 1}, {"x\n 42", pSpaceDigit, 1}, {"x\n    the", pSpacesDigit, 0},
+		{`\s+\d*`, pEscape, 2}, {`a\\\\b`, pEscape, 1},
+		{"GREEK CAPITAL HETA", pCapsRare, 2}, {"HTTP JSON GNU", pCapsRare, 0},
+		{"𝐀𝐁 x", pAstral, 2}, {"😀 中", pAstral, 0},
 		{"├── a\n│   └── b", pSymbolMore, 4}, {"├── a\n│   └── b", pSymbol, 3}, {"x → y ≤ z", pSymbolMore, 0},
 		{`(?:[^"\\]|\\.)*"`, pPunctMixed, 13}, {`(?:[^"\\]|\\.)*"`, pPunctMore, 2}, {"x = ----------", pPunctMixed, 0}, {"f(a));", pPunctMixed, 0},
 		{"Ngesikhathi ukuze bhfuil the printed lines", pRareStart, 3}, {"la aplicación del programa", pRareStart, 0},
@@ -269,7 +283,7 @@ func TestPieces(t *testing.T) {
 // (testdata/tokens_fit.md says why each is out).
 func TestFamilyKnownMisses(t *testing.T) {
 	t.Parallel()
-	const missLow, missHigh = 0.45, 1.25 // today 0.52-1.03 over the seven families
+	const missLow, missHigh = 0.48, 1.1 // today 0.52-1.03 over the seven families
 	for _, s := range loadSampleFile(t, "testdata/tokens_misses.jsonl") {
 		var b strings.Builder
 		for _, f := range fittedFamilies {
@@ -284,21 +298,25 @@ func TestFamilyKnownMisses(t *testing.T) {
 }
 
 // TestFamilyLongRuns: a long run of one character (4000 spaces, line
-// breaks, dashes, tabs or dots, 2000 box-drawing lines, 50 rules of 79 =)
-// costs every family at least a quarter of what its tokenizer counts and at
-// most twelve times (box drawing: deepseek 10). Priced per character as the
-// fit priced them, 4000 line breaks or spaces came to a few tokens, 1-8% of
-// the real count.
+// breaks, dashes, tabs or dots, after a line break too, a line of 2000
+// box-drawing characters, 1000 lines of blanks, and runs of 40-200 between
+// text) costs every family at least a quarter of what its tokenizer counts
+// and at most 13 times (box drawing: deepseek 12; its tokens hold twice as
+// much of it as cl100k's). Priced per character, as the fit priced them,
+// 4000 line breaks or spaces came to 1-8% of the real count, and 1000 lines
+// of blanks to 0.5-50%. Generic is held to the larger of o200k's and
+// cl100k's counts from below and to the smaller from above.
 func TestFamilyLongRuns(t *testing.T) {
 	t.Parallel()
 	for _, s := range loadSampleFile(t, "testdata/tokens_runs.jsonl") {
 		for _, f := range append([]family{genericFamily}, fittedFamilies...) {
-			real := realCount(s, f.name)
+			est := float64(f.tokens(s.Text))
+			low, high := float64(realCount(s, f.name)), float64(realCount(s, f.name))
 			if f.name == "generic" {
-				real = min(s.O200k, s.Cl100k)
+				low, high = float64(max(s.O200k, s.Cl100k)), float64(min(s.O200k, s.Cl100k))
 			}
-			if r := float64(f.tokens(s.Text)) / float64(real); r < 0.24 || r > 12 {
-				t.Errorf("%s family: estimate/real of %s = %.2f, want within [0.24, 12]", f.name, s.Cat, r)
+			if est < 0.24*low || est > 13*high {
+				t.Errorf("%s family: estimate of %s = %.0f, want within [0.24 × %.0f, 13 × %.0f]", f.name, s.Cat, est, low, high)
 			}
 		}
 	}

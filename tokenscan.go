@@ -18,14 +18,16 @@ import (
 // it; checking every byte it reads made estimating most of what the trimming
 // and masking property tests did under -race (37 cpu-s of them -> 16).
 
-// The longest run of one character a token holds, by what repeats, from
-// the real tokenizers' counts of runs of 16 to 4000 (testdata/tokens_fit.md):
-// 64 dashes or equals signs, 32 of other punctuation (gemma: 16), 128 spaces
-// (gemma: 31), 16 line breaks in o200k (32 in most), 16 tabs. Past the first
-// such stretch a run costs a pRunLong each: priced per character, as the fit
-// priced them, 4000 line breaks or 100 KB of padding came to a few tokens.
+// How long a run of one character the first piece of it covers, from the
+// real tokenizers' counts of runs of 16 to 4000 (testdata/tokens_fit.md):
+// 128 spaces, 32 punctuation characters (a token holds 32 to 80), 16 line
+// breaks, 16 tabs. Each further stretch costs a pRunSpace, pRunPunct,
+// pRunBreak or pRunTab, priced per family from those counts (gemma's tokens
+// hold a quarter of the spaces and dashes others' do). Priced per
+// character, as the fit priced them, 4000 line breaks or 100 KB of padding
+// came to a few tokens.
 const (
-	runRule    = 64
+	blankRun   = 3 // blank lines priced one by one (pBlankLine) before a run's stretches count
 	runPunct   = 32
 	runSpace   = 128
 	runNewline = 16
@@ -51,13 +53,13 @@ const (
 	pDigitGroup         // each group of up to three digits
 	pDigit              // each digit unlike the one before it (tokenizers that split every digit)
 	pPunct              // a run of punctuation
-	pPunctMore          // each further character of such a run
+	pPunctMore          // each further character of such a run, up to runPunct
 	pPunctWord          // one punctuation character glued to a word ("/usr", ".go")
 	pNewline            // line breaks with the indentation after them
-	pBlankLine          // each line break past the first of such a run
+	pBlankLine          // each line break right after another, up to blankRun of them (a line of blanks costs a pNewline)
 	pIndent             // a line break followed by two or more spaces or a tab
 	pSpaces             // a run of two or more spaces, or a tab
-	pSpaceMore          // each further 32 spaces or tabs of such a run
+	pSpaceMore          // each further 32 spaces or tabs of such a run, up to runSpace
 	pSpaceDigit         // a single space before a digit
 	pSpaceWide          // a single space before a non-ASCII character (spaced-out CJK)
 	pCtrl               // an ASCII control character
@@ -125,8 +127,11 @@ const (
 	pRepeatLong         // a pRepeat from the fifth capital of a run of one on (base64 of zeros): a further discount, as tokenizers hold AAAA and longer runs whole
 	pCapsRare           // an ALL-CAPS run of three letters or more whose start or end is rare in English (HETA, TONOS, ECDHE, GAKG): split more than capitals of common words
 	pEscape             // a backslash (\s, \d, \( in regexes, \n in strings, \\ in paths): tokenizers merge it with little
-	pRunLong            // a token a long run of one character needs past its first stretch (runLimit): never fitted, one each
-	pAstral             // a character past U+FFFF that is no emoji (math bold 𝐀, CJK Extension B, Gothic): four UTF-8 bytes that byte-level tokenizers seldom merge
+	pRunSpace           // a token a run of spaces needs past its first runSpace: priced from the real counts of long runs, never fitted
+	pRunPunct           // the same for a run of one punctuation character (runPunct, runRule)
+	pRunBreak           // the same for a run of line breaks (runNewline)
+	pRunTab             // the same for a run of tabs (runTab)
+	pAstral             // a character past U+FFFF that is neither emoji nor Han (math bold 𝐀, Gothic, musical symbols): four UTF-8 bytes that byte-level tokenizers seldom merge
 	nPieces
 )
 
@@ -516,8 +521,8 @@ func punctRun(s string, i int, c *pieces) int {
 		escapes++
 	}
 	for j < len(s) && asciiClass[s[j]] == clsPunct {
-		if s[j] == '\\' {
-			escapes++
+		if s[j] == '\\' && s[j-1] != '\\' {
+			escapes++ // \\ in JSON or C: one escape, however many backslashes
 		}
 		j++
 	}
@@ -533,12 +538,10 @@ func punctRun(s string, i int, c *pieces) int {
 		c[pPunctMixed] += int32(j - i - punctShort)
 	default:
 		c[pPunct]++
-		limit := runPunct
-		if s[i] == '-' || s[i] == '=' {
-			limit = runRule // ---- and ==== rules: tokens of 64 and 80
+		c[pPunctMore] += int32(min(j-i, runPunct) - 1)
+		if j-i > runPunct {
+			c[pRunPunct] += int32((j - i - 1) / runPunct) // a rule of 4000 dashes
 		}
-		c[pPunctMore] += int32(min(j-i, limit) - 1)
-		c[pRunLong] += int32((j - i - 1) / limit)
 	}
 	if j+1 < len(s) && s[j-1] != '\\' && isLetter(s[j]) && asciiClass[s[j+1]] == clsPunct {
 		c[pPunctLetter]++ // [a-z], (?i): regexes, indexes
@@ -563,29 +566,42 @@ func sameBytes(s string) bool {
 }
 
 // newlineRun counts line breaks with the blank lines and indentation after
-// them, and returns the end of the run.
+// them, and returns the end of the run. Breaks with nothing between them
+// (\n\n\n, \r\n\r\n) are a run of one character; blanks on the lines
+// between them are runs of their own.
 //
 //go:norace
 func newlineRun(s string, i int, c *pieces) int {
-	j, breaks, crs, indent := i+1, 0, 0, 0
-	for j < len(s) {
+	j, blank, bare, adjacent, indent, tabs := i+1, 0, 0, 0, 0, 0
+	for ; j < len(s); j++ {
 		switch s[j] {
-		case '\n':
-			breaks++
-			indent = 0
-		case ' ', '\t':
-			indent++
-		case '\r':
-			crs++
+		case '\n', '\r':
+			if s[j-1] == '\n' || s[j-1] == '\r' {
+				adjacent++
+				if s[j] == '\n' {
+					bare++ // a break right after a break
+				}
+			} else {
+				if s[j] == '\n' {
+					blank++ // a break after blanks: a line that held only them, a line break of its own
+				}
+				longBlanks(indent-tabs, tabs, c)
+			}
+			indent, tabs = 0, 0
+			continue
+		case '\t':
+			tabs++
+		case ' ':
 		default:
 			goto done
 		}
-		j++
+		indent++
 	}
 done:
-	c[pNewline]++
-	c[pBlankLine] += int32(min(breaks, runNewline))
-	c[pRunLong] += int32(max(breaks+crs-runNewline, 0) / runNewline) // \r\n\r\n...: the \r count too
+	longBlanks(indent-tabs, tabs, c)
+	c[pNewline] += int32(1 + blank) // "   \n": blanks fold into their line's break
+	c[pBlankLine] += int32(min(bare, blankRun))
+	c[pRunBreak] += int32(max(adjacent-blankRun, 0) / runNewline)
 	if indent > 1 || indent == 1 && s[j-1] == '\t' {
 		c[pIndent]++
 	}
@@ -601,10 +617,23 @@ done:
 	return j
 }
 
+// longBlanks counts the tokens a run of spaces and tabs needs past the
+// first stretch of each (runSpace, runTab).
+//
+//go:norace
+func longBlanks(spaces, tabs int, c *pieces) {
+	if spaces > runSpace {
+		c[pRunSpace] += int32((spaces - 1) / runSpace)
+	}
+	if tabs > runTab {
+		c[pRunTab] += int32((tabs - 1) / runTab)
+	}
+}
+
 // spaceRun counts a run of spaces and tabs and returns its end. A single
 // space belongs to the word after it, except before a digit, which most
 // tokenizers split off; so does the last space of a run. A run of spaces
-// is one token up to some 32 to 80 spaces, whatever its length (the padding
+// is one token up to 128 spaces in most tokenizers (the padding
 // of columns in dpkg -l or ps), a single tab is one token (TSV), and blanks
 // that end a line go with the line break in most tokenizers.
 //
@@ -620,7 +649,7 @@ func spaceRun(s string, i int, c *pieces) int {
 		}
 		j++
 	}
-	c[pRunLong] += (tabs-1)/runTab + (int32(j-i)-tabs-1)/runSpace
+	longBlanks(j-i-int(tabs), int(tabs), c)
 	switch {
 	case (j-i > 1 || s[i] == '\t') && j < len(s) && (s[j] == '\n' || s[j] == '\r'):
 		c[pSpaceEnd]++
@@ -739,7 +768,7 @@ func lastPiece(s string, i, j, seg, caps int, whole bool, c *pieces) {
 	default:
 		longPiece(s, j, seg, c)
 	}
-	if allCaps && seg >= 3 && (commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 || commonEnd[s[j-2]|0x20]&(1<<(s[j-1]&31)) == 0) {
+	if allCaps && seg >= 3 && (commonStart[s[i]|0x20]&(1<<(s[i+1]&31)) == 0 || commonEnd[s[j-2]|0x20]&(1<<(s[j-1]&31)) == 0) && !commonCaps(s[i:j]) {
 		c[pCapsRare]++
 	}
 }
