@@ -17,6 +17,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -24,6 +25,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -36,7 +38,7 @@ Usage:
   yaicli [flags] "question"          answer one question on stdout
   cat file | yaicli [flags] "task"   stdin (up to 16 MiB) is sent as STDIN + "\n\n" + PROMPT
   yaicli --chat [flags]              interactive REPL (/help inside)
-  yaicli --count-tokens [FILE...]    estimated tokens of the files or stdin (for -M MODEL)
+  yaicli --count-tokens [FILE...]    estimated tokens of stdin or each file and all (for -M MODEL)
 
 Flags (before or after the question):
   -M, --model NAME          model (MODEL)
@@ -508,25 +510,79 @@ func (signalledRead) Error() string { return "interrupted while reading stdin" }
 var errNothingToAsk = errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
 
 // countTokens prints the estimate for files (or stdin) priced by the
-// model's tokenizer family, and names the family.
+// model's tokenizer family, and names the family; with several files, a
+// line for each before the total, as wc prints them. Inputs are read in
+// blocks (countReader), so a log of any size is counted in bounded memory.
 func countTokens(model string, files []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fam, total := familyOf(model), 0
+	fam := familyOf(model)
 	if len(files) == 0 {
-		b, err := io.ReadAll(stdin)
+		n, err := countReader(fam, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "yaicli: reading stdin: %v\n", err)
 			return exitFailure
 		}
-		total = fam.tokens(string(b))
+		fmt.Fprintf(stdout, "~%d tokens (%s family: %s)\n", n, fam.name, model)
+		return exitOK
 	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
+	total := 0
+	for _, name := range files {
+		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitUsage
 		}
-		total += fam.tokens(string(b))
+		n, err := countReader(fam, f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "yaicli: reading %s: %v\n", name, err)
+			return exitFailure
+		}
+		if len(files) > 1 {
+			fmt.Fprintf(stdout, "~%d tokens  %s\n", n, name)
+		}
+		total += n
 	}
 	fmt.Fprintf(stdout, "~%d tokens (%s family: %s)\n", total, fam.name, model)
 	return exitOK
+}
+
+// countBlock is how much of an input countReader estimates at a time.
+const countBlock = 4 << 20
+
+// countReader estimates what r holds a block at a time, each cut after its
+// last line break (or, in a line longer than a block, before a character
+// the block's end would split), so that no word or run is cut in two.
+func countReader(fam family, r io.Reader) (int, error) {
+	buf := make([]byte, countBlock)
+	total, have := 0, 0
+	for {
+		n, err := io.ReadFull(r, buf[have:])
+		have += n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return total + fam.tokens(string(buf[:have])), nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		cut := blockCut(buf)
+		total += fam.tokens(string(buf[:cut]))
+		have = copy(buf, buf[cut:have])
+	}
+}
+
+// blockCut is where a full block b is cut: after its last line break, or,
+// in a line longer than the block, before a character its end would split.
+func blockCut(b []byte) int {
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		return i + 1
+	}
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
