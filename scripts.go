@@ -1,6 +1,9 @@
 package main
 
-import "unicode"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // Some scripts cost what the language costs, not what the characters do:
 // tokenizers learned Russian and simplified Chinese from far more text than
@@ -214,4 +217,86 @@ func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }
 //go:norace
 func turkishLetter(r rune) bool {
 	return r == 'ı' || r == 'İ' || r == 'ş' || r == 'Ş' || r == 'ğ' || r == 'Ğ'
+}
+
+// runePiece names the piece one non-ASCII character is, by its script.
+//
+//go:norace
+func runePiece(r rune) int {
+	switch {
+	case r == utf8.RuneError:
+		return pSymbol
+	case r >= 0x0900 && r <= 0x0dff:
+		return indicPiece(r)
+	case r >= 0x1000 && r <= 0x109f:
+		return pMyanmar
+	case r >= 0x1780 && r <= 0x17ff:
+		return pKhmer
+	case r >= 0x0e00 && r <= 0x0e7f:
+		return pThai
+	case r >= 0x0e80 && r <= 0x0eff:
+		return pLao
+	case r >= 0x0590 && r <= 0x05ff:
+		return pHebrew
+	case r >= 0x0370 && r <= 0x03ff, r >= 0x1f00 && r <= 0x1fff:
+		return pGreek
+	case isHangul(r):
+		return pHangul
+	case r >= 0x3000 && r <= 0x303f, r >= 0xff00 && r <= 0xffef:
+		return pCJKPunct
+	case turkishLetter(r):
+		return pTurkish
+	}
+	return otherPiece(r)
+}
+
+// indicPiece names the Indic script of r, in 0x0900-0x0dff: each has its
+// block of 128, and tokenizers learned them from very different amounts of
+// text.
+//
+//go:norace
+func indicPiece(r rune) int {
+	return [...]int{pDevanagari, pBengali, pGurmukhi, pGujarati, pOriya, pTamil, pTelugu, pKannada, pMalayalam, pSinhala}[(r-0x0900)>>7]
+}
+
+// otherPiece names the piece of a character outside the scripts runePiece
+// tells by their blocks.
+//
+//go:norace
+func otherPiece(r rune) int {
+	switch {
+	case r > 0xffff && (r < 0x1f000 || r > 0x1faff):
+		return pAstral
+	case unicode.Is(unicode.Latin, r):
+		return pAccent
+	case r >= 0x300 && r <= 0x36f:
+		return pCombining
+	case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
+		return alphabetPiece(r)
+	case r >= 0x1f000 || r >= 0x2600 && r <= 0x27bf:
+		return pEmoji
+	case unicode.IsSpace(r):
+		return pUniSpace
+	case r >= 0x80 && r <= 0xbf, r >= 0x2000 && r <= 0x206f:
+		return pUniPunct
+	}
+	return pSymbol
+}
+
+// alphabetPiece names the script of a letter or mark that has a price of
+// its own in some families, pAlphabet for the rest.
+//
+//go:norace
+func alphabetPiece(r rune) int {
+	switch {
+	case r >= 0x0530 && r <= 0x058f:
+		return pArmenian
+	case r >= 0x10a0 && r <= 0x10ff, r >= 0x1c90 && r <= 0x1cbf, r >= 0x2d00 && r <= 0x2d2f:
+		return pGeorgian
+	case r >= 0x1200 && r <= 0x139f:
+		return pEthiopic
+	case r >= 0xfe00 && r <= 0xfe0f:
+		return pVarSel
+	}
+	return pAlphabet
 }

@@ -1,38 +1,21 @@
 package main
 
-import (
-	"unicode"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // The estimator walks text the way BPE pre-tokenizers split it (letter
 // runs, digit runs, punctuation runs, whitespace runs, scripts) and counts
 // each kind of piece; a tokenizer family's price table (tokenfamily.go)
 // turns the counts into tokens. Counting and pricing are apart so that one
 // scan serves every family and the prices can be fitted to real counts:
-// the estimate is linear in them.
+// the estimate is linear in them. What English words look like to it is in
+// tokenenglish.go, blanks and long runs in tokenblanks.go, scripts and
+// their tiers in scripts.go.
 //
 // Every function of the scan is //go:norace: it reads only its text, an
 // immutable string, and the tables built at start-up, and writes only the
 // tallies its caller gives it, so the race detector has nothing to find in
 // it; checking every byte it reads made estimating most of what the trimming
 // and masking property tests did under -race (37 cpu-s of them -> 16).
-
-// How long a run of one character the first piece of it covers, from the
-// real tokenizers' counts of runs of 16 to 4000 (testdata/tokens_fit.md):
-// 128 spaces, 32 punctuation characters (a token holds 32 to 80), 16 line
-// breaks, 16 tabs. Each further stretch costs a pRunSpace, pRunPunct,
-// pRunBreak or pRunTab, priced per family from those counts (gemma's tokens
-// hold a quarter of the spaces and dashes others' do). Priced per
-// character, as the fit priced them, 4000 line breaks or 100 KB of padding
-// came to a few tokens.
-const (
-	blankRun   = 3 // blank lines priced one by one (pBlankLine) before a run's stretches count
-	runPunct   = 32
-	runSpace   = 128
-	runNewline = 16
-	runTab     = 16
-)
 
 const (
 	msgOverhead = 4 // role, separators and framing of one message
@@ -186,71 +169,6 @@ var asciiClass = func() (t [256]byte) {
 	return t
 }()
 
-// englishEnds are the last two letters of 93% of the English words (of
-// three letters or more) in the prose, man pages, changelogs and commit
-// messages of testdata/tokens_fit.jsonl. A word ending otherwise is rarer
-// in the English that tokenizers learned most from, so more often split:
-// Basque, Swahili, Dutch, Finnish, identifiers like cfg or ptr.
-const englishEnds = "ad al am an ar as at ay ce ch ct de ds ed ee em en er es et ey fy ge he ht ic in io is it ke ks ld le " +
-	"ll ls ly ma me mp ms nd ne ng ns nt ny ol om on or ot ou ow ps pt py rd re rg rk rm rs rt ry se so ss st te th ts ty ub " +
-	"um un up ur ut ve ws xt ze"
-
-// englishTails are the last three letters of 77% of the English words of
-// six letters or more in testdata/tokens_fit.jsonl's prose, man pages,
-// licences and changelogs, and of 15% of the other Latin-script words
-// there. English words this long are mostly one token (documentation,
-// Redistributions); Dutch, Finnish or Swahili ones, not ending so, split.
-const englishTails = "ace age ain ard ary ate ble cal ces cts ded der des ect ely ent ers ess ets ght her ial ice ide " +
-	"ied ies ify ily ing ion ire ise ity ive ize led lly nal nce ncy ned nge nse nts ons ors ose ple rce red ses ted tly " +
-	"uce uct ude ugh uld ure ute ved ves "
-
-// englishStarts are the first two letters of 97% of the English words
-// (of three letters or more) in the prose, man pages, changelogs, licences
-// and Markdown of the fit files (testdata/tokens_fit.md). Words starting
-// otherwise are common in the languages tokenizers learned little of
-// (Irish bh-, gc-, Zulu uk-, ng-, Estonian ja-, vä-, Basque tx-), rarer in
-// the Romance languages, whose words share English's Latin roots. (With
-// 95%, que, est and vous cost a rare start: a Spanish, Portuguese or
-// French help text was 1.19-1.28 of gemma's count, now 1.16-1.23.)
-const englishStarts = "ab ac ad af ag al am an ap ar as at au av ba be bi bl bo br bu ca ce ch ci cl co cr cu da de di do dr du ea ef ei el en eq er es et ev ex fa fe fi fl fo fr fu ge gi go gr gu ha he hi ho ht id im in ir is it ke kn la le " +
-	"li lo ma me mi mo mu na ne ni no nu ob oc of ol on op or ot ou ov ow pa pe ph pi pl po pr pu qu ra re ri ro ru sa sc se sh si sl sn so sp st su sw sy ta te th ti to tr tw ty un up ur us va ve vi vn vo wa we wh wi wo wr yo "
-
-// commonStart has bit b&31 of entry a set when the lowercase letters a, b
-// start many English words (englishStarts).
-var commonStart = func() (t [256]uint32) {
-	for i := 0; i+1 < len(englishStarts); i += 3 {
-		t[englishStarts[i]] |= 1 << (englishStarts[i+1] & 31)
-	}
-	return t
-}()
-
-// commonTail has bit c&31 of entry (a&31)<<5|b&31 set when the lowercase
-// letters a, b, c are one of englishTails.
-var commonTail = func() (t [1024]uint32) {
-	for i := 0; i+2 < len(englishTails); i += 4 {
-		t[int(englishTails[i]&31)<<5|int(englishTails[i+1]&31)] |= 1 << (englishTails[i+2] & 31)
-	}
-	return t
-}()
-
-// englishTail reports whether the lowercase letters a, b, c end many
-// English words (englishTails).
-//
-//go:norace
-func englishTail(a, b, c byte) bool {
-	return commonTail[(int(a&31)<<5|int(b&31))&1023]&(1<<(c&31)) != 0
-}
-
-// commonEnd has bit b&31 of entry a set when the lowercase letters a, b
-// end an English word often (englishEnds). Indexed by byte, so the hot
-// path needs no bounds check.
-var commonEnd = func() (t [256]uint32) {
-	for i := 0; i+1 < len(englishEnds); i += 3 {
-		t[englishEnds[i]] |= 1 << (englishEnds[i+1] & 31)
-	}
-	return t
-}()
-
 // rareEnd reports whether a word ending in the lowercase letters a, b has
 // an ending rare in English; capitals never do.
 //
@@ -260,19 +178,6 @@ func rareEnd(a, b byte) bool {
 		return false
 	}
 	return commonEnd[a]&(1<<(b&31)) == 0
-}
-
-// hasVowel reports whether an ASCII run has a vowel (Y counts).
-//
-//go:norace
-func hasVowel(run string) bool {
-	for i := 0; i < len(run); i++ {
-		switch run[i] | 0x20 {
-		case 'a', 'e', 'i', 'o', 'u', 'y':
-			return true
-		}
-	}
-	return false
 }
 
 // isLetter reports whether c is an ASCII letter.
@@ -565,110 +470,6 @@ func sameBytes(s string) bool {
 	return true
 }
 
-// newlineRun counts line breaks with the blank lines and indentation after
-// them, and returns the end of the run. Breaks with nothing between them
-// (\n\n\n, \r\n\r\n) are a run of one character; blanks on the lines
-// between them are runs of their own.
-//
-//go:norace
-func newlineRun(s string, i int, c *pieces) int {
-	j, blank, bare, adjacent, indent, tabs := i+1, 0, 0, 0, 0, 0
-	for ; j < len(s); j++ {
-		switch s[j] {
-		case '\n', '\r':
-			if s[j-1] == '\n' || s[j-1] == '\r' {
-				adjacent++
-				if s[j] == '\n' {
-					bare++ // a break right after a break
-				}
-			} else {
-				if s[j] == '\n' {
-					blank++ // a break after blanks: a line that held only them, a line break of its own
-				}
-				longBlanks(indent-tabs, tabs, c)
-			}
-			indent, tabs = 0, 0
-			continue
-		case '\t':
-			tabs++
-		case ' ':
-		default:
-			goto done
-		}
-		indent++
-	}
-done:
-	longBlanks(indent-tabs, tabs, c)
-	c[pNewline] += int32(1 + blank) // "   \n": blanks fold into their line's break
-	c[pBlankLine] += int32(min(bare, blankRun))
-	c[pRunBreak] += int32(max(adjacent-blankRun, 0) / runNewline)
-	if indent > 1 || indent == 1 && s[j-1] == '\t' {
-		c[pIndent]++
-	}
-	if indent > 0 && s[j-1] == ' ' && j < len(s) && asciiClass[s[j]] == clsDigit {
-		// a number right-aligned at a line's start (cat -n, uniq -c, ps):
-		// as after spaces inside a line, the last space is a token apart
-		if indent == 1 {
-			c[pSpaceDigit]++
-		} else {
-			c[pSpacesDigit]++
-		}
-	}
-	return j
-}
-
-// longBlanks counts the tokens a run of spaces and tabs needs past the
-// first stretch of each (runSpace, runTab).
-//
-//go:norace
-func longBlanks(spaces, tabs int, c *pieces) {
-	if spaces > runSpace {
-		c[pRunSpace] += int32((spaces - 1) / runSpace)
-	}
-	if tabs > runTab {
-		c[pRunTab] += int32((tabs - 1) / runTab)
-	}
-}
-
-// spaceRun counts a run of spaces and tabs and returns its end. A single
-// space belongs to the word after it, except before a digit, which most
-// tokenizers split off; so does the last space of a run. A run of spaces
-// is one token up to 128 spaces in most tokenizers (the padding
-// of columns in dpkg -l or ps), a single tab is one token (TSV), and blanks
-// that end a line go with the line break in most tokenizers.
-//
-//go:norace
-func spaceRun(s string, i int, c *pieces) int {
-	j, tabs := i+1, int32(0)
-	if s[i] == '\t' {
-		tabs++
-	}
-	for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
-		if s[j] == '\t' {
-			tabs++
-		}
-		j++
-	}
-	longBlanks(j-i-int(tabs), int(tabs), c)
-	switch {
-	case (j-i > 1 || s[i] == '\t') && j < len(s) && (s[j] == '\n' || s[j] == '\r'):
-		c[pSpaceEnd]++
-	case j-i == 1 && s[i] == '\t':
-		c[pTab]++
-	case j-i > 1:
-		c[pSpaces]++
-		c[pSpaceMore] += int32((min(j-i, runSpace) - 1) / 32)
-		if j < len(s) && asciiClass[s[j]] == clsDigit {
-			c[pSpacesDigit]++
-		}
-	case j < len(s) && asciiClass[s[j]] == clsDigit:
-		c[pSpaceDigit]++
-	case j < len(s) && s[j] >= utf8.RuneSelf:
-		c[pSpaceWide]++
-	}
-	return j
-}
-
 // lowerEnd returns the index of the first byte at or after i that is not a
 // lowercase ASCII letter. It tests eight bytes at a time: a byte b < 0x80 is
 // in 'a'..'z' when b+0x1f has its top bit set and b+0x05 has not.
@@ -793,124 +594,4 @@ func longPiece(s string, j, seg int, c *pieces) {
 //go:norace
 func isLower3(a, b, c byte) bool {
 	return asciiClass[a] == clsLower && asciiClass[b] == clsLower && asciiClass[c] == clsLower
-}
-
-// capsWord reports whether an ALL-CAPS run reads as a word (MESSAGES, ERROR,
-// PASS): one of the capitals tool output is full of, or four letters or
-// more, a third of them vowels. Tokenizers know such words whole, while
-// capitals from base32 or hashes, with few vowels, cost a token every two or
-// three letters.
-//
-//go:norace
-func capsWord(run string) bool {
-	if commonCaps(run) {
-		return true
-	}
-	vowels := 0
-	for i := 0; i < len(run); i++ {
-		switch run[i] {
-		case 'A', 'E', 'I', 'O', 'U':
-			vowels++
-		}
-	}
-	return len(run) >= 4 && vowels*3 >= len(run)
-}
-
-// commonCaps reports capitals frequent in logs, test output, ps and HTTP,
-// with too few vowels for capsWord's rule. (A switch, not a map: Go
-// compiles it to a search without hashing.)
-//
-//go:norace
-func commonCaps(w string) bool {
-	switch w {
-	case "OK", "ID", "PID", "TTY", "CPU", "MEM", "RSS", "VSZ", "STAT", "CMD", "UID", "GID", "USER", "TIME",
-		"RUN", "PASS", "FAIL", "SKIP", "CONT", "WARN", "INFO", "TODO", "NULL", "TRUE", "EOF", "UTC", "GMT",
-		"GET", "PUT", "POST", "HEAD", "HTTP", "HTTPS", "URL", "URI", "API", "JSON", "XML", "HTML", "CSS", "SQL",
-		"SSH", "TCP", "UDP", "DNS", "SHA", "MD", "UUID", "PATH", "SRC", "LIB", "BIN", "ETC", "TMP", "VAR",
-		"LC", "GNU", "GPL", "MIT", "BSD":
-		return true
-	}
-	return false
-}
-
-// runePiece names the piece one non-ASCII character is, by its script.
-//
-//go:norace
-func runePiece(r rune) int {
-	switch {
-	case r == utf8.RuneError:
-		return pSymbol
-	case r >= 0x0900 && r <= 0x0dff:
-		return indicPiece(r)
-	case r >= 0x1000 && r <= 0x109f:
-		return pMyanmar
-	case r >= 0x1780 && r <= 0x17ff:
-		return pKhmer
-	case r >= 0x0e00 && r <= 0x0e7f:
-		return pThai
-	case r >= 0x0e80 && r <= 0x0eff:
-		return pLao
-	case r >= 0x0590 && r <= 0x05ff:
-		return pHebrew
-	case r >= 0x0370 && r <= 0x03ff, r >= 0x1f00 && r <= 0x1fff:
-		return pGreek
-	case isHangul(r):
-		return pHangul
-	case r >= 0x3000 && r <= 0x303f, r >= 0xff00 && r <= 0xffef:
-		return pCJKPunct
-	case turkishLetter(r):
-		return pTurkish
-	}
-	return otherPiece(r)
-}
-
-// indicPiece names the Indic script of r, in 0x0900-0x0dff: each has its
-// block of 128, and tokenizers learned them from very different amounts of
-// text.
-//
-//go:norace
-func indicPiece(r rune) int {
-	return [...]int{pDevanagari, pBengali, pGurmukhi, pGujarati, pOriya, pTamil, pTelugu, pKannada, pMalayalam, pSinhala}[(r-0x0900)>>7]
-}
-
-// otherPiece names the piece of a character outside the scripts runePiece
-// tells by their blocks.
-//
-//go:norace
-func otherPiece(r rune) int {
-	switch {
-	case r > 0xffff && (r < 0x1f000 || r > 0x1faff):
-		return pAstral
-	case unicode.Is(unicode.Latin, r):
-		return pAccent
-	case r >= 0x300 && r <= 0x36f:
-		return pCombining
-	case unicode.IsLetter(r) || unicode.Is(unicode.Mn, r):
-		return alphabetPiece(r)
-	case r >= 0x1f000 || r >= 0x2600 && r <= 0x27bf:
-		return pEmoji
-	case unicode.IsSpace(r):
-		return pUniSpace
-	case r >= 0x80 && r <= 0xbf, r >= 0x2000 && r <= 0x206f:
-		return pUniPunct
-	}
-	return pSymbol
-}
-
-// alphabetPiece names the script of a letter or mark that has a price of
-// its own in some families, pAlphabet for the rest.
-//
-//go:norace
-func alphabetPiece(r rune) int {
-	switch {
-	case r >= 0x0530 && r <= 0x058f:
-		return pArmenian
-	case r >= 0x10a0 && r <= 0x10ff, r >= 0x1c90 && r <= 0x1cbf, r >= 0x2d00 && r <= 0x2d2f:
-		return pGeorgian
-	case r >= 0x1200 && r <= 0x139f:
-		return pEthiopic
-	case r >= 0xfe00 && r <= 0xfe0f:
-		return pVarSel
-	}
-	return pAlphabet
 }
