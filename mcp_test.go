@@ -61,7 +61,7 @@ func fakeMCPServer(mode string) {
 				fmt.Fprintln(os.Stderr, "fatal: simulated crash")
 				os.Exit(3)
 			case "hang-on-call":
-				select {}
+				untilOrphaned()
 			case "big-result":
 				writeBigResult(os.Stdout, m.ID)
 				continue
@@ -78,7 +78,7 @@ func fakeMCPServer(mode string) {
 		}
 		out.Encode(reply)
 		if mode == "deaf" && m.Method == "tools/list" {
-			select {} // alive, but never reads again
+			untilOrphaned() // alive, but never reads again
 		}
 	}
 }
@@ -107,7 +107,7 @@ func mcpServersDir(t *testing.T) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("the reference MCP servers are missing: .ci/run installs them with npm ci in testdata/mcp (%v)", err)
 		}
-		t.Skip("reference MCP servers not installed: run (cd testdata/mcp && npm ci)")
+		skipWithout(t, "the reference MCP servers", "reference MCP servers not installed: run (cd testdata/mcp && npm ci)")
 	}
 	return dir
 }
