@@ -1,6 +1,7 @@
 package main
 
 import (
+	"debug/elf"
 	"flag"
 	"fmt"
 	"os"
@@ -275,4 +276,33 @@ func untilOrphaned() {
 		time.Sleep(50 * time.Millisecond)
 	}
 	os.Exit(0)
+}
+
+// TestStaticBuild builds yaicli as shipped (CGO_ENABLED=0: the end-to-end
+// tests run the test binary, which may link cgo) and runs it: a static
+// binary, no interpreter to load it, that answers --version. Parallel: a
+// build on a cold cache takes a while, which overlaps the tests that wait.
+func TestStaticBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a build takes a while; run without -short")
+	}
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "yaicli")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	}
+	if f, err := elf.Open(bin); err == nil {
+		defer f.Close()
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_INTERP {
+				t.Errorf("the binary asks for a dynamic loader: it is not static")
+			}
+		}
+	}
+	out, err := exec.Command(bin, "--version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "yaicli") {
+		t.Errorf("yaicli --version = %q, %v", out, err)
+	}
 }
