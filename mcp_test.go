@@ -24,7 +24,8 @@ import (
 // of text, "big-list" lists tools in an answer over maxRPCMessage; "echo"
 // answers a call with "fake-mcp says " and its "message" argument. With
 // YAICLI_FAKE_MCP_STARTED set, it first creates that file, so a test can
-// tell whether it was started at all.
+// tell whether it was started at all; deaf, with YAICLI_FAKE_MCP_BLOCKED,
+// creates that one once the client is blocked writing to it.
 func fakeMCPServer(mode string) {
 	if p := os.Getenv("YAICLI_FAKE_MCP_STARTED"); p != "" {
 		os.WriteFile(p, nil, 0o600)
@@ -78,6 +79,9 @@ func fakeMCPServer(mode string) {
 		}
 		out.Encode(reply)
 		if mode == "deaf" && m.Method == "tools/list" {
+			if p := os.Getenv("YAICLI_FAKE_MCP_BLOCKED"); p != "" {
+				go reportBlocked(p)
+			}
 			untilOrphaned() // alive, but never reads again
 		}
 	}

@@ -130,6 +130,13 @@ func (c *capabilities) add(name string) {
 	c.names[name] = true
 }
 
+// hangBound is what a test allows a promise of "ends within a second or
+// two" before calling it a hang: a guard that tells ending from hanging
+// on a machine busy with other runs, not a measurement (the tests log
+// the time it took). What hangs instead waits for minutes (MCP_TIMEOUT
+// 600) or for ever.
+const hangBound = 30 * time.Second
+
 // tmuxSocketPrefix begins the name of every tmux socket this run makes
 // (launchTmux), so the check after the run finds its own among others'.
 func tmuxSocketPrefix() string { return fmt.Sprintf("yaicli-%d-", os.Getpid()) }
