@@ -88,6 +88,12 @@ func (s *tmuxSession) screen() string {
 	return string(out)
 }
 
+// scrollback is the pane's history and screen, oldest line first.
+func (s *tmuxSession) scrollback() string {
+	out, _ := exec.Command("tmux", "-L", s.socket, "capture-pane", "-p", "-S", "-", "-t", "t").Output()
+	return string(out)
+}
+
 // waitFor waits until the screen shows want, and returns the screen.
 func (s *tmuxSession) waitFor(want string) string {
 	s.t.Helper()
