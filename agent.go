@@ -548,8 +548,8 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 		}
 	}
 	limit := a.measure(h, specs) // what the rejected request weighs, as trimming counts it
-	if e.Limit > 0 {
-		limit = min(limit-1, (e.Limit-maxTokens)*9/10)
+	if target := e.healTarget(limit, maxTokens); target > 0 {
+		limit = min(limit-1, target) // the stated figures, in tokens or scaled from characters
 	} else if len(groupStarts(h)) > 1 {
 		out := validate(dropGroups(h, 1))
 		return out, maxTokens, strings.Join(append(how, "dropped the oldest turn group"), ", ")
