@@ -120,6 +120,7 @@ func TestAnthropicNonStreaming(t *testing.T) {
 // TestAnthropicErrors: overloaded mid-stream is retried; 529 too; the
 // context-length wording heals.
 func TestAnthropicErrors(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	overloaded := `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`
 	tooLong, _ := os.ReadFile("testdata/errors/ctx_anthropic.400.json")

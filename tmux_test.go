@@ -39,6 +39,7 @@ func startTmuxShell(t *testing.T, f *fakeProvider, script string) *tmuxSession {
 // config, cache and TMPDIR, pointed at the fake provider.
 func launchTmux(t *testing.T, f *fakeProvider, cmdline string) *tmuxSession {
 	t.Helper()
+	slowTest(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is missing: .ci/run installs it")
