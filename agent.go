@@ -272,10 +272,25 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 		if a.cfg.Provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source, fate)
+		advice := "send less (e.g. pipe through tail -n 500)"
+		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
+			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate, advice)
 	}
 	return out
+}
+
+// questionTokens is the estimate of the last user message in h: what the
+// person sent (piped text, attachments), as against what the turn added.
+func questionTokens(h []message, estimate func(message) int) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "user" {
+			return estimate(h[i])
+		}
+	}
+	return 0
 }
 
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
