@@ -43,6 +43,9 @@ type agent struct {
 	reportedSkip          string
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
+	// shown is the answer text the current request streamed: after Ctrl+C
+	// mid-answer, what the person saw of it.
+	shown strings.Builder
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
@@ -173,6 +176,7 @@ func (a *agent) sink() streamSink {
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 		a.streamed = true
+		a.shown.WriteString(t)
 		a.ev.textDelta(t)
 	}}
 	if a.cfg.ShowReasoning {
@@ -257,6 +261,10 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	}
 }
 
+// shownText is the answer text the last request streamed: after Ctrl+C
+// mid-answer, what the person saw of it.
+func (a *agent) shownText() string { return a.shown.String() }
+
 // estimate prices a message with this session's calibration.
 func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
 
@@ -338,6 +346,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
 	a.streamed = false
+	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
 	defer sp.stop()
 	sink := a.sink()

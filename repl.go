@@ -37,6 +37,9 @@ type session struct {
 	// saveErr is the last autosave failure shown: the same one (a directory
 	// that is not private) is said once, not after every answer.
 	saveErr string
+	// quietCancel: the turn's Ctrl+C was answered where it was pressed
+	// (the approval question), so the turn ends without another line.
+	quietCancel bool
 	// stale is what the provider last reported when the history was
 	// replaced (/clear, /load): a size of a conversation that is gone,
 	// which /context does not show. The next request reports anew.
@@ -233,12 +236,17 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	h, err := s.agent.eventTurn(turnCtx, h)
 	s.agent.endAnswer()
 	s.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
+	if err != nil && turnCtx.Err() != nil {
+		h = interruptedTail(validate(h), s.cfg.redactor().text(s.agent.shownText()))
+	}
 	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
 	s.save()
 	switch {
 	case err == nil:
+	case turnCtx.Err() != nil && s.quietCancel:
+		s.quietCancel = false // the approval question said it already
 	case turnCtx.Err() != nil:
-		fmt.Fprintln(s.errw, "yaicli: turn cancelled")
+		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
@@ -246,6 +254,31 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
 	}
+}
+
+// interruptedNote ends an answer that Ctrl+C cut short, in the history.
+const interruptedNote = "[interrupted by the user]"
+
+// interruptedTail closes a turn that Ctrl+C ended: what was shown of the
+// answer (shown, the cancelled request's text) stays in the history as the
+// assistant's, marked as interrupted, as other agents keep it, so the model
+// knows what the person saw and the next request does not hold two user
+// messages in a row. A turn cut during its tools gets the note alone.
+func interruptedTail(h []message, shown string) []message {
+	last := h[len(h)-1]
+	if last.Role != "user" && last.Role != "tool" {
+		return h
+	}
+	for i := len(h) - 1; i >= 0 && h[i].Role != "user"; i-- {
+		if h[i].Role == "assistant" && h[i].Content == shown {
+			shown = "" // the text of a tool-call message, in the history already
+		}
+	}
+	text := interruptedNote
+	if shown = strings.TrimSpace(shown); shown != "" {
+		text = shown + "\n\n" + interruptedNote
+	}
+	return append(h, message{Role: "assistant", Content: text})
 }
 
 // attachmentsFit says, when the attached files alone overflow the budget,

@@ -173,3 +173,32 @@ func TestSaveChatKeepsItsFile(t *testing.T) {
 		t.Errorf("%s holds %d messages (%v), %d chats listed; want 2 and 1", first, len(h), err, len(listChats(dir, 0)))
 	}
 }
+
+// TestInterruptedTail: a turn ended by Ctrl+C keeps what was shown of the
+// answer, marked, and never leaves two user messages in a row.
+func TestInterruptedTail(t *testing.T) {
+	user := message{Role: "user", Content: "q"}
+	call := message{Role: "assistant", Content: "let me look", ToolCalls: []toolCall{{ID: "c1", Type: "function", Function: functionCall{Name: "fs_list_directory"}}}}
+	result := message{Role: "tool", ToolCallID: "c1", Content: "{}"}
+	for _, tc := range []struct {
+		name  string
+		h     []message
+		shown string
+		want  string // the added assistant message; "" none
+	}{
+		{"cut mid-answer", []message{user}, "half an ans", "half an ans\n\n" + interruptedNote},
+		{"cut before any text", []message{user}, "", interruptedNote},
+		{"cut while a tool ran", []message{user, call, result}, "let me look", interruptedNote},
+		{"cut in the answer after the tools", []message{user, call, result}, "so the", "so the\n\n" + interruptedNote},
+		{"whole answer", []message{user, {Role: "assistant", Content: "done"}}, "done", ""},
+	} {
+		got := interruptedTail(tc.h, tc.shown)
+		added := ""
+		if len(got) > len(tc.h) {
+			added = got[len(got)-1].Content
+		}
+		if added != tc.want || orphans(got) != 0 {
+			t.Errorf("%s: added %q, want %q", tc.name, added, tc.want)
+		}
+	}
+}

@@ -247,7 +247,11 @@ func TestTmuxGeneration(t *testing.T) {
 		slowAnswer(released),
 		slowAnswer(nil),
 		check(sse(textStream("Still here.")), func(r received) {
-			if m := r.messages(); orphans(m) != 0 || m[len(m)-1].Content != "after cancel" {
+			// What was shown of the cut answer is kept, marked, between the
+			// two questions: never two user messages in a row.
+			m := r.messages()
+			if orphans(m) != 0 || m[len(m)-1].Content != "after cancel" || m[len(m)-2].Role != "assistant" ||
+				m[len(m)-2].Content != "slow start\n\n"+interruptedNote || m[len(m)-3].Content != "second" {
 				t.Errorf("request after Ctrl+C = %+v", m)
 			}
 		}),
@@ -275,7 +279,7 @@ func TestTmuxGeneration(t *testing.T) {
 	s.waitForCount("slow start", 2) // the second answer's: the first is on the screen already
 	s.typeText("typed ahead")
 	s.send("C-c")
-	s.waitFor("turn cancelled")
+	s.waitFor("yaicli: interrupted; what was shown of the answer stays in the conversation")
 	s.waitFor(">>> typed ahead")
 	s.send("C-u")
 	s.typeText("after cancel")
