@@ -76,7 +76,7 @@ func TestApproval(t *testing.T) {
 				if ran := strings.Contains(m.Content, `"output":"ran\n"`) || strings.Contains(m.Content, `ran\n`); ran != want {
 					t.Errorf("call %d ran = %v, want %v: %s", i, ran, want, m.Content)
 				}
-				if !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(preview.String(), "was refused")) {
+				if p := preview.String(); !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(p, "was refused") && !strings.Contains(p, "not run: you answered no")) {
 					t.Errorf("refusal not explained: %s / %s", m.Content, preview.String())
 				}
 			}
