@@ -689,8 +689,8 @@ func TestUsageTally(t *testing.T) {
 	var b strings.Builder
 	cfg := &config{Model: "gpt-4o"}
 	tally.writeUsage(&b, cfg)
-	if !strings.Contains(b.String(), "35000 prompt tokens in 3 requests, 59.7% read from the prompt cache, 12900 written to it") ||
-		!strings.Contains(b.String(), "this turn (reported)        13000 prompt tokens in 1 requests, 91.5%") || !strings.Contains(b.String(), "cost of this session") {
+	if !strings.Contains(b.String(), "this session (reported)        35000  prompt tokens in 3 requests, 59.7% read from the prompt cache, 12900 written to it; 400 answer tokens") ||
+		!strings.Contains(b.String(), "this turn (reported)           13000  prompt tokens in 1 request, 91.5%") || !strings.Contains(b.String(), "cost of this session") {
 		t.Errorf("/context lines:\n%s", b.String())
 	}
 	if line := tally.verboseLine(cfg); !strings.HasPrefix(line, "yaicli: usage: 35000 prompt tokens") || !strings.Contains(line, "; cost $") {
