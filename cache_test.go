@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -122,7 +123,9 @@ func (s *cacheSim) unit(prev [32]byte, role string, block map[string]any) simUni
 	return u
 }
 
-// serve answers one request on the wire the simulator speaks.
+// serve answers one request on the wire the simulator speaks. With
+// YAICLI_SIMTRACE set it prints a line per request: its units, marks,
+// prompt, cached and written tokens, and whether it changed the history.
 func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 	raw, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
@@ -152,6 +155,15 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 		s.tot.misses++
 	}
 	s.lastPrompt = u.PromptTokens
+	if os.Getenv("YAICLI_SIMTRACE") != "" { // a line per request: go test -run PromptCacheSession -v
+		var ms []int
+		for i, un := range units {
+			if un.mark {
+				ms = append(ms, i)
+			}
+		}
+		fmt.Printf("req %2d: units %4d marks %v prompt %7d cached %7d written %7d broke %v\n", s.tot.requests+1, len(units), ms, u.PromptTokens, u.CachedTokens, u.CacheWriteTokens, broke)
+	}
 	s.tot.requests++
 	s.tot.prompt += u.PromptTokens
 	s.tot.cached += u.CachedTokens
