@@ -90,6 +90,7 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
+	o = o.sharingStatusLine() // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry

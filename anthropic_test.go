@@ -11,7 +11,8 @@ import (
 // anthropicRequest is what the fake Anthropic endpoint received.
 type anthropicRequest struct {
 	Model     string             `json:"model"`
-	System    string             `json:"system"`
+	System    string             `json:"-"`      // the system text, from RawSystem
+	RawSystem json.RawMessage    `json:"system"` // a string, or text blocks (with a breakpoint)
 	MaxTokens int                `json:"max_tokens"`
 	Stream    bool               `json:"stream"`
 	Messages  []anthropicMessage `json:"messages"`
@@ -26,6 +27,13 @@ func decodeAnthropic(t *testing.T, r received) anthropicRequest {
 	var a anthropicRequest
 	if err := json.Unmarshal(r.Raw, &a); err != nil {
 		t.Fatal(err)
+	}
+	if json.Unmarshal(a.RawSystem, &a.System) != nil {
+		var blocks []struct{ Text string }
+		json.Unmarshal(a.RawSystem, &blocks)
+		for _, b := range blocks {
+			a.System += b.Text
+		}
 	}
 	return a
 }

@@ -244,15 +244,30 @@ func (d *lineDraw) frame(e *lineEditor, prompt string, w int) string {
 		// VTE, iTerm2 do): the cursor is as many rows down as they take now.
 		d.last = rowsAt(d.drawn[:min(d.last, len(d.drawn))], w) + d.drawnCol/w
 	}
+	old := 0 // the rows the previous draw takes now
+	if d.drawnW != 0 {
+		old = rowsAt(d.drawn, w)
+	}
 	rows, cr, cc := e.render(prompt, w)
 	d.drawn, d.drawnW, d.drawnCol = rows, w, cc
 	var b strings.Builder
 	if d.last > 0 {
 		fmt.Fprintf(&b, "\x1b[%dA", d.last)
 	}
-	b.WriteString("\r\x1b[J")
-	b.WriteString(strings.Join(rows, "\r\n"))
-	if up := len(rows) - 1 - cr; up > 0 {
+	// Each row is erased on its own (EL), never the screen below (ED): ED
+	// with the cursor at the top left is a clear screen to tmux, which then
+	// pushes a copy of the line into the scrollback at every key.
+	b.WriteString("\r")
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		b.WriteString("\x1b[K" + r)
+	}
+	for range old - len(rows) { // rows the previous draw had and this one has not
+		b.WriteString("\r\n\x1b[K")
+	}
+	if up := max(len(rows), old) - 1 - cr; up > 0 {
 		fmt.Fprintf(&b, "\x1b[%dA", up)
 	}
 	b.WriteString("\r")

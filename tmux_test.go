@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -42,17 +43,20 @@ func launchTmux(t *testing.T, f *fakeProvider, cmdline string) *tmuxSession {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is missing: .ci/run installs it")
 		}
-		t.Skip("tmux not installed")
+		skipWithout(t, "tmux", "tmux not installed")
 	}
 	home := t.TempDir()
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	s := &tmuxSession{t: t, socket: tmuxSocketPrefix() + strconv.FormatInt(time.Now().UnixNano(), 10)}
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
 		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv}
 	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " " + cmdline
 	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+		os.Remove(tmuxSocketPath(s.socket)) // the server leaves it behind
+	})
 	return s
 }
 
@@ -81,6 +85,12 @@ func (s *tmuxSession) typeText(text string) {
 
 func (s *tmuxSession) screen() string {
 	out, _ := exec.Command("tmux", "-L", s.socket, "capture-pane", "-p", "-t", "t").Output()
+	return string(out)
+}
+
+// scrollback is the pane's history and screen, oldest line first.
+func (s *tmuxSession) scrollback() string {
+	out, _ := exec.Command("tmux", "-L", s.socket, "capture-pane", "-p", "-S", "-", "-t", "t").Output()
 	return string(out)
 }
 
