@@ -549,9 +549,9 @@ func (a *agent) learn(e *apiError, est int) {
 		a.cal.observe(e.Actual, est)
 	}
 	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
-		a.windows.learn(a.cfg, e.Limit)
+		source := a.windows.learn(a.cfg, e.Limit) // dated, with its expiry
 		if a.cfg.ContextBudgetTokens == 0 {
-			a.budget = budgetFor(0, a.cfg.Model, e.Limit, "learned from a rejection")
+			a.budget = budgetFor(0, a.cfg.Model, e.Limit, source)
 		}
 	}
 }
@@ -786,3 +786,18 @@ func (a *agent) room(h []message, specs []toolSpec) int {
 // textTokens estimates s as the agent's model counts it: its family's
 // estimate, scaled by what the provider reported this session.
 func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().tokens(s)) }
+
+// forgetWindow is /forget-window: it forgets the learned windows of model
+// (this session's model when ""; "all": every model) and, when this
+// model's was among them and no budget is set, resolves its window again.
+func (a *agent) forgetWindow(ctx context.Context, model string, w io.Writer) {
+	if model == "" {
+		model = a.cfg.Model
+	}
+	gone := a.windows.forget(model)
+	writeForgotten(w, gone, model)
+	if len(gone) > 0 && a.cfg.ContextBudgetTokens == 0 && a.windows.learned(a.cfg.Model) == nil {
+		a.budget = resolveWindow(ctx, a.cfg, a.windows).budget
+		fmt.Fprintf(w, "budget now %d tokens (%s)\n", a.budget.tokens, a.budget.source)
+	}
+}

@@ -334,6 +334,8 @@ const replHelp = `Commands:
   /compact [N]          keep only the last N turn groups (default 2)
   /compact --summary [N] replace all but the last N turn groups by a model-written summary
   /clear                start over with an empty history
+  /forget-window [MODEL|all]
+                        forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
   /save [title]         save the chat (a titled chat saves itself after every answer)
@@ -376,6 +378,7 @@ var replCommands = []replCommand{
 		}
 		s.compact(f[1:])
 	}},
+	{names: []string{"/forget-window"}, run: func(s *session, _ []string, arg string) { s.agent.forgetWindow(context.Background(), arg, s.out) }},
 	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
 	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
 	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
