@@ -27,13 +27,13 @@ func TestFetchWebpage(t *testing.T) {
 	defer srv.Close()
 	var out bytes.Buffer
 	web := netGuard{allowHosts: []string{"127.0.0.1"}}.client() // the test page is on loopback
-	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, &out, 5*time.Second, "test"); err != nil {
+	cl := newClipper(0, nil)
+	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, resultWriter{w: cl, c: cl}, 5*time.Second, "test"); err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	json.Unmarshal(out.Bytes(), &m)
-	if m["content"] != "Hello from the page" || m["success"] != true {
-		t.Errorf("fetch = %v", m)
+	c := cl.finish()
+	if got, want := c.modelText(), "url: "+srv.URL+"\ntext:\nHello from the page"; got != want || c.headText() != "Hello from the page" {
+		t.Errorf("fetch = %q (text %q), want %q", got, c.headText(), want)
 	}
 	err := fetchWebpage(t.Context(), web, map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second, "test")
 	if err == nil || !strings.Contains(err.Error(), "may be offline") {
