@@ -36,7 +36,7 @@ func TestShellTextResult(t *testing.T) {
 	}{
 		// Octal, not \x01: the test must hold under dash, the /bin/sh used when $SHELL is unset (as in CI).
 		{name: "exit code and merge", cmd: `echo out; echo err >&2; printf '\001"\\'; exit 3`,
-			want: "$ echo out; echo err >&2; printf '\\001\"\\\\'; exit 3\nexit code: 3\noutput:\nout\nerr\n\ufffd\"\\"},
+			want: "$ echo out; echo err >&2; printf '\\001\"\\\\'; exit 3\nexit code: 3\noutput:\nout\nerr\n\x01\"\\"},
 		{name: "no output", cmd: "true", want: "$ true\nexit code: 0\n(no output)\n"},
 		{name: "lines", cmd: "seq 1 3", want: "$ seq 1 3\nexit code: 0\noutput:\n1\n2\n3\n"},
 		{name: "timeout kills the group", cmd: `sleep 30 & sleep 30; echo never`, timeout: 300 * time.Millisecond,
@@ -74,8 +74,8 @@ func TestShellOutputByteForByte(t *testing.T) {
 		cl.Write([]byte{b})
 	}
 	c := cl.finish()
-	if got := readableText(c.text(0)); got != "a日\ufffdb\ufffd[1m\n" || c.chars() != 9 {
-		t.Errorf("model text %q (%d chars), want %q (9)", got, c.chars(), "a日\ufffdb\ufffd[1m\n")
+	if got := readableText(c.text(0) + "\x00"); got != "a日\ufffdb\x1b[1m\n\ufffd" || c.chars() != 9 {
+		t.Errorf("model text %q (%d chars), want %q (9)", got, c.chars(), "a日\ufffdb\x1b[1m\n\ufffd")
 	}
 }
 

@@ -246,14 +246,15 @@ func lineCut(head string, h, t int, tail string) (int, int) {
 	return h, t
 }
 
-// readableText is s with what a model cannot read as text replaced, one
-// U+FFFD for each: bytes that are not UTF-8, and control characters other
-// than tab and line breaks (a colour escape's ESC, a NUL). Character counts
-// stay the same, so offsets into the spill file still hold.
+// readableText is s as valid UTF-8 for the model: each byte that is not
+// UTF-8, and each NUL (which some providers refuse in a request), becomes
+// one U+FFFD, so character counts stay the same and offsets into the
+// spill file still hold. Other control characters (a colour escape) stay:
+// they are what the command printed, and screens sanitise their own copy.
 func readableText(s string) string {
 	clean := true
 	for _, r := range s {
-		if r == utf8.RuneError || r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == 0x7f {
+		if r == utf8.RuneError || r == 0 {
 			clean = false
 			break
 		}
@@ -264,7 +265,7 @@ func readableText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		if r < 0x20 && r != '\n' && r != '\t' && r != '\r' || r == 0x7f {
+		if r == 0 {
 			r = utf8.RuneError
 		}
 		b.WriteRune(r)
