@@ -348,8 +348,8 @@ func markerCall(text string) (map[string]any, bool) {
 		return nil, false
 	}
 	line, _, _ := strings.Cut(text[i+len(pagingPrefix):], "\n")
-	var args map[string]any
-	if err := json.Unmarshal([]byte(line), &args); err != nil {
+	var args map[string]any // the first JSON value: the marker's "]" may follow
+	if err := json.NewDecoder(strings.NewReader(line)).Decode(&args); err != nil {
 		return nil, false
 	}
 	return args, true

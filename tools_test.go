@@ -204,3 +204,26 @@ func TestSpillFailureWarnsOnce(t *testing.T) {
 		t.Errorf("warned %d times, want once:\n%s", n, preview.String())
 	}
 }
+
+// TestViewerGetsTheSentText: after the agent caps a result (capTo, as
+// capToRoom does) and tells the toolbox (sent), the viewer's and
+// /show-output's model-visible text is the text sent, the preview's line
+// count stays the real output's, and a result not capped keeps its text.
+func TestViewerGetsTheSentText(t *testing.T) {
+	tb, _ := testToolbox(t, "auto", nil)
+	big := tb.call(context.Background(), call("a", "execute_shell_command", `{"shell_command": "seq 1 50000"}`))
+	small := tb.call(context.Background(), call("b", "execute_shell_command", `{"shell_command": "echo hi"}`))
+	before := big.Content
+	round := []message{big, small}
+	if !capTo(&round[0], 1000, func(m message) int { return utf8.RuneCountInString(m.Content) / 3 }, nil) {
+		t.Fatal("capTo did not cut the result")
+	}
+	tb.sent(round)
+	outs := tb.snapshot()
+	if len(outs) != 2 || outs[0].clip.modelText() != round[0].Content || outs[0].clip.modelText() == before || outs[1].clip.modelText() != small.Content {
+		t.Fatalf("viewer texts %d and %d chars, want the sent %d and %d", len(outs[0].clip.modelText()), len(outs[1].clip.modelText()), len(round[0].Content), len(small.Content))
+	}
+	if n := outputLines(outs[0].clip); n != 50000+3 {
+		t.Errorf("the capped result's preview counts %d lines, want the output's 50003", n)
+	}
+}
