@@ -258,6 +258,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 			return validate(h), ctx.Err()
 		}
 		capToRoom(h[start:], a.room(h[:start], specs), a.estimate, a.spill)
+		a.tools.sent(h[start:]) // the results as the model gets them: tool.result, the viewer
 	}
 }
 

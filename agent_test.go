@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -211,7 +212,7 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 		}
 		re := regexp.MustCompile(`read more with fs_read_file: (\{.*\})`)
 		mm := re.FindStringSubmatch(res)
-		if mm == nil || !strings.HasPrefix(res, `{"command":`) || !strings.HasSuffix(res, `"exit_code":0}`) {
+		if mm == nil || !strings.HasPrefix(res, "$ seq 1 1000000\nexit code: 0\noutput:\n1\n2\n") || !strings.HasSuffix(res, "\n999999\n1000000\n") {
 			t.Fatalf("result lacks head, marker or tail: %.300s", res)
 		}
 		var a struct {
@@ -249,8 +250,8 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 	if st, _ := os.Stat(spill); st.Mode().Perm() != 0o600 || len(full) < 6<<20 {
 		t.Errorf("spill file mode %v size %d", st.Mode().Perm(), len(full))
 	}
-	if !strings.HasSuffix(string(full), `999999\n1000000\n","exit_code":0}`) {
-		t.Errorf("spill file is incomplete: ends %q", full[len(full)-50:])
+	if seq, _ := exec.Command("seq", "1", "1000000").Output(); !bytes.Equal(full, seq) {
+		t.Errorf("spill file is not the command's output byte for byte: %d bytes, ends %q", len(full), full[len(full)-50:])
 	}
 	var w fileWindow
 	if err := json.Unmarshal([]byte(page), &w); err != nil || !w.Success {

@@ -460,16 +460,20 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 // on stdout (--code: only its code) and exits with the turn's code.
 func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
 	cfg, stdout, stderr := in.cfg, in.stdout, in.stderr
+	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
+	// One answer per file: a retry's partial answer is held back from a
+	// file or pipe, struck on a terminal (events.answers).
+	answer := ev.answers(stdout, stdout, in.e.stdoutTTY)
+	defer ev.keep() // after the fence filter's last line
 	var out io.Writer
 	if in.o.code {
-		ff := &fenceFilter{w: stdout}
+		ff := &fenceFilter{w: answer}
 		defer ff.flush()
 		out = ff
 		cfg = cfg.withoutTools()
 	} else {
-		out = answerWriter(cfg, stdout, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
+		out = answerWriter(cfg, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}
-	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
 		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false
 	}

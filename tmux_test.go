@@ -200,7 +200,7 @@ func TestTmuxREPL(t *testing.T) {
 	s.waitForPrompt(">>>")
 	s.send("C-o")
 	sc = s.waitFor("model-visible text") // the status row is drawn last
-	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
+	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, "$ seq 1 20000") || strings.Contains(sc, `"output":"`) {
 		t.Errorf("viewer:\n%s", sc)
 	}
 	s.send("Down")
