@@ -130,15 +130,12 @@ func export(root string, files []string, v any) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	test, out := filepath.Join(dir, "export_test.go"), filepath.Join(dir, "pieces.json")
-	overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(root, "tokenfit_export_test.go"): test}})
-	if err := os.WriteFile(test, exportTest, 0o644); err != nil {
+	overlay, err := writeOverlay(root, dir)
+	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
-		return err
-	}
-	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestTokenfitExport$", "-overlay", filepath.Join(dir, "overlay.json"), ".")
+	out := filepath.Join(dir, "pieces.json")
+	cmd := exec.Command("go", "test", "-count=1", "-run", "^TestTokenfitExport$", "-overlay", overlay, ".")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "TOKENFIT_SAMPLES="+strings.Join(files, ","), "TOKENFIT_OUT="+out)
 	if b, err := cmd.CombinedOutput(); err != nil {
@@ -149,6 +146,18 @@ func export(root string, files []string, v any) error {
 		return fmt.Errorf("the estimator wrote no counts: %w", err)
 	}
 	return json.Unmarshal(b, v)
+}
+
+// writeOverlay writes the export test and an overlay file (go help
+// build: -overlay) that adds it to the package in root, into dir, and
+// returns the overlay file's path.
+func writeOverlay(root, dir string) (string, error) {
+	test, overlay := filepath.Join(dir, "export_test.go"), filepath.Join(dir, "overlay.json")
+	b, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(root, "tokenfit_export_test.go"): test}})
+	if err := os.WriteFile(test, exportTest, 0o644); err != nil {
+		return "", err
+	}
+	return overlay, os.WriteFile(overlay, b, 0o644)
 }
 
 // readSamples reads a JSONL file of samples.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"math"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +52,27 @@ func TestPriceSource(t *testing.T) {
 	want := "o200kFamily = family{\"o200k\", &prices{\n\tpWord: 0.947, pPunct: 0.5,\n}}"
 	if got != want {
 		t.Errorf("priceSource = %q, want %q", got, want)
+	}
+}
+
+// TestExportBuilds: the test tokenfit lays over package main still
+// compiles against the estimator (go vet type-checks it), so a renamed
+// family or helper shows here rather than when someone refits.
+func TestExportBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("type-checks the whole product package: run without -short")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay, err := writeOverlay(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "vet", "-overlay", overlay, ".")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go vet with the export test laid over package main: %v\n%s", err, out)
 	}
 }
