@@ -287,18 +287,62 @@ func (s *session) attachmentsFit() bool {
 	if len(s.attached) == 0 {
 		return true
 	}
+	n, limit := s.prefixTokens(), s.attachLimit()
+	if n < limit {
+		return true
+	}
+	fmt.Fprintf(s.errw, "yaicli: not sent: the attached files take ~%d tokens of the %d-token budget; %s and ask again\n",
+		n, s.agent.currentBudget().tokens, s.enoughToDrop(n-limit+1))
+	return false
+}
+
+// prefixTokens is the estimate of the system prompt and the attachments.
+func (s *session) prefixTokens() int {
 	n := 0
 	for _, m := range s.prefix() {
 		n += s.agent.estimate(m)
 	}
-	b := s.agent.currentBudget()
-	if n < b.tokens*9/10 {
-		return true
+	return n
+}
+
+// attachLimit is what the system prompt and the attachments may take
+// before a question is refused: nine tenths of the budget, so the question
+// and an answer still fit.
+func (s *session) attachLimit() int { return s.agent.currentBudget().tokens * 9 / 10 }
+
+// enoughToDrop says what to detach to free at least need tokens: the
+// fewest files, largest first (three at most by name), else /drop all.
+func (s *session) enoughToDrop(need int) string {
+	atts := slices.Clone(s.attached)
+	slices.SortFunc(atts, func(a, b attachment) int { return len(b.text) - len(a.text) })
+	var cmds []string
+	freed := 0
+	for _, a := range atts {
+		if freed >= need || len(cmds) == 3 {
+			break
+		}
+		n := s.agent.textTokens(a.text)
+		freed += n
+		cmds = append(cmds, fmt.Sprintf("/drop %s (~%d tokens)", a.path, n))
 	}
-	path, tokens := largestAttachment(s.attached, s.agent.textTokens)
-	fmt.Fprintf(s.errw, "yaicli: the attached files take ~%d tokens of the %d-token budget; /drop %s (~%d tokens) and ask again\n",
-		n, b.tokens, path, tokens)
-	return false
+	if freed < need || len(cmds) == len(s.attached) && len(cmds) > 1 {
+		return "/drop all"
+	}
+	return strings.Join(cmds, ", ")
+}
+
+// warnAttached says at attach time when the attachments take most of the
+// budget, before a question is refused for it.
+func (s *session) warnAttached() {
+	n, b := s.prefixTokens(), s.agent.currentBudget().tokens
+	switch {
+	case n >= s.attachLimit():
+		fmt.Fprintf(s.errw, "yaicli: the attached files now take ~%d tokens, over the %d-token budget (%d%%): a question would not be sent; %s\n",
+			n, b, n*100/max(b, 1), s.enoughToDrop(n-s.attachLimit()+1))
+	case n >= b/2:
+		fmt.Fprintf(s.errw, "yaicli: the attached files now take ~%d tokens, %d%% of the %d-token budget: little is left for the conversation (/context list shows each file)\n",
+			n, n*100/max(b, 1), b)
+	}
 }
 
 // execTask is exec mode: one shell command for the task, confirmed before
@@ -557,6 +601,7 @@ func (s *session) add(path string) {
 	for _, why := range skipped {
 		fmt.Fprintf(s.out, "skipped %s\n", why)
 	}
+	s.warnAttached()
 }
 
 // drop is /drop: it detaches a file, a directory's files, or all.
