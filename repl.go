@@ -20,18 +20,23 @@ const defaultCompactKeep = 2
 
 // session is the REPL's state: the conversation and the agent that runs it.
 type session struct {
-	e        *edge // the run's process: its clock, interrupts, terminal
-	cfg      *config
-	agent    *agent
-	ev       *events   // json and stream-json events; nil: text mode
-	hist     []message // system prompt first, then the attachments message when files are attached
-	out      io.Writer // answers, previews, command output
-	errw     io.Writer // diagnostics
-	system   message
-	title    string       // the saved chat this session continues and saves; "" until /save
-	attached []attachment // files /add'ed for the session
-	exec     bool         // exec mode: lines are tasks for one shell command each
-	// confirm asks before an exec-mode command runs; nil without a terminal.
+	e     *edge // the run's process: its clock, interrupts, terminal
+	cfg   *config
+	agent *agent
+	ev    *events   // json and stream-json events; nil: text mode
+	hist  []message // system prompt first, then the attachments message when files are attached
+	// out and errw are command output and diagnostics: screen writers, so
+	// a file name, an answer in /his or an error cannot drive the terminal.
+	out, errw screenWriter
+	// shellOut and shellErr are where !cmd and exec-mode commands write:
+	// the person's own commands, drawn as in their shell.
+	shellOut, shellErr io.Writer
+	system             message
+	title              string       // the saved chat this session continues and saves; "" until /save
+	attached           []attachment // files /add'ed for the session
+	exec               bool         // exec mode: lines are tasks for one shell command each
+	// confirm shows an exec-mode command and asks before it runs; nil
+	// without a terminal (the command is then only shown).
 	confirm func(cmd string) (string, bool)
 	stdin   io.Reader // what !cmd and exec-mode commands read: the terminal, or nothing
 	// saveErr is the last autosave failure shown: the same one (a directory
@@ -49,7 +54,8 @@ type session struct {
 // newSession starts a conversation run by a, whose command output goes to
 // out and diagnostics to errw; ev is the session's events (nil: text).
 func newSession(cfg *config, system string, a *agent, ev *events, out, errw io.Writer) *session {
-	s := &session{cfg: cfg, agent: a, ev: ev, out: out, errw: errw, system: message{Role: "system", Content: system}}
+	s := &session{cfg: cfg, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
+		system: message{Role: "system", Content: system}}
 	s.hist = []message{s.system}
 	return s
 }
@@ -353,20 +359,21 @@ func (s *session) execTask(ctx context.Context, task string) {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
-	fmt.Fprintln(s.out, cmd)
 	switch {
 	case s.cfg.ToolApproval == "auto":
+		fmt.Fprintln(s.out, cmd)
 	case s.confirm == nil:
+		fmt.Fprintln(s.out, cmd)
 		fmt.Fprintln(s.errw, "yaicli: not run (no terminal to confirm on); pass --yes to run commands")
 		return
-	default:
+	default: // confirm shows it, cut to the screen when taller
 		var ok bool
 		if cmd, ok = s.confirm(cmd); !ok {
 			fmt.Fprintln(s.errw, "yaicli: not run")
 			return
 		}
 	}
-	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -720,7 +727,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

@@ -417,7 +417,9 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 		width: width, expand: "Ctrl+O to expand", ask: ts.ask}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
-	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
+	ts.confirm = func(cmd string) (string, bool) {
+		return confirmOn(t, ts.out, cmd, showCommand(ts.session.out, cmd, t.size))
+	}
 	ts.stdin = in
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
 	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Shift+Tab for exec mode, Ctrl+D to exit")
@@ -550,26 +552,28 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 	}
 }
 
-// question asks for a one-line answer in cbreak mode, echoing by hand.
+// question asks for a one-line answer in cbreak mode, echoing by hand,
+// through a screen writer: the question and the echo are shown, not obeyed.
 func (ts *termSession) question(ctx context.Context, q string) string {
-	fmt.Fprint(ts.out, q)
+	w := screenWriter{w: ts.out}
+	fmt.Fprint(w, q)
 	var answer []rune
 	for ctx.Err() == nil {
 		k, ok := ts.t.readKey(100 * time.Millisecond)
 		switch {
 		case !ok:
 		case k.kind == keyEnter:
-			fmt.Fprint(ts.out, "\n")
+			fmt.Fprint(w, "\n")
 			return string(answer)
 		case k.kind == keyBackspace && len(answer) > 0:
 			answer = answer[:len(answer)-1]
-			fmt.Fprint(ts.out, "\b \b")
+			w.control(ctlRubout)
 		case k.kind == keyRune:
 			answer = append(answer, k.r)
-			fmt.Fprint(ts.out, string(k.r))
+			fmt.Fprint(w, string(k.r))
 		}
 	}
-	fmt.Fprint(ts.out, "\n")
+	fmt.Fprint(w, "\n")
 	fmt.Fprintln(ts.errw, "yaicli: interrupted at the question; nothing ran")
 	ts.quietCancel = true // runTurn ends the turn without another line
 	return ""
