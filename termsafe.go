@@ -173,12 +173,56 @@ type ctl string
 
 // yaicli's own control sequences.
 const (
-	ctlEraseLine ctl = "\r\x1b[2K" // the cursor to the start of its line, the line blanked
-	ctlRubout    ctl = "\b \b"     // the character before the cursor rubbed out
+	ctlNewline   ctl = "\r\n"          // the start of the next row (raw mode does not add the CR)
+	ctlReturn    ctl = "\r"            // the start of this row
+	ctlEraseRow  ctl = "\x1b[K"        // this row blanked from the cursor on
+	ctlClear     ctl = "\x1b[H\x1b[2J" // the screen cleared, the cursor at the top left
+	ctlHome      ctl = "\x1b[H"        // the cursor at the top left
+	ctlPasteOn   ctl = "\x1b[?2004h"   // bracketed paste on: a paste arrives marked, not as typed keys
+	ctlPasteOff  ctl = "\x1b[?2004l"   // bracketed paste off
+	ctlEraseLine ctl = "\r\x1b[2K"     // the cursor to the start of its line, the line blanked
+	ctlRubout    ctl = "\b \b"         // the character before the cursor rubbed out
 )
 
 // control sends one of yaicli's own control sequences.
 func (s screenWriter) control(c ctl) { io.WriteString(s.w, string(c)) }
+
+// cursorUp moves the cursor up n rows (n > 0).
+func cursorUp(n int) ctl { return ctl(fmt.Sprintf("\x1b[%dA", n)) }
+
+// cursorRight moves the cursor right n columns (n > 0).
+func cursorRight(n int) ctl { return ctl(fmt.Sprintf("\x1b[%dC", n)) }
+
+// drawing is what a renderer draws: yaicli's controls and text in order.
+type drawing []drawOp
+
+// drawOp is one control or one piece of text of a drawing.
+type drawOp struct {
+	c    ctl
+	text string
+}
+
+// ctl adds a control to d.
+func (d *drawing) ctl(c ctl) { *d = append(*d, drawOp{c: c}) }
+
+// text adds text to d, which draw shows made safe.
+func (d *drawing) text(s string) { *d = append(*d, drawOp{text: s}) }
+
+// bytes is what draw sends: the controls as they are, the text made safe.
+func (d drawing) bytes() []byte {
+	var b []byte
+	for _, op := range d {
+		b = append(b, op.c...)
+		b = appendSafe(b, []byte(op.text))
+	}
+	return b
+}
+
+// String is what draw sends, for tests.
+func (d drawing) String() string { return string(d.bytes()) }
+
+// draw sends a drawing in one write, so a redraw does not flicker.
+func (s screenWriter) draw(d drawing) { s.w.Write(d.bytes()) }
 
 // onScreen is w behind a screenWriter (w itself when it is one; nil: nil).
 func onScreen(w io.Writer) io.Writer {

@@ -194,3 +194,22 @@ func TestTmuxExecCommandShownAsIs(t *testing.T) {
 	s.send("n")
 	s.waitForPrompt("exec>")
 }
+
+// TestDrawingKeepsTextSafe: a drawing sends yaicli's own controls as they
+// are and its text made safe, whatever the text holds; the line editor
+// lays out a pasted bidirectional override as one visible cell.
+func TestDrawingKeepsTextSafe(t *testing.T) {
+	var d drawing
+	d.ctl(ctlReturn)
+	d.ctl(ctlEraseRow)
+	d.text("a\x1b[2Jb\r\u202ec\u2028")
+	d.ctl(cursorUp(2))
+	if got, want := d.String(), "\r\x1b[Ka␛[2Jb␍⟨U+202E⟩c⟨U+2028⟩\x1b[2A"; got != want {
+		t.Errorf("drawing = %q, want %q", got, want)
+	}
+	e := newLineEditor(nil, "")
+	e.insert("txt.\u202eexe")
+	if rows, _, _ := e.render(">>> ", 40); rows[0] != ">>> txt.?exe" {
+		t.Errorf("render of a pasted override = %q", rows[0])
+	}
+}
