@@ -226,6 +226,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 func (s *session) runTurn(ctx context.Context, prompt string) {
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
+	s.quietCancel = false
 	if s.exec {
 		s.execTask(turnCtx, prompt)
 		return
