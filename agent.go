@@ -93,7 +93,8 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
-	shareStatusLine(&o.spinTo, &o.diag, &o.preview) // a notice erases the spinner's line first
+	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
