@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -267,6 +269,22 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	}
 	openaiSampling(cfg, b)
 	return json.Marshal(finishBody(cfg, b))
+}
+
+// cacheKey is a session's prompt_cache_key: a hash of the model, the
+// system prompt and the conversation's first question, so every request
+// of a session has the same key, another session (another first
+// question) another, and no clock or randomness is needed.
+func cacheKey(model string, h []message) string {
+	s := sha256.New()
+	io.WriteString(s, model)
+	for _, m := range h {
+		io.WriteString(s, "\x00"+m.Role+"\x00"+m.Content)
+		if m.Role == "user" {
+			break
+		}
+	}
+	return "yaicli-" + hex.EncodeToString(s.Sum(nil))[:16]
 }
 
 // finishBody merges EXTRA_BODY into a request body and removes the fields
