@@ -43,6 +43,9 @@ type agent struct {
 	reportedSkip          string
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
+	// shown is the answer text the current request streamed: after Ctrl+C
+	// mid-answer, what the person saw of it.
+	shown strings.Builder
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
@@ -90,7 +93,7 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
-	o = o.sharingStatusLine() // a notice erases the spinner's line first
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview) // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
@@ -173,6 +176,7 @@ func (a *agent) sink() streamSink {
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 		a.streamed = true
+		a.shown.WriteString(t)
 		a.ev.textDelta(t)
 	}}
 	if a.cfg.ShowReasoning {
@@ -254,8 +258,13 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 			return validate(h), ctx.Err()
 		}
 		capToRoom(h[start:], a.room(h[:start], specs), a.estimate, a.spill)
+		a.tools.sent(h[start:]) // the results as the model gets them: tool.result, the viewer
 	}
 }
+
+// shownText is the answer text the last request streamed: after Ctrl+C
+// mid-answer, what the person saw of it.
+func (a *agent) shownText() string { return a.shown.String() }
 
 // estimate prices a message with this session's calibration.
 func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
@@ -272,10 +281,25 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 		if a.cfg.Provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source, fate)
+		advice := "send less (e.g. pipe through tail -n 500)"
+		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
+			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate, advice)
 	}
 	return out
+}
+
+// questionTokens is the estimate of the last user message in h: what the
+// person sent (piped text, attachments), as against what the turn added.
+func questionTokens(h []message, estimate func(message) int) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "user" {
+			return estimate(h[i])
+		}
+	}
+	return 0
 }
 
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
@@ -323,6 +347,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
 	a.streamed = false
+	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
 	defer sp.stop()
 	sink := a.sink()

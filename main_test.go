@@ -86,6 +86,7 @@ func runInProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 // what needs a process of its own.
 func runProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
+	slowTest(t)
 	env, home := e2eEnv(t, f, c)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
 	defer cancel()

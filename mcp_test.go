@@ -124,6 +124,7 @@ func selfServer(mode string) mcpServerConfig {
 
 func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) (*mcpHub, string) {
 	t.Helper()
+	slowTest(t)
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	os.WriteFile(path, b, 0o600)

@@ -101,6 +101,7 @@ func TestMCPDeafServer(t *testing.T) {
 // provider whose model calls its tool with args.
 func mcpRun(t *testing.T, mode string, mb int, args string, extra ...string) (*exec.Cmd, *fakeProvider, *bytes.Buffer) {
 	t.Helper()
+	slowTest(t)
 	home := t.TempDir()
 	p := filepath.Join(home, "mcp.json")
 	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"srv": selfServerMB(mode, mb)}})

@@ -491,9 +491,9 @@ func TestScenarioHealKeepsFact(t *testing.T) {
 	})
 }
 
-// cutByContextError streams part of an answer, then an in-stream
+// streamCutByContextError streams part of an answer, then an in-stream
 // context-length error, as OpenAI-compatible servers send it.
-func cutByContextError(w http.ResponseWriter, _ received) {
+func streamCutByContextError(w http.ResponseWriter, _ received) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	io.WriteString(w, "data: "+chunkJSON(map[string]any{"role": "assistant", "content": "A partial answer that "}, nil)+"\n\n"+
 		`data: {"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 8400 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}`+"\n\n")
@@ -505,7 +505,7 @@ func cutByContextError(w http.ResponseWriter, _ received) {
 func TestScenarioOneAnswerInFile(t *testing.T) {
 	t.Parallel()
 	sr := runScenario(t, scenario{model: "llama3", args: []string{"what is the secret word? It is PINEAPPLE."},
-		override: map[int]step{1: cutByContextError}})
+		override: map[int]step{1: streamCutByContextError}})
 	if sr.r.code != 0 || len(sr.reqs) != 2 {
 		t.Fatalf("code %d after %d requests; stderr:\n%s", sr.r.code, len(sr.reqs), sr.r.stderr)
 	}

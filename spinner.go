@@ -114,20 +114,21 @@ func (lw lineWriter) status(line string) {
 	lw.l.shown = line != ""
 }
 
-// sharingStatusLine is o with its spinner and every writer that can write
-// while the spinner shows (notices, previews) sharing one status line.
-// The answer and the reasoning stop the spinner before their first byte.
-func (o agentIO) sharingStatusLine() agentIO {
-	if o.spinTo == nil {
-		return o
+// shareStatusLine makes the spinner's writer *spin and the writers that
+// can write while it shows (notices, previews: *others) share one status
+// line; nil *spin (no spinner): nothing changes. The answer and the
+// reasoning stop the spinner before their first byte.
+func shareStatusLine(spin *io.Writer, others ...*io.Writer) {
+	if *spin == nil {
+		return
 	}
 	l := &statusLine{}
-	o.spinTo = lineWriter{w: o.spinTo, l: l}
-	o.diag = lineWriter{w: o.diag, l: l}
-	if o.preview != nil {
-		o.preview = lineWriter{w: o.preview, l: l}
+	*spin = lineWriter{w: *spin, l: l}
+	for _, w := range others {
+		if *w != nil {
+			*w = lineWriter{w: *w, l: l}
+		}
 	}
-	return o
 }
 
 // stop erases the spinner and waits until it is gone; safe to call more

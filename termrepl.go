@@ -414,7 +414,7 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	width := func() int { w, _ := t.size(); return w }
 	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
 		think: newReasoningView(ts.errw, e.stderrTTY, e.getenv), spinTo: spinnerOn(ts.errw, e.stderrTTY, e.getenv),
-		width: width, expand: "Ctrl+O to expand", ask: func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }}
+		width: width, expand: "Ctrl+O to expand", ask: ts.ask}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
@@ -476,6 +476,16 @@ func (ts *termSession) loop(ctx context.Context, cfg *config) int {
 		}
 	}
 	return interruptCode(ctx)
+}
+
+// ask is the agent's approval question, asked by the loop that owns the
+// terminal; Ctrl+C there is no answer (the turn ends), not a "no".
+func (ts *termSession) ask(q string) (string, error) {
+	answer := ts.request(askRequest{question: q})
+	if ts.quietCancel {
+		return "", context.Canceled
+	}
+	return answer, nil
 }
 
 // request hands a question to the loop that owns the terminal and waits.
@@ -560,7 +570,9 @@ func (ts *termSession) question(ctx context.Context, q string) string {
 		}
 	}
 	fmt.Fprint(ts.out, "\n")
-	return "n"
+	fmt.Fprintln(ts.errw, "yaicli: interrupted at the question; nothing ran")
+	ts.quietCancel = true // runTurn ends the turn without another line
+	return ""
 }
 
 // viewer shows this turn's tool outputs full-screen; output that arrives

@@ -108,9 +108,14 @@ func (p price) saved(s usageSum) float64 {
 	return 1 - in/full
 }
 
-// describe is one sum in words: prompt tokens, the cached share, writes.
+// describe is one sum in words after its prompt tokens: the requests,
+// the cached share, the writes, the answer tokens.
 func (s usageSum) describe() string {
-	w := fmt.Sprintf("%d prompt tokens in %d requests, %.1f%% read from the prompt cache", s.Prompt, s.Requests, 100*s.cachedShare())
+	reqs := fmt.Sprintf("%d requests", s.Requests)
+	if s.Requests == 1 {
+		reqs = "1 request"
+	}
+	w := fmt.Sprintf("prompt tokens in %s, %.1f%% read from the prompt cache", reqs, 100*s.cachedShare())
 	if s.Written > 0 {
 		w += fmt.Sprintf(", %d written to it", s.Written)
 	}
@@ -135,16 +140,16 @@ func (t usageTally) writeUsage(w io.Writer, cfg *config) {
 	if t.session.Requests == 0 {
 		return
 	}
-	fmt.Fprintf(w, "  this session (reported)     %s\n", t.session.describe())
-	fmt.Fprintf(w, "  this turn (reported)        %s\n", t.turn.describe())
+	fmt.Fprintf(w, "  %-26s %9d  %s\n", "this session (reported)", t.session.Prompt, t.session.describe())
+	fmt.Fprintf(w, "  %-26s %9d  %s\n", "this turn (reported)", t.turn.Prompt, t.turn.describe())
 	if c := t.costLine(cfg); c != "" {
-		fmt.Fprintf(w, "  cost of this session        %s\n", c)
+		fmt.Fprintf(w, "  %-26s %9s  %s\n", "cost of this session", "", c)
 	}
 }
 
 // verboseLine is the line a one-shot run prints on stderr with --verbose.
 func (t usageTally) verboseLine(cfg *config) string {
-	line := "yaicli: usage: " + t.session.describe()
+	line := fmt.Sprintf("yaicli: usage: %d %s", t.session.Prompt, t.session.describe())
 	if c := t.costLine(cfg); c != "" {
 		line += "; cost " + c
 	}
