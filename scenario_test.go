@@ -58,6 +58,8 @@ func (sm scenarioModel) step(w http.ResponseWriter, r received) {
 		body = toolStream(fakeCall{id, "fs_read_file", lastMarkerCall(last.Content)})
 	case last.Role == "tool":
 		body = textStream("read it")
+	case last.Content == "RECALL" && firstStubCall(msgs) != "":
+		body = toolStream(fakeCall{id, "fs_read_file", firstStubCall(msgs)}) // read back a masked output
 	case strings.HasPrefix(last.Content, "READ "):
 		args, _ := json.Marshal(map[string]any{"file_paths": []string{strings.TrimPrefix(last.Content, "READ ")}})
 		body = toolStream(fakeCall{id, "fs_read_file", string(args)})
@@ -77,6 +79,17 @@ func (sm scenarioModel) step(w http.ResponseWriter, r received) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	io.WriteString(w, strings.ReplaceAll(body, `"prompt_tokens":-1`, fmt.Sprintf(`"prompt_tokens":%d`, n)))
+}
+
+// firstStubCall is the paging call of the oldest masked result in h; ""
+// when nothing is masked.
+func firstStubCall(h []message) string {
+	for _, m := range h {
+		if m.Role == "tool" && isStub(m.Content) {
+			return lastMarkerCall(m.Content)
+		}
+	}
+	return ""
 }
 
 // pagesThisTurn counts the paging calls (fs_read_file with an offset)
@@ -391,16 +404,21 @@ func checkReports(t *testing.T, sr scenarioRun) {
 // holds the answer alone.
 func TestScenarioOneShotPaging(t *testing.T) {
 	t.Parallel()
-	sr := runScenario(t, scenario{model: "llama3", args: []string{"READ big.log"}, files: map[string]string{"big.log": bigLog(3000)}, pages: 3})
-	if sr.r.code != 0 || sr.r.stdout != "read it\n" {
-		t.Fatalf("code %d stdout %q stderr:\n%s", sr.r.code, sr.r.stdout, sr.r.stderr)
+	for _, model := range []string{"llama3", "qwen2.5"} {
+		t.Run(model, func(t *testing.T) {
+			t.Parallel()
+			sr := runScenario(t, scenario{model: model, args: []string{"READ big.log"}, files: map[string]string{"big.log": bigLog(3000)}, pages: 3})
+			if sr.r.code != 0 || sr.r.stdout != "read it\n" {
+				t.Fatalf("code %d stdout %q stderr:\n%s", sr.r.code, sr.r.stdout, sr.r.stderr)
+			}
+			t.Run("within budget", func(t *testing.T) { checkWithinBudget(t, sr) })
+			t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
+			t.Run("pages", func(t *testing.T) {
+				needsBranch(t, "pathsec and ladder", "paging the default spill directory is refused without a terminal; a page is spilled again")
+				checkPages(t, sr, true)
+			})
+		})
 	}
-	t.Run("within budget", func(t *testing.T) { checkWithinBudget(t, sr) })
-	t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
-	t.Run("pages", func(t *testing.T) {
-		needsBranch(t, "pathsec and ladder", "paging the default spill directory is refused without a terminal; a page is spilled again")
-		checkPages(t, sr, true)
-	})
 }
 
 // TestScenarioStreamJSONReports: the same question with stream-json: every
@@ -423,7 +441,7 @@ func sessionInput(reads int, files ...string) string {
 	for i := range reads {
 		fmt.Fprintf(&b, "READ %s\n", files[i%len(files)])
 	}
-	b.WriteString("what is the secret word?\n")
+	b.WriteString("RECALL\nwhat is the secret word?\n")
 	return b.String()
 }
 
