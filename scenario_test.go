@@ -564,3 +564,45 @@ func TestScenarioHysteresis(t *testing.T) {
 		t.Errorf("%d of %d turns reduced the context, want at most %d", n, turns, turns/3)
 	}
 }
+
+// checkReductionSums: every reduction's numbers add up: what it started
+// from, less what masking, dropping and shrinking saved, is what it left
+// (a masking and a trimming of one reduction share before and after).
+func checkReductionSums(t *testing.T, evs []map[string]any) {
+	t.Helper()
+	n := 0
+	for i, ev := range evs {
+		if ev["type"] != "context.mask" && ev["type"] != "context.trim" {
+			continue
+		}
+		if ev["type"] == "context.trim" && i > 0 && evs[i-1]["type"] == "context.mask" && num(evs[i-1], "before_tokens") == num(ev, "before_tokens") {
+			continue // counted with its masking
+		}
+		saved := num(ev, "tokens_saved") + num(ev, "group_tokens") + num(ev, "shrunk_tokens_saved")
+		if ev["type"] == "context.mask" && i+1 < len(evs) && evs[i+1]["type"] == "context.trim" && num(evs[i+1], "before_tokens") == num(ev, "before_tokens") {
+			saved += num(evs[i+1], "group_tokens") + num(evs[i+1], "shrunk_tokens_saved")
+		}
+		n++
+		if before, after := num(ev, "before_tokens"), num(ev, "after_tokens"); before-saved != after {
+			t.Errorf("reduction %d: before %d − saved %d = %d, but after is %d: %v", n, before, saved, before-saved, after, ev)
+		}
+	}
+	t.Logf("%d reductions reported", n)
+}
+
+// TestScenarioSessionReports: a piped 12-turn session at an 8k window with
+// stream-json: every tool.result is what the model got, and every
+// reduction's numbers add up.
+func TestScenarioSessionReports(t *testing.T) {
+	t.Parallel()
+	sr := runScenario(t, scenario{model: "llama3", args: []string{"--chat", "--output-format", "stream-json"}, stdin: sessionInput(10, "a.log", "b.log"),
+		files: map[string]string{"a.log": bigLog(1500), "b.log": bigLog(500)}, pages: 1})
+	if sr.r.code != 0 {
+		t.Fatalf("code %d stderr:\n%s", sr.r.code, sr.r.stderr)
+	}
+	t.Run("reductions add up", func(t *testing.T) { checkReductionSums(t, streamEvents(t, sr.r.stdout)) })
+	t.Run("tool results", func(t *testing.T) {
+		needsBranch(t, "ladder", "a result shrunk by trimming after its tool.result event still reports its length before the shrink")
+		checkReports(t, sr)
+	})
+}
