@@ -43,6 +43,9 @@ type agent struct {
 	reportedSkip          string
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
+	// shown is the answer text the current request streamed: after Ctrl+C
+	// mid-answer, what the person saw of it.
+	shown strings.Builder
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
@@ -90,6 +93,7 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview) // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
@@ -172,6 +176,7 @@ func (a *agent) sink() streamSink {
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 		a.streamed = true
+		a.shown.WriteString(t)
 		a.ev.textDelta(t)
 	}}
 	if a.cfg.ShowReasoning {
@@ -256,6 +261,10 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	}
 }
 
+// shownText is the answer text the last request streamed: after Ctrl+C
+// mid-answer, what the person saw of it.
+func (a *agent) shownText() string { return a.shown.String() }
+
 // estimate prices a message with this session's calibration.
 func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
 
@@ -271,10 +280,25 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 		if a.cfg.Provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source, fate)
+		advice := "send less (e.g. pipe through tail -n 500)"
+		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
+			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate, advice)
 	}
 	return out
+}
+
+// questionTokens is the estimate of the last user message in h: what the
+// person sent (piped text, attachments), as against what the turn added.
+func questionTokens(h []message, estimate func(message) int) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "user" {
+			return estimate(h[i])
+		}
+	}
+	return 0
 }
 
 // fitTo trims h to limit tokens, saying so on stderr, and validates it.
@@ -323,6 +347,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
 	a.tools.sent(h) // results the model gets for the first time, as it gets them: tool.result, the viewer
 	a.streamed = false
+	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
 	defer sp.stop()
 	sink := a.sink()
@@ -525,9 +550,9 @@ func (a *agent) learn(e *apiError, est int) {
 		a.cal.observe(e.Actual, est)
 	}
 	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
-		a.windows.learn(a.cfg, e.Limit)
+		source := a.windows.learn(a.cfg, e.Limit) // dated, with its expiry
 		if a.cfg.ContextBudgetTokens == 0 {
-			a.budget = budgetFor(0, a.cfg.Model, e.Limit, "learned from a rejection")
+			a.budget = budgetFor(0, a.cfg.Model, e.Limit, source)
 		}
 	}
 }
@@ -548,8 +573,8 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 		}
 	}
 	limit := a.measure(h, specs) // what the rejected request weighs, as trimming counts it
-	if e.Limit > 0 {
-		limit = min(limit-1, (e.Limit-maxTokens)*9/10)
+	if target := e.healTarget(limit, maxTokens); target > 0 {
+		limit = min(limit-1, target) // the stated figures, in tokens or scaled from characters
 	} else if len(groupStarts(h)) > 1 {
 		out := validate(dropGroups(h, 1))
 		return out, maxTokens, strings.Join(append(how, "dropped the oldest turn group"), ", ")
@@ -762,3 +787,18 @@ func (a *agent) room(h []message, specs []toolSpec) int {
 // textTokens estimates s as the agent's model counts it: its family's
 // estimate, scaled by what the provider reported this session.
 func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().tokens(s)) }
+
+// forgetWindow is /forget-window: it forgets the learned windows of model
+// (this session's model when ""; "all": every model) and, when this
+// model's was among them and no budget is set, resolves its window again.
+func (a *agent) forgetWindow(ctx context.Context, model string, w io.Writer) {
+	if model == "" {
+		model = a.cfg.Model
+	}
+	gone := a.windows.forget(model)
+	writeForgotten(w, gone, model)
+	if len(gone) > 0 && a.cfg.ContextBudgetTokens == 0 && a.windows.learned(a.cfg.Model) == nil {
+		a.budget = resolveWindow(ctx, a.cfg, a.windows).budget
+		fmt.Fprintf(w, "budget now %d tokens (%s)\n", a.budget.tokens, a.budget.source)
+	}
+}

@@ -49,6 +49,8 @@ var settings = []setting{
 	{"PRESENCE_PENALTY", "", "-2 to 2; empty = not sent (Anthropic has none)"},
 	{"THINKING_BUDGET", "", "thinking tokens for anthropic (1024 or more; max_tokens is raised above it) and gemini (0 = off, -1 = dynamic); empty = not sent"},
 	{"NUM_CTX", "", "Ollama's context window in tokens, sent as options.num_ctx on its native /api/chat and used as the budget's window; empty = the server's"},
+	{"PROMPT_CACHE", "auto", "auto: mark the prompt's stable prefix for the provider's cache (Anthropic's cache_control, OpenAI's prompt_cache_key); off: send neither"},
+	{"PROMPT_CACHE_TTL", "5m", "how long Anthropic keeps a cached prefix: 5m, or 1h across long pauses (its writes cost 2x the input price, not 1.25x)"},
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
 	{"OUTPUT_FORMAT", "text", "text, json (one object at the end) or stream-json (one event per line) on stdout"},
 	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},

@@ -76,6 +76,8 @@ type totals struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	EstimatedPrompt  int `json:"estimated_prompt_tokens"`
+	CachedTokens     int `json:"cached_tokens"`      // of PromptTokens, read from the provider's prompt cache
+	CacheWriteTokens int `json:"cache_write_tokens"` // of PromptTokens, written to it
 }
 
 // newEvents is the sink for format: a plain one for text.
@@ -432,7 +434,10 @@ func (e *events) usage(u usage, estimated int) {
 	e.sum.Usage.PromptTokens += max(u.PromptTokens, 0)
 	e.sum.Usage.CompletionTokens += max(u.CompletionTokens, 0)
 	e.sum.Usage.EstimatedPrompt += estimated
-	e.emit("usage", map[string]any{"prompt_tokens": max(u.PromptTokens, 0), "completion_tokens": max(u.CompletionTokens, 0), "estimated_prompt_tokens": estimated})
+	e.sum.Usage.CachedTokens += max(u.CachedTokens, 0)
+	e.sum.Usage.CacheWriteTokens += max(u.CacheWriteTokens, 0)
+	e.emit("usage", map[string]any{"prompt_tokens": max(u.PromptTokens, 0), "completion_tokens": max(u.CompletionTokens, 0), "estimated_prompt_tokens": estimated,
+		"cached_tokens": max(u.CachedTokens, 0), "cache_write_tokens": max(u.CacheWriteTokens, 0)})
 }
 
 // notice is a diagnostic line that has no event of its own.

@@ -183,6 +183,7 @@ func TestMaskKeepsWhatCannotBeSaved(t *testing.T) {
 // question, answer and call/result pair, stops at the target, saves every
 // text it masks, and mask(mask(h)) == mask(h).
 func TestMaskProperties(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	r := rand.New(rand.NewSource(7))
 	for i := 0; i < 1500; i++ {
@@ -549,6 +550,7 @@ func session30(t *testing.T, env ...string) ([]received, string) {
 // turn once the budget is reached. Every request fits, has no orphan, and
 // keeps every question and answer: old outputs are masked, none dropped.
 func TestHysteresis30Turns(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	reqs, stderr := session30(t)
 	lines := trimLines.FindAllString(stderr, -1)
@@ -605,6 +607,7 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 // a group when masking alone would fit the limit, and trimming the result
 // again changes nothing.
 func TestTrimWithMaskingProperties(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	r := rand.New(rand.NewSource(11))
 	for i := 0; i < 1500; i++ {

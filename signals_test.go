@@ -32,15 +32,15 @@ func TestSignalExitCodes(t *testing.T) {
 		home := t.TempDir()
 		cmd := exec.Command(binary, "q")
 		cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=k", raceExitEnv}
-		var out, errb bytes.Buffer
+		var out lockedBuffer // read while the run writes it
+		var errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		for len(f.chats()) == 0 {
-			time.Sleep(10 * time.Millisecond)
+		for deadline := time.Now().Add(e2eTimeout); out.String() == "" && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond) // until the first piece is on stdout
 		}
-		time.Sleep(100 * time.Millisecond) // the first piece is on stdout
 		cmd.Process.Signal(tc.sig)
 		err := cmd.Wait()
 		ee, ok := err.(*exec.ExitError)

@@ -58,6 +58,11 @@ type toolbox struct {
 
 	// image is what the running fs_read_image call read (images.go).
 	image *imagePart
+	// decision is why the last approval went as it did ("asked", a rule);
+	// refused: the running call was not permitted, its refusal is said in
+	// a line of its own, not again as a preview of the result.
+	decision string
+	refused  bool
 }
 
 // snapshot copies this turn's outputs.
@@ -133,7 +138,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	} else {
 		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
 	}
-	tb.image = nil
+	tb.image, tb.refused = nil, false
 	c, failed := tb.runCall(ctx, tc)
 	images := tb.takeImage()
 	tb.mu.Lock()
@@ -155,7 +160,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	}
 	switch {
 	case tb.ev.on():
-	case show:
+	case show && !tb.refused:
 		expand := tb.expand
 		if expand == "" && c.onDisk() != "" {
 			expand = "full output: " + c.onDisk()
@@ -224,7 +229,14 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 		}
 	}
 	if why := tb.permit(t, args); why != "" {
-		fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+		tb.refused = true
+		switch { // the person is told in their words; the model gets why
+		case ctx.Err() != nil: // Ctrl+C at the question: it said so, the turn ends
+		case tb.decision == "asked":
+			fmt.Fprintf(tb.preview, "yaicli: %s not run: you answered no\n", sanitize(name))
+		default:
+			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+		}
 		return failure(why), ""
 	}
 	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).

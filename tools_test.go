@@ -78,7 +78,7 @@ func TestApproval(t *testing.T) {
 				if ran := strings.HasSuffix(m.Content, "\noutput:\nran\n"); ran != want {
 					t.Errorf("call %d ran = %v, want %v: %s", i, ran, want, m.Content)
 				}
-				if !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(preview.String(), "was refused")) {
+				if p := preview.String(); !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(p, "was refused") && !strings.Contains(p, "not run: you answered no")) {
 					t.Errorf("refusal not explained: %s / %s", m.Content, preview.String())
 				}
 			}
