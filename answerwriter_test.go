@@ -201,3 +201,22 @@ func TestHeldAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxStruckPartialAnswer: on a terminal the partial answer streams,
+// and when a retry voids it a line says so and a rule strikes it before
+// the retried answer.
+func TestTmuxStruckPartialAnswer(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	s := launchTmux(t, fp, "sh -c "+quoteAll([]string{binary + " q; echo ONE-SHOT-DONE; sleep 60"})[0])
+	sc := s.waitFor("ONE-SHOT-DONE")
+	order := []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer.", "ONE-SHOT-DONE"}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(sc[at:], want)
+		if i < 0 {
+			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
+		}
+		at += i + len(want)
+	}
+}
