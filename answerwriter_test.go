@@ -160,13 +160,29 @@ func cutByContextError(partial string) string {
 // -y, a temp HOME, no custom directories.
 func TestOneAnswerPerFile(t *testing.T) {
 	t.Parallel()
-	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
-	r := runBinary(t, fp, e2e{args: []string{"q"}})
-	if r.code != 0 || r.stdout != "The whole answer.\n" || len(fp.chats()) != 2 {
-		t.Fatalf("code %d after %d requests, stdout %q, want exactly the retried answer; stderr:\n%s", r.code, len(fp.chats()), r.stdout, r.stderr)
-	}
-	if !strings.Contains(r.stderr, "partial answer above is discarded") {
-		t.Errorf("the discarded answer is not told on stderr:\n%s", r.stderr)
+	// A first round that says something before its tool call: its text is
+	// final once its request ends, whatever the next request does.
+	textThenRead := strings.Replace(toolStream(fakeCall{"c1", "fs_read_file", `{"file_paths": ["go.mod"]}`}),
+		`"content":null`, `"content":"Looking."`, 1)
+	for _, tc := range []struct {
+		name  string
+		steps []step
+		want  string
+	}{
+		{"cut, then retried", []step{sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer."))}, "The whole answer.\n"},
+		{"a tool round, then cut and retried", []step{sse(textThenRead), sse(cutByContextError("Partial")), sse(textStream("Done."))}, "Looking.\nDone.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fp := newFakeProvider(t, tc.steps...)
+			r := runBinary(t, fp, e2e{args: []string{"q"}})
+			if r.code != 0 || r.stdout != tc.want || len(fp.chats()) != len(tc.steps) {
+				t.Fatalf("code %d after %d requests, stdout %q, want %q; stderr:\n%s", r.code, len(fp.chats()), r.stdout, tc.want, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "partial answer above is discarded") {
+				t.Errorf("the discarded answer is not told on stderr:\n%s", r.stderr)
+			}
+		})
 	}
 }
 
@@ -186,10 +202,17 @@ func TestHeldAnswer(t *testing.T) {
 			var b bytes.Buffer
 			ev := newEvents(formatText, &b, nil)
 			w := ev.answers(&b, &b, tc.terminal)
-			io.WriteString(w, "first request.\n")
-			ev.usage(usage{}, 0) // the request ended well
+			ev.sending()
+			io.WriteString(w, "first request.")
+			ev.usage(usage{}, 0)    // the request ended well
+			io.WriteString(w, "\n") // ends the answer's line between requests: written at once
+			if !tc.terminal && b.String() != "first request.\n" {
+				t.Errorf("between requests the file holds %q, want the first request's line", b.String())
+			}
+			ev.sending()
 			io.WriteString(w, "partial\n")
 			ev.discard()
+			ev.sending()
 			io.WriteString(w, "retried.\n")
 			if !tc.terminal && b.String() != "first request.\n" {
 				t.Errorf("before the retry ended, the file holds %q, want only the first request's text", b.String())

@@ -466,6 +466,7 @@ func (e *events) fail(kind, message, hint string, code int) {
 // finish writes the result: the last event in stream-json, the one
 // object in json.
 func (e *events) finish(code int) {
+	e.keep()
 	if !e.on() {
 		return
 	}
@@ -501,49 +502,77 @@ func (e *events) answers(out, term io.Writer, terminal bool) io.Writer {
 }
 
 // keep writes out the held answer: the request that streamed it has
-// ended and no retry can void it now.
+// ended and no retry can void it now (or the turn or run is over).
 func (e *events) keep() {
 	if e != nil && e.plain {
 		e.hold.commit()
 	}
 }
 
-// heldAnswer holds answer text bound for a file or pipe until it is
-// final (commit) or voided by a retry (void), so the file gets one answer.
-type heldAnswer struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
+// sending says a request is being sent: the answer text it streams is
+// held from a file or pipe (answers) until it ends well (keep) or a retry
+// voids it (discard); text written between requests (the newline that
+// ends an answer) goes out at once, in order with what else is written.
+func (e *events) sending() {
+	if e != nil && e.plain {
+		e.hold.start()
+	}
 }
 
-// Write holds p.
+// heldAnswer holds answer text bound for a file or pipe while a request
+// streams it, until it is final (commit) or voided by a retry (void), so
+// the file gets one answer. Between requests it writes through.
+type heldAnswer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	holding bool // a request is streaming: what comes may be voided
+	buf     []byte
+}
+
+// Write holds p while a request streams, else writes it.
 func (h *heldAnswer) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if !h.holding {
+		return h.w.Write(p)
+	}
 	h.buf = append(h.buf, p...)
 	return len(p), nil
 }
 
-// commit writes what is held.
+// start holds what comes next: a request is being sent.
+func (h *heldAnswer) start() {
+	if h == nil {
+		return
+	}
+	h.commit()
+	h.mu.Lock()
+	h.holding = true
+	h.mu.Unlock()
+}
+
+// commit writes what is held and stops holding.
 func (h *heldAnswer) commit() {
 	if h == nil {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.holding = false
 	if len(h.buf) > 0 {
 		h.w.Write(h.buf)
 		h.buf = h.buf[:0]
 	}
 }
 
-// void forgets what is held.
+// void forgets what is held and stops holding.
 func (h *heldAnswer) void() {
 	if h == nil {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.holding = false
 	h.buf = h.buf[:0]
 }
 
