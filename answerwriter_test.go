@@ -3,7 +3,12 @@ package main
 import (
 	"bytes"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -201,7 +206,7 @@ func TestHeldAnswer(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
 			ev := newEvents(formatText, &b, nil)
-			w := ev.answers(&b, &b, tc.terminal)
+			w := ev.answers(&b, &b, io.Discard, tc.terminal)
 			ev.sending()
 			io.WriteString(w, "first request.")
 			ev.usage(usage{}, 0)    // the request ended well
@@ -241,5 +246,39 @@ func TestTmuxStruckPartialAnswer(t *testing.T) {
 			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
 		}
 		at += i + len(want)
+	}
+}
+
+// TestOneAnswerInARealFile: the binary run as `yaicli q > answer.txt`
+// (stdout a regular file: written as it streams, cut back when voided)
+// and as `yaicli q > answer.txt 2>&1` (stderr in the same file: held):
+// the file holds the retried answer once and never the partial one.
+func TestOneAnswerInARealFile(t *testing.T) {
+	t.Parallel()
+	for _, sameFile := range []bool{false, true} {
+		fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+		env, _ := e2eEnv(t, fp, e2e{})
+		path := filepath.Join(t.TempDir(), "answer.txt")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd := exec.Command(binary, "q")
+		cmd.Env, cmd.Stdout, cmd.Stderr = env, f, &errb
+		if sameFile {
+			cmd.Stderr = f
+		}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		err = cmd.Run()
+		f.Close()
+		got, _ := os.ReadFile(path)
+		answer := string(got)
+		if sameFile {
+			answer = strings.Join(slices.DeleteFunc(strings.SplitAfter(answer, "\n"), func(l string) bool { return strings.HasPrefix(l, "yaicli: ") }), "")
+		}
+		if err != nil || answer != "The whole answer.\n" || strings.Contains(string(got), "partial answer, cut") {
+			t.Errorf("2>&1 %v: %v; the file holds %q, want the retried answer once; stderr %s", sameFile, err, got, errb.String())
+		}
 	}
 }

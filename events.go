@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -486,19 +487,43 @@ func (e *events) finish(code int) {
 // retry voids, after the line that says so.
 const strikeRule = "────────────────────────────────────────\n"
 
-// answers is where a one-shot answer is written in text mode: to a file
-// or pipe (not terminal) it is held until no retry can void it; on a
-// terminal (term) a voided partial answer is struck with a rule.
-func (e *events) answers(out, term io.Writer, terminal bool) io.Writer {
+// answers is where an answer is written in text mode: to a file or pipe
+// (stdout not a terminal) what a request streams is held until no retry
+// can void it, or, in a regular file of its own (not stderr's too), written
+// at once and cut back off the file if voided; on a terminal a voided
+// partial answer is struck with a rule. out writes to stdout.
+func (e *events) answers(out, stdout, stderr io.Writer, terminal bool) io.Writer {
 	if !e.plain {
 		return out
 	}
 	if terminal {
-		e.strike = term
+		e.strike = stdout
 		return out
 	}
-	e.hold = &heldAnswer{w: out}
+	e.hold = &heldAnswer{w: out, file: rewindable(stdout, stderr)}
 	return e.hold
+}
+
+// rewindable is stdout when it is a regular file that stderr does not
+// also write to, so a voided answer can be cut off its end; else nil.
+func rewindable(stdout, stderr io.Writer) *os.File {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if g, ok := stderr.(*os.File); ok {
+		if gi, err := g.Stat(); err == nil && os.SameFile(fi, gi) {
+			return nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekCurrent); err != nil {
+		return nil
+	}
+	return f
 }
 
 // keep writes out the held answer: the request that streamed it has
@@ -521,11 +546,15 @@ func (e *events) sending() {
 
 // heldAnswer holds answer text bound for a file or pipe while a request
 // streams it, until it is final (commit) or voided by a retry (void), so
-// the file gets one answer. Between requests it writes through.
+// the file gets one answer. Between requests it writes through. Into a
+// regular file of its own (file) it writes at once, and a void cuts the
+// file back to where the request began.
 type heldAnswer struct {
 	mu      sync.Mutex
 	w       io.Writer
-	holding bool // a request is streaming: what comes may be voided
+	file    *os.File // stdout, when it can be cut back; nil: hold
+	mark    int64    // the file's size when the request began
+	holding bool     // a request is streaming: what comes may be voided
 	buf     []byte
 }
 
@@ -533,7 +562,7 @@ type heldAnswer struct {
 func (h *heldAnswer) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.holding {
+	if !h.holding || h.file != nil {
 		return h.w.Write(p)
 	}
 	h.buf = append(h.buf, p...)
@@ -547,8 +576,15 @@ func (h *heldAnswer) start() {
 	}
 	h.commit()
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.holding = true
-	h.mu.Unlock()
+	if h.file != nil {
+		if at, err := h.file.Seek(0, io.SeekCurrent); err == nil {
+			h.mark = at
+		} else {
+			h.file = nil // cannot be cut back after all: hold instead
+		}
+	}
 }
 
 // commit writes what is held and stops holding.
@@ -565,13 +601,17 @@ func (h *heldAnswer) commit() {
 	}
 }
 
-// void forgets what is held and stops holding.
+// void forgets what the request wrote: what is held, or what it wrote to
+// the file (cut back to the mark).
 func (h *heldAnswer) void() {
 	if h == nil {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.holding && h.file != nil && h.file.Truncate(h.mark) == nil {
+		h.file.Seek(h.mark, io.SeekStart)
+	}
 	h.holding = false
 	h.buf = h.buf[:0]
 }
