@@ -259,7 +259,6 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 			return validate(h), ctx.Err()
 		}
 		capToRoom(h[start:], a.room(h[:start], specs), a.estimate, a.spill)
-		a.tools.sent(h[start:]) // the results as the model gets them: tool.result, the viewer
 	}
 }
 
@@ -347,6 +346,8 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // sendOnce sends one request and notes whether answer text was streamed,
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
+	a.tools.sent(h) // results the model gets for the first time, as it gets them: tool.result, the viewer
+	a.ev.sending()  // its answer text is held from a file until it ends well (one answer per file)
 	a.streamed = false
 	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)

@@ -142,7 +142,9 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	o := agentIO{answer: out, raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
+	// One answer per file: a retry's partial answer is held from a file
+	// (struck on a terminal); previews follow the request's held text.
+	o := agentIO{answer: ev.answers(out, stdout, stderr, e.stdoutTTY), raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
 		expand: "/show-output to expand", ev: ev}
 	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
 		o.ask = askOn(nil, false, stderr, e.openTTY)
