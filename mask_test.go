@@ -462,8 +462,10 @@ func TestMaskingScenario(t *testing.T) {
 			}
 		}
 	}
-	if capped := strings.Contains(string(fp.chats()[3].Raw), "the cap came from the token budget"); !capped || strings.Contains(r.stderr, "shrank") {
-		t.Errorf("the second log was not capped to the room left (capped %v):\n%s", capped, r.stderr)
+	// The first log, in a kept turn group, is masked to make room: the
+	// kept groups yield before a fresh result is cut.
+	if capped := strings.Contains(string(fp.chats()[3].Raw), "the cap came from the token budget"); capped || strings.Contains(r.stderr, "shrank") {
+		t.Errorf("the second log was capped, though masking the first made room:\n%s", r.stderr)
 	}
 	lines := trimLines.FindAllString(r.stderr, -1)
 	t.Logf("request sizes %v; stderr:\n%s", sizes, strings.Join(lines, "\n"))
@@ -473,7 +475,7 @@ func TestMaskingScenario(t *testing.T) {
 	mu.Lock()
 	stub1, page1 := stub, page
 	mu.Unlock()
-	spill, _, _ := pagingCall(t, stub1)
+	spill, _, lim := pagingCall(t, stub1)
 	full, err := os.ReadFile(spill)
 	var res struct{ Output string }
 	if err != nil || json.Unmarshal(full, &res) != nil || res.Output != logs[0] {
@@ -483,8 +485,8 @@ func TestMaskingScenario(t *testing.T) {
 	if err := json.Unmarshal([]byte(page1), &w); err != nil || !w.Success {
 		t.Fatalf("page is not one fs_read_file window: %v: %.300s", err, page1)
 	}
-	if w.Content != firstRunes(string(full), pageLimit) || w.TotalChars != utf8.RuneCount(full) {
-		t.Errorf("page = %.300s; want the first %d characters of %s", page1, pageLimit, spill)
+	if w.Content != firstRunes(string(full), lim) || w.TotalChars != utf8.RuneCount(full) || lim > pageLimit || lim < minPage {
+		t.Errorf("page = %.300s; want the first %d characters of %s", page1, lim, spill)
 	}
 	ctx := regexp.MustCompile(`tool output \(5 results\)\s+\d+\s+(\d) masked to their spill files, ~(\d+) tokens saved`).FindStringSubmatch(r.stdout)
 	if ctx == nil || ctx[1] < "2" || !matches(`low-water mark\s+15000\s+75% of the budget \(CONTEXT_TRIM_TARGET\)`, r.stdout) ||
@@ -603,8 +605,8 @@ func TestContextShowsIgnoredReport(t *testing.T) {
 // results, trimming leaves no orphan, keeps the system messages, fits the
 // limit unless only the newest group is left, reaches the low-water mark
 // when it drops groups, changes no question or answer it keeps, never drops
-// a group when masking alone would fit the limit, and trimming the result
-// again changes nothing.
+// a group when masking every older output would reach the mark (the user's
+// words go last), and trimming the result again changes nothing.
 func TestTrimWithMaskingProperties(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewSource(11))
@@ -648,8 +650,8 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 				nonTool++
 			}
 		}
-		if _, all, _ := mask(h, total, 0, p.keep, messageTokens, fs.spill); all <= p.limit && (rep.groups > 0 || kept != nonTool) {
-			t.Fatalf("masking alone fits %d in %d, yet trimming dropped %d groups", all, p.limit, rep.groups)
+		if _, all, _ := mask(h, total, 0, 1, messageTokens, fs.spill); all <= min(p.target, p.limit) && (rep.groups > 0 || kept != nonTool) {
+			t.Fatalf("masking alone reaches %d of the mark %d, yet trimming dropped %d groups", all, p.target, rep.groups)
 		}
 		if again, rep2 := trimToBudget(got, 0, p, messageTokens, fs.spill); rep2.line(p.limit) != "" && len(groupStarts(got)) > 1 || !sameHistory(validate(again), got) && rep2.shrunk == 0 {
 			t.Fatalf("trim is not idempotent: %+v", rep2)
