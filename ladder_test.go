@@ -89,7 +89,7 @@ func TestMeasureReductions(t *testing.T) {
 		t.Skip("a measurement")
 	}
 	for _, share := range []float64{0.125, 0.5} {
-		for _, mark := range []string{"0.6", "0.75"} {
+		for _, mark := range []string{"0.5", "0.6", "0.75"} {
 			n, r, _ := sessionReductions(t, share, mark)
 			t.Logf("results of %.3f of the budget, mark %s: %d of 30 turns reduced (%d stderr lines)", share, mark, n, strings.Count(r.stderr, "yaicli: context ~"))
 		}

@@ -22,7 +22,7 @@ import (
 
 // Defaults of the two settings, used where a config has none (tests).
 const (
-	defaultTrimTarget = 0.75
+	defaultTrimTarget = 0.6
 	defaultKeepGroups = 2
 )
 

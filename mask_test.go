@@ -489,7 +489,7 @@ func TestMaskingScenario(t *testing.T) {
 		t.Errorf("page = %.300s; want the first %d characters of %s", page1, lim, spill)
 	}
 	ctx := regexp.MustCompile(`tool output \(5 results\)\s+\d+\s+(\d) masked to their spill files, ~(\d+) tokens saved`).FindStringSubmatch(r.stdout)
-	if ctx == nil || ctx[1] < "2" || !matches(`low-water mark\s+15000\s+75% of the budget \(CONTEXT_TRIM_TARGET\)`, r.stdout) ||
+	if ctx == nil || ctx[1] < "2" || !matches(`low-water mark\s+12000\s+60% of the budget \(CONTEXT_TRIM_TARGET\)`, r.stdout) ||
 		!matches(`last reported by provider\s+\d+\s+prompt tokens`, r.stdout) {
 		t.Errorf("/context:\n%s", r.stdout)
 	} else {
@@ -568,7 +568,7 @@ func TestHysteresis30Turns(t *testing.T) {
 	}
 	_, stderr1 := session30(t, "YAI_CONTEXT_TRIM_TARGET=1")
 	noHysteresis := len(trimLines.FindAllString(stderr1, -1))
-	t.Logf("trims in 30 turns: %d (low-water 0.75), %d (trimming to the budget); request sizes %v\n%s", len(lines), noHysteresis, sizes, strings.Join(lines, "\n"))
+	t.Logf("trims in 30 turns: %d (low-water 0.6), %d (trimming to the budget); request sizes %v\n%s", len(lines), noHysteresis, sizes, strings.Join(lines, "\n"))
 	if noHysteresis <= len(lines) {
 		t.Errorf("trimming to the budget trimmed %d times, the low-water mark %d: no hysteresis", noHysteresis, len(lines))
 	}
@@ -668,12 +668,12 @@ func TestTrimSettings(t *testing.T) {
 		groups       int
 		warns        bool
 	}{
-		{"", "", 0.75, 2, false},
+		{"", "", 0.6, 2, false},
 		{"0.5", "4", 0.5, 4, false},
 		{"1", "0", 1, 1, false},
-		{"1.5", "2", 0.75, 2, true},
-		{"0.05", "2", 0.75, 2, true},
-		{"most", "2", 0.75, 2, true},
+		{"1.5", "2", 0.6, 2, true},
+		{"0.05", "2", 0.6, 2, true},
+		{"most", "2", 0.6, 2, true},
 	} {
 		env := map[string]string{}
 		if tc.target != "" {
