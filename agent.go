@@ -540,7 +540,11 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 	if e.Limit > 0 {
 		limit = min(limit, (e.Limit-maxTokens)*9/10)
 	}
-	out, after := a.fitTo(h, specs, max(limit, 1))
+	l := a.ladderFor(max(limit, 1), specs)
+	l.words = true
+	out, rep := l.reduce(h)
+	a.report(rep, l.limit)
+	out, after := validate(out), rep.after
 	if !sameHistory(out, h) {
 		how = append(how, fmt.Sprintf("reduced the context to ~%d tokens", after))
 	}

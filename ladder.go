@@ -38,10 +38,13 @@ import (
 // ladder is the reduction of one request: its limit and mark, and how
 // it prices and keeps messages.
 type ladder struct {
-	limit int               // over it, the ladder runs
-	mark  int               // the low-water mark every rung goes down to
-	keep  int               // CONTEXT_KEEP_GROUPS: newest turn groups masked only after the older ones
-	fixed int               // tokens outside the messages: the tool schemas
+	limit int // over it, the ladder runs
+	mark  int // the low-water mark every rung goes down to
+	keep  int // CONTEXT_KEEP_GROUPS: newest turn groups masked only after the older ones
+	fixed int // tokens outside the messages: the tool schemas
+	// words drops turn groups only while over the limit, not down to the
+	// mark: a heal's retry keeps what a person said, the rejection is rare.
+	words bool
 	est   func(message) int // prices one message
 	spill func(*message)    // writes a result whole to disk before it is cut; nil: only what is on disk
 }
@@ -97,10 +100,11 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
 	// d. whole turn groups, oldest first, until at the mark: when still
-	// over the limit, or when dropping can reach the mark at all (words
-	// are not given up for a mark the newest group alone is over).
+	// over the limit, or (fitting, not healing) when nothing else is left
+	// and dropping can reach the mark at all: words are not given up for a
+	// mark the newest group alone is over.
 	cut := 0
-	if total > l.limit || total > mark && total-droppable(h, costs) <= mark {
+	if total > l.limit || !l.words && total > mark && total-droppable(h, costs) <= mark {
 		h, total, cut, rep.groups, _ = dropOldest(h, costs, total, mark)
 		for i := leadLen(h); i < cut; i++ {
 			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
