@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math/rand"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // readSession scripts a chat of n turns in which the model reads one file
@@ -381,5 +383,69 @@ func TestHysteresisEighthOfBudget(t *testing.T) {
 		if s := sentTokens(req); s > 8000 || orphans(req.messages()) != 0 {
 			t.Errorf("request %d: ~%d tokens, %d orphans", k+1, s, orphans(req.messages()))
 		}
+	}
+}
+
+// TestLadderOrder: over a history whose bulk is in the kept turn groups,
+// the ladder masks the kept groups' outputs (never the current round's)
+// before it cuts or drops anything, and its report adds up.
+func TestLadderOrder(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	var h []message
+	for i := 1; i <= 3; i++ {
+		h = append(h, toolGroup(i, wordsResult(r, 8000), nil)...)
+	}
+	h = h[:len(h)-1] // the third group's round is the current one
+	fs := &fakeSpill{saved: map[string]string{}}
+	total := totalTokens(h)
+	got, rep := trimToBudget(h, 0, trimPolicy{limit: total - 1, target: total * 6 / 10, keep: 5}, messageTokens, fs.spill)
+	if rep.masked != 2 || rep.groups != 0 || rep.shrunk != 0 || !isStub(got[2].Content) || !isStub(got[6].Content) || isStub(got[10].Content) {
+		t.Errorf("report %+v; stubs at 2, 6, 10: %v %v %v", rep, isStub(got[2].Content), isStub(got[6].Content), isStub(got[10].Content))
+	}
+	if rep.before-rep.saved != rep.after || rep.after != totalTokens(got) {
+		t.Errorf("report %+v does not add up (recount %d)", rep, totalTokens(got))
+	}
+}
+
+// pageMessage is fs_read_file's answer for one page of path: content at
+// offset of a file of total characters.
+func pageMessage(path, content string, offset, total int) message {
+	n := utf8.RuneCountInString(content)
+	fw := fileWindow{Path: path, Success: true, Content: content, Offset: offset, TotalChars: total, ReturnedChars: n, Truncated: n < total}
+	return message{Role: "tool", ToolCallID: "p", Name: "fs_read_file", Content: jsonText(fw)}
+}
+
+// TestPageIsNeverSpilled: a page of a file (a spill file or any other),
+// cut to fit, keeps the file's characters from its offset and ends with a
+// marker continuing in the same file where it stops; masked, it becomes a
+// stub pointing at that file and offset; cut for a byte cap, the same. No
+// spill is asked for at any point.
+func TestPageIsNeverSpilled(t *testing.T) {
+	text := strings.Repeat("line of the spilled output, line of the spilled output\n", 400)
+	m := pageMessage("/spill/20261205-010000-execute_shell_command.txt", text, 5000, 90000)
+	spills := 0
+	spill := func(*message) { spills++ }
+	if !capTo(&m, 1000, messageTokens, spill) {
+		t.Fatal("capTo did not cut the page")
+	}
+	var w fileWindow
+	if err := json.NewDecoder(strings.NewReader(m.Content)).Decode(&w); err != nil || !strings.HasPrefix(text, w.Content) || !strings.HasSuffix(w.Content, "\n") {
+		t.Fatalf("cut page (%v): %.300s", err, m.Content)
+	}
+	path, off, lim := pagingCall(t, m.Content)
+	if path != w.Path || off != 5000+w.ReturnedChars || lim < w.ReturnedChars || lim > w.ReturnedChars+100 || messageTokens(m) > 1100 {
+		t.Errorf("continuation %s %d %d after %d characters at 5000; %d tokens", path, off, lim, w.ReturnedChars, messageTokens(m))
+	}
+	stub, _, why := stubWithin(m, messageTokens(m), messageTokens, spill, 2000)
+	if path, off, _ := pagingCall(t, stub.Content); why != stubbed || path != w.Path || off != 5000 {
+		t.Errorf("stub (%d) of a page: %s", why, stub.Content)
+	}
+	big := pageMessage("/work/notes.txt", text, 0, len(text))
+	shrunk, n := shrinkLargest([]message{{Role: "user", Content: "q"}, big}, spill)
+	if _, off, _ := pagingCall(t, shrunk[1].Content); n != 1 || off == 0 || !strings.Contains(shrunk[1].Content, "page cut") {
+		t.Errorf("shrinkLargest of a page: %.300s", shrunk[1].Content)
+	}
+	if spills != 0 {
+		t.Errorf("%d spills asked for pages", spills)
 	}
 }

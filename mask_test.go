@@ -623,6 +623,9 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 		fs := &fakeSpill{saved: map[string]string{}}
 		got, rep := trimToBudget(h, 0, p, messageTokens, fs.spill)
 		got = validate(got)
+		if rep.before-rep.saved-rep.shrunkSaved-rep.tokens != rep.after {
+			t.Fatalf("the report does not add up: %+v", rep)
+		}
 		if orphans(got) != 0 || leadLen(got) != leadLen(h) || rep.after != totalTokens(got) {
 			t.Fatalf("trim: %d orphans, lead %d of %d, after %d recount %d", orphans(got), leadLen(got), leadLen(h), rep.after, totalTokens(got))
 		}
