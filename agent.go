@@ -553,7 +553,7 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 
 // policy is the trimming policy for a request limited to limit tokens:
 // CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
-// turn groups whose results are never masked.
+// turn groups whose results are masked last.
 func (a *agent) policy(limit int) trimPolicy {
 	share := a.cfg.ContextTrimTarget
 	if share <= 0 || share > 1 {

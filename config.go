@@ -86,7 +86,7 @@ var settings = []setting{
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
 	{"CONTEXT_TRIM_TARGET", "0.6", "share of the budget every reduction goes down to once over it, so the next turns need none and the prompt cache survives (0.1-1); 0.6 measured best: a 30-turn session whose tool outputs are an eighth of the budget reduces in 9 turns at 0.6 (and 0.5), 13 at 0.75"},
-	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are never masked (at least 1)"},
+	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are masked only after older ones (at least 1); a preference: they are masked, except the current round's, before any question is dropped"},
 	{"COMPACT_MODE", "mechanical", "what automatic reduction does first: mechanical (mask, shrink, drop) or summary (a model-written summary of old turn groups, then mechanical)"},
 	{"AUTO_COMPACT_PERCENT", "0", "share of the budget, in percent, at which an automatic summary starts (0 = off: with COMPACT_MODE=summary, once over the budget)"},
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},

@@ -185,11 +185,12 @@ func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimR
 func (l ladder) admit(h []message, start int) ([]message, trimReport) {
 	_, total := l.price(h)
 	rep := trimReport{before: total, after: total}
+	fresh := len(h) - start // at the end of h, whatever older groups go
 	if total-maskableIn(h[:start], l.est) > l.limit {
 		h, rep = l.reduce(h)
 	}
 	room := l.limit - rep.after + maskableIn(h, l.est)
-	for i := start; i < len(h); i++ {
+	for i := len(h) - fresh; i < len(h); i++ {
 		pageIn(&h[i], room, l.est)
 	}
 	return h, rep

@@ -12,9 +12,10 @@ import (
 	"unicode/utf8"
 )
 
-// Masking is the first thing trimming gives up when a request is over its
-// budget: the bulk of old tool outputs, not the conversation. A result
-// outside the newest CONTEXT_KEEP_GROUPS turn groups is replaced by a stub
+// Masking is the first thing the ladder (ladder.go) gives up when a request
+// is over its budget: the bulk of old tool outputs, not the conversation.
+// A result (outside the newest CONTEXT_KEEP_GROUPS turn groups first, then
+// inside them but for the current round's) is replaced by a stub
 // naming the tool, its first line or two, its size, the spill file holding
 // its full text and a ready fs_read_file paging call (the truncation
 // marker's contract), so the model can read it back; the question, the
