@@ -100,11 +100,9 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
 	// d. whole turn groups, oldest first, until at the mark: when still
-	// over the limit, or (fitting, not healing) when nothing else is left
-	// and dropping can reach the mark at all: words are not given up for a
-	// mark the newest group alone is over.
+	// over the limit, or when that buys the next turns room (dropToMark).
 	cut := 0
-	if total > l.limit || !l.words && total > mark && total-droppable(h, costs) <= mark {
+	if total > l.limit || l.dropToMark(h, costs, orig, total, mark, round) {
 		h, total, cut, rep.groups, _ = dropOldest(h, costs, total, mark)
 		for i := leadLen(h); i < cut; i++ {
 			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
@@ -118,6 +116,25 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	}
 	rep.after = total
 	return h, rep
+}
+
+// dropToMark reports whether rung d should drop groups of a request of
+// total tokens under the limit down to the mark: not in a heal (words),
+// and only when dropping can reach the mark at all and the room it makes
+// holds another round like this one (h[round:] as it arrived, priced in
+// orig, before any cut). A drop rewrites the
+// whole prompt cache; when the next round must reduce again anyway (its
+// results are half the budget), it buys nothing, and costs a person's
+// words.
+func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
+	if l.words || total <= mark || total-droppable(h, costs) > mark {
+		return false
+	}
+	next := 0
+	for _, c := range orig[round:] {
+		next += c
+	}
+	return l.limit-mark >= next
 }
 
 // droppable is what dropping every turn group but the newest would give
