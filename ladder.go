@@ -42,8 +42,8 @@ type ladder struct {
 	mark  int // the low-water mark every rung goes down to
 	keep  int // CONTEXT_KEEP_GROUPS: newest turn groups masked only after the older ones
 	fixed int // tokens outside the messages: the tool schemas
-	// words drops turn groups only while over the limit, not down to the
-	// mark: a heal's retry keeps what a person said, the rejection is rare.
+	// words drops turn groups only while over the limit, and only down to
+	// it: a heal's retry keeps what a person said; a rejection is rare.
 	words bool
 	est   func(message) int // prices one message
 	spill func(*message)    // writes a result whole to disk before it is cut; nil: only what is on disk
@@ -103,7 +103,11 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// over the limit, or when that buys the next turns room (dropToMark).
 	cut := 0
 	if total > l.limit || l.dropToMark(h, costs, orig, total, mark, round) {
-		h, total, cut, rep.groups, _ = dropOldest(h, costs, total, mark)
+		to := mark
+		if l.words {
+			to = l.limit
+		}
+		h, total, cut, rep.groups, _ = dropOldest(h, costs, total, to)
 		for i := leadLen(h); i < cut; i++ {
 			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
 		}
@@ -122,10 +126,9 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 // total tokens under the limit down to the mark: not in a heal (words),
 // and only when dropping can reach the mark at all and the room it makes
 // holds another round like this one (h[round:] as it arrived, priced in
-// orig, before any cut). A drop rewrites the
-// whole prompt cache; when the next round must reduce again anyway (its
-// results are half the budget), it buys nothing, and costs a person's
-// words.
+// orig, before any cut). A drop rewrites the whole prompt cache; when the
+// next round must reduce again anyway (results of half the budget), it
+// buys nothing, and costs a person's words.
 func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
 	if l.words || total <= mark || total-droppable(h, costs) > mark {
 		return false

@@ -302,6 +302,9 @@ func TestPagesContinueInTheSameFile(t *testing.T) {
 			t.Errorf("request %d: ~%d tokens", k+3, n)
 		}
 	}
+	if calls[0].Limit >= pageLimit {
+		t.Errorf("the first marker suggests %d characters, not what fits the room left", calls[0].Limit)
+	}
 	cut := reqs[3].messages()
 	var w fileWindow
 	json.NewDecoder(strings.NewReader(cut[len(cut)-1].Content)).Decode(&w)
