@@ -41,6 +41,9 @@ type agent struct {
 	reportedSkip          string
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
+	// shown is the answer text the current request streamed: after Ctrl+C
+	// mid-answer, what the person saw of it.
+	shown strings.Builder
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
@@ -88,6 +91,7 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview) // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
@@ -170,6 +174,7 @@ func (a *agent) sink() streamSink {
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 		a.streamed = true
+		a.shown.WriteString(t)
 		a.ev.textDelta(t)
 	}}
 	if a.cfg.ShowReasoning {
@@ -250,9 +255,15 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
 		}
+		fresh := len(h) - start
 		h = a.admit(h, start, sent)
+		a.tools.sent(h[len(h)-fresh:]) // the results as the model gets them: tool.result, the viewer
 	}
 }
+
+// shownText is the answer text the last request streamed: after Ctrl+C
+// mid-answer, what the person saw of it.
+func (a *agent) shownText() string { return a.shown.String() }
 
 // estimate prices a message with this session's calibration.
 func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
@@ -271,10 +282,25 @@ func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []messag
 		if a.cfg.Provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source, fate)
+		advice := "send less (e.g. pipe through tail -n 500)"
+		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
+			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate, advice)
 	}
 	return out
+}
+
+// questionTokens is the estimate of the last user message in h: what the
+// person sent (piped text, attachments), as against what the turn added.
+func questionTokens(h []message, estimate func(message) int) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "user" {
+			return estimate(h[i])
+		}
+	}
+	return 0
 }
 
 // fitTo climbs the ladder for a request of h limited to limit tokens,
@@ -346,6 +372,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
 	a.streamed = false
+	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
 	defer sp.stop()
 	sink := a.sink()
@@ -512,9 +539,9 @@ func (a *agent) learn(e *apiError, est int) {
 		a.cal.observe(e.Actual, est)
 	}
 	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
-		a.windows.learn(a.cfg, e.Limit)
+		source := a.windows.learn(a.cfg, e.Limit) // dated, with its expiry
 		if a.cfg.ContextBudgetTokens == 0 {
-			a.budget = budgetFor(0, a.cfg.Model, e.Limit, "learned from a rejection")
+			a.budget = budgetFor(0, a.cfg.Model, e.Limit, source)
 		}
 	}
 }
@@ -535,10 +562,12 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 		}
 	}
 	// Smaller than what was rejected, within the budget (which a rejection
-	// may just have lowered) and the window the provider stated.
-	limit := min(a.measure(h, specs)-1, a.budget.tokens)
-	if e.Limit > 0 {
-		limit = min(limit, (e.Limit-maxTokens)*9/10)
+	// may just have lowered) and the figures the provider stated (in
+	// tokens, or scaled from characters).
+	measured := a.measure(h, specs)
+	limit := min(measured-1, a.budget.tokens)
+	if target := e.healTarget(measured, maxTokens); target > 0 {
+		limit = min(limit, target)
 	}
 	l := a.ladderFor(max(limit, 1), specs)
 	l.words = true
@@ -739,3 +768,18 @@ func (a *agent) contextReport(h []message) contextReport {
 // textTokens estimates s as the agent's model counts it: its family's
 // estimate, scaled by what the provider reported this session.
 func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().tokens(s)) }
+
+// forgetWindow is /forget-window: it forgets the learned windows of model
+// (this session's model when ""; "all": every model) and, when this
+// model's was among them and no budget is set, resolves its window again.
+func (a *agent) forgetWindow(ctx context.Context, model string, w io.Writer) {
+	if model == "" {
+		model = a.cfg.Model
+	}
+	gone := a.windows.forget(model)
+	writeForgotten(w, gone, model)
+	if len(gone) > 0 && a.cfg.ContextBudgetTokens == 0 && a.windows.learned(a.cfg.Model) == nil {
+		a.budget = resolveWindow(ctx, a.cfg, a.windows).budget
+		fmt.Fprintf(w, "budget now %d tokens (%s)\n", a.budget.tokens, a.budget.source)
+	}
+}

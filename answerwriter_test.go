@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 )
@@ -142,6 +143,61 @@ func TestAnswerWriter(t *testing.T) {
 				return
 			}
 			tc.check(t, got, tc.answer)
+		})
+	}
+}
+
+// cutByContextError is a stream that answers in part and then ends in an
+// in-stream context-length error, as OpenRouter sends one.
+func cutByContextError(partial string) string {
+	return "data: " + chunkJSON(map[string]any{"role": "assistant", "content": partial}, nil) + "\n\n" +
+		`data: {"error":{"message":"This endpoint's maximum context length is 8192 tokens. However, you requested about 9100 tokens (8100 of text input, 1000 in the output). Please reduce the length of either one, or use the \"middle-out\" transform to compress your prompt automatically.","code":400,"metadata":{"provider_name":null}}}` + "\n\n"
+}
+
+// TestOneAnswerPerFile: `yaicli "q" > file` where the first stream is
+// cut by a context-length error and retried: the file holds exactly the
+// retried answer; the partial one never reaches it. Default settings: no
+// -y, a temp HOME, no custom directories.
+func TestOneAnswerPerFile(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	r := runBinary(t, fp, e2e{args: []string{"q"}})
+	if r.code != 0 || r.stdout != "The whole answer.\n" || len(fp.chats()) != 2 {
+		t.Fatalf("code %d after %d requests, stdout %q, want exactly the retried answer; stderr:\n%s", r.code, len(fp.chats()), r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "partial answer above is discarded") {
+		t.Errorf("the discarded answer is not told on stderr:\n%s", r.stderr)
+	}
+}
+
+// TestHeldAnswer: what the text-mode sink does with the answer: held from
+// a file until a request ends well (usage), voided by discard; on a
+// terminal written at once and struck with a rule when voided.
+func TestHeldAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		terminal bool
+		want     string
+	}{
+		{"file", false, "first request.\nretried.\n"},
+		{"terminal", true, "first request.\npartial" + "\n" + strikeRule + "retried.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			ev := newEvents(formatText, &b, nil)
+			w := ev.answers(&b, &b, tc.terminal)
+			io.WriteString(w, "first request.\n")
+			ev.usage(usage{}, 0) // the request ended well
+			io.WriteString(w, "partial\n")
+			ev.discard()
+			io.WriteString(w, "retried.\n")
+			if !tc.terminal && b.String() != "first request.\n" {
+				t.Errorf("before the retry ended, the file holds %q, want only the first request's text", b.String())
+			}
+			ev.turnEnd(nil)
+			if b.String() != tc.want {
+				t.Errorf("written %q, want %q", b.String(), tc.want)
+			}
 		})
 	}
 }

@@ -136,6 +136,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	}
 	cfg := tb.cfg
 	decided := func(answer, reason string) {
+		tb.decision = reason
 		tb.ev.approval(tb.callID, a.tool, cfg.redactor().text(a.subject), answer, reason)
 		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
 			fmt.Fprintln(tb.preview, w)
@@ -180,9 +181,9 @@ func (a approval) whatText() string {
 
 // askPerson puts the question and acts on the answer.
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
-	choices := " [y]es / [n]o / [a]lways for this session / [p]ermanently: "
+	choices := " [y]es / [N]o / [a]lways for this session / [p]ermanently: " // the capital is what Enter answers
 	if a.sensitive != "" {
-		choices = " [y]es / [n]o (sensitive: asked every time): "
+		choices = " [y]es / [N]o (sensitive: asked every time): "
 	}
 	answer, err := tb.ask(a.body + a.question + choices)
 	if err != nil {

@@ -201,6 +201,7 @@ func hang(w http.ResponseWriter, r received) { <-r.ctx.Done() }
 // TIMEOUT is retried with backoff; when it never answers, the run ends with
 // a hint naming TIMEOUT.
 func TestTimeoutRetriedThenNamed(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	fp := newFakeProvider(t, hang, sse(textStream("ok")))
 	r := runBinary(t, fp, e2e{args: []string{"q"}, env: []string{"YAI_TIMEOUT=1"}})

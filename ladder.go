@@ -363,10 +363,10 @@ func capTo(m *message, tokens int, est func(message) int, spill func(*message)) 
 }
 
 // fileWindowOf is result m as fs_read_file's window of one file, when it is
-// a page (pageOf).
+// a page (filePageOf).
 func fileWindowOf(m message) (fileWindow, bool) {
 	var fw fileWindow
-	if _, ok := pageOf(m); !ok || json.NewDecoder(strings.NewReader(m.Content)).Decode(&fw) != nil {
+	if _, ok := filePageOf(m); !ok || json.NewDecoder(strings.NewReader(m.Content)).Decode(&fw) != nil {
 		return fileWindow{}, false
 	}
 	return fw, true

@@ -133,7 +133,7 @@ type fullText struct {
 
 // sourceOf finds the full text of tool message m.
 func sourceOf(m message) fullText {
-	if fw, ok := pageOf(m); ok { // a page is in its own file already: never spilled again
+	if fw, ok := filePageOf(m); ok { // a page is in its own file already: never spilled again
 		return fullText{path: fw.Path, text: fw.Content, total: fw.ReturnedChars, offset: fw.Offset, page: true}
 	}
 	if c := m.clip; c != nil {
@@ -303,9 +303,9 @@ func pageChars(room int, sample string, est func(message) int) int {
 // page cost, in tokens.
 const pageEnvelope = 100
 
-// page is what masking reads of a page of a file, fs_read_file's answer
+// filePage is what masking reads of a page of a file, fs_read_file's answer
 // for one path (its fileWindow): where the page is, and its text.
-type page struct {
+type filePage struct {
 	Path          string `json:"path"`
 	Success       bool   `json:"success"`
 	Content       string `json:"content"`
@@ -313,15 +313,15 @@ type page struct {
 	ReturnedChars int    `json:"returned_chars"`
 }
 
-// pageOf reads tool message m as one page of one file, a continuation
+// filePageOf reads tool message m as one page of one file, a continuation
 // marker after it ignored: its full text is that file, never spilled again.
-func pageOf(m message) (page, bool) {
+func filePageOf(m message) (filePage, bool) {
 	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"path":`) {
-		return page{}, false
+		return filePage{}, false
 	}
-	var p page
+	var p filePage
 	if json.NewDecoder(strings.NewReader(m.Content)).Decode(&p) != nil || !p.Success || p.Path == "" || p.ReturnedChars == 0 {
-		return page{}, false
+		return filePage{}, false
 	}
 	return p, true
 }

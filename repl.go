@@ -37,6 +37,13 @@ type session struct {
 	// saveErr is the last autosave failure shown: the same one (a directory
 	// that is not private) is said once, not after every answer.
 	saveErr string
+	// quietCancel: the turn's Ctrl+C was answered where it was pressed
+	// (the approval question), so the turn ends without another line.
+	quietCancel bool
+	// stale is what the provider last reported when the history was
+	// replaced (/clear, /load): a size of a conversation that is gone,
+	// which /context does not show. The next request reports anew.
+	stale contextReport
 }
 
 // newSession starts a conversation run by a, whose command output goes to
@@ -64,7 +71,30 @@ func (s *session) open(title string) {
 		return
 	}
 	s.hist = append(s.prefix(), h...)
-	fmt.Fprintf(s.out, "continuing chat %q (%d messages)\n", title, len(h))
+	s.forgetReported()
+	fmt.Fprintf(s.out, "continuing chat %q (%s)\n", title, countMessages(h))
+}
+
+// forgetReported marks what the provider last reported as belonging to a
+// conversation that is gone.
+func (s *session) forgetReported() {
+	s.stale = s.agent.contextReport(nil)
+	s.stale.reported = max(s.stale.reported, 1) // never hides "no usage reported yet"
+}
+
+// countMessages says how many messages h holds as /context counts them:
+// the conversation's, and the tool results apart.
+func countMessages(h []message) string {
+	tools := 0
+	for _, m := range h {
+		if m.Role == "tool" {
+			tools++
+		}
+	}
+	if tools == 0 {
+		return plural(len(h), "message")
+	}
+	return plural(len(h)-tools, "message") + ", " + plural(tools, "tool result")
 }
 
 // prefix is the system prompt and, when files are attached, their message.
@@ -206,12 +236,17 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	h, err := s.agent.eventTurn(turnCtx, h)
 	s.agent.endAnswer()
 	s.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
+	if err != nil && turnCtx.Err() != nil {
+		h = interruptedTail(validate(h), s.cfg.redactor().text(s.agent.shownText()))
+	}
 	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
 	s.save()
 	switch {
 	case err == nil:
+	case turnCtx.Err() != nil && s.quietCancel:
+		s.quietCancel = false // the approval question said it already
 	case turnCtx.Err() != nil:
-		fmt.Fprintln(s.errw, "yaicli: turn cancelled")
+		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
@@ -219,6 +254,31 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
 	}
+}
+
+// interruptedNote ends an answer that Ctrl+C cut short, in the history.
+const interruptedNote = "[interrupted by the user]"
+
+// interruptedTail closes a turn that Ctrl+C ended: what was shown of the
+// answer (shown, the cancelled request's text) stays in the history as the
+// assistant's, marked as interrupted, as other agents keep it, so the model
+// knows what the person saw and the next request does not hold two user
+// messages in a row. A turn cut during its tools gets the note alone.
+func interruptedTail(h []message, shown string) []message {
+	last := h[len(h)-1]
+	if last.Role != "user" && last.Role != "tool" {
+		return h
+	}
+	for i := len(h) - 1; i >= 0 && h[i].Role != "user"; i-- {
+		if h[i].Role == "assistant" && h[i].Content == shown {
+			shown = "" // the text of a tool-call message, in the history already
+		}
+	}
+	text := interruptedNote
+	if shown = strings.TrimSpace(shown); shown != "" {
+		text = shown + "\n\n" + interruptedNote
+	}
+	return append(h, message{Role: "assistant", Content: text})
 }
 
 // attachmentsFit says, when the attached files alone overflow the budget,
@@ -274,6 +334,8 @@ const replHelp = `Commands:
   /compact [N]          keep only the last N turn groups (default 2)
   /compact --summary [N] replace all but the last N turn groups by a model-written summary
   /clear                start over with an empty history
+  /forget-window [MODEL|all]
+                        forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
   /save [title]         save the chat (a titled chat saves itself after every answer)
@@ -303,7 +365,11 @@ type replCommand struct {
 var replCommands = []replCommand{
 	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
 	{names: []string{"/exit", "/quit"}},
-	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) { s.hist = s.prefix(); fmt.Fprintln(s.out, "history cleared") }},
+	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) {
+		s.hist = s.prefix()
+		s.forgetReported()
+		fmt.Fprintln(s.out, "history cleared")
+	}},
 	{names: []string{"/context", "/ctx"}, subs: contextSubs, pathAfter: []string{"add", "remove", "rm", "delete", "del"}, run: (*session).contextCommand},
 	{names: []string{"/compact"}, subs: []string{"--summary"}, run: func(s *session, f []string, _ string) {
 		if len(f) > 1 && f[1] == "--summary" {
@@ -312,6 +378,7 @@ var replCommands = []replCommand{
 		}
 		s.compact(f[1:])
 	}},
+	{names: []string{"/forget-window"}, run: func(s *session, _ []string, arg string) { s.agent.forgetWindow(context.Background(), arg, s.out) }},
 	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
 	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
 	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
@@ -363,7 +430,11 @@ var contextSubs = []string{"list", "add", "remove", "clear"}
 // remove PATH (also rm, delete, del; /drop) and clear (/drop all).
 func (s *session) contextCommand(f []string, arg string) {
 	if len(f) < 2 {
-		writeContext(s.out, s.agent.contextReport(s.hist))
+		r := s.agent.contextReport(s.hist)
+		if r.reported == s.stale.reported && r.reportedEst == s.stale.reportedEst {
+			r.reported = 0 // a size of a conversation that is gone
+		}
+		writeContext(s.out, r)
 		return
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[1]))
@@ -460,7 +531,8 @@ func (s *session) chatByNumber(cmd, arg string) {
 	}
 	s.title = c.title
 	s.hist = append(s.prefix(), h...)
-	fmt.Fprintf(s.out, "loaded %q (%d messages)\n", c.title, len(h))
+	s.forgetReported()
+	fmt.Fprintf(s.out, "loaded %q (%s)\n", c.title, countMessages(h))
 }
 
 // add is /add: it attaches files for the session.
@@ -662,7 +734,7 @@ func writeContext(w io.Writer, r contextReport) {
 	row(fmt.Sprintf("tool schemas (%d tools)", r.nSpecs), r.schemas, "")
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
-	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", r.lowWater*100/max(b, 1)))
+	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))
 	row("remaining", b-total, "")
 	writeReported(w, r)
 	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", r.family, r.model)

@@ -45,7 +45,7 @@ func cleanCommand(s string) string {
 }
 
 // runShellMode is -s/--shell: generate a command, show it, and on a
-// terminal ask [e]dit, [y]es, [n]o (default yes); run it in the user's
+// terminal ask [e]dit, [Y]es, [n]o (Enter: yes); run it in the user's
 // shell and exit with its code. Without a terminal the command is printed
 // and run only with --yes.
 func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -76,12 +76,12 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 	return runInShell(ctx, cfg, cmd, stdin, stdout, stderr)
 }
 
-// confirmOn asks [e]dit, [y]es, [n]o on the terminal; edit opens the line
+// confirmOn asks [e]dit, [Y]es, [n]o on the terminal; edit opens the line
 // editor pre-filled with the command.
 func confirmOn(t *tty, w io.Writer, cmd string) (string, bool) {
 	defer t.restore()
 	for {
-		fmt.Fprint(w, "[e]dit, [y]es, [n]o (default yes): ")
+		fmt.Fprint(w, "[e]dit, [Y]es, [n]o: ") // the capital is what Enter answers
 		t.raw()
 		k, ok := t.readKey(-1)
 		t.restore()

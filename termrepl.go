@@ -244,15 +244,30 @@ func (d *lineDraw) frame(e *lineEditor, prompt string, w int) string {
 		// VTE, iTerm2 do): the cursor is as many rows down as they take now.
 		d.last = rowsAt(d.drawn[:min(d.last, len(d.drawn))], w) + d.drawnCol/w
 	}
+	old := 0 // the rows the previous draw takes now
+	if d.drawnW != 0 {
+		old = rowsAt(d.drawn, w)
+	}
 	rows, cr, cc := e.render(prompt, w)
 	d.drawn, d.drawnW, d.drawnCol = rows, w, cc
 	var b strings.Builder
 	if d.last > 0 {
 		fmt.Fprintf(&b, "\x1b[%dA", d.last)
 	}
-	b.WriteString("\r\x1b[J")
-	b.WriteString(strings.Join(rows, "\r\n"))
-	if up := len(rows) - 1 - cr; up > 0 {
+	// Each row is erased on its own (EL), never the screen below (ED): ED
+	// with the cursor at the top left is a clear screen to tmux, which then
+	// pushes a copy of the line into the scrollback at every key.
+	b.WriteString("\r")
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		b.WriteString("\x1b[K" + r)
+	}
+	for range old - len(rows) { // rows the previous draw had and this one has not
+		b.WriteString("\r\n\x1b[K")
+	}
+	if up := max(len(rows), old) - 1 - cr; up > 0 {
 		fmt.Fprintf(&b, "\x1b[%dA", up)
 	}
 	b.WriteString("\r")
@@ -399,7 +414,7 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	width := func() int { w, _ := t.size(); return w }
 	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
 		think: newReasoningView(ts.errw, e.stderrTTY, e.getenv), spinTo: spinnerOn(ts.errw, e.stderrTTY, e.getenv),
-		width: width, expand: "Ctrl+O to expand", ask: func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }}
+		width: width, expand: "Ctrl+O to expand", ask: ts.ask}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
@@ -461,6 +476,16 @@ func (ts *termSession) loop(ctx context.Context, cfg *config) int {
 		}
 	}
 	return interruptCode(ctx)
+}
+
+// ask is the agent's approval question, asked by the loop that owns the
+// terminal; Ctrl+C there is no answer (the turn ends), not a "no".
+func (ts *termSession) ask(q string) (string, error) {
+	answer := ts.request(askRequest{question: q})
+	if ts.quietCancel {
+		return "", context.Canceled
+	}
+	return answer, nil
 }
 
 // request hands a question to the loop that owns the terminal and waits.
@@ -545,7 +570,9 @@ func (ts *termSession) question(ctx context.Context, q string) string {
 		}
 	}
 	fmt.Fprint(ts.out, "\n")
-	return "n"
+	fmt.Fprintln(ts.errw, "yaicli: interrupted at the question; nothing ran")
+	ts.quietCancel = true // runTurn ends the turn without another line
+	return ""
 }
 
 // viewer shows this turn's tool outputs full-screen; output that arrives
