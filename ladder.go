@@ -67,6 +67,15 @@ type trimReport struct {
 	before, after  int // estimated tokens of the request
 }
 
+// parts splits r in two that add up each: the masking (before to
+// before-saved), then the cutting and dropping (from there to after).
+func (r trimReport) parts() (masks, rest trimReport) {
+	mid := r.before - r.saved
+	masks = trimReport{masked: r.masked, saved: r.saved, unsaved: r.unsaved, before: r.before, after: mid}
+	rest = trimReport{shrunk: r.shrunk, shrunkSaved: r.shrunkSaved, groups: r.groups, tokens: r.tokens, before: mid, after: r.after}
+	return masks, rest
+}
+
 // reduced reports whether the reduction changed the request.
 func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups > 0 }
 
