@@ -91,7 +91,8 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
-	shareStatusLine(&o.spinTo, &o.diag, &o.preview) // a notice erases the spinner's line first
+	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
@@ -255,9 +256,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
 		}
-		fresh := len(h) - start
-		h = a.admit(h, start, sent)
-		a.tools.sent(h[len(h)-fresh:]) // the results as the model gets them: tool.result, the viewer
+		h = a.admit(h, start, sent) // tool.result reports them when sendOnce sends them
 	}
 }
 
@@ -374,6 +373,8 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // sendOnce sends one request and notes whether answer text was streamed,
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
+	a.tools.sent(h) // results the model gets for the first time, as it gets them: tool.result, the viewer
+	a.ev.sending()  // its answer text is held from a file until it ends well (one answer per file)
 	a.streamed = false
 	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)

@@ -275,6 +275,14 @@ func TestContextShapesByMeaning(t *testing.T) {
 		{400, `{"error":{"code":40301,"message":"Input exceeds max length"}}`, kindContextLength, 0, 0, [2]int{}},
 		{0, `{"status":400,"code":"20231","message":"Context exceeds the maximum length"}`, kindContextLength, 0, 0, [2]int{}},
 		{400, `{"error":{"message":"[1261] Prompt exceeds max length","code":"1261"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error_code":336007,"error_msg":"the max length of current question is 4800"}`, kindContextLength, 4800, 0, [2]int{}},
+		{400, `{"error":{"code":"1261","message":"Prompt 超长"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"输入长度超过模型上下文限制 (32768 tokens)","code":"InvalidParameter"}}`, kindContextLength, 32768, 0, [2]int{}},
+		{400, `{"error":{"message":"model max length exceeded, max length:8192","type":"invalid_request_error"}}`, kindContextLength, 8192, 0, [2]int{}},
+		{400, `{"error":{"message":"The prompt is too long: 140000, model maximum context length: 131072"}}`, kindContextLength, 131072, 140000, [2]int{}},
+		{422, `{"error":"Input validation error: inputs must have less than 1024 tokens. Given: 2000","error_type":"validation"}`, kindContextLength, 1024, 2000, [2]int{}},
+		{400, `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again."}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Requested tokens exceed context window of 8192"}}`, kindContextLength, 8192, 0, [2]int{}},
 
 		{401, `{"error":{"message":"Invalid Authentication","code":"1000"}}`, kindAuth, 0, 0, [2]int{}},
 		{402, `{"error":{"message":"Prompt exceeds the max length your credits allow","code":"402"}}`, kindQuota, 0, 0, [2]int{}},
@@ -289,6 +297,14 @@ func TestContextShapesByMeaning(t *testing.T) {
 		{400, `{"error":{"message":"Invalid parameter: n must be less than 128","code":"1210"}}`, kindOther, 0, 0, [2]int{}},
 		{400, `{"error":{"message":"messages: array too long, max length 2048"}}`, kindOther, 0, 0, [2]int{}},
 		{400, `{"error":{"message":"stop: max length exceeded, maximum 4 sequences"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"'messages' must contain at most 2048 items"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Message content must be less than 256,000 characters"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"The 'stop' field exceeds the max length of 4"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"metadata value exceeds max length of 512 characters"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.1.image.source.base64.data: image exceeds 5 MB maximum: 6291456 bytes > 5242880 bytes"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"code":400,"message":"Request payload size exceeds the limit: 20971520 bytes.","status":"INVALID_ARGUMENT"}}`, kindTooLarge, 0, 0, [2]int{}},
+		{429, `{"error":{"message":"You have exceeded the maximum number of characters per month for your plan","code":"quota"}}`, kindQuota, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"max_tokens is too large: 200000. This model supports at most 16384 completion tokens, whereas you provided 200000.","param":"max_tokens","code":"invalid_value"}}`, kindOutputCap, 0, 0, [2]int{}},
 	} {
 		e := classify("p", tc.status, []byte(tc.body))
 		if e.Kind != tc.want {

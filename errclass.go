@@ -106,17 +106,17 @@ func isIdentifier(s string) bool { return identifierRe.MatchString(s) }
 // The concepts, as word patterns over masked, lower-cased text.
 var (
 	// inputNoun is the side of the request that trimming makes smaller.
-	inputNoun = regexp.MustCompile(`\b(?:prompts?|inputs?|context|messages?|requests?|tokens?|conversation|history)\b`)
+	inputNoun = regexp.MustCompile(`\b(?:prompts?|inputs?|context|messages?|requests?|tokens?|conversation|history|questions?)\b|输入|提示|消息|上下文|对话`)
 	// inputSide is the narrower set that blames the prompt even when an
 	// output phrase is also named (context and request are too general).
 	inputSide = regexp.MustCompile(`\b(?:prompts?|inputs?|messages|conversation|history)\b`)
 	// excess is a quantity over a bound.
-	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|(?:longer|greater|more|larger) (?:\w+ )?than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b`)
+	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|(?:longer|greater|more|larger) (?:\w+ )?than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b|超过|超出|超长|过长|太长`)
 	// lengthExcess says "too long" of an input, which is a length in tokens
 	// even when the text never says tokens (Bedrock, Ollama).
-	lengthExcess = regexp.MustCompile(`\b(?:prompts?|inputs?|messages?|conversation|request)\b(?: \w+)?(?: is| are)? (?:too long|longer than)|\b(?:input|prompt) length\b`)
+	lengthExcess = regexp.MustCompile(`\b(?:prompts?|inputs?|messages?|conversation|request)\b(?: \w+)?(?: is| are)? (?:too long|longer than)|\b(?:input|prompt) length\b|(?:输入|提示词?|消息|上下文|prompt)\s*(?:长度)?\s*(?:超长|过长|太长)`)
 	// tokenSense says the bound is on tokens or the context window.
-	tokenSense = regexp.MustCompile(`\btokens?\b|\bcontext\b|n_ctx|n ctx|max model len|model length|\bseq(?:uence)? len(?:gth)?\b|\b(?:input|prompt) length\b`)
+	tokenSense = regexp.MustCompile(`\btokens?\b|\bcontext\b|n_ctx|n ctx|max model len|model (?:max(?:imum)? )?length|\bseq(?:uence)? len(?:gth)?\b|\b(?:input|prompt) length\b|上下文`)
 	// byteSense says the bound is on bytes of the request body.
 	byteSense = regexp.MustCompile(`\bbytes?\b|\d\s?(?:[km]i?b|megabytes?|kilobytes?)\b|payload|entity too large|request too large|'body'|body (?:is )?too|request body|maximum size|size limit`)
 	// imageCap is a limit on an image's size or dimensions.
@@ -126,12 +126,15 @@ var (
 	stringCap = regexp.MustCompile(`\b(?:string|array) (?:too long|above max)|\b(?:string|array) with maximum length|\bstring should have`)
 	// fieldMark names one value of the request rather than the whole input:
 	// an indexed or dotted path, or the words for a single value.
-	fieldMark = regexp.MustCompile(`\w\[\d*\]|\.(?:content|name|description|text|arguments)\b|\b(?:string|array|field|property|value|parameter|param)\b`)
+	fieldMark = regexp.MustCompile(`\w\[\d*\]|\.(?:content|name|description|text|arguments)\b|\b(?:string|array|field|property|value|parameter|param|content)\b`)
 	// charSense says a bound is in characters.
 	charSense = regexp.MustCompile(`\bchar(?:acter)?s?\b`)
 	// lengthBound is a length named as a bound ("max length", "length
 	// limit"): of the input, it is a context length in the provider's unit.
 	lengthBound = regexp.MustCompile(`\b(?:max(?:imum)?|allowed|permitted) (?:\w+ )?length\b|\blength (?:limit|exceeded)\b`)
+	// windowNoun names the model's window itself: exceeding it is a
+	// context-length rejection whatever the sentence's subject.
+	windowNoun = regexp.MustCompile(`\bcontext (?:window|length|size)\b|\bmodel (?:max(?:imum)? )?length\b|\bmax(?:imum)? context\b`)
 	// reduceInput asks for the input to be made shorter: the remedy a heal
 	// applies, so the bound it names is the input's length.
 	reduceInput = regexp.MustCompile(`\b(?:reduce|shorten|decrease|lower|cut) (?:the |your )?(?:(?:length|size) of (?:the |your )?)?(?:messages?|prompts?|inputs?|conversation|context|history)\b`)
@@ -248,7 +251,7 @@ func isOneValueCap(t errText) bool {
 // length bound ("prompt exceeds max length"); or a request to shorten it.
 // A clause that names one field is about that field, not the input.
 func inputExcess(c string, sense bool) bool {
-	if lengthExcess.MatchString(c) || reduceInput.MatchString(c) {
+	if lengthExcess.MatchString(c) || reduceInput.MatchString(c) || windowNoun.MatchString(c) && excess.MatchString(c) {
 		return true
 	}
 	if fieldMark.MatchString(c) || !inputNoun.MatchString(c) || !excess.MatchString(c) {
@@ -309,8 +312,8 @@ var numberRe = regexp.MustCompile(`\d{1,3}(?:,\d{3})+|\d+`)
 // limitCue and actualCue are words that, shortly before a number, say
 // whether it is the bound or the request's size.
 var (
-	limitCue  = regexp.MustCompile(`maximum|\bmax\b|limit|allowed|allows|supports?|up to|\bonly\b|exceeds?|must be|should be|at most|less than|no more than|context (?:length|window|size|of)|n_ctx|n ctx|model length|max model len|seq len|window|capacity|range|<=|\bjust\b|equal to`)
-	actualCue = regexp.MustCompile(`request|requested|resulted in|contains?|received|given|\bhas\b|\bhave\b|count|length|\bgot\b|sent|total|prompt|input|keep|n_keep|current`)
+	limitCue  = regexp.MustCompile(`maximum|\bmax\b|limit|allowed|allows|supports?|up to|\bonly\b|exceeds?|must be|should be|at most|less than|no more than|context (?:length|window|size|of)|n_ctx|n ctx|model length|max model len|seq len|window|capacity|range|<=|\bjust\b|equal to|限制|上限|最大|最多`)
+	actualCue = regexp.MustCompile(`request|requested|resulted in|contains?|received|given|\bhas\b|\bhave\b|count|length|\bgot\b|sent|total|prompt|input|keep|n_keep|current|当前|输入|请求`)
 )
 
 // charUnit is a number's unit word saying characters.

@@ -223,8 +223,9 @@ func TestLearnedWindowLifecycle(t *testing.T) {
 	day := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
 	home := t.TempDir()
 	noFigure := `{"error":{"code":"1261","message":"Prompt exceeds max length"}}`
+	chars := `{"error":{"message":"Prompt too long: the messages total 612004 characters, above the limit of 524288 characters for this model."}}`
 	fp := newFakeProvider(t, fail(400, proxy), sse(textStream("healed")), // one server: the window is the server's and the model's
-		sse(textStream("one")), fail(400, noFigure), sse(textStream("healed")))
+		sse(textStream("one")), fail(400, noFigure), sse(textStream("healed")), sse(textStream("one")), fail(400, chars), sse(textStream("healed")))
 	if r := runAt(t, fp, home, day, []string{"q"}, ""); r.code != 0 || r.stdout != "healed\n" {
 		t.Fatalf("heal: code %d stdout %q: %s", r.code, r.stdout, r.stderr)
 	}
@@ -258,6 +259,12 @@ func TestLearnedWindowLifecycle(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(home, "cache", "yaicli", "windows.json")); strings.Contains(string(b), windowLearned) {
 		t.Errorf("a rejection without a figure taught a window: %s", b)
+	}
+	if r := runAt(t, fp, home, day, []string{"--chat"}, "first "+bigPrompt(2000)+"\nsecond\n"); r.code != 0 || !strings.HasSuffix(r.stdout, "healed\n") {
+		t.Fatalf("heal of a character pre-check: code %d stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "cache", "yaicli", "windows.json")); strings.Contains(string(b), windowLearned) {
+		t.Errorf("figures in characters taught a token window: %s", b)
 	}
 }
 

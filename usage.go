@@ -1,28 +1,10 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
 )
-
-// cacheKey is a session's prompt_cache_key: a hash of the model, the
-// system prompt and the conversation's first question, so every request
-// of a session has the same key, another session (another first
-// question) another, and no clock or randomness is needed.
-func cacheKey(model string, h []message) string {
-	s := sha256.New()
-	io.WriteString(s, model)
-	for _, m := range h {
-		io.WriteString(s, "\x00"+m.Role+"\x00"+m.Content)
-		if m.Role == "user" {
-			break
-		}
-	}
-	return "yaicli-" + hex.EncodeToString(s.Sum(nil))[:16]
-}
 
 // usageSum is the usage providers reported for some requests: the whole
 // prompts, the parts of them read from the prompt cache and written to it,
