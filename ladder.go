@@ -25,7 +25,9 @@ import (
 //     each keeping its full text on disk (a page of a file continues in that
 //     file, nothing is spilled again);
 //  d. only then whole turn groups go, oldest first, never the newest, so no
-//     tool message loses its call.
+//     tool message loses its call: while still over the limit, or, not in a
+//     heal, down to the mark when that makes room for another round like
+//     this one, and then the session's first turn group (its task) stays.
 //
 // Once a request is over its limit, every rung goes down to the low-water
 // mark (CONTEXT_TRIM_TARGET of the limit), not just under the limit: the
