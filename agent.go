@@ -322,12 +322,15 @@ func (a *agent) admit(h []message, start int, specs []toolSpec) []message {
 }
 
 // report says what a reduction did: one stderr line in text mode, the
-// events otherwise. Both carry the same numbers.
+// events otherwise (masking, then cutting and dropping, each event adding
+// up on its own). Both carry the same numbers.
 func (a *agent) report(rep trimReport, limit int) {
 	if line := rep.line(limit); line != "" && !a.ev.on() {
 		fmt.Fprintln(a.stderr, line)
 	}
-	a.ev.trim(rep, limit)
+	masks, rest := rep.parts()
+	a.ev.trim(masks, limit)
+	a.ev.trim(rest, limit)
 }
 
 // ladderFor is the ladder of a request limited to limit tokens that sends

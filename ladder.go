@@ -25,7 +25,9 @@ import (
 //     each keeping its full text on disk (a page of a file continues in that
 //     file, nothing is spilled again);
 //  d. only then whole turn groups go, oldest first, never the newest, so no
-//     tool message loses its call.
+//     tool message loses its call: while still over the limit, or, not in a
+//     heal, down to the mark when that makes room for another round like
+//     this one, and then the session's first turn group (its task) stays.
 //
 // Once a request is over its limit, every rung goes down to the low-water
 // mark (CONTEXT_TRIM_TARGET of the limit), not just under the limit: the
@@ -67,6 +69,15 @@ type trimReport struct {
 	before, after  int // estimated tokens of the request
 }
 
+// parts splits r in two that add up each: the masking (before to
+// before-saved), then the cutting and dropping (from there to after).
+func (r trimReport) parts() (masks, rest trimReport) {
+	mid := r.before - r.saved
+	masks = trimReport{masked: r.masked, saved: r.saved, unsaved: r.unsaved, before: r.before, after: mid}
+	rest = trimReport{shrunk: r.shrunk, shrunkSaved: r.shrunkSaved, groups: r.groups, tokens: r.tokens, before: mid, after: r.after}
+	return masks, rest
+}
+
 // reduced reports whether the reduction changed the request.
 func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups > 0 }
 
@@ -100,20 +111,26 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
 	// d. whole turn groups, oldest first, until at the mark: when still
-	// over the limit, or when that buys the next turns room (dropToMark).
-	cut := 0
-	if total > l.limit || l.dropToMark(h, costs, orig, total, mark, round) {
-		to := mark
+	// over the limit, or when that buys the next turns room (dropToMark),
+	// and then the session's first turn group (its task, as first said)
+	// stays.
+	var lo, hi int // the messages dropped, h[lo:hi] before dropping
+	forced := total > l.limit
+	if forced || l.dropToMark(h, costs, orig, total, mark, round) {
+		to, first := mark, 1
+		if forced {
+			first = 0
+		}
 		if l.words {
 			to = l.limit
 		}
-		h, total, cut, rep.groups, _ = dropOldest(h, costs, total, to)
-		for i := leadLen(h); i < cut; i++ {
+		h, total, lo, hi, rep.groups = dropFrom(h, costs, total, to, first)
+		for i := lo; i < hi; i++ {
 			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
 		}
 	}
 	for k, i := range masks.at {
-		if i >= cut {
+		if i < lo || i >= hi {
 			rep.masked++
 			rep.saved += masks.saved[k]
 		}
@@ -140,13 +157,13 @@ func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round in
 	return l.limit-mark >= next
 }
 
-// droppable is what dropping every turn group but the newest would give
-// back: the messages between the lead and the newest group.
+// droppable is what dropping every turn group but the first and the
+// newest would give back.
 func droppable(h []message, costs []int) int {
 	starts := groupStarts(h)
 	n := 0
-	if len(starts) > 1 {
-		for _, c := range costs[starts[0]:starts[len(starts)-1]] {
+	if len(starts) > 2 {
+		for _, c := range costs[starts[1]:starts[len(starts)-1]] {
 			n += c
 		}
 	}
@@ -187,14 +204,31 @@ func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimR
 	for _, c := range costs[round:] {
 		mine += c
 	}
-	rep.shrunk += capToRoom(h[round:], mark-(total-mine), l.est, l.spill)
+	rest := total - mine
+	capAbove(h[round:], mark-rest, roomFloor, l.est, l.spill)
+	if now := rest + l.priceOf(h[round:]); now > l.limit {
+		// Still over: below the usual floor rather than drop a person's words.
+		capAbove(h[round:], l.limit-rest, lastFloor, l.est, l.spill)
+	}
 	for i := round; i < len(h); i++ {
 		c := l.est(h[i])
+		if c < costs[i] {
+			rep.shrunk++
+		}
 		rep.shrunkSaved += costs[i] - c
 		total -= costs[i] - c
 		costs[i] = c
 	}
 	return h, total
+}
+
+// priceOf is what the messages ms cost.
+func (l ladder) priceOf(ms []message) int {
+	n := 0
+	for _, m := range ms {
+		n += l.est(m)
+	}
+	return n
 }
 
 // admit takes a round's fresh results, h[start:], into the history. When
@@ -251,24 +285,25 @@ func keptStart(h []message, keep int) int {
 	return starts[len(starts)-keep]
 }
 
-// dropOldest drops the oldest turn groups, never the newest, until total
-// is at most target; costs prices h's messages. It returns the history, the
-// new total, the index in h of the first message kept after the lead, and
-// the groups and tokens dropped.
-func dropOldest(h []message, costs []int, total, target int) ([]message, int, int, int, int) {
+// dropFrom drops turn groups from the first-th on (0: the oldest), oldest
+// first, never the newest, until total is at most target; costs prices h's
+// messages. It returns the history, the new total, the span h[lo:hi] it
+// dropped and how many groups that was.
+func dropFrom(h []message, costs []int, total, target, first int) ([]message, int, int, int, int) {
 	starts := groupStarts(h)
-	drop, tokens := 0, 0
+	drop := first
 	for drop < len(starts)-1 && total > target {
 		for i := starts[drop]; i < starts[drop+1]; i++ {
 			total -= costs[i]
-			tokens += costs[i]
 		}
 		drop++
 	}
-	if drop == 0 {
+	if drop <= first {
 		return h, total, 0, 0, 0
 	}
-	return dropGroups(h, drop), total, starts[drop], drop, tokens
+	lo, hi := starts[first], starts[drop]
+	out := append(append([]message(nil), h[:lo]...), h[hi:]...)
+	return out, total, lo, hi, drop - first
 }
 
 // line is the stderr line: what was done, in order, with numbers that add
@@ -297,6 +332,11 @@ func (r trimReport) line(limit int) string {
 // below it a result stops being useful, and its paging call fetches more.
 const roomFloor = 2000
 
+// lastFloor is the fewest characters rung c leaves a result when the
+// usual floor would leave the request over its limit: the marker and a
+// little of the head, so that no turn group has to go for it.
+const lastFloor = 800
+
 // budgetCapNote ends the marker of a result cut to the room left, so the
 // model knows why it is shorter than the tool's own cap.
 const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
@@ -308,6 +348,11 @@ const budgetCapNote = "the cap came from the token budget: this result's share o
 // a result cut so is first written to disk through spill. It returns how
 // many it cut.
 func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
+	return capAbove(rs, room, roomFloor, est, spill)
+}
+
+// capAbove is capToRoom cutting no result below floor characters.
+func capAbove(rs []message, room, floor int, est func(message) int, spill func(*message)) int {
 	costs := make([]int, len(rs))
 	sum := 0
 	for i, m := range rs {
@@ -330,7 +375,7 @@ func capToRoom(rs []message, room int, est func(message) int, spill func(*messag
 			continue
 		}
 		for _, j := range order[k:] {
-			if capTo(&rs[j], share, est, spill) {
+			if capToFloor(&rs[j], share, floor, est, spill) {
 				cut++
 			}
 		}
@@ -343,15 +388,20 @@ func capToRoom(rs []message, room int, est func(message) int, spill func(*messag
 // roomFloor characters, with the budget note in its marker (cutter). It
 // reports whether m got shorter.
 func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
+	return capToFloor(m, tokens, roomFloor, est, spill)
+}
+
+// capToFloor is capTo cutting m to no fewer than floor characters.
+func capToFloor(m *message, tokens, floor int, est func(message) int, spill func(*message)) bool {
 	chars := utf8.RuneCountInString(m.Content)
-	if m.Role != "tool" || isStub(m.Content) || chars <= roomFloor {
+	if m.Role != "tool" || isStub(m.Content) || chars <= floor {
 		return false
 	}
 	orig, cost := m.Content, est(*m)
 	render := cutter(m, spill, budgetCapNote)
 	n := chars
-	for i := 0; i < 6 && cost > tokens && n > roomFloor; i++ {
-		n = max(roomFloor, int(float64(n)*float64(tokens)/float64(cost)*0.97))
+	for i := 0; i < 6 && cost > tokens && n > floor; i++ {
+		n = max(floor, int(float64(n)*float64(tokens)/float64(cost)*0.97))
 		m.Content = render(n)
 		cost = est(*m)
 	}

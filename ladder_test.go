@@ -390,6 +390,16 @@ func TestHealEventsAddUp(t *testing.T) {
 	}
 }
 
+// TestReportPartsAddUp: a reduction that masks, cuts and drops is told as
+// two events, each adding up, the second starting where the first ends.
+func TestReportPartsAddUp(t *testing.T) {
+	r := trimReport{masked: 2, saved: 900, shrunk: 1, shrunkSaved: 300, groups: 1, tokens: 200, before: 5000, after: 3600}
+	m, rest := r.parts()
+	if m.before-m.saved != m.after || rest.before-rest.shrunkSaved-rest.tokens != rest.after || m.after != rest.before || rest.after != r.after {
+		t.Errorf("parts %+v %+v of %+v", m, rest, r)
+	}
+}
+
 // TestHysteresisEighthOfBudget: a 30-turn chat at an 8000-token budget on
 // the default path (no --yes: the model reads workspace files, which asks
 // nothing), each turn reading a result of an eighth of the budget, reduces
