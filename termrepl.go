@@ -558,12 +558,15 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 // through a screen writer: the question and the echo are shown, not obeyed.
 func (ts *termSession) question(ctx context.Context, q string) string {
 	w := screenWriter{w: ts.out}
-	fmt.Fprint(w, q)
+	cut := ts.showQuestion(w, q, false)
 	var answer []rune
 	for ctx.Err() == nil {
 		k, ok := ts.t.readKey(100 * time.Millisecond)
 		switch {
 		case !ok:
+		case k.kind == keyEnter && cut && string(answer) == "s":
+			fmt.Fprint(w, "\n")
+			answer, cut = nil, ts.showQuestion(w, q, true)
 		case k.kind == keyEnter:
 			fmt.Fprint(w, "\n")
 			return string(answer)
@@ -579,6 +582,28 @@ func (ts *termSession) question(ctx context.Context, q string) string {
 	fmt.Fprintln(ts.errw, "yaicli: interrupted at the question; nothing ran")
 	ts.quietCancel = true // runTurn ends the turn without another line
 	return ""
+}
+
+// showQuestion writes an approval question, whose last line is what is
+// asked: whole when all is true or it fits the screen, else its head (the
+// size line is the first) and the question together, with how to see the
+// rest; it reports whether it cut.
+func (ts *termSession) showQuestion(w screenWriter, q string, all bool) (cut bool) {
+	width, height := ts.t.size()
+	lines := strings.Split(q, "\n")
+	body, ask := lines[:len(lines)-1], lines[len(lines)-1]
+	room := max(height-3, 3) // the "more" line, the question and a row to spare
+	if all || rowsAt(body, width) <= room {
+		fmt.Fprint(w, q)
+		return false
+	}
+	shown, used := 0, 0
+	for shown < len(body) && used+rowsAt(body[shown:shown+1], width) <= room-1 {
+		used += rowsAt(body[shown:shown+1], width)
+		shown++
+	}
+	fmt.Fprintf(w, "%s\n  … +%d more lines: s and Enter shows them all\n%s", strings.Join(body[:shown], "\n"), len(body)-shown, ask)
+	return true
 }
 
 // viewer shows this turn's tool outputs full-screen; output that arrives

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -212,4 +213,32 @@ func TestDrawingKeepsTextSafe(t *testing.T) {
 	if rows, _, _ := e.render(">>> ", 40); rows[0] != ">>> txt.?exe" {
 		t.Errorf("render of a pasted override = %q", rows[0])
 	}
+}
+
+// TestTmuxTallApprovalQuestion: a command question taller than the screen
+// shows its size line, its head and the question together; s and Enter
+// shows it all and asks again.
+func TestTmuxTallApprovalQuestion(t *testing.T) {
+	t.Parallel()
+	var tall []string
+	for i := 1; i <= 60; i++ {
+		tall = append(tall, fmt.Sprintf("echo line%d", i))
+	}
+	args, _ := json.Marshal(map[string]string{"shell_command": strings.Join(tall, "\n")})
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("not run, fine.")))
+	s := startTmux(t, f, "--chat")
+	s.typeText("go")
+	s.send("Enter")
+	sc := s.waitFor("[p]ermanently:")
+	for _, want := range []string{"wants to run this command (710 characters, 60 lines):", "│ echo line1\n", "more lines: s and Enter shows them all\nRun execute_shell_command?"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, sc)
+		}
+	}
+	s.typeText("s")
+	s.send("Enter")
+	s.waitFor("│ echo line60\nRun execute_shell_command?")
+	s.typeText("n")
+	s.send("Enter")
+	s.waitFor("not run, fine.")
 }
