@@ -242,3 +242,33 @@ func TestTmuxTallApprovalQuestion(t *testing.T) {
 	s.send("Enter")
 	s.waitFor("not run, fine.")
 }
+
+// TestStyledWriter: the renderers' port passes their styling and cursor
+// moves and shows everything else, whole or split anywhere between writes.
+func TestStyledWriter(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain 日本語\n", "plain 日本語\n"},
+		{"\x1b[1;38;5;208mbold\x1b[0m", "\x1b[1;38;5;208mbold\x1b[0m"},
+		{"line\r\x1b[2A\x1b[J\x1b[2K\x1b[4C", "line\r\x1b[2A\x1b[J\x1b[2K\x1b[4C"},
+		{"\x1b]52;c;ZXZpbA==\x07x", "␛]52;c;ZXZpbA==␇x"},
+		{"\x1b[?1049h\x1b[2Jy", "␛[?1049h\x1b[2Jy"},
+		{"\x1b[H\x1b[6n\u202ez\u200b", "␛[H␛[6n⟨U+202E⟩z⟨U+200B⟩"},
+		{"\u009b31m\x07\x9b", "␛[31m␇\ufffd"},
+	} {
+		var whole bytes.Buffer
+		sw := &styledWriter{w: &whole}
+		sw.Write([]byte(tc.in))
+		if whole.String() != tc.want {
+			t.Errorf("styled(%q) = %q, want %q", tc.in, whole.String(), tc.want)
+		}
+		for cut := 1; cut < len(tc.in); cut++ {
+			var split bytes.Buffer
+			sw := &styledWriter{w: &split}
+			sw.Write([]byte(tc.in[:cut]))
+			sw.Write([]byte(tc.in[cut:]))
+			if split.String() != tc.want {
+				t.Errorf("styled(%q) split at %d = %q, want %q", tc.in, cut, split.String(), tc.want)
+			}
+		}
+	}
+}
