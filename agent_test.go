@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"sync"
@@ -45,7 +46,8 @@ func TestOversizedQuestionWarnsOnce(t *testing.T) {
 }
 
 // TestHealingDropsOldGroups: a multi-turn REPL over a pipe, rejected once
-// mid-session: the retry carries fewer turn groups and no orphan.
+// mid-session with no numbers and nothing to mask: the retry carries fewer
+// turn groups (down to the mark of what was rejected) and no orphan.
 func TestHealingDropsOldGroups(t *testing.T) {
 	t.Parallel()
 	ctx := `{"error":{"message":"Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
@@ -59,13 +61,13 @@ func TestHealingDropsOldGroups(t *testing.T) {
 		t.Fatalf("%d requests, want 4", len(reqs))
 	}
 	rejected, retry := reqs[2].messages(), reqs[3].messages()
-	if g1, g2 := len(groupStarts(rejected)), len(groupStarts(retry)); g2 != g1-1 {
-		t.Errorf("retry has %d turn groups, want one fewer than %d", g2, g1)
+	if g1, g2 := len(groupStarts(rejected)), len(groupStarts(retry)); g2 >= g1 {
+		t.Errorf("retry has %d turn groups, want fewer than %d", g2, g1)
 	}
 	if retry[len(retry)-1].Content != "third" || orphans(retry) != 0 {
 		t.Errorf("retry = %+v", retry)
 	}
-	if !strings.Contains(r.stderr, "dropped the oldest turn group; retrying once") {
+	if !matches(`dropped \d turn groups? \(~\d+ tokens\); now ~\d+\n.*reduced the context to ~\d+ tokens; retrying once`, r.stderr) {
 		t.Errorf("stderr = %s", r.stderr)
 	}
 }
@@ -211,7 +213,7 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 		}
 		re := regexp.MustCompile(`read more with fs_read_file: (\{.*\})`)
 		mm := re.FindStringSubmatch(res)
-		if mm == nil || !strings.HasPrefix(res, `{"command":`) || !strings.HasSuffix(res, `"exit_code":0}`) {
+		if mm == nil || !strings.HasPrefix(res, "$ seq 1 1000000\nexit code: 0\noutput:\n1\n2\n") || !strings.HasSuffix(res, "\n999999\n1000000\n") {
 			t.Fatalf("result lacks head, marker or tail: %.300s", res)
 		}
 		var a struct {
@@ -249,8 +251,8 @@ func TestSpillAndPageEndToEnd(t *testing.T) {
 	if st, _ := os.Stat(spill); st.Mode().Perm() != 0o600 || len(full) < 6<<20 {
 		t.Errorf("spill file mode %v size %d", st.Mode().Perm(), len(full))
 	}
-	if !strings.HasSuffix(string(full), `999999\n1000000\n","exit_code":0}`) {
-		t.Errorf("spill file is incomplete: ends %q", full[len(full)-50:])
+	if seq, _ := exec.Command("seq", "1", "1000000").Output(); !bytes.Equal(full, seq) {
+		t.Errorf("spill file is not the command's output byte for byte: %d bytes, ends %q", len(full), full[len(full)-50:])
 	}
 	var w fileWindow
 	if err := json.Unmarshal([]byte(page), &w); err != nil || !w.Success {

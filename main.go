@@ -82,7 +82,11 @@ Flags (before or after the question):
                             print the shell completion script (shell from $SHELL if not named)
       --install-completion [bash|zsh|fish]
                             write it where that shell loads it, and say what to do next
-  -V, --verbose             show the effective configuration (key masked)
+      --forget-window [MODEL]
+                            forget the context window learned from a rejection for
+                            MODEL (default: MODEL's setting; "all": every model).
+                            Learned windows are kept 7 days; /context shows the date
+  -V, --verbose             show the effective configuration (key masked) and any learned window
   -v, --version             print the version
   -h, --help                this text
 
@@ -123,7 +127,7 @@ type options struct {
 	help, version, template, verbose, chat, countTokens bool
 	writeConfig                                         bool
 	listProviders, listMCP, listRoles, listChats        bool
-	shell, code, print                                  bool
+	shell, code, print, forgetWindow                    bool
 	role, showRole, createRole, deleteRole              string
 	configPath                                          string
 	images                                              []string
@@ -152,6 +156,7 @@ func defineFlags(o *options) (fs *flag.FlagSet, contradiction func() error) {
 		{&o.template, []string{"template"}}, {&o.writeConfig, []string{"write-config"}}, {&o.countTokens, []string{"count-tokens"}},
 		{&o.listProviders, []string{"list-providers"}}, {&o.listMCP, []string{"list-mcp"}},
 		{&o.listRoles, []string{"list-roles"}}, {&o.listChats, []string{"list-chats"}},
+		{&o.forgetWindow, []string{"forget-window"}}, // the model, if named, is the next word
 	} {
 		for _, n := range b.names {
 			fs.BoolVar(b.v, n, false, "")
@@ -261,6 +266,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	}
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
 		writeEffective(stderr, in.cfg)
+		writeLearnedWindows(stderr, openWindowCache(in.cfg.cacheDir, in.cfg.now), in.cfg)
 	}
 	if o.countTokens {
 		return countTokens(in.cfg.Model, o.prompt, stdin, stdout, stderr)
@@ -277,6 +283,8 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	case o.listChats:
 		writeChatList(stdout, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
 		return exitOK
+	case o.forgetWindow:
+		return forgetWindowCommand(in.cfg, o.prompt, stdout)
 	case o.listMCP:
 		return in.listMCP(ctx)
 	}
@@ -452,16 +460,20 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 // on stdout (--code: only its code) and exits with the turn's code.
 func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
 	cfg, stdout, stderr := in.cfg, in.stdout, in.stderr
+	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
+	// One answer per file: a retry's partial answer is held back from a
+	// file or pipe, struck on a terminal (events.answers).
+	answer := ev.answers(stdout, stdout, stderr, in.e.stdoutTTY)
+	defer ev.keep() // after the fence filter's last line
 	var out io.Writer
 	if in.o.code {
-		ff := &fenceFilter{w: stdout}
+		ff := &fenceFilter{w: answer}
 		defer ff.flush()
 		out = ff
 		cfg = cfg.withoutTools()
 	} else {
-		out = answerWriter(cfg, stdout, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
+		out = answerWriter(cfg, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}
-	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
 		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false
 	}

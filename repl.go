@@ -142,7 +142,9 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	o := agentIO{answer: out, raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
+	// One answer per file: a retry's partial answer is held from a file
+	// (struck on a terminal); previews follow the request's held text.
+	o := agentIO{answer: ev.answers(out, stdout, stderr, e.stdoutTTY), raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
 		expand: "/show-output to expand", ev: ev}
 	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
 		o.ask = askOn(nil, false, stderr, e.openTTY)
@@ -386,6 +388,8 @@ const replHelp = `Commands:
   /compact [N]          keep only the last N turn groups (default 2)
   /compact --summary [N] replace all but the last N turn groups by a model-written summary
   /clear                start over with an empty history
+  /forget-window [MODEL|all]
+                        forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
   /save [title]         save the chat (a titled chat saves itself after every answer)
@@ -428,6 +432,7 @@ var replCommands = []replCommand{
 		}
 		s.compact(f[1:])
 	}},
+	{names: []string{"/forget-window"}, run: func(s *session, _ []string, arg string) { s.agent.forgetWindow(context.Background(), arg, s.out) }},
 	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
 	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
 	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -38,21 +39,25 @@ func startTmuxShell(t *testing.T, f *fakeProvider, script string) *tmuxSession {
 // config, cache and TMPDIR, pointed at the fake provider.
 func launchTmux(t *testing.T, f *fakeProvider, cmdline string) *tmuxSession {
 	t.Helper()
+	slowTest(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is missing: .ci/run installs it")
 		}
-		t.Skip("tmux not installed")
+		skipWithout(t, "tmux", "tmux not installed")
 	}
 	home := t.TempDir()
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("yaicli-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	s := &tmuxSession{t: t, socket: tmuxSocketPrefix() + strconv.FormatInt(time.Now().UnixNano(), 10)}
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
 		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv}
 	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " " + cmdline
 	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v: %s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", s.socket, "kill-server").Run()
+		os.Remove(tmuxSocketPath(s.socket)) // the server leaves it behind
+	})
 	return s
 }
 
@@ -195,7 +200,7 @@ func TestTmuxREPL(t *testing.T) {
 	s.waitForPrompt(">>>")
 	s.send("C-o")
 	sc = s.waitFor("model-visible text") // the status row is drawn last
-	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
+	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, "$ seq 1 20000") || strings.Contains(sc, `"output":"`) {
 		t.Errorf("viewer:\n%s", sc)
 	}
 	s.send("Down")
