@@ -414,9 +414,12 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
 		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory}
 	width := func() int { w, _ := t.size(); return w }
-	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
-		think: newReasoningView(ts.errw, e.stderrTTY, e.getenv), spinTo: spinnerOn(ts.errw, e.stderrTTY, e.getenv),
-		width: width, expand: "Ctrl+O to expand", ask: ts.ask}
+	// The renderers (Markdown, reasoning, spinner) draw through the screen's
+	// styled port; notices and previews through its text port (agentFor).
+	o := agentIO{answer: answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
+		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
+		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
+		width:  width, expand: "Ctrl+O to expand", ask: ts.ask}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) {
@@ -558,12 +561,15 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 // through a screen writer: the question and the echo are shown, not obeyed.
 func (ts *termSession) question(ctx context.Context, q string) string {
 	w := screenWriter{w: ts.out}
-	fmt.Fprint(w, q)
+	cut := ts.showQuestion(w, q, false)
 	var answer []rune
 	for ctx.Err() == nil {
 		k, ok := ts.t.readKey(100 * time.Millisecond)
 		switch {
 		case !ok:
+		case k.kind == keyEnter && cut && string(answer) == "s":
+			fmt.Fprint(w, "\n")
+			answer, cut = nil, ts.showQuestion(w, q, true)
 		case k.kind == keyEnter:
 			fmt.Fprint(w, "\n")
 			return string(answer)
@@ -579,6 +585,28 @@ func (ts *termSession) question(ctx context.Context, q string) string {
 	fmt.Fprintln(ts.errw, "yaicli: interrupted at the question; nothing ran")
 	ts.quietCancel = true // runTurn ends the turn without another line
 	return ""
+}
+
+// showQuestion writes an approval question, whose last line is what is
+// asked: whole when all is true or it fits the screen, else its head (the
+// size line is the first) and the question together, with how to see the
+// rest; it reports whether it cut.
+func (ts *termSession) showQuestion(w screenWriter, q string, all bool) (cut bool) {
+	width, height := ts.t.size()
+	lines := strings.Split(q, "\n")
+	body, ask := lines[:len(lines)-1], lines[len(lines)-1]
+	room := max(height-3, 3) // the "more" line, the question and a row to spare
+	if all || rowsAt(body, width) <= room {
+		fmt.Fprint(w, q)
+		return false
+	}
+	shown, used := 0, 0
+	for shown < len(body) && used+rowsAt(body[shown:shown+1], width) <= room-1 {
+		used += rowsAt(body[shown:shown+1], width)
+		shown++
+	}
+	fmt.Fprintf(w, "%s\n  … +%d more lines: s and Enter shows them all\n%s", strings.Join(body[:shown], "\n"), len(body)-shown, ask)
+	return true
 }
 
 // viewer shows this turn's tool outputs full-screen; output that arrives

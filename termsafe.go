@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -240,4 +241,91 @@ func termText(terminal bool, s string) string {
 		return sanitize(s)
 	}
 	return s
+}
+
+// styledWriter is the screen's port for renderers that lay out text they
+// made safe themselves and add their own styling and cursor moves (the
+// Markdown renderer, the reasoning view, the spinner). It passes text, CR
+// and the sequences they use: SGR (colours, bold), cursor up and right,
+// erase below and erase in line; anything else (OSC, other CSI, C1, other
+// controls, bidirectional and zero-width characters) is shown visibly, so a
+// renderer's slip cannot let a model's bytes drive the terminal. A
+// sequence or character split between two writes waits for its rest.
+type styledWriter struct {
+	w       io.Writer
+	pending []byte
+}
+
+// styledMax is the longest sequence a renderer sends; an ESC that starts
+// a longer one is shown, not waited on.
+const styledMax = 32
+
+// Write passes p on with everything but the renderers' own sequences made
+// visible.
+func (s *styledWriter) Write(p []byte) (int, error) {
+	data := append(s.pending, p...)
+	s.pending = nil
+	cut := len(data) // hold back a character split at the end
+	for i := len(data) - 1; i >= 0 && i >= len(data)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(data[i]) {
+			if !utf8.FullRune(data[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	var out []byte
+	start := 0
+	for i := 0; i < cut; {
+		if c := data[i]; c != 0x1b && c != '\r' {
+			i++
+			continue
+		}
+		out, start = appendSafe(out, data[start:i]), i
+		n, ok := styledSeq(data[i:cut])
+		switch {
+		case data[i] == '\r':
+			out, n = append(out, '\r'), 1
+		case n == 0 && cut-i < styledMax: // its rest is in the next write
+			cut = i
+			n = 0
+		case ok:
+			out = append(out, data[i:i+n]...)
+		default:
+			out, n = appendVisible(out, 0x1b), 1
+		}
+		if n == 0 {
+			break
+		}
+		i += n
+		start = i
+	}
+	out = appendSafe(out, data[start:cut])
+	s.pending = append(s.pending[:0:0], data[cut:]...)
+	if _, err := s.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// styledSeq reads the ESC sequence at the start of b: its length (0: b
+// ends before it does) and whether it is one the renderers send.
+func styledSeq(b []byte) (n int, ok bool) {
+	if len(b) < 2 {
+		return 0, false
+	}
+	if b[1] != '[' {
+		return 1, false
+	}
+	j := 2
+	for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == ';') {
+		j++
+	}
+	if j == len(b) {
+		return 0, false
+	}
+	if strings.IndexByte("mACJK", b[j]) < 0 {
+		return 1, false
+	}
+	return j + 1, true
 }

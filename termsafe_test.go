@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -211,5 +212,63 @@ func TestDrawingKeepsTextSafe(t *testing.T) {
 	e.insert("txt.\u202eexe")
 	if rows, _, _ := e.render(">>> ", 40); rows[0] != ">>> txt.?exe" {
 		t.Errorf("render of a pasted override = %q", rows[0])
+	}
+}
+
+// TestTmuxTallApprovalQuestion: a command question taller than the screen
+// shows its size line, its head and the question together; s and Enter
+// shows it all and asks again.
+func TestTmuxTallApprovalQuestion(t *testing.T) {
+	t.Parallel()
+	var tall []string
+	for i := 1; i <= 60; i++ {
+		tall = append(tall, fmt.Sprintf("echo line%d", i))
+	}
+	args, _ := json.Marshal(map[string]string{"shell_command": strings.Join(tall, "\n")})
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("not run, fine.")))
+	s := startTmux(t, f, "--chat")
+	s.typeText("go")
+	s.send("Enter")
+	sc := s.waitFor("[p]ermanently:")
+	for _, want := range []string{"wants to run this command (710 characters, 60 lines):", "│ echo line1\n", "more lines: s and Enter shows them all\nRun execute_shell_command?"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, sc)
+		}
+	}
+	s.typeText("s")
+	s.send("Enter")
+	s.waitFor("│ echo line60\nRun execute_shell_command?")
+	s.typeText("n")
+	s.send("Enter")
+	s.waitFor("not run, fine.")
+}
+
+// TestStyledWriter: the renderers' port passes their styling and cursor
+// moves and shows everything else, whole or split anywhere between writes.
+func TestStyledWriter(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain 日本語\n", "plain 日本語\n"},
+		{"\x1b[1;38;5;208mbold\x1b[0m", "\x1b[1;38;5;208mbold\x1b[0m"},
+		{"line\r\x1b[2A\x1b[J\x1b[2K\x1b[4C", "line\r\x1b[2A\x1b[J\x1b[2K\x1b[4C"},
+		{"\x1b]52;c;ZXZpbA==\x07x", "␛]52;c;ZXZpbA==␇x"},
+		{"\x1b[?1049h\x1b[2Jy", "␛[?1049h\x1b[2Jy"},
+		{"\x1b[H\x1b[6n\u202ez\u200b", "␛[H␛[6n⟨U+202E⟩z⟨U+200B⟩"},
+		{"\u009b31m\x07\x9b", "␛[31m␇\ufffd"},
+	} {
+		var whole bytes.Buffer
+		sw := &styledWriter{w: &whole}
+		sw.Write([]byte(tc.in))
+		if whole.String() != tc.want {
+			t.Errorf("styled(%q) = %q, want %q", tc.in, whole.String(), tc.want)
+		}
+		for cut := 1; cut < len(tc.in); cut++ {
+			var split bytes.Buffer
+			sw := &styledWriter{w: &split}
+			sw.Write([]byte(tc.in[:cut]))
+			sw.Write([]byte(tc.in[cut:]))
+			if split.String() != tc.want {
+				t.Errorf("styled(%q) split at %d = %q, want %q", tc.in, cut, split.String(), tc.want)
+			}
+		}
 	}
 }
