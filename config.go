@@ -74,6 +74,9 @@ var settings = []setting{
 	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
+	{"SANDBOX", "auto", "Landlock fence of shell commands (Linux): auto = commands that run without a question, strict = every command (refused where there is no Landlock), off = none"},
+	{"SANDBOX_WRITABLE", "", "places a fenced command may also write, comma-separated (the workspace, temp and build caches always)"},
+	{"SANDBOX_NETWORK", "off", "TCP for fenced commands: off, on, or the ports they may connect to (443,80)"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
 	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks (its host is always reachable)"},
 	{"FETCH_ALLOW_PRIVATE", "false", "let fetch_webpage reach loopback, private, link-local and metadata addresses"},
@@ -146,6 +149,8 @@ type config struct {
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
 	ToolReadRoots                    []string
 	ToolAllow, ToolDeny              []string
+	Sandbox, SandboxNetwork          string   // SANDBOX: auto, strict or off (sandbox.go)
+	SandboxWritable                  []string // extra places fenced commands may write
 	ToolPermissionsFile              string
 	ToolAuditLog                     string // "" = no audit log
 	apiKeySource                     string
@@ -318,6 +323,8 @@ func (c *config) parseToolSettings(p parser) {
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
+	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")
+	c.SandboxWritable = p.list("SANDBOX_WRITABLE")
 	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
 }
 

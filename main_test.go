@@ -22,6 +22,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if code, ok := sandboxEntry(os.Args); ok { // the test binary is the shell tool's wrapper in-process
+		os.Exit(code)
+	}
 	if mode := os.Getenv("YAICLI_FAKE_MCP"); mode != "" {
 		fakeMCPServer(mode) // the test binary doubles as a misbehaving MCP server
 		os.Exit(0)

