@@ -156,3 +156,81 @@ func TestSandboxOrdinaryWork(t *testing.T) {
 		})
 	}
 }
+
+// cancelOn is a writer that cancels when the text it is waiting for has
+// been written.
+type cancelOn struct {
+	strings.Builder
+	want   string
+	cancel context.CancelFunc
+}
+
+// Write records p and cancels once want is in it.
+func (c *cancelOn) Write(p []byte) (int, error) {
+	c.Builder.Write(p)
+	if strings.Contains(c.String(), c.want) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// leftWith lists the processes whose command line holds marker.
+func leftWith(marker string) []string {
+	var out []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), marker) {
+			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
+}
+
+// descendantCases are commands whose children leave the shell's process
+// group (setsid, double forks, nohup); 1000.%d becomes a marker.
+var descendantCases = []struct {
+	name, cmd string
+	timeout   time.Duration
+	cancel    bool
+}{
+	{"setsid at the end", "setsid sleep 1000.%d & echo started", time.Minute, false},
+	{"double fork, setsid, nohup", "(setsid sh -c 'nohup sleep 1000.%d >/dev/null 2>&1 &' &); echo started", time.Minute, false},
+	{"setsid at timeout", "setsid sleep 1000.%d & sleep 1000", 300 * time.Millisecond, false},
+	{"setsid at Ctrl+C", "setsid sleep 1000.%d & echo started; sleep 1000", time.Minute, true},
+	{"daemon holding the pipe", "setsid sh -c 'while :; do sleep 1000.%d; done' & echo started", time.Minute, false},
+}
+
+// TestEveryDescendantEnds checks no descendant is left after the command
+// ends, times out or is cancelled, fenced or not.
+func TestEveryDescendantEnds(t *testing.T) {
+	cfg := sandboxHome(t)
+	self, _ := os.Executable()
+	for i, c := range descendantCases {
+		for _, fenced := range []bool{true, false} {
+			t.Run(c.name+map[bool]string{true: " fenced", false: " unfenced"}[fenced], func(t *testing.T) {
+				marker := strconv.Itoa(1000+i) + "." + strconv.Itoa(os.Getpid()) + map[bool]string{true: "1", false: "2"}[fenced]
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if !fenced {
+					ctx = withAsked(ctx)
+				}
+				out := &cancelOn{want: "started", cancel: func() {}}
+				if c.cancel {
+					out.cancel = cancel
+				}
+				cmd := strings.Replace(c.cmd, "1000.%d", marker, 1)
+				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), out); err != nil {
+					t.Fatal(err)
+				}
+				if left := leftWith(marker); len(left) > 0 {
+					t.Errorf("%q left %v running after the tool ended (%s)", cmd, left, out.String())
+					for _, l := range left {
+						pid, _ := strconv.Atoi(strings.SplitN(l, ":", 2)[0])
+						unix.Kill(pid, unix.SIGKILL)
+					}
+				}
+			})
+		}
+	}
+}
