@@ -333,11 +333,11 @@ func scrubEnvBlock(vars []string) {
 		return
 	}
 	f := strings.Fields(string(stat[i+1:])) // f[0] is field 3 of proc(5)
-	if len(f) < 52 {
+	if len(f) < 49 {
 		return
 	}
-	start, err1 := strconv.ParseInt(f[50], 10, 64) // env_start, field 53
-	end, err2 := strconv.ParseInt(f[51], 10, 64)   // env_end, field 54
+	start, err1 := strconv.ParseInt(f[47], 10, 64) // env_start, field 50
+	end, err2 := strconv.ParseInt(f[48], 10, 64)   // env_end, field 51
 	if err1 != nil || err2 != nil || end <= start || end-start > 1<<24 {
 		return
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -232,5 +234,78 @@ func TestEveryDescendantEnds(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestKeyNotInEnvironBlock starts yaicli with provider keys in its
+// environment and reads /proc/<pid>/environ as a child (or anyone with
+// ptrace rights over it) would: the values are blanked once main starts.
+func TestKeyNotInEnvironBlock(t *testing.T) {
+	env, _ := e2eEnv(t, nil, e2e{})
+	keys := []string{"OPENAI_API_KEY=sk-proc-environ-0123456789", "ANTHROPIC_API_KEY=sk-ant-environ-0123456789", "YAI_API_KEY=sk-yai-environ-0123456789"}
+	cmd := exec.Command(binary, "hello")
+	cmd.Env = append(env, keys...)
+	stdin, err := cmd.StdinPipe() // held open: yaicli waits for the rest of its input
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	var block string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+		if block = string(b); strings.Contains(block, "OPENAI_API_KEY=xxxx") {
+			break
+		}
+		runtime.Gosched()
+	}
+	for _, k := range keys {
+		if _, v, _ := strings.Cut(k, "="); strings.Contains(block, v) {
+			t.Errorf("/proc/<yaicli>/environ still holds %s", k)
+		}
+	}
+	if !strings.Contains(block, "HOME=") {
+		t.Errorf("the environment block lost its other variables: %q", block)
+	}
+}
+
+// TestChildrenGetNoProviderKey checks the shell's and an MCP server's
+// environment: no provider's key variable, in use or not, unless the MCP
+// server's env names it.
+func TestChildrenGetNoProviderKey(t *testing.T) {
+	cfg := sandboxHome(t)
+	environ := append(cfg.shellEnv(), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
+	cases := []struct {
+		name string
+		keep map[string]string
+		want []string // variables that must be there
+	}{
+		{"shell", nil, nil},
+		{"mcp naming GEMINI_API_KEY", map[string]string{"GEMINI_API_KEY": "g-other"}, []string{"GEMINI_API_KEY"}},
+	}
+	for _, c := range cases {
+		got := strings.Join(cfg.childEnv(environ, c.keep), "\n")
+		for _, v := range providerKeyVars() {
+			if strings.Contains(got, "\n"+v+"=") && !slices.Contains(c.want, v) {
+				t.Errorf("%s: child environment holds %s", c.name, v)
+			}
+		}
+		for _, v := range c.want {
+			if !strings.Contains(got, v+"=") {
+				t.Errorf("%s: child environment lost %s, which its env names", c.name, v)
+			}
+		}
+	}
+}
+
+// TestBlankValues checks the environment block rewrite keeps its length
+// and every other variable.
+func TestBlankValues(t *testing.T) {
+	block := []byte("A=1\x00OPENAI_API_KEY=sk-1\x00OPENAI_API_KEY_X=keep\x00B=2\x00")
+	want := "A=1\x00OPENAI_API_KEY=xxxx\x00OPENAI_API_KEY_X=keep\x00B=2\x00"
+	if !blankValues(block, []string{"OPENAI_API_KEY"}) || string(block) != want {
+		t.Errorf("blankValues = %q, want %q", block, want)
 	}
 }
