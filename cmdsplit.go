@@ -544,7 +544,7 @@ var wrapperArgs = map[string]wrapper{
 	"timeout": {"-s -k --signal --kill-after", 1}, "chroot": {"--userspec --groups", 1}, "taskset": {"", 1},
 	"setsid": {"", 0}, "nohup": {"", 0}, "time": {"-f -o --format --output", 0}, "command": {"", 0}, "builtin": {"", 0},
 	"exec": {"-a", 0}, "busybox": {"", 0}, "chrt": {"", 1}, "flock": {"-w -E --timeout --conflict-exit-code", 1},
-	"xargs": {"-I -n -L -P -d -E -s -a --arg-file --max-args --max-lines --max-procs --delimiter --eof --max-chars --replace", 0},
+	"xargs":    {"-I -n -L -P -d -E -s -a --arg-file --max-args --max-lines --max-procs --delimiter --eof --max-chars --replace", 0},
 	"parallel": {"-j -S --jobs", 0}, "nsenter": {"-t -S -G --target", 0}, "unshare": {"", 0}, "watch": {"-n -d --interval", 0},
 	"strace": {"-e -o -p -s -u -E -a -b -I -O -S -X -P", 0}, "ltrace": {"-e -o -p -s -u -a -n", 0}, "valgrind": {"", 0},
 	"systemd-run": {"-p -u -E -M --property --unit --setenv --machine --slice --description", 0}, "caffeinate": {"", 0},
