@@ -22,6 +22,7 @@ type sandbox struct {
 	noWrite []string // never granted for writing (start-up files, PATH directories)
 	spill   string   // read inside the denied state directory
 	network string   // SANDBOX_NETWORK: off, on or ports
+	abi     int      // the kernel's Landlock version, read once; 0: none
 }
 
 // askedKey marks a context whose tool call the person approved by answering
@@ -69,7 +70,7 @@ var sandboxDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/rando
 // newSandbox is the sandbox of cfg's run; self is the yaicli binary ("":
 // none, commands start directly).
 func newSandbox(cfg *config, self string) *sandbox {
-	s := &sandbox{mode: cfg.Sandbox, self: self, network: cfg.SandboxNetwork, spill: cfg.ToolOutputDir, read: []string{"/"}}
+	s := &sandbox{mode: cfg.Sandbox, self: self, network: cfg.SandboxNetwork, spill: cfg.ToolOutputDir, read: []string{"/"}, abi: landlockABI()}
 	home := cfg.homeDir
 	s.write = append(s.write, cfg.workDir, envValue(cfg.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
 	if cfg.cacheDir != "" {
@@ -115,7 +116,7 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 	switch {
 	case s.mode == "off" || s.mode == "auto" && wasAsked(ctx):
 		return st
-	case landlockABI() < 1:
+	case s.abi < 1:
 		if s.mode == "strict" {
 			st.refuse = "SANDBOX=strict and this system has no Landlock sandbox (" + landlockMissing() + "); set SANDBOX=auto or off to run commands unfenced"
 		}

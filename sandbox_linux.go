@@ -201,7 +201,7 @@ func wrapShell(s wrapSpec) int {
 	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	if os.Getppid() != s.Parent {
+	if s.Parent != 0 && os.Getppid() != s.Parent {
 		return 137 // yaicli ended before the wrapper could be told to follow it
 	}
 	if s.Fence != nil {
@@ -258,6 +258,9 @@ func waitChild(pid int) syscall.WaitStatus {
 // or none can be killed (another user's, after a set-uid program).
 func sweep(pid int) {
 	for range 10000 {
+		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err == syscall.ECHILD {
+			return // no child left, so no descendant: every one has a parent chain up to us
+		}
 		if killBelow(pid) == 0 {
 			for reaped, _ := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); reaped > 0; reaped, _ = syscall.Wait4(-1, nil, syscall.WNOHANG, nil) {
 			}

@@ -309,3 +309,70 @@ func TestBlankValues(t *testing.T) {
 		t.Errorf("blankValues = %q, want %q", block, want)
 	}
 }
+
+// TestSandboxFallback: where Landlock is missing, SANDBOX=auto runs the
+// command unfenced as before (still reaped), and strict refuses it.
+func TestSandboxFallback(t *testing.T) {
+	cfg := sandboxHome(t)
+	self, _ := os.Executable()
+	for _, tc := range []struct {
+		mode    string
+		refused bool
+	}{{"auto", false}, {"strict", true}, {"off", false}} {
+		s := newSandbox(cfg, self)
+		s.mode, s.abi = tc.mode, 0
+		st := s.start(context.Background())
+		var out strings.Builder
+		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.shellEnv(), st, &out)
+		if refused := err != nil; refused != tc.refused || st.fence != nil {
+			t.Errorf("SANDBOX=%s without Landlock: err %v, fence %v; want refused %v and no fence", tc.mode, err, st.fence, tc.refused)
+		}
+		if !tc.refused && !strings.Contains(out.String(), "PRIVATE-KEY-BYTES") {
+			t.Errorf("SANDBOX=%s without Landlock did not run the command as before: %s", tc.mode, out.String())
+		}
+	}
+	if !strings.Contains(sandboxStatus("auto", "off"), "sandbox:") {
+		t.Errorf("sandboxStatus = %q", sandboxStatus("auto", "off"))
+	}
+}
+
+// TestSandboxWidened: SANDBOX_WRITABLE and SANDBOX_NETWORK widen the fence
+// to what they name and no further.
+func TestSandboxWidened(t *testing.T) {
+	cfg := sandboxHome(t)
+	extra := filepath.Join(cfg.homeDir, "shared")
+	os.Mkdir(extra, 0o700)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	connect := "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo CONNECTED"
+	for _, tc := range []struct {
+		writable, network, cmd, want string
+		ok                           bool
+	}{
+		{extra, "off", "echo x > ~/shared/f && echo WROTE", "WROTE", true},
+		{extra, "off", "echo x > ~/other && echo WROTE", "WROTE", false},
+		{"", "on", connect, "CONNECTED", true},
+		{"", port, connect, "CONNECTED", true},
+		{"", "1", connect, "CONNECTED", false},
+	} {
+		c := *cfg
+		c.SandboxWritable, c.SandboxNetwork = []string{tc.writable}, tc.network
+		if got := runFenced(t, &c, tc.cmd, true); strings.Contains(got.Output, tc.want) != tc.ok {
+			t.Errorf("SANDBOX_WRITABLE=%s SANDBOX_NETWORK=%s %q = %q, want %q there: %v", tc.writable, tc.network, tc.cmd, got.Output, tc.want, tc.ok)
+		}
+	}
+}
+
+// BenchmarkSandboxSpec is the work yaicli does before each fenced command:
+// reading the tree to grant it child by child around the denied places.
+func BenchmarkSandboxSpec(b *testing.B) {
+	cfg := &config{Sandbox: "auto", homeDir: os.Getenv("HOME"), workDir: ".", ChatHistoryDir: "/nonexistent/chats", environ: os.Environ()}
+	s := newSandbox(cfg, "")
+	for b.Loop() {
+		s.spec()
+	}
+}

@@ -17,7 +17,8 @@ type fenceSpec struct {
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
-// stops when it is gone), the fence (nil: none) and the command.
+// stops when it is gone; 0: not checked, for measuring the wrapper alone),
+// the fence (nil: none) and the command.
 type wrapSpec struct {
 	Parent         int
 	Fence          *fenceSpec
