@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -374,5 +375,45 @@ func BenchmarkSandboxSpec(b *testing.B) {
 	s := newSandbox(cfg, "")
 	for b.Loop() {
 		s.spec()
+	}
+}
+
+// TestDescendantsEndWhenYaicliIsKilled: the built binary runs, with
+// --yes, a command whose child left its session; yaicli is then killed
+// with SIGKILL (no clean-up of its own can run) and the child must end
+// too: the wrapper is told by the parent-death signal and sweeps.
+func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
+	d := t.TempDir()
+	marker := "1007." + strconv.Itoa(os.Getpid())
+	pg := filepath.Join(d, "pgid")
+	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & echo $$ > "+pg+"; sleep 600"))), sse(textStream("done")))
+	env, _ := e2eEnv(t, f, e2e{})
+	cmd := exec.Command(binary, "--yes", "go")
+	cmd.Env, cmd.Dir = env, d
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, l := range leftWith(marker) {
+			pid, _ := strconv.Atoi(strings.SplitN(l, ":", 2)[0])
+			unix.Kill(pid, unix.SIGKILL)
+		}
+	})
+	for deadline := time.Now().Add(e2eTimeout); len(leftWith(marker)) == 0 || !shellBusy(func(string) string { return pg })(0, d); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the command never started")
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	var left []string
+	for deadline := time.Now().Add(signalBound); ; time.Sleep(10 * time.Millisecond) {
+		if left = leftWith(marker); len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("left running after yaicli was killed: %v", left)
 	}
 }
