@@ -322,7 +322,7 @@ func isDigits(s string) bool {
 
 // shellKeywords start compound commands; the command is what follows.
 var shellKeywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "fi": true, "do": true, "done": true,
-	"while": true, "until": true, "{": true, "}": true, "!": true, "time": true}
+	"while": true, "until": true, "{": true, "}": true, "!": true}
 
 // reAssign is a leading NAME=value word.
 var reAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)

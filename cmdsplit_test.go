@@ -229,6 +229,8 @@ func TestDenyBypasses(t *testing.T) {
 		{"echo rm x | sudo -s", true},
 		{"su -c 'rm x'", true},
 		{"nohup setsid rm x &", true},
+		{"time -p rm x", true},
+		{"exec -a x rm y", true},
 		{"busybox rm x", true},
 		{"flock /tmp/l -c 'rm x'", true},
 		{"watch rm x", true},

@@ -65,7 +65,9 @@ var sandboxCachesHome = []string{"go/pkg/mod", ".npm", ".cargo/registry", ".carg
 var sandboxCacheVars = []string{"GOCACHE", "GOMODCACHE", "npm_config_cache", "PIP_CACHE_DIR", "YARN_CACHE_FOLDER", "CARGO_TARGET_DIR"}
 
 // sandboxDevices are the device files a fenced command reads and writes.
-var sandboxDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+// Not /dev/tty nor /dev/pts: the person's terminal is yaicli's to write
+// to (sanitised) and to read answers from.
+var sandboxDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
 // newSandbox is the sandbox of cfg's run; self is the yaicli binary ("":
 // none, commands start directly).

@@ -110,6 +110,7 @@ func TestSandboxAttacks(t *testing.T) {
 		{"read yaicli's environ", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ"},
 		{"read yaicli's memory maps", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ"},
 		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected"},
+		{"write to the terminal", "ls -l /proc/$$/fd/ >/dev/null; for t in /dev/tty /dev/pts/*; do echo x 2>/dev/null > $t && echo TTY-WRITTEN; done; true", "TTY-WRITTEN"},
 		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound"},
 	}
 	t.Cleanup(func() { os.Remove("/etc/yaicli-sandbox-test"); os.Remove(filepath.Join(home, "planted")) })
@@ -120,7 +121,7 @@ func TestSandboxAttacks(t *testing.T) {
 			if got := runFenced(t, cfg, a.cmd, true); strings.Contains(got.Output, a.leak) {
 				t.Errorf("fenced %q printed %q (want no %q)", a.cmd, got.Output, a.leak)
 			}
-			if strings.Contains(a.name, "hard link") || strings.Contains(a.name, "through ..") && os.Getuid() != 0 {
+			if strings.Contains(a.name, "hard link") || strings.Contains(a.name, "terminal") || strings.Contains(a.name, "through ..") && os.Getuid() != 0 {
 				return // unfenced, these work only in some setups; the fenced half is what matters
 			}
 			if got := runFenced(t, cfg, a.cmd, false); !strings.Contains(got.Output, a.leak) {
