@@ -74,7 +74,10 @@ var sandboxDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/rando
 func newSandbox(cfg *config, self string) *sandbox {
 	s := &sandbox{mode: cfg.Sandbox, self: self, network: cfg.SandboxNetwork, spill: cfg.ToolOutputDir, read: []string{"/"}, abi: landlockABI()}
 	home := cfg.homeDir
-	s.write = append(s.write, cfg.workDir, envValue(cfg.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
+	if ws := resolvePathOf(cfg.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
+		s.write = append(s.write, ws) // started in /, $HOME or above it, there is no workspace to write
+	}
+	s.write = append(s.write, envValue(cfg.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
 	if cfg.cacheDir != "" {
 		os.MkdirAll(cfg.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
 		s.write = append(s.write, cfg.cacheDir)

@@ -133,6 +133,25 @@ func TestSandboxAttacks(t *testing.T) {
 	}
 }
 
+// TestSandboxNoWorkspaceAbove: started in $HOME or /, a fenced command has
+// no workspace to write, and rm -rf ~ removes nothing of the home.
+func TestSandboxNoWorkspaceAbove(t *testing.T) {
+	cfg := sandboxHome(t)
+	os.WriteFile(filepath.Join(cfg.homeDir, "notes.txt"), []byte("mine\n"), 0o600)
+	for _, dir := range []string{cfg.homeDir, "/"} {
+		c := *cfg
+		c.workDir = dir
+		got := runFenced(t, &c, "rm -rf ~ 2>/dev/null; echo x > ~/new 2>/dev/null; cat ~/notes.txt ~/new", true)
+		if !strings.Contains(got.Output, "mine") || strings.Contains(got.Output, "x\n") {
+			t.Errorf("started in %s, rm -rf ~ and a write left the home as %q", dir, got.Output)
+		}
+	}
+	got := runFenced(t, cfg, "rm -rf ~ 2>/dev/null; cat ~/notes.txt", true)
+	if !strings.Contains(got.Output, "mine") {
+		t.Errorf("started in ~/proj, rm -rf ~ removed the home's own files: %q", got.Output)
+	}
+}
+
 // TestSandboxOrdinaryWork runs what a fenced command must still do.
 func TestSandboxOrdinaryWork(t *testing.T) {
 	cfg := sandboxHome(t)
