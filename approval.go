@@ -130,6 +130,7 @@ func sortedKeys(m map[string]bool) []string {
 // permit returns "" when the call may run, else why not (the tool result
 // and the line the person sees). Every decision is audited.
 func (tb *toolbox) permit(t tool, args map[string]any) string {
+	tb.asked = false
 	a, need := tb.approvalFor(t, args)
 	if !need {
 		return ""
@@ -137,6 +138,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	cfg := tb.cfg
 	decided := func(answer, reason string) {
 		tb.decision = reason
+		tb.asked = reason == "asked" && answer != "no" && answer != "refused" // SANDBOX=auto leaves what the person saw unfenced
 		tb.ev.approval(tb.callID, a.tool, cfg.redactor().text(a.subject), answer, reason)
 		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
 			fmt.Fprintln(tb.preview, w)

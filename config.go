@@ -68,18 +68,21 @@ var settings = []setting{
 	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
 	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write, and for reads outside the workspace"},
 	{"TOOL_READ_ROOTS", "", "directories the fs_ tools read without asking, besides the start directory, TOOL_OUTPUT_DIR and attached files; comma-separated"},
-	{"TOOL_ALLOW", "", "command prefixes execute_shell_command runs without asking, comma-separated (git status,go test,ls)"},
-	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes"},
+	{"TOOL_ALLOW", "", "command prefixes execute_shell_command runs without asking, comma-separated (git status,git log,ls); options only from a per-program table"},
+	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes; a guard against mistakes, not a boundary"},
 	{"TOOL_PERMISSIONS_FILE", "", "tools answered [p]ermanently; empty = ~/.config/yaicli/tool_permissions.json"},
 	{"TOOL_AUDIT_LOG", "", "every approval decision, one JSON line each; empty = ~/.local/state/yaicli/tool_audit.log, off = none"},
 	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
 	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
+	{"SANDBOX", "auto", "Landlock fence of shell commands (Linux): auto = commands that run without a question, strict = every command (refused where there is no Landlock), off = none"},
+	{"SANDBOX_WRITABLE", "", "places a fenced command may also write, comma-separated (the workspace, temp and build caches always)"},
+	{"SANDBOX_NETWORK", "off", "TCP for fenced commands: off, on, or the ports they may connect to (443,80)"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
-	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks (its host is always reachable)"},
+	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks (its host is always reachable, on its port)"},
 	{"FETCH_ALLOW_PRIVATE", "false", "let fetch_webpage reach loopback, private, link-local and metadata addresses"},
-	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, comma-separated (*.corp.example for subdomains)"},
+	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, on ports 80 and 443 (host:port for another), comma-separated (*.corp.example for subdomains)"},
 	{"TOOL_OUTPUT_MAX_CHARS", "32000", "per-tool-result character cap (0 = unlimited)"},
 	{"TOOL_OUTPUT_DIR", "", "where full tool outputs are spilled; empty = <CHAT_HISTORY_DIR>/tool-outputs"},
 	{"TOOL_OUTPUT_SPILL_MAX_BYTES", "67108864", "bytes one spilled tool output may take on disk (64 MiB); the rest is cut and the marker says so (0 = no cap)"},
@@ -150,6 +153,8 @@ type config struct {
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
 	ToolReadRoots                    []string
 	ToolAllow, ToolDeny              []string
+	Sandbox, SandboxNetwork          string   // SANDBOX: auto, strict or off (sandbox.go)
+	SandboxWritable                  []string // extra places fenced commands may write
 	ToolPermissionsFile              string
 	ToolAuditLog                     string // "" = no audit log
 	apiKeySource                     string
@@ -323,6 +328,8 @@ func (c *config) parseToolSettings(p parser) {
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
+	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")
+	c.SandboxWritable = p.list("SANDBOX_WRITABLE")
 	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
 }
 

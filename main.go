@@ -110,6 +110,10 @@ Exit codes:
 // main runs run with the process's edge, arguments and streams, and exits
 // with its code.
 func main() {
+	if code, ok := sandboxEntry(os.Args); ok { // yaicli re-executed as a shell command's wrapper (sandbox.go)
+		os.Exit(code)
+	}
+	hardenProcess(providerKeyVars())
 	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
 	restore := terminalRestorer(os.Stdin, os.Stdout)
 	ctx, stop := signalContext(func(code int) {

@@ -226,10 +226,11 @@ func (r *redactor) messages(h []message) []message {
 }
 
 // hiddenEnv names the variables never passed to the shell tool or an MCP
-// server: yaicli's own key settings and the provider's key variable.
+// server: yaicli's own key settings and every provider's key variable
+// (providerKeyVars), not only the one in use.
 func (c *config) hiddenEnv() map[string]bool {
-	h := map[string]bool{"YAI_API_KEY": true, "API_KEY": true}
-	if v := presets[c.Provider].keyEnv; v != "" {
+	h := map[string]bool{}
+	for _, v := range providerKeyVars() {
 		h[v] = true
 	}
 	return h

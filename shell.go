@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -35,24 +34,28 @@ const afterExitGrace = 2 * time.Second
 // the model reads the output as text under it, not as a JSON string.
 // env is the command's environment (nil: this process's), which leaves
 // the API key out (config.shellEnv); dir is where it runs (the run's
-// workspace; "": this process's directory).
-func runShell(ctx context.Context, command, dir string, timeout time.Duration, env []string, out io.Writer) error {
+// workspace; "": this process's directory). start says how it starts
+// (sandbox.go: through the wrapper that fences it and ends every
+// descendant; nil: directly in a process group, as before).
+func runShell(ctx context.Context, command, dir string, timeout time.Duration, env []string, start *shellStart, out io.Writer) error {
+	cmd, end, err := start.command(shellPath(env), command)
+	if err != nil {
+		return fmt.Errorf("not run: %w", err)
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("creating pipe: %w", err)
 	}
 	defer r.Close()
-	cmd := exec.Command(shellPath(env), "-c", command)
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, w, nil
 	cmd.Env, cmd.Dir = env, dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return fmt.Errorf("starting %s: %w", shellPath(env), err)
 	}
 	w.Close()
 	killed := make(chan string, 1)
-	stop := watchGroup(ctx, cmd.Process.Pid, timeout, killed)
+	stop := watchGroup(ctx, cmd.Process.Pid, timeout, killed, end)
 	defer stop()
 
 	counted := &countingWriter{w: out}
@@ -109,10 +112,11 @@ func shellHeader(command string, code int, why string, empty bool) string {
 	return b.String()
 }
 
-// watchGroup kills the process group on cancel or timeout and reports why
-// on killed (buffered: the watcher never blocks). stop ends the watcher and
-// waits for it, so no kill can land after the caller has moved on.
-func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan<- string) (stop func()) {
+// watchGroup ends the command (end: its wrapper's sweep, or its process
+// group) on cancel or timeout and reports why on killed (buffered: the
+// watcher never blocks). stop ends the watcher and waits for it, so no
+// kill can land after the caller has moved on.
+func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan<- string, end func(pid int)) (stop func()) {
 	done := make(chan struct{})
 	exited := make(chan struct{})
 	var timer *time.Timer
@@ -131,7 +135,7 @@ func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan
 		case <-fire:
 			killed <- fmt.Sprintf("timed out after %s (SHELL_TIMEOUT); the command was killed", timeout)
 		}
-		syscall.Kill(-pid, syscall.SIGKILL)
+		end(pid)
 	}()
 	return func() {
 		if timer != nil {

@@ -14,7 +14,7 @@ import (
 func shellResult(t *testing.T, ctx context.Context, cmd string, timeout time.Duration) string {
 	t.Helper()
 	cl := newClipper(0, nil)
-	if err := runShell(ctx, cmd, "", timeout, nil, resultWriter{w: cl, c: cl}); err != nil {
+	if err := runShell(ctx, cmd, "", timeout, nil, nil, resultWriter{w: cl, c: cl}); err != nil {
 		t.Fatal(err)
 	}
 	return cl.finish().modelText()
@@ -63,7 +63,7 @@ func TestShellTextResult(t *testing.T) {
 // included; the model's copy shows U+FFFD for what is not text.
 func TestShellOutputByteForByte(t *testing.T) {
 	var out bytes.Buffer
-	if err := runShell(context.Background(), `printf 'a\346\227\245\377b\033[1m\n'`, "", time.Minute, nil, &out); err != nil {
+	if err := runShell(context.Background(), `printf 'a\346\227\245\377b\033[1m\n'`, "", time.Minute, nil, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	if want := "a日\xffb\x1b[1m\n"; out.String() != want {
@@ -95,7 +95,7 @@ func BenchmarkShellGiB(b *testing.B) {
 		os.Remove(dir + "/redirect.txt")
 		start = time.Now()
 		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now()))
-		if err := runShell(context.Background(), cmd, "", time.Hour, nil, resultWriter{w: cl, c: cl}); err != nil {
+		if err := runShell(context.Background(), cmd, "", time.Hour, nil, nil, resultWriter{w: cl, c: cl}); err != nil {
 			b.Fatal(err)
 		}
 		c := cl.finish()

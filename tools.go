@@ -55,6 +55,7 @@ type toolbox struct {
 	spinTo io.Writer
 	ev     *events // json and stream-json events; nil: text mode
 	callID string  // the call being decided, for tool.approval
+	asked  bool    // the person approved the call being decided when asked (sandbox.go)
 
 	// image is what the running fs_read_image call read (images.go).
 	image *imagePart
@@ -238,6 +239,9 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
 		}
 		return failure(why), ""
+	}
+	if tb.asked {
+		ctx = withAsked(ctx)
 	}
 	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).
 		redacting(tb.cfg.redactor()).spillingAtMost(tb.cfg.ToolOutputSpillMaxBytes)
