@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -466,6 +467,7 @@ func (e *events) fail(kind, message, hint string, code int) {
 // finish writes the result: the last event in stream-json, the one
 // object in json.
 func (e *events) finish(code int) {
+	e.keep()
 	if !e.on() {
 		return
 	}
@@ -485,65 +487,132 @@ func (e *events) finish(code int) {
 // retry voids, after the line that says so.
 const strikeRule = "────────────────────────────────────────\n"
 
-// answers is where a one-shot answer is written in text mode: to a file
-// or pipe (not terminal) it is held until no retry can void it; on a
-// terminal (term) a voided partial answer is struck with a rule.
-func (e *events) answers(out, term io.Writer, terminal bool) io.Writer {
+// answers is where an answer is written in text mode: to a file or pipe
+// (stdout not a terminal) what a request streams is held until no retry
+// can void it, or, in a regular file of its own (not stderr's too), written
+// at once and cut back off the file if voided; on a terminal a voided
+// partial answer is struck with a rule. out writes to stdout.
+func (e *events) answers(out, stdout, stderr io.Writer, terminal bool) io.Writer {
 	if !e.plain {
 		return out
 	}
 	if terminal {
-		e.strike = term
+		e.strike = stdout
 		return out
 	}
-	e.hold = &heldAnswer{w: out}
+	e.hold = &heldAnswer{w: out, file: rewindable(stdout, stderr)}
 	return e.hold
 }
 
+// rewindable is stdout when it is a regular file that stderr does not
+// also write to, so a voided answer can be cut off its end; else nil.
+func rewindable(stdout, stderr io.Writer) *os.File {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if g, ok := stderr.(*os.File); ok {
+		if gi, err := g.Stat(); err == nil && os.SameFile(fi, gi) {
+			return nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekCurrent); err != nil {
+		return nil
+	}
+	return f
+}
+
 // keep writes out the held answer: the request that streamed it has
-// ended and no retry can void it now.
+// ended and no retry can void it now (or the turn or run is over).
 func (e *events) keep() {
 	if e != nil && e.plain {
 		e.hold.commit()
 	}
 }
 
-// heldAnswer holds answer text bound for a file or pipe until it is
-// final (commit) or voided by a retry (void), so the file gets one answer.
-type heldAnswer struct {
-	mu  sync.Mutex
-	w   io.Writer
-	buf []byte
+// sending says a request is being sent: the answer text it streams is
+// held from a file or pipe (answers) until it ends well (keep) or a retry
+// voids it (discard); text written between requests (the newline that
+// ends an answer) goes out at once, in order with what else is written.
+func (e *events) sending() {
+	if e != nil && e.plain {
+		e.hold.start()
+	}
 }
 
-// Write holds p.
+// heldAnswer holds answer text bound for a file or pipe while a request
+// streams it, until it is final (commit) or voided by a retry (void), so
+// the file gets one answer. Between requests it writes through. Into a
+// regular file of its own (file) it writes at once, and a void cuts the
+// file back to where the request began.
+type heldAnswer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	file    *os.File // stdout, when it can be cut back; nil: hold
+	mark    int64    // the file's size when the request began
+	holding bool     // a request is streaming: what comes may be voided
+	buf     []byte
+}
+
+// Write holds p while a request streams, else writes it.
 func (h *heldAnswer) Write(p []byte) (int, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if !h.holding || h.file != nil {
+		return h.w.Write(p)
+	}
 	h.buf = append(h.buf, p...)
 	return len(p), nil
 }
 
-// commit writes what is held.
+// start holds what comes next: a request is being sent.
+func (h *heldAnswer) start() {
+	if h == nil {
+		return
+	}
+	h.commit()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.holding = true
+	if h.file != nil {
+		if at, err := h.file.Seek(0, io.SeekCurrent); err == nil {
+			h.mark = at
+		} else {
+			h.file = nil // cannot be cut back after all: hold instead
+		}
+	}
+}
+
+// commit writes what is held and stops holding.
 func (h *heldAnswer) commit() {
 	if h == nil {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.holding = false
 	if len(h.buf) > 0 {
 		h.w.Write(h.buf)
 		h.buf = h.buf[:0]
 	}
 }
 
-// void forgets what is held.
+// void forgets what the request wrote: what is held, or what it wrote to
+// the file (cut back to the mark).
 func (h *heldAnswer) void() {
 	if h == nil {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.holding && h.file != nil && h.file.Truncate(h.mark) == nil {
+		h.file.Seek(h.mark, io.SeekStart)
+	}
+	h.holding = false
 	h.buf = h.buf[:0]
 }
 

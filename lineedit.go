@@ -293,7 +293,7 @@ func (e *lineEditor) render(prompt string, width int) (rows []string, curRow, cu
 			rows, row, col = append(rows, row), "... ", 4
 			continue
 		}
-		if r < 0x20 || isControl(r) { // C1 too: a model's command pre-filled in -s mode
+		if r < 0x20 || isControl(r) || invisible(r) { // C1 too: a model's command pre-filled in -s mode
 			r = '?'
 		}
 		w := runeWidth(r)

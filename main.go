@@ -463,7 +463,7 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	// One answer per file: a retry's partial answer is held back from a
 	// file or pipe, struck on a terminal (events.answers).
-	answer := ev.answers(stdout, stdout, in.e.stdoutTTY)
+	answer := ev.answers(stdout, stdout, stderr, in.e.stdoutTTY)
 	defer ev.keep() // after the fence filter's last line
 	var out io.Writer
 	if in.o.code {

@@ -3,7 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,9 +120,6 @@ type client struct {
 	sleep   func(context.Context, time.Duration) error
 	retries int
 	retried func(cause string, wait time.Duration, try, of int) // nil: the stderr line says it
-	// cacheKey names this session's requests to a provider that routes
-	// by prompt_cache_key (takesCacheKey), so they land where the cache is.
-	cacheKey string
 }
 
 // wireFormat is how one family of providers shapes requests and answers:
@@ -154,8 +152,7 @@ func newClient(cfg *config, stderr io.Writer) *client {
 		TLSHandshakeTimeout:   cfg.Timeout,
 		ResponseHeaderTimeout: cfg.Timeout,
 	}
-	return &client{cfg: cfg, wire: wireFor(cfg), http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3,
-		cacheKey: "yaicli-" + rand.Text()[:16]}
+	return &client{cfg: cfg, wire: wireFor(cfg), http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
 }
 
 // sleepCtx waits d or until ctx ends.
@@ -176,14 +173,12 @@ type chatRequest struct {
 	Messages  []message
 	Tools     []toolSpec
 	MaxTokens int
-	cacheKey  string // the session's prompt_cache_key, set by the client
 }
 
 // send posts one request, retrying what waiting can fix (rate limits,
 // overloads, timeouts, a hosted provider's 500/502/504) up to c.retries
 // tries in all with backoff, and streams the answer into sink.
 func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
-	req.cacheKey = c.cacheKey
 	body, err := c.wire.body(c.cfg, req)
 	if err != nil {
 		return reply{}, err
@@ -269,11 +264,27 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	if cfg.ReasoningEffort != "" {
 		b["reasoning_effort"] = cfg.ReasoningEffort
 	}
-	if cfg.PromptCache && req.cacheKey != "" && takesCacheKey(cfg) {
-		b["prompt_cache_key"] = req.cacheKey
+	if cfg.PromptCache && takesCacheKey(cfg) {
+		b["prompt_cache_key"] = cacheKey(cfg.Model, req.Messages)
 	}
 	openaiSampling(cfg, b)
 	return json.Marshal(finishBody(cfg, b))
+}
+
+// cacheKey is a session's prompt_cache_key: a hash of the model, the
+// system prompt and the conversation's first question, so every request
+// of a session has the same key, another session (another first
+// question) another, and no clock or randomness is needed.
+func cacheKey(model string, h []message) string {
+	s := sha256.New()
+	io.WriteString(s, model)
+	for _, m := range h {
+		io.WriteString(s, "\x00"+m.Role+"\x00"+m.Content)
+		if m.Role == "user" {
+			break
+		}
+	}
+	return "yaicli-" + hex.EncodeToString(s.Sum(nil))[:16]
 }
 
 // finishBody merges EXTRA_BODY into a request body and removes the fields

@@ -177,21 +177,24 @@ func TestCacheUsage(t *testing.T) {
 }
 
 // TestPromptCacheKey: OpenAI gets one prompt_cache_key for every request
-// of a client (a session), another client another; providers that may
-// refuse the field, and PROMPT_CACHE=off, get none.
+// of a conversation as it grows, another conversation (another first
+// question) another; providers that may refuse the field, and
+// PROMPT_CACHE=off, get none.
 func TestPromptCacheKey(t *testing.T) {
 	t.Parallel()
 	ok := sse(textStream("ok"))
+	sys := message{Role: "system", Content: "you are yaicli"}
+	first := []message{sys, {Role: "user", Content: "q1"}}
+	grown := append(append([]message{}, first...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
+	other := []message{sys, {Role: "user", Content: "another question"}}
 	for _, c := range []struct {
 		provider, cache string
 		want            bool
 	}{{"openai", "auto", true}, {"openai", "off", false}, {"deepseek", "auto", false}, {"groq", "auto", false}} {
 		f := newFakeProvider(t, ok, ok, ok)
-		over := map[string]string{"PROVIDER": c.provider, "PROMPT_CACHE": c.cache}
-		a, b := testClient(t, f, over), testClient(t, f, over)
-		req := chatRequest{Messages: []message{{Role: "user", Content: "hi"}}}
-		for _, cl := range []*client{a, a, b} {
-			if _, err := cl.send(context.Background(), req, streamSink{}); err != nil {
+		cl := testClient(t, f, map[string]string{"PROVIDER": c.provider, "PROMPT_CACHE": c.cache})
+		for _, h := range [][]message{first, grown, other} {
+			if _, err := cl.send(context.Background(), chatRequest{Messages: h}, streamSink{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -20,18 +20,23 @@ const defaultCompactKeep = 2
 
 // session is the REPL's state: the conversation and the agent that runs it.
 type session struct {
-	e        *edge // the run's process: its clock, interrupts, terminal
-	cfg      *config
-	agent    *agent
-	ev       *events   // json and stream-json events; nil: text mode
-	hist     []message // system prompt first, then the attachments message when files are attached
-	out      io.Writer // answers, previews, command output
-	errw     io.Writer // diagnostics
-	system   message
-	title    string       // the saved chat this session continues and saves; "" until /save
-	attached []attachment // files /add'ed for the session
-	exec     bool         // exec mode: lines are tasks for one shell command each
-	// confirm asks before an exec-mode command runs; nil without a terminal.
+	e     *edge // the run's process: its clock, interrupts, terminal
+	cfg   *config
+	agent *agent
+	ev    *events   // json and stream-json events; nil: text mode
+	hist  []message // system prompt first, then the attachments message when files are attached
+	// out and errw are command output and diagnostics: screen writers, so
+	// a file name, an answer in /his or an error cannot drive the terminal.
+	out, errw screenWriter
+	// shellOut and shellErr are where !cmd and exec-mode commands write:
+	// the person's own commands, drawn as in their shell.
+	shellOut, shellErr io.Writer
+	system             message
+	title              string       // the saved chat this session continues and saves; "" until /save
+	attached           []attachment // files /add'ed for the session
+	exec               bool         // exec mode: lines are tasks for one shell command each
+	// confirm shows an exec-mode command and asks before it runs; nil
+	// without a terminal (the command is then only shown).
 	confirm func(cmd string) (string, bool)
 	stdin   io.Reader // what !cmd and exec-mode commands read: the terminal, or nothing
 	// saveErr is the last autosave failure shown: the same one (a directory
@@ -49,7 +54,8 @@ type session struct {
 // newSession starts a conversation run by a, whose command output goes to
 // out and diagnostics to errw; ev is the session's events (nil: text).
 func newSession(cfg *config, system string, a *agent, ev *events, out, errw io.Writer) *session {
-	s := &session{cfg: cfg, agent: a, ev: ev, out: out, errw: errw, system: message{Role: "system", Content: system}}
+	s := &session{cfg: cfg, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
+		system: message{Role: "system", Content: system}}
 	s.hist = []message{s.system}
 	return s
 }
@@ -136,7 +142,9 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	o := agentIO{answer: out, raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
+	// One answer per file: a retry's partial answer is held from a file
+	// (struck on a terminal); previews follow the request's held text.
+	o := agentIO{answer: ev.answers(out, stdout, stderr, e.stdoutTTY), raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
 		expand: "/show-output to expand", ev: ev}
 	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
 		o.ask = askOn(nil, false, stderr, e.openTTY)
@@ -220,6 +228,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 func (s *session) runTurn(ctx context.Context, prompt string) {
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
+	s.quietCancel = false
 	if s.exec {
 		s.execTask(turnCtx, prompt)
 		return
@@ -287,18 +296,62 @@ func (s *session) attachmentsFit() bool {
 	if len(s.attached) == 0 {
 		return true
 	}
+	n, limit := s.prefixTokens(), s.attachLimit()
+	if n < limit {
+		return true
+	}
+	fmt.Fprintf(s.errw, "yaicli: not sent: the attached files take ~%d tokens of the %d-token budget; %s and ask again\n",
+		n, s.agent.currentBudget().tokens, s.enoughToDrop(n-limit+1))
+	return false
+}
+
+// prefixTokens is the estimate of the system prompt and the attachments.
+func (s *session) prefixTokens() int {
 	n := 0
 	for _, m := range s.prefix() {
 		n += s.agent.estimate(m)
 	}
-	b := s.agent.currentBudget()
-	if n < b.tokens*9/10 {
-		return true
+	return n
+}
+
+// attachLimit is what the system prompt and the attachments may take
+// before a question is refused: nine tenths of the budget, so the question
+// and an answer still fit.
+func (s *session) attachLimit() int { return s.agent.currentBudget().tokens * 9 / 10 }
+
+// enoughToDrop says what to detach to free at least need tokens: the
+// fewest files, largest first (three at most by name), else /drop all.
+func (s *session) enoughToDrop(need int) string {
+	atts := slices.Clone(s.attached)
+	slices.SortFunc(atts, func(a, b attachment) int { return len(b.text) - len(a.text) })
+	var cmds []string
+	freed := 0
+	for _, a := range atts {
+		if freed >= need || len(cmds) == 3 {
+			break
+		}
+		n := s.agent.textTokens(a.text)
+		freed += n
+		cmds = append(cmds, fmt.Sprintf("/drop %s (~%d tokens)", a.path, n))
 	}
-	path, tokens := largestAttachment(s.attached, s.agent.textTokens)
-	fmt.Fprintf(s.errw, "yaicli: the attached files take ~%d tokens of the %d-token budget; /drop %s (~%d tokens) and ask again\n",
-		n, b.tokens, path, tokens)
-	return false
+	if freed < need || len(cmds) == len(s.attached) && len(cmds) > 1 {
+		return "/drop all"
+	}
+	return strings.Join(cmds, ", ")
+}
+
+// warnAttached says at attach time when the attachments take most of the
+// budget, before a question is refused for it.
+func (s *session) warnAttached() {
+	n, b := s.prefixTokens(), s.agent.currentBudget().tokens
+	switch {
+	case n >= s.attachLimit():
+		fmt.Fprintf(s.errw, "yaicli: the attached files now take ~%d tokens, over the %d-token budget (%d%%): a question would not be sent; %s\n",
+			n, b, n*100/max(b, 1), s.enoughToDrop(n-s.attachLimit()+1))
+	case n >= b/2:
+		fmt.Fprintf(s.errw, "yaicli: the attached files now take ~%d tokens, %d%% of the %d-token budget: little is left for the conversation (/context list shows each file)\n",
+			n, n*100/max(b, 1), b)
+	}
 }
 
 // execTask is exec mode: one shell command for the task, confirmed before
@@ -309,20 +362,21 @@ func (s *session) execTask(ctx context.Context, task string) {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
-	fmt.Fprintln(s.out, cmd)
 	switch {
 	case s.cfg.ToolApproval == "auto":
+		fmt.Fprintln(s.out, cmd)
 	case s.confirm == nil:
+		fmt.Fprintln(s.out, cmd)
 		fmt.Fprintln(s.errw, "yaicli: not run (no terminal to confirm on); pass --yes to run commands")
 		return
-	default:
+	default: // confirm shows it, cut to the screen when taller
 		var ok bool
 		if cmd, ok = s.confirm(cmd); !ok {
 			fmt.Fprintln(s.errw, "yaicli: not run")
 			return
 		}
 	}
-	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -560,6 +614,7 @@ func (s *session) add(path string) {
 	for _, why := range skipped {
 		fmt.Fprintf(s.out, "skipped %s\n", why)
 	}
+	s.warnAttached()
 }
 
 // drop is /drop: it detaches a file, a directory's files, or all.
@@ -678,7 +733,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -200,5 +201,38 @@ func TestInterruptedTail(t *testing.T) {
 		if added != tc.want || orphans(got) != 0 {
 			t.Errorf("%s: added %q, want %q", tc.name, added, tc.want)
 		}
+	}
+}
+
+// TestAddWarnsOverBudget: /add of a directory that passes the budget says
+// so at once, with the tokens, and what to drop; the next question is not
+// sent and says what would be enough.
+func TestAddWarnsOverBudget(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("word ", 12000)), 0o644)
+	os.WriteFile(filepath.Join(dir, "small.txt"), []byte("a few words"), 0o644)
+	many := t.TempDir()
+	for i := range 10 {
+		os.WriteFile(filepath.Join(many, fmt.Sprintf("part%d.txt", i)), []byte(strings.Repeat("word ", 2000)), 0o644)
+	}
+	half := t.TempDir()
+	os.WriteFile(filepath.Join(half, "half.txt"), []byte(strings.Repeat("word ", 6500)), 0o644)
+	fp := newFakeProvider(t, sse(textStream("fine")))
+	env := []string{"YAI_CONTEXT_BUDGET_TOKENS=8000"}
+	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "/add " + dir + "\nquestion\n/drop all\n/add " + many + "\nagain\n/drop all\n/add " + half + "\nlast\n", env: env})
+	for _, want := range []string{
+		`yaicli: the attached files now take ~\d+ tokens, over the 8000-token budget \(1\d\d%\): a question would not be sent; /drop ` + regexp.QuoteMeta(filepath.Join(dir, "big.txt")) + ` \(~\d+ tokens\)\n`,
+		`yaicli: not sent: the attached files take ~\d+ tokens of the 8000-token budget; /drop ` + regexp.QuoteMeta(filepath.Join(dir, "big.txt")) + ` \(~\d+ tokens\) and ask again`,
+		`yaicli: the attached files now take ~\d+ tokens, over the 8000-token budget \(1\d\d%\): a question would not be sent; /drop all\n`,
+		`yaicli: not sent: the attached files take ~\d+ tokens of the 8000-token budget; /drop all and ask again`,
+		`yaicli: the attached files now take ~\d+ tokens, [5-8]\d% of the 8000-token budget: little is left for the conversation`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stderr) {
+			t.Errorf("stderr lacks %s:\n%s", want, r.stderr)
+		}
+	}
+	if n := len(fp.chats()); n != 1 {
+		t.Errorf("%d requests sent, want 1 (the one that fits)", n)
 	}
 }

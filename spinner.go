@@ -68,11 +68,12 @@ func (s *spinner) run(now func() time.Time) {
 // show draws line in place of the spinner's last face ("": erases it),
 // through the terminal's status line when w shares one.
 func (s *spinner) show(line string) {
+	line = sanitize(line) // a tool's name comes from the model or an MCP server
 	if lw, ok := s.w.(lineWriter); ok {
 		lw.status(line)
 		return
 	}
-	io.WriteString(s.w, "\r\x1b[2K"+line)
+	io.WriteString(s.w, string(ctlEraseLine)+line)
 }
 
 // statusLine is the one line of a terminal a spinner is drawn on, shared
@@ -97,10 +98,20 @@ func (lw lineWriter) Write(p []byte) (int, error) {
 	lw.l.mu.Lock()
 	defer lw.l.mu.Unlock()
 	if lw.l.shown {
-		io.WriteString(lw.w, "\r\x1b[2K")
+		lw.erase()
 		lw.l.shown = false
 	}
 	return lw.w.Write(p)
+}
+
+// erase blanks the status line: a control, which a screenWriter would
+// otherwise show as text.
+func (lw lineWriter) erase() {
+	if s, ok := lw.w.(screenWriter); ok {
+		s.control(ctlEraseLine)
+		return
+	}
+	io.WriteString(lw.w, string(ctlEraseLine))
 }
 
 // status replaces the status line's text with line ("": erases it).
@@ -110,7 +121,8 @@ func (lw lineWriter) status(line string) {
 	if line == "" && !lw.l.shown {
 		return
 	}
-	io.WriteString(lw.w, "\r\x1b[2K"+line)
+	lw.erase()
+	io.WriteString(lw.w, line)
 	lw.l.shown = line != ""
 }
 

@@ -142,7 +142,7 @@ func TestLineDrawFrames(t *testing.T) {
 	e.insert("hello world, this wraps")
 	rows, cr, cc := e.render(">>> ", 10)
 	var d lineDraw
-	first := d.frame(e, ">>> ", 10)
+	first := d.frame(e, ">>> ", 10).String()
 	drawn := "\r\x1b[K" + strings.Join(rows, "\r\n\x1b[K")
 	want := drawn + "\r" + fmt.Sprintf("\x1b[%dC", cc)
 	if up := len(rows) - 1 - cr; up > 0 {
@@ -154,15 +154,15 @@ func TestLineDrawFrames(t *testing.T) {
 	if strings.Contains(first, "\x1b[J") {
 		t.Errorf("frame %q erases the screen below (ED): at the top row tmux copies the line into its scrollback", first)
 	}
-	if again := d.frame(e, ">>> ", 10); !strings.HasPrefix(again, fmt.Sprintf("\x1b[%dA\r\x1b[K", cr)) {
+	if again := d.frame(e, ">>> ", 10).String(); !strings.HasPrefix(again, fmt.Sprintf("\x1b[%dA\r\x1b[K", cr)) {
 		t.Errorf("redraw = %q, want it to start %d rows up", again, cr)
 	}
-	wide := d.frame(e, ">>> ", 40) // the rows drawn at 10 are rewrapped to 40: they take one row each
+	wide := d.frame(e, ">>> ", 40).String() // the rows drawn at 10 are rewrapped to 40: they take one row each
 	if up := rowsAt(rows[:cr], 40) + cc/40; !strings.HasPrefix(wide, fmt.Sprintf("\x1b[%dA\r", up)) {
 		t.Errorf("after widening: %q, want it to start %d rows up", wide, up)
 	}
 	d.last = 0 // Ctrl+L: the screen was cleared, the prompt is at the top
-	if top := d.frame(e, ">>> ", 40); !strings.HasPrefix(top, "\r\x1b[K") {
+	if top := d.frame(e, ">>> ", 40).String(); !strings.HasPrefix(top, "\r\x1b[K") {
 		t.Errorf("after a clear: %q, want no move up", top)
 	}
 }
@@ -317,14 +317,14 @@ func TestLineDrawResized(t *testing.T) {
 			var d lineDraw
 			for _, r := range tc.text { // typed key by key, each key redrawn
 				e.insert(string(r))
-				term.write(d.frame(e, ">>> ", tc.from))
+				term.write(d.frame(e, ">>> ", tc.from).String())
 			}
 			if tc.pos >= 0 {
 				e.pos = tc.pos
-				term.write(d.frame(e, ">>> ", tc.from))
+				term.write(d.frame(e, ">>> ", tc.from).String())
 			}
 			term.resize(tc.to)
-			term.write(d.frame(e, ">>> ", tc.to))
+			term.write(d.frame(e, ">>> ", tc.to).String())
 			rows, cr, cc := e.render(">>> ", tc.to)
 			want := "earlier output"
 			for _, row := range rows {

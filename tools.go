@@ -41,6 +41,7 @@ type toolbox struct {
 	now     func() time.Time
 	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
 	outputs []toolOutput
+	unsent  map[string]bool // calls run whose result the model has not been sent yet
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
 	spillWarned bool
@@ -74,7 +75,7 @@ func (tb *toolbox) snapshot() []toolOutput {
 // newTurn forgets the previous turn's outputs.
 func (tb *toolbox) newTurn() {
 	tb.mu.Lock()
-	tb.outputs = nil
+	tb.outputs, tb.unsent = nil, nil
 	tb.mu.Unlock()
 }
 
@@ -142,6 +143,10 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	images := tb.takeImage()
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{id: tc.ID, name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
+	if tb.unsent == nil {
+		tb.unsent = map[string]bool{}
+	}
+	tb.unsent[tc.ID] = true
 	tb.mu.Unlock()
 	text := c.modelText()
 	if c.spillError() != nil && !c.whole() && !tb.spillWarned {
@@ -169,27 +174,34 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
 }
 
-// sent is told the tool messages of a round as the model is sent them,
-// after the agent cut them to the room left (capToRoom): tool.result
-// reports each with the figures of what was sent, and the viewer and
-// /show-output show that text. The agent calls it once per round, right
-// before the next request.
+// sent is told the messages of a request as it is sent: each tool result
+// in it that the model gets for the first time is reported as it gets it,
+// after any cut of the agent's (capToRoom, trimming, healing): tool.result
+// with the figures of the message sent, and the viewer's and
+// /show-output's text. The agent calls it right before every request.
 func (tb *toolbox) sent(ms []message) {
 	if tb == nil {
 		return
 	}
 	for _, m := range ms {
-		if m.Role != "tool" {
-			continue
-		}
 		tb.mu.Lock()
-		for i := range tb.outputs {
-			if o := &tb.outputs[i]; o.id == m.ToolCallID && m.clip != nil {
-				o.clip = m.clip.asSent(m.Content)
+		first := m.Role == "tool" && tb.unsent[m.ToolCallID]
+		if first {
+			delete(tb.unsent, m.ToolCallID)
+			for i := range tb.outputs {
+				if o := &tb.outputs[i]; o.id == m.ToolCallID {
+					c := m.clip
+					if c == nil { // masked to a stub before it was ever sent
+						c = o.clip
+					}
+					o.clip = c.asSent(m.Content)
+				}
 			}
 		}
 		tb.mu.Unlock()
-		tb.ev.toolSent(m)
+		if first {
+			tb.ev.toolSent(m)
+		}
 	}
 }
 

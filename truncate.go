@@ -15,8 +15,9 @@ import (
 	"unicode/utf8"
 )
 
-// pageLimit is the limit suggested in the marker's paging call: well below
-// fs_read_file's own cap, so a page is not truncated again.
+// pageLimit is the largest limit a marker's paging call suggests: well
+// below fs_read_file's own cap, so a page is not truncated again. Within
+// it, the suggestion fits the room left in the request (clip.paging).
 const pageLimit = 12000
 
 // capFor is the character cap for one tool's result. The per-tool caps of
@@ -49,6 +50,7 @@ type clip struct {
 	errLines   []errLine
 	omitted    bool   // head+tail do not cover the text
 	why        string // why the cap is below the tool's own (budgetCapNote), for the marker
+	page       int    // the limit the marker's paging call suggests; 0: pageLimit
 	// label heads a text result (a command and its exit code) and is not
 	// part of its text: the spill file holds the text alone, as printed,
 	// and holds says so in the marker. A labelled text is cut at line
@@ -119,6 +121,22 @@ func (c *clip) noting(why string) *clip {
 	n := *c
 	n.why = why
 	return &n
+}
+
+// paging is c with its marker suggesting pages of n characters: what fits
+// the room left in the request (ladder.go's pageChars).
+func (c *clip) paging(n int) *clip {
+	p := *c
+	p.page = n
+	return &p
+}
+
+// pageSize is the limit c's marker suggests.
+func (c *clip) pageSize() int {
+	if c.page > 0 {
+		return min(c.page, pageLimit)
+	}
+	return pageLimit
 }
 
 // withSpill is c with its full text at path, or not saved for err.
@@ -287,7 +305,7 @@ func (c *clip) marker(offset, omitted int, lines []string) string {
 		if c.diskBytes > 0 {
 			fmt.Fprintf(&b, "; the output was cut on disk too: the file holds only its first %d bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)", c.diskBytes)
 		}
-		fmt.Fprintf(&b, "\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", q, offset, pageLimit)
+		fmt.Fprintf(&b, "\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", q, offset, c.pageSize())
 	case c.spillErr != nil:
 		fmt.Fprintf(&b, " the full output could not be saved: %s", c.spillErr)
 	default:

@@ -280,7 +280,7 @@ func runViewer(sc screen, entries []viewerEntry, next func() (key, bool)) {
 
 // ttyScreen draws on a terminal's alternate screen.
 type ttyScreen struct {
-	out     io.Writer
+	out     screenWriter
 	getSize func() (int, int)
 }
 
@@ -289,10 +289,15 @@ func (t ttyScreen) size() (int, int) { return t.getSize() }
 
 // draw writes the rows from the top left corner.
 func (t ttyScreen) draw(rows []string) {
-	var b strings.Builder
-	b.WriteString("\x1b[H")
-	b.WriteString(strings.Join(rows, "\r\n"))
-	io.WriteString(t.out, b.String())
+	var d drawing
+	d.ctl(ctlHome)
+	for i, r := range rows {
+		if i > 0 {
+			d.ctl(ctlNewline)
+		}
+		d.text(r)
+	}
+	t.out.draw(d)
 }
 
 // Escape sequences around the viewer: alternate screen and hidden cursor.
