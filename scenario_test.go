@@ -414,7 +414,7 @@ func TestScenarioOneShotPaging(t *testing.T) {
 			t.Run("within budget", func(t *testing.T) { checkWithinBudget(t, sr) })
 			t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
 			t.Run("pages", func(t *testing.T) {
-				needsBranch(t, "pathsec and ladder", "paging the default spill directory is refused without a terminal; a page is spilled again")
+				needsBranch(t, "pathsec", "paging the default spill directory (under ~/.local/state/yaicli) is refused without a terminal; with pathsec merged on trial every page here passes")
 				checkPages(t, sr, true)
 			})
 		})
@@ -471,7 +471,7 @@ func TestScenarioLongSessions(t *testing.T) {
 				checkFactKept(t, sr, "PINEAPPLE")
 			})
 			t.Run("pages", func(t *testing.T) {
-				needsBranch(t, "pathsec and ladder", "paging the default spill directory is refused without a terminal; a page is spilled again")
+				needsBranch(t, "pathsec", "paging the default spill directory (under ~/.local/state/yaicli) is refused without a terminal; with pathsec merged on trial every page here passes")
 				checkPages(t, sr, true)
 			})
 			t.Logf("%d requests; answers:\n%s", len(sr.reqs), sr.r.stdout)
