@@ -44,7 +44,7 @@ func readError(body []byte) errText {
 	} else {
 		parts = append(parts, string(body))
 	}
-	raw := strings.ToLower(strings.Join(parts, " | "))
+	raw := strings.ToLower(camelWords(strings.Join(parts, " | ")))
 	raw = strings.NewReplacer("\\n", " ", "\n", " ").Replace(raw)
 	raw = snakeWords(raw)
 	return errText{raw: raw, text: outputPhrases.ReplaceAllString(raw, outMark), fields: fields}
@@ -83,6 +83,20 @@ func collect(v any, key string, parts *[]string, fields map[string]int) {
 			collect(x, k, parts, fields)
 		}
 	}
+}
+
+// camelWords reads CamelCase identifiers (ContextWindowExceededError) as
+// their words: a space goes between a lower-case letter and the capital
+// after it.
+func camelWords(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
 
 // snakeWords reads identifiers quoted in prose (prompt_tokens,
@@ -131,7 +145,7 @@ var (
 	charSense = regexp.MustCompile(`\bchar(?:acter)?s?\b`)
 	// lengthBound is a length named as a bound ("max length", "length
 	// limit"): of the input, it is a context length in the provider's unit.
-	lengthBound = regexp.MustCompile(`\b(?:max(?:imum)?|allowed|permitted) (?:\w+ )?length\b|\blength (?:limit|exceeded)\b`)
+	lengthBound = regexp.MustCompile(`\b(?:max(?:imum)?|allowed|permitted) (?:\w+ )?length\b|\blength (?:limit|exceeded)\b|长度`)
 	// windowNoun names the model's window itself: exceeding it is a
 	// context-length rejection whatever the sentence's subject.
 	windowNoun = regexp.MustCompile(`\bcontext (?:window|length|size)\b|\bmodel (?:max(?:imum)? )?length\b|\bmax(?:imum)? context\b`)
