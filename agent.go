@@ -737,6 +737,7 @@ type contextReport struct {
 	skipped               string // why the report did not calibrate, in words
 	ratio                 float64
 	family, model         string
+	sandbox               string // how commands are fenced (sandboxStatus)
 }
 
 // contextReport prices h as the next request would be priced: the tool
@@ -744,7 +745,8 @@ type contextReport struct {
 func (a *agent) contextReport(h []message) contextReport {
 	r := contextReport{budget: a.budget, groups: len(groupStarts(h)), reported: a.reported, reportedEst: a.reportedEst,
 		calibrated: a.reportedSkip == "" && a.reported == a.cal.reported && a.reportedEst == a.cal.estimate, ratio: a.cal.ratio, skipped: a.reportedSkip,
-		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target}
+		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target,
+		sandbox: sandboxStatus(a.cfg.Sandbox, a.cfg.SandboxNetwork)}
 	for _, m := range h {
 		t := a.estimate(m)
 		switch {

@@ -269,7 +269,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 		return in.fail(exitUsage, err)
 	}
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
-		writeEffective(stderr, in.cfg)
+		writeVerbose(stderr, in.cfg)
 		writeLearnedWindows(stderr, openWindowCache(in.cfg.cacheDir, in.cfg.now), in.cfg)
 	}
 	if o.countTokens {
@@ -293,6 +293,13 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 		return in.listMCP(ctx)
 	}
 	return in.ask(ctx)
+}
+
+// writeVerbose is --verbose's report: the effective configuration and how
+// commands are fenced.
+func writeVerbose(w io.Writer, cfg *config) {
+	writeEffective(w, cfg)
+	fmt.Fprintln(w, sandboxStatus(cfg.Sandbox, cfg.SandboxNetwork))
 }
 
 // verboseAlone reports -V with no question and no other command: then the
@@ -409,13 +416,13 @@ func (in *invocation) ask(ctx context.Context) int {
 				return stopped.code
 			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
-				writeEffective(in.stdout, cfg) // -V alone: the configuration is the output, and that is all
+				writeVerbose(in.stdout, cfg) // -V alone: the configuration is the output, and that is all
 				return exitOK
 			}
 			return in.fail(exitUsage, err)
 		}
 		if o.verboseAlone() { // the question came on stdin: the configuration is a diagnostic
-			writeEffective(in.stderr, cfg)
+			writeVerbose(in.stderr, cfg)
 		}
 	}
 	images, err := imageArgs(o.images, cfg.Provider)

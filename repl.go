@@ -794,6 +794,7 @@ func writeContext(w io.Writer, r contextReport) {
 	row("remaining", b-total, "")
 	writeReported(w, r)
 	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", r.family, r.model)
+	fmt.Fprintf(w, "  %s\n", r.sandbox)
 }
 
 // writeReported is /context's line on what the provider last reported.
