@@ -256,9 +256,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
 		}
-		fresh := len(h) - start
-		h = a.admit(h, start, sent)
-		a.tools.sent(h[len(h)-fresh:]) // the results as the model gets them: tool.result, the viewer
+		h = a.admit(h, start, sent) // the results are reported as sent by sendOnce (tools.sent)
 	}
 }
 
