@@ -256,7 +256,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
 		}
-		h = a.admit(h, start, sent) // the results are reported as sent by sendOnce (tools.sent)
+		h = a.admit(h, start, sent) // tool.result reports them when sendOnce sends them
 	}
 }
 
