@@ -11,6 +11,7 @@ import (
 // agent runs turns: fit the history to the budget, send, stream, run the
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
+	spent     usageTally // the usage providers reported, this session and turn (usage.go)
 	cfg       *config
 	send      sendFunc
 	tools     *toolbox // nil when ENABLE_FUNCTIONS is false
@@ -498,6 +499,7 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 func (a *agent) observe(r reply, h []message, specs []toolSpec) {
 	p, est := r.Usage.PromptTokens, a.requestTokens(h, specs)
 	a.ev.usage(r.Usage, est)
+	a.spent.add(r.Usage, h)
 	if p <= 0 {
 		return
 	}

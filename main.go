@@ -485,6 +485,9 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 	hist := []message{{Role: "system", Content: system}, q}
 	_, err := a.eventTurn(ctx, hist)
 	a.endAnswer()
+	if in.o.verbose {
+		fmt.Fprintln(stderr, a.spent.verboseLine(cfg))
+	}
 	return exitEvents(ctx, err, cfg, stderr, ev)
 }
 

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -120,6 +121,10 @@ type client struct {
 	sleep   func(context.Context, time.Duration) error
 	retries int
 	retried func(cause string, wait time.Duration, try, of int) // nil: the stderr line says it
+	// key is this session's prompt_cache_key, made from its first request
+	// (cacheKey) and kept, so dropping old turns does not change it.
+	keyOnce sync.Once
+	key     string
 }
 
 // wireFormat is how one family of providers shapes requests and answers:
@@ -173,12 +178,15 @@ type chatRequest struct {
 	Messages  []message
 	Tools     []toolSpec
 	MaxTokens int
+	cacheKey  string // the session's prompt_cache_key, set by the client
 }
 
 // send posts one request, retrying what waiting can fix (rate limits,
 // overloads, timeouts, a hosted provider's 500/502/504) up to c.retries
 // tries in all with backoff, and streams the answer into sink.
 func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
+	c.keyOnce.Do(func() { c.key = cacheKey(c.cfg.Model, req.Messages) })
+	req.cacheKey = c.key
 	body, err := c.wire.body(c.cfg, req)
 	if err != nil {
 		return reply{}, err
@@ -264,17 +272,17 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	if cfg.ReasoningEffort != "" {
 		b["reasoning_effort"] = cfg.ReasoningEffort
 	}
-	if cfg.PromptCache && takesCacheKey(cfg) {
-		b["prompt_cache_key"] = cacheKey(cfg.Model, req.Messages)
+	if cfg.PromptCache && takesCacheKey(cfg) && req.cacheKey != "" {
+		b["prompt_cache_key"] = req.cacheKey
 	}
 	openaiSampling(cfg, b)
 	return json.Marshal(finishBody(cfg, b))
 }
 
-// cacheKey is a session's prompt_cache_key: a hash of the model, the
-// system prompt and the conversation's first question, so every request
-// of a session has the same key, another session (another first
-// question) another, and no clock or randomness is needed.
+// cacheKey is a session's prompt_cache_key, made from its first request:
+// a hash of the model, the system prompt and the first question, so
+// another session (another first question) has another, and no clock or
+// randomness is needed (request bodies stay reproducible).
 func cacheKey(model string, h []message) string {
 	s := sha256.New()
 	io.WriteString(s, model)

@@ -177,33 +177,38 @@ func TestCacheUsage(t *testing.T) {
 }
 
 // TestPromptCacheKey: OpenAI gets one prompt_cache_key for every request
-// of a conversation as it grows, another conversation (another first
-// question) another; providers that may refuse the field, and
-// PROMPT_CACHE=off, get none.
+// of a client's session as it grows and after its first question is
+// dropped; another session with another first question another; providers
+// that may refuse the field, and PROMPT_CACHE=off, get none.
 func TestPromptCacheKey(t *testing.T) {
 	t.Parallel()
 	ok := sse(textStream("ok"))
 	sys := message{Role: "system", Content: "you are yaicli"}
 	first := []message{sys, {Role: "user", Content: "q1"}}
 	grown := append(append([]message{}, first...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
+	dropped := []message{sys, {Role: "user", Content: "q2"}}
 	other := []message{sys, {Role: "user", Content: "another question"}}
 	for _, c := range []struct {
 		provider, cache string
 		want            bool
 	}{{"openai", "auto", true}, {"openai", "off", false}, {"deepseek", "auto", false}, {"groq", "auto", false}} {
-		f := newFakeProvider(t, ok, ok, ok)
-		cl := testClient(t, f, map[string]string{"PROVIDER": c.provider, "PROMPT_CACHE": c.cache})
-		for _, h := range [][]message{first, grown, other} {
+		f := newFakeProvider(t, ok, ok, ok, ok)
+		over := map[string]string{"PROVIDER": c.provider, "PROMPT_CACHE": c.cache}
+		cl := testClient(t, f, over)
+		for _, h := range [][]message{first, grown, dropped} {
 			if _, err := cl.send(context.Background(), chatRequest{Messages: h}, streamSink{}); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if _, err := testClient(t, f, over).send(context.Background(), chatRequest{Messages: other}, streamSink{}); err != nil {
+			t.Fatal(err)
 		}
 		var keys []any
 		for _, r := range f.chats() {
 			keys = append(keys, r.Body["prompt_cache_key"])
 		}
-		got := keys[0] != nil && keys[0] == keys[1] && keys[1] != keys[2] && keys[2] != nil
-		if none := keys[0] == nil && keys[1] == nil && keys[2] == nil; got != c.want || !c.want && !none {
+		got := keys[0] != nil && keys[0] == keys[1] && keys[1] == keys[2] && keys[2] != keys[3] && keys[3] != nil
+		if none := keys[0] == nil && keys[1] == nil && keys[2] == nil && keys[3] == nil; got != c.want || !c.want && !none {
 			t.Errorf("%s PROMPT_CACHE=%s: keys %v", c.provider, c.cache, keys)
 		}
 	}

@@ -489,6 +489,7 @@ func (s *session) contextCommand(f []string, arg string) {
 			r.reported = 0 // a size of a conversation that is gone
 		}
 		writeContext(s.out, r)
+		s.agent.spent.writeUsage(s.out, s.agent.cfg)
 		return
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[1]))
