@@ -282,3 +282,22 @@ func TestOneAnswerInARealFile(t *testing.T) {
 		}
 	}
 }
+
+// TestTmuxREPLStrikesPartialAnswer: in the terminal REPL too, a partial
+// answer that a retry voids is struck: the line, the rule, the answer.
+func TestTmuxREPLStrikesPartialAnswer(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	s := startTmux(t, fp, "--chat")
+	s.typeText("q")
+	s.send("Enter")
+	sc := s.waitFor("The whole answer.")
+	at := 0
+	for _, want := range []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer."} {
+		i := strings.Index(sc[at:], want)
+		if i < 0 {
+			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
+		}
+		at += i + len(want)
+	}
+}
