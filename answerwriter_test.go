@@ -301,3 +301,20 @@ func TestTmuxREPLStrikesPartialAnswer(t *testing.T) {
 		at += i + len(want)
 	}
 }
+
+// TestDiscardToldOnceInJSON: in stream-json a discarded partial answer is
+// one text.discard event, not also a notice carrying the text mode's line.
+func TestDiscardToldOnceInJSON(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	r := runBinary(t, fp, e2e{args: []string{"--output-format", "stream-json", "q"}})
+	if r.code != 0 {
+		t.Fatalf("code %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stdout, `"text.discard"`); n != 1 {
+		t.Errorf("%d text.discard events, want 1:\n%s", n, r.stdout)
+	}
+	if strings.Contains(r.stdout+r.stderr, "partial answer above is discarded") {
+		t.Errorf("the text mode's discard line is also reported:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+}
