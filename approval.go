@@ -50,10 +50,10 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		if len(paths) == 0 && key != "file_paths" {
 			paths = []string{"."}
 		}
-		return tb.readApproval(t.name, paths)
+		return tb.readApproval(t.name, paths, args)
 	}
 	if t.name == "fs_edit_file" && argBool(args, "dry_run") { // writes nothing: a read
-		return tb.readApproval(t.name, []string{argString(args, "file_path", "")})
+		return tb.readApproval(t.name, []string{argString(args, "file_path", "")}, args)
 	}
 	if !t.changes {
 		return approval{}, false
@@ -79,12 +79,16 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 }
 
 // readApproval is the question for reads outside the free area; ok is
-// false when every path is free.
-func (tb *toolbox) readApproval(tool string, paths []string) (approval, bool) {
+// false when every path is free. Each path's judgement is left in args
+// (readsKey) for the run, which opens the files judged and no other.
+func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any) (approval, bool) {
 	var rows, subject []string
 	a := approval{tool: tool, question: "Allow " + tool + "?"}
+	plans := map[string]readCheck{}
+	args[readsKey] = plans
 	for _, p := range paths {
 		rc := tb.perm.classify(p)
+		plans[p], plans[expandHome(p, tb.cfg.homeDir)] = rc, rc
 		if rc.free {
 			continue
 		}
@@ -103,7 +107,7 @@ func (tb *toolbox) readApproval(tool string, paths []string) (approval, bool) {
 	a.what = "reading " + strings.Join(rows, ", ")
 	where := tb.perm.workspace
 	if where == "" {
-		where = "none"
+		where = tb.perm.noFree
 	}
 	a.body = fmt.Sprintf("%s wants to read outside the free area (workspace: %s):\n%s", tool, where, boxed(strings.Join(rows, "\n"), 0, "│"))
 	dirs := map[string]bool{}

@@ -287,7 +287,7 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 	op, err := planFileOp(args, base, tb.cfg.homeDir)
 	args[planKey] = planned{op, err}
 	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
-		return tb.readApproval(t.name, []string{argString(args, "path", ".")})
+		return tb.readApproval(t.name, []string{argString(args, "path", ".")}, args)
 	}
 	if err != nil {
 		return approval{}, false // the call fails as it runs, changing nothing

@@ -2,12 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -18,10 +18,12 @@ import (
 // attached files), the command rules, the tools answered "always" (for the
 // session, or saved in tool_permissions.json) and the audit log.
 type permissions struct {
-	workspace string   // resolved start directory; "" when unknown or "/" (that would free everything)
+	base      string   // resolved start directory: where relative paths start
+	workspace string   // the free workspace: base, unless that holds home or others can write it ("")
+	noFree    string   // why there is no free workspace, for the question; "" when there is one
+	places             // home, yaicli's configuration and state, and TOOL_OUTPUT_DIR, yaicli's own free area
 	roots     []string // resolved TOOL_OUTPUT_DIR and TOOL_READ_ROOTS
-	home      string   // resolved home directory, for the sensitive places in it
-	configDir string   // yaicli's own configuration directory, sensitive
+	red       *redactor
 	allow     []commandRule
 	deny      []commandRule
 	savePath  string // tool_permissions.json; "" = not kept
@@ -37,53 +39,52 @@ type permissions struct {
 // newPermissions builds the permissions of cfg; warnings (an unsafe or
 // broken permissions file) go to warn.
 func newPermissions(cfg *config, warn func(string)) *permissions {
-	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{},
+	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: cfg.redactor(),
 		allow: parseRules(cfg.ToolAllow), deny: parseRules(cfg.ToolDeny), savePath: cfg.ToolPermissionsFile, auditPath: cfg.ToolAuditLog}
-	if cfg.workDir != "" {
-		if ws := resolvePath(cfg.workDir, "/"); ws != "/" {
-			p.workspace = ws
-		}
-	}
-	for _, r := range append([]string{cfg.ToolOutputDir}, cfg.ToolReadRoots...) {
-		if r != "" {
-			p.roots = append(p.roots, resolvePath(expandHome(r, cfg.homeDir), cfg.workDir))
-		}
-	}
 	if cfg.homeDir != "" {
 		p.home = resolvePath(cfg.homeDir, "/")
 	}
+	p.base = "/"
+	if cfg.workDir != "" {
+		p.base = resolvePath(cfg.workDir, "/")
+	}
+	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
+	for i, r := range append([]string{cfg.ToolOutputDir}, cfg.ToolReadRoots...) {
+		if r == "" {
+			continue
+		}
+		r = resolvePath(expandHome(r, cfg.homeDir), p.base)
+		if i == 0 {
+			p.spill = r
+		}
+		p.roots = append(p.roots, r)
+	}
 	if cfg.configPath != "" {
-		p.configDir = resolvePath(filepath.Dir(cfg.configPath), cfg.workDir)
+		p.configDir = resolvePath(filepath.Dir(cfg.configPath), p.base)
+	}
+	for _, f := range []string{cfg.ToolPermissionsFile, cfg.ToolAuditLog, cfg.ChatHistoryDir} {
+		if f != "" {
+			p.state = append(p.state, resolvePath(expandHome(f, cfg.homeDir), p.base))
+		}
 	}
 	p.loadSaved(warn)
 	return p
 }
 
-// resolvePath makes p absolute (relative to base) and resolves symbolic
-// links in as much of it as exists, so neither .. nor a link can make a
-// path look as if it were inside a directory it is not in.
-func resolvePath(p, base string) string {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
+// freeWorkspace is the start directory as a free area, or "" and why not:
+// a directory that holds the home directory (/, /home, $HOME itself) would
+// free every credential store in it, and one other users can write to
+// (/tmp) holds what they planted.
+func freeWorkspace(start, home string) (string, string) {
+	switch st, err := os.Stat(start); {
+	case start == "/" || home != "" && insideDir(home, start):
+		return "", "none: started in " + start + ", which holds your home directory"
+	case err != nil:
+		return "", "none: " + err.Error()
+	case st.Mode().Perm()&0o002 != 0:
+		return "", "none: started in " + start + ", which other users can write to"
 	}
-	p = filepath.Clean(p)
-	rest := ""
-	for {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(p, rest)
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-		p = parent
-	}
-}
-
-// insideDir reports whether p is dir or inside it (both clean and absolute).
-func insideDir(p, dir string) bool {
-	return dir != "" && (p == dir || dir == "/" || strings.HasPrefix(p, dir+string(filepath.Separator)))
+	return start, ""
 }
 
 // attach adds files the person attached (@file, /add) to the free area.
@@ -91,86 +92,84 @@ func (p *permissions) attach(paths ...string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, f := range paths {
-		p.attached[resolvePath(expandHome(f, p.home), p.workspaceOr())] = true
+		p.attached[resolvePath(expandHome(f, p.home), p.base)] = true
 	}
 }
 
-// workspaceOr is the base for relative paths.
-func (p *permissions) workspaceOr() string {
-	if p.workspace != "" {
-		return p.workspace
-	}
-	return "/"
-}
+// workspaceOr is the base for relative paths: the start directory.
+func (p *permissions) workspaceOr() string { return p.base }
 
 // readCheck is how one path a read tool names is classified.
 type readCheck struct {
-	path      string // as resolved
+	path      string // the real path, as the kernel resolves it
+	at        spot   // what is there, for openJudged
+	root      string // the free directory it lies in; "" outside
 	free      bool   // inside the free area and not sensitive
 	sensitive string // why it always asks, or ""
+	err       error  // it could not be resolved: it asks, and the read fails
 }
 
 // classify says whether reading path is free. path is relative to the
-// workspace; sensitive places ask even inside the free area.
+// start directory; sensitive places ask even inside the free area, and so
+// does a file whose content holds a secret of this run.
 func (p *permissions) classify(path string) readCheck {
-	abs := filepath.Clean(expandHome(path, p.home))
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(p.workspaceOr(), abs)
+	abs := lexicalAbs(expandHome(path, p.home), p.base)
+	sp, err := resolveSpot(abs, true)
+	rc := readCheck{path: sp.real, at: sp, err: err}
+	if err != nil {
+		rc.path = filepath.Clean(abs)
+		if !errors.Is(err, fs.ErrNotExist) {
+			rc.sensitive = "a path that cannot be resolved safely (" + err.Error() + ")"
+		}
+		return rc
 	}
-	real := resolvePath(abs, "/")
-	rc := readCheck{path: real, sensitive: p.sensitive(real)}
-	if rc.sensitive == "" {
-		rc.sensitive = p.sensitive(abs) // a link named like a key is treated as one
+	if rc.sensitive = p.sensitive(rc.path); rc.sensitive == "" {
+		rc.sensitive = p.sensitive(filepath.Clean(abs)) // a link named like a key is treated as one
 	}
 	if rc.sensitive != "" {
 		return rc
 	}
 	p.mu.Lock()
-	rc.free = p.attached[real]
+	rc.free = p.attached[rc.path]
 	p.mu.Unlock()
 	for _, dir := range append([]string{p.workspace}, p.roots...) {
-		rc.free = rc.free || insideDir(real, dir)
+		if insideDir(rc.path, dir) {
+			rc.free, rc.root = true, dir
+		}
+	}
+	if sp.exists && sp.mode.IsRegular() && !insideDir(rc.path, p.spill) {
+		rc.sensitive = p.contentCheck(rc)
+		rc.free = rc.free && rc.sensitive == ""
 	}
 	return rc
 }
 
-// sensitiveHome are places in the home directory that hold credentials.
-var sensitiveHome = []string{".ssh", ".aws", ".gnupg", ".netrc", ".config/yaicli", ".kube", ".docker", ".git-credentials",
-	".pgpass", ".config/gcloud", ".config/gh", ".azure", ".password-store", ".vault-token", ".npmrc", ".pypirc", ".local/state/yaicli"}
-
-// sensitiveSystem are system places that hold secrets.
-var sensitiveSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/sudoers", "/proc/kcore"}
-
-// reProcPID matches a process's directory in /proc, whose environ, memory,
-// command line and open files may hold secrets (the API key among them).
-var reProcPID = regexp.MustCompile(`^/proc/([0-9]+|self|thread-self)(/|$)`)
-
-// reKeyName matches file names of keys and credential stores.
-var reKeyName = regexp.MustCompile(`^(id_[a-z0-9_-]+(\.pub)?|.*\.(pem|key|p12|pfx|jks|kdbx|keystore)|\.env(\..*)?|\.netrc|credentials(\.json)?)$`)
-
-// sensitive says why path holds secrets, or "".
-func (p *permissions) sensitive(path string) string {
-	switch {
-	case reProcPID.MatchString(path):
-		return "a process's environment, memory or open files (/proc)"
-	case insideDir(path, p.configDir):
-		return "yaicli's own configuration (it holds the API key)"
-	case reKeyName.MatchString(filepath.Base(path)):
-		return "a key or credentials file"
+// contentCheck is sensitiveContent of the file rc judged, opened as judged.
+func (p *permissions) contentCheck(rc readCheck) string {
+	if rc.at.mode.Perm()&0o444 == 0 {
+		return ""
 	}
-	for _, s := range sensitiveSystem {
-		if insideDir(path, s) {
-			return "a system secret (" + s + ")"
-		}
+	f, err := rc.open(os.O_RDONLY | syscall.O_NONBLOCK)
+	if err != nil {
+		return ""
 	}
-	if p.home != "" {
-		for _, s := range sensitiveHome {
-			if insideDir(path, filepath.Join(p.home, s)) {
-				return "credentials (~/" + s + ")"
-			}
-		}
+	defer f.Close()
+	return sensitiveContent(rc.path, f, p.red)
+}
+
+// open opens the file rc judged, read-only, beneath its free root.
+func (rc readCheck) open(flags int) (*os.File, error) {
+	if rc.err != nil {
+		return nil, rc.err
 	}
-	return ""
+	if !rc.at.exists {
+		return nil, &fs.PathError{Op: "open", Path: rc.path, Err: syscall.ENOENT}
+	}
+	root := rc.root
+	if root == "" {
+		root = "/"
+	}
+	return openJudged(rc.at, root, flags, 0)
 }
 
 // hider returns the filter a listing or search under root applies: under a

@@ -267,8 +267,8 @@ func TestSensitiveHiddenInListings(t *testing.T) {
 	if strings.Contains(m.Content, "server.pem:") || !strings.Contains(m.Content, "sensitive paths") {
 		t.Errorf("search entered a key: %s", m.Content)
 	}
-	w.cfg.homeDir = w.ws // ~/.ssh is now inside the workspace
-	tb = newToolbox(w.cfg, &bytes.Buffer{}, nil, nil)
+	w.cfg.homeDir = w.ws // ~/.ssh is now inside the workspace, which is no longer free
+	tb = newToolbox(w.cfg, &bytes.Buffer{}, (&scripted{answers: []string{"y"}}).ask, nil)
 	m = tb.call(context.Background(), call("l", "fs_list_directory", `{"directory_path": ".", "recursive": true, "show_hidden": true}`))
 	if strings.Contains(m.Content, "id_rsa") || !strings.Contains(m.Content, ".ssh  (sensitive: not listed") {
 		t.Errorf("listing entered ~/.ssh: %s", m.Content)
