@@ -28,7 +28,7 @@ type approval struct {
 	subject   string // the command, the paths or the arguments: what the audit log records
 	body      string // what the prompt shows above the question, already visible
 	question  string // "Run execute_shell_command?"
-	sensitive string // why a read always asks; "" otherwise
+	sensitive string // why it is asked every time ("always" does not cover it); "" otherwise
 	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
 	// unasked is how the person can allow this without a question, for the
 	// refusal when there is no terminal.
@@ -64,12 +64,16 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		a.subject = argString(args, "shell_command", "")
 		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
 		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
-	case "fs_write_file":
-		a.subject = argString(args, "file_path", "")
-		a.body = writeSummary(expandHome(a.subject, tb.cfg.homeDir), argString(args, "content", ""), argBool(args, "append"), tb.perm.workspaceOr())
-	case "fs_edit_file":
-		a.subject = argString(args, "file_path", "")
-		a.body = editSummary(args, expandHome(a.subject, tb.cfg.homeDir), tb.perm.workspaceOr())
+	case "fs_write_file", "fs_edit_file":
+		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
+		args[writeKey] = rc
+		a.subject, a.sensitive = rc.path, rc.sensitive
+		if a.sensitive == "" && !rc.free {
+			a.sensitive = "a write outside the workspace"
+		}
+		if a.body = editSummary(args, rc); t.name == "fs_write_file" {
+			a.body = writeSummary(rc, argString(args, "content", ""), argBool(args, "append"))
+		}
 	default:
 		b, _ := json.MarshalIndent(args, "", "  ")
 		a.subject = string(b)
@@ -186,7 +190,7 @@ func (a approval) whatText() string {
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
 	choices := " [y]es / [n]o / [a]lways for this session / [p]ermanently: "
 	if a.sensitive != "" {
-		choices = " [y]es / [n]o (sensitive: asked every time): "
+		choices = " [y]es / [n]o (asked every time: " + a.sensitive + "): "
 	}
 	answer, err := tb.ask(a.body + a.question + choices)
 	if err != nil {
@@ -267,12 +271,12 @@ func visible(s string) string {
 	return string(b)
 }
 
-// writeSummary is the prompt of fs_write_file: path, size and what it
-// replaces.
-func writeSummary(path, content string, appending bool, base string) string {
-	abs := resolvePath(path, base)
+// writeSummary is the prompt of fs_write_file: the real file that will
+// change, size and what it replaces.
+func writeSummary(rc readCheck, content string, appending bool) string {
+	abs := rc.path
 	what := "a new file"
-	if st, err := os.Stat(abs); err == nil {
+	if st, err := os.Stat(abs); err == nil && rc.at.exists {
 		what = fmt.Sprintf("replacing %d bytes", st.Size())
 		if appending {
 			what = fmt.Sprintf("appended to %d bytes", st.Size())
@@ -281,9 +285,9 @@ func writeSummary(path, content string, appending bool, base string) string {
 	return fmt.Sprintf("fs_write_file wants to write %d bytes (%s) to\n%s  %s\n", len(content), sizeOf(content), boxed(abs, 0, "│"), what)
 }
 
-// editSummary is the prompt of fs_edit_file: path and the change.
-func editSummary(args map[string]any, path, base string) string {
-	abs := resolvePath(path, base)
+// editSummary is the prompt of fs_edit_file: the real file and the change.
+func editSummary(args map[string]any, rc readCheck) string {
+	abs := rc.path
 	newText := argString(args, "new_text", "")
 	var b strings.Builder
 	fmt.Fprintf(&b, "fs_edit_file wants to change\n%s", boxed(abs, 0, "│"))

@@ -71,19 +71,18 @@ func lexicalOp(args map[string]any) string {
 	return op
 }
 
-// resolveLeaf makes p absolute from base with the links of its directory
-// resolved, and its last component kept as it is: a link there is the
-// thing operated on, never followed.
+// resolveLeaf makes p absolute from base with its directory resolved as
+// the kernel resolves it (`..` after a link applies to where the link
+// led), and its last component kept as it is: a link there is the thing
+// operated on, never followed. A last component of `..` or `.` is no
+// name, and the whole path is resolved.
 func resolveLeaf(p, base, home string) string {
-	abs := expandHome(p, home)
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(base, abs)
+	abs := lexicalAbs(expandHome(p, home), base)
+	dir, name := filepath.Split(strings.TrimRight(abs, "/"))
+	if name == "" || name == "." || name == ".." {
+		return resolvePath(abs, "/")
 	}
-	abs = filepath.Clean(abs)
-	if abs == "/" {
-		return abs
-	}
-	return filepath.Join(resolvePath(filepath.Dir(abs), "/"), filepath.Base(abs))
+	return filepath.Join(resolvePath(dir, "/"), name)
 }
 
 // planFileOp resolves a call, relative paths from base and ~ as home; it
@@ -298,8 +297,14 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 		a.subject += " -> " + op.dest
 	}
 	for _, p := range []string{op.path, op.dest} {
-		if s := tb.perm.sensitive(resolvePath(p, "/")); p != "" && s != "" {
-			a.sensitive = s
+		switch {
+		case p == "":
+		case tb.perm.writeSensitive(resolvePath(p, "/")) != "":
+			a.sensitive = tb.perm.writeSensitive(resolvePath(p, "/"))
+		case tb.perm.writeSensitive(p) != "":
+			a.sensitive = tb.perm.writeSensitive(p)
+		case a.sensitive == "" && (tb.perm.workspace == "" || !insideDir(p, tb.perm.workspace) || p == tb.perm.workspace):
+			a.sensitive = "a change outside the workspace"
 		}
 	}
 	return a, true

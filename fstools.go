@@ -567,30 +567,68 @@ func (s *search) grep(r, shown string, d fs.DirEntry) []string {
 	return out
 }
 
-// writeFile is fs_write_file: write (or append) text, creating parent
-// directories.
-func writeFile(args map[string]any, out io.Writer) error {
+// writeKey is where the approval leaves its judgement (a readCheck from
+// writeCheck) of the file a write or edit changes, for the run, which
+// changes that file and no other. Decoded JSON never holds it.
+const writeKey = "\x00write"
+
+// judgedFile opens the file a write or edit names: the one judged for args
+// (writeKey, or readsKey for a dry run), else by path (a tool called
+// outside the toolbox). It returns the path to report.
+func judgedFile(args map[string]any, flags int) (*os.File, string, error) {
 	path := argString(args, "file_path", "")
-	if path == "" {
+	if rc, ok := args[writeKey].(readCheck); ok {
+		if flags&os.O_CREATE != 0 && rc.err == nil {
+			if err := os.MkdirAll(filepath.Dir(rc.path), 0o755); err != nil {
+				return nil, rc.path, err
+			}
+		}
+		f, err := rc.open(flags)
+		return f, rc.path, err
+	}
+	if plans, ok := args[readsKey].(map[string]readCheck); ok {
+		rc, ok := plans[path]
+		if !ok {
+			return nil, path, fmt.Errorf("%s was not checked before the call ran; call again", path)
+		}
+		f, err := rc.open(flags)
+		return f, rc.path, err
+	}
+	if flags&os.O_CREATE != 0 {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, path, err
+		}
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	return f, path, err
+}
+
+// writeFile is fs_write_file: write (or append) text, creating parent
+// directories. The file is truncated only once it is known to be the one
+// judged.
+func writeFile(args map[string]any, out io.Writer) error {
+	if argString(args, "file_path", "") == "" {
 		return errors.New("file_path is required")
 	}
 	content := argString(args, "content", "")
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	flags := os.O_WRONLY | os.O_CREATE
 	if argBool(args, "append") {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		flags |= os.O_APPEND
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
+	f, path, err := judgedFile(args, flags)
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(content); err != nil {
-		f.Close()
-		return err
+	if !argBool(args, "append") {
+		err = f.Truncate(0)
 	}
-	if err := f.Close(); err != nil {
+	if err == nil {
+		_, err = f.WriteString(content)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(content)})
@@ -598,26 +636,55 @@ func writeFile(args map[string]any, out io.Writer) error {
 
 // editFile is fs_edit_file: replace text (old_text -> new_text, exactly one
 // match unless replace_all) or lines (start_line..end_line -> new_text);
-// dry_run shows the result without writing.
+// dry_run shows the result without writing. The file is read and written
+// through one handle.
 func editFile(args map[string]any, out io.Writer) error {
-	path := argString(args, "file_path", "")
-	b, err := os.ReadFile(path)
+	flags := os.O_RDWR
+	if argBool(args, "dry_run") {
+		flags = os.O_RDONLY
+	}
+	f, path, err := judgedFile(args, flags)
 	if err != nil {
 		return err
 	}
-	old, newText := string(b), argString(args, "new_text", "")
-	var updated string
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	updated, err := edited(string(b), path, args)
+	if err != nil {
+		return err
+	}
+	if argBool(args, "dry_run") {
+		return writeJSON(out, map[string]any{"path": path, "success": true, "dry_run": true, "new_content": updated})
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt([]byte(updated), 0); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
+}
+
+// edited is old with the edit args asks for applied.
+func edited(old, path string, args map[string]any) (string, error) {
+	newText := argString(args, "new_text", "")
 	switch {
 	case argString(args, "old_text", "") != "":
 		find := argString(args, "old_text", "")
 		count := strings.Count(old, find)
 		if count == 0 {
-			return fmt.Errorf("old_text was not found in %s; read the file and copy the text exactly", path)
+			return "", fmt.Errorf("old_text was not found in %s; read the file and copy the text exactly", path)
 		}
 		if count > 1 && !argBool(args, "replace_all") {
-			return fmt.Errorf("old_text occurs %d times in %s; add context to make it unique or set replace_all", count, path)
+			return "", fmt.Errorf("old_text occurs %d times in %s; add context to make it unique or set replace_all", count, path)
 		}
-		updated = strings.ReplaceAll(old, find, newText)
+		return strings.ReplaceAll(old, find, newText), nil
 	case argInt(args, "start_line", 0) > 0:
 		lines := strings.SplitAfter(old, "\n")
 		start, end := argInt(args, "start_line", 0), argInt(args, "end_line", 0)
@@ -625,22 +692,14 @@ func editFile(args map[string]any, out io.Writer) error {
 			end = start
 		}
 		if start > len(lines) || end > len(lines) {
-			return fmt.Errorf("lines %d-%d are outside %s (%d lines)", start, end, path, len(lines))
+			return "", fmt.Errorf("lines %d-%d are outside %s (%d lines)", start, end, path, len(lines))
 		}
 		if newText != "" && !strings.HasSuffix(newText, "\n") && end < len(lines) {
 			newText += "\n"
 		}
-		updated = strings.Join(lines[:start-1], "") + newText + strings.Join(lines[end:], "")
-	default:
-		return errors.New("give old_text and new_text, or start_line, end_line and new_text")
+		return strings.Join(lines[:start-1], "") + newText + strings.Join(lines[end:], ""), nil
 	}
-	if argBool(args, "dry_run") {
-		return writeJSON(out, map[string]any{"path": path, "success": true, "dry_run": true, "new_content": updated})
-	}
-	if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
-		return err
-	}
-	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
+	return "", errors.New("give old_text and new_text, or start_line, end_line and new_text")
 }
 
 // stringOrList accepts a string or a list of strings; list reports which.

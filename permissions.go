@@ -157,19 +157,42 @@ func (p *permissions) contentCheck(rc readCheck) string {
 	return sensitiveContent(rc.path, f, p.red)
 }
 
-// open opens the file rc judged, read-only, beneath its free root.
+// writeCheck judges a write to path (relative to the start directory): the
+// real file that will change (a link at the end followed, as the kernel
+// follows it), free (root set) when that is inside the workspace, and why
+// it is asked every time when it is a sensitive place or a file that runs
+// code later.
+func (p *permissions) writeCheck(path string) readCheck {
+	abs := lexicalAbs(expandHome(path, p.home), p.base)
+	sp, err := resolveSpot(abs, true)
+	rc := readCheck{path: sp.real, at: sp, err: err}
+	if err != nil {
+		rc.path = filepath.Clean(abs)
+		return rc
+	}
+	if rc.sensitive = p.writeSensitive(rc.path); rc.sensitive == "" {
+		rc.sensitive = p.writeSensitive(filepath.Clean(abs))
+	}
+	if p.workspace != "" && insideDir(rc.path, p.workspace) && rc.path != p.workspace {
+		rc.free, rc.root = rc.sensitive == "", p.workspace
+	}
+	return rc
+}
+
+// open opens the file rc judged beneath its free root; with O_CREATE a
+// file that did not exist is created, and must not exist yet.
 func (rc readCheck) open(flags int) (*os.File, error) {
 	if rc.err != nil {
 		return nil, rc.err
 	}
-	if !rc.at.exists {
+	if !rc.at.exists && flags&os.O_CREATE == 0 {
 		return nil, &fs.PathError{Op: "open", Path: rc.path, Err: syscall.ENOENT}
 	}
 	root := rc.root
 	if root == "" {
 		root = "/"
 	}
-	return openJudged(rc.at, root, flags, 0)
+	return openJudged(rc.at, root, flags, 0o644)
 }
 
 // hider returns the filter a listing or search under root applies: under a

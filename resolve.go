@@ -197,6 +197,9 @@ func openJudged(sp spot, root string, flags int, mode uint32) (*os.File, error) 
 	if !sp.exists && flags&os.O_CREATE != 0 {
 		flags |= os.O_EXCL
 	}
+	if flags&os.O_CREATE == 0 {
+		mode = 0 // openat2 refuses a mode it would not use
+	}
 	fd, err := openat2Beneath(root, rel, flags|unix.O_CLOEXEC|unix.O_NOCTTY, mode)
 	if errors.Is(err, syscall.ENOSYS) {
 		fd, err = walkBeneath(root, rel, flags|unix.O_CLOEXEC|unix.O_NOCTTY, mode)
