@@ -89,7 +89,7 @@ func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any
 	var rows, subject []string
 	a := approval{tool: tool, question: "Allow " + tool + "?"}
 	plans := map[string]readCheck{}
-	args[readsKey] = plans
+	args[readsKey] = judged{files: plans, red: tb.cfg.redactor()}
 	for _, p := range paths {
 		rc := tb.perm.classify(p)
 		plans[p], plans[expandHome(p, tb.cfg.homeDir)] = rc, rc

@@ -62,11 +62,15 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 		return nil, nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	return checkedRegular(f, path, err)
+	return checkedRegular(f, err)
 }
 
 // checkedRegular is f once its open file is seen to be a regular file.
-func checkedRegular(f *os.File, path string, err error) (*os.File, os.FileInfo, error) {
+func checkedRegular(f *os.File, err error) (*os.File, os.FileInfo, error) {
+	path := ""
+	if f != nil {
+		path = f.Name()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,23 +86,41 @@ func checkedRegular(f *os.File, path string, err error) (*os.File, os.FileInfo, 
 }
 
 // readsKey is where the approval leaves its judgement of each path a read
-// tool names (map[string]readCheck) for the run, which opens exactly the
-// files judged. Decoded JSON never holds it.
+// tool names (a judged) for the run, which opens exactly the files judged.
+// Decoded JSON never holds it.
 const readsKey = "\x00reads"
 
+// judged is the approval's judgement of a read call: each path's check (by
+// the path as named, and with ~ expanded) and this run's secrets.
+type judged struct {
+	files map[string]readCheck
+	red   *redactor
+}
+
 // opener opens a file a read tool names.
-type opener func(path string) (*os.File, os.FileInfo, error)
+type opener func(path string) (io.ReadCloser, os.FileInfo, error)
+
+// openPlain is openRegular as an opener.
+func openPlain(path string) (io.ReadCloser, os.FileInfo, error) {
+	f, st, err := openRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, st, nil
+}
 
 // readOpener opens the files judged for args: by their real paths beneath
-// their free roots, and only if they are still the files judged. Without
-// a judgement (a tool called outside the toolbox) it opens by path.
+// their free roots, and only if they are still the files judged; a file
+// that holds a secret of this run is read with its secrets redacted, so
+// no window of it, however placed, shows part of one. Without a judgement
+// (a tool called outside the toolbox) it opens by path.
 func readOpener(args map[string]any) opener {
-	plans, ok := args[readsKey].(map[string]readCheck)
+	j, ok := args[readsKey].(judged)
 	if !ok {
-		return openRegular
+		return openPlain
 	}
-	return func(path string) (*os.File, os.FileInfo, error) {
-		rc, ok := plans[path]
+	return func(path string) (io.ReadCloser, os.FileInfo, error) {
+		rc, ok := j.files[path]
 		if !ok {
 			return nil, nil, fmt.Errorf("%s was not checked before the call ran; call again", path)
 		}
@@ -107,10 +129,25 @@ func readOpener(args map[string]any) opener {
 				return nil, nil, err
 			}
 		}
-		f, err := rc.open(os.O_RDONLY | syscall.O_NONBLOCK)
-		return checkedRegular(f, path, err)
+		f, st, err := checkedRegular(rc.open(os.O_RDONLY | syscall.O_NONBLOCK))
+		if err != nil || !rc.secret {
+			return f, st, err
+		}
+		return redactedFile{f, newRedactReader(f, j.red)}, st, nil
 	}
 }
+
+// redactedFile reads a file through a redactor and closes the file.
+type redactedFile struct {
+	f *os.File
+	r io.Reader
+}
+
+// Read reads the redacted text.
+func (rf redactedFile) Read(p []byte) (int, error) { return rf.r.Read(p) }
+
+// Close closes the file.
+func (rf redactedFile) Close() error { return rf.f.Close() }
 
 // regularOnly says why st is not a file fs_read_file reads.
 func regularOnly(path string, m fs.FileMode) error {
@@ -133,7 +170,7 @@ func regularOnly(path string, m fs.FileMode) error {
 // to the end, at most readWindowMax), counting every character so
 // total_chars is exact, while holding only the window in memory.
 func readWindow(ctx context.Context, path, encoding string, offset, limit int) fileWindow {
-	return readWindowKnown(ctx, openRegular, path, encoding, offset, limit, nil)
+	return readWindowKnown(ctx, openPlain, path, encoding, offset, limit, nil)
 }
 
 // fileKey tells one file's content apart from another's within a call:
@@ -351,12 +388,12 @@ func (s *readSummary) add(fw fileWindow) {
 // only if it is still the one judged; without a judgement, root as named.
 // real is the path the walk's entries are under.
 func treeOf(args map[string]any, root string) (tree *os.Root, real string, err error) {
-	plans, judged := args[readsKey].(map[string]readCheck)
-	if !judged {
+	j, ok := args[readsKey].(judged)
+	if !ok {
 		tree, err = os.OpenRoot(root)
 		return tree, root, err
 	}
-	rc, ok := plans[root]
+	rc, ok := j.files[root]
 	if !ok {
 		return nil, "", fmt.Errorf("%s was not checked before the call ran; call again", root)
 	}
@@ -466,6 +503,7 @@ type search struct {
 	re        *regexp.Regexp
 	max       int
 	hide      func(string) bool
+	red       *redactor // this run's secrets: a line is redacted before it is cut
 	matches   []string
 	truncated bool
 	hidden    int
@@ -478,6 +516,9 @@ func searchFiles(ctx context.Context, args map[string]any, out io.Writer, hide f
 	root := argString(args, "search_path", ".")
 	s := &search{shown: root, pattern: argString(args, "pattern", "*"), max: argInt(args, "max_results", 200), hide: hide}
 	s.excludes, _ = stringOrList(args["exclude_patterns"])
+	if j, ok := args[readsKey].(judged); ok {
+		s.red = j.red
+	}
 	if c := argString(args, "content", ""); c != "" {
 		var err error
 		if s.re, err = regexp.Compile(c); err != nil {
@@ -561,7 +602,7 @@ func (s *search) grep(r, shown string, d fs.DirEntry) []string {
 			return out // binary
 		}
 		if s.re.Match(line) {
-			out = append(out, fmt.Sprintf("%s:%d:%s", shown, n, firstRunes(string(line), 300)))
+			out = append(out, fmt.Sprintf("%s:%d:%s", shown, n, firstRunes(s.red.text(string(line)), 300)))
 		}
 	}
 	return out
@@ -586,8 +627,8 @@ func judgedFile(args map[string]any, flags int) (*os.File, string, error) {
 		f, err := rc.open(flags)
 		return f, rc.path, err
 	}
-	if plans, ok := args[readsKey].(map[string]readCheck); ok {
-		rc, ok := plans[path]
+	if j, ok := args[readsKey].(judged); ok {
+		rc, ok := j.files[path]
 		if !ok {
 			return nil, path, fmt.Errorf("%s was not checked before the call ran; call again", path)
 		}

@@ -106,6 +106,7 @@ type readCheck struct {
 	root      string // the free directory it lies in; "" outside
 	free      bool   // inside the free area and not sensitive
 	sensitive string // why it always asks, or ""
+	secret    bool   // its content holds a secret of this run: read redacted
 	err       error  // it could not be resolved: it asks, and the read fails
 }
 
@@ -139,7 +140,7 @@ func (p *permissions) classify(path string) readCheck {
 	}
 	if sp.exists && sp.mode.IsRegular() && !insideDir(rc.path, p.spill) {
 		rc.sensitive = p.contentCheck(rc)
-		rc.free = rc.free && rc.sensitive == ""
+		rc.free, rc.secret = rc.free && rc.sensitive == "", rc.sensitive != ""
 	}
 	return rc
 }
