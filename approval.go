@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -30,6 +31,8 @@ type approval struct {
 	question  string // "Run execute_shell_command?"
 	sensitive string // why it is asked every time ("always" does not cover it); "" otherwise
 	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
+	prefix    string // the command prefix [a]lways / [p]ermanently allow, for a shell command
+	workspace bool   // a write: [a]lways and [p]ermanently cover writes in the workspace only
 	// unasked is how the person can allow this without a question, for the
 	// refusal when there is no terminal.
 	unasked string
@@ -64,10 +67,13 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		a.subject = argString(args, "shell_command", "")
 		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
 		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
+		if a.prefix = commandPrefix(a.subject); a.prefix == "" {
+			a.sensitive = "no prefix of it can be allowed (several commands, a redirection, an expansion or a program that runs others)"
+		}
 	case "fs_write_file", "fs_edit_file":
 		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
 		args[writeKey] = rc
-		a.subject, a.sensitive = rc.path, rc.sensitive
+		a.subject, a.sensitive, a.workspace = rc.path, rc.sensitive, true
 		if a.sensitive == "" && !rc.free {
 			a.sensitive = "a write outside the workspace"
 		}
@@ -168,7 +174,10 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	case cfg.ToolApproval == "deny":
 		decided("refused", "TOOL_APPROVAL=deny")
 		return fmt.Sprintf("%s was refused%s: TOOL_APPROVAL=deny; the person can allow it with TOOL_APPROVAL=ask or %s", t.name, a.whatText(), a.unasked)
-	case a.sensitive == "" && tb.perm.always(a.tool):
+	case shell && a.sensitive == "" && tb.perm.remembered(a.subject) != "":
+		decided("yes", "always "+tb.perm.remembered(a.subject))
+		return ""
+	case !shell && a.sensitive == "" && tb.perm.always(a.tool):
 		decided("yes", "always")
 		return ""
 	case tb.ask == nil:
@@ -188,11 +197,7 @@ func (a approval) whatText() string {
 
 // askPerson puts the question and acts on the answer.
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
-	choices := " [y]es / [n]o / [a]lways for this session / [p]ermanently: "
-	if a.sensitive != "" {
-		choices = " [y]es / [n]o (asked every time: " + a.sensitive + "): "
-	}
-	answer, err := tb.ask(a.body + a.question + choices)
+	answer, err := tb.ask(a.body + a.question + a.choices())
 	if err != nil {
 		decided("refused", "no answer: "+err.Error())
 		return fmt.Sprintf("%s was refused: the approval question got no answer (%v)", a.tool, err)
@@ -204,13 +209,68 @@ func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) st
 	case a.sensitive == "" && (word == "a" || word == "always" || word == "p" || word == "permanently"):
 		keep := word[0] == 'p'
 		decided(map[bool]string{false: "always", true: "permanently"}[keep], "asked")
-		if why := tb.perm.remember(a.tool, keep); why != "" {
+		why := ""
+		if a.prefix != "" {
+			why = tb.perm.rememberCommand(a.prefix, keep)
+		} else {
+			why = tb.perm.remember(a.tool, keep)
+		}
+		if why != "" {
 			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
 		}
 		return ""
 	}
 	decided("no", "asked")
 	return fmt.Sprintf("%s was refused by the person at the approval prompt; do not retry it or work around it, ask them how to go on", a.tool)
+}
+
+// choices are the answers the question offers, saying what [a]lways and
+// [p]ermanently would allow.
+func (a approval) choices() string {
+	switch {
+	case a.sensitive != "":
+		return " [y]es / [n]o (asked every time: " + a.sensitive + "): "
+	case a.prefix != "":
+		return fmt.Sprintf("\n [y]es / [n]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
+	case a.workspace:
+		return " [y]es / [n]o / [a]lways: writes in the workspace, this session / [p]ermanently: the same, saved: "
+	}
+	return " [y]es / [n]o / [a]lways for this session / [p]ermanently: "
+}
+
+// runners are programs whose next word is a program or code to run: a
+// prefix of them alone would allow anything.
+var runners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "ash": true, "busybox": true,
+	"eval": true, "exec": true, "command": true, "builtin": true, "source": true, ".": true, "sudo": true, "doas": true, "su": true,
+	"env": true, "xargs": true, "nohup": true, "nice": true, "timeout": true, "time": true, "watch": true, "strace": true, "chroot": true,
+	"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true, "deno": true, "bun": true, "php": true,
+	"lua": true, "awk": true, "gawk": true, "ssh": true, "script": true, "setsid": true, "stdbuf": true, "unshare": true, "nsenter": true}
+
+// rePlainWord is a word a prefix may hold: a name, not an option, a path
+// or anything the shell would expand.
+var rePlainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
+
+// commandPrefix is the prefix of cmd that [a]lways and [p]ermanently allow,
+// as a TOOL_ALLOW rule would: its program, and the next word when that is
+// a plain word (a subcommand: "git status", "go build"). "" when cmd is
+// more than one simple command, redirects, starts with an assignment or
+// an expansion, or names a program that runs others without a subcommand.
+func commandPrefix(cmd string) string {
+	c := splitCommand(cmd)
+	if c.unsure || c.redirect || len(c.parts) != 1 {
+		return ""
+	}
+	words := stripKeywords(c.parts[0])
+	if len(words) == 0 || !rePlainWord.MatchString(words[0]) {
+		return ""
+	}
+	if len(words) > 1 && rePlainWord.MatchString(words[1]) && !strings.Contains(words[1], ".") {
+		return words[0] + " " + words[1]
+	}
+	if runners[words[0]] {
+		return ""
+	}
+	return words[0]
 }
 
 // sizeOf describes a text's length for the prompt.

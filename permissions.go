@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"syscall"
@@ -33,6 +34,8 @@ type permissions struct {
 	attached map[string]bool // resolved paths of attached files
 	session  map[string]bool // tools answered "always" in this session
 	saved    map[string]bool // tools in tool_permissions.json
+	commands []commandRule   // command prefixes answered "always" or "permanently"
+	savedCmd []string        // command prefixes in tool_permissions.json
 	auditErr bool            // the audit log failed once and said so
 }
 
@@ -231,6 +234,38 @@ func (p *permissions) remember(tool string, keep bool) string {
 	return ""
 }
 
+// remembered is the command prefix answered "always" or "permanently"
+// that allows cmd, as a TOOL_ALLOW rule would; "" when none does.
+func (p *permissions) remembered(cmd string) string {
+	p.mu.Lock()
+	rules := p.commands
+	p.mu.Unlock()
+	if used := allowedBy(cmd, rules); len(used) > 0 {
+		return used[0].String()
+	}
+	return ""
+}
+
+// rememberCommand records an "always" answer to a shell command as its
+// prefix; with keep it is saved in tool_permissions.json's allow_commands
+// too. It returns why saving failed, or "".
+func (p *permissions) rememberCommand(prefix string, keep bool) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.commands = append(p.commands, parseRules([]string{prefix})...)
+	if !keep {
+		return ""
+	}
+	if p.savePath == "" {
+		return "there is no home directory to keep it in; allowed for this session only"
+	}
+	p.savedCmd = append(p.savedCmd, prefix)
+	if err := p.save(""); err != nil {
+		return fmt.Sprintf("could not save it in %s (%v); allowed for this session only", p.savePath, err)
+	}
+	return ""
+}
+
 // permissionFile is tool_permissions.json as Python YAICLI 0.19 writes it:
 // {"always_allow": [tool names]}; other keys are kept as they are.
 type permissionFile map[string]any
@@ -260,8 +295,19 @@ func (p *permissions) loadSaved(warn func(string)) {
 	}
 	names, _ := f["always_allow"].([]any)
 	for _, n := range names {
-		if s, ok := n.(string); ok {
+		switch s, _ := n.(string); s {
+		case "":
+		case "execute_shell_command":
+			warn(fmt.Sprintf("yaicli: %s allows every shell command (execute_shell_command), which is no longer honoured: answer [p] to a command to save its prefix instead", p.savePath))
+		default:
 			p.saved[s] = true
+		}
+	}
+	cmds, _ := f["allow_commands"].([]any)
+	for _, c := range cmds {
+		if s, ok := c.(string); ok && s != "" {
+			p.savedCmd = append(p.savedCmd, s)
+			p.commands = append(p.commands, parseRules([]string{s})...)
 		}
 	}
 }
@@ -284,7 +330,10 @@ func (p *permissions) save(tool string) error {
 	if b, err := os.ReadFile(p.savePath); err == nil {
 		json.Unmarshal(b, &f)
 	}
-	set := map[string]bool{tool: true}
+	set := map[string]bool{}
+	if tool != "" {
+		set[tool] = true
+	}
 	for s := range p.saved {
 		set[s] = true
 	}
@@ -294,6 +343,10 @@ func (p *permissions) save(tool string) error {
 	}
 	sort.Strings(names)
 	f["always_allow"] = names
+	if len(p.savedCmd) > 0 {
+		cmds := slices.Compact(slices.Sorted(slices.Values(p.savedCmd)))
+		f["allow_commands"] = cmds
+	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err
@@ -301,7 +354,9 @@ func (p *permissions) save(tool string) error {
 	if err := writePrivate(p.savePath, append(b, '\n'), "TOOL_PERMISSIONS_FILE"); err != nil {
 		return err
 	}
-	p.saved[tool] = true
+	if tool != "" {
+		p.saved[tool] = true
+	}
 	return nil
 }
 

@@ -403,27 +403,27 @@ func TestTmuxViewerResize(t *testing.T) {
 }
 
 // TestTmuxApproval: without --yes a command asks first; n refuses, a runs
-// it and every later call of that tool for the session.
+// it and every later command with its prefix for the session.
 func TestTmuxApproval(t *testing.T) {
 	t.Parallel()
 	call := func(id string) step {
-		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved-` + id + `"}`}))
+		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved ` + id + `"}`}))
 	}
 	f := newFakeProvider(t, call("one"), sse(textStream("refused then.")), call("two"), sse(textStream("ran it.")), call("three"), sse(textStream("again.")))
 	s := startTmux(t, f, "--chat")
 	s.typeText("first")
 	s.send("Enter")
-	s.waitFor("Run execute_shell_command? [y]es / [n]o / [a]lways for this session / [p]ermanently:")
+	s.waitFor(`[a]lways: every command starting with "echo approved", this session / [p]ermanently:`)
 	s.typeText("n")
 	s.send("Enter")
 	sc := s.waitFor("refused then.")
-	if !strings.Contains(sc, "was refused by the person") || strings.Contains(sc, `"output":"approved-one`) {
+	if !strings.Contains(sc, "was refused by the person") || strings.Contains(sc, `"output":"approved one`) {
 		t.Errorf("after n:\n%s", sc)
 	}
 	s.waitForPrompt(">>>")
 	s.typeText("second")
 	s.send("Enter")
-	s.waitForCount("[a]lways for this session /", 2)
+	s.waitForCount(`[a]lways: every command starting with "echo approved"`, 2)
 	s.typeText("a")
 	s.send("Enter")
 	s.waitFor("ran it.")
@@ -431,7 +431,7 @@ func TestTmuxApproval(t *testing.T) {
 	s.typeText("third")
 	s.send("Enter")
 	sc = s.waitFor("again.")
-	if strings.Count(sc, "[a]lways for this session /") != 2 || !strings.Contains(sc, "approved-three") {
+	if strings.Count(sc, `[a]lways: every command starting with "echo approved"`) != 2 || !strings.Contains(sc, "approved three") {
 		t.Errorf("always did not stick:\n%s", sc)
 	}
 }
@@ -469,7 +469,7 @@ func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
 	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("refused, fine.")))
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{"echo piped | " + binary + " 'tidy up'; sleep 30"})[0])
-	sc := s.waitFor("[p]ermanently:")
+	sc := s.waitFor("(asked every time:") // a redirection: no prefix to allow
 	var shown strings.Builder
 	for _, line := range strings.Split(sc, "\n") {
 		line = strings.TrimRight(line, " ")
