@@ -319,6 +319,8 @@ func fileOperations(ctx context.Context, args map[string]any, base, home string,
 	p, ok := args[planKey].(planned)
 	if !ok {
 		p.op, p.err = planFileOp(args, base, home)
+	} else if p.err == nil && p.op.writes() && !samePlan(p.op, args, base, home) {
+		p.err = fmt.Errorf("%s: %w", p.op.path, errChanged)
 	}
 	op, err := p.op, p.err
 	res := fileOpResult{"operation": op.op, "path": op.path, "success": false, "error": nil}
@@ -336,6 +338,20 @@ func fileOperations(ctx context.Context, args map[string]any, base, home string,
 		res["success"], res["error"] = false, err.Error()
 	}
 	return writeJSON(out, res)
+}
+
+// samePlan reports whether planning the call again now gives the plan that
+// was shown: the same real paths, and the same file at the source. A link
+// or a file swapped in while the person was asked makes the call fail.
+func samePlan(op fileOp, args map[string]any, base, home string) bool {
+	now, err := planFileOp(args, base, home)
+	switch {
+	case err != nil || now.path != op.path || now.dest != op.dest:
+		return false
+	case op.src == nil || now.src == nil:
+		return op.src == nil && now.src == nil
+	}
+	return os.SameFile(op.src, now.src)
 }
 
 // run carries out a plan, filling res.

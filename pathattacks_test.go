@@ -250,6 +250,18 @@ func atkCases() []atkCase {
 			w.tool(s.ask, "fs_file_operations", map[string]any{"operation": "delete", "path": "docs/theme/../secret.txt"})
 			return len(s.questions) == 1 && strings.Contains(unwrap(s.questions[0]), filepath.Join(w.other, "secret.txt"))
 		}},
+		atkCase{"move's destination swapped for a link while asked", false, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			os.MkdirAll(filepath.Join(w.ws, "out"), 0o700)
+			ask := func(string) (string, error) {
+				os.Remove(filepath.Join(w.ws, "out"))
+				os.Symlink(w.home, filepath.Join(w.ws, "out"))
+				return "y\n", nil
+			}
+			w.tool(ask, "fs_file_operations", map[string]any{"operation": "move", "path": "notes.txt", "destination": "out/.bashrc"})
+			rc, _ := os.ReadFile(filepath.Join(w.home, ".bashrc"))
+			return string(rc) == "# rc\n"
+		}},
 		atkCase{"[a]lways on a workspace write, then .git/hooks", false, alwaysThen("WS/a.txt", "WS/.git/hooks/pre-commit")},
 		atkCase{"start in $HOME reads .ssh by a relative path", false, readUnasked("home", ".ssh/id_ed25519", "KEY-PRIVATE")},
 		atkCase{"search of the workspace enters .envrc", false, func(t *testing.T, a string) bool {
