@@ -449,3 +449,26 @@ func TestPathAttacks(t *testing.T) {
 	}
 	t.Logf("attack cases: %d, held %d, broke %d", total, held, total-held)
 }
+
+// BenchmarkJudgedRead is one fs_read_file call of a 100 KB workspace file
+// through the toolbox: the approval's resolution and content check, and
+// the read through the judged handle.
+func BenchmarkJudgedRead(b *testing.B) {
+	base, _ := filepath.EvalSymlinks(b.TempDir())
+	ws := filepath.Join(base, "ws")
+	os.MkdirAll(ws, 0o700)
+	os.WriteFile(filepath.Join(ws, "data.txt"), []byte(strings.Repeat("some ordinary text 0123456789\n", 3400)), 0o600)
+	cfg, err := loadConfig(configSources{env: func(string) string { return "" }, flags: map[string]string{"TOOL_OUTPUT_DIR": filepath.Join(base, "spill")},
+		tmpDir: base, workDir: ws, home: filepath.Join(base, "home")}, &bytes.Buffer{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.APIKey = atkKey
+	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	args := `{"file_paths": "` + filepath.Join(ws, "data.txt") + `", "limit": 2000}`
+	for b.Loop() {
+		if m := tb.call(context.Background(), call("c", "fs_read_file", args)); !strings.Contains(m.Content, "ordinary") {
+			b.Fatal(m.Content)
+		}
+	}
+}

@@ -154,8 +154,8 @@ func (r *redactor) readerHolds(rd io.Reader) bool {
 		return false
 	}
 	longest := len(r.secrets[0])
-	buf := make([]byte, 0, 1<<20+longest)
-	chunk := make([]byte, 1<<20)
+	buf := make([]byte, 0, 64<<10+longest)
+	chunk := make([]byte, 64<<10)
 	for {
 		n, err := io.ReadFull(rd, chunk)
 		buf = append(buf, chunk[:n]...)
