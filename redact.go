@@ -224,10 +224,32 @@ func (r *redactor) nextRun(data []byte, from int) (int, int) {
 			for end-start > minRun && (data[start] == ' ' || data[start] == '\t') { // "Bearer tok…" seen as " tok…"
 				start++
 			}
-			return start, end
+			if keyLike(data[start:end]) {
+				return start, end
+			}
 		}
 	}
 	return -1, 0
+}
+
+// keyLike reports whether a run of a secret looks like part of a key, not
+// of words: it mixes two of lower case, upper case and digits, or is long.
+// An EXTRA_HEADERS value such as "my-organization-name" is redacted whole,
+// while "organization" elsewhere stays; any 12 characters of a random key
+// mix classes but for one chance in tens of thousands.
+func keyLike(run []byte) bool {
+	var lower, upper, digit int
+	for _, c := range run {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = 1
+		case c >= 'A' && c <= 'Z':
+			upper = 1
+		case c >= '0' && c <= '9':
+			digit = 1
+		}
+	}
+	return lower+upper+digit >= 2 || len(run) >= 2*minRun
 }
 
 // partialTail is the length of the longest end of data that could go on

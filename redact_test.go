@@ -253,6 +253,10 @@ func TestRedactorRuns(t *testing.T) {
 			t.Errorf("text(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
+	words := (&config{Provider: "openai", APIKey: key, ExtraHeaders: map[string]string{"X-Org": "my-organization-name"}}).redactor()
+	if got := words.text("the organization-name field; my-organization-name"); got != "the organization-name field; [redacted]" {
+		t.Errorf("a header value of words: %q", got)
+	}
 	text := "head " + key[3:] + " mid " + key + " tail " + key[:15]
 	want := r.text(text)
 	for cut := 1; cut < len(text); cut++ {
