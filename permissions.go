@@ -31,18 +31,19 @@ type permissions struct {
 	auditPath string // audit log; "" = none
 
 	mu       sync.Mutex
-	attached map[string]bool // resolved paths of attached files
-	session  map[string]bool // tools answered "always" in this session
-	saved    map[string]bool // tools in tool_permissions.json
-	commands []commandRule   // command prefixes answered "always" or "permanently"
-	savedCmd []string        // command prefixes in tool_permissions.json
-	auditErr bool            // the audit log failed once and said so
+	attached map[string]bool       // resolved paths of attached files
+	session  map[string]bool       // tools answered "always" in this session
+	saved    map[string]bool       // tools in tool_permissions.json
+	scanned  map[contentKey]string // sensitiveContent of files already read, by identity and version
+	commands []commandRule         // command prefixes answered "always" or "permanently"
+	savedCmd []string              // command prefixes in tool_permissions.json
+	auditErr bool                  // the audit log failed once and said so
 }
 
 // newPermissions builds the permissions of cfg; warnings (an unsafe or
 // broken permissions file) go to warn.
 func newPermissions(cfg *config, warn func(string)) *permissions {
-	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: cfg.redactor(),
+	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: cfg.redactor(), scanned: map[contentKey]string{},
 		allow: parseRules(cfg.ToolAllow), deny: parseRules(cfg.ToolDeny), savePath: cfg.ToolPermissionsFile, auditPath: cfg.ToolAuditLog}
 	if cfg.homeDir != "" {
 		p.home = resolvePath(cfg.homeDir, "/")
@@ -148,7 +149,16 @@ func (p *permissions) classify(path string) readCheck {
 	return rc
 }
 
-// contentCheck is sensitiveContent of the file rc judged, opened as judged.
+// contentKey is one version of one file: device, inode, size and
+// modification time.
+type contentKey struct {
+	dev, ino    uint64
+	size, mtime int64
+}
+
+// contentCheck is sensitiveContent of the file rc judged, opened as judged;
+// a file already read in this version is not read again (a call may name
+// one large file many times).
 func (p *permissions) contentCheck(rc readCheck) string {
 	if rc.at.mode.Perm()&0o444 == 0 {
 		return ""
@@ -158,7 +168,21 @@ func (p *permissions) contentCheck(rc readCheck) string {
 		return ""
 	}
 	defer f.Close()
-	return sensitiveContent(rc.path, f, p.red)
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	k := contentKey{rc.at.dev, rc.at.ino, st.Size(), st.ModTime().UnixNano()}
+	p.mu.Lock()
+	why, seen := p.scanned[k]
+	p.mu.Unlock()
+	if !seen {
+		why = sensitiveContent(rc.path, f, p.red)
+		p.mu.Lock()
+		p.scanned[k] = why
+		p.mu.Unlock()
+	}
+	return why
 }
 
 // writeCheck judges a write to path (relative to the start directory): the
