@@ -150,6 +150,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	}
 	cfg := tb.cfg
 	decided := func(answer, reason string) {
+		tb.decision = reason
 		tb.ev.approval(tb.callID, a.tool, cfg.redactor().text(a.subject), answer, reason)
 		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
 			fmt.Fprintln(tb.preview, w)
@@ -229,13 +230,13 @@ func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) st
 func (a approval) choices() string {
 	switch {
 	case a.sensitive != "":
-		return " [y]es / [n]o (asked every time: " + a.sensitive + "): "
+		return " [y]es / [N]o (asked every time: " + a.sensitive + "): " // the capital is what Enter answers
 	case a.prefix != "":
-		return fmt.Sprintf("\n [y]es / [n]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
+		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
 	case a.workspace:
-		return " [y]es / [n]o / [a]lways: writes in the workspace, this session / [p]ermanently: the same, saved: "
+		return " [y]es / [N]o / [a]lways: writes in the workspace, this session / [p]ermanently: the same, saved: "
 	}
-	return " [y]es / [n]o / [a]lways for this session / [p]ermanently: "
+	return " [y]es / [N]o / [a]lways for this session / [p]ermanently: "
 }
 
 // runners are programs whose next word is a program or code to run: a

@@ -221,6 +221,7 @@ func TestSummaryTooLongRetriesSmallerOnce(t *testing.T) {
 // its older rounds are summarised once (one attempt per turn), then this
 // turn's results shrink; the question stays verbatim.
 func TestOneShotManyRoundsSmallBudget(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	s := &summaryScript{t: t, dir: t.TempDir(), lines: 150, summary: shortSummary, oneShot: true}
 	fp := s.provider(100)
@@ -251,6 +252,7 @@ func TestOneShotManyRoundsSmallBudget(t *testing.T) {
 // attached files) and the kept groups are unchanged, and a summary that
 // is taken at least halves what it replaced.
 func TestSummaryProperties(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	rng := rand.New(rand.NewSource(16))
 	ctxErr := &apiError{Kind: kindContextLength, Message: "too long"}

@@ -186,3 +186,133 @@ func (emptyImporter) Import(path string) (*types.Package, error) {
 	p.MarkComplete()
 	return p, nil
 }
+
+// designDocs are the documents whose file names the house tests keep true
+// (docs/STYLE.md names other projects' files and ones not to write).
+var designDocs = []string{"docs/ARCHITECTURE.md", "README.md", "tools/tokenfit/README.md"}
+
+// TestDocsNameFilesThatExist: every Go file, and every path under docs/,
+// tools/ or testdata/, that the design documents and the README name
+// exists, so a renamed file is renamed in the documents too.
+func TestDocsNameFilesThatExist(t *testing.T) {
+	t.Parallel()
+	name := regexp.MustCompile("(?:^|[\\s`(\\[])((?:(?:docs|tools|testdata)/[A-Za-z0-9_./-]*[A-Za-z0-9_])|[a-z0-9_]+\\.go)\\b")
+	for _, doc := range designDocs {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, dir := string(b), filepath.Dir(doc)
+		for _, m := range name.FindAllStringSubmatchIndex(text, -1) {
+			p, rest := text[m[2]:m[3]], text[m[3]:]
+			if strings.HasPrefix(rest, "*") || len(rest) > 1 && rest[0] == '.' && rest[1] >= 'a' && rest[1] <= 'z' {
+				continue // a pattern (tokens_check*.jsonl), or a longer name (x_test.go.tmpl)
+			}
+			if _, err := os.Stat(p); err == nil {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+				t.Errorf("%s names %s, which does not exist", doc, p)
+			}
+		}
+	}
+}
+
+// TestGlossaryNamesDeclaredIdentifiers: each word of the architecture's
+// glossary is used in the code, and every identifier an entry names in
+// backquotes is declared in the package (a type, function, method,
+// field, constant or variable), so the glossary points at real code.
+func TestGlossaryNamesDeclaredIdentifiers(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("docs/ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, glossary, _ := strings.Cut(string(b), "## Glossary")
+	glossary, _, _ = strings.Cut(glossary, "\n## ")
+	declared, source := packageNames(t)
+	entry := regexp.MustCompile(`(?m)^- \*\*([^*]+)\*\*:((?:.|\n  )*)`)
+	ident := regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*)`")
+	entries := entry.FindAllStringSubmatch(glossary, -1)
+	if len(entries) < 10 {
+		t.Fatalf("the glossary has %d entries, want the ten words of issue 35", len(entries))
+	}
+	for _, e := range entries {
+		if !strings.Contains(source, strings.ToLower(e[1])) {
+			t.Errorf("glossary word %q is not used in the code", e[1])
+		}
+		for _, id := range ident.FindAllStringSubmatch(e[2], -1) {
+			if !declared[id[1]] && strings.ToUpper(id[1]) != id[1] { // SETTINGS are config keys
+				t.Errorf("glossary entry %q names %s, which the package does not declare", e[1], id[1])
+			}
+		}
+	}
+}
+
+// packageNames are the names declared at the top level of the package's
+// non-test files, their methods and struct fields, and their source text
+// lowercased.
+func packageNames(t *testing.T) (map[string]bool, string) {
+	t.Helper()
+	paths, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	names := map[string]bool{}
+	var src strings.Builder
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.WriteString(strings.ToLower(string(text)))
+		f, err := goparser.ParseFile(fset, p, text, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch d := n.(type) {
+			case *ast.FuncDecl:
+				names[d.Name.Name] = true
+			case *ast.TypeSpec:
+				names[d.Name.Name] = true
+			case *ast.ValueSpec:
+				for _, id := range d.Names {
+					names[id.Name] = true
+				}
+			case *ast.Field:
+				for _, id := range d.Names {
+					names[id.Name] = true
+				}
+			}
+			return true
+		})
+	}
+	return names, src.String()
+}
+
+// TestNoMachinePathInDesignDocs: the design documents, the README's
+// pointers to them and the tools hold no path of one machine: a clone
+// has none of it.
+func TestNoMachinePathInDesignDocs(t *testing.T) {
+	t.Parallel()
+	machine := regexp.MustCompile(`(^|[^A-Za-z0-9_.])/(work|farm)/`)
+	files := []string{"docs/ARCHITECTURE.md", "docs/STYLE.md"}
+	tools, _ := filepath.Glob("tools/*/*")
+	for _, p := range append(files, tools...) {
+		if fi, err := os.Stat(p); err != nil || fi.IsDir() {
+			continue
+		}
+		b, _ := os.ReadFile(p)
+		if loc := machine.FindIndex(b); loc != nil {
+			t.Errorf("%s holds a path of this machine: %q", p, b[loc[0]:min(loc[1]+30, len(b))])
+		}
+	}
+	readme, _ := os.ReadFile("README.md")
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.Contains(line, "ARCHITECTURE.md") && !strings.Contains(line, "docs/ARCHITECTURE.md") {
+			t.Errorf("README.md points to a design document outside docs/: %s", line)
+		}
+	}
+}

@@ -3,68 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// binary is the yaicli built once for the end-to-end tests.
-var binary string
-
-func TestMain(m *testing.M) {
-	if mode := os.Getenv("YAICLI_FAKE_MCP"); mode != "" {
-		fakeMCPServer(mode) // the test binary doubles as a misbehaving MCP server
-		os.Exit(0)
-	}
-	for _, a := range os.Args {
-		if strings.HasPrefix(a, "-test.fuzz") {
-			os.Exit(m.Run()) // fuzzing: the binary is not needed, and each worker would build it
-		}
-	}
-	waitBoundParallel()
-	dir, err := os.MkdirTemp("", "yaicli-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "yaicli")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if raceEnabled {
-		build = exec.Command("go", "build", "-race", "-o", binary, ".")
-		build.Env = append(os.Environ(), "CGO_ENABLED=1")
-	}
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building yaicli: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// waitBoundParallel lets 4 parallel tests run per CPU unless -parallel
-// says otherwise: the parallel tests are end-to-end runs that spend most of
-// their time waiting on a loopback provider, a child process or a
-// timeout, so GOMAXPROCS at a time (the default) leaves the CPUs idle.
-func waitBoundParallel() {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
-	if !set {
-		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
-	}
-}
 
 // e2e is one run of the binary.
 type e2e struct {
@@ -137,6 +86,7 @@ func runInProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 // what needs a process of its own.
 func runProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
+	slowTest(t)
 	env, home := e2eEnv(t, f, c)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
 	defer cancel()

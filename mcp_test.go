@@ -24,7 +24,8 @@ import (
 // of text, "big-list" lists tools in an answer over maxRPCMessage; "echo"
 // answers a call with "fake-mcp says " and its "message" argument. With
 // YAICLI_FAKE_MCP_STARTED set, it first creates that file, so a test can
-// tell whether it was started at all.
+// tell whether it was started at all; deaf, with YAICLI_FAKE_MCP_BLOCKED,
+// creates that one once the client is blocked writing to it.
 func fakeMCPServer(mode string) {
 	if p := os.Getenv("YAICLI_FAKE_MCP_STARTED"); p != "" {
 		os.WriteFile(p, nil, 0o600)
@@ -61,7 +62,7 @@ func fakeMCPServer(mode string) {
 				fmt.Fprintln(os.Stderr, "fatal: simulated crash")
 				os.Exit(3)
 			case "hang-on-call":
-				select {}
+				untilOrphaned()
 			case "big-result":
 				writeBigResult(os.Stdout, m.ID)
 				continue
@@ -78,7 +79,10 @@ func fakeMCPServer(mode string) {
 		}
 		out.Encode(reply)
 		if mode == "deaf" && m.Method == "tools/list" {
-			select {} // alive, but never reads again
+			if p := os.Getenv("YAICLI_FAKE_MCP_BLOCKED"); p != "" {
+				go reportBlocked(p)
+			}
+			untilOrphaned() // alive, but never reads again
 		}
 	}
 }
@@ -107,7 +111,7 @@ func mcpServersDir(t *testing.T) string {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("the reference MCP servers are missing: .ci/run installs them with npm ci in testdata/mcp (%v)", err)
 		}
-		t.Skip("reference MCP servers not installed: run (cd testdata/mcp && npm ci)")
+		skipWithout(t, "the reference MCP servers", "reference MCP servers not installed: run (cd testdata/mcp && npm ci)")
 	}
 	return dir
 }
@@ -120,6 +124,7 @@ func selfServer(mode string) mcpServerConfig {
 
 func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) (*mcpHub, string) {
 	t.Helper()
+	slowTest(t)
 	path := filepath.Join(t.TempDir(), "mcp.json")
 	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
 	os.WriteFile(path, b, 0o600)

@@ -44,7 +44,7 @@ func needOllama(t *testing.T) (bin, vocab string) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
-		t.Skip(msg)
+		skipWithout(t, "ollama", msg)
 	}
 	bin = os.Getenv("YAICLI_OLLAMA")
 	if bin == "" {

@@ -66,7 +66,7 @@ func TestPrivateDir(t *testing.T) {
 // As root the other-owner cases are real: chown to nobody.
 func TestPrivateDirChowned(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to chown; TestPrivateDir covers owners by uid")
+		skipWithout(t, "root", "needs root to chown; TestPrivateDir covers owners by uid")
 	}
 	d := t.TempDir()
 	os.Chown(d, 65534, 65534)

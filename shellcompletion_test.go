@@ -88,7 +88,7 @@ func TestBashCompletion(t *testing.T) {
 	t.Parallel()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
-		t.Skip("no bash")
+		skipWithout(t, "bash", "no bash")
 	}
 	home, env := completionHome(t)
 	script := writeScript(t, t.TempDir(), "bash")
@@ -151,7 +151,7 @@ func TestZshCompletion(t *testing.T) {
 		if os.Getenv("CI") != "" {
 			t.Fatal("zsh is missing: .ci/run installs it")
 		}
-		t.Skip("no zsh (apt-get install zsh)")
+		skipWithout(t, "zsh", "no zsh (apt-get install zsh)")
 	}
 	home, env := completionHome(t)
 	dir := t.TempDir()
@@ -202,7 +202,7 @@ func TestFishCompletion(t *testing.T) {
 		if os.Getenv("CI") != "" {
 			t.Fatal("fish is missing: .ci/run installs it")
 		}
-		t.Skip("no fish (apt-get install fish)")
+		skipWithout(t, "fish", "no fish (apt-get install fish)")
 	}
 	home, env := completionHome(t)
 	script := writeScript(t, t.TempDir(), "fish")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"unicode/utf8"
 )
@@ -17,6 +18,23 @@ import (
 // newline and tab, DEL, and C1.
 func isControl(r rune) bool {
 	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}
+
+// invisible reports characters that change how text reads without being
+// seen: bidirectional controls (an override makes "exe.txt" of "txt.exe"),
+// zero-width spaces, the line and paragraph separators (U+2028 and U+2029
+// end a line to some terminals and not to others) and tag characters
+// (which smuggle text). They are shown as ⟨U+XXXX⟩. The zero-width joiner
+// and non-joiner stay: scripts and emoji need them to read right.
+func invisible(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi
+	case r == 0x200b, r >= 0x2060 && r <= 0x2064, r == 0xfeff, r == 0x180e: // zero width
+	case r == 0x2028, r == 0x2029, r >= 0xe0000 && r <= 0xe007f:
+	default:
+		return false
+	}
+	return true
 }
 
 // needsSanitizing reports whether s holds a control character or bytes
@@ -111,7 +129,7 @@ func appendSafe(dst, b []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(b[i:])
-		if r != utf8.RuneError && !isControl(r) || r == utf8.RuneError && size > 1 {
+		if r != utf8.RuneError && !isControl(r) && !invisible(r) || r == utf8.RuneError && size > 1 {
 			i += size // ordinary UTF-8, U+FFFD itself included
 			continue
 		}
@@ -120,6 +138,8 @@ func appendSafe(dst, b []byte) []byte {
 		case r == utf8.RuneError:
 			dst = utf8.AppendRune(dst, utf8.RuneError)
 		case r == '\r' && i+1 < len(b) && b[i+1] == '\n':
+		case invisible(r):
+			dst = fmt.Appendf(dst, "⟨U+%04X⟩", r)
 		default:
 			dst = appendVisible(dst, r)
 		}
@@ -127,6 +147,89 @@ func appendSafe(dst, b []byte) []byte {
 		start = i
 	}
 	return append(dst, b[start:]...)
+}
+
+// screenWriter is how the REPL and the agent write to a terminal: Write
+// makes every byte safe (appendSafe: control characters, escape sequences,
+// CR, bidirectional and zero-width characters, U+2028 shown visibly), so
+// what a model, a tool, a file name or a provider's error says is shown and
+// never obeyed. The REPL's session holds this type, not the terminal's
+// io.Writer, so a raw write cannot be made by mistake; the few controls
+// yaicli draws itself go through control, which takes only a ctl. (The
+// Markdown renderer, the line editor and the viewer are renderers of their
+// own, which make their text safe as they lay it out.)
+type screenWriter struct{ w io.Writer }
+
+// Write shows p with everything that could drive a terminal made visible.
+func (s screenWriter) Write(p []byte) (int, error) {
+	if _, err := s.w.Write(appendSafe(nil, p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// ctl is a control sequence yaicli itself sends to a terminal.
+type ctl string
+
+// yaicli's own control sequences.
+const (
+	ctlNewline   ctl = "\r\n"          // the start of the next row (raw mode does not add the CR)
+	ctlReturn    ctl = "\r"            // the start of this row
+	ctlEraseRow  ctl = "\x1b[K"        // this row blanked from the cursor on
+	ctlClear     ctl = "\x1b[H\x1b[2J" // the screen cleared, the cursor at the top left
+	ctlHome      ctl = "\x1b[H"        // the cursor at the top left
+	ctlPasteOn   ctl = "\x1b[?2004h"   // bracketed paste on: a paste arrives marked, not as typed keys
+	ctlPasteOff  ctl = "\x1b[?2004l"   // bracketed paste off
+	ctlEraseLine ctl = "\r\x1b[2K"     // the cursor to the start of its line, the line blanked
+	ctlRubout    ctl = "\b \b"         // the character before the cursor rubbed out
+)
+
+// control sends one of yaicli's own control sequences.
+func (s screenWriter) control(c ctl) { io.WriteString(s.w, string(c)) }
+
+// cursorUp moves the cursor up n rows (n > 0).
+func cursorUp(n int) ctl { return ctl(fmt.Sprintf("\x1b[%dA", n)) }
+
+// cursorRight moves the cursor right n columns (n > 0).
+func cursorRight(n int) ctl { return ctl(fmt.Sprintf("\x1b[%dC", n)) }
+
+// drawing is what a renderer draws: yaicli's controls and text in order.
+type drawing []drawOp
+
+// drawOp is one control or one piece of text of a drawing.
+type drawOp struct {
+	c    ctl
+	text string
+}
+
+// ctl adds a control to d.
+func (d *drawing) ctl(c ctl) { *d = append(*d, drawOp{c: c}) }
+
+// text adds text to d, which draw shows made safe.
+func (d *drawing) text(s string) { *d = append(*d, drawOp{text: s}) }
+
+// bytes is what draw sends: the controls as they are, the text made safe.
+func (d drawing) bytes() []byte {
+	var b []byte
+	for _, op := range d {
+		b = append(b, op.c...)
+		b = appendSafe(b, []byte(op.text))
+	}
+	return b
+}
+
+// String is what draw sends, for tests.
+func (d drawing) String() string { return string(d.bytes()) }
+
+// draw sends a drawing in one write, so a redraw does not flicker.
+func (s screenWriter) draw(d drawing) { s.w.Write(d.bytes()) }
+
+// onScreen is w behind a screenWriter (w itself when it is one; nil: nil).
+func onScreen(w io.Writer) io.Writer {
+	if _, ok := w.(screenWriter); ok || w == nil {
+		return w
+	}
+	return screenWriter{w: w}
 }
 
 // termText is s made safe for a terminal (the edge says whether the stream

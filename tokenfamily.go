@@ -126,7 +126,7 @@ func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs)
 
 // genericFamily prices models whose tokenizer is unknown (Mistral, Phi,
 // Llama 2, Grok...). Its prices are fitted like the other families' but on
-// o200k's and cl100k's counts at once (genericAim in tokenfit_test.go):
+// o200k's and cl100k's counts at once (genericAim in tools/tokenfit):
 // aimed at the middle of the estimates within [0.85, 1.6] of both, and a
 // little above 0.85 of the larger where the two differ past that (Hindi,
 // Greek). Erring high is deliberate: an estimate that is too low ends in a
@@ -147,8 +147,8 @@ var genericFamily = family{"generic", &prices{
 	pBaltic: 0.693, pCyrShortU: 0.518, pPunctLetter: 0.484, pRepeatLong: -0.205, pCapsRare: 0.566, pEscape: 0.97, pRunSpace: 1, pRunPunct: 0.5,
 	pRunBreak: 1, pRunTab: 1, pAstral: 3.091}}
 
-// The fitted families: prices written by TestFitPrices (go test -run
-// TestFitPrices -fit FILE) from the samples named in testdata/tokens_fit.md.
+// The fitted families: prices written by tools/tokenfit (go run
+// ./tools/tokenfit fit) from the samples named in testdata/tokens_fit.md.
 var (
 	o200kFamily = family{"o200k", &prices{
 		pWord: 0.77, pLongLetter: 0.317, pLongEnglish: 0.262, pRareEnd: 0.176, pRareEndWest: 0.142, pCapsLetter: 0.349, pCapsShort: 0.001, pRepeat: -0.042,

@@ -339,6 +339,7 @@ func TestFamilyLongRuns(t *testing.T) {
 // longer than a block is cut between characters, never inside one, and an
 // empty input is nothing.
 func TestCountReaderBlocks(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	for in, want := range map[string]int{
 		"ab\ncd": 3, "abcd": 4, "ab\xc3": 2, "ab\xe6\xbc": 2, "a\xe6\xbc\xa2": 4, "\xf0\x9f\x98": 0, "a\n\xe6\xbc": 2,
