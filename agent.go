@@ -5,14 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // agent runs turns: fit the history to the budget, send, stream, run the
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
+	spent     usageTally // the usage providers reported, this session and turn (usage.go)
 	cfg       *config
 	send      sendFunc
 	tools     *toolbox // nil when ENABLE_FUNCTIONS is false
@@ -43,6 +42,9 @@ type agent struct {
 	reportedSkip          string
 	streamed              bool // the current request streamed answer text
 	maxTokens             int  // MAX_TOKENS, or the output cap a provider stated
+	// shown is the answer text the current request streamed: after Ctrl+C
+	// mid-answer, what the person saw of it.
+	shown strings.Builder
 	// compaction records summary attempts, for compact.go's guards.
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
@@ -90,6 +92,8 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if o.preview == nil {
 		o.preview = o.diag
 	}
+	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
 	c := newClient(cfg, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
@@ -172,6 +176,7 @@ func (a *agent) sink() streamSink {
 		}
 		a.openLine = !strings.HasSuffix(t, "\n")
 		a.streamed = true
+		a.shown.WriteString(t)
 		a.ev.textDelta(t)
 	}}
 	if a.cfg.ShowReasoning {
@@ -212,7 +217,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	}
 	for round := 0; ; round++ {
 		sent := a.toolsFor(h, specs)
-		h = a.fit(a.autoCompact(ctx, h, sent), sent)
+		h = a.fit(ctx, h, sent)
 		r, err := a.request(ctx, &h, sent)
 		if err != nil {
 			return validate(h), err
@@ -252,16 +257,22 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
 		}
-		capToRoom(h[start:], a.room(h[:start], specs), a.estimate, a.spill)
+		h = a.admit(h, start, sent) // tool.result reports them when sendOnce sends them
 	}
 }
+
+// shownText is the answer text the last request streamed: after Ctrl+C
+// mid-answer, what the person saw of it.
+func (a *agent) shownText() string { return a.shown.String() }
 
 // estimate prices a message with this session's calibration.
 func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
 
-// fit trims h to the budget, saying so on stderr when it drops anything.
-func (a *agent) fit(h []message, specs []toolSpec) []message {
-	out, after := a.fitTo(h, specs, a.budget.tokens)
+// fit makes the request of h fit the budget: a summary first when one is
+// wanted (compact.go), then the ladder (ladder.go). It says what was done,
+// and warns once when the turn alone is over the budget.
+func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []message {
+	out, after := a.fitTo(a.autoCompact(ctx, h, specs), specs, a.budget.tokens)
 	if after > a.budget.tokens && !a.warnedBig {
 		// Nothing older is left to drop: the question itself (piped text,
 		// attached files) is the weight. Send it, but say what to do if the
@@ -271,20 +282,62 @@ func (a *agent) fit(h []message, specs []toolSpec) []message {
 		if a.cfg.Provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: send less (e.g. pipe through tail -n 500), or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source, fate)
+		advice := "send less (e.g. pipe through tail -n 500)"
+		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
+			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate, advice)
 	}
 	return out
 }
 
-// fitTo trims h to limit tokens, saying so on stderr, and validates it.
+// questionTokens is the estimate of the last user message in h: what the
+// person sent (piped text, attachments), as against what the turn added.
+func questionTokens(h []message, estimate func(message) int) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "user" {
+			return estimate(h[i])
+		}
+	}
+	return 0
+}
+
+// fitTo climbs the ladder for a request of h limited to limit tokens,
+// says what it did, and validates the history.
 func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
-	out, rep := trimToBudget(h, a.cal.scale(a.fam.toolsTokens(specs)), a.policy(limit), a.estimate, a.spill)
+	out, rep := a.ladderFor(limit, specs).reduce(h)
+	a.report(rep, limit)
+	return validate(out), rep.after
+}
+
+// admit takes a round's results, h[start:], into the history: cut to the
+// room left when even masking every older output leaves them too big
+// (a reduction to the mark, said as any other), and their markers' paging
+// calls fitted to the room.
+func (a *agent) admit(h []message, start int, specs []toolSpec) []message {
+	out, rep := a.ladderFor(a.budget.tokens, specs).admit(h, start)
+	a.report(rep, a.budget.tokens)
+	return validate(out)
+}
+
+// report says what a reduction did: one stderr line in text mode, the
+// events otherwise (masking, then cutting and dropping, each event adding
+// up on its own). Both carry the same numbers.
+func (a *agent) report(rep trimReport, limit int) {
 	if line := rep.line(limit); line != "" && !a.ev.on() {
 		fmt.Fprintln(a.stderr, line)
 	}
-	a.ev.trim(rep, limit)
-	return validate(out), rep.after
+	masks, rest := rep.parts()
+	a.ev.trim(masks, limit)
+	a.ev.trim(rest, limit)
+}
+
+// ladderFor is the ladder of a request limited to limit tokens that sends
+// specs: its mark and kept groups by policy, priced by this session.
+func (a *agent) ladderFor(limit int, specs []toolSpec) ladder {
+	p := a.policy(limit)
+	return ladder{limit: limit, mark: p.target, keep: p.keep, fixed: a.cal.scale(a.fam.toolsTokens(specs)), est: a.estimate, spill: a.spill}
 }
 
 // request sends h and handles a rejection by what it means: a
@@ -321,7 +374,10 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 // sendOnce sends one request and notes whether answer text was streamed,
 // so a retry can say that the partial answer is discarded.
 func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, maxTokens int) (reply, error) {
+	a.tools.sent(h) // results the model gets for the first time, as it gets them: tool.result, the viewer
+	a.ev.sending()  // its answer text is held from a file until it ends well (one answer per file)
 	a.streamed = false
+	a.shown.Reset()
 	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
 	defer sp.stop()
 	sink := a.sink()
@@ -338,7 +394,9 @@ func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, max
 func (a *agent) discardPartial() {
 	if a.streamed {
 		a.endAnswer()
-		fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
+		if !a.ev.on() { // the JSON modes say it once, as text.discard
+			fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
+		}
 		a.ev.discard()
 	}
 }
@@ -414,42 +472,6 @@ func (a *agent) shrinkBytes(ctx context.Context, h *[]message, specs []toolSpec,
 	return r, err
 }
 
-// shrinkLargest cuts the largest tool results and the attached-files
-// message, biggest first, to half their length (not below minShrunk)
-// until the conversation's text is half what it was. It returns the new
-// history and how many messages it cut.
-func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
-	h = append([]message(nil), h...)
-	total := 0
-	var idx []int
-	for i, m := range h {
-		total += len(m.Content)
-		attached := m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader)
-		if (m.Role == "tool" || attached) && utf8.RuneCountInString(m.Content) > minShrunk {
-			idx = append(idx, i)
-		}
-	}
-	sort.Slice(idx, func(x, y int) bool { return len(h[idx[x]].Content) > len(h[idx[y]].Content) })
-	saved, n := 0, 0
-	for _, i := range idx {
-		if saved >= total/2 {
-			break
-		}
-		m := &h[i]
-		before := len(m.Content)
-		if m.clip == nil {
-			m.clip = truncate(m.Content, 0)
-		}
-		if m.Role == "tool" {
-			keepOnDisk(m, spill)
-		}
-		m.Content = m.clip.text(max(utf8.RuneCountInString(m.Content)/2, minShrunk))
-		saved += before - len(m.Content)
-		n++
-	}
-	return h, n
-}
-
 // requestTokens is the raw estimate of a request, the figure the provider's
 // reported usage calibrates.
 func (a *agent) requestTokens(h []message, specs []toolSpec) int {
@@ -482,6 +504,7 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 func (a *agent) observe(r reply, h []message, specs []toolSpec) {
 	p, est := r.Usage.PromptTokens, a.requestTokens(h, specs)
 	a.ev.usage(r.Usage, est)
+	a.spent.add(r.Usage, h)
 	if p <= 0 {
 		return
 	}
@@ -524,9 +547,9 @@ func (a *agent) learn(e *apiError, est int) {
 		a.cal.observe(e.Actual, est)
 	}
 	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
-		a.windows.learn(a.cfg, e.Limit)
+		source := a.windows.learn(a.cfg, e.Limit) // dated, with its expiry
 		if a.cfg.ContextBudgetTokens == 0 {
-			a.budget = budgetFor(0, a.cfg.Model, e.Limit, "learned from a rejection")
+			a.budget = budgetFor(0, a.cfg.Model, e.Limit, source)
 		}
 	}
 }
@@ -546,25 +569,28 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 			how = append(how, fmt.Sprintf("lowered max_tokens to %d", maxTokens))
 		}
 	}
-	limit := a.measure(h, specs) // what the rejected request weighs, as trimming counts it
-	if e.Limit > 0 {
-		limit = min(limit-1, (e.Limit-maxTokens)*9/10)
-	} else if len(groupStarts(h)) > 1 {
-		out := validate(dropGroups(h, 1))
-		return out, maxTokens, strings.Join(append(how, "dropped the oldest turn group"), ", ")
-	} else {
-		limit /= 2
+	// Smaller than what was rejected, within the budget (which a rejection
+	// may just have lowered) and the figures the provider stated (in
+	// tokens, or scaled from characters).
+	measured := a.measure(h, specs)
+	limit := min(measured-1, a.budget.tokens)
+	if target := e.healTarget(measured, maxTokens); target > 0 {
+		limit = min(limit, target)
 	}
-	out, _ := a.fitTo(h, specs, max(limit, 1))
+	l := a.ladderFor(max(limit, 1), specs)
+	l.words = true
+	out, rep := l.reduce(h)
+	a.report(rep, l.limit)
+	out, after := validate(out), rep.after
 	if !sameHistory(out, h) {
-		how = append(how, fmt.Sprintf("trimmed to ~%d tokens", a.measure(out, specs)))
+		how = append(how, fmt.Sprintf("reduced the context to ~%d tokens", after))
 	}
 	return out, maxTokens, strings.Join(how, ", ")
 }
 
 // policy is the trimming policy for a request limited to limit tokens:
 // CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
-// turn groups whose results are never masked.
+// turn groups whose results are masked last.
 func (a *agent) policy(limit int) trimPolicy {
 	share := a.cfg.ContextTrimTarget
 	if share <= 0 || share > 1 {
@@ -713,6 +739,7 @@ type contextReport struct {
 	skipped               string // why the report did not calibrate, in words
 	ratio                 float64
 	family, model         string
+	sandbox               string // how commands are fenced (sandboxStatus)
 }
 
 // contextReport prices h as the next request would be priced: the tool
@@ -720,7 +747,8 @@ type contextReport struct {
 func (a *agent) contextReport(h []message) contextReport {
 	r := contextReport{budget: a.budget, groups: len(groupStarts(h)), reported: a.reported, reportedEst: a.reportedEst,
 		calibrated: a.reportedSkip == "" && a.reported == a.cal.reported && a.reportedEst == a.cal.estimate, ratio: a.cal.ratio, skipped: a.reportedSkip,
-		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target}
+		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target,
+		sandbox: sandboxStatus(a.cfg.Sandbox, a.cfg.SandboxNetwork)}
 	for _, m := range h {
 		t := a.estimate(m)
 		switch {
@@ -747,17 +775,21 @@ func (a *agent) contextReport(h []message) contextReport {
 	return r
 }
 
-// room is what is left of the budget for the tool results of the round
-// whose call is the last message of h: the budget less the request so far,
-// counting old results as the stubs the next trim would make of them, so a
-// fresh result is not cut to make room for an old one. It keeps back half
-// a percent of the budget: those stubs are priced with a stand-in for their
-// spill paths, the trim's real ones can cost a few tokens more, and a result
-// capped to the last token would then be shrunk a second time.
-func (a *agent) room(h []message, specs []toolSpec) int {
-	return a.budget.tokens - a.budget.tokens/200 - a.measure(h, specs) + maskable(h, a.cfg.ContextKeepGroups, a.estimate)
-}
-
 // textTokens estimates s as the agent's model counts it: its family's
 // estimate, scaled by what the provider reported this session.
 func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().tokens(s)) }
+
+// forgetWindow is /forget-window: it forgets the learned windows of model
+// (this session's model when ""; "all": every model) and, when this
+// model's was among them and no budget is set, resolves its window again.
+func (a *agent) forgetWindow(ctx context.Context, model string, w io.Writer) {
+	if model == "" {
+		model = a.cfg.Model
+	}
+	gone := a.windows.forget(model)
+	writeForgotten(w, gone, model)
+	if len(gone) > 0 && a.cfg.ContextBudgetTokens == 0 && a.windows.learned(a.cfg.Model) == nil {
+		a.budget = resolveWindow(ctx, a.cfg, a.windows).budget
+		fmt.Fprintf(w, "budget now %d tokens (%s)\n", a.budget.tokens, a.budget.source)
+	}
+}

@@ -2,7 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -143,5 +149,172 @@ func TestAnswerWriter(t *testing.T) {
 			}
 			tc.check(t, got, tc.answer)
 		})
+	}
+}
+
+// cutByContextError is a stream that answers in part and then ends in an
+// in-stream context-length error, as OpenRouter sends one.
+func cutByContextError(partial string) string {
+	return "data: " + chunkJSON(map[string]any{"role": "assistant", "content": partial}, nil) + "\n\n" +
+		`data: {"error":{"message":"This endpoint's maximum context length is 8192 tokens. However, you requested about 9100 tokens (8100 of text input, 1000 in the output). Please reduce the length of either one, or use the \"middle-out\" transform to compress your prompt automatically.","code":400,"metadata":{"provider_name":null}}}` + "\n\n"
+}
+
+// TestOneAnswerPerFile: `yaicli "q" > file` where the first stream is
+// cut by a context-length error and retried: the file holds exactly the
+// retried answer; the partial one never reaches it. Default settings: no
+// -y, a temp HOME, no custom directories.
+func TestOneAnswerPerFile(t *testing.T) {
+	t.Parallel()
+	// A first round that says something before its tool call: its text is
+	// final once its request ends, whatever the next request does.
+	textThenRead := strings.Replace(toolStream(fakeCall{"c1", "fs_read_file", `{"file_paths": ["go.mod"]}`}),
+		`"content":null`, `"content":"Looking."`, 1)
+	for _, tc := range []struct {
+		name  string
+		steps []step
+		want  string
+	}{
+		{"cut, then retried", []step{sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer."))}, "The whole answer.\n"},
+		{"a tool round, then cut and retried", []step{sse(textThenRead), sse(cutByContextError("Partial")), sse(textStream("Done."))}, "Looking.\nDone.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fp := newFakeProvider(t, tc.steps...)
+			r := runBinary(t, fp, e2e{args: []string{"q"}})
+			if r.code != 0 || r.stdout != tc.want || len(fp.chats()) != len(tc.steps) {
+				t.Fatalf("code %d after %d requests, stdout %q, want %q; stderr:\n%s", r.code, len(fp.chats()), r.stdout, tc.want, r.stderr)
+			}
+			if !strings.Contains(r.stderr, "partial answer above is discarded") {
+				t.Errorf("the discarded answer is not told on stderr:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+// TestHeldAnswer: what the text-mode sink does with the answer: held from
+// a file until a request ends well (usage), voided by discard; on a
+// terminal written at once and struck with a rule when voided.
+func TestHeldAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		terminal bool
+		want     string
+	}{
+		{"file", false, "first request.\nretried.\n"},
+		{"terminal", true, "first request.\npartial" + "\n" + strikeRule + "retried.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			ev := newEvents(formatText, &b, nil)
+			w := ev.answers(&b, &b, io.Discard, tc.terminal)
+			ev.sending()
+			io.WriteString(w, "first request.")
+			ev.usage(usage{}, 0)    // the request ended well
+			io.WriteString(w, "\n") // ends the answer's line between requests: written at once
+			if !tc.terminal && b.String() != "first request.\n" {
+				t.Errorf("between requests the file holds %q, want the first request's line", b.String())
+			}
+			ev.sending()
+			io.WriteString(w, "partial\n")
+			ev.discard()
+			ev.sending()
+			io.WriteString(w, "retried.\n")
+			if !tc.terminal && b.String() != "first request.\n" {
+				t.Errorf("before the retry ended, the file holds %q, want only the first request's text", b.String())
+			}
+			ev.turnEnd(nil)
+			if b.String() != tc.want {
+				t.Errorf("written %q, want %q", b.String(), tc.want)
+			}
+		})
+	}
+}
+
+// TestTmuxStruckPartialAnswer: on a terminal the partial answer streams,
+// and when a retry voids it a line says so and a rule strikes it before
+// the retried answer.
+func TestTmuxStruckPartialAnswer(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	s := launchTmux(t, fp, "sh -c "+quoteAll([]string{binary + " q; echo ONE-SHOT-DONE; sleep 60"})[0])
+	sc := s.waitFor("ONE-SHOT-DONE")
+	order := []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer.", "ONE-SHOT-DONE"}
+	at := 0
+	for _, want := range order {
+		i := strings.Index(sc[at:], want)
+		if i < 0 {
+			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
+		}
+		at += i + len(want)
+	}
+}
+
+// TestOneAnswerInARealFile: the binary run as `yaicli q > answer.txt`
+// (stdout a regular file: written as it streams, cut back when voided)
+// and as `yaicli q > answer.txt 2>&1` (stderr in the same file: held):
+// the file holds the retried answer once and never the partial one.
+func TestOneAnswerInARealFile(t *testing.T) {
+	t.Parallel()
+	for _, sameFile := range []bool{false, true} {
+		fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+		env, _ := e2eEnv(t, fp, e2e{})
+		path := filepath.Join(t.TempDir(), "answer.txt")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var errb bytes.Buffer
+		cmd := exec.Command(binary, "q")
+		cmd.Env, cmd.Stdout, cmd.Stderr = env, f, &errb
+		if sameFile {
+			cmd.Stderr = f
+		}
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		err = cmd.Run()
+		f.Close()
+		got, _ := os.ReadFile(path)
+		answer := string(got)
+		if sameFile {
+			answer = strings.Join(slices.DeleteFunc(strings.SplitAfter(answer, "\n"), func(l string) bool { return strings.HasPrefix(l, "yaicli: ") }), "")
+		}
+		if err != nil || answer != "The whole answer.\n" || strings.Contains(string(got), "partial answer, cut") {
+			t.Errorf("2>&1 %v: %v; the file holds %q, want the retried answer once; stderr %s", sameFile, err, got, errb.String())
+		}
+	}
+}
+
+// TestTmuxREPLStrikesPartialAnswer: in the terminal REPL too, a partial
+// answer that a retry voids is struck: the line, the rule, the answer.
+func TestTmuxREPLStrikesPartialAnswer(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	s := startTmux(t, fp, "--chat")
+	s.typeText("q")
+	s.send("Enter")
+	sc := s.waitFor("The whole answer.")
+	at := 0
+	for _, want := range []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer."} {
+		i := strings.Index(sc[at:], want)
+		if i < 0 {
+			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
+		}
+		at += i + len(want)
+	}
+}
+
+// TestDiscardToldOnceInJSON: in stream-json a discarded partial answer is
+// one text.discard event, not also a notice carrying the text mode's line.
+func TestDiscardToldOnceInJSON(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	r := runBinary(t, fp, e2e{args: []string{"--output-format", "stream-json", "q"}})
+	if r.code != 0 {
+		t.Fatalf("code %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stdout, `"text.discard"`); n != 1 {
+		t.Errorf("%d text.discard events, want 1:\n%s", n, r.stdout)
+	}
+	if strings.Contains(r.stdout+r.stderr, "partial answer above is discarded") {
+		t.Errorf("the text mode's discard line is also reported:\nstdout %s\nstderr %s", r.stdout, r.stderr)
 	}
 }

@@ -68,7 +68,122 @@ func (anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 		}
 		b["tools"] = tools
 	}
+	cacheBreakpoints(cfg, b, msgs)
 	return json.Marshal(finishBody(cfg, b))
+}
+
+// maxBreakpoints is how many blocks of one request may carry
+// cache_control: the Messages API answers 400 to a fifth.
+const maxBreakpoints = 4
+
+// cacheMark is the cache_control of a breakpoint, with PROMPT_CACHE_TTL.
+func cacheMark(cfg *config) map[string]any {
+	m := map[string]any{"type": "ephemeral"}
+	if cfg.CacheTTL == "1h" {
+		m["ttl"] = "1h"
+	}
+	return m
+}
+
+// cacheBreakpoints marks where Anthropic's cache ends a prefix, unless
+// PROMPT_CACHE=off: the last tool and the system prompt, which stay the
+// same all session, and messageBreakpoints' two in the messages. Nothing
+// is cached without a mark, and a read finds only what an earlier
+// request wrote at a mark.
+func cacheBreakpoints(cfg *config, b map[string]any, msgs []anthropicMessage) {
+	if !cfg.PromptCache {
+		return
+	}
+	used := 0
+	if tools, ok := b["tools"].([]map[string]any); ok && len(tools) > 0 {
+		tools[len(tools)-1]["cache_control"] = cacheMark(cfg)
+		used++
+	}
+	if system, ok := b["system"].(string); ok {
+		b["system"] = []any{map[string]any{"type": "text", "text": system, "cache_control": cacheMark(cfg)}}
+		used++
+	}
+	for _, blk := range messageBreakpoints(msgs, maxBreakpoints-used) {
+		blk["cache_control"] = cacheMark(cfg)
+	}
+}
+
+// messageBreakpoints picks at most n blocks to mark: the last markable
+// block of the request, which writes the whole conversation for the next
+// round, and the last of the messages before the newest assistant one,
+// which is where the previous request ended and wrote: this round reads
+// it exactly, however many tool results the round added (the API looks
+// back only 20 blocks from a mark for an earlier write).
+func messageBreakpoints(msgs []anthropicMessage, n int) []map[string]any {
+	last, at := lastMarkable(msgs, len(msgs))
+	if last == nil || n <= 0 {
+		return nil
+	}
+	out := []map[string]any{last}
+	for i := len(msgs) - 2; i > 0 && n > 1; i-- {
+		if msgs[i].Role != "assistant" {
+			continue
+		}
+		if prev, _ := lastMarkable(msgs, i); prev != nil && at >= i {
+			out = append(out, prev)
+		}
+		break
+	}
+	return out
+}
+
+// lastMarkable is the last block of msgs[:end] that may carry
+// cache_control, and the index of its message: not a thinking block (the
+// API refuses a mark there) nor an empty text; nil when there is none.
+func lastMarkable(msgs []anthropicMessage, end int) (map[string]any, int) {
+	for i := end - 1; i >= 0; i-- {
+		for j := len(msgs[i].Content) - 1; j >= 0; j-- {
+			blk, ok := msgs[i].Content[j].(map[string]any)
+			if !ok || blk["type"] == "thinking" || blk["type"] == "redacted_thinking" || blk["type"] == "text" && blk["text"] == "" {
+				continue
+			}
+			return blk, i
+		}
+	}
+	return nil, -1
+}
+
+// markedParts is the conversation for an Anthropic model behind an
+// OpenAI-compatible endpoint that passes cache_control through on content
+// parts (OpenRouter's anthropic/*): the same breakpoints as on the
+// Messages API (the tools have no place for one there), each on a
+// message whose content becomes one text part; the rest stays as is.
+func markedParts(h []message, mark map[string]any) []any {
+	marks := map[int]bool{}
+	for i := 0; i < len(h) && h[i].Role == "system"; i++ {
+		clear(marks)
+		marks[i] = true
+	}
+	if n := len(h); n > 0 {
+		marks[n-1] = true
+		for i := n - 2; i > 0; i-- {
+			if h[i].Role == "assistant" {
+				marks[i-1] = true
+				break
+			}
+		}
+	}
+	out := make([]any, len(h))
+	for i, m := range h {
+		out[i] = m
+		if !marks[i] || m.Role == "assistant" || m.Content == "" {
+			continue
+		}
+		p := map[string]any{"role": m.Role, "content": []any{map[string]any{"type": "text", "text": m.Content, "cache_control": mark}}}
+		if m.ToolCallID != "" {
+			p["tool_call_id"] = m.ToolCallID
+		}
+		if m.Name != "" {
+			p["name"] = m.Name
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // anthropicMessage is one message of the Messages API.
@@ -161,6 +276,16 @@ func (u anthropicUsage) prompt() int {
 	return u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
 }
 
+// input sets the prompt side of r from u: the whole prompt and the parts
+// read from and written to the cache. message_delta's counts, when it has
+// them, are cumulative and replace message_start's.
+func (u anthropicUsage) input(r *usage) {
+	if u.prompt() <= 0 {
+		return
+	}
+	r.PromptTokens, r.CachedTokens, r.CacheWriteTokens = u.prompt(), u.CacheReadInputTokens, u.CacheCreationInputTokens
+}
+
 // anthropicEvent is any event of the Messages stream.
 type anthropicEvent struct {
 	Type    string `json:"type"`
@@ -194,7 +319,7 @@ type anthropicReply struct {
 func (a *anthropicReply) apply(ev *anthropicEvent) error {
 	switch ev.Type {
 	case "message_start":
-		a.r.Usage.PromptTokens = ev.Message.Usage.prompt()
+		ev.Message.Usage.input(&a.r.Usage)
 	case "content_block_start":
 		if ev.ContentBlock == nil {
 			return nil
@@ -212,9 +337,7 @@ func (a *anthropicReply) apply(ev *anthropicEvent) error {
 		}
 		if ev.Usage != nil {
 			a.r.Usage.CompletionTokens = ev.Usage.OutputTokens
-			if p := ev.Usage.prompt(); p > 0 {
-				a.r.Usage.PromptTokens = p
-			}
+			ev.Usage.input(&a.r.Usage)
 		}
 	}
 	return nil
@@ -371,6 +494,7 @@ func (w anthropicWire) whole(b []byte, sink streamSink) (reply, error) {
 		a.show(blk.Text, blk.Thinking)
 	}
 	a.r.FinishReason = resp.StopReason
-	a.r.Usage = usage{PromptTokens: resp.Usage.prompt(), CompletionTokens: resp.Usage.OutputTokens}
+	a.r.Usage = usage{CompletionTokens: resp.Usage.OutputTokens}
+	resp.Usage.input(&a.r.Usage)
 	return a.finish(), nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +13,8 @@ import (
 // anthropicRequest is what the fake Anthropic endpoint received.
 type anthropicRequest struct {
 	Model     string             `json:"model"`
-	System    string             `json:"system"`
+	System    string             `json:"-"`      // the system text, from RawSystem
+	RawSystem json.RawMessage    `json:"system"` // a string, or text blocks (with a breakpoint)
 	MaxTokens int                `json:"max_tokens"`
 	Stream    bool               `json:"stream"`
 	Messages  []anthropicMessage `json:"messages"`
@@ -26,6 +29,13 @@ func decodeAnthropic(t *testing.T, r received) anthropicRequest {
 	var a anthropicRequest
 	if err := json.Unmarshal(r.Raw, &a); err != nil {
 		t.Fatal(err)
+	}
+	if json.Unmarshal(a.RawSystem, &a.System) != nil {
+		var blocks []struct{ Text string }
+		json.Unmarshal(a.RawSystem, &blocks)
+		for _, b := range blocks {
+			a.System += b.Text
+		}
 	}
 	return a
 }
@@ -163,5 +173,160 @@ func TestAnthropicNonStreamingToolLoop(t *testing.T) {
 	r := runBinary(t, fp, e2e{args: []string{"--no-stream", "list"}, env: []string{"YAI_PROVIDER=anthropic"}})
 	if r.code != 0 || r.stdout != "Checking.\nListed.\n" {
 		t.Errorf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// marksOf is where an Anthropic body carries cache_control: "tool:NAME",
+// "system", or "m<i>b<j>:TYPE" for message i's block j; and the ttls seen.
+func marksOf(t *testing.T, body []byte) (marks []string, ttls []string) {
+	t.Helper()
+	var req struct {
+		Tools    []map[string]any
+		System   json.RawMessage
+		Messages []struct{ Content []map[string]any }
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Fatal(err)
+	}
+	note := func(where string, b map[string]any) {
+		if cc, ok := b["cache_control"].(map[string]any); ok {
+			marks = append(marks, where)
+			ttl, _ := cc["ttl"].(string)
+			ttls = append(ttls, ttl)
+		}
+	}
+	for _, tl := range req.Tools {
+		note("tool:"+tl["name"].(string), tl)
+	}
+	var system []map[string]any
+	json.Unmarshal(req.System, &system)
+	for _, b := range system {
+		note("system", b)
+	}
+	for i, m := range req.Messages {
+		for j, b := range m.Content {
+			note(fmt.Sprintf("m%db%d:%s", i, j, b["type"]), b)
+		}
+	}
+	return marks, ttls
+}
+
+// TestCacheBreakpoints: the last tool and the system prompt are marked,
+// then the request's last block and the last block before the newest
+// assistant message (where the previous request ended), however many
+// results the round added; never a thinking block; at most four; none
+// with PROMPT_CACHE=off; the 1-hour ttl with PROMPT_CACHE_TTL=1h.
+func TestCacheBreakpoints(t *testing.T) {
+	tools := []toolSpec{{Type: "function", Function: toolFunction{Name: "alpha", Parameters: json.RawMessage(`{}`)}},
+		{Type: "function", Function: toolFunction{Name: "beta", Parameters: json.RawMessage(`{}`)}}}
+	many := message{Role: "assistant", Content: "reading all", thinking: []thinkingBlock{{Type: "thinking", Thinking: "hm", Signature: "s"}}}
+	var results []message
+	for i := range 12 {
+		id := fmt.Sprint("c", i)
+		many.ToolCalls = append(many.ToolCalls, call(id, "alpha", "{}"))
+		results = append(results, message{Role: "tool", ToolCallID: id, Content: "out " + id})
+	}
+	sys := message{Role: "system", Content: "you are yaicli"}
+	first := []message{sys, {Role: "user", Content: "q1"}}
+	loop := append([]message{sys, {Role: "user", Content: "q1"}, {Role: "assistant", Content: "a1"}, {Role: "user", Content: "q2"}, many}, results...)
+	next := append(append([]message{}, loop...), message{Role: "assistant", Content: "a2"}, message{Role: "user", Content: "q3"})
+	for _, c := range []struct {
+		name  string
+		h     []message
+		tools []toolSpec
+		env   map[string]string
+		want  string
+		ttl   string
+	}{
+		{"first request", first, tools, nil, "tool:beta system m0b0:text", ""},
+		{"a round of 12 results after thinking", loop, tools, nil, "tool:beta system m2b0:text m4b11:tool_result", ""},
+		{"the next question", next, tools, nil, "tool:beta system m4b11:tool_result m6b0:text", ""},
+		{"without tools", next, nil, nil, "system m4b11:tool_result m6b0:text", ""},
+		{"1-hour cache", first, tools, map[string]string{"YAI_PROMPT_CACHE_TTL": "1h"}, "tool:beta system m0b0:text", "1h"},
+		{"off", next, tools, map[string]string{"YAI_PROMPT_CACHE": "off"}, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			env := map[string]string{"YAI_PROVIDER": "anthropic", "YAI_MODEL": "claude-sonnet-4-5"}
+			for k, v := range c.env {
+				env[k] = v
+			}
+			cfg, _ := load(t, "", env, nil)
+			body, err := anthropicWire{}.body(cfg, chatRequest{Messages: c.h, Tools: c.tools})
+			if err != nil {
+				t.Fatal(err)
+			}
+			marks, ttls := marksOf(t, body)
+			if got := strings.Join(marks, " "); got != c.want || len(marks) > maxBreakpoints {
+				t.Errorf("breakpoints = %q, want %q", got, c.want)
+			}
+			for _, ttl := range ttls {
+				if ttl != c.ttl {
+					t.Errorf("ttl %q, want %q", ttl, c.ttl)
+				}
+			}
+		})
+	}
+}
+
+// TestCacheBreakpointsProperties: for random histories, with and without
+// thinking blocks and tools, a body never carries more than four marks,
+// none on a thinking block or an empty text, and always one on its last
+// markable block.
+func TestCacheBreakpointsProperties(t *testing.T) {
+	cfg, _ := load(t, "", map[string]string{"YAI_PROVIDER": "anthropic"}, nil)
+	r := rand.New(rand.NewSource(33))
+	for i := 0; i < 300; i++ {
+		h := randomHistory(r, 1+r.Intn(6))
+		for j := range h {
+			if h[j].Role == "assistant" && r.Intn(2) == 0 {
+				h[j].thinking = []thinkingBlock{{Type: "thinking", Thinking: "t", Signature: "s"}}
+			}
+		}
+		h = append(h, message{Role: "user", Content: "next"})
+		var tools []toolSpec
+		if r.Intn(2) == 0 {
+			tools = []toolSpec{{Type: "function", Function: toolFunction{Name: "x", Parameters: json.RawMessage(`{}`)}}}
+		}
+		body, _ := anthropicWire{}.body(cfg, chatRequest{Messages: h, Tools: tools})
+		marks, _ := marksOf(t, body)
+		_, msgs := anthropicMessages(h)
+		last := fmt.Sprintf("m%db%d:", len(msgs)-1, len(msgs[len(msgs)-1].Content)-1)
+		if len(marks) > maxBreakpoints || len(marks) == 0 || !strings.HasPrefix(marks[len(marks)-1], last) || strings.Contains(strings.Join(marks, " "), "thinking") {
+			t.Fatalf("history %d: marks %v (last block %s)", i, marks, last)
+		}
+	}
+}
+
+// TestOpenRouterAnthropicParts: an anthropic/ model on OpenRouter gets
+// the marks on content parts of the system prompt, the last message and
+// where the previous request ended; other models and PROMPT_CACHE=off
+// get plain messages.
+func TestOpenRouterAnthropicParts(t *testing.T) {
+	h := []message{{Role: "system", Content: "sys"}, {Role: "user", Content: "q"},
+		{Role: "assistant", ToolCalls: []toolCall{call("c1", "alpha", "{}")}}, {Role: "tool", ToolCallID: "c1", Content: "out"}}
+	for _, c := range []struct {
+		model, cache string
+		want         int
+	}{{"anthropic/claude-sonnet-4.5", "auto", 3}, {"openai/gpt-4.1", "auto", 0}, {"anthropic/claude-sonnet-4.5", "off", 0}} {
+		cfg, _ := load(t, "", map[string]string{"YAI_PROVIDER": "openrouter", "YAI_MODEL": c.model, "YAI_PROMPT_CACHE": c.cache}, nil)
+		body, _ := openaiWire{provider: "openrouter"}.body(cfg, chatRequest{Messages: h})
+		var req struct {
+			Messages []struct {
+				Role       string
+				Content    json.RawMessage
+				ToolCallID string `json:"tool_call_id"`
+			}
+		}
+		json.Unmarshal(body, &req)
+		marked := 0
+		for _, m := range req.Messages {
+			var parts []map[string]any
+			if json.Unmarshal(m.Content, &parts) == nil && len(parts) == 1 && parts[0]["cache_control"] != nil {
+				marked++
+			}
+		}
+		if marked != c.want || req.Messages[3].ToolCallID != "c1" || strings.Contains(string(body), "prompt_cache_key") {
+			t.Errorf("%s PROMPT_CACHE=%s: %d marked messages, want %d: %s", c.model, c.cache, marked, c.want, body)
+		}
 	}
 }

@@ -41,15 +41,18 @@ var errContextLength = errors.New("context length exceeded")
 // apiError is a provider's rejection, classified. Limit and Actual are the
 // window and the request size in tokens when the provider's words name them.
 type apiError struct {
-	Provider   string
-	Status     int // 0 when the error came inside a 200 stream
-	Kind       errKind
-	Message    string // the provider's own words
-	Limit      int
-	Actual     int
-	MaxTokens  bool // the provider blames max_tokens (output reserve), not the prompt
-	Cap        int  // an output cap's stated maximum for max_tokens
-	RetryAfter time.Duration
+	Provider  string
+	Status    int // 0 when the error came inside a 200 stream
+	Kind      errKind
+	Message   string // the provider's own words
+	Limit     int
+	Actual    int
+	MaxTokens bool // the provider blames max_tokens (output reserve), not the prompt
+	Cap       int  // an output cap's stated maximum for max_tokens
+	// CharLimit and CharActual are a pre-check's figures in characters:
+	// they scale the heal's target, and never become a token window.
+	CharLimit, CharActual int
+	RetryAfter            time.Duration
 }
 
 // Error says which provider rejected what, in its own words.
@@ -66,6 +69,21 @@ func (e *apiError) Error() string {
 		s += ": " + e.Message
 	}
 	return s
+}
+
+// healTarget is the token size a healed request aims at, from the figures
+// the rejection states: under the window less the output reserve in
+// tokens, or the measured size scaled by the characters allowed over the
+// characters sent; 0 when it states neither (the heal then drops a turn
+// group or halves). measured is the rejected request as trimming counts it.
+func (e *apiError) healTarget(measured, maxTokens int) int {
+	switch {
+	case e.Limit > 0:
+		return max((e.Limit-maxTokens)*9/10, 1)
+	case e.CharLimit > 0 && e.CharActual > e.CharLimit && measured > 0:
+		return max(int(int64(measured)*int64(e.CharLimit)/int64(e.CharActual))*9/10, 1)
+	}
+	return 0
 }
 
 // Is lets errors.Is(err, errContextLength) find a context-length rejection.
@@ -140,7 +158,10 @@ func findMessage(v any) string {
 		if m, ok := t["message"].(string); ok {
 			return m
 		}
-		if m, ok := t["detail"].(string); ok {
+		if m := findMessage(t["detail"]); m != "" {
+			return m // FastAPI: a string, or validation errors [{"msg": ...}]
+		}
+		if m, ok := t["msg"].(string); ok {
 			return m
 		}
 		if b, ok := t["base_resp"].(map[string]any); ok { // MiniMax

@@ -61,7 +61,7 @@ func wantKind(name string) (errKind, bool) {
 		return kindContextLength, true
 	}
 	class, _, _ := strings.Cut(strings.TrimPrefix(name, "not_"), "_")
-	k, ok := map[string]errKind{"rate": kindRateLimit, "quota": kindQuota, "outcap": kindOutputCap, "bytes": kindTooLarge,
+	k, ok := map[string]errKind{"auth": kindAuth, "rate": kindRateLimit, "quota": kindQuota, "outcap": kindOutputCap, "bytes": kindTooLarge,
 		"string": kindOther, "image": kindOther, "other": kindOther, "overloaded": kindOverloaded, "server": kindServer}[class]
 	return k, ok
 }
@@ -101,7 +101,10 @@ func TestClassifyProviderBodies(t *testing.T) {
 		"ctx_together_tgi": {1024, 1244}, "ctx_vertex_nonumbers": {1048576, 0}, "ctx_minimax": {0, 0}, "ctx_ollama_cloud": {0, 0},
 		"ctx_cerebras": {40000, 42328}, "ctx_vertex": {1048576, 1251952}, "ctx_lmstudio_nkeep": {7424, 15028},
 		"ctx_llamacpp_python": {2048, 2138}, "ctx_vllm_scheduler": {2048, 2664},
+		"ctx_siliconflow_seq": {32768, 163280}, "ctx_reduce_current": {32768, 40961}, "ctx_zhipu_code": {0, 0},
+		"ctx_zhipu_upstream": {0, 0}, "ctx_chars_precheck": {0, 0}, "ctx_chars_input": {0, 0},
 	}
+	chars := map[string][2]int{"ctx_chars_precheck": {524288, 612004}, "ctx_chars_input": {1000000, 1203377}, "ctx_openai": {0, 0}}
 	caps := map[string]int{"not_outcap_anthropic": 64000, "not_outcap_openai": 4096, "not_outcap_groq": 8000,
 		"not_outcap_deepseek": 8192, "not_outcap_groq_window": 16384, "not_outcap_groq_completion": 40960,
 		"not_outcap_doubao": 12288, "not_outcap_fireworks": 4096}
@@ -123,6 +126,9 @@ func TestClassifyProviderBodies(t *testing.T) {
 			}
 			if n, ok := numbers[b.name]; ok && (e.Limit != n[0] || e.Actual != n[1]) {
 				t.Errorf("classify(%s) numbers = %d, %d; want %d, %d", b.name, e.Limit, e.Actual, n[0], n[1])
+			}
+			if n, ok := chars[b.name]; ok && (e.CharLimit != n[0] || e.CharActual != n[1]) {
+				t.Errorf("classify(%s) characters = %d, %d; want %d, %d", b.name, e.CharLimit, e.CharActual, n[0], n[1])
 			}
 			if c, ok := caps[b.name]; ok && e.Cap != c {
 				t.Errorf("classify(%s) cap = %d, want %d", b.name, e.Cap, c)
@@ -239,5 +245,102 @@ func BenchmarkClassify(b *testing.B) {
 	body, _ := os.ReadFile("testdata/errors/ctx_vllm_output_tokens.400.json")
 	for i := 0; i < b.N; i++ {
 		classify("p", 400, body)
+	}
+}
+
+// TestContextShapesByMeaning: the four shapes issue 31 found unrecognised,
+// each in words no fixture uses (characters stated instead of tokens; a
+// limit that "must be less than" a sequence length; "reduce the length …
+// current length is N while limit is M"; a short vendor message with a
+// numeric code), heal with their figures; and the look-alikes beside them
+// (auth, quota, rate, image, byte cap, one value too long, an invalid
+// parameter) are never a context-length rejection.
+func TestContextShapesByMeaning(t *testing.T) {
+	for _, tc := range []struct {
+		status        int
+		body          string
+		want          errKind
+		limit, actual int // in tokens
+		chars         [2]int
+	}{
+		{400, `{"error":{"message":"Your prompt has 250000 characters, which is more than the 200000 characters allowed."}}`, kindContextLength, 0, 0, [2]int{200000, 250000}},
+		{400, `{"error":"messages too long: 98,765 chars exceeds 65,536 chars"}`, kindContextLength, 0, 0, [2]int{65536, 98765}},
+		{400, `{"message":"The conversation exceeds the maximum of 120000 characters (got 130500 characters)."}`, kindContextLength, 0, 0, [2]int{120000, 130500}},
+		{400, `{"error":{"message":"prompt length 9000 must be less than max_seq_len 8192"}}`, kindContextLength, 8192, 9000, [2]int{}},
+		{400, `{"detail":"Input sequence length (5000) must be less than or equal to max_sequence_length (4096)"}`, kindContextLength, 4096, 5000, [2]int{}},
+		{400, `{"error":"The number of prompt_tokens (70001) must be less than max_model_len (65536)"}`, kindContextLength, 65536, 70001, [2]int{}},
+		{400, `{"error":{"message":"Please shorten your messages. Current length is 9000, limit is 8192."}}`, kindContextLength, 8192, 9000, [2]int{}},
+		{400, `{"msg":"Reduce the size of the conversation: current length 140000 exceeds the limit 131072"}`, kindContextLength, 131072, 140000, [2]int{}},
+		{400, `{"code":"1261","msg":"Prompt exceeds max length"}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"code":40301,"message":"Input exceeds max length"}}`, kindContextLength, 0, 0, [2]int{}},
+		{0, `{"status":400,"code":"20231","message":"Context exceeds the maximum length"}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"[1261] Prompt exceeds max length","code":"1261"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error_code":336007,"error_msg":"the max length of current question is 4800"}`, kindContextLength, 4800, 0, [2]int{}},
+		{400, `{"error":{"code":"1261","message":"Prompt 超长"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"输入长度超过模型上下文限制 (32768 tokens)","code":"InvalidParameter"}}`, kindContextLength, 32768, 0, [2]int{}},
+		{400, `{"error":{"message":"model max length exceeded, max length:8192","type":"invalid_request_error"}}`, kindContextLength, 8192, 0, [2]int{}},
+		{400, `{"error":{"message":"The prompt is too long: 140000, model maximum context length: 131072"}}`, kindContextLength, 131072, 140000, [2]int{}},
+		{422, `{"error":"Input validation error: inputs must have less than 1024 tokens. Given: 2000","error_type":"validation"}`, kindContextLength, 1024, 2000, [2]int{}},
+		{400, `{"error":{"message":"Your input exceeds the context window of this model. Please adjust your input and try again."}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Requested tokens exceed context window of 8192"}}`, kindContextLength, 8192, 0, [2]int{}},
+		{400, `{"error":{"message":"litellm.ContextWindowExceededError: litellm.BadRequestError: ContextWindowExceededError","code":"400"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"errors":[{"message":"AiError: AiError: Context window limit exceeded","code":3036}],"success":false}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"header":{"code":10907,"message":"token数量超过上限","sid":"cht000b"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"输入长度超过限制","code":"InvalidParameter"}}`, kindContextLength, 0, 0, [2]int{}},
+		{400, `{"error_code":"BAD_REQUEST","message":"Input length 10000 exceeds max input length 8192"}`, kindContextLength, 8192, 10000, [2]int{}},
+
+		{401, `{"error":{"message":"Invalid Authentication","code":"1000"}}`, kindAuth, 0, 0, [2]int{}},
+		{402, `{"error":{"message":"Prompt exceeds the max length your credits allow","code":"402"}}`, kindQuota, 0, 0, [2]int{}},
+		{429, `{"error":{"message":"Rate limit reached. Please reduce the length of your messages or try again in 20s","code":"1302"}}`, kindRateLimit, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Image too large: the max length of an image is 20MB"}}`, kindOther, 0, 0, [2]int{}},
+		{413, `{"error":"Request Entity Too Large: body exceeds max length 10485760 bytes"}`, kindTooLarge, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"messages[0].content: max length exceeded (1048576 characters)"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"user must be less than 64 characters"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"'metadata.tag' exceeds max length of 512 characters"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Invalid 'messages[2].name': string too long. Expected a string with maximum length 64."}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"top_k must be less than or equal to 100"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Invalid parameter: n must be less than 128","code":"1210"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"messages: array too long, max length 2048"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"stop: max length exceeded, maximum 4 sequences"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"'messages' must contain at most 2048 items"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"InvalidParameter: image size exceeds the limit of 10MB"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"BadRequestError: temperature must be less than or equal to 1.0"}}`, kindOther, 0, 0, [2]int{}},
+		{401, `{"error":{"message":"AuthenticationError: Incorrect API key provided"}}`, kindAuth, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"Message content must be less than 256,000 characters"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"The 'stop' field exceeds the max length of 4"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"metadata value exceeds max length of 512 characters"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"type":"error","error":{"type":"invalid_request_error","message":"messages.0.content.1.image.source.base64.data: image exceeds 5 MB maximum: 6291456 bytes > 5242880 bytes"}}`, kindOther, 0, 0, [2]int{}},
+		{400, `{"error":{"code":400,"message":"Request payload size exceeds the limit: 20971520 bytes.","status":"INVALID_ARGUMENT"}}`, kindTooLarge, 0, 0, [2]int{}},
+		{429, `{"error":{"message":"You have exceeded the maximum number of characters per month for your plan","code":"quota"}}`, kindQuota, 0, 0, [2]int{}},
+		{400, `{"error":{"message":"max_tokens is too large: 200000. This model supports at most 16384 completion tokens, whereas you provided 200000.","param":"max_tokens","code":"invalid_value"}}`, kindOutputCap, 0, 0, [2]int{}},
+	} {
+		e := classify("p", tc.status, []byte(tc.body))
+		if e.Kind != tc.want {
+			t.Errorf("classify(%d, %s) = %v, want %v", tc.status, tc.body, e.Kind, tc.want)
+			continue
+		}
+		if e.Limit != tc.limit || e.Actual != tc.actual || e.CharLimit != tc.chars[0] || e.CharActual != tc.chars[1] {
+			t.Errorf("classify(%s) figures = %d/%d tokens, %d/%d chars; want %d/%d, %v", tc.body, e.Limit, e.Actual, e.CharLimit, e.CharActual, tc.limit, tc.actual, tc.chars)
+		}
+	}
+}
+
+// TestHealTarget: the heal aims under a stated token window less the
+// output reserve, or scales the measured size by the characters allowed;
+// a rejection that states nothing gives no target.
+func TestHealTarget(t *testing.T) {
+	for _, tc := range []struct {
+		e                   apiError
+		measured, maxTokens int
+		want                int
+	}{
+		{apiError{Limit: 8192}, 9000, 1024, 6451},
+		{apiError{CharLimit: 500000, CharActual: 1000000}, 300000, 0, 135000},
+		{apiError{CharLimit: 500000}, 300000, 0, 0},
+		{apiError{}, 300000, 0, 0},
+	} {
+		if got := tc.e.healTarget(tc.measured, tc.maxTokens); got != tc.want {
+			t.Errorf("healTarget(%+v, %d, %d) = %d, want %d", tc.e, tc.measured, tc.maxTokens, got, tc.want)
+		}
 	}
 }

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 )
 
 // builtinTools are the tools yaicli offers, with YAICLI's names and
 // parameters.
 func builtinTools(cfg *config, perm *permissions) []tool {
 	web := newNetGuard(cfg).client()
+	self, _ := os.Executable() // re-executed as each command's wrapper
+	box := newSandbox(cfg, self)
 	return []tool{
 		{
 			name:    "execute_shell_command",
@@ -21,7 +24,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 				if cmd == "" {
 					return errors.New("shell_command is required")
 				}
-				return runShell(ctx, cmd, cfg.workDir, cfg.ShellTimeout, cfg.shellEnv(), out)
+				return runShell(ctx, cmd, cfg.workDir, cfg.ShellTimeout, cfg.shellEnv(), box.start(ctx), out)
 			},
 		},
 		{

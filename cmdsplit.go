@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -11,11 +13,16 @@ import (
 // inside $( ), backticks and <( )), with quotes removed from its words.
 type shellCommand struct {
 	parts [][]string
+	// computed marks, per word of each part, a word that holds an
+	// expansion or a substitution: its text is only known at run time.
+	computed [][]bool
 	// redirect: a redirection reads or writes a file (not /dev/null, not an
 	// fd duplication like 2>&1), which no command prefix can vouch for.
 	redirect bool
-	// unsure: syntax the splitter cannot follow for certain (an unbalanced
-	// quote, a command word that is an expansion such as $CMD).
+	// unsure: syntax the splitter does not model exactly (an unbalanced
+	// quote, a command word that is an expansion such as $CMD, ANSI-C
+	// quoting, backticks, ${…} beyond a name, arithmetic, here-documents,
+	// process substitution): no allow rule vouches for it.
 	unsure bool
 }
 
@@ -37,6 +44,7 @@ type cmdScanner struct {
 // cmdPart collects the words of the simple command being read.
 type cmdPart struct {
 	words    []string
+	computed []bool
 	cur      strings.Builder
 	inWord   bool
 	expanded bool // the current word holds a $ expansion or a substitution
@@ -52,6 +60,7 @@ func (p *cmdPart) endWord() {
 		p.cmdExp = true
 	}
 	p.words = append(p.words, p.cur.String())
+	p.computed = append(p.computed, p.expanded)
 	p.cur.Reset()
 	p.inWord, p.expanded = false, false
 }
@@ -70,6 +79,7 @@ func (sc *cmdScanner) finish(p *cmdPart) {
 	}
 	if len(p.words) > 0 {
 		sc.out.parts = append(sc.out.parts, p.words)
+		sc.out.computed = append(sc.out.computed, p.computed)
 	}
 	*p = cmdPart{}
 }
@@ -93,6 +103,7 @@ func (sc *cmdScanner) run(stop rune) {
 			}
 			continue
 		case (r == '<' || r == '>') && sc.peek(1) == '(':
+			sc.out.unsure = true // process substitution
 			sc.pos += 2
 			sc.finishInto(&p, ')')
 			continue
@@ -102,6 +113,7 @@ func (sc *cmdScanner) run(stop rune) {
 		case r == '\n' || r == ';' || r == '&' || r == '|':
 			sc.finish(&p)
 		case r == '(':
+			sc.out.unsure = sc.out.unsure || sc.peek(1) == '(' // (( arithmetic ))
 			depth++
 			sc.finish(&p)
 		case r == ')':
@@ -153,6 +165,7 @@ func (sc *cmdScanner) wordRune(p *cmdPart, r rune) {
 		}
 		sc.pos += 2
 	case '`':
+		sc.out.unsure = true // backslashes and nesting inside backticks follow other rules
 		sc.pos++
 		sc.finishInto(p, '`')
 	case '$':
@@ -181,6 +194,7 @@ func (sc *cmdScanner) doubleQuoted(p *cmdPart) {
 			p.add(`\`)
 			sc.pos++
 		case '`':
+			sc.out.unsure = true
 			sc.pos++
 			sc.finishInto(p, '`')
 		case '$':
@@ -193,12 +207,19 @@ func (sc *cmdScanner) doubleQuoted(p *cmdPart) {
 	sc.out.unsure = true
 }
 
-// dollar reads $(…), $((…)), ${…} or $NAME at the position.
+// reSimpleBrace is the body of a ${…} the splitter models exactly: a name,
+// a positional or special parameter, or the length of one.
+var reSimpleBrace = regexp.MustCompile(`^#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])$`)
+
+// dollar reads $(…), $((…)), ${…}, $'…' or $NAME at the position.
 func (sc *cmdScanner) dollar(p *cmdPart) {
 	switch sc.peek(1) {
+	case '\'', '"', '[':
+		sc.ansiC(p)
 	case '(':
 		sc.pos += 2
 		if sc.peek(0) == '(' { // arithmetic: its text is read as commands too, to be safe
+			sc.out.unsure = true
 			sc.pos++
 			sc.finishInto(p, ')')
 			if sc.peek(0) == ')' {
@@ -214,8 +235,8 @@ func (sc *cmdScanner) dollar(p *cmdPart) {
 			end = len(sc.src)
 		}
 		body := string(sc.src[sc.pos+2 : end])
-		if strings.ContainsAny(body, "`$") {
-			sc.out.unsure = true // nested expansions: not followed
+		if !reSimpleBrace.MatchString(body) {
+			sc.out.unsure = true // operators, quotes, nested expansions: not modelled
 		}
 		p.add("${" + body + "}")
 		p.expanded = true
@@ -225,6 +246,24 @@ func (sc *cmdScanner) dollar(p *cmdPart) {
 		p.expanded = true
 		sc.pos++
 	}
+}
+
+// ansiC reads $'…' (ANSI-C quoting, where \' does not end the string),
+// $"…" (translated) or $[…] (old arithmetic): none is modelled, so the
+// line is unsure; the text is kept as one computed word.
+func (sc *cmdScanner) ansiC(p *cmdPart) {
+	sc.out.unsure = true
+	open := sc.peek(1)
+	closing := map[rune]rune{'\'': '\'', '"': '"', '[': ']'}[open]
+	i := sc.pos + 2
+	for ; i < len(sc.src) && sc.src[i] != closing; i++ {
+		if sc.src[i] == '\\' {
+			i++
+		}
+	}
+	p.add(string(sc.src[sc.pos+2 : min(i, len(sc.src))]))
+	p.expanded = true
+	sc.pos = i + 1
 }
 
 // index finds r from position from, or -1.
@@ -249,6 +288,9 @@ func (sc *cmdScanner) redirection(p *cmdPart) {
 	for sc.pos < len(sc.src) && strings.ContainsRune("<>&|", sc.src[sc.pos]) && len(op) < 3 {
 		op += string(sc.src[sc.pos])
 		sc.pos++
+	}
+	if strings.HasPrefix(op, "<<") {
+		sc.out.unsure = true // here-documents and here-strings: their bodies are not followed
 	}
 	for sc.pos < len(sc.src) && (sc.src[sc.pos] == ' ' || sc.src[sc.pos] == '\t') {
 		sc.pos++
@@ -284,14 +326,6 @@ var shellKeywords = map[string]bool{"if": true, "then": true, "else": true, "eli
 
 // reAssign is a leading NAME=value word.
 var reAssign = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
-
-// wrappers run the command given after their options; a deny rule looks
-// past them (sudo rm is rm).
-var wrappers = map[string]bool{"sudo": true, "doas": true, "env": true, "command": true, "builtin": true, "exec": true, "nohup": true,
-	"time": true, "nice": true, "ionice": true, "stdbuf": true, "timeout": true, "xargs": true, "watch": true}
-
-// reWrapperArg is an option or a number (nice -n 5, timeout 10s) after a wrapper.
-var reWrapperArg = regexp.MustCompile(`^(-.*|[0-9.]+[smhd]?)$`)
 
 // commandRule is one TOOL_ALLOW or TOOL_DENY entry: a command prefix as words.
 type commandRule []string
@@ -333,8 +367,9 @@ func stripKeywords(words []string) []string {
 
 // allowedBy returns the allow rule covering each part of cmd (the first
 // one, for the audit log), or nil when some part is not covered: strictly,
-// with no assignment before the command, no redirection to a file and no
-// syntax the splitter could not follow.
+// with no assignment before the command, no redirection to a file, no
+// syntax the splitter does not model exactly, and after the rule's words
+// only options its program's table knows to be harmless (cmdoptions.go).
 func allowedBy(cmd string, allow []commandRule) []commandRule {
 	c := splitCommand(cmd)
 	if c.unsure || c.redirect || len(c.parts) == 0 || len(allow) == 0 {
@@ -351,7 +386,7 @@ func allowedBy(cmd string, allow []commandRule) []commandRule {
 		}
 		found := false
 		for _, r := range allow {
-			if r.matches(words) {
+			if r.matches(words) && optionsHarmless(r, words[len(r):]) {
 				used, found = append(used, r), true
 				break
 			}
@@ -363,65 +398,288 @@ func allowedBy(cmd string, allow []commandRule) []commandRule {
 	return used
 }
 
+// opaqueRule is what deniedBy returns for a command whose program it
+// cannot read: with TOOL_DENY set, such a command is refused (the list
+// fails closed), and the rule's text says why.
+func opaqueRule(why string) commandRule {
+	return commandRule{"(any command: " + why + ", which TOOL_DENY cannot see through; write the command out)"}
+}
+
 // deniedBy returns the deny rule some part of cmd matches, or nil. It
-// looks generously: past keywords, assignments and wrappers such as sudo
-// and env, at the command's base name (/bin/rm is rm), and into sh -c and
-// eval strings.
+// looks generously: past keywords, assignments and wrappers such as sudo,
+// env, xargs and timeout (with their options), at the command's base name
+// (/bin/rm is rm), into sh -c, eval, su -c, trap and find -exec strings,
+// past git's global options; find -delete counts as rm. A command whose
+// program it cannot read (computed at run time, a shell reading a script
+// or its input) matches opaqueRule.
 func deniedBy(cmd string, deny []commandRule) commandRule {
 	if len(deny) == 0 {
 		return nil
 	}
-	for _, part := range splitCommand(cmd).parts {
-		words := commandWords(part)
-		if len(words) == 0 {
+	return denyScan(cmd, deny, 0)
+}
+
+// denyScan is deniedBy at a nesting depth of inner command strings.
+func denyScan(cmd string, deny []commandRule, depth int) commandRule {
+	if depth > 8 {
+		return opaqueRule("command strings nested too deep")
+	}
+	c := splitCommand(cmd)
+	for i, part := range c.parts {
+		cands, inner, why := commandsOf(part, c.computed[i])
+		if why != "" {
+			return opaqueRule(why)
+		}
+		for _, words := range cands {
+			for _, r := range deny {
+				if len(r) > 0 && append(commandRule{filepath.Base(r[0])}, r[1:]...).matches(words) {
+					return r
+				}
+			}
+		}
+		for _, s := range inner {
+			if r := denyScan(s, deny, depth+1); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
+}
+
+// isComputed reports whether word i of a part is only known at run time.
+func isComputed(computed []bool, i int) bool { return i < len(computed) && computed[i] }
+
+// commandsOf is what one part runs, as TOOL_DENY reads it: candidate word
+// lists (the program's base name first) and inner command strings; why
+// is set when the program cannot be read.
+func commandsOf(words []string, computed []bool) (cands [][]string, inner []string, why string) {
+	i := 0
+	for i < len(words) && (shellKeywords[words[i]] || reAssign.MatchString(words[i])) {
+		i++
+	}
+	for i < len(words) {
+		if isComputed(computed, i) {
+			return nil, nil, "its program name is computed at run time ($…, `…`)"
+		}
+		if strings.ContainsAny(words[i], "*?[{") {
+			return nil, nil, "its program name is a pattern the shell expands"
+		}
+		name, rest := filepath.Base(words[i]), words[i+1:]
+		if _, ok := wrapperArgs[name]; ok {
+			n, s, why := skipWrapper(name, rest)
+			if why != "" || s != "" || n < 0 {
+				return cands, appendNonEmpty(inner, s), why
+			}
+			cands = append(cands, append([]string{name}, rest...)) // sudo itself may be denied
+			i += 1 + n
 			continue
 		}
-		for _, r := range deny {
-			if len(r) > 0 && append(commandRule{filepath.Base(r[0])}, r[1:]...).matches(words) {
-				return r
-			}
-		}
-		if inner := innerCommand(words); inner != "" {
-			if r := deniedBy(inner, deny); r != nil {
-				return r
-			}
-		}
+		c, in, why := programCommands(name, rest, computed[min(i+1, len(computed)):])
+		return append(cands, c...), append(inner, in...), why
 	}
-	return nil
+	return cands, inner, ""
 }
 
-// commandWords is a part with keywords, assignments and wrappers (with
-// their options) removed, and the command word reduced to its base name.
-func commandWords(words []string) []string {
-	words = stripKeywords(words)
-	for len(words) > 0 {
-		switch w := words[0]; {
-		case reAssign.MatchString(w):
-			words = words[1:]
-		case wrappers[filepath.Base(w)]:
-			words = words[1:]
-			for len(words) > 0 && (reWrapperArg.MatchString(words[0]) || reAssign.MatchString(words[0])) {
-				words = words[1:]
-			}
-		default:
-			return append([]string{filepath.Base(w)}, words[1:]...)
-		}
+// appendNonEmpty appends s unless it is empty.
+func appendNonEmpty(list []string, s string) []string {
+	if s == "" {
+		return list
 	}
-	return nil
+	return append(list, s)
 }
 
-// innerCommand is the command string a shell or eval would run (sh -c
-// "…", bash -lc "…", eval …), or "".
-func innerCommand(words []string) string {
-	switch words[0] {
+// shells run the command string after -c, else a script or their input.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true, "mksh": true,
+	"yash": true, "fish": true, "rbash": true, "lksh": true, "posh": true, "tcsh": true, "csh": true}
+
+// programCommands reads the programs that run other commands: shells,
+// eval, source, su, trap, find and git; any other is itself.
+func programCommands(name string, rest []string, computed []bool) (cands [][]string, inner []string, why string) {
+	self := [][]string{append([]string{name}, rest...)}
+	switch name {
 	case "eval":
-		return strings.Join(words[1:], " ")
-	case "sh", "bash", "dash", "zsh", "ksh", "ash", "busybox":
-		for i := 1; i < len(words)-1; i++ {
-			if strings.HasPrefix(words[i], "-") && strings.Contains(words[i], "c") {
-				return words[i+1]
+		if slices.Contains(computed, true) {
+			return nil, nil, "eval runs text computed at run time"
+		}
+		return self, []string{strings.Join(rest, " ")}, ""
+	case "source", ".":
+		return nil, nil, "it runs a script file"
+	case "su", "runuser":
+		for i, w := range rest {
+			if (w == "-c" || w == "--command") && i+1 < len(rest) {
+				return self, []string{rest[i+1]}, ""
 			}
 		}
+		return nil, nil, name + " starts a shell that reads its input"
+	case "trap":
+		if len(rest) > 0 {
+			return self, rest[:1], ""
+		}
+	case "find":
+		return findCommands(rest, self)
+	case "git":
+		words, why := gitWords(rest)
+		return [][]string{words}, nil, why
+	}
+	if shells[name] {
+		s, why := shellString(rest)
+		return self, appendNonEmpty(nil, s), why
+	}
+	return self, nil, ""
+}
+
+// wrapper is a program that runs the command given after its options:
+// the options that take the next word as their value, and how many plain
+// words (timeout's duration, chroot's directory) come before the command.
+type wrapper struct {
+	takes      string
+	positional int
+}
+
+// wrapperArgs are the wrappers TOOL_DENY looks past (sudo rm is rm).
+var wrapperArgs = map[string]wrapper{
+	"sudo": {"-u -g -C -h -p -D -r -t -U -T --user --group --close-from --host --prompt --chdir --role --type --other-user --command-timeout", 0},
+	"doas": {"-u -C", 0}, "env": {"-u --unset -C --chdir", 0}, "nice": {"-n --adjustment", 0},
+	"ionice": {"-c -n -p -t --class --classdata", 0}, "stdbuf": {"-i -o -e --input --output --error", 0},
+	"timeout": {"-s -k --signal --kill-after", 1}, "chroot": {"--userspec --groups", 1}, "taskset": {"", 1},
+	"setsid": {"", 0}, "nohup": {"", 0}, "time": {"-f -o --format --output", 0}, "command": {"", 0}, "builtin": {"", 0},
+	"exec": {"-a", 0}, "busybox": {"", 0}, "chrt": {"", 1}, "flock": {"-w -E --timeout --conflict-exit-code", 1},
+	"xargs":    {"-I -n -L -P -d -E -s -a --arg-file --max-args --max-lines --max-procs --delimiter --eof --max-chars --replace", 0},
+	"parallel": {"-j -S --jobs", 0}, "nsenter": {"-t -S -G --target", 0}, "unshare": {"", 0}, "watch": {"-n -d --interval", 0},
+	"strace": {"-e -o -p -s -u -E -a -b -I -O -S -X -P", 0}, "ltrace": {"-e -o -p -s -u -a -n", 0}, "valgrind": {"", 0},
+	"systemd-run": {"-p -u -E -M --property --unit --setenv --machine --slice --description", 0}, "caffeinate": {"", 0},
+}
+
+// skipWrapper returns how many words of rest are name's options and plain
+// words before the command it runs; or a command string it runs through
+// a shell (env -S, sudo -s, flock -c, watch); n < 0: it runs nothing
+// (command -v).
+func skipWrapper(name string, rest []string) (n int, inner, why string) {
+	takes, shell, i := strings.Fields(wrapperArgs[name].takes), false, 0
+	if j := slices.Index(rest, "-c"); name == "flock" && j >= 0 { // flock FILE -c "…": after its file
+		return 0, at(rest, j+1), ""
+	}
+	for ; i < len(rest); i++ {
+		w := rest[i]
+		if w == "--" {
+			i++
+			break
+		}
+		if name == "env" && reAssign.MatchString(w) {
+			continue
+		}
+		if !strings.HasPrefix(w, "-") || w == "-" {
+			break
+		}
+		opt, val, hasVal := strings.Cut(w, "=")
+		switch {
+		case name == "env" && (strings.HasPrefix(opt, "-S") || opt == "--split-string"):
+			return 0, strings.TrimPrefix(cmp.Or(val, strings.TrimPrefix(opt, "-S"), at(rest, i+1)), "-S"), ""
+		case (name == "sudo" || name == "doas") && (opt == "-s" || opt == "-i" || opt == "--shell" || opt == "--login"):
+			shell = true
+		case name == "command" && (opt == "-v" || opt == "-V"):
+			return -1, "", ""
+		}
+		if slices.Contains(takes, opt) && !hasVal {
+			i++
+		}
+	}
+	i = min(i+wrapperArgs[name].positional, len(rest))
+	switch {
+	case name == "watch":
+		return 0, strings.Join(rest[i:], " "), ""
+	case shell && i >= len(rest):
+		return 0, "", name + " -s starts a shell that reads its input"
+	case shell:
+		return 0, strings.Join(rest[i:], " "), ""
+	}
+	return i, "", ""
+}
+
+// at is list[i], or "".
+func at(list []string, i int) string {
+	if i < len(list) {
+		return list[i]
 	}
 	return ""
+}
+
+// shellString is the command string a shell runs with -c, read past its
+// options (bash --norc -xc "…", sh -o errexit -c "…"); why is set when it
+// runs a script file or reads its input (… | bash, bash < file).
+func shellString(rest []string) (s, why string) {
+	c := false
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		switch {
+		case (w == "--" || w == "-") && i+1 < len(rest):
+			if c {
+				return rest[i+1], ""
+			}
+			return "", "the shell runs a script file"
+		case w == "--" || w == "-":
+		case w == "--rcfile" || w == "--init-file":
+			i++
+		case strings.HasPrefix(w, "--"):
+		case len(w) > 1 && (w[0] == '-' || w[0] == '+'):
+			c = c || w[0] == '-' && strings.ContainsRune(w[1:], 'c')
+			if strings.ContainsAny(w[len(w)-1:], "oO") {
+				i++ // -o errexit, -O extglob
+			}
+		case c:
+			return w, ""
+		default:
+			return "", "the shell runs a script file"
+		}
+	}
+	if c {
+		return "", "" // -c without its string: the shell fails
+	}
+	return "", "the shell reads commands from its input"
+}
+
+// findCommands adds what find runs: each -exec, -execdir, -ok and -okdir
+// command up to ; or +, and -delete as rm -rf.
+func findCommands(rest []string, self [][]string) (cands [][]string, inner []string, why string) {
+	cands = self
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case "-delete":
+			cands = append(cands, []string{"rm", "-rf"})
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for j < len(rest) && rest[j] != ";" && rest[j] != "+" {
+				j++
+			}
+			c, in, w := commandsOf(rest[i+1:j], nil)
+			if w != "" {
+				return nil, nil, w
+			}
+			cands, inner, i = append(cands, c...), append(inner, in...), j
+		}
+	}
+	return cands, inner, ""
+}
+
+// gitWords is git's command line without its global options (git -c k=v
+// -C dir push is git push); why is set for -c alias.…=…, which defines a
+// command TOOL_DENY cannot read.
+func gitWords(rest []string) (words []string, why string) {
+	i := 0
+	for ; i < len(rest) && strings.HasPrefix(rest[i], "-"); i++ {
+		opt, val, hasVal := strings.Cut(rest[i], "=")
+		switch {
+		case opt == "-c" || opt == "--config-env":
+			if !hasVal {
+				i++
+				val = at(rest, i)
+			}
+			if strings.HasPrefix(strings.ToLower(val), "alias.") {
+				return nil, "git -c alias.… defines a command"
+			}
+		case !hasVal && (opt == "-C" || opt == "--git-dir" || opt == "--work-tree" || opt == "--namespace" || opt == "--super-prefix"):
+			i++
+		}
+	}
+	return append([]string{"git"}, rest[min(i, len(rest)):]...), ""
 }

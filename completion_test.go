@@ -51,6 +51,12 @@ func TestComplete(t *testing.T) {
 		e := newLineEditor(nil, tc.line)
 		e.readDir = os.ReadDir
 		e.apply(key{kind: keyTab})
+		if e.choices != nil {
+			t.Errorf("Tab on %q listed %q at once; the second Tab lists", tc.line, e.choices)
+		}
+		if e.text() == tc.line { // nothing completed: the second Tab lists
+			e.apply(key{kind: keyTab})
+		}
 		if got, list := e.text(), strings.Join(e.choices, " "); got != tc.want || list != tc.list || e.pos != len([]rune(got)) {
 			t.Errorf("Tab on %q = %q (cursor %d), choices %q; want %q, choices %q", tc.line, got, e.pos, list, tc.want, tc.list)
 		}
@@ -59,6 +65,7 @@ func TestComplete(t *testing.T) {
 	// goes with the next key.
 	e := newLineEditor(nil, "/co tail")
 	e.pos = 3
+	e.apply(key{kind: keyTab})
 	e.apply(key{kind: keyTab})
 	if rows, _, _ := e.render(">>> ", 40); len(rows) != 2 || rows[1] != "/compact  /context" || e.text() != "/co tail" {
 		t.Errorf("choices: rows %q, line %q", rows, e.text())

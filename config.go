@@ -49,6 +49,8 @@ var settings = []setting{
 	{"PRESENCE_PENALTY", "", "-2 to 2; empty = not sent (Anthropic has none)"},
 	{"THINKING_BUDGET", "", "thinking tokens for anthropic (1024 or more; max_tokens is raised above it) and gemini (0 = off, -1 = dynamic); empty = not sent"},
 	{"NUM_CTX", "", "Ollama's context window in tokens, sent as options.num_ctx on its native /api/chat and used as the budget's window; empty = the server's"},
+	{"PROMPT_CACHE", "auto", "auto: mark the prompt's stable prefix for the provider's cache (Anthropic's cache_control, OpenAI's prompt_cache_key); off: send neither"},
+	{"PROMPT_CACHE_TTL", "5m", "how long Anthropic keeps a cached prefix: 5m, or 1h across long pauses (its writes cost 2x the input price, not 1.25x)"},
 	{"SHOW_REASONING", "true", "show the model's reasoning on stderr"},
 	{"OUTPUT_FORMAT", "text", "text, json (one object at the end) or stream-json (one event per line) on stdout"},
 	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},
@@ -66,27 +68,31 @@ var settings = []setting{
 	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
 	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write, and for reads outside the workspace"},
 	{"TOOL_READ_ROOTS", "", "directories the fs_ tools read without asking, besides the start directory, TOOL_OUTPUT_DIR and attached files; comma-separated"},
-	{"TOOL_ALLOW", "", "command prefixes execute_shell_command runs without asking, comma-separated (git status,go test,ls)"},
-	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes"},
+	{"TOOL_ALLOW", "", "command prefixes execute_shell_command runs without asking, comma-separated (git status,git log,ls); options only from a per-program table"},
+	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes; a guard against mistakes, not a boundary"},
 	{"TOOL_PERMISSIONS_FILE", "", "tools answered [p]ermanently; empty = ~/.config/yaicli/tool_permissions.json"},
 	{"TOOL_AUDIT_LOG", "", "every approval decision, one JSON line each; empty = ~/.local/state/yaicli/tool_audit.log, off = none"},
 	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
 	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
 	{"SHELL_TIMEOUT", "300", "seconds before execute_shell_command is killed"},
+	{"SANDBOX", "auto", "Landlock fence of shell commands (Linux): auto = commands that run without a question, strict = every command (refused where there is no Landlock), off = none"},
+	{"SANDBOX_WRITABLE", "", "places a fenced command may also write, comma-separated (the workspace, temp and build caches always)"},
+	{"SANDBOX_NETWORK", "off", "TCP for fenced commands: off, on, or the ports they may connect to (443,80)"},
 	{"WEB_SEARCH_PROVIDER", "duckduckgo", "duckduckgo or searxng"},
-	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks (its host is always reachable)"},
+	{"WEB_SEARCH_URL", "", "searxng base URL, for air-gapped networks (its host is always reachable, on its port)"},
 	{"FETCH_ALLOW_PRIVATE", "false", "let fetch_webpage reach loopback, private, link-local and metadata addresses"},
-	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, comma-separated (*.corp.example for subdomains)"},
+	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, on ports 80 and 443 (host:port for another), comma-separated (*.corp.example for subdomains)"},
 	{"TOOL_OUTPUT_MAX_CHARS", "32000", "per-tool-result character cap (0 = unlimited)"},
 	{"TOOL_OUTPUT_DIR", "", "where full tool outputs are spilled; empty = <CHAT_HISTORY_DIR>/tool-outputs"},
+	{"TOOL_OUTPUT_SPILL_MAX_BYTES", "67108864", "bytes one spilled tool output may take on disk (64 MiB); the rest is cut and the marker says so (0 = no cap)"},
 	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
 	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
-	{"CONTEXT_TRIM_TARGET", "0.75", "share of the budget trimming reduces to once over it, so the next turns need none (0.1-1)"},
-	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are never masked (at least 1)"},
+	{"CONTEXT_TRIM_TARGET", "0.6", "share of the budget every reduction goes down to once over it, so the next turns need none and the prompt cache survives (0.1-1); 0.6 measured best: a 30-turn session whose tool outputs are an eighth of the budget reduces in 9 turns at 0.6 (and 0.5), 13 at 0.75"},
+	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are masked only after older ones (at least 1); a preference: they are masked, except the current round's, before any question is dropped"},
 	{"COMPACT_MODE", "mechanical", "what automatic reduction does first: mechanical (mask, shrink, drop) or summary (a model-written summary of old turn groups, then mechanical)"},
 	{"AUTO_COMPACT_PERCENT", "0", "share of the budget, in percent, at which an automatic summary starts (0 = off: with COMPACT_MODE=summary, once over the budget)"},
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
@@ -132,6 +138,7 @@ type config struct {
 	FetchAllowHosts                  []string
 	ToolOutputMaxChars               int
 	ToolOutputDir                    string
+	ToolOutputSpillMaxBytes          int64
 	ToolOutputRetentionDays          int
 	ToolDisplayMaxLines              int
 	ToolDisplayMaxChars              int
@@ -146,6 +153,8 @@ type config struct {
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
 	ToolReadRoots                    []string
 	ToolAllow, ToolDeny              []string
+	Sandbox, SandboxNetwork          string   // SANDBOX: auto, strict or off (sandbox.go)
+	SandboxWritable                  []string // extra places fenced commands may write
 	ToolPermissionsFile              string
 	ToolAuditLog                     string // "" = no audit log
 	apiKeySource                     string
@@ -303,6 +312,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.FetchAllowHosts = p.list("FETCH_ALLOW_HOSTS")
 	c.ToolOutputMaxChars = p.int("TOOL_OUTPUT_MAX_CHARS")
 	c.ToolOutputDir = p.str("TOOL_OUTPUT_DIR")
+	c.ToolOutputSpillMaxBytes = int64(p.int("TOOL_OUTPUT_SPILL_MAX_BYTES"))
 	c.ToolOutputRetentionDays = p.int("TOOL_OUTPUT_RETENTION_DAYS")
 	c.ToolDisplayMaxLines = p.int("TOOL_DISPLAY_MAX_LINES")
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
@@ -318,6 +328,8 @@ func (c *config) parseToolSettings(p parser) {
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
+	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")
+	c.SandboxWritable = p.list("SANDBOX_WRITABLE")
 	c.ToolPermissionsFile, c.ToolAuditLog = p.str("TOOL_PERMISSIONS_FILE"), p.str("TOOL_AUDIT_LOG")
 }
 

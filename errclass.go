@@ -44,8 +44,9 @@ func readError(body []byte) errText {
 	} else {
 		parts = append(parts, string(body))
 	}
-	raw := strings.ToLower(strings.Join(parts, " | "))
+	raw := strings.ToLower(camelWords(strings.Join(parts, " | ")))
 	raw = strings.NewReplacer("\\n", " ", "\n", " ").Replace(raw)
+	raw = snakeWords(raw)
 	return errText{raw: raw, text: outputPhrases.ReplaceAllString(raw, outMark), fields: fields}
 }
 
@@ -55,6 +56,9 @@ func readError(body []byte) errText {
 func collect(v any, key string, parts *[]string, fields map[string]int) {
 	switch t := v.(type) {
 	case string:
+		if n, err := strconv.Atoi(t); err == nil && key == "code" {
+			fields[key] = n // a vendor's numeric code as a string ("1261"): a code, not a size
+		}
 		if isIdentifier(t) {
 			t = strings.ReplaceAll(t, "_", " ")
 		}
@@ -81,6 +85,32 @@ func collect(v any, key string, parts *[]string, fields map[string]int) {
 	}
 }
 
+// camelWords reads CamelCase identifiers (ContextWindowExceededError) as
+// their words: a space goes between a lower-case letter and the capital
+// after it.
+func camelWords(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// snakeWords reads identifiers quoted in prose (prompt_tokens,
+// max_seq_len) as their words: an underscore between two letters is a space.
+func snakeWords(s string) string {
+	b := []byte(s)
+	for i := 1; i+1 < len(b); i++ {
+		if b[i] == '_' && isLetter(b[i-1]) && isLetter(b[i+1]) {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // identifierRe matches an error code or type such as context_length_exceeded.
 var identifierRe = regexp.MustCompile(`^[A-Za-z]+(?:_[A-Za-z0-9]+)+$`)
 
@@ -90,23 +120,38 @@ func isIdentifier(s string) bool { return identifierRe.MatchString(s) }
 // The concepts, as word patterns over masked, lower-cased text.
 var (
 	// inputNoun is the side of the request that trimming makes smaller.
-	inputNoun = regexp.MustCompile(`\b(?:prompts?|inputs?|context|messages?|requests?|tokens?|conversation|history)\b`)
+	inputNoun = regexp.MustCompile(`\b(?:prompts?|inputs?|context|messages?|requests?|tokens?|conversation|history|questions?)\b|输入|提示|消息|上下文|对话`)
 	// inputSide is the narrower set that blames the prompt even when an
 	// output phrase is also named (context and request are too general).
 	inputSide = regexp.MustCompile(`\b(?:prompts?|inputs?|messages|conversation|history)\b`)
 	// excess is a quantity over a bound.
-	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|(?:longer|greater|more|larger) (?:\w+ )?than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b`)
+	excess = regexp.MustCompile(`exceed|too long|too large|too big|too many|(?:longer|greater|more|larger) (?:\w+ )?than|\bover(?:flow)?s?\b|\blimit|maximum|\bmax\b|beyond|not enough|cannot fit|too long to fit|at most|no more than|less than|up to|\b(?:should|must) (?:be|have) (?:<=|less|at most|no more|\[|between)|<=|>=|\s>\s|\brange\b|超过|超出|超长|过长|太长`)
 	// lengthExcess says "too long" of an input, which is a length in tokens
 	// even when the text never says tokens (Bedrock, Ollama).
-	lengthExcess = regexp.MustCompile(`\b(?:prompts?|inputs?|messages?|conversation|request)\b(?: \w+)?(?: is| are)? (?:too long|longer than)|\b(?:input|prompt) length\b`)
+	lengthExcess = regexp.MustCompile(`\b(?:prompts?|inputs?|messages?|conversation|request)\b(?: \w+)?(?: is| are)? (?:too long|longer than)|\b(?:input|prompt) length\b|(?:输入|提示词?|消息|上下文|prompt)\s*(?:长度)?\s*(?:超长|过长|太长)`)
 	// tokenSense says the bound is on tokens or the context window.
-	tokenSense = regexp.MustCompile(`\btokens?\b|\bcontext\b|n_ctx|n ctx|max_model_len|model length|sequence length|\b(?:input|prompt) length\b`)
+	tokenSense = regexp.MustCompile(`\btokens?\b|\bcontext\b|n_ctx|n ctx|max model len|model (?:max(?:imum)? )?length|\bseq(?:uence)? len(?:gth)?\b|\b(?:input|prompt) length\b|上下文`)
 	// byteSense says the bound is on bytes of the request body.
 	byteSense = regexp.MustCompile(`\bbytes?\b|\d\s?(?:[km]i?b|megabytes?|kilobytes?)\b|payload|entity too large|request too large|'body'|body (?:is )?too|request body|maximum size|size limit`)
 	// imageCap is a limit on an image's size or dimensions.
 	imageCap = regexp.MustCompile(`\bimages?\b.*(?:exceed|too large|too big|dimension|pixels|\bmb\b|maximum)`)
-	// stringCap is one string (a message's content) over a character cap.
-	stringCap = regexp.MustCompile(`string (?:too long|above max)|string with maximum length|\bcharacters?\b.*(?:exceed|maximum|limit)|(?:exceed|maximum|limit).*\bcharacters\b`)
+	// stringCap is one string or array (a message's content, a list of
+	// stops) said to be over its maximum length.
+	stringCap = regexp.MustCompile(`\b(?:string|array) (?:too long|above max)|\b(?:string|array) with maximum length|\bstring should have`)
+	// fieldMark names one value of the request rather than the whole input:
+	// an indexed or dotted path, or the words for a single value.
+	fieldMark = regexp.MustCompile(`\w\[\d*\]|\.(?:content|name|description|text|arguments)\b|\b(?:string|array|field|property|value|parameter|param|content)\b`)
+	// charSense says a bound is in characters.
+	charSense = regexp.MustCompile(`\bchar(?:acter)?s?\b`)
+	// lengthBound is a length named as a bound ("max length", "length
+	// limit"): of the input, it is a context length in the provider's unit.
+	lengthBound = regexp.MustCompile(`\b(?:max(?:imum)?|allowed|permitted) (?:\w+ )?length\b|\blength (?:limit|exceeded)\b|长度`)
+	// windowNoun names the model's window itself: exceeding it is a
+	// context-length rejection whatever the sentence's subject.
+	windowNoun = regexp.MustCompile(`\bcontext (?:window|length|size)\b|\bmodel (?:max(?:imum)? )?length\b|\bmax(?:imum)? context\b`)
+	// reduceInput asks for the input to be made shorter: the remedy a heal
+	// applies, so the bound it names is the input's length.
+	reduceInput = regexp.MustCompile(`\b(?:reduce|shorten|decrease|lower|cut) (?:the |your )?(?:(?:length|size) of (?:the |your )?)?(?:messages?|prompts?|inputs?|conversation|context|history)\b`)
 	// rateText is a limit per unit of time: wait, then retry.
 	rateText = regexp.MustCompile(`rate[ _-]?limit|too many requests|per (?:minute|min|second|hour|day)\b|\b[tr]p[md]\b|tokens per|requests per|throttl|slow down|retry in|try again in|resource (?:has been )?exhausted|wait before trying again`)
 	// quotaStrong is money or plan exhausted; no wait helps.
@@ -127,8 +172,8 @@ var clauseBreak = regexp.MustCompile(`[.;!?|]\s|\n|\s\|\s`)
 // kindOf is the classification proper: the kind of a rejection from its
 // status and words, negatives first. e receives the numbers.
 func kindOf(status int, t errText, e *apiError) errKind {
-	if status == 0 {
-		status = t.fields["code"] // an in-stream error may carry its HTTP status
+	if c := t.fields["code"]; status == 0 && c >= 100 && c < 600 {
+		status = c // an in-stream error may carry its HTTP status; a vendor's own code (1261) is none
 	}
 	switch {
 	case status == 401 || status == 403:
@@ -145,7 +190,7 @@ func kindOf(status int, t errText, e *apiError) errKind {
 		return kindOverloaded
 	case imageCap.MatchString(t.raw) && !tokenSense.MatchString(t.text):
 		return kindOther
-	case stringCap.MatchString(t.raw):
+	case isOneValueCap(t):
 		return kindOther
 	case isOutputCap(t, e):
 		return kindOutputCap
@@ -196,15 +241,46 @@ func isTooLarge(status int, t errText) bool {
 	return status == 413 || byteSense.MatchString(t.raw) && excess.MatchString(t.raw)
 }
 
+// isOneValueCap reports one value of the request over its own bound: a
+// string or an array too long, or a length or character cap said of a
+// named field (messages[1].content, a tool's description) or of nothing
+// that is the input. Shrinking the conversation does not fix it.
+func isOneValueCap(t errText) bool {
+	if stringCap.MatchString(t.raw) {
+		return true
+	}
+	for _, c := range clauses(t.raw) {
+		if !excess.MatchString(c) || !charSense.MatchString(c) && !lengthBound.MatchString(c) {
+			continue
+		}
+		if fieldMark.MatchString(c) || charSense.MatchString(c) && !inputNoun.MatchString(c) && !tokenSense.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// inputExcess reports a clause that says the input is over a bound: too
+// long; or named with an excess in tokens (sense), in characters, or of a
+// length bound ("prompt exceeds max length"); or a request to shorten it.
+// A clause that names one field is about that field, not the input.
+func inputExcess(c string, sense bool) bool {
+	if lengthExcess.MatchString(c) || reduceInput.MatchString(c) || windowNoun.MatchString(c) && excess.MatchString(c) {
+		return true
+	}
+	if fieldMark.MatchString(c) || !inputNoun.MatchString(c) || !excess.MatchString(c) {
+		return false
+	}
+	return sense || charSense.MatchString(c) || lengthBound.MatchString(c)
+}
+
 // isContext reports a context-length rejection by its concepts, and fills
 // e's numbers from its words.
 func isContext(t errText, e *apiError) bool {
-	sense := tokenSense.MatchString(t.text)
+	sense := tokenSense.MatchString(t.text) || reduceInput.MatchString(t.text)
 	found := false
 	for _, c := range clauses(t.text) {
-		plain := strings.ReplaceAll(c, outMark, " ")
-		found = lengthExcess.MatchString(plain) || sense && inputNoun.MatchString(plain) && excess.MatchString(plain)
-		if found {
+		if found = inputExcess(strings.ReplaceAll(c, outMark, " "), sense); found {
 			break
 		}
 	}
@@ -213,6 +289,7 @@ func isContext(t errText, e *apiError) bool {
 		return false
 	}
 	e.Limit, e.Actual = n.limit, n.actual
+	e.CharLimit, e.CharActual = n.charLimit, n.charActual
 	if n.by > 0 && e.Limit > 0 && e.Actual == 0 {
 		e.Actual = e.Limit + n.by
 	}
@@ -226,8 +303,22 @@ func isContext(t errText, e *apiError) bool {
 	return true
 }
 
-// counts are the token figures a rejection states.
-type counts struct{ limit, actual, by int }
+// counts are the figures a rejection states: limit, actual and an excess
+// in tokens, and a limit and actual stated in characters (a pre-check that
+// counts characters; never a token window).
+type counts struct{ limit, actual, by, charLimit, charActual int }
+
+// put records v in its role, in characters when chars; the first figure of
+// each role is the one kept.
+func (c *counts) put(role string, v int, chars bool) {
+	slot := map[string]*int{"limit": &c.limit, "actual": &c.actual, "by": &c.by}[role]
+	if chars {
+		slot = map[string]*int{"limit": &c.charLimit, "actual": &c.charActual}[role]
+	}
+	if slot != nil && (*slot == 0 || role == "by") {
+		*slot = v
+	}
+}
 
 // numberRe finds integers, with thousands separators.
 var numberRe = regexp.MustCompile(`\d{1,3}(?:,\d{3})+|\d+`)
@@ -235,18 +326,21 @@ var numberRe = regexp.MustCompile(`\d{1,3}(?:,\d{3})+|\d+`)
 // limitCue and actualCue are words that, shortly before a number, say
 // whether it is the bound or the request's size.
 var (
-	limitCue  = regexp.MustCompile(`maximum|\bmax\b|limit|allowed|allows|supports?|up to|\bonly\b|exceeds?|must be|should be|at most|less than|no more than|context (?:length|window|size|of)|n_ctx|n ctx|model length|max_model_len|window|capacity|range|<=|\bjust\b|equal to`)
-	actualCue = regexp.MustCompile(`request|requested|resulted in|contains?|received|given|\bhas\b|\bhave\b|count|length|\bgot\b|sent|total|prompt|input|keep|n_keep|current`)
+	limitCue  = regexp.MustCompile(`maximum|\bmax\b|limit|allowed|allows|supports?|up to|\bonly\b|exceeds?|must be|should be|at most|less than|no more than|context (?:length|window|size|of)|n_ctx|n ctx|model length|max model len|seq len|window|capacity|range|<=|\bjust\b|equal to|限制|上限|最大|最多`)
+	actualCue = regexp.MustCompile(`request|requested|resulted in|contains?|received|given|\bhas\b|\bhave\b|count|length|\bgot\b|sent|total|prompt|input|keep|n_keep|current|当前|输入|请求`)
 )
 
+// charUnit is a number's unit word saying characters.
+var charUnit = regexp.MustCompile(`^\W*char(?:acter)?s?\b`)
+
 // scanNumbers reads the limit, the actual size and an excess ("by N
-// tokens") from masked text, in whichever order the provider put them.
+// tokens") from masked text, in whichever order the provider put them;
+// figures followed by "characters" are kept apart.
 func scanNumbers(t errText) counts {
 	var c counts
 	s := t.text
 	prevEnd := 0
-	locs := numberRe.FindAllStringIndex(s, -1)
-	for _, loc := range locs {
+	for _, loc := range numberRe.FindAllStringIndex(s, -1) {
 		v, ok := countAt(s, loc)
 		if !ok {
 			continue
@@ -254,32 +348,31 @@ func scanNumbers(t errText) counts {
 		left := clauseTail(s[prevEnd:loc[0]])
 		right := s[loc[1]:min(len(s), loc[1]+40)]
 		prevEnd = loc[1]
-		if trailingCode(s, loc, left) {
-			continue
-		}
-		if v == t.fields["code"] || v == t.fields["status_code"] {
+		if trailingCode(s, loc, left) || bracketed(s, loc) || v == t.fields["code"] || v == t.fields["status_code"] {
 			continue // the error's own code, echoed in its words
 		}
-		switch numberRole(left, right) {
-		case "limit":
-			if strings.HasPrefix(strings.TrimSpace(right), "(exclusive)") {
-				v-- // "from 1 (inclusive) to 65537 (exclusive)"
-			}
-			if c.limit == 0 {
-				c.limit = v
-			}
-		case "actual":
-			if c.actual == 0 {
-				c.actual = v
-			}
-		case "by":
-			c.by = v
+		role := numberRole(left, right)
+		if role == "limit" && strings.HasPrefix(strings.TrimSpace(right), "(exclusive)") {
+			v-- // "from 1 (inclusive) to 65537 (exclusive)"
 		}
+		c.put(role, v, charUnit.MatchString(right))
 	}
-	if c.limit > 0 && c.actual > 0 && c.actual < c.limit && !strings.Contains(s, outMark) && !strings.Contains(s, "+") {
+	reversed := func(limit, actual int) bool {
+		return limit > 0 && actual > 0 && actual < limit && !strings.Contains(s, outMark) && !strings.Contains(s, "+")
+	}
+	if reversed(c.limit, c.actual) {
 		c.limit, c.actual = c.actual, c.limit // "A exceeds B" read the wrong way round
 	}
+	if reversed(c.charLimit, c.charActual) {
+		c.charLimit, c.charActual = c.charActual, c.charLimit
+	}
 	return c
+}
+
+// bracketed reports a number alone in square brackets: a vendor's code
+// ("[1261] Prompt exceeds max length"), not a size.
+func bracketed(s string, loc []int) bool {
+	return loc[0] > 0 && s[loc[0]-1] == '[' && strings.HasPrefix(s[loc[1]:], "]")
 }
 
 // countAt parses the number at loc when it stands alone (not part of a
@@ -318,7 +411,7 @@ func clauseTail(s string) string {
 var tokenWord = regexp.MustCompile(`\btokens?\b`)
 
 // quantityName is a word that names the number in parentheses after it.
-var quantityName = regexp.MustCompile(`^(?:n_ctx|n_keep|length|size|window|count|allowed|maximum|max)$`)
+var quantityName = regexp.MustCompile(`^(?:n_ctx|n_keep|ctx|keep|len|length|size|window|count|allowed|maximum|max)$`)
 
 // trailingCode reports a number in parentheses that ends a message whose
 // clause never says tokens: an error code ("exceeds limit (2013)"), not a size.
@@ -337,7 +430,7 @@ func trailingCode(s string, loc []int, left string) bool {
 // Structure (A > B, A + B > C, by N) is read before cue words.
 func numberRole(left, right string) string {
 	r := strings.TrimLeft(right, " )`'\"")
-	r = strings.TrimLeft(strings.TrimPrefix(r, "tokens"), " )`")
+	r = strings.TrimLeft(unitWord.ReplaceAllString(r, ""), " )`")
 	l := strings.TrimRight(left, " (`[:=")
 	plainLeft := strings.ReplaceAll(left, outMark, " ")
 	switch {
@@ -354,8 +447,10 @@ func numberRole(left, right string) string {
 	case strings.HasPrefix(r, outMark), strings.HasPrefix(r, "in the"), strings.HasPrefix(r, "of text"),
 		strings.HasPrefix(r, "for the"), strings.HasPrefix(r, "in your"):
 		return "" // one part of a sum, or the output reserve
-	case strings.HasPrefix(r, "maximum"), strings.HasPrefix(r, "max "), strings.HasPrefix(r, "limit"):
+	case strings.HasPrefix(r, "maximum"), strings.HasPrefix(r, "max "), strings.HasPrefix(r, "limit"), strings.HasPrefix(r, "allowed"):
 		return "limit"
+	case strings.HasPrefix(r, "exceed"):
+		return "actual" // "A exceeds B"
 	case strings.Contains(left, outMark):
 		return ""
 	case actualCue.MatchString(left):
@@ -363,6 +458,9 @@ func numberRole(left, right string) string {
 	}
 	return ""
 }
+
+// unitWord is the unit after a figure, tokens or characters.
+var unitWord = regexp.MustCompile(`^(?:tokens|chars|characters)\b`)
 
 // minusDigit is a subtraction that follows a number.
 var minusDigit = regexp.MustCompile(`^-\s*\d`)

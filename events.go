@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -20,10 +22,13 @@ const eventsSchema = 1
 // events is the one sink the agent writes what happens to, besides the
 // answer text. In stream-json mode each event is one JSON line on w,
 // written (and so flushed: w is unbuffered) as it happens; in json mode
-// the events are kept for one object at the end. A nil *events is text
-// mode: every method does nothing, and the diagnostics stay on stderr.
+// the events are kept for one object at the end. In text mode (plain, or
+// a nil *events) the diagnostics stay on stderr and the methods do nothing
+// but what the answer's writer needs: a retry's partial answer is held
+// back from a file or struck through on a terminal (answers).
 type events struct {
 	mu     sync.Mutex
+	plain  bool // text mode: no events are written
 	stream bool // stream-json; else json
 	w      io.Writer
 	now    func() time.Time
@@ -33,6 +38,19 @@ type events struct {
 	answer strings.Builder // the last turn's answer text
 	calls  map[string]int  // tool call id -> index in summary.ToolCalls
 	sum    summary
+	// ran are the results of tool calls that ran and were not sent yet:
+	// tool.result waits for what the model is sent (toolSent).
+	ran map[string]ranResult
+	// hold keeps the answer from a file or pipe until no retry can void
+	// it; strike is the terminal a voided partial answer is struck on.
+	hold   *heldAnswer
+	strike io.Writer
+}
+
+// ranResult is a tool result waiting to be sent.
+type ranResult struct {
+	name string
+	c    *clip
 }
 
 // summary is the json mode's one object, and the totals a result carries.
@@ -59,20 +77,22 @@ type totals struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	EstimatedPrompt  int `json:"estimated_prompt_tokens"`
+	CachedTokens     int `json:"cached_tokens"`      // of PromptTokens, read from the provider's prompt cache
+	CacheWriteTokens int `json:"cache_write_tokens"` // of PromptTokens, written to it
 }
 
-// newEvents is the sink for format: nil for text.
+// newEvents is the sink for format: a plain one for text.
 func newEvents(format string, w io.Writer, now func() time.Time) *events {
 	if format != formatJSON && format != formatStreamJSON {
-		return nil
+		return &events{plain: true}
 	}
-	return &events{stream: format == formatStreamJSON, w: w, now: now, start: now(), calls: map[string]int{},
+	return &events{stream: format == formatStreamJSON, w: w, now: now, start: now(), calls: map[string]int{}, ran: map[string]ranResult{},
 		sum: summary{Type: "result", SchemaVersion: eventsSchema, ToolCalls: []map[string]any{}, Context: []map[string]any{},
 			Retries: []map[string]any{}, Notices: []string{}}}
 }
 
 // on reports whether events are written (json or stream-json).
-func (e *events) on() bool { return e != nil }
+func (e *events) on() bool { return e != nil && !e.plain }
 
 // emit writes one event of kind with fields in stream-json mode. The
 // caller holds e.mu.
@@ -92,7 +112,7 @@ func (e *events) emit(kind string, fields map[string]any) {
 
 // event records and emits one event.
 func (e *events) event(kind string, fields map[string]any) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -102,7 +122,7 @@ func (e *events) event(kind string, fields map[string]any) {
 
 // session is session.start: what this run talks to and within what budget.
 func (e *events) session(cfg *config, b budget, fam family) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	f := map[string]any{"schema_version": eventsSchema, "version": cfg.version, "provider": cfg.Provider, "model": cfg.Model,
@@ -116,7 +136,7 @@ func (e *events) session(cfg *config, b budget, fam family) {
 
 // turnStart opens a turn; prompt is the user's message.
 func (e *events) turnStart(prompt string) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -128,12 +148,19 @@ func (e *events) turnStart(prompt string) {
 }
 
 // turnEnd closes a turn: its answer and how it ended ("" error: done).
+// A result that ran but was never sent (the turn was interrupted) is
+// reported as it stands.
 func (e *events) turnEnd(err error) {
-	if e == nil {
+	e.keep()
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	for _, id := range e.unsent() {
+		r := e.ran[id]
+		e.result(id, r.name, r.c.modelText(), r.c)
+	}
 	e.sum.Answer = e.answer.String()
 	status := "done"
 	switch {
@@ -150,7 +177,7 @@ func (e *events) turnEnd(err error) {
 // textDelta is a piece of the answer. A retry's partial answer is dropped
 // by discard, so the answer in turn.end is the one the history keeps.
 func (e *events) textDelta(t string) {
-	if e == nil || t == "" {
+	if !e.on() || t == "" {
 		return
 	}
 	e.mu.Lock()
@@ -159,9 +186,18 @@ func (e *events) textDelta(t string) {
 	e.emit("text.delta", map[string]any{"text": t})
 }
 
-// discard says the partial answer streamed so far does not count.
+// discard says the partial answer streamed so far does not count: in
+// text mode it never reaches a file or pipe (hold), and on a terminal it
+// is struck with a rule below it.
 func (e *events) discard() {
-	if e == nil {
+	if e != nil && e.plain {
+		e.hold.void()
+		if e.strike != nil {
+			io.WriteString(e.strike, strikeRule)
+		}
+		return
+	}
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -179,7 +215,7 @@ func (e *events) reasoningDelta(t string) {
 
 // toolCall is a call the model made, before it runs.
 func (e *events) toolCall(tc toolCall) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	f := map[string]any{"id": tc.ID, "name": tc.Function.Name, "arguments": tc.Function.Arguments}
@@ -199,7 +235,7 @@ func (e *events) notRun(tc toolCall, result string) {
 // approval is tool.approval: the decision on a call that needed one
 // (answer "yes" or "refused", asked or not) and the rule that made it.
 func (e *events) approval(id, tool, subject, answer, reason string) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	decision := "allowed"
@@ -217,34 +253,114 @@ func (e *events) approval(id, tool, subject, answer, reason string) {
 	e.emit("tool.approval", f)
 }
 
-// toolResult is what the model will see of call id: text, cut from c.
-func (e *events) toolResult(id, name, text string, c *clip) {
-	if e == nil {
+// toolRan is a result of call id that the model has not been sent yet:
+// its tool.result waits for toolSent, which has the text as sent.
+func (e *events) toolRan(id, name string, c *clip) {
+	if !e.on() {
 		return
-	}
-	shown := utf8.RuneCountInString(text)
-	f := map[string]any{"id": id, "name": name, "chars_shown": shown, "total_chars": c.chars(),
-		"truncated": !c.whole() || shown < c.chars(), "spill_path": c.onDisk(), "error_lines": c.errLineCount(),
-		"success": !strings.HasPrefix(text, `{"success": false`) && !strings.HasPrefix(text, `{"error"`)}
-	if err := c.spillError(); err != nil {
-		f["spill_error"] = err.Error()
-	}
-	if p := c.onDisk(); p != "" {
-		f["paging_call"] = map[string]any{"name": "fs_read_file", "arguments": map[string]any{"file_paths": []string{p}, "offset": 0, "limit": pageLimit}}
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	e.ran[id] = ranResult{name: name, c: c}
+}
+
+// toolSent is tool.result for call id: m is its tool message as the
+// model is sent it (after any cap of the agent's), so every figure is of
+// what the model got.
+func (e *events) toolSent(m message) {
+	if !e.on() {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r, ok := e.ran[m.ToolCallID]
+	if !ok {
+		return
+	}
+	c := r.c
+	if m.clip != nil {
+		c = m.clip // the cap may have spilled it, or noted why it is cut
+	}
+	e.result(m.ToolCallID, r.name, m.Content, c)
+}
+
+// unsent is the ids of results that ran and were not sent, in order.
+// The caller holds e.mu.
+func (e *events) unsent() []string {
+	ids := make([]string, 0, len(e.ran))
+	for id := range e.ran {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return e.calls[ids[i]] < e.calls[ids[j]] })
+	return ids
+}
+
+// toolResult is tool.result for call id at once: the model is sent text,
+// cut from c.
+func (e *events) toolResult(id, name, text string, c *clip) {
+	if !e.on() {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.result(id, name, text, c)
+}
+
+// result emits tool.result: text is what the model is sent of call id,
+// c the result it was cut from. The caller holds e.mu.
+func (e *events) result(id, name, text string, c *clip) {
+	delete(e.ran, id)
+	f := resultFields(name, text, c)
+	f["id"] = id
 	if i, ok := e.calls[id]; ok {
-		for _, k := range []string{"chars_shown", "total_chars", "truncated", "spill_path", "error_lines", "success"} {
+		for _, k := range []string{"chars_shown", "total_chars", "total_lines", "truncated", "spill_path", "error_lines", "success"} {
 			e.sum.ToolCalls[i][k] = f[k]
+		}
+		if p, ok := f["paging_call"]; ok {
+			e.sum.ToolCalls[i]["paging_call"] = p
 		}
 	}
 	e.emit("tool.result", f)
 }
 
+// resultFields are the figures of a tool result, all read off text, the
+// tool message the model is sent, and c, the result it was cut from:
+// paging_call is the call the marker in text names, as it names it.
+func resultFields(name, text string, c *clip) map[string]any {
+	shown := utf8.RuneCountInString(text)
+	f := map[string]any{"name": name, "chars_shown": shown, "total_chars": c.chars(), "total_lines": c.lineCount(),
+		"truncated": !c.whole() || text != c.text(0), "spill_path": c.onDisk(), "error_lines": c.errLineCount(),
+		"success": !strings.HasPrefix(text, `{"success": false`) && !strings.HasPrefix(text, `{"error"`)}
+	if err := c.spillError(); err != nil {
+		f["spill_error"] = err.Error()
+	}
+	if call, ok := markerCall(text); ok {
+		f["paging_call"] = map[string]any{"name": "fs_read_file", "arguments": call}
+	}
+	return f
+}
+
+// pagingPrefix introduces the paging call in a marker.
+const pagingPrefix = "read more with fs_read_file: "
+
+// markerCall is the arguments of the paging call the last marker in text
+// names, as it names them.
+func markerCall(text string) (map[string]any, bool) {
+	i := strings.LastIndex(text, pagingPrefix)
+	if i < 0 {
+		return nil, false
+	}
+	line, _, _ := strings.Cut(text[i+len(pagingPrefix):], "\n")
+	var args map[string]any // the first JSON value: the marker's "]" may follow
+	if err := json.NewDecoder(strings.NewReader(line)).Decode(&args); err != nil {
+		return nil, false
+	}
+	return args, true
+}
+
 // trim is context.mask and context.trim for one trimming's report.
 func (e *events) trim(r trimReport, limit int) {
-	if e == nil || r.masked+r.shrunk+r.groups+r.unsaved == 0 {
+	if !e.on() || r.masked+r.shrunk+r.groups+r.unsaved == 0 {
 		return
 	}
 	e.mu.Lock()
@@ -273,7 +389,7 @@ func (e *events) context(kind string, f map[string]any) {
 // compact is context.compact: messages summarised or dropped on purpose
 // (/compact), with the tokens before and after.
 func (e *events) compact(how string, before, after int) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -284,7 +400,7 @@ func (e *events) compact(how string, before, after int) {
 // heal is context.heal: the provider's rejection, in its words and
 // numbers, and what was done before the one retry.
 func (e *events) heal(ae *apiError, done string) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -295,7 +411,7 @@ func (e *events) heal(ae *apiError, done string) {
 
 // retry is a request retried after a wait.
 func (e *events) retry(cause string, wait time.Duration, try, of int) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	f := map[string]any{"cause": cause, "wait_ms": wait.Milliseconds(), "attempt": try, "of": of}
@@ -306,9 +422,11 @@ func (e *events) retry(cause string, wait time.Duration, try, of int) {
 }
 
 // usage is one request's tokens: reported by the provider (0 when it did
-// not say) and estimated by yaicli.
+// not say) and estimated by yaicli. The request has ended and no retry of
+// it follows, so its answer text is final: a held answer is written out.
 func (e *events) usage(u usage, estimated int) {
-	if e == nil {
+	e.keep()
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -317,12 +435,15 @@ func (e *events) usage(u usage, estimated int) {
 	e.sum.Usage.PromptTokens += max(u.PromptTokens, 0)
 	e.sum.Usage.CompletionTokens += max(u.CompletionTokens, 0)
 	e.sum.Usage.EstimatedPrompt += estimated
-	e.emit("usage", map[string]any{"prompt_tokens": max(u.PromptTokens, 0), "completion_tokens": max(u.CompletionTokens, 0), "estimated_prompt_tokens": estimated})
+	e.sum.Usage.CachedTokens += max(u.CachedTokens, 0)
+	e.sum.Usage.CacheWriteTokens += max(u.CacheWriteTokens, 0)
+	e.emit("usage", map[string]any{"prompt_tokens": max(u.PromptTokens, 0), "completion_tokens": max(u.CompletionTokens, 0), "estimated_prompt_tokens": estimated,
+		"cached_tokens": max(u.CachedTokens, 0), "cache_write_tokens": max(u.CacheWriteTokens, 0)})
 }
 
 // notice is a diagnostic line that has no event of its own.
 func (e *events) notice(line string) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -333,7 +454,7 @@ func (e *events) notice(line string) {
 
 // fail is the error event: what went wrong, the hint, the exit code.
 func (e *events) fail(kind, message, hint string, code int) {
-	if e == nil {
+	if !e.on() {
 		return
 	}
 	f := map[string]any{"kind": kind, "message": message, "hint": hint, "exit_code": code}
@@ -346,7 +467,8 @@ func (e *events) fail(kind, message, hint string, code int) {
 // finish writes the result: the last event in stream-json, the one
 // object in json.
 func (e *events) finish(code int) {
-	if e == nil {
+	e.keep()
+	if !e.on() {
 		return
 	}
 	e.mu.Lock()
@@ -359,6 +481,139 @@ func (e *events) finish(code int) {
 		return
 	}
 	writeJSON(e.w, e.sum)
+}
+
+// strikeRule is drawn on the terminal under a partial answer that a
+// retry voids, after the line that says so.
+const strikeRule = "────────────────────────────────────────\n"
+
+// answers is where an answer is written in text mode: to a file or pipe
+// (stdout not a terminal) what a request streams is held until no retry
+// can void it, or, in a regular file of its own (not stderr's too), written
+// at once and cut back off the file if voided; on a terminal a voided
+// partial answer is struck with a rule. out writes to stdout.
+func (e *events) answers(out, stdout, stderr io.Writer, terminal bool) io.Writer {
+	if !e.plain {
+		return out
+	}
+	if terminal {
+		e.strike = stdout
+		return out
+	}
+	e.hold = &heldAnswer{w: out, file: rewindable(stdout, stderr)}
+	return e.hold
+}
+
+// rewindable is stdout when it is a regular file that stderr does not
+// also write to, so a voided answer can be cut off its end; else nil.
+func rewindable(stdout, stderr io.Writer) *os.File {
+	f, ok := stdout.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if g, ok := stderr.(*os.File); ok {
+		if gi, err := g.Stat(); err == nil && os.SameFile(fi, gi) {
+			return nil
+		}
+	}
+	if _, err := f.Seek(0, io.SeekCurrent); err != nil {
+		return nil
+	}
+	return f
+}
+
+// keep writes out the held answer: the request that streamed it has
+// ended and no retry can void it now (or the turn or run is over).
+func (e *events) keep() {
+	if e != nil && e.plain {
+		e.hold.commit()
+	}
+}
+
+// sending says a request is being sent: the answer text it streams is
+// held from a file or pipe (answers) until it ends well (keep) or a retry
+// voids it (discard); text written between requests (the newline that
+// ends an answer) goes out at once, in order with what else is written.
+func (e *events) sending() {
+	if e != nil && e.plain {
+		e.hold.start()
+	}
+}
+
+// heldAnswer holds answer text bound for a file or pipe while a request
+// streams it, until it is final (commit) or voided by a retry (void), so
+// the file gets one answer. Between requests it writes through. Into a
+// regular file of its own (file) it writes at once, and a void cuts the
+// file back to where the request began.
+type heldAnswer struct {
+	mu      sync.Mutex
+	w       io.Writer
+	file    *os.File // stdout, when it can be cut back; nil: hold
+	mark    int64    // the file's size when the request began
+	holding bool     // a request is streaming: what comes may be voided
+	buf     []byte
+}
+
+// Write holds p while a request streams, else writes it.
+func (h *heldAnswer) Write(p []byte) (int, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.holding || h.file != nil {
+		return h.w.Write(p)
+	}
+	h.buf = append(h.buf, p...)
+	return len(p), nil
+}
+
+// start holds what comes next: a request is being sent.
+func (h *heldAnswer) start() {
+	if h == nil {
+		return
+	}
+	h.commit()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.holding = true
+	if h.file != nil {
+		if at, err := h.file.Seek(0, io.SeekCurrent); err == nil {
+			h.mark = at
+		} else {
+			h.file = nil // cannot be cut back after all: hold instead
+		}
+	}
+}
+
+// commit writes what is held and stops holding.
+func (h *heldAnswer) commit() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.holding = false
+	if len(h.buf) > 0 {
+		h.w.Write(h.buf)
+		h.buf = h.buf[:0]
+	}
+}
+
+// void forgets what the request wrote: what is held, or what it wrote to
+// the file (cut back to the mark).
+func (h *heldAnswer) void() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.holding && h.file != nil && h.file.Truncate(h.mark) == nil {
+		h.file.Seek(h.mark, io.SeekStart)
+	}
+	h.holding = false
+	h.buf = h.buf[:0]
 }
 
 // noticeWriter turns each line written to it into a notice event, so the
@@ -399,7 +654,8 @@ func errorKind(err error) string {
 // exitEvents is exitCode for a run with events: the error is an error
 // event rather than stderr lines, and the result ends the stream.
 func exitEvents(ctx context.Context, err error, cfg *config, stderr io.Writer, ev *events) int {
-	if ev == nil {
+	if !ev.on() {
+		ev.keep()
 		return exitCode(ctx, err, cfg, stderr)
 	}
 	code := exitCode(ctx, err, cfg, io.Discard)

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -267,5 +270,60 @@ func TestStreamJSONCompact(t *testing.T) {
 	}
 	if m := f.chats()[2].messages(); len(m) != 4 { // system, second, two, third
 		t.Errorf("request after /compact 1 = %v, want the last group and the new question", m)
+	}
+}
+
+// TestReportsMatchWhatWasSent: on the default path (no -y: the command
+// runs by a TOOL_ALLOW rule; default directories in a temp HOME; an 8k
+// budget, so the agent caps the result after the tool ran), every figure
+// of tool.result is of the tool message the provider received: its
+// length, the marker's paging call with the marker's offset, the spill
+// file the marker names (the command's output byte for byte), and the
+// real output's line count; text mode's preview counts the same lines.
+func TestReportsMatchWhatWasSent(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var sentText string
+	script := func() *fakeProvider {
+		return newFakeProvider(t, sse(toolStream(fakeCall{"call_seq", "execute_shell_command", `{"shell_command": "seq 1 200000"}`})),
+			check(sse(textStream("done")), func(r received) {
+				m := r.messages()
+				mu.Lock()
+				sentText = m[len(m)-1].Content
+				mu.Unlock()
+			}))
+	}
+	env := []string{"YAI_TOOL_ALLOW=seq", "YAI_CONTEXT_BUDGET_TOKENS=8000"}
+	r := runBinary(t, script(), e2e{args: []string{"--output-format", "stream-json", "count"}, env: env})
+	if r.code != 0 {
+		t.Fatalf("code %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	res := ofType(consume(t, r.stdout), "tool.result")
+	mu.Lock()
+	sent := sentText
+	mu.Unlock()
+	if len(res) != 1 {
+		t.Fatalf("%d tool.result events, want 1", len(res))
+	}
+	ev := res[0]
+	if n := utf8.RuneCountInString(sent); num(ev, "chars_shown") != n || n >= 32000 || !strings.Contains(sent, "the cap came from the token budget") {
+		t.Errorf("chars_shown %v, the message sent has %d chars (want it capped by the budget below 32000): %.200q", ev["chars_shown"], n, sent)
+	}
+	call, ok := markerCall(sent)
+	pc, _ := ev["paging_call"].(map[string]any)
+	if !ok || fmt.Sprint(pc["arguments"]) != fmt.Sprint(call) || num(call, "offset") == 0 {
+		t.Errorf("paging_call %v, the marker's call %v (offset not 0)", pc, call)
+	}
+	full, err := os.ReadFile(ev["spill_path"].(string))
+	seq, _ := exec.Command("seq", "1", "200000").Output()
+	if err != nil || !bytes.Equal(full, seq) || num(ev, "total_chars") != len(seq) || num(ev, "total_lines") != 200000 {
+		t.Errorf("spill %v (%d bytes, want the output's %d); total_chars %v, total_lines %v", err, len(full), len(seq), ev["total_chars"], ev["total_lines"])
+	}
+	// Text mode: the preview shows the output under its header and counts
+	// the output's lines, not the lines left after the cut.
+	r = runBinary(t, script(), e2e{args: []string{"count"}, env: env})
+	if want := fmt.Sprintf("$ seq 1 200000\nexit code: 0\noutput:\n1\n2\n"); r.code != 0 || !strings.Contains(r.stderr, want) ||
+		!strings.Contains(r.stderr, fmt.Sprintf("… +%d lines · full output: ", 200000+3-15)) || strings.Contains(r.stderr, `\n`) {
+		t.Errorf("code %d; preview:\n%s", r.code, r.stderr)
 	}
 }

@@ -227,7 +227,9 @@ func findChat(dir, title string) (chatInfo, bool) {
 }
 
 // saveChat writes the conversation (system messages left out) under title,
-// replacing an older file of the same title, and prunes the oldest chats
+// into the newest file of that title when there is one (so the path /save
+// prints is still the chat's after the autosaves and the save at exit),
+// removing older files of the same title, and prunes the oldest chats
 // beyond max. A same-title file that cannot be read is kept as .bak.
 func saveChat(dir, title string, h []message, max int, now time.Time) (string, error) {
 	title = strings.TrimSpace(title)
@@ -249,11 +251,18 @@ func saveChat(dir, title string, h []message, max int, now time.Time) (string, e
 	}
 	path := filepath.Join(dir, now.Format("20060102-150405")+"-title-"+safeFileName(title)+".json")
 	old := listChats(dir, 0)
+	same := func(o chatInfo) bool { return o.title == title || o.title == safeFileName(title) }
+	for _, o := range old { // newest first: a chat keeps its file, so a path once said stays true
+		if _, _, err := loadChat(o.path); same(o) && err == nil {
+			path = o.path
+			break
+		}
+	}
 	if err := writeFileAtomic(path, b); err != nil {
 		return "", fmt.Errorf("saving chat %q: %w", title, err)
 	}
 	for _, o := range old {
-		if o.title != title || o.path == path {
+		if !same(o) || o.path == path {
 			continue
 		}
 		if _, _, err := loadChat(o.path); err != nil {

@@ -84,7 +84,7 @@ func TestHostileProviderEndToEnd(t *testing.T) {
 		switch {
 		case strings.Contains(p, "tool-outputs"):
 			spills++
-			if !strings.Contains(string(b), "PATH=") || !strings.Contains(string(b), "API_KEY=[redacted]") || strings.Contains(string(b), "YAI_API_KEY=") || strings.Contains(string(b), "OPENAI_API_KEY=") {
+			if !strings.Contains(string(b), "PATH=") || !strings.Contains(string(b), "API_KEY=[redacted]") && !strings.Contains(string(b), "config.ini: Permission denied") || strings.Contains(string(b), "YAI_API_KEY=") || strings.Contains(string(b), "OPENAI_API_KEY=") {
 				t.Errorf("spill %s: the shell saw the key variables, or ran no env:\n%s", p, b)
 			}
 		case strings.HasSuffix(p, ".json"):

@@ -32,6 +32,7 @@ type lineEditor struct {
 	// readDir lists directories for Tab's path completion; nil: none.
 	readDir func(string) ([]os.DirEntry, error)
 	choices []string // what Tab could complete to, shown under the line
+	tabbed  bool     // the last key was a Tab that could not complete: the next Tab lists
 }
 
 // newLineEditor starts a line pre-filled with prefill, the cursor at its end.
@@ -65,11 +66,13 @@ func (e *lineEditor) apply(k key) editResult {
 		}
 	}
 	e.choices = nil
+	tabbed := e.tabbed
+	e.tabbed = false
 	switch k.kind {
 	case keyRune:
 		e.insert(string(k.r))
 	case keyTab:
-		e.complete()
+		e.complete(tabbed)
 	case keyEnter:
 		if e.pos == len(e.buf) && e.pos > 0 && e.buf[e.pos-1] == '\\' {
 			e.buf[e.pos-1] = '\n' // a trailing backslash continues on the next line
@@ -170,13 +173,21 @@ func (e *lineEditor) applySearch(k key) bool {
 	case k.kind == keyCtrl && k.r == 'r':
 		e.findFrom(e.match - 1)
 		return true
-	case k.kind == keyEsc || k.kind == keyCtrl && (k.r == 'g' || k.r == 'c'):
-		e.search = false
+	}
+	// The search ends: browsing starts again from the newest entry, as it
+	// does after any line put together by hand.
+	e.search, e.hpos = false, len(e.history)
+	switch {
+	case k.kind == keyEsc: // keep the match in the line, as readline does
+		return true
+	case k.kind == keyCtrl && k.r == 'g': // give back the line from before the search
 		e.set(e.draft)
 		return true
+	case k.kind == keyCtrl && k.r == 'c': // discard the line, as Ctrl+C does outside a search
+		e.set("")
+		return true
 	}
-	e.search = false // any other key accepts the match and then acts
-	return false
+	return false // any other key accepts the match and then acts
 }
 
 // findFrom looks for the query in history from index i backwards.
@@ -207,15 +218,19 @@ func (e *lineEditor) browse(dir int) {
 	}
 }
 
-// complete is Tab: the word before the cursor completed, or the choices
-// listed when it cannot be taken further.
-func (e *lineEditor) complete() {
+// complete is Tab: the word before the cursor completed, or, when it
+// cannot be taken further, the choices listed at the second Tab in a row
+// (again is true), as readline lists them.
+func (e *lineEditor) complete(again bool) {
 	c, ok := complete(e.buf, e.pos, e.readDir)
 	if !ok {
 		return
 	}
 	if c.list != nil {
-		e.choices = c.list
+		if again {
+			e.choices = c.list
+		}
+		e.tabbed = true
 		return
 	}
 	rest := append([]rune(c.text), e.buf[e.pos:]...)
@@ -278,7 +293,7 @@ func (e *lineEditor) render(prompt string, width int) (rows []string, curRow, cu
 			rows, row, col = append(rows, row), "... ", 4
 			continue
 		}
-		if r < 0x20 || isControl(r) { // C1 too: a model's command pre-filled in -s mode
+		if r < 0x20 || isControl(r) || invisible(r) { // C1 too: a model's command pre-filled in -s mode
 			r = '?'
 		}
 		w := runeWidth(r)

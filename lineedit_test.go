@@ -12,7 +12,7 @@ import (
 func typeKeys(e *lineEditor, s string) editResult {
 	names := map[string]key{"enter": {kind: keyEnter}, "altenter": {kind: keyAltEnter}, "bs": {kind: keyBackspace}, "left": {kind: keyLeft},
 		"right": {kind: keyRight}, "home": {kind: keyHome}, "end": {kind: keyEnd}, "up": {kind: keyUp}, "down": {kind: keyDown},
-		"del": {kind: keyDelete}, "esc": {kind: keyEsc}, "wleft": {kind: keyWordLeft}}
+		"del": {kind: keyDelete}, "esc": {kind: keyEsc}, "wleft": {kind: keyWordLeft}, "tab": {kind: keyTab}}
 	res := editContinue
 	for len(s) > 0 {
 		var k key
@@ -60,6 +60,18 @@ func TestLineEditor(t *testing.T) {
 		{"{^r}make{enter}", "make test", editSubmit, 9},
 		{"{^r}git{^r}", "git status", editContinue, 10},
 		{"keep{^r}zzz{esc}", "keep", editContinue, 4},
+		// Esc ends a search keeping the match, as readline does; Ctrl+G
+		// gives back the line from before it; Ctrl+C discards the line.
+		{"{^r}make{esc}", "make test", editContinue, 9},
+		{"keep{^r}make{^g}", "keep", editContinue, 4},
+		{"keep{^r}make{^c}", "", editContinue, 0},
+		// After a discarded line or a search, Up starts from the newest entry.
+		{"{up}{up}typed{^c}{up}", "git log --oneline", editContinue, 17},
+		{"{up}{up}{^c}{up}", "git log --oneline", editContinue, 17},
+		{"{up}{up}{up}{^r}make{esc}{up}", "git log --oneline", editContinue, 17},
+		{"{up}{up}{up}{^r}log{^g}{up}", "git log --oneline", editContinue, 17},
+		{"{up}{up}{up}{^r}stat{right}{up}", "git log --oneline", editContinue, 17},
+		{"{up}{up}{up}{^r}stat{right}{up}{down}", "git status", editContinue, 10},
 		{"first\\{enter}second", "first\nsecond", editContinue, 12},
 		{"a{altenter}b", "a\nb", editContinue, 3},
 		{"日本{bs}", "日", editContinue, 1},
@@ -70,6 +82,28 @@ func TestLineEditor(t *testing.T) {
 		if e.text() != tc.want || res != tc.res || (res == editContinue && e.pos != tc.pos) {
 			t.Errorf("keys %q: text %q res %v pos %d; want %q %v %d", tc.keys, e.text(), res, e.pos, tc.want, tc.res, tc.pos)
 		}
+	}
+}
+
+// TestTabListsOnSecondTab: a Tab that cannot take the word further lists
+// nothing; a second Tab in a row lists the choices, as readline does.
+func TestTabListsOnSecondTab(t *testing.T) {
+	e := newLineEditor(nil, "")
+	typeKeys(e, "/co{tab}")
+	if e.text() != "/co" || len(e.choices) != 0 {
+		t.Fatalf("after one Tab: %q, choices %v; want /co and none listed", e.text(), e.choices)
+	}
+	typeKeys(e, "{tab}")
+	if strings.Join(e.choices, " ") != "/compact /context" {
+		t.Errorf("after a second Tab: choices %v, want /compact /context", e.choices)
+	}
+	typeKeys(e, "n{tab}")
+	if e.text() != "/context " {
+		t.Errorf("after n and Tab: %q, want /context", e.text())
+	}
+	typeKeys(e, "{bs}{bs}{bs}{tab}x{tab}")
+	if len(e.choices) != 0 {
+		t.Errorf("a Tab after another key listed %v; the list needs two Tabs in a row", e.choices)
 	}
 }
 

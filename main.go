@@ -23,7 +23,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 )
@@ -59,6 +61,8 @@ Flags (before or after the question):
   -c, --chat                start the interactive REPL
       --config PATH         read PATH instead of ~/.config/yaicli/config.ini
       --template            print a complete default config.ini
+      --write-config        write it to ~/.config/yaicli/config.ini (or --config PATH),
+                            creating the directory; never replaces a file
   -s, --shell               ask for one shell command, confirm, run it (exit code is its own)
       --code                answer with code only, no Markdown
   -r, --role NAME           use a role's system prompt (DEFAULT_ROLE)
@@ -78,19 +82,23 @@ Flags (before or after the question):
                             print the shell completion script (shell from $SHELL if not named)
       --install-completion [bash|zsh|fish]
                             write it where that shell loads it, and say what to do next
-  -V, --verbose             show the effective configuration (key masked)
+      --forget-window [MODEL]
+                            forget the context window learned from a rejection for
+                            MODEL (default: MODEL's setting; "all": every model).
+                            Learned windows are kept 7 days; /context shows the date
+  -V, --verbose             show the effective configuration (key masked) and any learned window
   -v, --version             print the version
   -h, --help                this text
 
 Configuration: ~/.config/yaicli/config.ini, section [core]; every key can be
 overridden as YAI_<KEY> in the environment. Precedence: flag > env > file >
-default. Run 'yaicli --template' for every key with its default.
+default. Run 'yaicli --write-config' to start one with every key and its default.
 
 Examples:
   yaicli "how do I list open ports on linux?"
   git diff | yaicli -M gpt-4.1 "write a commit message"
   YAI_PROVIDER=ollama YAI_MODEL=qwen2.5 yaicli --yes "why is / full?"
-  yaicli --template > ~/.config/yaicli/config.ini
+  yaicli --write-config
 
 Exit codes:
   0 success   1 provider or network error   2 usage or configuration error
@@ -102,6 +110,10 @@ Exit codes:
 // main runs run with the process's edge, arguments and streams, and exits
 // with its code.
 func main() {
+	if code, ok := sandboxEntry(os.Args); ok { // yaicli re-executed as a shell command's wrapper (sandbox.go)
+		os.Exit(code)
+	}
+	hardenProcess(providerKeyVars())
 	// SIGINT is handled per mode: one-shot cancels the run, the REPL the turn.
 	restore := terminalRestorer(os.Stdin, os.Stdout)
 	ctx, stop := signalContext(func(code int) {
@@ -117,8 +129,9 @@ func main() {
 // options are the command-line flags, parsed but not yet merged into config.
 type options struct {
 	help, version, template, verbose, chat, countTokens bool
+	writeConfig                                         bool
 	listProviders, listMCP, listRoles, listChats        bool
-	shell, code, print                                  bool
+	shell, code, print, forgetWindow                    bool
 	role, showRole, createRole, deleteRole              string
 	configPath                                          string
 	images                                              []string
@@ -144,9 +157,10 @@ func defineFlags(o *options) (fs *flag.FlagSet, contradiction func() error) {
 		{&o.chat, []string{"c", "chat"}}, {&o.verbose, []string{"V", "verbose"}},
 		{&o.version, []string{"v", "version"}}, {&o.help, []string{"h", "help"}},
 		{&o.shell, []string{"s", "shell"}}, {&o.code, []string{"code"}},
-		{&o.template, []string{"template"}}, {&o.countTokens, []string{"count-tokens"}},
+		{&o.template, []string{"template"}}, {&o.writeConfig, []string{"write-config"}}, {&o.countTokens, []string{"count-tokens"}},
 		{&o.listProviders, []string{"list-providers"}}, {&o.listMCP, []string{"list-mcp"}},
 		{&o.listRoles, []string{"list-roles"}}, {&o.listChats, []string{"list-chats"}},
+		{&o.forgetWindow, []string{"forget-window"}}, // the model, if named, is the next word
 	} {
 		for _, n := range b.names {
 			fs.BoolVar(b.v, n, false, "")
@@ -248,11 +262,15 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	if code, done := infoCommand(o, stdout); done {
 		return code
 	}
+	if o.writeConfig {
+		return writeConfigFile(e.sources(o).path, stdout, stderr)
+	}
 	if in.cfg, err = loadConfig(e.sources(o), stderr); err != nil {
 		return in.fail(exitUsage, err)
 	}
-	if o.verbose {
-		writeEffective(stderr, in.cfg)
+	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
+		writeVerbose(stderr, in.cfg)
+		writeLearnedWindows(stderr, openWindowCache(in.cfg.cacheDir, in.cfg.now), in.cfg)
 	}
 	if o.countTokens {
 		return countTokens(in.cfg.Model, o.prompt, stdin, stdout, stderr)
@@ -269,10 +287,69 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	case o.listChats:
 		writeChatList(stdout, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
 		return exitOK
+	case o.forgetWindow:
+		return forgetWindowCommand(in.cfg, o.prompt, stdout)
 	case o.listMCP:
 		return in.listMCP(ctx)
 	}
 	return in.ask(ctx)
+}
+
+// writeVerbose is --verbose's report: the effective configuration and how
+// commands are fenced.
+func writeVerbose(w io.Writer, cfg *config) {
+	writeEffective(w, cfg)
+	fmt.Fprintln(w, sandboxStatus(cfg.Sandbox, cfg.SandboxNetwork))
+}
+
+// verboseAlone reports -V with no question and no other command: then the
+// configuration is what was asked for (on stdout, so `yaicli -V > cfg.txt`
+// keeps it), unless a question comes on stdin.
+func (o *options) verboseAlone() bool {
+	return o.verbose && len(o.prompt) == 0 && !o.chat && !o.countTokens && !o.listRoles && !o.listChats && !o.listMCP &&
+		o.showRole == "" && o.createRole == "" && o.deleteRole == ""
+}
+
+// writeConfigFile is --write-config: the --template text written to path,
+// its directory created (0700) when missing, atomically and never over an
+// existing file (a link of a complete temporary file, which fails when the
+// name exists), so it is safe on a fresh account and on a configured one.
+func writeConfigFile(path string, stdout, stderr io.Writer) int {
+	var b strings.Builder
+	writeTemplate(&b)
+	err := os.MkdirAll(filepath.Dir(path), 0o700)
+	if err == nil {
+		err = writeNewFile(path, []byte(b.String()))
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		fmt.Fprintf(stderr, "yaicli: %s exists; not replaced (edit it, or move it away and run --write-config again; --template prints the defaults)\n", path)
+		return exitUsage
+	case err != nil:
+		fmt.Fprintf(stderr, "yaicli: writing %s: %v\n", path, err)
+		return exitFailure
+	}
+	fmt.Fprintf(stdout, "wrote %s: every key with its default; set PROVIDER, MODEL and API_KEY (or the provider's key variable)\n", path)
+	return exitOK
+}
+
+// writeNewFile creates path with b, mode 0600, only if nothing has that
+// name: the text is written whole to a temporary file first, and linked
+// under path only then, so no reader sees half of it.
+func writeNewFile(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(b)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Link(tmp.Name(), path)
 }
 
 // infoCommand runs --help, --version, --template and --list-providers,
@@ -339,9 +416,13 @@ func (in *invocation) ask(ctx context.Context) int {
 				return stopped.code
 			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
-				return exitOK // -V alone shows the configuration, and that is all
+				writeVerbose(in.stdout, cfg) // -V alone: the configuration is the output, and that is all
+				return exitOK
 			}
 			return in.fail(exitUsage, err)
+		}
+		if o.verboseAlone() { // the question came on stdin: the configuration is a diagnostic
+			writeVerbose(in.stderr, cfg)
 		}
 	}
 	images, err := imageArgs(o.images, cfg.Provider)
@@ -379,8 +460,9 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 		return "", nil, err
 	}
 	var problems []string
-	attached = fileRefs(prompt, in.cfg.homeDir)
-	if prompt, problems = expandFileRefs(prompt, in.cfg.homeDir); len(problems) > 0 {
+	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
+	attached = fileRefs(typed, in.cfg.homeDir)
+	if prompt, problems = expandTypedRefs(prompt, typed, in.cfg.homeDir); len(problems) > 0 {
 		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil
@@ -390,16 +472,20 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 // on stdout (--code: only its code) and exits with the turn's code.
 func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
 	cfg, stdout, stderr := in.cfg, in.stdout, in.stderr
+	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
+	// One answer per file: a retry's partial answer is held back from a
+	// file or pipe, struck on a terminal (events.answers).
+	answer := ev.answers(stdout, stdout, stderr, in.e.stdoutTTY)
+	defer ev.keep() // after the fence filter's last line
 	var out io.Writer
 	if in.o.code {
-		ff := &fenceFilter{w: stdout}
+		ff := &fenceFilter{w: answer}
 		defer ff.flush()
 		out = ff
 		cfg = cfg.withoutTools()
 	} else {
-		out = answerWriter(cfg, stdout, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
+		out = answerWriter(cfg, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}
-	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
 		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false
 	}
@@ -411,6 +497,9 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 	hist := []message{{Role: "system", Content: system}, q}
 	_, err := a.eventTurn(ctx, hist)
 	a.endAnswer()
+	if in.o.verbose {
+		fmt.Fprintln(stderr, a.spent.verboseLine(cfg))
+	}
 	return exitEvents(ctx, err, cfg, stderr, ev)
 }
 

@@ -1,20 +1,21 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// Masking is the first thing trimming gives up when a request is over its
-// budget: the bulk of old tool outputs, not the conversation. A result
-// outside the newest CONTEXT_KEEP_GROUPS turn groups is replaced by a stub
+// Masking is the first thing the ladder (ladder.go) gives up when a request
+// is over its budget: the bulk of old tool outputs, not the conversation.
+// A result (outside the newest CONTEXT_KEEP_GROUPS turn groups first, then
+// inside them but for the current round's) is replaced by a stub
 // naming the tool, its first line or two, its size, the spill file holding
 // its full text and a ready fs_read_file paging call (the truncation
 // marker's contract), so the model can read it back; the question, the
@@ -22,7 +23,7 @@ import (
 
 // Defaults of the two settings, used where a config has none (tests).
 const (
-	defaultTrimTarget = 0.75
+	defaultTrimTarget = 0.6
 	defaultKeepGroups = 2
 )
 
@@ -42,12 +43,14 @@ var stubPathStandIn = strings.Repeat("x", 90)
 func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
 
 // stubText renders the stub of a result of tool: total characters that
-// cost about tokens in the request, starting with head, in full at path.
-func stubText(tool string, total, tokens int, head, path string) string {
+// cost about tokens in the request, starting with head, in full at path
+// from offset on (0 but for a page of a file), read back limit characters
+// at a time.
+func stubText(tool string, total, tokens int, head, path string, offset, limit int) string {
 	q := strconv.Quote(path)
 	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); moved out of the conversation, the full text is on disk\n"+
-		"first lines: %s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": 0, \"limit\": %d}]",
-		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), q, q, pageLimit)
+		"first lines: %s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}]",
+		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), q, q, offset, limit)
 }
 
 // stubTokensRe reads back the tokens a stub's result cost, for /context.
@@ -121,13 +124,18 @@ func findMarker(s string) []int {
 // fullText is where a result's full text is: a spill file already written
 // (path set), or the text itself, to be written before it is masked.
 type fullText struct {
-	path  string
-	text  string // the full text when path is ""; else its head
-	total int    // characters; -1: not counted yet (see size)
+	path   string
+	text   string // the full text when path is ""; else its head
+	total  int    // characters; -1: not counted yet (see size)
+	offset int    // where text starts in the file at path: a page of a file starts anywhere
+	page   bool   // text is one page of the file at path, read with fs_read_file
 }
 
 // sourceOf finds the full text of tool message m.
 func sourceOf(m message) fullText {
+	if fw, ok := filePageOf(m); ok { // a page is in its own file already: never spilled again
+		return fullText{path: fw.Path, text: fw.Content, total: fw.ReturnedChars, offset: fw.Offset, page: true}
+	}
 	if c := m.clip; c != nil {
 		switch {
 		case c.onDisk() != "":
@@ -163,16 +171,27 @@ const (
 // stubFor returns m, which costs cost tokens, masked, and the tokens that
 // gives back, writing its full text to disk through spill first when it is
 // not there yet; or why it declines: a stub must give back at least half of
-// what m costs, and masking never loses what the model saw.
+// what m costs, and masking never loses what the model saw. Its paging call
+// suggests pageLimit characters (stubWithin fits it to a room).
 func stubFor(m message, cost int, est func(message) int, spill func(*message)) (message, int, int) {
+	return stubWithin(m, cost, est, spill, 0)
+}
+
+// stubWithin is stubFor with the stub's paging call suggesting what fits
+// room tokens (0: pageLimit characters).
+func stubWithin(m message, cost int, est func(message) int, spill func(*message), room int) (message, int, int) {
 	src := sourceOf(m)
 	if src.path == "" && spill == nil {
 		return m, 0, notSaved
 	}
 	src.total = src.size()
+	limit := pageChars(room, src.text, est)
+	if src.page { // read again as it was, or less where less fits
+		limit = min(limit, max(src.total, minPage))
+	}
 	s := m
 	s.clip, s.images = nil, nil // an image read by a tool is read again from its path, named in the text
-	s.Content = stubText(m.Name, src.total, cost, src.text, stubPathStandIn)
+	s.Content = stubText(m.Name, src.total, cost, src.text, stubPathStandIn, src.offset, limit)
 	if est(s)*2 > cost {
 		return m, 0, notWorth
 	}
@@ -184,7 +203,7 @@ func stubFor(m message, cost int, est func(message) int, spill func(*message)) (
 		}
 		src.path = tmp.clip.onDisk()
 	}
-	s.Content = stubText(m.Name, src.total, cost, src.text, src.path)
+	s.Content = stubText(m.Name, src.total, cost, src.text, src.path, src.offset, limit)
 	if after := est(s); after < cost {
 		return s, cost - after, stubbed
 	}
@@ -211,14 +230,23 @@ func mask(h []message, total, target, keep int, est func(message) int, spill fun
 // maskPriced is mask with the messages' prices known (costs[i] = est(h[i]);
 // nil: not known), as trimming has them: a long result is priced once.
 func maskPriced(h []message, costs []int, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
-	var rep maskReport
 	starts := groupStarts(h)
 	keep = max(keep, 1)
-	if total <= target || len(starts) <= keep {
-		return h, total, rep
+	if len(starts) <= keep {
+		return h, total, maskReport{}
 	}
+	return maskRange(h, costs, total, target, maskSpan{to: starts[len(starts)-keep]}, est, spill)
+}
+
+// maskSpan is the part of a history masking may change, h[from:to], and
+// the room (tokens) its stubs' paging calls are fitted to (0: pageLimit).
+type maskSpan struct{ from, to, room int }
+
+// maskRange is maskPriced over the results in span, oldest first.
+func maskRange(h []message, costs []int, total, target int, span maskSpan, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	var rep maskReport
 	var out []message
-	for i := 0; i < starts[len(starts)-keep] && total > target; i++ {
+	for i := span.from; i < span.to && total > target; i++ {
 		m := h[i]
 		if m.Role != "tool" || isStub(m.Content) {
 			continue
@@ -229,7 +257,7 @@ func maskPriced(h []message, costs []int, total, target, keep int, est func(mess
 		} else {
 			cost = est(m)
 		}
-		s, freed, why := stubFor(m, cost, est, spill)
+		s, freed, why := stubWithin(m, cost, est, spill, span.room)
 		if why == notSaved && spill != nil {
 			rep.unsaved++
 		}
@@ -247,6 +275,55 @@ func maskPriced(h []message, costs []int, total, target, keep int, est func(mess
 		return h, total, rep
 	}
 	return out, total, rep
+}
+
+// minPage is the fewest characters a paging call suggests: less would
+// take the model more calls than the page is worth.
+const minPage = 500
+
+// pageChars is the limit, in characters, of a page that fits room tokens
+// of the request when its text is like sample: priced as fs_read_file
+// returns it (escaped in JSON, in its envelope), within minPage and
+// pageLimit. room 0 or less: pageLimit, the room being unknown.
+func pageChars(room int, sample string, est func(message) int) int {
+	if room <= 0 {
+		return pageLimit
+	}
+	s := firstRunes(sample, 4000)
+	n := utf8.RuneCountInString(s)
+	perToken := 3.0 // a conservative stand-in for text with no sample
+	if n > 0 {
+		perToken = float64(n) / float64(max(est(message{Role: "tool", Content: strconv.Quote(s)}), 1))
+	}
+	chars := int(float64(room-pageEnvelope) * perToken * 0.9)
+	return min(max(chars, minPage), pageLimit)
+}
+
+// pageEnvelope is about what fs_read_file's fields and a marker around a
+// page cost, in tokens.
+const pageEnvelope = 100
+
+// filePage is what masking reads of a page of a file, fs_read_file's answer
+// for one path (its fileWindow): where the page is, and its text.
+type filePage struct {
+	Path          string `json:"path"`
+	Success       bool   `json:"success"`
+	Content       string `json:"content"`
+	Offset        int    `json:"offset"`
+	ReturnedChars int    `json:"returned_chars"`
+}
+
+// filePageOf reads tool message m as one page of one file, a continuation
+// marker after it ignored: its full text is that file, never spilled again.
+func filePageOf(m message) (filePage, bool) {
+	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"path":`) {
+		return filePage{}, false
+	}
+	var p filePage
+	if json.NewDecoder(strings.NewReader(m.Content)).Decode(&p) != nil || !p.Success || p.Path == "" || p.ReturnedChars == 0 {
+		return filePage{}, false
+	}
+	return p, true
 }
 
 // maskedIn counts the stubs in h and the tokens they give back.
@@ -268,97 +345,26 @@ func maskable(h []message, keep int, est func(message) int) int {
 	if len(starts) <= keep {
 		return 0
 	}
+	return maskableIn(h[:starts[len(starts)-keep]], est)
+}
+
+// maskableIn is how many tokens masking every result of h worth a stub
+// would give back.
+func maskableIn(h []message, est func(message) int) int {
 	n := 0
-	for _, m := range h[:starts[len(starts)-keep]] {
+	for _, m := range h {
 		if m.Role != "tool" || isStub(m.Content) {
 			continue
 		}
 		src := sourceOf(m)
 		s := m
 		s.images = nil
-		s.Content = stubText(m.Name, src.size(), est(m), src.text, stubPathStandIn)
+		s.Content = stubText(m.Name, src.size(), est(m), src.text, stubPathStandIn, src.offset, pageLimit)
 		if cost, after := est(m), est(s); after*2 <= cost {
 			n += cost - after
 		}
 	}
 	return n
-}
-
-// roomFloor is the fewest characters a budget-derived cap leaves a result:
-// below it a result stops being useful, and its paging call fetches more.
-const roomFloor = 2000
-
-// budgetCapNote ends the marker of a result cut to the room left, so the
-// model knows why it is shorter than the tool's own cap.
-const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
-
-// capToRoom cuts one round's tool results (rs, changed in place) so that
-// together they cost at most room tokens: each gets an equal share, and a
-// share a smaller result leaves unused goes to the larger ones. None is cut
-// below roomFloor characters or grows past what it was (its per-tool cap);
-// a result cut so is first written to disk through spill. It returns how
-// many it cut.
-func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
-	costs := make([]int, len(rs))
-	sum := 0
-	for i, m := range rs {
-		costs[i] = est(m)
-		sum += costs[i]
-	}
-	if sum <= room {
-		return 0
-	}
-	order := make([]int, len(rs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] < costs[order[b]] })
-	left, cut := max(room, 0), 0
-	for k, i := range order {
-		share := left / (len(order) - k)
-		if costs[i] <= share {
-			left -= costs[i]
-			continue
-		}
-		for _, j := range order[k:] {
-			if capTo(&rs[j], share, est, spill) {
-				cut++
-			}
-		}
-		break
-	}
-	return cut
-}
-
-// capTo re-renders tool message m to cost about tokens, not under
-// roomFloor characters, with the budget note in its marker. It reports
-// whether m got shorter.
-func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
-	if m.Role != "tool" || isStub(m.Content) {
-		return false
-	}
-	chars := utf8.RuneCountInString(m.Content)
-	if chars <= roomFloor {
-		return false
-	}
-	if m.clip == nil {
-		m.clip = truncate(m.Content, 0)
-	}
-	keepOnDisk(m, spill)
-	c := m.clip.noting(budgetCapNote)
-	m.clip = c
-	orig, cost := m.Content, est(*m)
-	n := chars
-	for i := 0; i < 6 && cost > tokens && n > roomFloor; i++ {
-		n = max(roomFloor, int(float64(n)*float64(tokens)/float64(cost)*0.97))
-		m.Content = c.text(n)
-		cost = est(*m)
-	}
-	if utf8.RuneCountInString(m.Content) >= chars {
-		m.Content = orig
-		return false
-	}
-	return true
 }
 
 // spillTo is the spill function trimming and masking take: it writes a

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -128,15 +129,18 @@ func windowKey(cfg *config) string {
 func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 	key := windowKey(cfg)
 	if e, ok := wc.entries[key]; ok && !e.Guess {
-		// A window learned from a rejection stays while nothing better can be
-		// known (hosted models do not change theirs); a local server that can
-		// say its window is asked again after a while, as it may have been
-		// restarted with another context size.
-		fresh := wc.now().Sub(e.Time) < windowCacheFresh || e.Source == windowLearned && discoverers[cfg.Provider] == nil
-		if e.Tokens > 0 && fresh {
+		age := wc.now().Sub(e.Time)
+		switch {
+		case e.Source == windowLearned && e.Tokens > 0 && age < windowLearnedFor:
+			// One rejection (perhaps a proxy's smaller model) says it: kept
+			// a week, shown with its date, forgotten on request.
+			return e.Tokens, learnedSource(e.Time)
+		case e.Source == windowLearned:
+		case e.Tokens > 0 && age < windowCacheFresh:
+			// A local server is asked again after a while, as it may have
+			// been restarted with another context size.
 			return e.Tokens, e.Source
-		}
-		if e.Tokens == 0 && wc.now().Sub(e.Time) < windowCacheMiss {
+		case e.Tokens == 0 && age < windowCacheMiss:
 			return windowOf(cfg.Model), "from the model table"
 		}
 	}
@@ -177,18 +181,119 @@ func (wc *windowCache) markNoTools(cfg *config) {
 // windowLearned is the source of a window taken from a rejection's numbers.
 const windowLearned = "learned from a rejection"
 
-// learn records a window named by a context-length rejection; a nil cache
-// keeps nothing.
-func (wc *windowCache) learn(cfg *config, tokens int) {
-	if wc == nil {
-		return
+// windowLearnedFor is how long a learned window stands. One rejection can
+// come from a proxy with a smaller model behind it, so it never shrinks
+// the window for good: after a week the model's own window is used again.
+const windowLearnedFor = 7 * 24 * time.Hour
+
+// learnedSource says where a learned window comes from, when it was
+// learned and until when it stands, and how to forget it sooner.
+func learnedSource(at time.Time) string {
+	return fmt.Sprintf("%s on %s, kept until %s; --forget-window or /forget-window forgets it",
+		windowLearned, at.Format(time.DateOnly), at.Add(windowLearnedFor).Format(time.DateOnly))
+}
+
+// learn records the window a context-length rejection stated in tokens
+// (a rejection without a figure teaches nothing) and returns its source
+// for the budget; a nil cache keeps nothing.
+func (wc *windowCache) learn(cfg *config, tokens int) string {
+	if wc == nil || tokens <= 0 {
+		return windowLearned + " in this session"
 	}
-	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: windowLearned, Time: wc.now()})
+	at := wc.now()
+	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: windowLearned, Time: at})
+	return learnedSource(at)
+}
+
+// learned lists the learned windows of model (every model when ""),
+// sorted by key, as lines for a person.
+func (wc *windowCache) learned(model string) []string {
+	if wc == nil {
+		return nil
+	}
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(wc.entries)) {
+		e := wc.entries[k]
+		if e.Source != windowLearned || model != "" && !strings.HasSuffix(k, " "+model) {
+			continue
+		}
+		state := "kept until " + e.Time.Add(windowLearnedFor).Format(time.DateOnly)
+		if wc.now().Sub(e.Time) >= windowLearnedFor {
+			state = "expired"
+		}
+		out = append(out, fmt.Sprintf("%d tokens for %s, learned from a rejection on %s, %s", e.Tokens, k, e.Time.Format(time.DateOnly), state))
+	}
+	return out
+}
+
+// forget removes the learned windows of model (every model when "") and
+// returns what it removed, as learned lists them; a model that the server
+// reports or the table knows is then asked or looked up again.
+func (wc *windowCache) forget(model string) []string {
+	if wc == nil {
+		return nil
+	}
+	if model == "all" {
+		model = ""
+	}
+	gone := wc.learned(model)
+	for k, e := range wc.entries {
+		if e.Source == windowLearned && (model == "" || strings.HasSuffix(k, " "+model)) {
+			delete(wc.entries, k)
+		}
+	}
+	if len(gone) > 0 {
+		wc.save()
+	}
+	return gone
+}
+
+// forgetWindowCommand is --forget-window [MODEL]: it forgets the learned
+// windows of MODEL (the configured model when none is named; "all": every
+// model) and says what it forgot.
+func forgetWindowCommand(cfg *config, words []string, stdout io.Writer) int {
+	model := strings.Join(words, " ")
+	if model == "" {
+		model = cfg.Model
+	}
+	writeForgotten(stdout, openWindowCache(cfg.cacheDir, cfg.now).forget(model), model)
+	return exitOK
+}
+
+// writeForgotten tells what forget removed, for --forget-window and
+// /forget-window.
+func writeForgotten(w io.Writer, gone []string, model string) {
+	if len(gone) == 0 && model != "" && model != "all" {
+		fmt.Fprintf(w, "no learned window to forget for %s\n", model)
+	} else if len(gone) == 0 {
+		fmt.Fprintln(w, "no learned window to forget")
+	}
+	for _, g := range gone {
+		fmt.Fprintf(w, "forgot the window of %s\n", g)
+	}
+}
+
+// writeLearnedWindows is --verbose's line on the configured model's learned
+// window, dated, or that there is none.
+func writeLearnedWindows(w io.Writer, wc *windowCache, cfg *config) {
+	lines := wc.learned(cfg.Model)
+	if len(lines) == 0 {
+		fmt.Fprintf(w, "learned context window: none for %s\n", cfg.Model)
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "learned context window: %s (--forget-window %s forgets it)\n", l, cfg.Model)
+	}
 }
 
 // put stores an entry and rewrites the cache file atomically.
 func (wc *windowCache) put(key string, e cachedWindow) {
 	wc.entries[key] = e
+	wc.save()
+}
+
+// save rewrites the cache file atomically; a cache: a failed write costs
+// one more lookup.
+func (wc *windowCache) save() {
 	if wc.path == "" {
 		return
 	}
@@ -196,7 +301,7 @@ func (wc *windowCache) put(key string, e cachedWindow) {
 	if privateDir(filepath.Dir(wc.path), os.Geteuid(), "XDG_CACHE_HOME") != nil {
 		return
 	}
-	writeFileAtomic(wc.path, b) // a cache: a failed write costs one more lookup
+	writeFileAtomic(wc.path, b)
 }
 
 // discoverers ask a server for the window of the configured model.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -195,5 +197,95 @@ func TestNoToolsRefusalIsCached(t *testing.T) {
 	chats := fp.chats()
 	if len(chats) != 3 || chats[2].Body["tools"] != nil {
 		t.Errorf("%d chat requests, the last with tools %v; want 3 (400, retry, then none refused) and no tools the second run", len(chats), chats[len(chats)-1].Body["tools"])
+	}
+}
+
+// runAt runs yaicli in-process with home as HOME (so runs share the window
+// cache), the clock stopped at now, against fp with MODEL gpt-4o.
+func runAt(t *testing.T, fp *fakeProvider, home string, now time.Time, args []string, stdin string) e2eResult {
+	t.Helper()
+	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv,
+		"YAI_BASE_URL=" + fp.url(), "YAI_API_KEY=sk-test-0123456789abcdef", "YAI_MODEL=gpt-4o"}
+	var out, errb lockedBuffer
+	code := run(t.Context(), mapEdge(env, home, func() time.Time { return now }), args, strings.NewReader(stdin), &out, &errb)
+	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: home}
+}
+
+// TestLearnedWindowLifecycle: a proxy with a smaller model behind it
+// rejects gpt-4o's request stating 8192 tokens. The window is learned
+// (dated) and shown as learned in /context and --verbose; it expires after
+// windowLearnedFor; --forget-window forgets it at once; a rejection that
+// states no figure teaches nothing.
+func TestLearnedWindowLifecycle(t *testing.T) {
+	t.Parallel()
+	proxy := `{"error":{"message":"This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
+	day := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	home := t.TempDir()
+	noFigure := `{"error":{"code":"1261","message":"Prompt exceeds max length"}}`
+	chars := `{"error":{"message":"Prompt too long: the messages total 612004 characters, above the limit of 524288 characters for this model."}}`
+	fp := newFakeProvider(t, fail(400, proxy), sse(textStream("healed")), // one server: the window is the server's and the model's
+		sse(textStream("one")), fail(400, noFigure), sse(textStream("healed")), sse(textStream("one")), fail(400, chars), sse(textStream("healed")))
+	if r := runAt(t, fp, home, day, []string{"q"}, ""); r.code != 0 || r.stdout != "healed\n" {
+		t.Fatalf("heal: code %d stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	learnedOn := "learned from a rejection on 2026-12-05, kept until 2026-12-12"
+	ctx := func(now time.Time) string {
+		r := runAt(t, fp, home, now, []string{"--chat"}, "/context\n")
+		return r.stdout
+	}
+	if out := ctx(day.Add(time.Hour)); !strings.Contains(out, "5734") || !strings.Contains(out, learnedOn) {
+		t.Errorf("/context the next hour does not show the learned window (70%% of 8192 = 5734) with its date:\n%s", out)
+	}
+	v := runAt(t, fp, home, day, []string{"--verbose", "--chat"}, "")
+	if !strings.Contains(v.stderr, "learned context window: 8192 tokens for openai") || !strings.Contains(v.stderr, "on 2026-12-05, kept until 2026-12-12") {
+		t.Errorf("--verbose does not show the learned window:\n%s", v.stderr)
+	}
+	if out := ctx(day.Add(windowLearnedFor + time.Hour)); !strings.Contains(out, "89600") || strings.Contains(out, "learned from a rejection") {
+		t.Errorf("/context a week later still uses the learned window (want 70%% of 128000 = 89600):\n%s", out)
+	}
+	f := runAt(t, fp, home, day, []string{"--forget-window", "gpt-4o"}, "")
+	if f.code != 0 || !strings.Contains(f.stdout, "forgot the window of 8192 tokens for openai") {
+		t.Fatalf("--forget-window: code %d stdout %q stderr %q", f.code, f.stdout, f.stderr)
+	}
+	if out := ctx(day.Add(time.Hour)); !strings.Contains(out, "89600") {
+		t.Errorf("/context after --forget-window still uses the learned window:\n%s", out)
+	}
+	if f := runAt(t, fp, home, day, []string{"--forget-window"}, ""); !strings.Contains(f.stdout, "no learned window to forget for gpt-4o") {
+		t.Errorf("a second --forget-window: %q", f.stdout)
+	}
+	if r := runAt(t, fp, home, day, []string{"--chat"}, "first "+bigPrompt(2000)+"\nsecond\n"); r.code != 0 || !strings.HasSuffix(r.stdout, "healed\n") {
+		t.Fatalf("heal without a figure: code %d stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "cache", "yaicli", "windows.json")); strings.Contains(string(b), windowLearned) {
+		t.Errorf("a rejection without a figure taught a window: %s", b)
+	}
+	if r := runAt(t, fp, home, day, []string{"--chat"}, "first "+bigPrompt(2000)+"\nsecond\n"); r.code != 0 || !strings.HasSuffix(r.stdout, "healed\n") {
+		t.Fatalf("heal of a character pre-check: code %d stdout %q: %s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(home, "cache", "yaicli", "windows.json")); strings.Contains(string(b), windowLearned) {
+		t.Errorf("figures in characters taught a token window: %s", b)
+	}
+}
+
+// TestForgetWindowInREPL: /forget-window in a session forgets the window
+// this session learned and gives the budget back at once; --help and the
+// REPL's /help name the way to forget.
+func TestForgetWindowInREPL(t *testing.T) {
+	t.Parallel()
+	proxy := `{"error":{"message":"prompt is too long: 9000 tokens > 8192 maximum"}}`
+	home := t.TempDir()
+	fp := newFakeProvider(t, fail(400, proxy), sse(textStream("healed")))
+	r := runAt(t, fp, home, time.Now(), []string{"--chat"}, "hello\n/context\n/forget-window\n/context\n")
+	if r.code != 0 || !strings.Contains(r.stdout, "forgot the window of 8192 tokens") || !strings.Contains(r.stdout, "budget now 89600 tokens") {
+		t.Fatalf("code %d stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	before, after, _ := strings.Cut(r.stdout, "forgot the window")
+	if !strings.Contains(before, "5734") || !strings.Contains(after, "89600") {
+		t.Errorf("/context before and after /forget-window:\n%s", r.stdout)
+	}
+	help := runAt(t, newFakeProvider(t), home, time.Now(), []string{"--help"}, "")
+	if !strings.Contains(help.stdout, "--forget-window [MODEL]") || !strings.Contains(replHelp, "/forget-window") {
+		t.Errorf("--help or /help does not name the way to forget a learned window")
 	}
 }

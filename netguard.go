@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,6 +35,10 @@ var blockedNets = []struct {
 	{netip.MustParsePrefix("198.18.0.0/15"), "a benchmarking network address (RFC 2544)"},
 	{netip.MustParsePrefix("224.0.0.0/4"), "a multicast address"},
 	{netip.MustParsePrefix("240.0.0.0/4"), "a reserved address (240/4, broadcast)"},
+	{netip.MustParsePrefix("192.0.2.0/24"), "a documentation address (TEST-NET-1)"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "a documentation address (TEST-NET-2)"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "a documentation address (TEST-NET-3)"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "a 6to4 relay address (deprecated)"},
 	{netip.MustParsePrefix("::/128"), "the unspecified address"},
 	{netip.MustParsePrefix("::1/128"), "a loopback address (this machine)"},
 	{netip.MustParsePrefix("::/96"), "an IPv4-compatible address (deprecated)"},
@@ -41,6 +46,16 @@ var blockedNets = []struct {
 	{netip.MustParsePrefix("fe80::/10"), "a link-local address"},
 	{netip.MustParsePrefix("fec0::/10"), "a site-local address (deprecated)"},
 	{netip.MustParsePrefix("ff00::/8"), "a multicast address"},
+	{netip.MustParsePrefix("2002::/16"), "a 6to4 address (it reaches the IPv4 address inside it)"},
+	{netip.MustParsePrefix("2001::/32"), "a Teredo address (it reaches an IPv4 address inside it)"},
+	{netip.MustParsePrefix("2001:db8::/32"), "a documentation address"},
+	{netip.MustParsePrefix("3fff::/20"), "a documentation address"},
+	{netip.MustParsePrefix("2001:10::/28"), "an ORCHID address"},
+	{netip.MustParsePrefix("2001:20::/28"), "an ORCHIDv2 address"},
+	{netip.MustParsePrefix("100::/64"), "a discard-only address"},
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "a local-use NAT64 address"},
+	{netip.MustParsePrefix("::ffff:0:0:0/96"), "an IPv4-translated address"},
+	{netip.MustParsePrefix("5f00::/16"), "a segment-routing address"},
 }
 
 // embeddedV4 are IPv6 prefixes whose last 32 bits are an IPv4 address a
@@ -114,13 +129,36 @@ type netGuard struct {
 	allowHosts   []string // lower-case names or IP literals; "*.x" or ".x" for subdomains
 }
 
-// allowed reports whether host was named by the person.
-func (g netGuard) allowed(host string) bool {
+// guardAddr says why ip is not a destination for fetch_webpage, or "":
+// a blocked range, or an address of this machine, asked of the kernel (an
+// address it lets a socket bind to is its own, whatever the interface).
+func guardAddr(ip netip.Addr) string {
+	if why := blockedAddr(ip); why != "" {
+		return why
+	}
+	c, err := net.ListenPacket("udp", netip.AddrPortFrom(ip.Unmap(), 0).String())
+	if err == nil {
+		c.Close()
+		return "an address of this machine"
+	}
+	return ""
+}
+
+// allowed reports whether host was named by the person, on this port: an
+// entry with a port allows that port only (FETCH_ALLOW_HOSTS and
+// WEB_SEARCH_URL entries always carry one, see newNetGuard).
+func (g netGuard) allowed(host, port string) bool {
 	if g.allowPrivate {
 		return true
 	}
 	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
 	for _, h := range g.allowHosts {
+		if eh, ep, err := net.SplitHostPort(h); err == nil {
+			if ep != port {
+				continue
+			}
+			h = eh
+		}
 		switch {
 		case strings.HasPrefix(h, "*.") || strings.HasPrefix(h, "."):
 			if strings.HasSuffix(host, "."+strings.TrimLeft(h, "*.")) {
@@ -140,21 +178,40 @@ func (g netGuard) allowed(host string) bool {
 }
 
 // newNetGuard is the guard for cfg: FETCH_ALLOW_PRIVATE, FETCH_ALLOW_HOSTS
-// and the host of WEB_SEARCH_URL, which the person chose.
+// and the host of WEB_SEARCH_URL, which the person chose, each on its port
+// only: the one given (host:port, a URL's) or else 80 and 443.
 func newNetGuard(cfg *config) netGuard {
 	g := netGuard{allowPrivate: cfg.FetchAllowPrivate, environ: cfg.environ}
 	for _, h := range cfg.FetchAllowHosts {
-		if u, err := url.Parse(h); err == nil && u.Host != "" {
-			h = u.Hostname() // a URL was given
-		} else if host, _, err := net.SplitHostPort(h); err == nil {
-			h = host
-		}
-		g.allowHosts = append(g.allowHosts, strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), "."))
+		g.allowHosts = append(g.allowHosts, allowEntries(h)...)
 	}
 	if u, err := url.Parse(cfg.WebSearchURL); err == nil && u.Hostname() != "" {
-		g.allowHosts = append(g.allowHosts, strings.ToLower(u.Hostname()))
+		g.allowHosts = append(g.allowHosts, allowEntries(u.Scheme+"://"+u.Host)...)
 	}
 	return g
+}
+
+// allowEntries reads one allowed host (a name, host:port or a URL) as
+// host:port entries.
+func allowEntries(h string) []string {
+	ports := []string{"80", "443"}
+	if u, err := url.Parse(h); err == nil && u.Host != "" {
+		h = u.Hostname() // a URL was given
+		ports = []string{cmp.Or(u.Port(), map[string]string{"http": "80", "https": "443"}[u.Scheme], "443")}
+	} else if host, port, err := net.SplitHostPort(h); err == nil {
+		h, ports = host, []string{port}
+	}
+	h = strings.TrimSuffix(strings.ToLower(strings.Trim(h, "[]")), ".")
+	var out []string
+	for _, p := range ports {
+		out = append(out, net.JoinHostPort(h, p))
+	}
+	return out
+}
+
+// urlPort is u's port, or its scheme's.
+func urlPort(u *url.URL) string {
+	return cmp.Or(u.Port(), map[string]string{"http": "80", "https": "443"}[u.Scheme])
 }
 
 // proxyKey marks a request's context with the proxy it goes through, whose
@@ -169,8 +226,8 @@ func (g netGuard) client() *http.Client {
 	tr.Proxy = envProxy(g.environ)
 	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
 	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-		host, _, _ := net.SplitHostPort(addr)
-		if g.allowed(host) || ctx.Value(proxyKey{}) == addr {
+		host, port, _ := net.SplitHostPort(addr)
+		if g.allowed(host, port) || ctx.Value(proxyKey{}) == addr {
 			return dialer.DialContext(ctx, network, addr)
 		}
 		d := *dialer
@@ -179,7 +236,7 @@ func (g netGuard) client() *http.Client {
 			if err != nil {
 				return fmt.Errorf("dialling %s: unexpected address %q", host, address)
 			}
-			if why := blockedAddr(ap.Addr()); why != "" {
+			if why := guardAddr(ap.Addr()); why != "" {
 				return &errBlocked{host: host, addr: ap.Addr().String(), why: why}
 			}
 			return nil
@@ -199,11 +256,11 @@ type guardedTransport struct {
 // RoundTrip refuses a blocked target, else sends req.
 func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	host := req.URL.Hostname()
-	if t.g.allowed(host) {
+	if t.g.allowed(host, urlPort(req.URL)) {
 		return t.tr.RoundTrip(req)
 	}
 	if a, ok := inetAton(host); ok {
-		if why := blockedAddr(a); why != "" {
+		if why := guardAddr(a); why != "" {
 			return nil, &errBlocked{host: host, addr: a.String(), why: why}
 		}
 	}
@@ -216,7 +273,7 @@ func (t guardedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, fmt.Errorf("resolving %s to check it is not private: %w", host, err)
 	}
 	for _, a := range addrs {
-		if why := blockedAddr(a); why != "" {
+		if why := guardAddr(a); why != "" {
 			return nil, &errBlocked{host: host, addr: a.String(), why: why}
 		}
 	}

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -53,11 +55,11 @@ func TestNetGuardAllowed(t *testing.T) {
 		"intranet.corp": true, "INTRANET.corp.": true, "a.lab.example": true, "lab.example": false, "evil-lab.example": false,
 		"10.0.0.5": true, "10.0.0.6": false, "[::1]": true, "0:0::1": true, "localhost": false,
 	} {
-		if got := g.allowed(host); got != want {
+		if got := g.allowed(host, "443"); got != want {
 			t.Errorf("allowed(%q) = %v, want %v", host, got, want)
 		}
 	}
-	if !(netGuard{allowPrivate: true}).allowed("localhost") {
+	if !(netGuard{allowPrivate: true}).allowed("localhost", "8080") {
 		t.Error("FETCH_ALLOW_PRIVATE does not allow every host")
 	}
 }
@@ -99,6 +101,85 @@ func TestFetchGuard(t *testing.T) {
 	for _, g := range []netGuard{{allowPrivate: true}, {allowHosts: []string{"127.0.0.1", "localhost"}}} {
 		if out, err := fetch(g, redirect.URL); err != nil || !strings.Contains(out, "secret page") {
 			t.Errorf("fetch with %+v = %q, %v", g, out, err)
+		}
+	}
+}
+
+// TestGuardAttacks are destinations fetch_webpage must refuse (issue 32,
+// finding 11), beside public ones it must reach.
+func TestGuardAttacks(t *testing.T) {
+	for _, tc := range []struct {
+		addr    string
+		blocked bool
+	}{
+		{"192.0.2.10", true}, {"198.51.100.7", true}, {"203.0.113.200", true}, {"192.88.99.1", true},
+		{"198.18.0.1", true}, {"198.19.255.254", true}, {"239.255.255.250", true}, {"240.0.0.1", true}, {"255.255.255.255", true},
+		{"2002:7f00:1::1", true}, {"2002:a9fe:a9fe::", true}, {"2002:808:808::1", true}, {"2001:0:4136:e378:8000:63bf:3fff:fdd2", true},
+		{"2001:db8::1", true}, {"3fff::1", true}, {"2001:10::1", true}, {"2001:20::1", true}, {"100::1", true},
+		{"64:ff9b:1::a00:1", true}, {"64:ff9b::a00:1", true}, {"64:ff9b::c0a8:101", true}, {"::ffff:0:a00:1", true},
+		{"5f00::1", true}, {"ff05::2", true},
+		{"64:ff9b::808:808", false}, {"8.8.8.8", false}, {"2606:4700:4700::1111", false}, {"2001:4860:4860::8888", false},
+	} {
+		a := netip.MustParseAddr(tc.addr)
+		if got := guardAddr(a) != ""; got != tc.blocked {
+			t.Errorf("guardAddr(%s) = %q, want blocked %v", tc.addr, guardAddr(a), tc.blocked)
+		}
+	}
+}
+
+// TestGuardOwnAddresses: every address of this machine is refused, found
+// by the kernel, not by a list.
+func TestGuardOwnAddresses(t *testing.T) {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, a := range addrs {
+		p, err := netip.ParsePrefix(a.String())
+		if err != nil || p.Addr().IsLoopback() || p.Addr().IsLinkLocalUnicast() {
+			continue
+		}
+		n++
+		if guardAddr(p.Addr()) == "" {
+			t.Errorf("guardAddr(%s) = \"\", want refused: it is an address of this machine", p.Addr())
+		}
+	}
+	if n == 0 {
+		t.Skip("no non-loopback address here")
+	}
+}
+
+// TestGuardAllowedPort: an allowed host is allowed on its configured port
+// only (FETCH_ALLOW_HOSTS bare: 80 and 443; host:port; WEB_SEARCH_URL's).
+func TestGuardAllowedPort(t *testing.T) {
+	cfg := &config{FetchAllowHosts: []string{"intranet.corp", "10.0.0.5:8080", "https://wiki.lan"}, WebSearchURL: "http://searx.lan:8888"}
+	g := newNetGuard(cfg)
+	for _, tc := range []struct {
+		host, port string
+		want       bool
+	}{
+		{"intranet.corp", "443", true}, {"intranet.corp", "80", true}, {"intranet.corp", "22", false}, {"intranet.corp", "6379", false},
+		{"10.0.0.5", "8080", true}, {"10.0.0.5", "80", false}, {"wiki.lan", "443", true}, {"wiki.lan", "80", false},
+		{"searx.lan", "8888", true}, {"searx.lan", "80", false}, {"searx.lan", "2375", false},
+	} {
+		if got := g.allowed(tc.host, tc.port); got != tc.want {
+			t.Errorf("allowed(%s, %s) = %v, want %v", tc.host, tc.port, got, tc.want)
+		}
+	}
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer page.Close()
+	u, _ := url.Parse(page.URL)
+	for _, tc := range []struct {
+		allow string
+		ok    bool
+	}{{u.Host, true}, {net.JoinHostPort(u.Hostname(), "1"), false}, {u.Hostname(), false}} {
+		resp, err := newNetGuard(&config{FetchAllowHosts: []string{tc.allow}}).client().Get(page.URL)
+		if err == nil {
+			resp.Body.Close()
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("FETCH_ALLOW_HOSTS=%s, GET %s: err %v, want reached %v", tc.allow, page.URL, err, tc.ok)
 		}
 	}
 }

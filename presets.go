@@ -46,6 +46,19 @@ var presets = map[string]preset{
 	"vllm":        {"http://localhost:8000/v1", "", "vllm serve MODEL"},
 }
 
+// takesCacheKey reports whether the provider routes by prompt_cache_key:
+// OpenAI's own endpoint does; others may refuse a field they do not know,
+// so it is not sent to them (EXCLUDE_PARAMS=prompt_cache_key removes it
+// too, for a proxy under PROVIDER=openai that refuses it).
+func takesCacheKey(cfg *config) bool { return cfg.Provider == "openai" }
+
+// marksParts reports whether the endpoint is an Anthropic model behind
+// OpenAI's wire that takes cache_control on content parts: OpenRouter's
+// anthropic/ models.
+func marksParts(cfg *config) bool {
+	return cfg.Provider == "openrouter" && strings.HasPrefix(strings.ToLower(cfg.Model), "anthropic/")
+}
+
 // presetNames lists the presets alphabetically.
 func presetNames() []string {
 	names := make([]string, 0, len(presets))

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -54,10 +57,45 @@ type toolFunction struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// usage is the token count the provider reported for one request.
+// usage is the token count the provider reported for one request, in one
+// shape for every provider: PromptTokens is the whole prompt, the parts
+// read from and written to the provider's prompt cache included, as the
+// wires differ on that (Anthropic's input_tokens leaves them out).
 type usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
+	CachedTokens     int `json:"cached_tokens"`      // of PromptTokens, read from the cache
+	CacheWriteTokens int `json:"cache_write_tokens"` // of PromptTokens, written to it (billed above the input price)
+}
+
+// openaiUsage is the usage object of the chat completions wire, with the
+// cache fields each provider puts there: OpenAI, Gemini, xAI and OpenRouter
+// in prompt_tokens_details (OpenRouter also cache_write_tokens), DeepSeek
+// as prompt_cache_hit_tokens next to prompt_cache_miss_tokens.
+type openaiUsage struct {
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens     int `json:"cached_tokens"`
+		CacheWriteTokens int `json:"cache_write_tokens"`
+	} `json:"prompt_tokens_details"`
+	PromptCacheHitTokens  int `json:"prompt_cache_hit_tokens"`
+	PromptCacheMissTokens int `json:"prompt_cache_miss_tokens"`
+}
+
+// norm is the usage in yaicli's shape. DeepSeek's hit and miss add up to
+// its prompt_tokens; when a server gives them without it, they are the
+// prompt.
+func (u *openaiUsage) norm() usage {
+	n := usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, CachedTokens: u.PromptCacheHitTokens}
+	if d := u.PromptTokensDetails; d != nil {
+		n.CachedTokens = max(n.CachedTokens, d.CachedTokens)
+		n.CacheWriteTokens = d.CacheWriteTokens
+	}
+	if n.PromptTokens <= 0 && u.PromptCacheHitTokens+u.PromptCacheMissTokens > 0 {
+		n.PromptTokens = u.PromptCacheHitTokens + u.PromptCacheMissTokens
+	}
+	return n
 }
 
 // reply is the outcome of one request: the assistant message, why the model
@@ -83,6 +121,10 @@ type client struct {
 	sleep   func(context.Context, time.Duration) error
 	retries int
 	retried func(cause string, wait time.Duration, try, of int) // nil: the stderr line says it
+	// key is this session's prompt_cache_key, made from its first request
+	// (cacheKey) and kept, so dropping old turns does not change it.
+	keyOnce sync.Once
+	key     string
 }
 
 // wireFormat is how one family of providers shapes requests and answers:
@@ -136,12 +178,15 @@ type chatRequest struct {
 	Messages  []message
 	Tools     []toolSpec
 	MaxTokens int
+	cacheKey  string // the session's prompt_cache_key, set by the client
 }
 
 // send posts one request, retrying what waiting can fix (rate limits,
 // overloads, timeouts, a hosted provider's 500/502/504) up to c.retries
 // tries in all with backoff, and streams the answer into sink.
 func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
+	c.keyOnce.Do(func() { c.key = cacheKey(c.cfg.Model, req.Messages) })
+	req.cacheKey = c.key
 	body, err := c.wire.body(c.cfg, req)
 	if err != nil {
 		return reply{}, err
@@ -205,6 +250,8 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 			wrap = func(m message) any { return withReasoning([]message{m})[0] }
 		}
 		msgs = openaiMessages(req.Messages, wrap)
+	} else if cfg.PromptCache && marksParts(cfg) {
+		msgs = markedParts(req.Messages, cacheMark(cfg))
 	}
 	b := map[string]any{
 		"model":       cfg.Model,
@@ -225,8 +272,27 @@ func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
 	if cfg.ReasoningEffort != "" {
 		b["reasoning_effort"] = cfg.ReasoningEffort
 	}
+	if cfg.PromptCache && takesCacheKey(cfg) && req.cacheKey != "" {
+		b["prompt_cache_key"] = req.cacheKey
+	}
 	openaiSampling(cfg, b)
 	return json.Marshal(finishBody(cfg, b))
+}
+
+// cacheKey is a session's prompt_cache_key, made from its first request:
+// a hash of the model, the system prompt and the first question, so
+// another session (another first question) has another, and no clock or
+// randomness is needed (request bodies stay reproducible).
+func cacheKey(model string, h []message) string {
+	s := sha256.New()
+	io.WriteString(s, model)
+	for _, m := range h {
+		io.WriteString(s, "\x00"+m.Role+"\x00"+m.Content)
+		if m.Role == "user" {
+			break
+		}
+	}
+	return "yaicli-" + hex.EncodeToString(s.Sum(nil))[:16]
 }
 
 // finishBody merges EXTRA_BODY into a request body and removes the fields
@@ -372,7 +438,7 @@ type chunk struct {
 		Message      delta  `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *usage `json:"usage"`
+	Usage *openaiUsage `json:"usage"`
 }
 
 // delta is the part of a choice that carries text, reasoning and tool calls.
@@ -418,8 +484,10 @@ type assembler struct {
 // add folds one chunk into the reply, streaming its text and reasoning; it
 // returns the error that ends the stream: a limit broken, a bad index.
 func (a *assembler) add(ch *chunk) error {
-	if ch.Usage != nil && ch.Usage.PromptTokens > 0 {
-		a.r.Usage = *ch.Usage
+	if ch.Usage != nil {
+		if u := ch.Usage.norm(); u.PromptTokens > 0 {
+			a.r.Usage = u
+		}
 	}
 	for _, c := range ch.Choices {
 		d := c.Delta

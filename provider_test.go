@@ -112,3 +112,104 @@ func TestUnreachableServerHint(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheUsage: every wire's cache fields land in usage, streamed and
+// whole: OpenAI's (and Gemini's) prompt_tokens_details.cached_tokens,
+// OpenRouter's cache_write_tokens beside it, DeepSeek's hit and miss, and
+// Anthropic's cache reads and writes from message_start, replaced by
+// message_delta's cumulative counts when it has them.
+func TestCacheUsage(t *testing.T) {
+	openai := func(u string) string {
+		return sseBody(chunkJSON(map[string]any{"content": "ok"}, "stop"),
+			`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1764925200,"model":"m","choices":[],"usage":`+u+`}`)
+	}
+	anthropic := func(start, delta string) string {
+		return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":" + start + "}}\n\n" +
+			"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n" +
+			"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"ok\"}}\n\n" +
+			"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":" + delta + "}\n\n" +
+			"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	}
+	for _, c := range []struct {
+		name string
+		wire wireFormat
+		body string
+		want usage
+	}{
+		{"openai", openaiWire{}, openai(`{"prompt_tokens":2006,"completion_tokens":300,"total_tokens":2306,"prompt_tokens_details":{"cached_tokens":1920,"audio_tokens":0}}`),
+			usage{PromptTokens: 2006, CompletionTokens: 300, CachedTokens: 1920}},
+		{"gemini", openaiWire{}, openai(`{"completion_tokens":12,"prompt_tokens":5000,"total_tokens":5012,"prompt_tokens_details":{"cached_tokens":4096}}`),
+			usage{PromptTokens: 5000, CompletionTokens: 12, CachedTokens: 4096}},
+		{"openrouter", openaiWire{}, openai(`{"prompt_tokens":3000,"completion_tokens":9,"total_tokens":3009,"prompt_tokens_details":{"cached_tokens":1200,"cache_write_tokens":1700},"cost":0.01}`),
+			usage{PromptTokens: 3000, CompletionTokens: 9, CachedTokens: 1200, CacheWriteTokens: 1700}},
+		{"deepseek", openaiWire{}, openai(`{"prompt_tokens":1234,"completion_tokens":3,"total_tokens":1237,"prompt_tokens_details":{"cached_tokens":1152},"prompt_cache_hit_tokens":1152,"prompt_cache_miss_tokens":82}`),
+			usage{PromptTokens: 1234, CompletionTokens: 3, CachedTokens: 1152}},
+		{"deepseek without details", openaiWire{}, openai(`{"prompt_tokens":1234,"completion_tokens":3,"prompt_cache_hit_tokens":1024,"prompt_cache_miss_tokens":210}`),
+			usage{PromptTokens: 1234, CompletionTokens: 3, CachedTokens: 1024}},
+		{"anthropic start", anthropicWire{}, anthropic(`{"input_tokens":50,"cache_creation_input_tokens":2000,"cache_read_input_tokens":30000,"output_tokens":1}`, `{"output_tokens":15}`),
+			usage{PromptTokens: 32050, CompletionTokens: 15, CachedTokens: 30000, CacheWriteTokens: 2000}},
+		{"anthropic delta", anthropicWire{}, anthropic(`{"input_tokens":50,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1}`,
+			`{"input_tokens":60,"cache_creation_input_tokens":2100,"cache_read_input_tokens":30000,"output_tokens":15}`),
+			usage{PromptTokens: 32160, CompletionTokens: 15, CachedTokens: 30000, CacheWriteTokens: 2100}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := c.wire.stream(strings.NewReader(c.body), streamSink{})
+			if err != nil || r.Usage != c.want {
+				t.Errorf("stream usage = %+v (%v), want %+v", r.Usage, err, c.want)
+			}
+		})
+	}
+	whole := []struct {
+		wire wireFormat
+		body string
+		want usage
+	}{
+		{openaiWire{}, `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},"finish_reason":"stop"}],"usage":{"prompt_tokens":2006,"completion_tokens":3,"prompt_tokens_details":{"cached_tokens":1024}}}`,
+			usage{PromptTokens: 2006, CompletionTokens: 3, CachedTokens: 1024}},
+		{anthropicWire{}, `{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"ok"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_creation_input_tokens":1500,"cache_read_input_tokens":4000,"output_tokens":3}}`,
+			usage{PromptTokens: 5510, CompletionTokens: 3, CachedTokens: 4000, CacheWriteTokens: 1500}},
+	}
+	for _, c := range whole {
+		if r, err := c.wire.whole([]byte(c.body), streamSink{}); err != nil || r.Usage != c.want {
+			t.Errorf("%T whole usage = %+v (%v), want %+v", c.wire, r.Usage, err, c.want)
+		}
+	}
+}
+
+// TestPromptCacheKey: OpenAI gets one prompt_cache_key for every request
+// of a client's session as it grows and after its first question is
+// dropped; another session with another first question another; providers
+// that may refuse the field, and PROMPT_CACHE=off, get none.
+func TestPromptCacheKey(t *testing.T) {
+	t.Parallel()
+	ok := sse(textStream("ok"))
+	sys := message{Role: "system", Content: "you are yaicli"}
+	first := []message{sys, {Role: "user", Content: "q1"}}
+	grown := append(append([]message{}, first...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
+	dropped := []message{sys, {Role: "user", Content: "q2"}}
+	other := []message{sys, {Role: "user", Content: "another question"}}
+	for _, c := range []struct {
+		provider, cache string
+		want            bool
+	}{{"openai", "auto", true}, {"openai", "off", false}, {"deepseek", "auto", false}, {"groq", "auto", false}} {
+		f := newFakeProvider(t, ok, ok, ok, ok)
+		over := map[string]string{"PROVIDER": c.provider, "PROMPT_CACHE": c.cache}
+		cl := testClient(t, f, over)
+		for _, h := range [][]message{first, grown, dropped} {
+			if _, err := cl.send(context.Background(), chatRequest{Messages: h}, streamSink{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := testClient(t, f, over).send(context.Background(), chatRequest{Messages: other}, streamSink{}); err != nil {
+			t.Fatal(err)
+		}
+		var keys []any
+		for _, r := range f.chats() {
+			keys = append(keys, r.Body["prompt_cache_key"])
+		}
+		got := keys[0] != nil && keys[0] == keys[1] && keys[1] == keys[2] && keys[2] != keys[3] && keys[3] != nil
+		if none := keys[0] == nil && keys[1] == nil && keys[2] == nil && keys[3] == nil; got != c.want || !c.want && !none {
+			t.Errorf("%s PROMPT_CACHE=%s: keys %v", c.provider, c.cache, keys)
+		}
+	}
+}

@@ -119,7 +119,7 @@ func TestShellEnvHidesKey(t *testing.T) {
 	cfg.environ = []string{"PATH=" + os.Getenv("PATH"), "YAI_API_KEY=" + cfg.APIKey, "API_KEY=sk-other-0000", "OPENAI_API_KEY=sk-openai-1111",
 		"MY_COPY=" + cfg.APIKey, `YAI_EXTRA_HEADERS={"Authorization": "Bearer tok-HEADERTOKEN9"}`, "KEEP_ME=visible"}
 	var out bytes.Buffer
-	if err := runShell(context.Background(), "env", "", time.Minute, cfg.shellEnv(), &out); err != nil {
+	if err := runShell(context.Background(), "env", "", time.Minute, cfg.shellEnv(), nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -217,7 +217,7 @@ func BenchmarkShellGiBRedacted(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now())).redacting(cfg.redactor())
-		if err := runShell(context.Background(), cmd, "", time.Hour, cfg.shellEnv(), cl); err != nil {
+		if err := runShell(context.Background(), cmd, "", time.Hour, cfg.shellEnv(), nil, cl); err != nil {
 			b.Fatal(err)
 		}
 		c := cl.finish()
@@ -233,5 +233,36 @@ func TestWindowKeyHasNoCredentials(t *testing.T) {
 	k := windowKey(secretConfig())
 	if strings.Contains(k, "alice") || strings.Contains(k, "ssw0rd") || !strings.Contains(k, "https://[redacted]@llm.example.com/v1") {
 		t.Errorf("windowKey = %q", k)
+	}
+}
+
+// TestRedactorRuns: any 12 characters of a secret in a row are redacted
+// (a read one character in, an edit of one character, a cut line); 11 are
+// what texts share by chance and stay; a reader split anywhere agrees.
+func TestRedactorRuns(t *testing.T) {
+	const key = "sk-live-SECRETKEY123"
+	r := (&config{Provider: "openai", APIKey: key}).redactor()
+	for _, tc := range []struct{ in, want string }{
+		{"x " + key[1:] + " y", "x [redacted] y"},
+		{"x " + key[:12] + " y", "x [redacted] y"},
+		{"x " + key[:11] + " y", "x " + key[:11] + " y"},
+		{"a" + key[:5] + "Z" + key[6:] + "b", "a" + key[:5] + "Z[redacted]b"},
+		{key[8:] + key[:8], "[redacted]" + key[:8]},
+	} {
+		if got := r.text(tc.in); got != tc.want {
+			t.Errorf("text(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	words := (&config{Provider: "openai", APIKey: key, ExtraHeaders: map[string]string{"X-Org": "my-organization-name"}}).redactor()
+	if got := words.text("the organization-name field; my-organization-name"); got != "the organization-name field; [redacted]" {
+		t.Errorf("a header value of words: %q", got)
+	}
+	text := "head " + key[3:] + " mid " + key + " tail " + key[:15]
+	want := r.text(text)
+	for cut := 1; cut < len(text); cut++ {
+		got, _ := io.ReadAll(newRedactReader(io.MultiReader(strings.NewReader(text[:cut]), strings.NewReader(text[cut:])), r))
+		if string(got) != want {
+			t.Fatalf("read cut at %d = %q, want %q", cut, got, want)
+		}
 	}
 }

@@ -20,29 +20,42 @@ const defaultCompactKeep = 2
 
 // session is the REPL's state: the conversation and the agent that runs it.
 type session struct {
-	e        *edge // the run's process: its clock, interrupts, terminal
-	cfg      *config
-	agent    *agent
-	ev       *events   // json and stream-json events; nil: text mode
-	hist     []message // system prompt first, then the attachments message when files are attached
-	out      io.Writer // answers, previews, command output
-	errw     io.Writer // diagnostics
-	system   message
-	title    string       // the saved chat this session continues and saves; "" until /save
-	attached []attachment // files /add'ed for the session
-	exec     bool         // exec mode: lines are tasks for one shell command each
-	// confirm asks before an exec-mode command runs; nil without a terminal.
+	e     *edge // the run's process: its clock, interrupts, terminal
+	cfg   *config
+	agent *agent
+	ev    *events   // json and stream-json events; nil: text mode
+	hist  []message // system prompt first, then the attachments message when files are attached
+	// out and errw are command output and diagnostics: screen writers, so
+	// a file name, an answer in /his or an error cannot drive the terminal.
+	out, errw screenWriter
+	// shellOut and shellErr are where !cmd and exec-mode commands write:
+	// the person's own commands, drawn as in their shell.
+	shellOut, shellErr io.Writer
+	system             message
+	title              string       // the saved chat this session continues and saves; "" until /save
+	attached           []attachment // files /add'ed for the session
+	exec               bool         // exec mode: lines are tasks for one shell command each
+	// confirm shows an exec-mode command and asks before it runs; nil
+	// without a terminal (the command is then only shown).
 	confirm func(cmd string) (string, bool)
 	stdin   io.Reader // what !cmd and exec-mode commands read: the terminal, or nothing
 	// saveErr is the last autosave failure shown: the same one (a directory
 	// that is not private) is said once, not after every answer.
 	saveErr string
+	// quietCancel: the turn's Ctrl+C was answered where it was pressed
+	// (the approval question), so the turn ends without another line.
+	quietCancel bool
+	// stale is what the provider last reported when the history was
+	// replaced (/clear, /load): a size of a conversation that is gone,
+	// which /context does not show. The next request reports anew.
+	stale contextReport
 }
 
 // newSession starts a conversation run by a, whose command output goes to
 // out and diagnostics to errw; ev is the session's events (nil: text).
 func newSession(cfg *config, system string, a *agent, ev *events, out, errw io.Writer) *session {
-	s := &session{cfg: cfg, agent: a, ev: ev, out: out, errw: errw, system: message{Role: "system", Content: system}}
+	s := &session{cfg: cfg, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
+		system: message{Role: "system", Content: system}}
 	s.hist = []message{s.system}
 	return s
 }
@@ -64,7 +77,30 @@ func (s *session) open(title string) {
 		return
 	}
 	s.hist = append(s.prefix(), h...)
-	fmt.Fprintf(s.out, "continuing chat %q (%d messages)\n", title, len(h))
+	s.forgetReported()
+	fmt.Fprintf(s.out, "continuing chat %q (%s)\n", title, countMessages(h))
+}
+
+// forgetReported marks what the provider last reported as belonging to a
+// conversation that is gone.
+func (s *session) forgetReported() {
+	s.stale = s.agent.contextReport(nil)
+	s.stale.reported = max(s.stale.reported, 1) // never hides "no usage reported yet"
+}
+
+// countMessages says how many messages h holds as /context counts them:
+// the conversation's, and the tool results apart.
+func countMessages(h []message) string {
+	tools := 0
+	for _, m := range h {
+		if m.Role == "tool" {
+			tools++
+		}
+	}
+	if tools == 0 {
+		return plural(len(h), "message")
+	}
+	return plural(len(h)-tools, "message") + ", " + plural(tools, "tool result")
 }
 
 // prefix is the system prompt and, when files are attached, their message.
@@ -106,7 +142,9 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
-	o := agentIO{answer: out, raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
+	// One answer per file: a retry's partial answer is held from a file
+	// (struck on a terminal); previews follow the request's held text.
+	o := agentIO{answer: ev.answers(out, stdout, stderr, e.stdoutTTY), raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
 		expand: "/show-output to expand", ev: ev}
 	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
 		o.ask = askOn(nil, false, stderr, e.openTTY)
@@ -190,6 +228,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 func (s *session) runTurn(ctx context.Context, prompt string) {
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
+	s.quietCancel = false
 	if s.exec {
 		s.execTask(turnCtx, prompt)
 		return
@@ -206,12 +245,17 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	h, err := s.agent.eventTurn(turnCtx, h)
 	s.agent.endAnswer()
 	s.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
+	if err != nil && turnCtx.Err() != nil {
+		h = interruptedTail(validate(h), s.cfg.redactor().text(s.agent.shownText()))
+	}
 	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
 	s.save()
 	switch {
 	case err == nil:
+	case turnCtx.Err() != nil && s.quietCancel:
+		s.quietCancel = false // the approval question said it already
 	case turnCtx.Err() != nil:
-		fmt.Fprintln(s.errw, "yaicli: turn cancelled")
+		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
@@ -221,24 +265,93 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	}
 }
 
+// interruptedNote ends an answer that Ctrl+C cut short, in the history.
+const interruptedNote = "[interrupted by the user]"
+
+// interruptedTail closes a turn that Ctrl+C ended: what was shown of the
+// answer (shown, the cancelled request's text) stays in the history as the
+// assistant's, marked as interrupted, as other agents keep it, so the model
+// knows what the person saw and the next request does not hold two user
+// messages in a row. A turn cut during its tools gets the note alone.
+func interruptedTail(h []message, shown string) []message {
+	last := h[len(h)-1]
+	if last.Role != "user" && last.Role != "tool" {
+		return h
+	}
+	for i := len(h) - 1; i >= 0 && h[i].Role != "user"; i-- {
+		if h[i].Role == "assistant" && h[i].Content == shown {
+			shown = "" // the text of a tool-call message, in the history already
+		}
+	}
+	text := interruptedNote
+	if shown = strings.TrimSpace(shown); shown != "" {
+		text = shown + "\n\n" + interruptedNote
+	}
+	return append(h, message{Role: "assistant", Content: text})
+}
+
 // attachmentsFit says, when the attached files alone overflow the budget,
 // which one to drop.
 func (s *session) attachmentsFit() bool {
 	if len(s.attached) == 0 {
 		return true
 	}
+	n, limit := s.prefixTokens(), s.attachLimit()
+	if n < limit {
+		return true
+	}
+	fmt.Fprintf(s.errw, "yaicli: not sent: the attached files take ~%d tokens of the %d-token budget; %s and ask again\n",
+		n, s.agent.currentBudget().tokens, s.enoughToDrop(n-limit+1))
+	return false
+}
+
+// prefixTokens is the estimate of the system prompt and the attachments.
+func (s *session) prefixTokens() int {
 	n := 0
 	for _, m := range s.prefix() {
 		n += s.agent.estimate(m)
 	}
-	b := s.agent.currentBudget()
-	if n < b.tokens*9/10 {
-		return true
+	return n
+}
+
+// attachLimit is what the system prompt and the attachments may take
+// before a question is refused: nine tenths of the budget, so the question
+// and an answer still fit.
+func (s *session) attachLimit() int { return s.agent.currentBudget().tokens * 9 / 10 }
+
+// enoughToDrop says what to detach to free at least need tokens: the
+// fewest files, largest first (three at most by name), else /drop all.
+func (s *session) enoughToDrop(need int) string {
+	atts := slices.Clone(s.attached)
+	slices.SortFunc(atts, func(a, b attachment) int { return len(b.text) - len(a.text) })
+	var cmds []string
+	freed := 0
+	for _, a := range atts {
+		if freed >= need || len(cmds) == 3 {
+			break
+		}
+		n := s.agent.textTokens(a.text)
+		freed += n
+		cmds = append(cmds, fmt.Sprintf("/drop %s (~%d tokens)", a.path, n))
 	}
-	path, tokens := largestAttachment(s.attached, s.agent.textTokens)
-	fmt.Fprintf(s.errw, "yaicli: the attached files take ~%d tokens of the %d-token budget; /drop %s (~%d tokens) and ask again\n",
-		n, b.tokens, path, tokens)
-	return false
+	if freed < need || len(cmds) == len(s.attached) && len(cmds) > 1 {
+		return "/drop all"
+	}
+	return strings.Join(cmds, ", ")
+}
+
+// warnAttached says at attach time when the attachments take most of the
+// budget, before a question is refused for it.
+func (s *session) warnAttached() {
+	n, b := s.prefixTokens(), s.agent.currentBudget().tokens
+	switch {
+	case n >= s.attachLimit():
+		fmt.Fprintf(s.errw, "yaicli: the attached files now take ~%d tokens, over the %d-token budget (%d%%): a question would not be sent; %s\n",
+			n, b, n*100/max(b, 1), s.enoughToDrop(n-s.attachLimit()+1))
+	case n >= b/2:
+		fmt.Fprintf(s.errw, "yaicli: the attached files now take ~%d tokens, %d%% of the %d-token budget: little is left for the conversation (/context list shows each file)\n",
+			n, n*100/max(b, 1), b)
+	}
 }
 
 // execTask is exec mode: one shell command for the task, confirmed before
@@ -249,20 +362,21 @@ func (s *session) execTask(ctx context.Context, task string) {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
-	fmt.Fprintln(s.out, cmd)
 	switch {
 	case s.cfg.ToolApproval == "auto":
+		fmt.Fprintln(s.out, cmd)
 	case s.confirm == nil:
+		fmt.Fprintln(s.out, cmd)
 		fmt.Fprintln(s.errw, "yaicli: not run (no terminal to confirm on); pass --yes to run commands")
 		return
-	default:
+	default: // confirm shows it, cut to the screen when taller
 		var ok bool
 		if cmd, ok = s.confirm(cmd); !ok {
 			fmt.Fprintln(s.errw, "yaicli: not run")
 			return
 		}
 	}
-	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -274,6 +388,8 @@ const replHelp = `Commands:
   /compact [N]          keep only the last N turn groups (default 2)
   /compact --summary [N] replace all but the last N turn groups by a model-written summary
   /clear                start over with an empty history
+  /forget-window [MODEL|all]
+                        forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
   /save [title]         save the chat (a titled chat saves itself after every answer)
@@ -303,7 +419,11 @@ type replCommand struct {
 var replCommands = []replCommand{
 	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
 	{names: []string{"/exit", "/quit"}},
-	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) { s.hist = s.prefix(); fmt.Fprintln(s.out, "history cleared") }},
+	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) {
+		s.hist = s.prefix()
+		s.forgetReported()
+		fmt.Fprintln(s.out, "history cleared")
+	}},
 	{names: []string{"/context", "/ctx"}, subs: contextSubs, pathAfter: []string{"add", "remove", "rm", "delete", "del"}, run: (*session).contextCommand},
 	{names: []string{"/compact"}, subs: []string{"--summary"}, run: func(s *session, f []string, _ string) {
 		if len(f) > 1 && f[1] == "--summary" {
@@ -312,6 +432,7 @@ var replCommands = []replCommand{
 		}
 		s.compact(f[1:])
 	}},
+	{names: []string{"/forget-window"}, run: func(s *session, _ []string, arg string) { s.agent.forgetWindow(context.Background(), arg, s.out) }},
 	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
 	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
 	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
@@ -363,7 +484,12 @@ var contextSubs = []string{"list", "add", "remove", "clear"}
 // remove PATH (also rm, delete, del; /drop) and clear (/drop all).
 func (s *session) contextCommand(f []string, arg string) {
 	if len(f) < 2 {
-		writeContext(s.out, s.agent.contextReport(s.hist))
+		r := s.agent.contextReport(s.hist)
+		if r.reported == s.stale.reported && r.reportedEst == s.stale.reportedEst {
+			r.reported = 0 // a size of a conversation that is gone
+		}
+		writeContext(s.out, r)
+		s.agent.spent.writeUsage(s.out, s.agent.cfg)
 		return
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[1]))
@@ -460,7 +586,8 @@ func (s *session) chatByNumber(cmd, arg string) {
 	}
 	s.title = c.title
 	s.hist = append(s.prefix(), h...)
-	fmt.Fprintf(s.out, "loaded %q (%d messages)\n", c.title, len(h))
+	s.forgetReported()
+	fmt.Fprintf(s.out, "loaded %q (%s)\n", c.title, countMessages(h))
 }
 
 // add is /add: it attaches files for the session.
@@ -488,6 +615,7 @@ func (s *session) add(path string) {
 	for _, why := range skipped {
 		fmt.Fprintf(s.out, "skipped %s\n", why)
 	}
+	s.warnAttached()
 }
 
 // drop is /drop: it detaches a file, a directory's files, or all.
@@ -606,7 +734,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.out, s.errw); code != 0 {
+	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -662,10 +790,11 @@ func writeContext(w io.Writer, r contextReport) {
 	row(fmt.Sprintf("tool schemas (%d tools)", r.nSpecs), r.schemas, "")
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
-	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", r.lowWater*100/max(b, 1)))
+	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))
 	row("remaining", b-total, "")
 	writeReported(w, r)
 	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", r.family, r.model)
+	fmt.Fprintf(w, "  %s\n", r.sandbox)
 }
 
 // writeReported is /context's line on what the provider last reported.

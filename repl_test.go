@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestREPLOverPipe drives the line-mode REPL: answers, /context, /compact,
@@ -117,5 +119,120 @@ func TestContextSubcommands(t *testing.T) {
 	}
 	if n := len(fp.chats()); n != 2 {
 		t.Errorf("%d requests, want 2", n)
+	}
+}
+
+// TestREPLSaysTrueThings: what the REPL says about saved chats and the
+// context is still true afterwards: the path /save prints is the chat's
+// file after the next answers and the exit; "continuing chat" counts the
+// messages as /context does; the low-water mark of 0.75 reads 75%; after
+// /clear the size the provider reported for the old history is not shown.
+func TestREPLSaysTrueThings(t *testing.T) {
+	t.Parallel()
+	chats := t.TempDir()
+	fp := newFakeProvider(t, sse(textStream("one")), sse(toolStream(fakeCall{"c1", "fs_list_directory", `{"directory_path":"/"}`})), sse(textStream("two")),
+		sse(textStream("three")))
+	env := []string{"YAI_CHAT_HISTORY_DIR=" + chats, "YAI_CONTEXT_TRIM_TARGET=0.75", "YAI_CONTEXT_BUDGET_TOKENS=8001"}
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "--yes"}, stdin: "first\n/save mytest\nsecond\n/context\n", env: env})
+	m := regexp.MustCompile(`saved "mytest" to (\S+)`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || m == nil {
+		t.Fatalf("code %d stdout %s stderr %s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(m[1]); err != nil {
+		t.Errorf("/save said %s, which is gone after the session: %v", m[1], err)
+	}
+	if !strings.Contains(r.stdout, "75% of the budget (CONTEXT_TRIM_TARGET)") {
+		t.Errorf("the low-water mark of 0.75 does not read 75%%:\n%s", r.stdout)
+	}
+	r = runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "again\n/context\n/clear\n/context\n", env: env})
+	cleared := r.stdout[strings.Index(r.stdout, "history cleared"):]
+	if !strings.Contains(cleared, "(no usage reported yet)") || !strings.Contains(r.stdout[:len(r.stdout)-len(cleared)], "prompt tokens (our estimate") {
+		t.Errorf("after /clear /context shows an old reported size:\n%s", r.stdout)
+	}
+	r = runBinary(t, fp, e2e{args: []string{"--chat", "mytest"}, stdin: "/context\n", env: env})
+	said := regexp.MustCompile(`continuing chat "mytest" \((\d+) messages, 1 tool result\)`).FindStringSubmatch(r.stdout)
+	ctx := regexp.MustCompile(`history \((\d+) messages\)`).FindStringSubmatch(r.stdout)
+	if said == nil || ctx == nil || said[1] != ctx[1] {
+		t.Errorf("continuing chat and /context disagree:\n%s", r.stdout)
+	}
+}
+
+// TestSaveChatKeepsItsFile: a chat saved again later (the autosave after
+// each answer, the save at exit) stays in the file the first save named.
+func TestSaveChatKeepsItsFile(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 12, 5, 1, 0, 0, 0, time.UTC)
+	first, err := saveChat(dir, "my/test", []message{{Role: "user", Content: "one"}}, 10, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := saveChat(dir, "my/test", []message{{Role: "user", Content: "one"}, {Role: "assistant", Content: "two"}}, 10, t0.Add(time.Hour))
+	if err != nil || again != first {
+		t.Fatalf("saved again to %s (%v), want %s", again, err, first)
+	}
+	if _, h, err := loadChat(first); err != nil || len(h) != 2 || len(listChats(dir, 0)) != 1 {
+		t.Errorf("%s holds %d messages (%v), %d chats listed; want 2 and 1", first, len(h), err, len(listChats(dir, 0)))
+	}
+}
+
+// TestInterruptedTail: a turn ended by Ctrl+C keeps what was shown of the
+// answer, marked, and never leaves two user messages in a row.
+func TestInterruptedTail(t *testing.T) {
+	user := message{Role: "user", Content: "q"}
+	call := message{Role: "assistant", Content: "let me look", ToolCalls: []toolCall{{ID: "c1", Type: "function", Function: functionCall{Name: "fs_list_directory"}}}}
+	result := message{Role: "tool", ToolCallID: "c1", Content: "{}"}
+	for _, tc := range []struct {
+		name  string
+		h     []message
+		shown string
+		want  string // the added assistant message; "" none
+	}{
+		{"cut mid-answer", []message{user}, "half an ans", "half an ans\n\n" + interruptedNote},
+		{"cut before any text", []message{user}, "", interruptedNote},
+		{"cut while a tool ran", []message{user, call, result}, "let me look", interruptedNote},
+		{"cut in the answer after the tools", []message{user, call, result}, "so the", "so the\n\n" + interruptedNote},
+		{"whole answer", []message{user, {Role: "assistant", Content: "done"}}, "done", ""},
+	} {
+		got := interruptedTail(tc.h, tc.shown)
+		added := ""
+		if len(got) > len(tc.h) {
+			added = got[len(got)-1].Content
+		}
+		if added != tc.want || orphans(got) != 0 {
+			t.Errorf("%s: added %q, want %q", tc.name, added, tc.want)
+		}
+	}
+}
+
+// TestAddWarnsOverBudget: /add of a directory that passes the budget says
+// so at once, with the tokens, and what to drop; the next question is not
+// sent and says what would be enough.
+func TestAddWarnsOverBudget(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("word ", 12000)), 0o644)
+	os.WriteFile(filepath.Join(dir, "small.txt"), []byte("a few words"), 0o644)
+	many := t.TempDir()
+	for i := range 10 {
+		os.WriteFile(filepath.Join(many, fmt.Sprintf("part%d.txt", i)), []byte(strings.Repeat("word ", 2000)), 0o644)
+	}
+	half := t.TempDir()
+	os.WriteFile(filepath.Join(half, "half.txt"), []byte(strings.Repeat("word ", 6500)), 0o644)
+	fp := newFakeProvider(t, sse(textStream("fine")))
+	env := []string{"YAI_CONTEXT_BUDGET_TOKENS=8000"}
+	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "/add " + dir + "\nquestion\n/drop all\n/add " + many + "\nagain\n/drop all\n/add " + half + "\nlast\n", env: env})
+	for _, want := range []string{
+		`yaicli: the attached files now take ~\d+ tokens, over the 8000-token budget \(1\d\d%\): a question would not be sent; /drop ` + regexp.QuoteMeta(filepath.Join(dir, "big.txt")) + ` \(~\d+ tokens\)\n`,
+		`yaicli: not sent: the attached files take ~\d+ tokens of the 8000-token budget; /drop ` + regexp.QuoteMeta(filepath.Join(dir, "big.txt")) + ` \(~\d+ tokens\) and ask again`,
+		`yaicli: the attached files now take ~\d+ tokens, over the 8000-token budget \(1\d\d%\): a question would not be sent; /drop all\n`,
+		`yaicli: not sent: the attached files take ~\d+ tokens of the 8000-token budget; /drop all and ask again`,
+		`yaicli: the attached files now take ~\d+ tokens, [5-8]\d% of the 8000-token budget: little is left for the conversation`,
+	} {
+		if !regexp.MustCompile(want).MatchString(r.stderr) {
+			t.Errorf("stderr lacks %s:\n%s", want, r.stderr)
+		}
+	}
+	if n := len(fp.chats()); n != 1 {
+		t.Errorf("%d requests sent, want 1 (the one that fits)", n)
 	}
 }

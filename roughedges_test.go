@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,12 +58,78 @@ func TestVerboseAloneAndMissingConfig(t *testing.T) {
 	if r.code != exitOK {
 		t.Errorf("-V alone: code %d: %s", r.code, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "config.ini (not found; defaults, environment and flags only)") {
-		t.Errorf("-V does not say the config file is missing:\n%s", r.stderr)
+	// Alone, the configuration is the output asked for: stdout, so
+	// `yaicli -V > cfg.txt` keeps it.
+	if !strings.Contains(r.stdout, "config.ini (not found; defaults, environment and flags only)") || r.stderr != "" {
+		t.Errorf("-V alone: stdout %q, stderr %q; want the configuration on stdout", r.stdout, r.stderr)
 	}
 	r = runBinary(t, nil, e2e{args: []string{"-V"}, noProvider: true, file: "[core]\nMODEL=x\n"})
-	if strings.Contains(r.stderr, "not found") {
-		t.Errorf("-V says an existing file is missing:\n%s", r.stderr)
+	if strings.Contains(r.stdout, "not found") || !strings.Contains(r.stdout, "MODEL") {
+		t.Errorf("-V with a file:\n%s", r.stdout)
+	}
+	// With a question (on stdin too) it is a diagnostic: stderr, and stdout
+	// is the answer alone.
+	fp := newFakeProvider(t, sse(textStream("Hi.")), sse(textStream("Hi.")))
+	for _, c := range []e2e{{args: []string{"-V", "hello"}}, {args: []string{"-V"}, stdin: "hello"}} {
+		r = runBinary(t, fp, c)
+		if r.code != exitOK || strings.TrimSpace(r.stdout) != "Hi." || !strings.Contains(r.stderr, "MODEL") {
+			t.Errorf("-V %v stdin %q: code %d, stdout %q, stderr %q", c.args, c.stdin, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestREADMESetUpLines runs the README's set-up lines (the ones that write
+// the config file) as a new user would, with sh, on a fresh home where
+// ~/.config does not exist; then the config is there and loads; a second
+// run does not replace it.
+func TestREADMESetUpLines(t *testing.T) {
+	t.Parallel()
+	docs := []string{"README.md"}
+	more, _ := filepath.Glob("docs/*.md")
+	var lines []string
+	for _, name := range append(docs, more...) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			for _, span := range append(strings.Split(l, "`"), l) {
+				span = strings.TrimSpace(span)
+				if strings.HasPrefix(span, "yaicli --write-config") || strings.HasPrefix(span, "mkdir -p ~/.config/yaicli") || strings.Contains(span, "--template >") {
+					lines = append(lines, span)
+				}
+			}
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatal("the README has no set-up line writing the config file")
+	}
+	for _, line := range slices.Compact(lines) {
+		home := t.TempDir()
+		run := func() (string, error) {
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Env = []string{"HOME=" + home, "PATH=" + filepath.Dir(binary) + ":/usr/bin:/bin"}
+			out, err := cmd.CombinedOutput()
+			return string(out), err
+		}
+		if out, err := run(); err != nil {
+			t.Errorf("%q on a fresh home: %v\n%s", line, err, out)
+			continue
+		}
+		path := filepath.Join(home, ".config", "yaicli", "config.ini")
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), "[core]") || !strings.Contains(string(b), "MODEL") {
+			t.Errorf("%q: %s holds %q (%v)", line, path, b, err)
+		}
+		os.WriteFile(path, []byte("[core]\nMODEL=mine\n"), 0o600)
+		if strings.Contains(line, "--write-config") {
+			if out, err := run(); err == nil || !strings.Contains(out, "not replaced") {
+				t.Errorf("%q run again: %v %s; want a refusal", line, err, out)
+			}
+			if b, _ := os.ReadFile(path); string(b) != "[core]\nMODEL=mine\n" {
+				t.Errorf("%q replaced an existing config: %q", line, b)
+			}
+		}
 	}
 }
 

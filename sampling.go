@@ -22,6 +22,10 @@ type sampling struct {
 	PresencePenalty  *float64
 	ThinkingBudget   *int // Anthropic: 1024 or more; Gemini: 0 = off, -1 = dynamic
 	NumCtx           int  // Ollama's context window (ollamawire.go); 0 = the server's
+	// PromptCache is PROMPT_CACHE=auto: breakpoints and a cache key are
+	// sent (usage.go, anthropic.go); CacheTTL is PROMPT_CACHE_TTL, 5m or 1h.
+	PromptCache bool
+	CacheTTL    string
 }
 
 // minNumCtx is the smallest NUM_CTX taken: Ollama raises anything lower to
@@ -49,6 +53,8 @@ func (c *config) loadSampling(p parser) {
 	if n := p.optInt("NUM_CTX", minNumCtx, math.MaxInt32, fmt.Sprintf("a whole number of tokens >= %d", minNumCtx)); n != nil {
 		c.NumCtx = *n
 	}
+	c.PromptCache = p.oneOf("PROMPT_CACHE", "auto", "off") == "auto"
+	c.CacheTTL = p.oneOf("PROMPT_CACHE_TTL", "5m", "1h")
 	c.checkSamplingProvider(p)
 }
 

@@ -3,64 +3,79 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 )
 
-func shellResult(t *testing.T, ctx context.Context, cmd string, timeout time.Duration) map[string]any {
+// shellResult runs cmd as execute_shell_command runs it, through a
+// clipper without a cap, and returns the text the model is given.
+func shellResult(t *testing.T, ctx context.Context, cmd string, timeout time.Duration) string {
 	t.Helper()
-	var out bytes.Buffer
-	if err := runShell(ctx, cmd, "", timeout, nil, &out); err != nil {
+	cl := newClipper(0, nil)
+	if err := runShell(ctx, cmd, "", timeout, nil, nil, resultWriter{w: cl, c: cl}); err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
-		t.Fatalf("result is not JSON: %v: %s", err, out.String())
-	}
-	return m
+	return cl.finish().modelText()
 }
 
-func TestShellExitCodeAndMerge(t *testing.T) {
-	// Octal, not \x01: the test must hold under dash, the /bin/sh used when $SHELL is unset (as in CI).
-	m := shellResult(t, context.Background(), `echo out; echo err >&2; printf '\001"\\'; exit 3`, time.Minute)
-	if m["exit_code"] != 3.0 || m["output"] != "out\nerr\n\x01\"\\" {
-		t.Errorf("result = %v", m)
-	}
-}
-
-func TestShellTimeoutKillsGroup(t *testing.T) {
-	t.Parallel()
-	start := time.Now()
-	m := shellResult(t, context.Background(), `sleep 30 & sleep 30; echo never`, 300*time.Millisecond)
-	if time.Since(start) > 10*time.Second || !strings.Contains(m["error"].(string), "timed out") || strings.Contains(m["output"].(string), "never") {
-		t.Errorf("timeout result = %v after %v", m, time.Since(start))
-	}
-}
-
-func TestShellCancel(t *testing.T) {
+// TestShellTextResult: the model reads a command's output as text under a
+// short header, its line breaks real, stdout and stderr merged, quotes and
+// backslashes as printed, the exit code and the error (if any) named.
+func TestShellTextResult(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(200*time.Millisecond, cancel)
-	m := shellResult(t, ctx, `sleep 30`, time.Minute)
-	if !strings.Contains(m["error"].(string), "cancelled") {
-		t.Errorf("cancel result = %v", m)
+	for _, tc := range []struct {
+		name, cmd string
+		ctx       context.Context
+		timeout   time.Duration
+		want      string // exact, or the prefix when the run is killed
+		killed    string
+	}{
+		// Octal, not \x01: the test must hold under dash, the /bin/sh used when $SHELL is unset (as in CI).
+		{name: "exit code and merge", cmd: `echo out; echo err >&2; printf '\001"\\'; exit 3`,
+			want: "$ echo out; echo err >&2; printf '\\001\"\\\\'; exit 3\nexit code: 3\noutput:\nout\nerr\n\x01\"\\"},
+		{name: "no output", cmd: "true", want: "$ true\nexit code: 0\n(no output)\n"},
+		{name: "lines", cmd: "seq 1 3", want: "$ seq 1 3\nexit code: 0\noutput:\n1\n2\n3\n"},
+		{name: "timeout kills the group", cmd: `sleep 30 & sleep 30; echo never`, timeout: 300 * time.Millisecond,
+			want: "$ sleep 30 & sleep 30; echo never\nexit code: -1\nerror: timed out after 300ms (SHELL_TIMEOUT); the command was killed\n(no output)\n"},
+		{name: "cancel", cmd: "sleep 30", ctx: ctx, want: "$ sleep 30\nexit code: -1\nerror: cancelled: the command was interrupted\n(no output)\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.ctx
+			if c == nil {
+				c = context.Background()
+			}
+			if tc.timeout == 0 {
+				tc.timeout = time.Minute
+			}
+			if got := shellResult(t, c, tc.cmd, tc.timeout); got != tc.want {
+				t.Errorf("runShell(%q) = %q, want %q", tc.cmd, got, tc.want)
+			}
+		})
 	}
 }
 
-func TestJSONStringWriterSplitRunes(t *testing.T) {
-	in := []byte("a日本\xffz\n")
+// TestShellOutputByteForByte: what a command prints reaches the writer
+// as it came, bytes that are not UTF-8 and characters split across reads
+// included; the model's copy shows U+FFFD for what is not text.
+func TestShellOutputByteForByte(t *testing.T) {
 	var out bytes.Buffer
-	w := &jsonStringWriter{w: &out}
-	for i := range in { // one byte at a time: runes split across writes
-		w.Write(in[i : i+1])
+	if err := runShell(context.Background(), `printf 'a\346\227\245\377b\033[1m\n'`, "", time.Minute, nil, nil, &out); err != nil {
+		t.Fatal(err)
 	}
-	w.flush()
-	if got := out.String(); got != `a日本`+"\ufffd"+`z\n` {
-		t.Errorf("escaped = %q", got)
+	if want := "a日\xffb\x1b[1m\n"; out.String() != want {
+		t.Errorf("output = %q, want %q", out.String(), want)
+	}
+	cl := newClipper(0, nil)
+	for _, b := range []byte("a日\xffb\x1b[1m\n") { // one byte a Write: 日 is split
+		cl.Write([]byte{b})
+	}
+	c := cl.finish()
+	if got := readableText(c.text(0) + "\x00"); got != "a日\ufffdb\x1b[1m\n\ufffd" || c.chars() != 9 {
+		t.Errorf("model text %q (%d chars), want %q (9)", got, c.chars(), "a日\ufffdb\x1b[1m\n\ufffd")
 	}
 }
 
@@ -80,7 +95,7 @@ func BenchmarkShellGiB(b *testing.B) {
 		os.Remove(dir + "/redirect.txt")
 		start = time.Now()
 		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now()))
-		if err := runShell(context.Background(), cmd, "", time.Hour, nil, cl); err != nil {
+		if err := runShell(context.Background(), cmd, "", time.Hour, nil, nil, resultWriter{w: cl, c: cl}); err != nil {
 			b.Fatal(err)
 		}
 		c := cl.finish()

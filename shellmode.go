@@ -45,7 +45,7 @@ func cleanCommand(s string) string {
 }
 
 // runShellMode is -s/--shell: generate a command, show it, and on a
-// terminal ask [e]dit, [y]es, [n]o (default yes); run it in the user's
+// terminal ask [e]dit, [Y]es, [n]o (Enter: yes); run it in the user's
 // shell and exit with its code. Without a terminal the command is printed
 // and run only with --yes.
 func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -53,12 +53,13 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 	if err != nil {
 		return exitCode(ctx, err, cfg, stderr)
 	}
-	fmt.Fprintln(stdout, termText(e.stdoutTTY, cmd))
 	f, interactive := stdin.(*os.File)
 	interactive = interactive && e.stdinTTY && e.stdoutTTY
 	switch {
 	case cfg.ToolApproval == "auto":
+		fmt.Fprintln(stdout, termText(e.stdoutTTY, cmd))
 	case !interactive:
+		fmt.Fprintln(stdout, termText(e.stdoutTTY, cmd))
 		fmt.Fprintln(stderr, "yaicli: not run (no terminal to confirm on); pass --yes to run it")
 		return exitOK
 	default:
@@ -67,8 +68,9 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 			fmt.Fprintf(stderr, "yaicli: %v\n", err)
 			return exitFailure
 		}
+		cut := showCommand(screenWriter{w: stdout}, cmd, t.size)
 		var ok bool
-		if cmd, ok = confirmOn(t, stderr, cmd); !ok {
+		if cmd, ok = confirmOn(t, stderr, cmd, cut); !ok {
 			fmt.Fprintln(stderr, "yaicli: not run")
 			return exitOK
 		}
@@ -76,17 +78,46 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 	return runInShell(ctx, cfg, cmd, stdin, stdout, stderr)
 }
 
-// confirmOn asks [e]dit, [y]es, [n]o on the terminal; edit opens the line
-// editor pre-filled with the command.
-func confirmOn(t *tty, w io.Writer, cmd string) (string, bool) {
+// showCommand shows a command before the question that runs it, on a
+// terminal of the given size: whole when it fits with the question, else
+// its head and its size, so the first line and the question are on the
+// screen together (cut true: the question offers [s]how all).
+func showCommand(w screenWriter, cmd string, size func() (int, int)) (cut bool) {
+	width, height := size()
+	lines := strings.Split(cmd, "\n")
+	room := max(height-4, 3) // the size line, the question and a row to spare
+	if rowsAt(lines, width) <= room {
+		fmt.Fprintln(w, cmd)
+		return false
+	}
+	shown, used := 0, 0
+	for shown < len(lines) && used+rowsAt(lines[shown:shown+1], width) <= room-1 {
+		used += rowsAt(lines[shown:shown+1], width)
+		shown++
+	}
+	fmt.Fprintln(w, strings.Join(lines[:shown], "\n"))
+	fmt.Fprintf(w, "… +%d more lines (%s in all; [s] at the question shows them all)\n", len(lines)-shown, sizeOf(cmd))
+	return true
+}
+
+// confirmOn asks [e]dit, [Y]es, [n]o on the terminal ([s]how all too when
+// the command was shown cut); edit opens the line editor pre-filled with
+// the command.
+func confirmOn(t *tty, w io.Writer, cmd string, cut bool) (string, bool) {
 	defer t.restore()
 	for {
-		fmt.Fprint(w, "[e]dit, [y]es, [n]o (default yes): ")
+		q := "[e]dit, [Y]es, [n]o: " // the capital is what Enter answers
+		if cut {
+			q = "[e]dit, [Y]es, [n]o, [s]how all: "
+		}
+		fmt.Fprint(w, q)
 		t.raw()
 		k, ok := t.readKey(-1)
 		t.restore()
 		fmt.Fprint(w, "\r\n")
 		switch {
+		case cut && k.kind == keyRune && (k.r == 's' || k.r == 'S'):
+			fmt.Fprintf(screenWriter{w: w}, "%s\n(%s)\n", cmd, sizeOf(cmd))
 		case !ok || k.kind == keyCtrl && (k.r == 'c' || k.r == 'd'), k.kind == keyRune && (k.r == 'n' || k.r == 'N'):
 			return cmd, false
 		case k.kind == keyEnter, k.kind == keyRune && (k.r == 'y' || k.r == 'Y'):

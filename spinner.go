@@ -51,16 +51,94 @@ func (s *spinner) run(now func() time.Time) {
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	for i := 0; ; i++ {
-		line := fmt.Sprintf("\r\x1b[2K%s %s %.1fs", spinnerFrames[i%len(spinnerFrames)], s.label, now().Sub(start).Seconds())
+		line := fmt.Sprintf("%s %s %.1fs", spinnerFrames[i%len(spinnerFrames)], s.label, now().Sub(start).Seconds())
 		if n := s.bytes.Load(); n > 0 {
 			line += " · " + humanBytes(n) + " so far"
 		}
-		io.WriteString(s.w, line)
+		s.show(line)
 		select {
 		case <-tick.C:
 		case <-s.stopc:
-			io.WriteString(s.w, "\r\x1b[2K")
+			s.show("")
 			return
+		}
+	}
+}
+
+// show draws line in place of the spinner's last face ("": erases it),
+// through the terminal's status line when w shares one.
+func (s *spinner) show(line string) {
+	line = sanitize(line) // a tool's name comes from the model or an MCP server
+	if lw, ok := s.w.(lineWriter); ok {
+		lw.status(line)
+		return
+	}
+	io.WriteString(s.w, string(ctlEraseLine)+line)
+}
+
+// statusLine is the one line of a terminal a spinner is drawn on, shared
+// by every writer to that terminal (stdout and stderr both reach it):
+// text written through any of them erases the spinner's line first, so a
+// notice (a retry, a rate limit) starts at the left edge on a line of its
+// own instead of continuing "⠦ waiting for gpt-4o 2.9s"; the next tick
+// draws the spinner again below it.
+type statusLine struct {
+	mu    sync.Mutex
+	shown bool // a spinner's face is on the line now
+}
+
+// lineWriter is a writer to a terminal that shares a statusLine.
+type lineWriter struct {
+	w io.Writer
+	l *statusLine
+}
+
+// Write erases the spinner's line, if one shows, then writes p.
+func (lw lineWriter) Write(p []byte) (int, error) {
+	lw.l.mu.Lock()
+	defer lw.l.mu.Unlock()
+	if lw.l.shown {
+		lw.erase()
+		lw.l.shown = false
+	}
+	return lw.w.Write(p)
+}
+
+// erase blanks the status line: a control, which a screenWriter would
+// otherwise show as text.
+func (lw lineWriter) erase() {
+	if s, ok := lw.w.(screenWriter); ok {
+		s.control(ctlEraseLine)
+		return
+	}
+	io.WriteString(lw.w, string(ctlEraseLine))
+}
+
+// status replaces the status line's text with line ("": erases it).
+func (lw lineWriter) status(line string) {
+	lw.l.mu.Lock()
+	defer lw.l.mu.Unlock()
+	if line == "" && !lw.l.shown {
+		return
+	}
+	lw.erase()
+	io.WriteString(lw.w, line)
+	lw.l.shown = line != ""
+}
+
+// shareStatusLine makes the spinner's writer *spin and the writers that
+// can write while it shows (notices, previews: *others) share one status
+// line; nil *spin (no spinner): nothing changes. The answer and the
+// reasoning stop the spinner before their first byte.
+func shareStatusLine(spin *io.Writer, others ...*io.Writer) {
+	if *spin == nil {
+		return
+	}
+	l := &statusLine{}
+	*spin = lineWriter{w: *spin, l: l}
+	for _, w := range others {
+		if *w != nil {
+			*w = lineWriter{w: *w, l: l}
 		}
 	}
 }

@@ -76,3 +76,35 @@ func TestTmuxToolSpinner(t *testing.T) {
 		t.Errorf("after the tool:\n%s", sc)
 	}
 }
+
+// TestTmuxNoticeClearsSpinner: a retry notice that comes while the spinner
+// shows starts on a line of its own, not after "⠦ waiting for gpt-4o 0.9s".
+func TestTmuxNoticeClearsSpinner(t *testing.T) {
+	t.Parallel()
+	seen := make(chan struct{})
+	limited := fail(429, `{"error":{"message":"Rate limit reached for gpt-4o on requests per min (RPM): Limit 500, Used 500, Requested 1.","type":"requests","code":"rate_limit_exceeded"}}`, "Retry-After", "0.5")
+	f := newFakeProvider(t, func(w http.ResponseWriter, r received) {
+		select { // answer only once the spinner is on the screen
+		case <-seen:
+		case <-r.ctx.Done():
+			return
+		}
+		limited(w, r)
+	}, sse(textStream("Here at last.")))
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " q; echo EXIT=$?; sleep 30"})[0])
+	s.waitFor("waiting for gpt-4o")
+	close(seen)
+	sc := s.waitFor("EXIT=0")
+	notice := false
+	for _, line := range strings.Split(sc, "\n") {
+		if strings.Contains(line, "retry 1 of") {
+			notice = strings.HasPrefix(line, "yaicli: ")
+			if !notice {
+				t.Errorf("the notice shares a line: %q", line)
+			}
+		}
+	}
+	if !notice || strings.Contains(sc, "waiting for") || !strings.Contains(sc, "Here at last.") {
+		t.Errorf("screen:\n%s", sc)
+	}
+}

@@ -24,7 +24,7 @@ type tty struct {
 	*keyInput
 	fd    int
 	in    *os.File
-	out   io.Writer
+	out   screenWriter // the line editor draws through it: its text is shown, never obeyed
 	orig  *unix.Termios
 	winch chan os.Signal  // SIGWINCH while a line is edited; nil otherwise
 	done  <-chan struct{} // SIGTERM or SIGHUP: stop waiting for keys
@@ -42,7 +42,7 @@ func newTTY(ctx context.Context, in *os.File, out io.Writer) (*tty, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading terminal modes: %w", err)
 	}
-	t := &tty{fd: fd, in: in, out: out, orig: orig, done: ctx.Done()}
+	t := &tty{fd: fd, in: in, out: screenWriter{w: out}, orig: orig, done: ctx.Done()}
 	t.keyInput = &keyInput{more: t.wait}
 	return t, nil
 }
@@ -238,35 +238,52 @@ type lineDraw struct {
 }
 
 // frame is what redraws e after prompt on a terminal w cells wide.
-func (d *lineDraw) frame(e *lineEditor, prompt string, w int) string {
+func (d *lineDraw) frame(e *lineEditor, prompt string, w int) drawing {
 	if d.drawnW != 0 && w != d.drawnW {
 		// The terminal rewrapped the rows drawn to its new width (tmux,
 		// VTE, iTerm2 do): the cursor is as many rows down as they take now.
 		d.last = rowsAt(d.drawn[:min(d.last, len(d.drawn))], w) + d.drawnCol/w
 	}
+	old := 0 // the rows the previous draw takes now
+	if d.drawnW != 0 {
+		old = rowsAt(d.drawn, w)
+	}
 	rows, cr, cc := e.render(prompt, w)
 	d.drawn, d.drawnW, d.drawnCol = rows, w, cc
-	var b strings.Builder
+	var b drawing
 	if d.last > 0 {
-		fmt.Fprintf(&b, "\x1b[%dA", d.last)
+		b.ctl(cursorUp(d.last))
 	}
-	b.WriteString("\r\x1b[J")
-	b.WriteString(strings.Join(rows, "\r\n"))
-	if up := len(rows) - 1 - cr; up > 0 {
-		fmt.Fprintf(&b, "\x1b[%dA", up)
+	// Each row is erased on its own (EL), never the screen below (ED): ED
+	// with the cursor at the top left is a clear screen to tmux, which then
+	// pushes a copy of the line into the scrollback at every key.
+	b.ctl(ctlReturn)
+	for i, r := range rows {
+		if i > 0 {
+			b.ctl(ctlNewline)
+		}
+		b.ctl(ctlEraseRow)
+		b.text(r)
 	}
-	b.WriteString("\r")
+	for range old - len(rows) { // rows the previous draw had and this one has not
+		b.ctl(ctlNewline)
+		b.ctl(ctlEraseRow)
+	}
+	if up := max(len(rows), old) - 1 - cr; up > 0 {
+		b.ctl(cursorUp(up))
+	}
+	b.ctl(ctlReturn)
 	if cc > 0 {
-		fmt.Fprintf(&b, "\x1b[%dC", cc)
+		b.ctl(cursorRight(cc))
 	}
 	d.last = cr
-	return b.String()
+	return b
 }
 
 // readLine edits one input line in raw mode with bracketed paste on.
 func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 	t.raw()
-	io.WriteString(t.out, "\x1b[?2004h")
+	t.out.control(ctlPasteOn)
 	t.winch, t.intr = make(chan os.Signal, 1), make(chan os.Signal, 1)
 	signal.Notify(t.winch, syscall.SIGWINCH)
 	signal.Notify(t.intr, os.Interrupt)
@@ -274,13 +291,13 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 		signal.Stop(t.winch)
 		signal.Stop(t.intr)
 		t.winch, t.intr = nil, nil
-		io.WriteString(t.out, "\x1b[?2004l")
+		t.out.control(ctlPasteOff)
 		t.restore()
 	}()
 	var d lineDraw
 	draw := func() {
 		w, _ := t.size()
-		io.WriteString(t.out, d.frame(e, prompt, w))
+		t.out.draw(d.frame(e, prompt, w))
 	}
 	for {
 		draw()
@@ -288,7 +305,7 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 		if !ok { // SIGTERM, SIGHUP or SIGINT: end the prompt's line for the shell's
 			e.pos = len(e.buf)
 			draw()
-			io.WriteString(t.out, "\r\n")
+			t.out.control(ctlNewline)
 			return editExit
 		}
 		switch {
@@ -302,7 +319,7 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 			t.settle() // draw notices the new width
 			continue
 		case k.kind == keyCtrl && k.r == 'l':
-			io.WriteString(t.out, "\x1b[H\x1b[2J") // clear; the prompt redraws at the top
+			t.out.control(ctlClear) // the prompt redraws at the top
 			d.last = 0
 			continue
 		}
@@ -312,14 +329,14 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 				// at the prompt's first row, so the next prompt redraws in place
 				// instead of below a stale copy.
 				if d.last > 0 {
-					fmt.Fprintf(t.out, "\x1b[%dA", d.last)
+					t.out.control(cursorUp(d.last))
 				}
-				io.WriteString(t.out, "\r")
+				t.out.control(ctlReturn)
 				return res
 			}
 			e.pos = len(e.buf)
 			draw()
-			io.WriteString(t.out, "\r\n")
+			t.out.control(ctlNewline)
 			return res
 		}
 	}
@@ -397,12 +414,18 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
 		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory}
 	width := func() int { w, _ := t.size(); return w }
-	o := agentIO{answer: answerWriter(cfg, ts.out, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
-		think: newReasoningView(ts.errw, e.stderrTTY, e.getenv), spinTo: spinnerOn(ts.errw, e.stderrTTY, e.getenv),
-		width: width, expand: "Ctrl+O to expand", ask: func(q string) (string, error) { return ts.request(askRequest{question: q}), nil }}
+	// The renderers (Markdown, reasoning, spinner) draw through the screen's
+	// styled port; notices and previews through its text port (agentFor).
+	ev := newEvents(formatText, nil, e.now) // text: a retry's partial answer is struck (events.answers)
+	o := agentIO{answer: ev.answers(answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
+		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
+		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
+		width:  width, expand: "Ctrl+O to expand", ask: ts.ask, ev: ev}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
-	ts.confirm = func(cmd string) (string, bool) { return confirmOn(t, ts.out, cmd) }
+	ts.confirm = func(cmd string) (string, bool) {
+		return confirmOn(t, ts.out, cmd, showCommand(ts.session.out, cmd, t.size))
+	}
 	ts.stdin = in
 	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
 	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Shift+Tab for exec mode, Ctrl+D to exit")
@@ -461,6 +484,16 @@ func (ts *termSession) loop(ctx context.Context, cfg *config) int {
 		}
 	}
 	return interruptCode(ctx)
+}
+
+// ask is the agent's approval question, asked by the loop that owns the
+// terminal; Ctrl+C there is no answer (the turn ends), not a "no".
+func (ts *termSession) ask(q string) (string, error) {
+	answer := ts.request(askRequest{question: q})
+	if ts.quietCancel {
+		return "", context.Canceled
+	}
+	return answer, nil
 }
 
 // request hands a question to the loop that owns the terminal and waits.
@@ -525,27 +558,56 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 	}
 }
 
-// question asks for a one-line answer in cbreak mode, echoing by hand.
+// question asks for a one-line answer in cbreak mode, echoing by hand,
+// through a screen writer: the question and the echo are shown, not obeyed.
 func (ts *termSession) question(ctx context.Context, q string) string {
-	fmt.Fprint(ts.out, q)
+	w := screenWriter{w: ts.out}
+	cut := ts.showQuestion(w, q, false)
 	var answer []rune
 	for ctx.Err() == nil {
 		k, ok := ts.t.readKey(100 * time.Millisecond)
 		switch {
 		case !ok:
+		case k.kind == keyEnter && cut && string(answer) == "s":
+			fmt.Fprint(w, "\n")
+			answer, cut = nil, ts.showQuestion(w, q, true)
 		case k.kind == keyEnter:
-			fmt.Fprint(ts.out, "\n")
+			fmt.Fprint(w, "\n")
 			return string(answer)
 		case k.kind == keyBackspace && len(answer) > 0:
 			answer = answer[:len(answer)-1]
-			fmt.Fprint(ts.out, "\b \b")
+			w.control(ctlRubout)
 		case k.kind == keyRune:
 			answer = append(answer, k.r)
-			fmt.Fprint(ts.out, string(k.r))
+			fmt.Fprint(w, string(k.r))
 		}
 	}
-	fmt.Fprint(ts.out, "\n")
-	return "n"
+	fmt.Fprint(w, "\n")
+	fmt.Fprintln(ts.errw, "yaicli: interrupted at the question; nothing ran")
+	ts.quietCancel = true // runTurn ends the turn without another line
+	return ""
+}
+
+// showQuestion writes an approval question, whose last line is what is
+// asked: whole when all is true or it fits the screen, else its head (the
+// size line is the first) and the question together, with how to see the
+// rest; it reports whether it cut.
+func (ts *termSession) showQuestion(w screenWriter, q string, all bool) (cut bool) {
+	width, height := ts.t.size()
+	lines := strings.Split(q, "\n")
+	body, ask := lines[:len(lines)-1], lines[len(lines)-1]
+	room := max(height-3, 3) // the "more" line, the question and a row to spare
+	if all || rowsAt(body, width) <= room {
+		fmt.Fprint(w, q)
+		return false
+	}
+	shown, used := 0, 0
+	for shown < len(body) && used+rowsAt(body[shown:shown+1], width) <= room-1 {
+		used += rowsAt(body[shown:shown+1], width)
+		shown++
+	}
+	fmt.Fprintf(w, "%s\n  … +%d more lines: s and Enter shows them all\n%s", strings.Join(body[:shown], "\n"), len(body)-shown, ask)
+	return true
 }
 
 // viewer shows this turn's tool outputs full-screen; output that arrives
@@ -557,13 +619,14 @@ func (ts *termSession) viewer() {
 	defer ts.out.release()
 	ts.t.raw()
 	defer ts.t.restore()
-	io.WriteString(ts.out.w, enterAltScreen)
-	defer io.WriteString(ts.out.w, leaveAltScreen)
+	scr := screenWriter{w: ts.out.w}
+	scr.control(enterAltScreen)
+	defer scr.control(leaveAltScreen)
 	entries := viewerEntries(ts.outputs())
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
-	runViewer(ttyScreen{out: ts.out.w, getSize: ts.t.size}, entries, func() (key, bool) {
+	runViewer(ttyScreen{out: scr, getSize: ts.t.size}, entries, func() (key, bool) {
 		for {
 			select {
 			case <-winch:

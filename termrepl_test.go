@@ -142,23 +142,27 @@ func TestLineDrawFrames(t *testing.T) {
 	e.insert("hello world, this wraps")
 	rows, cr, cc := e.render(">>> ", 10)
 	var d lineDraw
-	first := d.frame(e, ">>> ", 10)
-	want := "\r\x1b[J" + strings.Join(rows, "\r\n") + "\r" + fmt.Sprintf("\x1b[%dC", cc)
+	first := d.frame(e, ">>> ", 10).String()
+	drawn := "\r\x1b[K" + strings.Join(rows, "\r\n\x1b[K")
+	want := drawn + "\r" + fmt.Sprintf("\x1b[%dC", cc)
 	if up := len(rows) - 1 - cr; up > 0 {
-		want = "\r\x1b[J" + strings.Join(rows, "\r\n") + fmt.Sprintf("\x1b[%dA", up) + "\r" + fmt.Sprintf("\x1b[%dC", cc)
+		want = drawn + fmt.Sprintf("\x1b[%dA", up) + "\r" + fmt.Sprintf("\x1b[%dC", cc)
 	}
 	if cr == 0 || first != want {
 		t.Fatalf("first frame = %q (cursor row %d), want %q", first, cr, want)
 	}
-	if again := d.frame(e, ">>> ", 10); !strings.HasPrefix(again, fmt.Sprintf("\x1b[%dA\r\x1b[J", cr)) {
+	if strings.Contains(first, "\x1b[J") {
+		t.Errorf("frame %q erases the screen below (ED): at the top row tmux copies the line into its scrollback", first)
+	}
+	if again := d.frame(e, ">>> ", 10).String(); !strings.HasPrefix(again, fmt.Sprintf("\x1b[%dA\r\x1b[K", cr)) {
 		t.Errorf("redraw = %q, want it to start %d rows up", again, cr)
 	}
-	wide := d.frame(e, ">>> ", 40) // the rows drawn at 10 are rewrapped to 40: they take one row each
+	wide := d.frame(e, ">>> ", 40).String() // the rows drawn at 10 are rewrapped to 40: they take one row each
 	if up := rowsAt(rows[:cr], 40) + cc/40; !strings.HasPrefix(wide, fmt.Sprintf("\x1b[%dA\r", up)) {
 		t.Errorf("after widening: %q, want it to start %d rows up", wide, up)
 	}
 	d.last = 0 // Ctrl+L: the screen was cleared, the prompt is at the top
-	if top := d.frame(e, ">>> ", 40); !strings.HasPrefix(top, "\r\x1b[J") {
+	if top := d.frame(e, ">>> ", 40).String(); !strings.HasPrefix(top, "\r\x1b[K") {
 		t.Errorf("after a clear: %q, want no move up", top)
 	}
 }
@@ -167,7 +171,7 @@ func TestLineDrawFrames(t *testing.T) {
 // changes, as tmux, VTE and iTerm2 do: rows it wrapped itself join up
 // again and wrap at the new width; rows ended by a newline stay apart. It
 // knows the controls the line editor sends (CR, LF, cursor up and right,
-// erase below, home, clear); others are skipped.
+// erase below, erase to the row's end, home, clear); others are skipped.
 type reflowTerm struct {
 	w    int
 	rows []reflowRow
@@ -224,6 +228,9 @@ func (t *reflowTerm) write(s string) {
 				row := t.at(t.r)
 				row.cells, row.wrapped = row.cells[:min(t.c, len(row.cells))], false
 				t.rows = t.rows[:t.r+1]
+			case 'K':
+				row := t.at(t.r)
+				row.cells, row.wrapped = row.cells[:min(t.c, len(row.cells))], false
 			case 'H':
 				t.r, t.c = 0, 0
 			}
@@ -310,14 +317,14 @@ func TestLineDrawResized(t *testing.T) {
 			var d lineDraw
 			for _, r := range tc.text { // typed key by key, each key redrawn
 				e.insert(string(r))
-				term.write(d.frame(e, ">>> ", tc.from))
+				term.write(d.frame(e, ">>> ", tc.from).String())
 			}
 			if tc.pos >= 0 {
 				e.pos = tc.pos
-				term.write(d.frame(e, ">>> ", tc.from))
+				term.write(d.frame(e, ">>> ", tc.from).String())
 			}
 			term.resize(tc.to)
-			term.write(d.frame(e, ">>> ", tc.to))
+			term.write(d.frame(e, ">>> ", tc.to).String())
 			rows, cr, cc := e.render(">>> ", tc.to)
 			want := "earlier output"
 			for _, row := range rows {
@@ -371,4 +378,23 @@ func TestTmuxResizeWhileTyping(t *testing.T) {
 	waitLine(text)
 	s.typeText("X")
 	waitLine(text + "X")
+}
+
+// TestTmuxTopRowKeepsScrollback: with the prompt on the top row (after
+// Ctrl+L), typing redraws the line in place; tmux's scrollback gets no copy
+// of the line per key (erasing below at the top left is a clear screen to
+// tmux, which saves the screen into its history first).
+func TestTmuxTopRowKeepsScrollback(t *testing.T) {
+	t.Parallel()
+	s := startTmux(t, newFakeProvider(t), "--chat")
+	s.send("C-l")
+	s.waitForPrompt(">>>")
+	before := strings.Count(s.scrollback(), ">>>")
+	s.typeText("abcdefghijklmnop")
+	s.waitFor(">>> abcdefghijklmnop")
+	s.send("BSpace", "BSpace")
+	s.waitFor(">>> abcdefghijklmn\n")
+	if n := strings.Count(s.scrollback(), ">>>"); n != before {
+		t.Errorf("the scrollback holds %d prompt lines after typing at the top row, want %d:\n%s", n, before, s.scrollback())
+	}
 }

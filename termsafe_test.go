@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -117,5 +121,154 @@ func TestMCPListSanitized(t *testing.T) {
 	writeMCPList(&out, h, "mcp.json")
 	if got := out.String(); strings.ContainsAny(got, "\x1b\x07\u009b") || !strings.Contains(got, "desc ␛[2J␛[31m") {
 		t.Errorf("--list-mcp = %q", got)
+	}
+}
+
+// TestREPLOutputIsShownNotObeyed: on the paths that wrote raw bytes
+// (issue 32, finding 8) what a model, a tool, a file name or a provider
+// says reaches the screen made safe: /his, /show-output, /add, the
+// @Function call line, errors; bidirectional and zero-width characters
+// and U+2028 included.
+func TestREPLOutputIsShownNotObeyed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "evil\x1b[2Jname\u202e.txt"), []byte("x"), 0o644)
+	hostile := "owned \x1b]52;c;ZXZpbA==\x07 \u202eevil\u200b \u2028next"
+	bad := `{"error":{"message":"bad request \u001b]0;title\u0007 here","type":"invalid_request_error"}}`
+	fp := newFakeProvider(t, sse(textStream(hostile)),
+		sse(toolStream(fakeCall{"c1", "bad\x1b[2Jtool", `{"x":"\u202eabc"}`})), sse(textStream("ok")),
+		fail(400, bad))
+	in := "hi\n/his\nrun it\n/show-output\n/add " + dir + "\nagain\n"
+	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: in})
+	his := r.stdout[strings.Index(r.stdout, "user: hi"):]
+	his = his[:strings.Index(his, "@Function call")]
+	for name, text := range map[string]string{"/his and later output": r.stdout[strings.Index(r.stdout, "user: hi"):], "stderr": r.stderr} {
+		if strings.ContainsAny(text, "\x1b\x07\u202e\u200b\u2028") {
+			t.Errorf("%s carries a raw control, bidi or zero-width character: %q", name, text)
+		}
+	}
+	for _, want := range []string{"assistant: owned ␛]52;c;ZXZpbA==␇ ⟨U+202E⟩evil⟨U+200B⟩ ⟨U+2028⟩next"} {
+		if !strings.Contains(his, want) {
+			t.Errorf("/his lacks %q:\n%s", want, his)
+		}
+	}
+	for _, want := range []string{"@Function call: bad␛[2Jtool(x=\"⟨U+202E⟩abc\")", "── 1. bad␛[2Jtool", "evil␛[2Jname⟨U+202E⟩.txt"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stderr, "bad request ␛]0;title␇ here") {
+		t.Errorf("the provider's error is not shown safely:\n%s", r.stderr)
+	}
+}
+
+// TestTmuxExecCommandShownAsIs: exec mode shows the model's command as it
+// is: a CR and an erase-line cannot make "touch …; #" read "ls -la" before
+// Enter runs it; and a command taller than the screen shows its head, its
+// size and the question together, [s] showing the rest.
+func TestTmuxExecCommandShownAsIs(t *testing.T) {
+	t.Parallel()
+	var tall []string
+	for i := 1; i <= 60; i++ {
+		tall = append(tall, fmt.Sprintf("echo line%d", i))
+	}
+	f := newFakeProvider(t, sse(textStream("touch /tmp/yaicli-owned; #\r\x1b[2Kls -la")), sse(textStream(strings.Join(tall, "\n"))))
+	s := startTmux(t, f, "--chat")
+	s.send("BTab")
+	s.waitFor("exec>")
+	s.typeText("list files")
+	s.send("Enter")
+	sc := s.waitFor("[e]dit, [Y]es, [n]o:")
+	if !strings.Contains(sc, "touch /tmp/yaicli-owned; #␍␛[2Kls -la") {
+		t.Errorf("the command is not shown as it is:\n%s", sc)
+	}
+	s.send("n")
+	s.waitForPrompt("exec>")
+	s.typeText("count")
+	s.send("Enter")
+	sc = s.waitFor("[e]dit, [Y]es, [n]o, [s]how all:")
+	if !strings.Contains(sc, "exec> count\necho line1\n") || !strings.Contains(sc, "more lines (710 characters, 60 lines in all; [s] at the question shows them all)") {
+		t.Errorf("a tall command's head, size and question are not on the screen together:\n%s", sc)
+	}
+	s.send("s")
+	s.waitFor("echo line60\n(710 characters, 60 lines)\n[e]dit, [Y]es, [n]o, [s]how all:")
+	s.send("n")
+	s.waitForPrompt("exec>")
+}
+
+// TestDrawingKeepsTextSafe: a drawing sends yaicli's own controls as they
+// are and its text made safe, whatever the text holds; the line editor
+// lays out a pasted bidirectional override as one visible cell.
+func TestDrawingKeepsTextSafe(t *testing.T) {
+	var d drawing
+	d.ctl(ctlReturn)
+	d.ctl(ctlEraseRow)
+	d.text("a\x1b[2Jb\r\u202ec\u2028")
+	d.ctl(cursorUp(2))
+	if got, want := d.String(), "\r\x1b[Ka␛[2Jb␍⟨U+202E⟩c⟨U+2028⟩\x1b[2A"; got != want {
+		t.Errorf("drawing = %q, want %q", got, want)
+	}
+	e := newLineEditor(nil, "")
+	e.insert("txt.\u202eexe")
+	if rows, _, _ := e.render(">>> ", 40); rows[0] != ">>> txt.?exe" {
+		t.Errorf("render of a pasted override = %q", rows[0])
+	}
+}
+
+// TestTmuxTallApprovalQuestion: a command question taller than the screen
+// shows its size line, its head and the question together; s and Enter
+// shows it all and asks again.
+func TestTmuxTallApprovalQuestion(t *testing.T) {
+	t.Parallel()
+	var tall []string
+	for i := 1; i <= 60; i++ {
+		tall = append(tall, fmt.Sprintf("echo line%d", i))
+	}
+	args, _ := json.Marshal(map[string]string{"shell_command": strings.Join(tall, "\n")})
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("not run, fine.")))
+	s := startTmux(t, f, "--chat")
+	s.typeText("go")
+	s.send("Enter")
+	sc := s.waitFor("[p]ermanently:")
+	for _, want := range []string{"wants to run this command (710 characters, 60 lines):", "│ echo line1\n", "more lines: s and Enter shows them all\nRun execute_shell_command?"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, sc)
+		}
+	}
+	s.typeText("s")
+	s.send("Enter")
+	s.waitFor("│ echo line60\nRun execute_shell_command?")
+	s.typeText("n")
+	s.send("Enter")
+	s.waitFor("not run, fine.")
+}
+
+// TestStyledWriter: the renderers' port passes their styling and cursor
+// moves and shows everything else, whole or split anywhere between writes.
+func TestStyledWriter(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain 日本語\n", "plain 日本語\n"},
+		{"\x1b[1;38;5;208mbold\x1b[0m", "\x1b[1;38;5;208mbold\x1b[0m"},
+		{"line\r\x1b[2A\x1b[J\x1b[2K\x1b[4C", "line\r\x1b[2A\x1b[J\x1b[2K\x1b[4C"},
+		{"\x1b]52;c;ZXZpbA==\x07x", "␛]52;c;ZXZpbA==␇x"},
+		{"\x1b[?1049h\x1b[2Jy", "␛[?1049h\x1b[2Jy"},
+		{"\x1b[H\x1b[6n\u202ez\u200b", "␛[H␛[6n⟨U+202E⟩z⟨U+200B⟩"},
+		{"\u009b31m\x07\x9b", "␛[31m␇\ufffd"},
+	} {
+		var whole bytes.Buffer
+		sw := &styledWriter{w: &whole}
+		sw.Write([]byte(tc.in))
+		if whole.String() != tc.want {
+			t.Errorf("styled(%q) = %q, want %q", tc.in, whole.String(), tc.want)
+		}
+		for cut := 1; cut < len(tc.in); cut++ {
+			var split bytes.Buffer
+			sw := &styledWriter{w: &split}
+			sw.Write([]byte(tc.in[:cut]))
+			sw.Write([]byte(tc.in[cut:]))
+			if split.String() != tc.want {
+				t.Errorf("styled(%q) split at %d = %q, want %q", tc.in, cut, split.String(), tc.want)
+			}
+		}
 	}
 }

@@ -89,6 +89,12 @@ func (s *tmuxSession) screen() string {
 	return string(out)
 }
 
+// scrollback is the pane's history and screen, oldest line first.
+func (s *tmuxSession) scrollback() string {
+	out, _ := exec.Command("tmux", "-L", s.socket, "capture-pane", "-p", "-S", "-", "-t", "t").Output()
+	return string(out)
+}
+
 // waitFor waits until the screen shows want, and returns the screen.
 func (s *tmuxSession) waitFor(want string) string {
 	s.t.Helper()
@@ -194,7 +200,7 @@ func TestTmuxREPL(t *testing.T) {
 	s.waitForPrompt(">>>")
 	s.send("C-o")
 	sc = s.waitFor("model-visible text") // the status row is drawn last
-	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, `{"command":"seq 1 20000","output":"1`) {
+	if !strings.Contains(sc, "Tool outputs") || !strings.Contains(sc, "▶ execute_shell_command") || !strings.Contains(sc, "$ seq 1 20000") || strings.Contains(sc, `"output":"`) {
 		t.Errorf("viewer:\n%s", sc)
 	}
 	s.send("Down")
@@ -246,7 +252,11 @@ func TestTmuxGeneration(t *testing.T) {
 		slowAnswer(released),
 		slowAnswer(nil),
 		check(sse(textStream("Still here.")), func(r received) {
-			if m := r.messages(); orphans(m) != 0 || m[len(m)-1].Content != "after cancel" {
+			// What was shown of the cut answer is kept, marked, between the
+			// two questions: never two user messages in a row.
+			m := r.messages()
+			if orphans(m) != 0 || m[len(m)-1].Content != "after cancel" || m[len(m)-2].Role != "assistant" ||
+				m[len(m)-2].Content != "slow start\n\n"+interruptedNote || m[len(m)-3].Content != "second" {
 				t.Errorf("request after Ctrl+C = %+v", m)
 			}
 		}),
@@ -274,7 +284,7 @@ func TestTmuxGeneration(t *testing.T) {
 	s.waitForCount("slow start", 2) // the second answer's: the first is on the screen already
 	s.typeText("typed ahead")
 	s.send("C-c")
-	s.waitFor("turn cancelled")
+	s.waitFor("yaicli: interrupted; what was shown of the answer stays in the conversation")
 	s.waitFor(">>> typed ahead")
 	s.send("C-u")
 	s.typeText("after cancel")
@@ -308,14 +318,14 @@ func TestTmuxShellMode(t *testing.T) {
 	answer := sse(textStream("echo ran-it; exit 5"))
 	f := newFakeProvider(t, answer, answer)
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " -s 'fail on purpose'; echo EXIT=$?; sleep 30"})[0])
-	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
+	s.waitFor("[e]dit, [Y]es, [n]o:")
 	s.send("y")
 	sc := s.waitFor("EXIT=")
 	if !strings.Contains(sc, "echo ran-it; exit 5") || !strings.Contains(sc, "\nran-it") || !strings.Contains(sc, "EXIT=5") {
 		t.Errorf("shell mode with y:\n%s", sc)
 	}
 	s = launchTmux(t, f, "sh -c "+quoteAll([]string{binary + " -s 'fail on purpose'; echo EXIT=$?; sleep 30"})[0])
-	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
+	s.waitFor("[e]dit, [Y]es, [n]o:")
 	s.send("e")
 	s.waitFor("$ echo ran-it; exit 5")
 	s.send("C-u")
@@ -347,7 +357,7 @@ func TestTmuxParity(t *testing.T) {
 	s.waitFor("exec>")
 	s.typeText("say something")
 	s.send("Enter")
-	s.waitFor("[e]dit, [y]es, [n]o (default yes):")
+	s.waitFor("[e]dit, [Y]es, [n]o:")
 	s.send("Enter")
 	s.waitFor("exec-mode-ran\n")
 	s.waitForPrompt("exec>")
@@ -407,28 +417,42 @@ func TestTmuxViewerResize(t *testing.T) {
 	s.waitForPrompt(">>>")
 }
 
-// TestTmuxApproval: without --yes a command asks first; n refuses, a runs
-// it and every later call of that tool for the session.
+// TestTmuxApproval: without --yes a command asks first, saying what Enter
+// answers ([N]o); n refuses with one line in the person's words (not the
+// model's instruction, not a JSON preview of the refusal); Ctrl+C at the
+// question ends the turn with one line; a runs it and every later call of
+// that prefix for the session.
 func TestTmuxApproval(t *testing.T) {
 	t.Parallel()
 	call := func(id string) step {
-		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved-` + id + `"}`}))
+		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved ` + id + `"}`}))
 	}
-	f := newFakeProvider(t, call("one"), sse(textStream("refused then.")), call("two"), sse(textStream("ran it.")), call("three"), sse(textStream("again.")))
+	f := newFakeProvider(t, call("one"), sse(textStream("refused then.")), call("cut"), call("two"), sse(textStream("ran it.")), call("three"), sse(textStream("again.")))
 	s := startTmux(t, f, "--chat")
 	s.typeText("first")
 	s.send("Enter")
-	s.waitFor("Run execute_shell_command? [y]es / [n]o / [a]lways for this session / [p]ermanently:")
+	s.waitFor(`[y]es / [N]o / [a]lways: every command starting with "echo approved"`)
 	s.typeText("n")
 	s.send("Enter")
 	sc := s.waitFor("refused then.")
-	if !strings.Contains(sc, "was refused by the person") || strings.Contains(sc, `"output":"approved-one`) {
+	if strings.Count(sc, "yaicli: execute_shell_command not run: you answered no") != 1 || strings.Contains(sc, "refused by the person") ||
+		strings.Contains(sc, `"success":false`) || strings.Contains(sc, `"output":"approved one`) {
 		t.Errorf("after n:\n%s", sc)
 	}
 	s.waitForPrompt(">>>")
+	s.typeText("cut short")
+	s.send("Enter")
+	s.waitForCount(`[a]lways: every command starting with "echo approved"`, 2)
+	s.send("C-c")
+	s.waitForPrompt(">>>")
+	sc = s.screen()
+	if strings.Count(sc, "yaicli: interrupted at the question; nothing ran") != 1 || strings.Contains(sc, "interrupted; what was shown") ||
+		strings.Contains(sc, "turn cancelled") || strings.Contains(sc, "no answer") || strings.Contains(sc, "\napproved cut") {
+		t.Errorf("after Ctrl+C at the question:\n%s", sc)
+	}
 	s.typeText("second")
 	s.send("Enter")
-	s.waitForCount("[a]lways for this session /", 2)
+	s.waitForCount(`[a]lways: every command starting with "echo approved"`, 3)
 	s.typeText("a")
 	s.send("Enter")
 	s.waitFor("ran it.")
@@ -436,7 +460,7 @@ func TestTmuxApproval(t *testing.T) {
 	s.typeText("third")
 	s.send("Enter")
 	sc = s.waitFor("again.")
-	if strings.Count(sc, "[a]lways for this session /") != 2 || !strings.Contains(sc, "approved-three") {
+	if _, after, _ := strings.Cut(sc, ">>> third"); strings.Contains(after, "Run execute_shell_command?") || !strings.Contains(after, "approved three") {
 		t.Errorf("always did not stick:\n%s", sc)
 	}
 }
@@ -474,7 +498,7 @@ func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
 	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("refused, fine.")))
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{"echo piped | " + binary + " 'tidy up'; sleep 30"})[0])
-	sc := s.waitFor("[p]ermanently:")
+	sc := s.waitFor("(asked every time:") // a redirection: no prefix to allow
 	var shown strings.Builder
 	for _, line := range strings.Split(sc, "\n") {
 		line = strings.TrimRight(line, " ")
@@ -490,7 +514,7 @@ func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
 	s.typeText("n")
 	s.send("Enter")
 	sc = s.waitFor("refused, fine.")
-	if !strings.Contains(sc, "refused by the person") {
+	if !strings.Contains(sc, "not run: you answered no") || strings.Contains(sc, "refused by the person") {
 		t.Errorf("after n:\n%s", sc)
 	}
 }

@@ -25,10 +25,10 @@ type tool struct {
 }
 
 // toolOutput is one tool result of the current turn, for /show-output and
-// the viewer.
+// the viewer: its clip's modelText is what the model was sent (sent).
 type toolOutput struct {
-	name, caption string
-	clip          *clip
+	id, name, caption string
+	clip              *clip
 }
 
 // toolbox runs tool calls: approval, truncation with spill, preview.
@@ -41,6 +41,7 @@ type toolbox struct {
 	now     func() time.Time
 	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
 	outputs []toolOutput
+	unsent  map[string]bool // calls run whose result the model has not been sent yet
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
 	spillWarned bool
@@ -54,9 +55,15 @@ type toolbox struct {
 	spinTo io.Writer
 	ev     *events // json and stream-json events; nil: text mode
 	callID string  // the call being decided, for tool.approval
+	asked  bool    // the person approved the call being decided when asked (sandbox.go)
 
 	// image is what the running fs_read_image call read (images.go).
 	image *imagePart
+	// decision is why the last approval went as it did ("asked", a rule);
+	// refused: the running call was not permitted, its refusal is said in
+	// a line of its own, not again as a preview of the result.
+	decision string
+	refused  bool
 }
 
 // snapshot copies this turn's outputs.
@@ -69,7 +76,7 @@ func (tb *toolbox) snapshot() []toolOutput {
 // newTurn forgets the previous turn's outputs.
 func (tb *toolbox) newTurn() {
 	tb.mu.Lock()
-	tb.outputs = nil
+	tb.outputs, tb.unsent = nil, nil
 	tb.mu.Unlock()
 }
 
@@ -132,36 +139,77 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	} else {
 		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
 	}
-	tb.image = nil
+	tb.image, tb.refused = nil, false
 	c, failed := tb.runCall(ctx, tc)
 	images := tb.takeImage()
 	tb.mu.Lock()
-	tb.outputs = append(tb.outputs, toolOutput{name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
+	tb.outputs = append(tb.outputs, toolOutput{id: tc.ID, name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
+	if tb.unsent == nil {
+		tb.unsent = map[string]bool{}
+	}
+	tb.unsent[tc.ID] = true
 	tb.mu.Unlock()
 	text := c.modelText()
 	if c.spillError() != nil && !c.whole() && !tb.spillWarned {
 		tb.spillWarned = true
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillError())
 	}
-	tb.ev.toolResult(tc.ID, name, text, c)
+	tb.ev.toolRan(tc.ID, name, c)
 	show := tb.cfg.ShowFunctionOut
 	if tb.tools[name].mcp {
 		show = tb.cfg.ShowMCPOutput
 	}
 	switch {
 	case tb.ev.on():
-	case show:
+	case show && !tb.refused:
 		expand := tb.expand
 		if expand == "" && c.onDisk() != "" {
 			expand = "full output: " + c.onDisk()
 		}
-		fmt.Fprint(tb.preview, displayPreview(text, tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
+		fmt.Fprint(tb.preview, previewOf(text, outputLines(c), tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
 	case failed != "":
 		// Hiding output hides results, not a call that could not run
 		// (as YAICLI prints those whatever SHOW_*_OUTPUT say).
 		fmt.Fprintf(tb.preview, "yaicli: %s failed: %s\n", sanitize(name), sanitize(firstRunes(red.text(failed), tb.cfg.ToolDisplayMaxChars)))
 	}
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
+}
+
+// sent is told the messages of a request as it is sent: each tool result
+// in it that the model gets for the first time is reported as it gets it,
+// after any cut of the agent's (capToRoom, trimming, healing): tool.result
+// with the figures of the message sent, and the viewer's and
+// /show-output's text. The agent calls it right before every request.
+func (tb *toolbox) sent(ms []message) {
+	if tb == nil {
+		return
+	}
+	for _, m := range ms {
+		tb.mu.Lock()
+		first := m.Role == "tool" && tb.unsent[m.ToolCallID]
+		if first {
+			delete(tb.unsent, m.ToolCallID)
+			for i := range tb.outputs {
+				if o := &tb.outputs[i]; o.id == m.ToolCallID {
+					c := m.clip
+					if c == nil { // masked to a stub before it was ever sent
+						c = o.clip
+					}
+					o.clip = c.asSent(m.Content)
+				}
+			}
+		}
+		tb.mu.Unlock()
+		if first {
+			tb.ev.toolSent(m)
+		}
+	}
+}
+
+// outputLines is how many lines the preview of c counts: its header's and
+// those of the whole output, not of what is left after the cut.
+func outputLines(c *clip) int {
+	return strings.Count(c.label, "\n") + c.lineCount()
 }
 
 // runCall runs a call to the end and returns its clip, and why it failed
@@ -182,15 +230,27 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 		}
 	}
 	if why := tb.permit(t, args); why != "" {
-		fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+		tb.refused = true
+		switch { // the person is told in their words; the model gets why
+		case ctx.Err() != nil: // Ctrl+C at the question: it said so, the turn ends
+		case tb.decision == "asked":
+			fmt.Fprintf(tb.preview, "yaicli: %s not run: you answered no\n", sanitize(name))
+		default:
+			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+		}
 		return failure(why), ""
 	}
-	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).redacting(tb.cfg.redactor())
+	if tb.asked {
+		ctx = withAsked(ctx)
+	}
+	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).
+		redacting(tb.cfg.redactor()).spillingAtMost(tb.cfg.ToolOutputSpillMaxBytes)
 	counted := &countingWriter{w: cl}
 	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
-	err := t.run(ctx, args, sp.counting(counted))
+	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})
 	sp.stop()
 	if err != nil && counted.n == 0 {
+		cl.label("", "") // a text tool that failed before its text: a JSON failure
 		writeJSON(cl, map[string]any{"success": false, "error": err.Error()})
 		return cl.finish(), err.Error()
 	}
@@ -227,6 +287,19 @@ func jsonText(v any) string {
 	writeJSON(&b, v)
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// resultWriter is what a tool writes its result to: the spinner's count,
+// then the clipper; a text tool gives it its header (labeler).
+type resultWriter struct {
+	w io.Writer
+	c *clipper
+}
+
+// Write passes p on.
+func (r resultWriter) Write(p []byte) (int, error) { return r.w.Write(p) }
+
+// label gives the clipper a text result's header.
+func (r resultWriter) label(header, holds string) { r.c.label(header, holds) }
 
 // countingWriter counts the bytes written through it.
 type countingWriter struct {
@@ -301,8 +374,18 @@ func caption(args string) string {
 // characters (0 and 0 = everything), control characters made visible so
 // a tool cannot drive the terminal.
 func displayPreview(text string, maxLines, maxChars, width int, expand string) string {
+	return previewOf(text, -1, maxLines, maxChars, width, expand)
+}
+
+// previewOf is displayPreview of a result whose full output has total
+// lines (-1: those of text), so "+N lines" counts what the command really
+// printed, not what was left of it after the cut.
+func previewOf(text string, total, maxLines, maxChars, width int, expand string) string {
 	text = sanitize(strings.TrimRight(readableJSON(text), "\n"))
 	lines := strings.Split(text, "\n")
+	if total < len(lines) {
+		total = len(lines)
+	}
 	shown, cut := previewRows(lines, maxLines, width)
 	out := strings.Join(shown, "\n")
 	if maxChars > 0 && utf8.RuneCountInString(out) > maxChars {
@@ -310,7 +393,7 @@ func displayPreview(text string, maxLines, maxChars, width int, expand string) s
 		shown = strings.Split(out, "\n")
 		cut = true
 	}
-	if rest := len(lines) - len(shown); rest > 0 || cut {
+	if rest := total - len(shown); rest > 0 || cut {
 		if rest == 0 {
 			rest = 1
 		}

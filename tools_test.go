@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -73,10 +75,10 @@ func TestApproval(t *testing.T) {
 			tb, preview := testToolbox(t, tc.approval, ask)
 			for i, want := range tc.wantRan {
 				m := tb.call(context.Background(), shell)
-				if ran := strings.Contains(m.Content, `"output":"ran\n"`) || strings.Contains(m.Content, `ran\n`); ran != want {
+				if ran := strings.HasSuffix(m.Content, "\noutput:\nran\n"); ran != want {
 					t.Errorf("call %d ran = %v, want %v: %s", i, ran, want, m.Content)
 				}
-				if !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(preview.String(), "was refused")) {
+				if p := preview.String(); !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(p, "was refused") && !strings.Contains(p, "not run: you answered no")) {
 					t.Errorf("refusal not explained: %s / %s", m.Content, preview.String())
 				}
 			}
@@ -139,23 +141,48 @@ func TestToolResultTruncatedAndSpilled(t *testing.T) {
 	if n := utf8.RuneCountInString(m.Content); n > 32000 {
 		t.Errorf("result is %d chars, over the 32000 cap", n)
 	}
-	if !strings.HasPrefix(m.Content, `{"command":"seq 1 100000","output":"1\n2\n3\n`) || !strings.Contains(m.Content, `99999\n100000\n","exit_code":0}`) {
-		t.Errorf("result lacks head or tail: %.100s … %.100s", m.Content, m.Content[len(m.Content)-100:])
+	// Text with real line breaks under a header, cut at line breaks: the
+	// head is 1..k and the tail j..100000, every line whole.
+	head, rest, _ := strings.Cut(m.Content, "\n[… ")
+	_, tail, _ := strings.Cut(rest, "]\n")
+	body, ok := strings.CutPrefix(head, "$ seq 1 100000\nexit code: 0\noutput:\n")
+	if !ok || strings.Contains(m.Content, `\n`) {
+		t.Fatalf("result lacks the header or escapes its line breaks: %.100q", m.Content)
 	}
+	inSequence := func(part string, first, last int) {
+		t.Helper()
+		lines := strings.Split(strings.TrimSuffix(part, "\n"), "\n")
+		start, err := strconv.Atoi(lines[0])
+		if err != nil || first > 0 && start != first {
+			t.Fatalf("part starts %.20q, want %d", part, first)
+		}
+		for i, l := range lines {
+			if l != strconv.Itoa(start+i) {
+				t.Fatalf("line %d is %q, want %d: cut mid-line", i, l, start+i)
+			}
+		}
+		if last > 0 && start+len(lines)-1 != last {
+			t.Errorf("part ends at %d, want %d", start+len(lines)-1, last)
+		}
+	}
+	inSequence(body, 1, 0)
+	inSequence(tail, 0, 100000)
 	full, err := os.ReadFile(m.clip.onDisk())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var res struct {
-		Output   string `json:"output"`
-		ExitCode int    `json:"exit_code"`
+	seq, _ := exec.Command("seq", "1", "100000").Output()
+	if !bytes.Equal(full, seq) {
+		t.Errorf("spill file is not the command's output byte for byte: %d bytes, want %d", len(full), len(seq))
 	}
-	if err := json.Unmarshal(full, &res); err != nil || strings.Count(res.Output, "\n") != 100000 {
-		t.Errorf("spill file is not the complete JSON result: %v", err)
+	if !strings.Contains(m.Content, "(the command's output exactly as printed") {
+		t.Errorf("the marker does not say what the file holds: %.300s", rest)
 	}
-	// One-shot: no viewer to open, so the preview points at the spill file.
-	if !strings.Contains(preview.String(), "lines · full output: "+m.clip.onDisk()+"\n") {
-		t.Errorf("preview not bounded or without the spill path: %.300s", preview.String())
+	// One-shot: no viewer to open, so the preview points at the spill
+	// file; it shows the output's lines and counts the real ones.
+	p := preview.String()
+	if !strings.Contains(p, "\n$ seq 1 100000\nexit code: 0\noutput:\n1\n2\n") || !strings.Contains(p, fmt.Sprintf("… +%d lines · full output: %s\n", 100000+3-15, m.clip.onDisk())) {
+		t.Errorf("preview not bounded, without the spill path or the real line count: %.400s", p)
 	}
 }
 
@@ -175,5 +202,46 @@ func TestSpillFailureWarnsOnce(t *testing.T) {
 	}
 	if n := strings.Count(preview.String(), "set TOOL_OUTPUT_DIR to a writable directory"); n != 1 {
 		t.Errorf("warned %d times, want once:\n%s", n, preview.String())
+	}
+}
+
+// TestViewerGetsTheSentText: after the agent caps a result (capTo, as
+// capToRoom does) and tells the toolbox (sent), the viewer's and
+// /show-output's model-visible text is the text sent, the preview's line
+// count stays the real output's, and a result not capped keeps its text.
+func TestViewerGetsTheSentText(t *testing.T) {
+	tb, _ := testToolbox(t, "auto", nil)
+	big := tb.call(context.Background(), call("a", "execute_shell_command", `{"shell_command": "seq 1 50000"}`))
+	small := tb.call(context.Background(), call("b", "execute_shell_command", `{"shell_command": "echo hi"}`))
+	before := big.Content
+	round := []message{big, small}
+	if !capTo(&round[0], 1000, func(m message) int { return utf8.RuneCountInString(m.Content) / 3 }, nil) {
+		t.Fatal("capTo did not cut the result")
+	}
+	tb.sent(round)
+	outs := tb.snapshot()
+	if len(outs) != 2 || outs[0].clip.modelText() != round[0].Content || outs[0].clip.modelText() == before || outs[1].clip.modelText() != small.Content {
+		t.Fatalf("viewer texts %d and %d chars, want the sent %d and %d", len(outs[0].clip.modelText()), len(outs[1].clip.modelText()), len(round[0].Content), len(small.Content))
+	}
+	if n := outputLines(outs[0].clip); n != 50000+3 {
+		t.Errorf("the capped result's preview counts %d lines, want the output's 50003", n)
+	}
+}
+
+// TestSpillCapFromSettings: TOOL_OUTPUT_SPILL_MAX_BYTES reaches the
+// clipper: a command printing NULs without end (here 2 MB of them) leaves
+// a spill file of the cap, the marker says the output was cut on disk too,
+// and the model's copy is valid text (a NUL shows as U+FFFD).
+func TestSpillCapFromSettings(t *testing.T) {
+	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "TOOL_OUTPUT_SPILL_MAX_BYTES": "100000"})
+	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	m := tb.call(context.Background(), call("z", "execute_shell_command", `{"shell_command": "head -c 2000000 /dev/zero"}`))
+	st, err := os.Stat(m.clip.onDisk())
+	if err != nil || st.Size() != 100000 {
+		t.Fatalf("spill file %v, %d bytes, want 100000", err, st.Size())
+	}
+	if !strings.Contains(m.Content, "(of 2000000)") || !strings.Contains(m.Content, "the file holds only its first 100000 bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)") ||
+		strings.ContainsRune(m.Content, 0) || !strings.Contains(m.Content, "output:\n\ufffd\ufffd") || !utf8.ValidString(m.Content) {
+		t.Errorf("result: %.300q", m.Content)
 	}
 }

@@ -3,9 +3,6 @@ package main
 import (
 	"fmt"
 	"slices"
-	"sort"
-	"strings"
-	"unicode/utf8"
 )
 
 // A turn group is one user message plus the assistant and tool messages that
@@ -53,165 +50,12 @@ func keepGroups(h []message, n int) []message {
 	return dropGroups(h, len(groupStarts(h))-n)
 }
 
-// trimPolicy says when trimming starts and how far it goes.
-type trimPolicy struct {
-	limit  int // the budget: over it, trimming starts
-	target int // the low-water mark it reduces to (CONTEXT_TRIM_TARGET of limit)
-	keep   int // newest turn groups whose tool results are never masked
-}
-
-// trimReport says what trimming did, for the one stderr line.
-type trimReport struct {
-	masked, saved  int // old tool results masked, tokens they gave back
-	unsaved        int // old results left whole: their text could not be saved
-	shrunk         int // tool results shrunk in the current group
-	shrunkSaved    int // tokens the shrinking gave back
-	groups, tokens int // turn groups dropped, and their tokens
-	before, after  int // estimated tokens
-}
-
-// trimToBudget makes the estimate (tokens of the messages plus fixed, e.g.
-// the tool schemas) fit p.limit, cheapest loss first: it masks old tool
-// results to their spill files, oldest first, down to p.target; while still
-// over the limit, it shrinks the current group's largest results (their full
-// text is on disk); and as the last resort it drops the oldest turn groups,
-// never the newest, down to p.target. Reducing to the low-water mark rather
-// than to the limit lets the next turns pass without trimming, and so keeps
-// the provider's prompt cache. est prices one message. It runs in time
-// linear in the number of messages.
-func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
-	costs := make([]int, len(h))
-	total := fixed
-	for i, m := range h {
-		costs[i] = est(m)
-		total += costs[i]
-	}
-	rep := trimReport{before: total, after: total}
-	if p.limit <= 0 || total <= p.limit {
-		return h, rep
-	}
-	target := min(p.target, p.limit)
-	out, total, mr := maskPriced(h, costs, total, target, p.keep, est, spill)
-	rep.unsaved = mr.unsaved
-	for k, i := range mr.at {
-		costs[i] -= mr.saved[k]
-	}
-	if total > p.limit {
-		// Only the newest group changes, which dropping never touches.
-		was := total
-		out, total, rep.shrunk = shrinkResults(out, total, p.limit, est, spill)
-		rep.shrunkSaved = was - total
-	}
-	cut := 0 // index in out of the first message kept after dropping
-	if total > p.limit {
-		out, total, cut, rep.groups, rep.tokens = dropOldest(out, costs, total, target)
-	}
-	for k, i := range mr.at {
-		if i >= cut { // a masked result in a dropped group saved nothing
-			rep.masked++
-			rep.saved += mr.saved[k]
-		}
-	}
-	rep.after = total
-	return out, rep
-}
-
-// line is the stderr line: what was done, in order, with numbers; "" when
-// nothing was.
-func (r trimReport) line(limit int) string {
-	var what []string
-	if r.masked > 0 {
-		what = append(what, fmt.Sprintf("masked %s (~%d tokens, full text on disk)", plural(r.masked, "old tool output"), r.saved))
-	}
-	if r.unsaved > 0 {
-		what = append(what, fmt.Sprintf("kept %s whole (could not save it to disk)", plural(r.unsaved, "old tool output")))
-	}
-	if r.shrunk > 0 {
-		what = append(what, fmt.Sprintf("shrank %s of this turn (~%d tokens, each says where its full text is)", plural(r.shrunk, "tool result"), r.shrunkSaved))
-	}
-	if r.groups > 0 {
-		what = append(what, fmt.Sprintf("dropped %s (~%d tokens)", plural(r.groups, "turn group"), r.tokens))
-	}
-	if r.masked+r.shrunk+r.groups == 0 {
-		return ""
-	}
-	return fmt.Sprintf("yaicli: context ~%d tokens, over the %d-token budget: %s; now ~%d", r.before, limit, strings.Join(what, ", "), r.after)
-}
-
 // plural is "1 thing" or "N things".
 func plural(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
 	return fmt.Sprintf("%d %ss", n, thing)
-}
-
-// dropOldest drops the oldest turn groups, never the newest, until total
-// is at most target; costs prices h's messages. It returns the history, the
-// new total, the index in h of the first message kept after the lead, and
-// the groups and tokens dropped.
-func dropOldest(h []message, costs []int, total, target int) ([]message, int, int, int, int) {
-	starts := groupStarts(h)
-	drop, tokens := 0, 0
-	for drop < len(starts)-1 && total > target {
-		for i := starts[drop]; i < starts[drop+1]; i++ {
-			total -= costs[i]
-			tokens += costs[i]
-		}
-		drop++
-	}
-	if drop == 0 {
-		return h, total, 0, 0, 0
-	}
-	return dropGroups(h, drop), total, starts[drop], drop, tokens
-}
-
-// minShrunk is the smallest a shrunk tool result gets, in characters: the
-// marker and a little of the head and tail.
-const minShrunk = 1500
-
-// shrinkResults re-renders the largest tool results of the newest group
-// with smaller caps until the total fits or they are all at minShrunk. A
-// result at minShrunk or below is left alone, unspilled (there is nothing
-// to save), and only results that got cheaper are counted.
-func shrinkResults(h []message, total, limit int, est func(message) int, spill func(*message)) ([]message, int, int) {
-	starts := groupStarts(h)
-	if len(starts) == 0 {
-		return h, total, 0
-	}
-	h = append([]message(nil), h...)
-	var idx []int
-	for i := starts[len(starts)-1]; i < len(h); i++ {
-		if h[i].Role == "tool" && utf8.RuneCountInString(h[i].Content) > minShrunk {
-			idx = append(idx, i)
-		}
-	}
-	sort.Slice(idx, func(a, b int) bool { return len(h[idx[a]].Content) > len(h[idx[b]].Content) })
-	shrunk := 0
-	for _, i := range idx {
-		if total <= limit {
-			break
-		}
-		m := &h[i]
-		if m.clip == nil {
-			m.clip = truncate(m.Content, 0)
-		}
-		keepOnDisk(m, spill) // at most once: a spilled or failed clip is not tried again
-		start := est(*m)
-		before := start
-		chars := utf8.RuneCountInString(m.Content)
-		for chars > minShrunk && total > limit {
-			chars = max(chars/2, minShrunk)
-			m.Content = m.clip.text(chars)
-			after := est(*m)
-			total += after - before
-			before = after
-		}
-		if before < start {
-			shrunk++
-		}
-	}
-	return h, total, shrunk
 }
 
 // cancelledResult is the content given to a tool call that has no result.

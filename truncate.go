@@ -15,8 +15,9 @@ import (
 	"unicode/utf8"
 )
 
-// pageLimit is the limit suggested in the marker's paging call: well below
-// fs_read_file's own cap, so a page is not truncated again.
+// pageLimit is the largest limit a marker's paging call suggests: well
+// below fs_read_file's own cap, so a page is not truncated again. Within
+// it, the suggestion fits the room left in the request (clip.paging).
 const pageLimit = 12000
 
 // capFor is the character cap for one tool's result. The per-tool caps of
@@ -49,13 +50,52 @@ type clip struct {
 	errLines   []errLine
 	omitted    bool   // head+tail do not cover the text
 	why        string // why the cap is below the tool's own (budgetCapNote), for the marker
+	page       int    // the limit the marker's paging call suggests; 0: pageLimit
+	// label heads a text result (a command and its exit code) and is not
+	// part of its text: the spill file holds the text alone, as printed,
+	// and holds says so in the marker. A labelled text is cut at line
+	// breaks where its lines are short.
+	label, holds string
+	lines        int   // lines of the full text (a JSON text's \n escapes count as breaks)
+	diskBytes    int64 // >0: the spill file was cut at this many bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)
+	// sent is the text the model was sent when the agent cut it below
+	// modelText (capped to the room of its round); "" when it was not.
+	sent string
 }
 
 // wholeClip is a result whose full text is held: text, total characters.
 func wholeClip(text string, total int) *clip { return &clip{head: text, tail: text, total: total} }
 
-// modelText is the text the model is given: within the tool's cap.
-func (c *clip) modelText() string { return c.text(c.cap) }
+// modelText is the text the model was given: within the tool's cap, or
+// what the agent sent after capping it further (asSent).
+func (c *clip) modelText() string {
+	if c.sent != "" {
+		return c.sent
+	}
+	return c.text(c.cap)
+}
+
+// asSent is c as the model was sent it: text, when the agent cut the
+// result after the tool ran. c itself is left as it is (messages share it).
+func (c *clip) asSent(text string) *clip {
+	if text == c.text(c.cap) {
+		return c
+	}
+	n := *c
+	n.sent = text
+	return &n
+}
+
+// lineCount is how many lines the full text has (0: it is empty).
+func (c *clip) lineCount() int { return c.lines }
+
+// labelled is c with the header of a text result and what its spill file
+// holds (labeler).
+func (c *clip) labelled(label, holds string) *clip {
+	n := *c
+	n.label, n.holds = label, holds
+	return &n
+}
 
 // chars is the full text's length in characters.
 func (c *clip) chars() int { return c.total }
@@ -81,6 +121,22 @@ func (c *clip) noting(why string) *clip {
 	n := *c
 	n.why = why
 	return &n
+}
+
+// paging is c with its marker suggesting pages of n characters: what fits
+// the room left in the request (ladder.go's pageChars).
+func (c *clip) paging(n int) *clip {
+	p := *c
+	p.page = n
+	return &p
+}
+
+// pageSize is the limit c's marker suggests.
+func (c *clip) pageSize() int {
+	if c.page > 0 {
+		return min(c.page, pageLimit)
+	}
+	return pageLimit
 }
 
 // withSpill is c with its full text at path, or not saved for err.
@@ -132,9 +188,24 @@ func (d spillDir) keep(c *clip, tool string) *clip {
 }
 
 // text renders the model-visible text within max characters (0 = the
-// whole head and tail as kept). A smaller max gives a shorter head and tail
-// of the same full text, so a result can be shrunk again later.
+// whole head and tail as kept): the label, then the text or its head and
+// tail around the marker. A smaller max gives a shorter head and tail of
+// the same full text, so a result can be shrunk again later.
 func (c *clip) text(max int) string {
+	if c.label == "" {
+		return c.body(max)
+	}
+	if max > 0 {
+		max = max - utf8.RuneCountInString(c.label)
+		if max <= 0 {
+			return firstRunes(c.label, max+utf8.RuneCountInString(c.label))
+		}
+	}
+	return c.label + readableText(c.body(max))
+}
+
+// body renders the text without its label within max characters.
+func (c *clip) body(max int) string {
 	if !c.omitted {
 		if max <= 0 || c.total <= max {
 			return c.head
@@ -158,12 +229,66 @@ func (c *clip) text(max int) string {
 	}
 	h := min(room/2, utf8.RuneCountInString(c.head))
 	t := min(room-h, utf8.RuneCountInString(c.tail))
+	if c.label != "" {
+		h, t = lineCut(c.head, h, t, c.tail)
+	}
 	var lines []string
 	if withLines {
 		lines = linesText(within(c.errLines, h, c.total-t))
 	}
 	mark := c.marker(h, c.total-h-t, lines)
 	return firstRunes(c.head, h) + mark + lastRunes(c.tail, t)
+}
+
+// lineSnap is how far, in bytes, a cut moves back (the head's end) or on
+// (the tail's start) to fall on a line break: lines shorter than this are
+// shown whole or not at all; a longer one is cut where the room ends.
+const lineSnap = 400
+
+// lineCut moves the head's end (h characters of head) back and the tail's
+// start (the last t characters of tail) on to line breaks within lineSnap,
+// and returns the new lengths.
+func lineCut(head string, h, t int, tail string) (int, int) {
+	hs := firstRunes(head, h)
+	if len(hs) < len(head) && head[len(hs)] != '\n' && !strings.HasSuffix(hs, "\n") {
+		if i := strings.LastIndexByte(hs, '\n'); i >= 0 && len(hs)-1-i <= lineSnap {
+			h -= utf8.RuneCountInString(hs[i+1:])
+		}
+	}
+	ts := lastRunes(tail, t)
+	if before := tail[:len(tail)-len(ts)]; before != "" && !strings.HasSuffix(before, "\n") {
+		if i := strings.IndexByte(ts, '\n'); i >= 0 && i < lineSnap {
+			t -= utf8.RuneCountInString(ts[:i+1])
+		}
+	}
+	return h, t
+}
+
+// readableText is s as valid UTF-8 for the model: each byte that is not
+// UTF-8, and each NUL (which some providers refuse in a request), becomes
+// one U+FFFD, so character counts stay the same and offsets into the
+// spill file still hold. Other control characters (a colour escape) stay:
+// they are what the command printed, and screens sanitise their own copy.
+func readableText(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || r == 0 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		if r == 0 {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // marker is the note that replaces the omitted middle.
@@ -173,7 +298,14 @@ func (c *clip) marker(offset, omitted int, lines []string) string {
 	switch {
 	case c.path != "":
 		q := strconv.Quote(c.path)
-		fmt.Fprintf(&b, " full output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", q, q, offset, pageLimit)
+		fmt.Fprintf(&b, " full output: %s", q)
+		if c.holds != "" {
+			b.WriteString(" (" + c.holds + ")")
+		}
+		if c.diskBytes > 0 {
+			fmt.Fprintf(&b, "; the output was cut on disk too: the file holds only its first %d bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)", c.diskBytes)
+		}
+		fmt.Fprintf(&b, "\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", q, offset, c.pageSize())
 	case c.spillErr != nil:
 		fmt.Fprintf(&b, " the full output could not be saved: %s", c.spillErr)
 	default:
@@ -216,10 +348,11 @@ func lastRunes(s string, n int) string {
 	return s[i:]
 }
 
-// clipper receives a tool result's JSON text as it is produced and keeps
+// clipper receives a tool result's text as it is produced and keeps
 // memory bounded by the cap: the head, a ring of the tail, and, once the
-// text outgrows the cap, everything streamed to the spill file. Each Write
-// must hold whole UTF-8 sequences.
+// text outgrows the cap, everything streamed to the spill file, itself
+// cut at spillMax bytes. A character split between two Writes is held
+// until the rest comes, so the file gets every byte as it came.
 type clipper struct {
 	cap      int
 	buf      []byte // everything until the cap is passed; then the head
@@ -232,12 +365,34 @@ type clipper struct {
 	spillErr error
 	errs     errScan
 	red      *redactWriter // replaces secrets before anything is kept; nil: none
+	redactor *redactor     // the same, for a label
+	carry    []byte        // the start of a character split by a Write
+	breaks   int           // line breaks: newline bytes
+	escaped  int           // line breaks as the \n escapes of a JSON text
+	last     byte          // the last byte taken
+	spillMax int64         // bytes the spill file may take (0: no cap)
+	written  int64         // bytes written to the spill file
+	diskCut  bool          // the spill file was cut at spillMax
+	header   string        // a text result's header (labeler)
+	holds    string        // what its spill file holds
 }
 
+// defaultSpillMax is TOOL_OUTPUT_SPILL_MAX_BYTES's default: 64 MiB on disk
+// for one result, so a command that never stops printing (cat /dev/zero)
+// cannot fill the disk before its timeout.
+const defaultSpillMax = 64 << 20
+
 // newClipper starts a result with the given cap (0 = unlimited); open
-// creates the spill file on first need.
+// creates the spill file on first need, which takes at most
+// defaultSpillMax bytes (spillingAtMost changes it).
 func newClipper(cap int, open func() (io.WriteCloser, string, error)) *clipper {
-	return &clipper{cap: cap, open: open, tail: ring{buf: make([]byte, 0, 4*cap+4)}}
+	return &clipper{cap: cap, open: open, tail: ring{buf: make([]byte, 0, 4*cap+4)}, spillMax: defaultSpillMax}
+}
+
+// spillingAtMost caps the spill file at n bytes (0: no cap).
+func (c *clipper) spillingAtMost(n int64) *clipper {
+	c.spillMax = n
+	return c
 }
 
 // redacting makes c replace r's secrets before the text is kept, shown or
@@ -245,8 +400,26 @@ func newClipper(cap int, open func() (io.WriteCloser, string, error)) *clipper {
 func (c *clipper) redacting(r *redactor) *clipper {
 	if !r.empty() {
 		c.red = &redactWriter{w: clipTaker{c}, r: r}
+		c.redactor = r
 	}
 	return c
+}
+
+// label is labeler's: header heads the text for the model, and the marker
+// says the spill file holds what holds says (the text without the header).
+func (c *clipper) label(header, holds string) {
+	if c.redactor != nil {
+		header = c.redactor.text(header)
+	}
+	c.header, c.holds = header, holds
+}
+
+// labeler is a result writer that takes a text result's header apart from
+// its text: a tool writing plain text (a command's output, a page's text)
+// gives it its header when done, so the text itself can be spilled as it
+// came and the header still reaches the model.
+type labeler interface {
+	label(header, holds string)
 }
 
 // clipTaker is the clipper below its redaction.
@@ -257,15 +430,48 @@ func (t clipTaker) Write(p []byte) (int, error) { return t.c.take(p) }
 
 // Write takes the next part of the result.
 func (c *clipper) Write(p []byte) (int, error) {
-	if c.red != nil {
-		return c.red.Write(p)
+	n := len(p)
+	if len(c.carry) > 0 {
+		p = append(c.carry, p...)
+		c.carry = nil
 	}
-	return c.take(p)
+	if k := splitRune(p); k > 0 {
+		c.carry = append([]byte(nil), p[len(p)-k:]...)
+		p = p[:len(p)-k]
+	}
+	if c.red != nil {
+		c.red.Write(p)
+	} else {
+		c.take(p)
+	}
+	return n, nil
+}
+
+// splitRune is how many bytes at the end of p begin a character whose
+// rest has not come yet (0 when p ends on a whole one or on bytes that are
+// not UTF-8 at all).
+func splitRune(p []byte) int {
+	for k := 1; k <= 3 && k <= len(p); k++ {
+		b := p[len(p)-k]
+		if utf8.RuneStart(b) {
+			if b >= 0xC0 && !utf8.FullRune(p[len(p)-k:]) {
+				return k
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // take keeps p, the next part of the result after redaction.
 func (c *clipper) take(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
 	n := utf8.RuneCount(p)
+	c.breaks += bytes.Count(p, []byte{'\n'})
+	c.escaped += bytes.Count(p, []byte(`\n`))
+	c.last = p[len(p)-1]
 	if !c.spilled {
 		c.buf = append(c.buf, p...)
 		c.total += n
@@ -299,12 +505,21 @@ func (c *clipper) startSpill() {
 	c.buf = append([]byte(nil), all[:cut]...)
 }
 
-// writeFile appends p to the spill file; a failure stops spilling, removes
-// the partial file and is kept for the marker.
+// writeFile appends p to the spill file, up to spillMax bytes (cut
+// before a character that would pass it); a failure stops spilling,
+// removes the partial file and is kept for the marker.
 func (c *clipper) writeFile(p []byte) {
-	if c.file == nil {
+	if c.file == nil || c.diskCut {
 		return
 	}
+	if c.spillMax > 0 && c.written+int64(len(p)) > c.spillMax {
+		k := int(c.spillMax - c.written)
+		for k > 0 && k < len(p) && !utf8.RuneStart(p[k]) {
+			k--
+		}
+		p, c.diskCut = p[:k], true
+	}
+	c.written += int64(len(p))
 	if _, err := c.file.Write(p); err != nil {
 		c.file.Close()
 		c.spillErr = discardPartial(c.path, fmt.Errorf("writing %s: %w", c.path, err))
@@ -328,13 +543,22 @@ func discardPartial(path string, why error) error {
 
 // finish closes the spill file and returns the clip.
 func (c *clipper) finish() *clip {
+	if len(c.carry) > 0 { // a character that never got its rest
+		p := c.carry
+		c.carry = nil
+		if c.red != nil {
+			c.red.Write(p)
+		} else {
+			c.take(p)
+		}
+	}
 	if c.red != nil {
 		c.red.Close()
 		c.red = nil
 	}
 	if !c.spilled {
 		s := string(c.buf)
-		return &clip{head: s, tail: s, total: c.total, cap: c.cap}
+		return &clip{head: s, tail: s, total: c.total, cap: c.cap, label: c.header, holds: c.holds, lines: c.lineCount()}
 	}
 	if c.file != nil {
 		if err := c.file.Close(); err != nil {
@@ -342,8 +566,29 @@ func (c *clipper) finish() *clip {
 			c.path = ""
 		}
 	}
-	return &clip{head: string(c.buf), tail: c.tail.lastRunes(c.cap), total: c.total, cap: c.cap, path: c.path,
-		spillErr: c.spillErr, omitted: true, errLines: append(c.errs.first, c.errs.last...)}
+	cl := &clip{head: string(c.buf), tail: c.tail.lastRunes(c.cap), total: c.total, cap: c.cap, path: c.path,
+		spillErr: c.spillErr, omitted: true, errLines: append(c.errs.first, c.errs.last...),
+		label: c.header, holds: c.holds, lines: c.lineCount()}
+	if c.diskCut && c.path != "" {
+		cl.diskBytes = c.written
+	}
+	return cl
+}
+
+// lineCount is the lines of the text taken: a text result's newline
+// bytes, or for JSON text its \n escapes as well, as a person reads it.
+func (c *clipper) lineCount() int {
+	if c.total == 0 {
+		return 0
+	}
+	n := c.breaks
+	if c.header == "" {
+		n += c.escaped
+	}
+	if c.last != '\n' {
+		n++
+	}
+	return n
 }
 
 // truncate clips a whole result held in memory (no spill file).

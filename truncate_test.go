@@ -261,3 +261,66 @@ func BenchmarkClipper(b *testing.B) {
 type nopCloser struct{ io.Writer }
 
 func (nopCloser) Close() error { return nil }
+
+// TestSpillFileCapped: a result that outgrows TOOL_OUTPUT_SPILL_MAX_BYTES
+// (cat /dev/zero) stops growing on disk at the cap, on a character
+// boundary; memory stays the head and tail; the marker says the file was
+// cut too, and the model still sees the tail and the true total.
+func TestSpillFileCapped(t *testing.T) {
+	dir := t.TempDir()
+	cl := newClipper(2000, spillOpener(dir, "execute_shell_command", time.Unix(0, 0))).spillingAtMost(10001)
+	chunk := []byte(strings.Repeat("日", 1000)) // 3000 bytes a Write: the cap falls inside a character
+	for i := 0; i < 1000; i++ {
+		cl.Write(chunk)
+	}
+	cl.label("$ cat big\nexit code: 0\noutput:\n", shellHolds)
+	c := cl.finish()
+	st, err := os.Stat(c.onDisk())
+	if err != nil || st.Size() != 9999 {
+		t.Fatalf("spill file: %v, %d bytes, want 9999 (the whole characters within 10001)", err, st.Size())
+	}
+	got := c.text(2000)
+	if !strings.Contains(got, "cut on disk too: the file holds only its first 9999 bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)") ||
+		!strings.Contains(got, "(of 1000000)") || !strings.HasSuffix(got, "日日日") || utf8.RuneCountInString(got) > 2000 {
+		t.Errorf("capped spill's text: %.600q", got)
+	}
+}
+
+// TestTextClipLines: a text result's head and tail are cut at line
+// breaks when lines are short, within a long line otherwise, and the
+// offset in the marker is where the omitted text starts in the file.
+func TestTextClipLines(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		line func(i int) string
+	}{
+		{"short lines", func(i int) string { return fmt.Sprintf("line %d\n", i) }},
+		{"long lines", func(i int) string { return strings.Repeat(strconv.Itoa(i%10), 3000) + "\n" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			for i := 0; b.Len() < 200000; i++ {
+				b.WriteString(tc.line(i))
+			}
+			full := b.String()
+			dir := t.TempDir()
+			cl := newClipper(8000, spillOpener(dir, "execute_shell_command", time.Unix(0, 0)))
+			io.WriteString(cl, full)
+			cl.label("$ gen\nexit code: 0\noutput:\n", shellHolds)
+			c := cl.finish()
+			got := c.text(8000)
+			head, rest, _ := strings.Cut(strings.TrimPrefix(got, "$ gen\nexit code: 0\noutput:\n"), "\n[… ")
+			_, tail, _ := strings.Cut(rest, "]\n")
+			call, _ := markerCall(got)
+			off := num(call, "offset")
+			if head != full[:len(head)] || !strings.HasSuffix(full, tail) || off != utf8.RuneCountInString(head) || utf8.RuneCountInString(got) > 8000 {
+				t.Fatalf("head %d chars, offset %d, tail %d chars: not the text's own parts", len(head), off, len(tail))
+			}
+			short := tc.name == "short lines"
+			atBreak := (strings.HasSuffix(head, "\n") || full[len(head)] == '\n') && full[len(full)-len(tail)-1] == '\n'
+			if short != atBreak {
+				t.Errorf("cut at line breaks = %v, want %v (head ends %q, tail starts %q)", atBreak, short, lastRunes(head, 10), firstRunes(tail, 10))
+			}
+		})
+	}
+}

@@ -137,11 +137,9 @@ func renderViewer(s viewerState, width, height int) []string {
 	width, height = max(width, 20), max(height, 5)
 	listW := min(max(width/3, 16), 40)
 	bodyW := width - listW - 1
-	bodyH := height - 2
 	rows := []string{fitWidthMarked(" Tool outputs · ↑/↓ select · Tab pane · PgUp/PgDn scroll · f full/model · q close", width)}
-	body := wrapText(readableJSON(s.body()), bodyW)
-	maxScroll := max(len(body)-bodyH, 0)
-	scroll := min(s.scroll, maxScroll)
+	body, bodyH := s.layout(width, height)
+	scroll := min(s.scroll, max(len(body)-bodyH, 0))
 	// Each entry takes two rows: the tool's name, then the size and the
 	// caption (the command or path, which tells calls of one tool apart).
 	// The list scrolls to keep the selection in view.
@@ -167,14 +165,35 @@ func renderViewer(s viewerState, width, height int) []string {
 		}
 		rows = append(rows, fitWidthMarked(left, listW)+"│"+fitWidth(right, bodyW))
 	}
-	rows = append(rows, fitWidth(s.status(scroll, len(body), bodyH), width))
+	for _, r := range s.status(scroll, len(body), bodyH, width) {
+		rows = append(rows, fitWidth(r, width))
+	}
 	return rows
 }
 
-// status is the bottom line: what is shown and where the rest is.
-func (s viewerState) status(scroll, total, page int) string {
+// layout is the body's rows and how many of them show at once on a screen
+// of this size: the screen less the title and the status rows.
+func (s viewerState) layout(width, height int) (body []string, bodyH int) {
+	width, height = max(width, 20), max(height, 5)
+	body = wrapText(readableJSON(s.body()), width-min(max(width/3, 16), 40)-1)
+	return body, max(height-1-len(s.status(0, 0, 0, width)), 1)
+}
+
+// clampScroll keeps the scroll position within the body, so that after
+// End (which scrolls "to the end" however far that is) PgUp and ↑ move at
+// once.
+func (s viewerState) clampScroll(width, height int) viewerState {
+	body, bodyH := s.layout(width, height)
+	s.scroll = min(s.scroll, max(len(body)-bodyH, 0))
+	return s
+}
+
+// status is the bottom rows: what is shown and where the rest is. The
+// spill path is never cut (it is there to be copied): when the line is too
+// wide it gets a row of its own, wrapped only when wider than the screen.
+func (s viewerState) status(scroll, total, page, width int) []string {
 	if len(s.entries) == 0 {
-		return ""
+		return []string{""}
 	}
 	e := s.entries[s.sel]
 	what := "model-visible text"
@@ -189,7 +208,11 @@ func (s viewerState) status(scroll, total, page int) string {
 	if where == "" {
 		where = "not spilled"
 	}
-	return fmt.Sprintf(" %d/%d · %s · %s · %s", s.sel+1, len(s.entries), what, pos, where)
+	line := fmt.Sprintf(" %d/%d · %s · %s", s.sel+1, len(s.entries), what, pos)
+	if all := line + " · " + sanitize(where); stringWidth(all) <= width || e.path == "" {
+		return []string{all}
+	}
+	return append([]string{line}, wrapText(where, width)...)
 }
 
 // humanChars writes a character count briefly: 950, 12.3k, 1.2M.
@@ -242,6 +265,7 @@ func runViewer(sc screen, entries []viewerEntry, next func() (key, bool)) {
 		if s.showFull {
 			s.loadFull()
 		}
+		s = s.clampScroll(w, h)
 		sc.draw(renderViewer(s, w, h))
 		k, ok := next()
 		if !ok {
@@ -256,7 +280,7 @@ func runViewer(sc screen, entries []viewerEntry, next func() (key, bool)) {
 
 // ttyScreen draws on a terminal's alternate screen.
 type ttyScreen struct {
-	out     io.Writer
+	out     screenWriter
 	getSize func() (int, int)
 }
 
@@ -265,10 +289,15 @@ func (t ttyScreen) size() (int, int) { return t.getSize() }
 
 // draw writes the rows from the top left corner.
 func (t ttyScreen) draw(rows []string) {
-	var b strings.Builder
-	b.WriteString("\x1b[H")
-	b.WriteString(strings.Join(rows, "\r\n"))
-	io.WriteString(t.out, b.String())
+	var d drawing
+	d.ctl(ctlHome)
+	for i, r := range rows {
+		if i > 0 {
+			d.ctl(ctlNewline)
+		}
+		d.text(r)
+	}
+	t.out.draw(d)
 }
 
 // Escape sequences around the viewer: alternate screen and hidden cursor.

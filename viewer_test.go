@@ -144,3 +144,49 @@ func TestRunViewerFakeTerminal(t *testing.T) {
 		t.Errorf("final screen:\n%s", last)
 	}
 }
+
+// TestViewerEndThenBack: after End, PgUp and ↑ scroll back at once (End
+// is not a trap that only Home leaves), and Home is the top.
+func TestViewerEndThenBack(t *testing.T) {
+	long := viewerEntry{name: "execute_shell_command", caption: "seq", chars: 5000, model: strings.Repeat("row\n", 200) + "last row"}
+	keys := []key{{kind: keyTab}, {kind: keyEnd}, {kind: keyPgUp}, {kind: keyUp}, {kind: keyEnd}, {kind: keyUp}}
+	next := func() (key, bool) {
+		if len(keys) == 0 {
+			return key{}, false
+		}
+		k := keys[0]
+		keys = keys[1:]
+		return k, true
+	}
+	sc := &fakeScreen{w: 60, h: 12}
+	runViewer(sc, []viewerEntry{long}, next)
+	status := func(i int) string { return sc.draws[i][len(sc.draws[i])-1] }
+	for i, want := range []string{"rows 192-201 of 201", "rows 184-193 of 201", "rows 183-192 of 201", "rows 192-201 of 201", "rows 191-200 of 201"} {
+		if got := status(i + 2); !strings.Contains(got, want) {
+			t.Errorf("draw %d: status %q, want %q", i+2, got, want)
+		}
+	}
+}
+
+// TestViewerStatusKeepsPath: a spill path too long for the status line
+// gets a row of its own, whole, so it can be copied; wider than the
+// screen, it wraps without losing a character.
+func TestViewerStatusKeepsPath(t *testing.T) {
+	path := "/home/someone/.local/state/yaicli/chats/tool-outputs/20261205-005812-execute_shell_command.txt"
+	s := viewerState{entries: []viewerEntry{{name: "execute_shell_command", caption: "make", chars: 9000, model: "x", path: path}}}
+	for _, w := range []int{100, 120, 60} {
+		rows := renderViewer(s, w, 20)
+		if len(rows) != 20 {
+			t.Fatalf("width %d: %d rows, want 20", w, len(rows))
+		}
+		var tail string
+		for _, r := range rows[1:] {
+			if i := strings.Index(r, "/home/"); i >= 0 || tail != "" {
+				tail += strings.TrimRight(r[max(i, 0):], " ")
+			}
+		}
+		if !strings.HasSuffix(tail, path) && tail != path {
+			t.Errorf("width %d: the status rows hold %q, want the whole path %q:\n%s", w, tail, path, strings.Join(rows, "\n"))
+		}
+	}
+}

@@ -53,7 +53,9 @@ func webGet(ctx context.Context, client *http.Client, u string, timeout time.Dur
 }
 
 // fetchWebpage is fetch_webpage: the page as readable text, fetched through
-// client (the private-network guard).
+// client (the private-network guard), written to out as text; a labeler
+// gets the header (the URL, and whether the download was cut), so the
+// model reads the page's lines as lines and the spill file is the text.
 func fetchWebpage(ctx context.Context, client *http.Client, args map[string]any, out io.Writer, timeout time.Duration, yaicliVersion string) error {
 	u := argString(args, "url", "")
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
@@ -67,7 +69,29 @@ func fetchWebpage(ctx context.Context, client *http.Client, args map[string]any,
 	if strings.Contains(ctype, "html") || strings.Contains(strings.ToLower(text[:min(len(text), 512)]), "<html") {
 		text = htmlText(text)
 	}
-	return writeJSON(out, map[string]any{"url": u, "success": true, "content": text, "truncated_download": len(body) >= webDownloadMax})
+	if _, err := io.WriteString(out, text); err != nil {
+		return err
+	}
+	if l, ok := out.(labeler); ok {
+		l.label(pageHeader(u, len(body) >= webDownloadMax, text == ""), pageHolds)
+	}
+	return nil
+}
+
+// pageHolds is what the spill file of a fetched page holds, for its marker.
+const pageHolds = "the page's text as extracted, without the header above"
+
+// pageHeader is the lines above a page's text: its URL, whether the
+// download stopped at webDownloadMax, and where the text starts.
+func pageHeader(u string, cut, empty bool) string {
+	h := "url: " + u + "\n"
+	if cut {
+		h += fmt.Sprintf("download cut at %d bytes: the page is longer\n", webDownloadMax)
+	}
+	if empty {
+		return h + "(no text)\n"
+	}
+	return h + "text:\n"
 }
 
 var (

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,13 +30,13 @@ func TestFetchWebpage(t *testing.T) {
 	defer srv.Close()
 	var out bytes.Buffer
 	web := netGuard{allowHosts: []string{"127.0.0.1"}}.client() // the test page is on loopback
-	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, &out, 5*time.Second, "test"); err != nil {
+	cl := newClipper(0, nil)
+	if err := fetchWebpage(t.Context(), web, map[string]any{"url": srv.URL}, resultWriter{w: cl, c: cl}, 5*time.Second, "test"); err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]any
-	json.Unmarshal(out.Bytes(), &m)
-	if m["content"] != "Hello from the page" || m["success"] != true {
-		t.Errorf("fetch = %v", m)
+	c := cl.finish()
+	if got, want := c.modelText(), "url: "+srv.URL+"\ntext:\nHello from the page"; got != want || c.headText() != "Hello from the page" {
+		t.Errorf("fetch = %q (text %q), want %q", got, c.headText(), want)
 	}
 	err := fetchWebpage(t.Context(), web, map[string]any{"url": "http://no-such-host.invalid/"}, &out, 2*time.Second, "test")
 	if err == nil || !strings.Contains(err.Error(), "may be offline") {
@@ -72,5 +75,33 @@ func TestWebSearch(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": "searxng"})
 	if err := webSearch(t.Context(), cfg, newNetGuard(cfg).client(), map[string]any{"query": "go"}, io.Discard); err == nil || !strings.Contains(err.Error(), "needs WEB_SEARCH_URL") {
 		t.Errorf("searxng without URL: %v", err)
+	}
+}
+
+// TestFetchedPageSpillsText: a page longer than fetch_webpage's cap reaches
+// the model as its text's head and tail under the URL, and the spill file
+// holds the page's text as extracted, line for line.
+func TestFetchedPageSpillsText(t *testing.T) {
+	var page strings.Builder
+	page.WriteString("<html><body>")
+	for i := 0; page.Len() < 300000; i++ {
+		fmt.Fprintf(&page, "<p>paragraph %d of the page &amp; its text</p>", i)
+	}
+	page.WriteString("</body></html>")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, page.String())
+	}))
+	defer srv.Close()
+	cfg, _ := load(t, "", nil, map[string]string{"FETCH_ALLOW_HOSTS": "127.0.0.1", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
+	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	m := tb.call(t.Context(), call("w", "fetch_webpage", fmt.Sprintf(`{"url": %q}`, srv.URL)))
+	full, err := os.ReadFile(m.clip.onDisk())
+	if err != nil || string(full) != htmlText(page.String()) {
+		t.Fatalf("spill file: %v; holds %d bytes, want the page's text (%d)", err, len(full), len(htmlText(page.String())))
+	}
+	if !strings.HasPrefix(m.Content, "url: "+srv.URL+"\ntext:\nparagraph 0 of the page & its text\n") || strings.Contains(m.Content, `\n`) ||
+		!strings.Contains(m.Content, "(the page's text as extracted") || !strings.HasSuffix(m.Content, strings.TrimSpace(string(full[len(full)-40:]))) {
+		t.Errorf("fetched page as the model reads it: %.200q … %.200q", m.Content, m.Content[len(m.Content)-200:])
 	}
 }

@@ -1,0 +1,741 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The prompt caches of Anthropic and OpenAI, simulated by their documented
+// rules (see the README's prompt-caching paragraph), behind an httptest
+// server that speaks each wire and reports usage as the provider does; a
+// scripted agent session of six questions runs against it.
+
+const (
+	simMinPrefix  = 1024            // the smallest prefix either cache keeps (Sonnet; OpenAI)
+	simLookBack   = 20              // blocks Anthropic looks back from a breakpoint for a write
+	simOpenAIStep = 128             // OpenAI caches in steps of this many tokens
+	simTTL        = 5 * time.Minute // both caches' lifetime, refreshed by a hit
+)
+
+// simUnit is one block of a prompt as a cache sees it: its hash chained
+// over everything before it, its tokens, and its breakpoint (Anthropic).
+type simUnit struct {
+	hash   [32]byte
+	tokens int
+	mark   bool
+	ttl    time.Duration
+}
+
+// simTotals is what the provider reported over a session, and what it saw.
+type simTotals struct {
+	requests, prompt, cached, written int
+	breaks                            int // requests whose prompt was not the last one's with more appended
+	misses                            int // requests that appended to the last one but did not read all of it
+	keys                              map[string]bool
+}
+
+// cacheSim is a provider with a prompt cache: Anthropic's (explicit
+// breakpoints, 20-block look-back, at most 4 marks) or OpenAI's (exact
+// prefix from 1024 tokens in 128-token steps). Its clock is virtual: each
+// request takes simTurnaround, and pause moves it on.
+type cacheSim struct {
+	t          testing.TB
+	anthropic  bool
+	fam        family
+	srv        *httptest.Server
+	mu         sync.Mutex
+	now        time.Time
+	entries    map[[32]byte]time.Time // a cached prefix's end -> when it expires
+	prev       [][32]byte             // the last request's message units
+	lastPrompt int                    // the last request's prompt tokens
+	tot        simTotals
+	script     []simQuestion
+	memo       map[string]int
+}
+
+// simTurnaround is the virtual time one request and its tools take.
+const simTurnaround = 12 * time.Second
+
+// newCacheSim starts a simulated provider answering with script.
+func newCacheSim(t testing.TB, anthropic bool, script []simQuestion) *cacheSim {
+	s := &cacheSim{t: t, anthropic: anthropic, fam: familyOf("gpt-4.1"), entries: map[[32]byte]time.Time{}, script: script,
+		memo: map[string]int{}, now: time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC), tot: simTotals{keys: map[string]bool{}}}
+	if anthropic {
+		s.fam = familyOf("claude-sonnet-4-5")
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// pause moves the virtual clock on, as a person reading an answer does.
+func (s *cacheSim) pause(d time.Duration) {
+	s.mu.Lock()
+	s.now = s.now.Add(d)
+	s.mu.Unlock()
+}
+
+// totals is what the provider reported so far.
+func (s *cacheSim) totals() simTotals {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tot
+}
+
+// tokens counts a unit's text, memoised: a session sends the same blocks
+// again and again.
+func (s *cacheSim) tokens(text string) int {
+	if n, ok := s.memo[text]; ok {
+		return n
+	}
+	n := s.fam.tokens(text) + 4
+	s.memo[text] = n
+	return n
+}
+
+// unit chains one block onto the prefix before it.
+func (s *cacheSim) unit(prev [32]byte, role string, block map[string]any) simUnit {
+	u := simUnit{ttl: simTTL}
+	if cc, ok := block["cache_control"].(map[string]any); ok {
+		u.mark = true
+		if cc["ttl"] == "1h" {
+			u.ttl = time.Hour
+		}
+		delete(block, "cache_control") // a mark is not part of the cached text
+	}
+	b, _ := json.Marshal(block)
+	u.tokens = s.tokens(string(b))
+	u.hash = sha256.Sum256(append(append(prev[:], role...), b...))
+	return u
+}
+
+// serve answers one request on the wire the simulator speaks. With
+// YAICLI_SIMTRACE set it prints a line per request: its units, marks,
+// prompt, cached and written tokens, and whether it changed the history.
+func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = s.now.Add(simTurnaround)
+	var units []simUnit
+	var msgs int // units before the messages: tools and system
+	var reject string
+	if s.anthropic {
+		units, msgs, reject = s.anthropicUnits(raw)
+	} else {
+		units, msgs = s.openaiUnits(raw)
+	}
+	if reject != "" {
+		w.WriteHeader(400)
+		fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","message":%q}}`, reject)
+		return
+	}
+	broke := s.countBreak(units[msgs:])
+	var u usage
+	if s.anthropic {
+		u = s.anthropicCache(units)
+	} else {
+		u = s.openaiCache(units)
+	}
+	if want := s.lastPrompt / simOpenAIStep * simOpenAIStep; !broke && s.lastPrompt >= simMinPrefix && u.CachedTokens < want {
+		s.tot.misses++
+	}
+	s.lastPrompt = u.PromptTokens
+	if os.Getenv("YAICLI_SIMTRACE") != "" { // a line per request: go test -run PromptCacheSession -v
+		var ms []int
+		for i, un := range units {
+			if un.mark {
+				ms = append(ms, i)
+			}
+		}
+		fmt.Printf("req %2d: units %4d marks %v prompt %7d cached %7d written %7d broke %v\n", s.tot.requests+1, len(units), ms, u.PromptTokens, u.CachedTokens, u.CacheWriteTokens, broke)
+	}
+	s.tot.requests++
+	s.tot.prompt += u.PromptTokens
+	s.tot.cached += u.CachedTokens
+	s.tot.written += u.CacheWriteTokens
+	q, round := s.position(raw)
+	w.Header().Set("Content-Type", "text/event-stream")
+	if s.anthropic {
+		io.WriteString(w, simAnthropicReply(s.script, q, round, u))
+	} else {
+		io.WriteString(w, simOpenAIReply(s.script, q, round, u))
+	}
+}
+
+// countBreak counts a request whose messages are not the last request's
+// with more appended (a reduction changed the history), and says whether
+// this one is such.
+func (s *cacheSim) countBreak(units []simUnit) bool {
+	hashes := make([][32]byte, len(units))
+	for i, u := range units {
+		hashes[i] = u.hash
+	}
+	broke := len(s.prev) > 0 && (len(hashes) < len(s.prev) || hashes[len(s.prev)-1] != s.prev[len(s.prev)-1])
+	if broke {
+		s.tot.breaks++
+	}
+	s.prev = hashes
+	return broke
+}
+
+// anthropicUnits are a Messages request's blocks: tools, system, then each
+// message's content, and the API's refusal of bad marks, if any.
+func (s *cacheSim) anthropicUnits(raw []byte) ([]simUnit, int, string) {
+	var req struct {
+		Tools    []map[string]any
+		System   json.RawMessage
+		Messages []struct {
+			Role    string
+			Content []map[string]any
+		}
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		s.t.Errorf("anthropic request: %v", err)
+	}
+	var units []simUnit
+	add := func(role string, b map[string]any) {
+		var prev [32]byte
+		if len(units) > 0 {
+			prev = units[len(units)-1].hash
+		}
+		units = append(units, s.unit(prev, role, b))
+	}
+	for _, t := range req.Tools {
+		add("tool", t)
+	}
+	var system []map[string]any
+	if json.Unmarshal(req.System, &system) != nil {
+		var text string
+		json.Unmarshal(req.System, &text)
+		system = []map[string]any{{"type": "text", "text": text}}
+	}
+	for _, b := range system {
+		add("system", b)
+	}
+	msgs := len(units)
+	for _, m := range req.Messages {
+		for _, b := range m.Content {
+			_, marked := b["cache_control"]
+			switch {
+			case marked && (b["type"] == "thinking" || b["type"] == "redacted_thinking"):
+				return nil, 0, "messages: thinking blocks cannot be cached with cache_control"
+			case b["type"] == "text" && b["text"] == "":
+				return nil, 0, "messages: text content blocks must be non-empty"
+			}
+			add(m.Role, b)
+		}
+	}
+	marks := 0
+	for _, u := range units {
+		if u.mark {
+			marks++
+		}
+	}
+	if marks > maxBreakpoints {
+		return nil, 0, fmt.Sprintf("A maximum of 4 blocks with cache_control may be provided. Found %d.", marks)
+	}
+	return units, msgs, ""
+}
+
+// anthropicCache reads the longest prefix written earlier that ends within
+// 20 blocks before a breakpoint, and writes up to every breakpoint past it.
+func (s *cacheSim) anthropicCache(units []simUnit) usage {
+	cum := make([]int, len(units))
+	total := 0
+	for i, u := range units {
+		total += u.tokens
+		cum[i] = total
+	}
+	read, last := 0, -1
+	for p, u := range units {
+		if !u.mark {
+			continue
+		}
+		last = p
+		for j := p; j >= 0 && j >= p-simLookBack; j-- {
+			if exp, ok := s.entries[units[j].hash]; ok && exp.After(s.now) {
+				if cum[j] > read {
+					read = cum[j]
+					s.entries[units[j].hash] = s.now.Add(units[p].ttl)
+				}
+				break
+			}
+		}
+	}
+	written := 0
+	for p, u := range units {
+		if u.mark && cum[p] >= simMinPrefix && cum[p] > read {
+			s.entries[u.hash] = s.now.Add(u.ttl)
+			if p == last {
+				written = cum[p] - read
+			}
+		}
+	}
+	return usage{PromptTokens: total, CachedTokens: read, CacheWriteTokens: written}
+}
+
+// openaiUnits are a chat request's tools, then its messages, in order.
+func (s *cacheSim) openaiUnits(raw []byte) ([]simUnit, int) {
+	var req struct {
+		Tools          []map[string]any
+		Messages       []map[string]any
+		PromptCacheKey string `json:"prompt_cache_key"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		s.t.Errorf("openai request: %v", err)
+	}
+	if req.PromptCacheKey != "" {
+		s.tot.keys[req.PromptCacheKey] = true
+	}
+	var units []simUnit
+	var prev [32]byte
+	for _, t := range req.Tools {
+		units = append(units, s.unit(prev, "tool", t))
+		prev = units[len(units)-1].hash
+	}
+	msgs := len(units)
+	for _, m := range req.Messages {
+		units = append(units, s.unit(prev, "message", m))
+		prev = units[len(units)-1].hash
+	}
+	return units, msgs
+}
+
+// openaiCache reads the longest cached exact prefix, rounded down to
+// 128-token steps, from 1024 tokens; then the whole prompt is cached.
+func (s *cacheSim) openaiCache(units []simUnit) usage {
+	total, matched, broken := 0, 0, false
+	for _, u := range units {
+		total += u.tokens
+		if exp, ok := s.entries[u.hash]; !broken && ok && exp.After(s.now) {
+			matched = total
+		} else {
+			broken = true
+		}
+	}
+	cached := 0
+	if matched >= simMinPrefix {
+		cached = matched / simOpenAIStep * simOpenAIStep
+	}
+	if total >= simMinPrefix {
+		for _, u := range units {
+			s.entries[u.hash] = s.now.Add(simTTL)
+		}
+	}
+	return usage{PromptTokens: total, CachedTokens: cached}
+}
+
+// questionRE finds the question a request is about.
+var questionRE = regexp.MustCompile(`question (\d+):`)
+
+// position is the question a request answers (its last user message) and
+// the tool round it is in (the assistant messages since).
+func (s *cacheSim) position(raw []byte) (q, round int) {
+	var req struct {
+		Messages []struct {
+			Role    string
+			Content json.RawMessage
+		}
+	}
+	json.Unmarshal(raw, &req)
+	for i := len(req.Messages) - 1; i >= 0; i-- {
+		m := req.Messages[i]
+		if mm := questionRE.FindSubmatch(m.Content); m.Role == "user" && mm != nil && !bytes.Contains(m.Content, []byte("tool_result")) {
+			fmt.Sscan(string(mm[1]), &q)
+			return q, round
+		}
+		if m.Role == "assistant" {
+			round++
+		}
+	}
+	s.t.Errorf("a request without a question")
+	return 0, 0
+}
+
+// simQuestion is one question of the scripted session: its tool rounds,
+// each a list of call ids, and the answer after them.
+type simQuestion struct {
+	rounds [][]string
+	answer string
+}
+
+// simSession is six questions of 4 to 6 tool rounds each, one to two
+// calls a round, and one round of 12 parallel calls (24 blocks: more than
+// Anthropic's look-back), deterministic.
+func simSession() []simQuestion {
+	r := rand.New(rand.NewPCG(33, 2026))
+	var qs []simQuestion
+	for q := 1; q <= 6; q++ {
+		var sq simQuestion
+		for round := 0; round < 4+r.IntN(3); round++ {
+			n := 1 + r.IntN(2)
+			if q == 3 && round == 1 {
+				n = 12
+			}
+			var ids []string
+			for c := 0; c < n; c++ {
+				ids = append(ids, fmt.Sprintf("q%d-r%d-c%d", q, round, c))
+			}
+			sq.rounds = append(sq.rounds, ids)
+		}
+		sq.answer = fmt.Sprintf("answer %d: ", q) + strings.Repeat("the outputs agree; nothing failed in this part. ", 8)
+		qs = append(qs, sq)
+	}
+	return qs
+}
+
+// simOutput is the output of call id: a log, a CSV table, build output or
+// command output, 1 to 40 KB (most small, a few large), the same every run.
+func simOutput(id string) string {
+	h := fnv.New64a()
+	io.WriteString(h, id)
+	r := rand.New(rand.NewPCG(h.Sum64(), 7))
+	u := r.Float64()
+	size := 1024 + int(u*u*u*39*1024)
+	if strings.Contains(id, "q3-r1-") {
+		size = 1024 + r.IntN(2048)
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		switch r.Uint64() % 4 {
+		case 0:
+			b.WriteString(logText(int(h.Sum64()%50)+i, 1))
+		case 1:
+			fmt.Fprintf(&b, "%d,2026-11-%02d,eu-west-%d,SKU-%05d,%d,%d.%02d,%s\n", i, 1+i%28, i%3, r.IntN(99999), r.IntN(40), r.IntN(900), r.IntN(100), []string{"shipped", "open", "returned"}[i%3])
+		case 2:
+			fmt.Fprintf(&b, "internal/store/shard_%d.go:%d:%d: warning: result of fmt.Sprintf call not used (unusedresult)\n", i%9, 10+r.IntN(900), 2+r.IntN(40))
+		default:
+			fmt.Fprintf(&b, "-rw-r--r-- 1 build build %7d Nov %2d 12:%02d artifact-%04d.tar.zst\n", r.IntN(9999999), 1+i%28, i%60, r.IntN(9999))
+		}
+	}
+	return b.String()
+}
+
+// simReplyCalls is the step for question q's round: the calls to make, or
+// none when the answer is due.
+func simReplyCalls(script []simQuestion, q, round int) []string {
+	if q < 1 || q > len(script) || round >= len(script[q-1].rounds) {
+		return nil
+	}
+	return script[q-1].rounds[round]
+}
+
+// simAnthropicReply is a Messages stream: a text block, the tool_use
+// blocks or none, and usage in message_start and message_delta, as the
+// API sends them.
+func simAnthropicReply(script []simQuestion, q, round int, u usage) string {
+	var b strings.Builder
+	ev := func(kind string, v any) {
+		j, _ := json.Marshal(v)
+		fmt.Fprintf(&b, "event: %s\ndata: %s\n\n", kind, j)
+	}
+	use := map[string]any{"input_tokens": u.PromptTokens - u.CachedTokens - u.CacheWriteTokens,
+		"cache_creation_input_tokens": u.CacheWriteTokens, "cache_read_input_tokens": u.CachedTokens, "output_tokens": 1}
+	ev("message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_01Sim", "type": "message", "role": "assistant",
+		"model": "claude-sonnet-4-5-20250929", "content": []any{}, "stop_reason": nil, "usage": use}})
+	calls := simReplyCalls(script, q, round)
+	text := fmt.Sprintf("Round %d: checking %d more outputs.", round+1, len(calls))
+	if calls == nil && q >= 1 && q <= len(script) {
+		text = script[q-1].answer
+	}
+	ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+	ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": text}})
+	ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	for i, id := range calls {
+		ev("content_block_start", map[string]any{"type": "content_block_start", "index": i + 1,
+			"content_block": map[string]any{"type": "tool_use", "id": "toolu_" + id, "name": "run_check", "input": map[string]any{}}})
+		ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": i + 1,
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": fmt.Sprintf(`{"id": %q}`, id)}})
+		ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": i + 1})
+	}
+	stop := "end_turn"
+	if calls != nil {
+		stop = "tool_use"
+	}
+	use["output_tokens"] = 40 + 30*len(calls)
+	ev("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil}, "usage": use})
+	ev("message_stop", map[string]any{"type": "message_stop"})
+	return b.String()
+}
+
+// simOpenAIReply is a chat completions stream: text or tool calls, then
+// the usage chunk include_usage asks for, with the cached tokens.
+func simOpenAIReply(script []simQuestion, q, round int, u usage) string {
+	calls := simReplyCalls(script, q, round)
+	ev := []string{chunkJSON(map[string]any{"role": "assistant", "content": ""}, nil)}
+	finish := "tool_calls"
+	if calls == nil {
+		finish = "stop"
+		if q >= 1 && q <= len(script) {
+			ev = append(ev, chunkJSON(map[string]any{"content": script[q-1].answer}, nil))
+		}
+	}
+	for i, id := range calls {
+		ev = append(ev, chunkJSON(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": "call_" + id, "type": "function",
+			"function": map[string]any{"name": "run_check", "arguments": fmt.Sprintf(`{"id": %q}`, id)}}}}, nil))
+	}
+	ev = append(ev, chunkJSON(map[string]any{}, finish))
+	ev = append(ev, fmt.Sprintf(`{"id":"chatcmpl-Sim","object":"chat.completion.chunk","created":1764925200,"model":"gpt-4.1-2025-04-14","choices":[],`+
+		`"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d,"prompt_tokens_details":{"cached_tokens":%d,"audio_tokens":0},`+
+		`"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}}`,
+		u.PromptTokens, 40, u.PromptTokens+40, u.CachedTokens))
+	return sseBody(ev...)
+}
+
+// runCheck is the scripted session's tool: it prints call id's output
+// and changes nothing, so it runs without approval.
+var runCheck = tool{name: "run_check", desc: "run a check and print its output",
+	params: `{"type":"object","properties":{"id":{"type":"string","description":"which check"}},"required":["id"]}`,
+	run: func(_ context.Context, args map[string]any, out io.Writer) error {
+		id, _ := args["id"].(string)
+		_, err := io.WriteString(out, simOutput(id))
+		return err
+	}}
+
+// cacheRun is one session's figures.
+type cacheRun struct {
+	sim        simTotals
+	reported   totals // yaicli's json result
+	reductions int    // context.mask and context.trim events
+}
+
+// saved is the share of the input cost the cache saved: Anthropic reads
+// at 0.1x and writes at 1.25x, OpenAI's gpt-4.1 reads at 0.25x.
+func (c cacheRun) saved(anthropic bool) float64 {
+	p := float64(c.sim.prompt)
+	if p == 0 {
+		return 0
+	}
+	plain := p - float64(c.sim.cached+c.sim.written)
+	if anthropic {
+		return 1 - (plain+0.1*float64(c.sim.cached)+1.25*float64(c.sim.written))/p
+	}
+	return 1 - (plain+0.25*float64(c.sim.cached))/p
+}
+
+// share is the part of the prompt tokens read from the cache.
+func (c cacheRun) share() float64 { return float64(c.sim.cached) / max(float64(c.sim.prompt), 1) }
+
+// runCacheSession runs the scripted session as a REPL would, one agent
+// over six turns, on the default path (temp HOME, default directories and
+// caps), against a simulated provider under budgetTokens (0: the model's
+// default budget), and returns what both sides counted.
+func runCacheSession(t testing.TB, anthropic bool, budgetTokens int, env map[string]string) cacheRun {
+	script := simSession()
+	sim := newCacheSim(t, anthropic, script)
+	vals := map[string]string{"HOME": t.TempDir(), "YAI_PROVIDER": "openai", "YAI_MODEL": "gpt-4.1", "YAI_BASE_URL": sim.srv.URL + "/v1", "YAI_API_KEY": "sk-test-0123456789abcdef"}
+	if anthropic {
+		vals["YAI_PROVIDER"], vals["YAI_MODEL"] = "anthropic", "claude-sonnet-4-5"
+	}
+	for k, v := range env {
+		vals[k] = v
+	}
+	var warn bytes.Buffer
+	cfg, err := loadConfig(configSources{env: func(k string) string { return vals[k] }, tmpDir: t.TempDir(), home: vals["HOME"], now: time.Now}, &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var events, diag bytes.Buffer
+	ev := newEvents(formatJSON, &events, time.Now)
+	win := modelWindow{budget: budgetFor(budgetTokens, cfg.Model, windowOf(cfg.Model), "the table")}
+	a := newAgent(cfg, newClient(cfg, io.Discard).send, win, newToolbox(cfg, io.Discard, nil, []tool{runCheck}),
+		agentIO{answer: io.Discard, raw: true, diag: &diag, ev: ev})
+	h := []message{{Role: "system", Content: fillRole(cfg, builtinRoles[roleDefault])}}
+	for q := range script {
+		h = append(h, message{Role: "user", Content: fmt.Sprintf("question %d: what do checks of part %d say?", q+1, q+1)})
+		if h, err = a.eventTurn(context.Background(), h); err != nil {
+			t.Fatalf("question %d: %v\n%s", q+1, err, diag.String())
+		}
+		sim.pause(time.Duration(30+15*q) * time.Second)
+	}
+	ev.finish(0)
+	var result struct {
+		Usage   totals
+		Context []map[string]any
+	}
+	if err := json.Unmarshal(events.Bytes(), &result); err != nil {
+		t.Fatalf("json result: %v", err)
+	}
+	return cacheRun{sim: sim.totals(), reported: result.Usage, reductions: len(result.Context)}
+}
+
+// cacheRow is one run of the session: a provider, a budget (0: the
+// model's default, 10M: an ideal append-only client that never reduces)
+// and extra settings.
+type cacheRow struct {
+	name      string
+	anthropic bool
+	budget    int
+	env       map[string]string
+}
+
+// cacheRows are the runs the test and the benchmark make: each provider
+// at the default budget and at 40k, with the default low-water mark and
+// with 0.6, and the ideal client.
+func cacheRows() []cacheRow {
+	var rows []cacheRow
+	for _, p := range []struct {
+		name      string
+		anthropic bool
+	}{{"anthropic", true}, {"openai-gpt-4.1", false}} {
+		rows = append(rows, cacheRow{p.name + "/ideal", p.anthropic, 10_000_000, nil})
+		for _, b := range []int{0, 40000} {
+			rows = append(rows, cacheRow{fmt.Sprintf("%s/%s", p.name, budgetName(b)), p.anthropic, b, nil},
+				cacheRow{fmt.Sprintf("%s/%s/mark-0.6", p.name, budgetName(b)), p.anthropic, b, map[string]string{"YAI_CONTEXT_TRIM_TARGET": "0.6"}})
+		}
+	}
+	return rows
+}
+
+// budgetName names a budget: 0 is the model's default.
+func budgetName(budget int) string {
+	if budget == 0 {
+		return "default"
+	}
+	return fmt.Sprint(budget)
+}
+
+// TestPromptCacheSession runs the scripted session against both simulated
+// caches (cacheRows). In every run yaicli's reported prompt, cached and
+// written tokens are the provider's, and every request that only appends
+// to the last one reads all of the last one from the cache (the
+// breakpoints slide with the conversation, past a round of 24 blocks).
+// The ideal client saves at least 77% of Anthropic's input cost and
+// caches at least 88% of OpenAI's prompt, and so does yaicli with
+// OpenAI's window at the default budget; the other figures are printed,
+// as they rest on how reductions keep the prefix (trim.go, mask.go).
+func TestPromptCacheSession(t *testing.T) {
+	t.Parallel()
+	for _, row := range cacheRows() {
+		got := runCacheSession(t, row.anthropic, row.budget, row.env)
+		if got.reported.CachedTokens != got.sim.cached || got.reported.CacheWriteTokens != got.sim.written || got.reported.PromptTokens != got.sim.prompt {
+			t.Errorf("%s: yaicli reported %d prompt, %d cached, %d written; the provider %d, %d, %d",
+				row.name, got.reported.PromptTokens, got.reported.CachedTokens, got.reported.CacheWriteTokens, got.sim.prompt, got.sim.cached, got.sim.written)
+		}
+		if got.sim.misses > 0 {
+			t.Errorf("%s: %d requests appended to the last one but did not read all of it from the cache", row.name, got.sim.misses)
+		}
+		t.Logf("%-34s %d requests, %7d prompt tokens, %5.1f%% cached, %7d written, %5.1f%% of input cost saved, %2d reductions (%2d requests changed the history)",
+			row.name, got.sim.requests, got.sim.prompt, 100*got.share(), got.sim.written, 100*got.saved(row.anthropic), got.reductions, got.sim.breaks)
+		ideal := strings.HasSuffix(row.name, "/ideal")
+		switch {
+		case row.anthropic && ideal && got.saved(true) < 0.77:
+			t.Errorf("%s saved %.1f%% of the input cost, want >= 77%%", row.name, 100*got.saved(true))
+		case !row.anthropic && (ideal || row.budget == 0) && got.share() < 0.88:
+			t.Errorf("%s cached %.1f%% of the prompt tokens, want >= 88%%", row.name, 100*got.share())
+		}
+		if !row.anthropic && len(got.sim.keys) != 1 {
+			t.Errorf("%s: %d distinct prompt_cache_key values in one session, want 1", row.name, len(got.sim.keys))
+		}
+	}
+}
+
+// BenchmarkPromptCache reports each run's cached share and the share of
+// the input cost saved (cacheRows). Run with:
+// go test -run XXX -bench PromptCache -benchtime 1x
+func BenchmarkPromptCache(b *testing.B) {
+	for _, row := range cacheRows() {
+		b.Run(row.name, func(b *testing.B) {
+			for b.Loop() {
+				got := runCacheSession(b, row.anthropic, row.budget, row.env)
+				b.ReportMetric(100*got.share(), "cached-%")
+				b.ReportMetric(100*got.saved(row.anthropic), "saved-%")
+				b.ReportMetric(float64(got.sim.prompt), "prompt-tokens")
+				b.ReportMetric(float64(got.reductions), "reductions")
+			}
+		})
+	}
+}
+
+// TestUsageTally: reported usage sums per session and per turn (a request
+// ending with the person's message starts one); the cost line is there
+// only for a model in the price table, from its list prices (writes at
+// 2x with the 1-hour cache), and says where they come from.
+func TestUsageTally(t *testing.T) {
+	q := []message{{Role: "user", Content: "q"}}
+	round := []message{{Role: "user", Content: "q"}, {Role: "assistant", ToolCalls: []toolCall{call("c1", "x", "{}")}}, {Role: "tool", ToolCallID: "c1", Content: "r"}}
+	var tally usageTally
+	tally.add(usage{PromptTokens: 10000, CompletionTokens: 100, CacheWriteTokens: 9000}, q)
+	tally.add(usage{PromptTokens: 12000, CompletionTokens: 100, CachedTokens: 9000, CacheWriteTokens: 2900}, round)
+	tally.add(usage{PromptTokens: 13000, CompletionTokens: 200, CachedTokens: 11900, CacheWriteTokens: 1000}, append(round, message{Role: "assistant", Content: "a"}, message{Role: "user", Content: "q2"}))
+	if want := (usageSum{Requests: 3, Prompt: 35000, Cached: 20900, Written: 12900, Completion: 400}); tally.session != want {
+		t.Errorf("session = %+v, want %+v", tally.session, want)
+	}
+	if want := (usageSum{Requests: 1, Prompt: 13000, Cached: 11900, Written: 1000, Completion: 200}); tally.turn != want {
+		t.Errorf("turn = %+v, want %+v", tally.turn, want)
+	}
+	for _, c := range []struct {
+		model, ttl string
+		want       string
+	}{
+		// input: 1200*3 + 20900*0.30 + 12900*3.75 = 58,245 micro-dollars of 105,000; output 400*15 = 6,000
+		{"claude-sonnet-4-5-20250929", "5m", "$0.0642 (input $0.0582, the cache saved 45% of it; output $0.0060) at claude-sonnet-4's list prices, platform.claude.com"},
+		// writes at 6.00: 1200*3 + 20900*0.30 + 12900*6 = 87,270
+		{"anthropic/claude-sonnet-4.5", "1h", "$0.0933 (input $0.0873, the cache saved 17% of it; output $0.0060)"},
+		// 14100*2 + 20900*0.5 = 38,650 of 70,000 (gpt-4.1 bills writes as plain input); output 400*8
+		{"gpt-4.1-2025-04-14", "5m", "$0.0418 (input $0.0386, the cache saved 45% of it; output $0.0032) at gpt-4.1's list prices, openai.com"},
+		{"gpt-4.1-mini", "5m", "at gpt-4.1-mini's"},
+		{"llama3.1:8b", "5m", ""},
+	} {
+		cfg := &config{Model: c.model, sampling: sampling{CacheTTL: c.ttl}}
+		got := tally.costLine(cfg)
+		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("costLine(%s, %s) = %q, want %q", c.model, c.ttl, got, c.want)
+		}
+	}
+	var b strings.Builder
+	cfg := &config{Model: "gpt-4o"}
+	tally.writeUsage(&b, cfg)
+	if !strings.Contains(b.String(), "this session (reported)        35000  prompt tokens in 3 requests, 59.7% read from the prompt cache, 12900 written to it; 400 answer tokens") ||
+		!strings.Contains(b.String(), "this turn (reported)           13000  prompt tokens in 1 request, 91.5%") || !strings.Contains(b.String(), "cost of this session") {
+		t.Errorf("/context lines:\n%s", b.String())
+	}
+	if line := tally.verboseLine(cfg); !strings.HasPrefix(line, "yaicli: usage: 35000 prompt tokens") || !strings.Contains(line, "; cost $") {
+		t.Errorf("verbose line = %q", line)
+	}
+	var none strings.Builder
+	(usageTally{}).writeUsage(&none, cfg)
+	if none.Len() != 0 {
+		t.Errorf("no requests yet, yet /context says %q", none.String())
+	}
+}
+
+// TestUsageEventsCarryCache: the stream-json usage event has each
+// request's cached and written tokens, and the result their sums.
+func TestUsageEventsCarryCache(t *testing.T) {
+	var b bytes.Buffer
+	ev := newEvents(formatStreamJSON, &b, func() time.Time { return time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC) })
+	ev.usage(usage{PromptTokens: 5000, CompletionTokens: 10, CachedTokens: 4000, CacheWriteTokens: 900}, 4900)
+	ev.usage(usage{PromptTokens: 6000, CompletionTokens: 10, CachedTokens: 4900, CacheWriteTokens: 1000}, 5900)
+	ev.finish(0)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	var first, result struct {
+		Type             string
+		CachedTokens     int `json:"cached_tokens"`
+		CacheWriteTokens int `json:"cache_write_tokens"`
+		Usage            totals
+	}
+	json.Unmarshal([]byte(lines[0]), &first)
+	json.Unmarshal([]byte(lines[len(lines)-1]), &result)
+	if first.Type != "usage" || first.CachedTokens != 4000 || first.CacheWriteTokens != 900 {
+		t.Errorf("usage event = %s", lines[0])
+	}
+	if result.Type != "result" || result.Usage.CachedTokens != 8900 || result.Usage.CacheWriteTokens != 1900 || result.Usage.PromptTokens != 11000 {
+		t.Errorf("result = %s", lines[len(lines)-1])
+	}
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"regexp"
+	"strings"
+)
+
+// optionTables list, per allow rule (its words) or per program (its first
+// word, for a rule of one word), the options a rule vouches for after its
+// own words: each a name ("-v", "--short"), a name taking "=value"
+// ("--format="), "short:LETTERS" for clusters like -la, "-N" for -5-style
+// counts, "*" for every option but those marked "!" (options that run a
+// program or write a file). A rule whose program has no table vouches for
+// no option at all: an unknown option asks (the list fails closed).
+var optionTables = map[string]string{
+	"ls": "*", "cat": "*", "head": "*", "tail": "*", "wc": "*", "echo": "*", "pwd": "*", "grep": "*", "egrep": "*", "fgrep": "*",
+	"cut": "*", "tr": "*", "nl": "*", "column": "*", "stat": "*", "du": "*", "df": "*", "which": "*", "whoami": "*", "id": "*",
+	"uname": "*", "basename": "*", "dirname": "*", "realpath": "*", "readlink": "*", "cmp": "*", "diff": "*", "true": "*", "nproc": "*",
+	"file": "!-C !--compile *", "tree": "!-o *", "sort": "!-o !--output !--compress-program *", "uniq": "*",
+	"rg": "!--pre !--pre-glob *", "fd": "!-x !--exec !-X !--exec-batch *", "date": "!-s !--set *", "jq": "*",
+	"find": "-name -iname -path -ipath -wholename -iwholename -type -xtype -maxdepth -mindepth -mtime -mmin -atime -amin -ctime -cmin " +
+		"-newer -size -print -print0 -printf -ls -not -a -o -and -or -prune -empty -perm -user -group -uid -gid -regex -iregex " +
+		"-regextype -follow -L -P -H -xdev -mount -depth -lname -ilname -samefile -links -inum -readable -writable -executable " +
+		"-true -false -nouser -nogroup -used -quit -noleaf -d",
+	"git status": "-s --short -b --branch --porcelain --porcelain= --long -v --verbose -u --untracked-files --untracked-files= " +
+		"--ignored --ignored= --ignore-submodules --ignore-submodules= -z --column --column= --no-column --ahead-behind " +
+		"--no-ahead-behind --renames --no-renames --find-renames --find-renames= short:sbvuz",
+	"git log": gitLogOptions, "git show": gitLogOptions + " " + gitDiffOptions, "git diff": gitDiffOptions,
+	"git branch": "-a --all -r --remotes -v -vv --verbose --list --merged --no-merged --contains --sort= --show-current " +
+		"--format= --color --color= --no-color short:arv",
+	"git rev-parse": "*", "git ls-files": "*", "git remote": "-v --verbose", "git tag": "-l --list -n --sort= --contains",
+	"go build": "-v -race -tags -tags= -trimpath -mod= -x -n -a -p -cover -buildvcs=",
+	"go test": "-v -run -run= -count -count= -race -short -timeout -timeout= -bench -bench= -benchmem -benchtime -benchtime= " +
+		"-cover -covermode= -coverpkg= -failfast -list -list= -p -parallel -parallel= -tags -tags= -json -shuffle -shuffle= " +
+		"-skip -skip= -fullpath -vet=",
+	"go vet": "-v -json -tags -tags=", "go list": "-m -json -json= -f -f= -deps -test -u -versions -e", "go version": "-m -v",
+	"go env": "-json", "gofmt": "-l -d -s -e short:ldse",
+}
+
+// gitLogOptions are git log's harmless options (not --output, which
+// writes a file, nor --ext-diff or --textconv, which run programs).
+const gitLogOptions = "--oneline -n --max-count= --skip= --graph --stat --shortstat --numstat --name-only --name-status " +
+	"--format= --pretty= --pretty --abbrev-commit --decorate --decorate= --no-decorate --all --branches --tags --no-merges " +
+	"--merges --reverse --follow --author= --committer= --since= --until= --after= --before= --grep= -i -S -G -p --patch " +
+	"-u --date= --first-parent --color --color= --no-color -N short:pu"
+
+// gitDiffOptions are git diff's harmless options.
+const gitDiffOptions = "--stat --shortstat --numstat --name-only --name-status --cached --staged --color --color= --no-color " +
+	"-w --ignore-all-space -b --ignore-space-change --word-diff --word-diff= -U --unified= --minimal --patience " +
+	"--histogram --no-ext-diff --no-textconv --exit-code --quiet -R --check --summary --dirstat short:wbR"
+
+// reSedScript is a sed script that can neither write (w) nor execute (e):
+// print, delete, quit and s/// with the flags g, p, I and a number.
+var reSedScript = regexp.MustCompile(`^((([0-9]+(,[0-9]+)?|\$)?[pdq=])|s/[^/]*/[^/]*/[gpI0-9]*)(;\s*((([0-9]+(,[0-9]+)?|\$)?[pdq=])|s/[^/]*/[^/]*/[gpI0-9]*))*$`)
+
+// reAwkRisk is what lets an awk program run a program or write a file.
+var reAwkRisk = regexp.MustCompile(`system|getline|[|>]|close|fflush|ENVIRON|@`)
+
+// optionsHarmless reports whether args, the words after an allow rule,
+// hold only options the rule's table knows to be harmless, and for sed
+// and awk only scripts that cannot run programs or write files.
+func optionsHarmless(rule, args []string) bool {
+	prog := rule[0]
+	switch prog {
+	case "sed":
+		return sedHarmless(args)
+	case "awk", "gawk", "mawk":
+		for _, a := range args {
+			if reAwkRisk.MatchString(a) || a == "-f" || strings.HasPrefix(a, "--") {
+				return false
+			}
+		}
+		return true
+	}
+	table, ok := optionTables[strings.Join(rule, " ")]
+	if !ok && len(rule) == 1 {
+		table = optionTables[prog]
+	}
+	known := strings.Fields(table)
+	for _, a := range args {
+		if a == "--" {
+			return true
+		}
+		if len(a) > 1 && a[0] == '-' && !optionKnown(a, known) {
+			return false
+		}
+	}
+	return true
+}
+
+// sedHarmless allows sed only with -n, -E, -s, -u, -z and -e, and scripts
+// of p, d, q, = and s/// without the e and w flags.
+func sedHarmless(args []string) bool {
+	script := false
+	for _, a := range args {
+		switch {
+		case a == "-e" || a == "--expression":
+			script = false
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if strings.Trim(a, "-nEsuz") != "" && a != "--quiet" && a != "--silent" {
+				return false // -i, --in-place, -f and the rest
+			}
+		case !script:
+			if !reSedScript.MatchString(a) {
+				return false
+			}
+			script = true
+		}
+	}
+	return true
+}
+
+// optionKnown reports whether the option a is harmless by the table known.
+func optionKnown(a string, known []string) bool {
+	name, _, hasVal := strings.Cut(a, "=")
+	has := func(s string) bool {
+		for _, k := range known {
+			if k == s {
+				return true
+			}
+		}
+		return false
+	}
+	any := has("*")
+	if !strings.HasPrefix(a, "--") {
+		for _, l := range name[1:] { // a cluster -la: every letter must pass
+			if has("!-" + string(l)) {
+				return false
+			}
+		}
+	}
+	switch {
+	case has("!" + name):
+		return false
+	case hasVal && has(name+"="), !hasVal && has(name):
+		return true
+	case any:
+		return true
+	case strings.Trim(name[1:], "0123456789") == "" && has("-N"): // -5
+		return true
+	}
+	if strings.HasPrefix(a, "--") {
+		return false
+	}
+	for _, k := range known {
+		if letters, ok := strings.CutPrefix(k, "short:"); ok && strings.Trim(name[1:], letters) == "" {
+			return true
+		}
+		if len(k) == 2 && strings.HasPrefix(name, k) && strings.Trim(name[2:], "0123456789") == "" { // -U5, -n3
+			return true
+		}
+	}
+	return false
+}

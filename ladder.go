@@ -1,0 +1,504 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The ladder is every reduction of the conversation in one place: fitting
+// a request to the budget before it is sent, taking a round's tool results
+// in (admit), and healing a context-length rejection (with the provider's
+// numbers as the limit) all climb it, cheapest loss first:
+//
+//  0. a model-written summary of old turn groups, when COMPACT_MODE or
+//     AUTO_COMPACT_PERCENT ask for one (compact.go; the agent runs it before
+//     fitting, as it costs a request);
+//  a. old tool outputs, outside the newest CONTEXT_KEEP_GROUPS turn groups,
+//     become stubs naming their spill files, oldest first;
+//  b. then the outputs inside the kept groups, except the current round's:
+//     the kept groups are a preference, which yields before anyone's words;
+//  c. then, still over the limit, this round's largest results are cut,
+//     each keeping its full text on disk (a page of a file continues in that
+//     file, nothing is spilled again);
+//  d. only then whole turn groups go, oldest first, never the newest, so no
+//     tool message loses its call: while still over the limit, or, not in a
+//     heal, down to the mark when that makes room for another round like
+//     this one, and then the session's first turn group (its task) stays.
+//
+// Once a request is over its limit, every rung goes down to the low-water
+// mark (CONTEXT_TRIM_TARGET of the limit), not just under the limit: the
+// next turns then fit as they are, and the provider's prompt cache, which
+// a change anywhere in the history rewrites from there on, survives them.
+// Masking oldest first and cutting only the newest results keep the
+// system prompt and the tool schemas untouched. Every report adds up:
+// before - saved - shrunk - dropped = after.
+
+// ladder is the reduction of one request: its limit and mark, and how
+// it prices and keeps messages.
+type ladder struct {
+	limit int // over it, the ladder runs
+	mark  int // the low-water mark every rung goes down to
+	keep  int // CONTEXT_KEEP_GROUPS: newest turn groups masked only after the older ones
+	fixed int // tokens outside the messages: the tool schemas
+	// words drops turn groups only while over the limit, and only down to
+	// it: a heal's retry keeps what a person said; a rejection is rare.
+	words bool
+	est   func(message) int // prices one message
+	spill func(*message)    // writes a result whole to disk before it is cut; nil: only what is on disk
+}
+
+// trimPolicy says when trimming starts and how far it goes.
+type trimPolicy struct {
+	limit  int // the budget: over it, trimming starts
+	target int // the low-water mark it reduces to (CONTEXT_TRIM_TARGET of limit)
+	keep   int // newest turn groups whose tool results are masked last
+}
+
+// trimReport says what one reduction did, for the stderr line and the
+// events. Its numbers add up: before - saved - shrunkSaved - tokens = after.
+type trimReport struct {
+	masked, saved  int // tool results masked (in groups kept), tokens they gave back
+	unsaved        int // results left whole: their text could not be saved
+	shrunk         int // tool results of this round cut
+	shrunkSaved    int // tokens the cutting gave back
+	groups, tokens int // turn groups dropped, and what they cost before any rung
+	before, after  int // estimated tokens of the request
+}
+
+// parts splits r in two that add up each: the masking (before to
+// before-saved), then the cutting and dropping (from there to after).
+func (r trimReport) parts() (masks, rest trimReport) {
+	mid := r.before - r.saved
+	masks = trimReport{masked: r.masked, saved: r.saved, unsaved: r.unsaved, before: r.before, after: mid}
+	rest = trimReport{shrunk: r.shrunk, shrunkSaved: r.shrunkSaved, groups: r.groups, tokens: r.tokens, before: mid, after: r.after}
+	return masks, rest
+}
+
+// reduced reports whether the reduction changed the request.
+func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups > 0 }
+
+// trimToBudget is the ladder for a policy: h fitted to p.limit, down to
+// p.target, with fixed tokens outside the messages.
+func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
+	return ladder{limit: p.limit, mark: p.target, keep: p.keep, fixed: fixed, est: est, spill: spill}.reduce(h)
+}
+
+// reduce climbs the ladder when the request of h is over the limit, and
+// returns the history (h itself when nothing changed; h is never modified)
+// and what each rung did. It runs in time linear in the messages.
+func (l ladder) reduce(h []message) ([]message, trimReport) {
+	costs, total := l.price(h)
+	rep := trimReport{before: total, after: total}
+	if l.limit <= 0 || total <= l.limit {
+		return h, rep
+	}
+	orig := append([]int(nil), costs...)
+	mark := min(l.mark, l.limit)
+	round := roundStart(h)
+	kept := min(keptStart(h, l.keep), round)
+	room := max(l.limit-mark, l.limit/5) // what the next request has left at least: stubs' pages fit it
+	var masks maskReport
+	// a. old outputs, outside the kept turn groups, oldest first.
+	h, total = l.mask(h, costs, total, mark, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
+	// b. the kept groups' outputs, but not this round's.
+	h, total = l.mask(h, costs, total, mark, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
+	// c. still over the limit: this round's largest results, to the mark.
+	if total > l.limit {
+		h, total = l.cut(h, costs, total, mark, round, &rep)
+	}
+	// d. whole turn groups, oldest first, until at the mark: when still
+	// over the limit, or when that buys the next turns room (dropToMark),
+	// and then the session's first turn group (its task, as first said)
+	// stays.
+	var lo, hi int // the messages dropped, h[lo:hi] before dropping
+	forced := total > l.limit
+	if forced || l.dropToMark(h, costs, orig, total, mark, round) {
+		to, first := mark, 1
+		if forced {
+			first = 0
+		}
+		if l.words {
+			to = l.limit
+		}
+		h, total, lo, hi, rep.groups = dropFrom(h, costs, total, to, first)
+		for i := lo; i < hi; i++ {
+			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
+		}
+	}
+	for k, i := range masks.at {
+		if i < lo || i >= hi {
+			rep.masked++
+			rep.saved += masks.saved[k]
+		}
+	}
+	rep.after = total
+	return h, rep
+}
+
+// dropToMark reports whether rung d should drop groups of a request of
+// total tokens under the limit down to the mark: not in a heal (words),
+// and only when dropping can reach the mark at all and the room it makes
+// holds another round like this one (h[round:] as it arrived, priced in
+// orig, before any cut). A drop rewrites the whole prompt cache; when the
+// next round must reduce again anyway (results of half the budget), it
+// buys nothing, and costs a person's words.
+func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
+	if l.words || total <= mark || total-droppable(h, costs) > mark {
+		return false
+	}
+	next := 0
+	for _, c := range orig[round:] {
+		next += c
+	}
+	return l.limit-mark >= next
+}
+
+// droppable is what dropping every turn group but the first and the
+// newest would give back.
+func droppable(h []message, costs []int) int {
+	starts := groupStarts(h)
+	n := 0
+	if len(starts) > 2 {
+		for _, c := range costs[starts[1]:starts[len(starts)-1]] {
+			n += c
+		}
+	}
+	return n
+}
+
+// price is each message's tokens and the request's total.
+func (l ladder) price(h []message) ([]int, int) {
+	costs := make([]int, len(h))
+	total := l.fixed
+	for i, m := range h {
+		costs[i] = l.est(m)
+		total += costs[i]
+	}
+	return costs, total
+}
+
+// mask is rungs a and b: the results in span become stubs, oldest first,
+// until total is at most mark; costs follow.
+func (l ladder) mask(h []message, costs []int, total, mark int, span maskSpan, all *maskReport, rep *trimReport) ([]message, int) {
+	out, total, mr := maskRange(h, costs, total, mark, span, l.est, l.spill)
+	for k, i := range mr.at {
+		costs[i] -= mr.saved[k]
+	}
+	all.at, all.saved = append(all.at, mr.at...), append(all.saved, mr.saved...)
+	rep.unsaved += mr.unsaved
+	return out, total
+}
+
+// cut is rung c: this round's results, h[round:], share what is left of
+// the mark, the largest cut first (capToRoom); costs follow.
+func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimReport) ([]message, int) {
+	if round == len(h) {
+		return h, total
+	}
+	h = append([]message(nil), h...)
+	mine := 0
+	for _, c := range costs[round:] {
+		mine += c
+	}
+	rest := total - mine
+	capAbove(h[round:], mark-rest, roomFloor, l.est, l.spill)
+	if now := rest + l.priceOf(h[round:]); now > l.limit {
+		// Still over: below the usual floor rather than drop a person's words.
+		capAbove(h[round:], l.limit-rest, lastFloor, l.est, l.spill)
+	}
+	for i := round; i < len(h); i++ {
+		c := l.est(h[i])
+		if c < costs[i] {
+			rep.shrunk++
+		}
+		rep.shrunkSaved += costs[i] - c
+		total -= costs[i] - c
+		costs[i] = c
+	}
+	return h, total
+}
+
+// priceOf is what the messages ms cost.
+func (l ladder) priceOf(ms []message) int {
+	n := 0
+	for _, m := range ms {
+		n += l.est(m)
+	}
+	return n
+}
+
+// admit takes a round's fresh results, h[start:], into the history. When
+// they do not fit the limit even with every older output masked, that is
+// a reduction, and it goes to the mark like any other (reduce); smaller,
+// they enter whole, and fitting the next request masks what it must. Then
+// every marker's paging call is given a limit that fits the room left.
+func (l ladder) admit(h []message, start int) ([]message, trimReport) {
+	_, total := l.price(h)
+	rep := trimReport{before: total, after: total}
+	fresh := len(h) - start // at the end of h, whatever older groups go
+	if total-maskableIn(h[:start], l.est) > l.limit {
+		h, rep = l.reduce(h)
+	}
+	room := l.limit - rep.after + maskableIn(h, l.est)
+	for i := len(h) - fresh; i < len(h); i++ {
+		pageIn(&h[i], room, l.est)
+	}
+	return h, rep
+}
+
+// pageIn re-renders result m with its marker's paging call suggesting what
+// fits room tokens.
+func pageIn(m *message, room int, est func(message) int) {
+	c := m.clip
+	if c == nil || c.onDisk() == "" || findMarker(m.Content) == nil {
+		return
+	}
+	n := utf8.RuneCountInString(m.Content)
+	m.clip = c.paging(pageChars(room, c.headText(), est))
+	if t := m.clip.text(n); utf8.RuneCountInString(t) <= n {
+		m.Content = t
+	}
+}
+
+// roundStart is where the current round's results begin: the tool
+// messages ending h (len(h) when it ends with anything else).
+func roundStart(h []message) int {
+	i := len(h)
+	for i > 0 && h[i-1].Role == "tool" {
+		i--
+	}
+	return i
+}
+
+// keptStart is where the newest keep turn groups of h begin (at least
+// one: the current turn).
+func keptStart(h []message, keep int) int {
+	starts := groupStarts(h)
+	keep = max(keep, 1)
+	if len(starts) <= keep {
+		return leadLen(h)
+	}
+	return starts[len(starts)-keep]
+}
+
+// dropFrom drops turn groups from the first-th on (0: the oldest), oldest
+// first, never the newest, until total is at most target; costs prices h's
+// messages. It returns the history, the new total, the span h[lo:hi] it
+// dropped and how many groups that was.
+func dropFrom(h []message, costs []int, total, target, first int) ([]message, int, int, int, int) {
+	starts := groupStarts(h)
+	drop := first
+	for drop < len(starts)-1 && total > target {
+		for i := starts[drop]; i < starts[drop+1]; i++ {
+			total -= costs[i]
+		}
+		drop++
+	}
+	if drop <= first {
+		return h, total, 0, 0, 0
+	}
+	lo, hi := starts[first], starts[drop]
+	out := append(append([]message(nil), h[:lo]...), h[hi:]...)
+	return out, total, lo, hi, drop - first
+}
+
+// line is the stderr line: what was done, in order, with numbers that add
+// up; "" when nothing was.
+func (r trimReport) line(limit int) string {
+	var what []string
+	if r.masked > 0 {
+		what = append(what, fmt.Sprintf("masked %s (~%d tokens, full text on disk)", plural(r.masked, "old tool output"), r.saved))
+	}
+	if r.unsaved > 0 {
+		what = append(what, fmt.Sprintf("kept %s whole (could not save it to disk)", plural(r.unsaved, "old tool output")))
+	}
+	if r.shrunk > 0 {
+		what = append(what, fmt.Sprintf("shrank %s of this turn (~%d tokens, each says where its full text is)", plural(r.shrunk, "tool result"), r.shrunkSaved))
+	}
+	if r.groups > 0 {
+		what = append(what, fmt.Sprintf("dropped %s (~%d tokens)", plural(r.groups, "turn group"), r.tokens))
+	}
+	if !r.reduced() {
+		return ""
+	}
+	return fmt.Sprintf("yaicli: context ~%d tokens, over the %d-token budget: %s; now ~%d", r.before, limit, strings.Join(what, ", "), r.after)
+}
+
+// roomFloor is the fewest characters a budget-derived cap leaves a result:
+// below it a result stops being useful, and its paging call fetches more.
+const roomFloor = 2000
+
+// lastFloor is the fewest characters rung c leaves a result when the
+// usual floor would leave the request over its limit: the marker and a
+// little of the head, so that no turn group has to go for it.
+const lastFloor = 800
+
+// budgetCapNote ends the marker of a result cut to the room left, so the
+// model knows why it is shorter than the tool's own cap.
+const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
+
+// capToRoom cuts one round's tool results (rs, changed in place) so that
+// together they cost at most room tokens: each gets an equal share, and a
+// share a smaller result leaves unused goes to the larger ones. None is cut
+// below roomFloor characters or grows past what it was (its per-tool cap);
+// a result cut so is first written to disk through spill. It returns how
+// many it cut.
+func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
+	return capAbove(rs, room, roomFloor, est, spill)
+}
+
+// capAbove is capToRoom cutting no result below floor characters.
+func capAbove(rs []message, room, floor int, est func(message) int, spill func(*message)) int {
+	costs := make([]int, len(rs))
+	sum := 0
+	for i, m := range rs {
+		costs[i] = est(m)
+		sum += costs[i]
+	}
+	if sum <= room {
+		return 0
+	}
+	order := make([]int, len(rs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] < costs[order[b]] })
+	left, cut := max(room, 0), 0
+	for k, i := range order {
+		share := left / (len(order) - k)
+		if costs[i] <= share {
+			left -= costs[i]
+			continue
+		}
+		for _, j := range order[k:] {
+			if capToFloor(&rs[j], share, floor, est, spill) {
+				cut++
+			}
+		}
+		break
+	}
+	return cut
+}
+
+// capTo re-renders tool message m to cost about tokens, not under
+// roomFloor characters, with the budget note in its marker (cutter). It
+// reports whether m got shorter.
+func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
+	return capToFloor(m, tokens, roomFloor, est, spill)
+}
+
+// capToFloor is capTo cutting m to no fewer than floor characters.
+func capToFloor(m *message, tokens, floor int, est func(message) int, spill func(*message)) bool {
+	chars := utf8.RuneCountInString(m.Content)
+	if m.Role != "tool" || isStub(m.Content) || chars <= floor {
+		return false
+	}
+	orig, cost := m.Content, est(*m)
+	render := cutter(m, spill, budgetCapNote)
+	n := chars
+	for i := 0; i < 6 && cost > tokens && n > floor; i++ {
+		n = max(floor, int(float64(n)*float64(tokens)/float64(cost)*0.97))
+		m.Content = render(n)
+		cost = est(*m)
+	}
+	if utf8.RuneCountInString(m.Content) >= chars {
+		m.Content = orig
+		return false
+	}
+	return true
+}
+
+// fileWindowOf is result m as fs_read_file's window of one file, when it is
+// a page (filePageOf).
+func fileWindowOf(m message) (fileWindow, bool) {
+	var fw fileWindow
+	if _, ok := filePageOf(m); !ok || json.NewDecoder(strings.NewReader(m.Content)).Decode(&fw) != nil {
+		return fileWindow{}, false
+	}
+	return fw, true
+}
+
+// pageCut is page fw cut to n characters of its content (at a line's end
+// when one is near) and a marker continuing in the same file at the next
+// offset, next characters at a time: a page is never spilled again.
+func pageCut(fw fileWindow, n, next int) string {
+	shown := utf8.RuneCountInString(fw.Content)
+	content := firstRunes(fw.Content, n)
+	if i := strings.LastIndexByte(content, '\n'); i >= 0 && i+1 >= len(content)*3/4 {
+		content = content[:i+1]
+	}
+	kept := utf8.RuneCountInString(content)
+	fw.Content, fw.ReturnedChars, fw.Truncated = content, kept, true
+	q := strconv.Quote(fw.Path)
+	return jsonText(fw) + fmt.Sprintf("\n[… page cut to fit the room left in the request: %d of its %d characters shown; the rest is in the same file … read more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}]\n",
+		kept, shown, q, fw.Offset+kept, max(next, minPage))
+}
+
+// cutter is how result m is rendered within n characters, its full text
+// kept reachable: a page of a file is cut and continues in that file;
+// anything else is written to disk first, if it was not, and clipped
+// with its marker (noting why, when why is set). nil: m is not cut.
+func cutter(m *message, spill func(*message), why string) func(n int) string {
+	if m.Role != "tool" || isStub(m.Content) {
+		return nil
+	}
+	if fw, ok := fileWindowOf(*m); ok {
+		m.clip = nil // the file holds the full text; nothing here is to be spilled
+		around := utf8.RuneCountInString(pageCut(fw, 0, pageLimit))
+		return func(n int) string { k := max(n-around, 0); return pageCut(fw, k, k) }
+	}
+	if m.clip == nil {
+		m.clip = truncate(m.Content, 0)
+	}
+	keepOnDisk(m, spill) // at most once: a spilled or failed clip is not tried again
+	if why != "" {
+		m.clip = m.clip.noting(why)
+	}
+	return m.clip.text
+}
+
+// minShrunk is the smallest a result cut for a byte cap gets, in
+// characters: the marker and a little of the head and tail.
+const minShrunk = 1500
+
+// shrinkLargest cuts the largest tool results and the attached-files
+// message, biggest first, to half their length (not below minShrunk)
+// until the conversation's text is half what it was, for a byte cap. It
+// returns the new history and how many messages it cut.
+func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
+	h = append([]message(nil), h...)
+	total := 0
+	var idx []int
+	for i, m := range h {
+		total += len(m.Content)
+		attached := m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader)
+		if (m.Role == "tool" || attached) && utf8.RuneCountInString(m.Content) > minShrunk {
+			idx = append(idx, i)
+		}
+	}
+	sort.Slice(idx, func(x, y int) bool { return len(h[idx[x]].Content) > len(h[idx[y]].Content) })
+	saved, n := 0, 0
+	for _, i := range idx {
+		if saved >= total/2 {
+			break
+		}
+		m := &h[i]
+		before := len(m.Content)
+		render := cutter(m, spill, "")
+		if m.Role != "tool" {
+			m.clip = truncate(m.Content, 0) // the attached files: their own text stays on disk
+			render = m.clip.text
+		}
+		if render == nil {
+			continue
+		}
+		m.Content = render(max(utf8.RuneCountInString(m.Content)/2, minShrunk))
+		saved += before - len(m.Content)
+		n++
+	}
+	return h, n
+}

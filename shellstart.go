@@ -1,0 +1,36 @@
+package main
+
+// sandboxArg is argv[1] of yaicli re-executed as the wrapper of one shell
+// command (sandbox_linux.go); its instructions follow as JSON. Nobody types
+// it: the wrapper only ever fences and reaps the command it is given.
+const sandboxArg = "__yaicli_shell_wrapper__"
+
+// fenceSpec is what a fenced command may touch. Landlock only grants, so
+// the lists are everything allowed: Read and Write are places (a place
+// that holds a sensitive one is granted child by child, see carve),
+// Devices the device files read and written, Ports the TCP ports it may
+// connect to; Network leaves TCP unfenced.
+type fenceSpec struct {
+	Read, Write, Devices []string
+	Ports                []int
+	Network              bool
+}
+
+// wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
+// stops when it is gone; 0: not checked, for measuring the wrapper alone),
+// the fence (nil: none) and the command.
+type wrapSpec struct {
+	Parent         int
+	Fence          *fenceSpec
+	Shell, Command string
+}
+
+// shellStart says how one command starts: through the wrapper (yaicli
+// re-executed, which ends every descendant of the command and may fence
+// it) or, with no wrapper (nil, or self ""), directly in a process group of
+// its own as before. refuse, when set, is why the command must not run.
+type shellStart struct {
+	self   string
+	fence  *fenceSpec
+	refuse string
+}
