@@ -91,10 +91,15 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	kept := min(keptStart(h, l.keep), round)
 	room := max(l.limit-mark, l.limit/5) // what the next request has left at least: stubs' pages fit it
 	var masks maskReport
+	// a and b mask every old output at once, not just down to the mark:
+	// a mask rewrites the provider's prompt cache from the first result it
+	// changes, so masking a few now and the next few a round later pays
+	// that rewrite every few rounds; all at once, the next reduction comes
+	// many rounds later and changes only results newer than these.
 	// a. old outputs, outside the kept turn groups, oldest first.
-	h, total = l.mask(h, costs, total, mark, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
+	h, total = l.mask(h, costs, total, 0, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
 	// b. the kept groups' outputs, but not this round's.
-	h, total = l.mask(h, costs, total, mark, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
+	h, total = l.mask(h, costs, total, 0, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	// c. still over the limit: this round's largest results, to the mark.
 	if total > l.limit {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
