@@ -104,10 +104,12 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	if total > l.limit {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
-	// d. whole turn groups, oldest first, until at the mark: when still
-	// over the limit, or when that buys the next turns room (dropToMark).
+	// d. whole turn groups, oldest first, until at the mark, only when
+	// still over the limit: a drop changes the first message after the
+	// system prompt, so the provider's prompt cache is written again whole;
+	// under the limit, the next turns fit as they are.
 	cut := 0
-	if total > l.limit || l.dropToMark(h, costs, orig, total, mark, round) {
+	if total > l.limit {
 		to := mark
 		if l.words {
 			to = l.limit
@@ -125,37 +127,6 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	}
 	rep.after = total
 	return h, rep
-}
-
-// dropToMark reports whether rung d should drop groups of a request of
-// total tokens under the limit down to the mark: not in a heal (words),
-// and only when dropping can reach the mark at all and the room it makes
-// holds another round like this one (h[round:] as it arrived, priced in
-// orig, before any cut). A drop rewrites the whole prompt cache; when the
-// next round must reduce again anyway (results of half the budget), it
-// buys nothing, and costs a person's words.
-func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
-	if l.words || total <= mark || total-droppable(h, costs) > mark {
-		return false
-	}
-	next := 0
-	for _, c := range orig[round:] {
-		next += c
-	}
-	return l.limit-mark >= next
-}
-
-// droppable is what dropping every turn group but the newest would give
-// back: the messages between the lead and the newest group.
-func droppable(h []message, costs []int) int {
-	starts := groupStarts(h)
-	n := 0
-	if len(starts) > 1 {
-		for _, c := range costs[starts[0]:starts[len(starts)-1]] {
-			n += c
-		}
-	}
-	return n
 }
 
 // price is each message's tokens and the request's total.
