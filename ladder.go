@@ -91,25 +91,30 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	kept := min(keptStart(h, l.keep), round)
 	room := max(l.limit-mark, l.limit/5) // what the next request has left at least: stubs' pages fit it
 	var masks maskReport
-	// a and b mask every old output at once, not just down to the mark:
+	maskTo := 0
+	if mark >= l.limit {
+		maskTo = mark
+	}
+	// a and b mask every old output at once, not just down to the mark
+	// (unless the mark is the limit: CONTEXT_TRIM_TARGET=1 trims to it):
 	// a mask rewrites the provider's prompt cache from the first result it
 	// changes, so masking a few now and the next few a round later pays
 	// that rewrite every few rounds; all at once, the next reduction comes
 	// many rounds later and changes only results newer than these.
 	// a. old outputs, outside the kept turn groups, oldest first.
-	h, total = l.mask(h, costs, total, 0, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
+	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
 	// b. the kept groups' outputs, but not this round's.
-	h, total = l.mask(h, costs, total, 0, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
+	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	// c. still over the limit: this round's largest results, to the mark.
 	if total > l.limit {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
-	// d. whole turn groups, oldest first, until at the mark, only when
-	// still over the limit: a drop changes the first message after the
-	// system prompt, so the provider's prompt cache is written again whole;
-	// under the limit, the next turns fit as they are.
+	// d. whole turn groups, oldest first, until at the mark: when still
+	// over the limit, or when the next round would not fit without it
+	// (dropToMark). A drop changes the first message after the system
+	// prompt, so the provider's prompt cache is written again whole.
 	cut := 0
-	if total > l.limit {
+	if total > l.limit || l.dropToMark(h, costs, orig, total, mark, round) {
 		to := mark
 		if l.words {
 			to = l.limit
@@ -127,6 +132,39 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	}
 	rep.after = total
 	return h, rep
+}
+
+// dropToMark reports whether rung d should drop groups of a request of
+// total tokens under the limit down to the mark: not in a heal (words),
+// and only when dropping can reach the mark at all and the room it makes
+// holds another round like this one (h[round:] as it arrived, priced in
+// orig, before any cut). A drop rewrites the whole prompt cache; when the
+// next round must reduce again anyway (results of half the budget), it
+// buys nothing, and costs a person's words; and when masking left the
+// request within a quarter of the gap above the mark, the next turns
+// have room without it, and the cache is kept.
+func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
+	if l.words || total <= mark || total-droppable(h, costs) > mark {
+		return false
+	}
+	next := 0
+	for _, c := range orig[round:] {
+		next += c
+	}
+	return l.limit-mark >= next && 4*(total-mark) > l.limit-mark
+}
+
+// droppable is what dropping every turn group but the newest would give
+// back: the messages between the lead and the newest group.
+func droppable(h []message, costs []int) int {
+	starts := groupStarts(h)
+	n := 0
+	if len(starts) > 1 {
+		for _, c := range costs[starts[0]:starts[len(starts)-1]] {
+			n += c
+		}
+	}
+	return n
 }
 
 // price is each message's tokens and the request's total.
