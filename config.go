@@ -56,7 +56,7 @@ var settings = []setting{
 	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},
 	{"CODE_THEME", "monokai", "colours of code and Markdown: monokai, dracula, nord or solarized-light"},
 	{"JUSTIFY", "default", "how answer text is aligned: default, left, center, right or full"},
-	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL"},
+	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL; past it, the newest CONTEXT_TRIM_TARGET share of them in one go, so the prompt cache survives the turns after"},
 	{"MAX_HISTORY", "500", "entries in the prompt history file"},
 	{"CHAT_HISTORY_DIR", "", "saved chats; empty = $XDG_STATE_HOME/yaicli/chats (~/.local/state/yaicli/chats; without a home $TMPDIR/yaicli-$UID/chats)"},
 	{"MAX_SAVED_CHATS", "20", "saved chats kept"},
