@@ -592,6 +592,11 @@ func writeTemplate(w io.Writer) {
 	}
 }
 
+// render is what the answer's renderer needs of the configuration.
+func (c *config) render() renderOptions {
+	return renderOptions{pretty: c.Pretty, theme: c.CodeTheme, justify: c.Justify}
+}
+
 // writeEffective prints the effective configuration with the source of each
 // value. Secrets are masked: the API key and EXTRA_HEADERS values show at
 // most their ends (maskKey), BASE_URL's user:password is [redacted], and

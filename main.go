@@ -486,7 +486,7 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 		out = ff
 		cfg = cfg.withoutTools()
 	} else {
-		out = answerWriter(cfg, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
+		out = answerWriter(cfg.render(), answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
 		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false

@@ -418,7 +418,7 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	// The renderers (Markdown, reasoning, spinner) draw through the screen's
 	// styled port; notices and previews through its text port (agentFor).
 	ev := newEvents(formatText, nil, e.now) // text: a retry's partial answer is struck (events.answers)
-	o := agentIO{answer: ev.answers(answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
+	o := agentIO{answer: ev.answers(answerWriter(cfg.render(), &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
 		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		width:  width, expand: "Ctrl+O to expand", ask: ts.ask, ev: ev}
