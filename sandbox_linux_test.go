@@ -51,11 +51,16 @@ func sandboxHome(t *testing.T) *config {
 	}
 	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE-KEY-BYTES\n"), 0o600)
 	os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
+	// The commands' own temporary directory: not /tmp itself, which holds
+	// this home when the repository is cloned under /tmp, and a directory
+	// holding a sensitive place is granted only child by child (go build
+	// makes its work directory right in TMPDIR).
+	tmp := t.TempDir()
 	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "GOCACHE=" + strings.TrimSpace(string(gocache)),
-		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=/tmp", "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
+		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=" + tmp, "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
 	cfg, err := loadConfig(configSources{env: envLookup(env), home: home, workDir: ws, environ: env, cacheDir: filepath.Join(home, ".cache"),
-		tmpDir: "/tmp", uid: os.Getuid(), now: time.Now, path: filepath.Join(home, ".config", "yaicli", "config.ini")}, io.Discard)
+		tmpDir: tmp, uid: os.Getuid(), now: time.Now, path: filepath.Join(home, ".config", "yaicli", "config.ini")}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
