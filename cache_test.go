@@ -620,6 +620,7 @@ func budgetName(budget int) string {
 // OpenAI's window at the default budget; the other figures are printed,
 // as they rest on how reductions keep the prefix (trim.go, mask.go).
 func TestPromptCacheSession(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	for _, row := range cacheRows() {
 		got := runCacheSession(t, row.anthropic, row.budget, row.env)

@@ -407,6 +407,7 @@ func TestReportPartsAddUp(t *testing.T) {
 // before the ladder, 13 at a mark of 0.75), and every request fits the
 // budget with no orphan and every reduction's numbers add up.
 func TestHysteresisEighthOfBudget(t *testing.T) {
+	slowTest(t)
 	t.Parallel()
 	n, r, reqs := sessionReductions(t, 0.125, "")
 	t.Logf("%d of 30 turns reduced", n)

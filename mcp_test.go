@@ -106,6 +106,7 @@ func writeBigResult(w io.Writer, id json.RawMessage) {
 // mcpServersDir holds the reference servers installed by .ci/run.
 func mcpServersDir(t *testing.T) string {
 	t.Helper()
+	slowTest(t) // the reference servers run under node
 	dir, _ := filepath.Abs("testdata/mcp/node_modules/@modelcontextprotocol")
 	if _, err := os.Stat(filepath.Join(dir, "server-everything", "dist", "index.js")); err != nil {
 		if os.Getenv("CI") != "" {
