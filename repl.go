@@ -420,9 +420,13 @@ var replCommands = []replCommand{
 	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
 	{names: []string{"/exit", "/quit"}},
 	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) {
+		s.save() // a saved chat keeps what it had: what follows is a new chat, not written over it
 		s.hist = s.prefix()
 		s.forgetReported()
-		fmt.Fprintln(s.out, "history cleared")
+		if fmt.Fprintln(s.out, "history cleared"); s.title != "" {
+			fmt.Fprintf(s.out, "the saved chat %q keeps what it had (yaicli --chat %q continues it); /save NAME saves this one\n", s.title, s.title)
+			s.title = ""
+		}
 	}},
 	{names: []string{"/context", "/ctx"}, subs: contextSubs, pathAfter: []string{"add", "remove", "rm", "delete", "del"}, run: (*session).contextCommand},
 	{names: []string{"/compact"}, subs: []string{"--summary"}, run: func(s *session, f []string, _ string) {

@@ -236,3 +236,22 @@ func TestAddWarnsOverBudget(t *testing.T) {
 		t.Errorf("%d requests sent, want 1 (the one that fits)", n)
 	}
 }
+
+// TestClearKeepsSavedChat: /clear after /save starts a new chat; the saved
+// one keeps what it had. It used to go on saving under the same title, so
+// the next answer (or the exit) wrote the cleared session over it.
+func TestClearKeepsSavedChat(t *testing.T) {
+	f := newFakeProvider(t, sse(textStream("noted")), sse(textStream("noted again")))
+	r := runBinary(t, f, e2e{args: []string{"--chat"}, stdin: "remember PINEAPPLE\n/save mytest\n/clear\nanother line\n/exit\n"})
+	if !strings.Contains(r.stdout, `the saved chat "mytest" keeps what it had`) {
+		t.Errorf("/clear does not say where the saved chat stays:\n%s", r.stdout)
+	}
+	c, ok := findChat(filepath.Join(r.home, ".local", "state", "yaicli", "chats"), "mytest")
+	if !ok {
+		t.Fatalf("no saved chat mytest under %s", r.home)
+	}
+	b, err := os.ReadFile(c.path)
+	if err != nil || !strings.Contains(string(b), "PINEAPPLE") || strings.Contains(string(b), "another line") {
+		t.Errorf("saved chat after /clear = %s (%v)", b, err)
+	}
+}
