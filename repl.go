@@ -782,7 +782,7 @@ func writeContext(w io.Writer, r contextReport) {
 	if r.attached > 0 {
 		row("attached files", r.attached, "/drop PATH|all to detach")
 	}
-	row(fmt.Sprintf("history (%d messages)", r.nHist), r.hist, fmt.Sprintf("%d turn group(s)", r.groups))
+	row("history ("+plural(r.nHist, "message")+")", r.hist, plural(r.groups, "turn group"))
 	masked := ""
 	if r.masked > 0 {
 		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", r.masked, r.maskedSaved)
@@ -790,8 +790,8 @@ func writeContext(w io.Writer, r contextReport) {
 	if r.summaries > 0 {
 		row("  of it a summary", r.summaryTokens, plural(r.summaries, "summary turn")+" (/compact --summary)")
 	}
-	row(fmt.Sprintf("tool output (%d results)", r.nTools), r.tools, masked)
-	row(fmt.Sprintf("tool schemas (%d tools)", r.nSpecs), r.schemas, "")
+	row("tool output ("+plural(r.nTools, "result")+")", r.tools, masked)
+	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, "")
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
 	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))
