@@ -212,11 +212,6 @@ func (img imagePart) label() string {
 	return img.path
 }
 
-// openaiImage is an image content part of OpenAI's chat completions.
-func openaiImage(img imagePart) map[string]any {
-	return map[string]any{"type": "image_url", "image_url": map[string]any{"url": img.dataURL()}}
-}
-
 // anthropicImage is an image content block of Anthropic's Messages API.
 func anthropicImage(img imagePart) map[string]any {
 	if img.url != "" {
@@ -233,49 +228,6 @@ func hasImages(h []message) bool {
 		}
 	}
 	return false
-}
-
-// partsMessage is a message whose content is a list of parts, as OpenAI
-// takes text with images.
-type partsMessage struct {
-	Role    string `json:"role"`
-	Content []any  `json:"content"`
-}
-
-// openaiMessages shapes the conversation for OpenAI's wire: plain when it
-// has no images (each message as wrap makes it); otherwise a user
-// message's images become image_url parts beside its text, and, since
-// OpenAI takes images in user messages only, the images of tool results
-// follow the round's last tool message in one user message that says
-// which call read them.
-func openaiMessages(h []message, wrap func(message) any) []any {
-	out := make([]any, 0, len(h)+1)
-	var pending []any // tool-result images waiting for the end of the round
-	for i, m := range h {
-		switch {
-		case m.Role == "user" && len(m.images) > 0:
-			var parts []any
-			if m.Content != "" {
-				parts = append(parts, map[string]any{"type": "text", "text": m.Content})
-			}
-			for _, img := range m.images {
-				parts = append(parts, openaiImage(img))
-			}
-			out = append(out, partsMessage{Role: "user", Content: parts})
-		default:
-			out = append(out, wrap(m))
-		}
-		if m.Role == "tool" {
-			for _, img := range m.images {
-				pending = append(pending, map[string]any{"type": "text", "text": fmt.Sprintf("The image %s read by %s (call %s):", img.label(), m.Name, m.ToolCallID)}, openaiImage(img))
-			}
-		}
-		if len(pending) > 0 && (i+1 == len(h) || h[i+1].Role != "tool") {
-			out = append(out, partsMessage{Role: "user", Content: pending})
-			pending = nil
-		}
-	}
-	return out
 }
 
 // anthropicToolResult is a tool_result block: its text, and the images

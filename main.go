@@ -460,8 +460,9 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 		return "", nil, err
 	}
 	var problems []string
-	attached = fileRefs(prompt, in.cfg.homeDir)
-	if prompt, problems = expandFileRefs(prompt, in.cfg.homeDir); len(problems) > 0 {
+	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
+	attached = fileRefs(typed, in.cfg.homeDir)
+	if prompt, problems = expandTypedRefs(prompt, typed, in.cfg.homeDir); len(problems) > 0 {
 		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil

@@ -255,18 +255,32 @@ func waitChild(pid int) syscall.WaitStatus {
 }
 
 // sweep kills every descendant of pid and reaps them, until none is left
-// or none can be killed (another user's, after a set-uid program).
+// or none can be killed (another user's, after a set-uid program). Only
+// "no child at all" ends it early: as the subreaper, every descendant has
+// a chain of parents up to us, so while one lives we have a child. A scan
+// that finds none to kill is repeated, since /proc is listed once per scan
+// and a process forked after the listing (a double fork whose middle has
+// just exited) is seen only by the next one.
 func sweep(pid int) {
+	idle := 0
 	for range 10000 {
-		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err == syscall.ECHILD {
-			return // no child left, so no descendant: every one has a parent chain up to us
-		}
-		if killBelow(pid) == 0 {
-			for reaped, _ := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); reaped > 0; reaped, _ = syscall.Wait4(-1, nil, syscall.WNOHANG, nil) {
+		for { // reap what has ended
+			got, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+			if err == syscall.ECHILD {
+				return
 			}
-			return
+			if got <= 0 {
+				break
+			}
 		}
-		syscall.Wait4(-1, nil, 0, nil) // a killed one ends, or one of ours does
+		if killBelow(pid) > 0 {
+			idle = 0
+			syscall.Wait4(-1, nil, 0, nil) // a killed one ends, or one of ours does
+			continue
+		}
+		if idle++; idle > 3 {
+			return // alive but not ours to kill
+		}
 	}
 }
 

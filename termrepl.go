@@ -419,10 +419,11 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 	width := func() int { w, _ := t.size(); return w }
 	// The renderers (Markdown, reasoning, spinner) draw through the screen's
 	// styled port; notices and previews through its text port (agentFor).
-	o := agentIO{answer: answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
+	ev := newEvents(formatText, nil, e.now) // text: a retry's partial answer is struck (events.answers)
+	o := agentIO{answer: ev.answers(answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
 		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
-		width:  width, expand: "Ctrl+O to expand", ask: ts.ask}
+		width:  width, expand: "Ctrl+O to expand", ask: ts.ask, ev: ev}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) {
