@@ -387,7 +387,7 @@ const replHelp = `Commands:
   /context, /ctx        estimated context usage and the budget in use
   /compact [N]          keep only the last N turn groups (default 2)
   /compact --summary [N] replace all but the last N turn groups by a model-written summary
-  /clear                start over with an empty history
+  /clear                start over with an empty history, as a new chat (a saved one keeps what it had)
   /forget-window [MODEL|all]
                         forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
