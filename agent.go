@@ -648,18 +648,22 @@ func mayCutSilently(cfg *config) bool {
 
 // toolsFor is the tools to offer with h: none when the model takes none
 // or they overflowed its window, else as many as fit the budget beside
-// the current turn (the system messages and the last turn group), in
-// order; it says once when it leaves some out. Older turns are trimmed to
-// make room for the tools, not the other way round.
+// the system messages, in order; it says once when it leaves some out.
+// The count rests on nothing a turn changes, so the schemas and their
+// order stay the same all session: they open every request, and sending
+// fewer for one round rewrites the provider's whole prompt cache twice.
+// A turn too big for the room left is made to fit by trimming older
+// turns (fit), not the tools.
 func (a *agent) toolsFor(h []message, specs []toolSpec) []toolSpec {
 	if a.noTools || a.dropTools || len(specs) == 0 {
 		return nil
 	}
-	n := a.toolsThatFit(h, specs)
+	lead := h[:leadLen(h)]
+	n := a.toolsThatFit(lead, specs)
 	if n < len(specs) && !a.warnedFit {
 		a.warnedFit = true
-		fmt.Fprintf(a.stderr, "yaicli: the %d tool schemas (~%d tokens) do not fit beside this turn (~%d) in the %d-token budget (%s); sending %d of them: ENABLE_FUNCTIONS=false sends none, or give the model a larger window\n",
-			len(specs), a.cal.scale(a.fam.toolsTokens(specs)), a.measure(currentTurn(h), nil), a.budget.tokens, a.budget.source, n)
+		fmt.Fprintf(a.stderr, "yaicli: the %d tool schemas (~%d tokens) do not fit beside the system prompt (~%d) in the %d-token budget (%s); sending %d of them: ENABLE_FUNCTIONS=false sends none, or give the model a larger window\n",
+			len(specs), a.cal.scale(a.fam.toolsTokens(specs)), a.measure(lead, nil), a.budget.tokens, a.budget.source, n)
 	}
 	return specs[:n]
 }
@@ -767,7 +771,7 @@ func (a *agent) contextReport(h []message) contextReport {
 	var specs []toolSpec
 	if a.tools != nil && !a.noTools && !a.dropTools { // what is sent: none once the model refused them
 		specs = a.tools.specs()
-		specs = specs[:a.toolsThatFit(h, specs)]
+		specs = specs[:a.toolsThatFit(h[:leadLen(h)], specs)] // as toolsFor counts them
 	}
 	r.nSpecs, r.schemas = len(specs), a.cal.scale(a.fam.toolsTokens(specs))
 	r.masked, r.maskedSaved = maskedIn(h, a.estimate)

@@ -31,7 +31,7 @@ func answerVia(t *testing.T, answer, file string, args []string, env map[string]
 		t.Fatalf("config warnings: %s", warn)
 	}
 	var b bytes.Buffer
-	w := answerWriter(cfg, &b, terminal, func(k string) string { return env[k] }, func() (int, int) { return 30, 24 })
+	w := answerWriter(cfg.render(), &b, terminal, func(k string) string { return env[k] }, func() (int, int) { return 30, 24 })
 	for i := 0; i < len(answer); i += 5 {
 		w.Write([]byte(answer[i:min(i+5, len(answer))]))
 	}

@@ -77,16 +77,18 @@ func cacheMark(cfg *config) map[string]any {
 }
 
 // cacheBreakpoints marks where Anthropic's cache ends a prefix, unless
-// PROMPT_CACHE=off: the last tool and the system prompt, which stay the
-// same all session, and messageBreakpoints' two in the messages. Nothing
-// is cached without a mark, and a read finds only what an earlier
-// request wrote at a mark.
+// PROMPT_CACHE=off: the system prompt, which stays the same all session
+// (the last tool instead when there is none: the tools come first, so the
+// system prompt's mark holds them too), and messageBreakpoints' in the
+// messages. Nothing is cached without a mark, and a read finds only what
+// an earlier request wrote at a mark.
 func cacheBreakpoints(cfg *config, b map[string]any, msgs []anthropicMessage) {
 	if !cfg.PromptCache {
 		return
 	}
 	used := 0
-	if tools, ok := b["tools"].([]map[string]any); ok && len(tools) > 0 {
+	_, hasSystem := b["system"].(string)
+	if tools, ok := b["tools"].([]map[string]any); ok && len(tools) > 0 && !hasSystem {
 		tools[len(tools)-1]["cache_control"] = cacheMark(cfg)
 		used++
 	}
@@ -104,7 +106,10 @@ func cacheBreakpoints(cfg *config, b map[string]any, msgs []anthropicMessage) {
 // round, and the last of the messages before the newest assistant one,
 // which is where the previous request ended and wrote: this round reads
 // it exactly, however many tool results the round added (the API looks
-// back only 20 blocks from a mark for an earlier write).
+// back only 20 blocks from a mark for an earlier write). A third goes
+// lookBack blocks before that one: when a reduction changed a result
+// further back than one look-back, this round still reads what an
+// earlier round wrote before it, instead of only the system prompt.
 func messageBreakpoints(msgs []anthropicMessage, n int) []map[string]any {
 	last, at := lastMarkable(msgs, len(msgs))
 	if last == nil || n <= 0 {
@@ -117,10 +122,38 @@ func messageBreakpoints(msgs []anthropicMessage, n int) []map[string]any {
 		}
 		if prev, _ := lastMarkable(msgs, i); prev != nil && at >= i {
 			out = append(out, prev)
+			if deep := blockBefore(msgs, i, lookBack); deep != nil && n > 2 {
+				out = append(out, deep)
+			}
 		}
 		break
 	}
 	return out
+}
+
+// lookBack is how many blocks before a mark the API looks for a prefix
+// an earlier request wrote.
+const lookBack = 20
+
+// blockBefore is the last block that may carry cache_control among those
+// more than back blocks before the end of msgs[:end], or nil.
+func blockBefore(msgs []anthropicMessage, end, back int) map[string]any {
+	seen := 0
+	for i := end - 1; i >= 0; i-- {
+		for j := len(msgs[i].Content) - 1; j >= 0; j-- {
+			if seen++; seen > back && markable(msgs[i].Content[j]) {
+				return msgs[i].Content[j].(map[string]any)
+			}
+		}
+	}
+	return nil
+}
+
+// markable reports whether a content block may carry cache_control: not
+// a thinking block (the API refuses a mark there) nor an empty text.
+func markable(b any) bool {
+	blk, ok := b.(map[string]any)
+	return ok && blk["type"] != "thinking" && blk["type"] != "redacted_thinking" && !(blk["type"] == "text" && blk["text"] == "")
 }
 
 // lastMarkable is the last block of msgs[:end] that may carry
@@ -129,11 +162,9 @@ func messageBreakpoints(msgs []anthropicMessage, n int) []map[string]any {
 func lastMarkable(msgs []anthropicMessage, end int) (map[string]any, int) {
 	for i := end - 1; i >= 0; i-- {
 		for j := len(msgs[i].Content) - 1; j >= 0; j-- {
-			blk, ok := msgs[i].Content[j].(map[string]any)
-			if !ok || blk["type"] == "thinking" || blk["type"] == "redacted_thinking" || blk["type"] == "text" && blk["text"] == "" {
-				continue
+			if markable(msgs[i].Content[j]) {
+				return msgs[i].Content[j].(map[string]any), i
 			}
-			return blk, i
 		}
 	}
 	return nil, -1

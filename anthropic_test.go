@@ -211,10 +211,11 @@ func marksOf(t *testing.T, body []byte) (marks []string, ttls []string) {
 	return marks, ttls
 }
 
-// TestCacheBreakpoints: the last tool and the system prompt are marked,
-// then the request's last block and the last block before the newest
-// assistant message (where the previous request ended), however many
-// results the round added; never a thinking block; at most four; none
+// TestCacheBreakpoints: the system prompt is marked (the last tool when
+// there is none), then the request's last block, the last block before
+// the newest assistant message (where the previous request ended),
+// however many results the round added, and the block 20 before that
+// one; never a thinking block; at most four; none
 // with PROMPT_CACHE=off; the 1-hour ttl with PROMPT_CACHE_TTL=1h.
 func TestCacheBreakpoints(t *testing.T) {
 	tools := []toolSpec{{Type: "function", Function: toolFunction{Name: "alpha", Parameters: json.RawMessage(`{}`)}},
@@ -238,11 +239,13 @@ func TestCacheBreakpoints(t *testing.T) {
 		want  string
 		ttl   string
 	}{
-		{"first request", first, tools, nil, "tool:beta system m0b0:text", ""},
-		{"a round of 12 results after thinking", loop, tools, nil, "tool:beta system m2b0:text m4b11:tool_result", ""},
-		{"the next question", next, tools, nil, "tool:beta system m4b11:tool_result m6b0:text", ""},
-		{"without tools", next, nil, nil, "system m4b11:tool_result m6b0:text", ""},
-		{"1-hour cache", first, tools, map[string]string{"YAI_PROMPT_CACHE_TTL": "1h"}, "tool:beta system m0b0:text", "1h"},
+		{"first request", first, tools, nil, "system m0b0:text", ""},
+		{"a round of 12 results after thinking", loop, tools, nil, "system m2b0:text m4b11:tool_result", ""},
+		// 20 blocks before where the previous request ended: m4's 12 results, m3's last 8 calls
+		{"the next question", next, tools, nil, "system m3b5:tool_use m4b11:tool_result m6b0:text", ""},
+		{"without tools", next, nil, nil, "system m3b5:tool_use m4b11:tool_result m6b0:text", ""},
+		{"without a system prompt", next[1:], tools, nil, "tool:beta m3b5:tool_use m4b11:tool_result m6b0:text", ""},
+		{"1-hour cache", first, tools, map[string]string{"YAI_PROMPT_CACHE_TTL": "1h"}, "system m0b0:text", "1h"},
 		{"off", next, tools, map[string]string{"YAI_PROMPT_CACHE": "off"}, "", ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

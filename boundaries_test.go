@@ -27,8 +27,7 @@ var parts = []part{
 		"conversation.go:toolSpec", "images.go:imagesTokens",
 	}},
 	{"the Markdown renderer", []string{"markdown.go", "mdinline.go", "mdwrap.go", "mdtable.go", "highlight.go"}, []string{
-		// its three settings, the terminal's safety and cell widths
-		"config.go:.CodeTheme", "config.go:.Justify", "config.go:.Pretty", "config.go:config",
+		// the terminal's safety and cell widths (its settings come as renderOptions)
 		"termsafe.go:isControl", "termsafe.go:sanitize",
 		"width.go:lsb8", "width.go:msb8", "width.go:printable8", "width.go:runeWidth", "width.go:stringWidth",
 		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo",

@@ -56,7 +56,7 @@ var settings = []setting{
 	{"PRETTY", "true", "draw answers on a terminal as Markdown (--plain turns it off)"},
 	{"CODE_THEME", "monokai", "colours of code and Markdown: monokai, dracula, nord or solarized-light"},
 	{"JUSTIFY", "default", "how answer text is aligned: default, left, center, right or full"},
-	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL"},
+	{"INTERACTIVE_ROUND", "25", "chat turns kept in the REPL; past it, the newest CONTEXT_TRIM_TARGET share of them in one go, so the prompt cache survives the turns after"},
 	{"MAX_HISTORY", "500", "entries in the prompt history file"},
 	{"CHAT_HISTORY_DIR", "", "saved chats; empty = $XDG_STATE_HOME/yaicli/chats (~/.local/state/yaicli/chats; without a home $TMPDIR/yaicli-$UID/chats)"},
 	{"MAX_SAVED_CHATS", "20", "saved chats kept"},
@@ -592,11 +592,17 @@ func writeTemplate(w io.Writer) {
 	}
 }
 
+// render is what the answer's renderer needs of the configuration.
+func (c *config) render() renderOptions {
+	return renderOptions{pretty: c.Pretty, theme: c.CodeTheme, justify: c.Justify}
+}
+
 // writeEffective prints the effective configuration with the source of each
 // value. Secrets are masked: the API key and EXTRA_HEADERS values show at
 // most their ends (maskKey), BASE_URL's user:password is [redacted], and
-// no other value may show them either.
-func writeEffective(w io.Writer, c *config) {
+// no other value may show them either: red, the run's redactor, hides
+// them wherever else they appear.
+func writeEffective(w io.Writer, c *config, red *redactor) {
 	switch {
 	case c.configPath == "":
 		fmt.Fprintln(w, "config file: none")
@@ -610,7 +616,6 @@ func writeEffective(w io.Writer, c *config) {
 		keys = append(keys, s.key)
 	}
 	sort.Strings(keys)
-	red := c.redactor()
 	for _, k := range keys {
 		v, src := c.values[k], c.sources[k]
 		switch k {

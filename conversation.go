@@ -56,3 +56,15 @@ type thinkingBlock struct {
 	Signature string `json:"signature,omitempty"`
 	Data      string `json:"data,omitempty"`
 }
+
+// imagePart is one image of a message: a file read whole and sent as
+// base64, or a URL passed to the provider as given.
+type imagePart struct {
+	mediaType     string // image/png, image/jpeg, image/gif or image/webp; "" for a URL
+	data          string // base64 of the file; "" for a URL
+	url           string // an http(s) URL; "" for a file
+	path          string // the file it was read from, absolute
+	width, height int    // pixels; 0 when unknown (a URL)
+	size          int    // bytes of the file
+	tokens        int    // what it costs in a request, by the provider's rule (imageRule)
+}

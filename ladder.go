@@ -102,10 +102,20 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	kept := min(keptStart(h, l.keep), round)
 	room := max(l.limit-mark, l.limit/5) // what the next request has left at least: stubs' pages fit it
 	var masks maskReport
+	maskTo := 0
+	if mark >= l.limit {
+		maskTo = mark
+	}
+	// a and b mask every old output at once, not just down to the mark
+	// (unless the mark is the limit: CONTEXT_TRIM_TARGET=1 trims to it):
+	// a mask rewrites the provider's prompt cache from the first result it
+	// changes, so masking a few now and the next few a round later pays
+	// that rewrite every few rounds; all at once, the next reduction comes
+	// many rounds later and changes only results newer than these.
 	// a. old outputs, outside the kept turn groups, oldest first.
-	h, total = l.mask(h, costs, total, mark, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
+	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
 	// b. the kept groups' outputs, but not this round's.
-	h, total = l.mask(h, costs, total, mark, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
+	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	// c. still over the limit: this round's largest results, to the mark.
 	if total > l.limit {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
@@ -113,7 +123,8 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// d. whole turn groups, oldest first, until at the mark: when still
 	// over the limit, or when that buys the next turns room (dropToMark),
 	// and then the session's first turn group (its task, as first said)
-	// stays.
+	// stays. A drop changes the first message after the system prompt, so
+	// the provider's prompt cache is written again whole.
 	var lo, hi int // the messages dropped, h[lo:hi] before dropping
 	forced := total > l.limit
 	if forced || l.dropToMark(h, costs, orig, total, mark, round) {
@@ -145,7 +156,9 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 // holds another round like this one (h[round:] as it arrived, priced in
 // orig, before any cut). A drop rewrites the whole prompt cache; when the
 // next round must reduce again anyway (results of half the budget), it
-// buys nothing, and costs a person's words.
+// buys nothing, and costs a person's words; and when masking left the
+// request within a quarter of the gap above the mark, the next turns
+// have room without it, and the cache is kept.
 func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
 	if l.words || total <= mark || total-droppable(h, costs) > mark {
 		return false
@@ -154,7 +167,7 @@ func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round in
 	for _, c := range orig[round:] {
 		next += c
 	}
-	return l.limit-mark >= next
+	return l.limit-mark >= next && 4*(total-mark) > l.limit-mark
 }
 
 // droppable is what dropping every turn group but the first and the

@@ -709,13 +709,21 @@ func spaces(n int) string {
 	return strings.Repeat(" ", n)
 }
 
+// renderOptions are the settings the renderer reads (PRETTY, CODE_THEME,
+// JUSTIFY), taken from the configuration by its reader (config.render),
+// so the renderer itself never reads config.
+type renderOptions struct {
+	pretty         bool
+	theme, justify string
+}
+
 // answerWriter is where answers are written: a Markdown renderer on a
 // terminal (unless PRETTY=false), else w itself, so piped output is the
 // model's text byte for byte. size is the terminal's width and height
 // now. NO_COLOR draws without colour; TERM=dumb without any escape
 // sequence: no colour, and no live preview, which moves the cursor.
-func answerWriter(cfg *config, w io.Writer, terminal bool, env func(string) string, size func() (int, int)) io.Writer {
-	if !terminal || !cfg.Pretty {
+func answerWriter(o renderOptions, w io.Writer, terminal bool, env func(string) string, size func() (int, int)) io.Writer {
+	if !terminal || !o.pretty {
 		return w
 	}
 	dumb := env("TERM") == "dumb"
@@ -723,8 +731,8 @@ func answerWriter(cfg *config, w io.Writer, terminal bool, env func(string) stri
 		color:   env("NO_COLOR") == "" && !dumb,
 		width:   func() int { cols, _ := size(); return cols },
 		height:  func() int { _, rows := size(); return rows },
-		theme:   palettes[cfg.CodeTheme],
-		justify: cfg.Justify,
+		theme:   palettes[o.theme],
+		justify: o.justify,
 		live:    !dumb,
 	})
 }

@@ -167,7 +167,7 @@ func TestVerboseMasksSecrets(t *testing.T) {
 	c.values = map[string]string{"BASE_URL": c.BaseURL, "EXTRA_HEADERS": `{"Authorization": "Bearer tok-HEADERTOKEN9", "X-Org": "org-ABCDEF"}`, "API_KEY": c.APIKey}
 	c.sources = map[string]string{}
 	var out bytes.Buffer
-	writeEffective(&out, c)
+	writeEffective(&out, c, c.redactor())
 	got := out.String()
 	for _, leak := range []string{"SHORT", "HEADERTOKEN", "ABCDEF", "p%40ssw0rd", "p@ssw0rd", "alice"} {
 		if strings.Contains(got, leak) {

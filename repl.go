@@ -248,7 +248,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	if err != nil && turnCtx.Err() != nil {
 		h = interruptedTail(validate(h), s.cfg.redactor().text(s.agent.shownText()))
 	}
-	s.hist = keepGroups(validate(h), max(s.cfg.InteractiveRound, 1))
+	s.hist = keptRounds(validate(h), s.cfg)
 	s.save()
 	switch {
 	case err == nil:
@@ -848,4 +848,22 @@ func writeHistory(w io.Writer, h []message) {
 			fmt.Fprintf(w, "%s: %s\n", m.Role, m.Content)
 		}
 	}
+}
+
+// keptRounds is h after a turn: whole while it has at most
+// INTERACTIVE_ROUND turn groups; past that, the newest CONTEXT_TRIM_TARGET
+// share of them in one go. Dropping the oldest group every turn would
+// change the first message each turn, and the provider's prompt cache
+// would be written again whole every turn; dropped to the mark, the next
+// drop is that many turns away.
+func keptRounds(h []message, cfg *config) []message {
+	limit := max(cfg.InteractiveRound, 1)
+	if len(groupStarts(h)) <= limit {
+		return h
+	}
+	share := cfg.ContextTrimTarget
+	if share <= 0 || share > 1 {
+		share = defaultTrimTarget
+	}
+	return keepGroups(h, max(int(float64(limit)*share), 1))
 }

@@ -66,6 +66,31 @@ func TestREPLKeepsInteractiveRounds(t *testing.T) {
 	}
 }
 
+// TestKeptRoundsDropInOneGo: past INTERACTIVE_ROUND turn groups the REPL
+// keeps the newest CONTEXT_TRIM_TARGET share of them at once, so the
+// history's start (and the provider's prompt cache) changes once every
+// several turns, not every turn.
+func TestKeptRoundsDropInOneGo(t *testing.T) {
+	cfg := &config{InteractiveRound: 25, ContextTrimTarget: 0.6}
+	h := []message{{Role: "system", Content: "s"}}
+	changes, most := 0, 0
+	for turn := 1; turn <= 60; turn++ {
+		h = append(h, message{Role: "user", Content: fmt.Sprint("q", turn)}, message{Role: "assistant", Content: "a"})
+		first := h[1].Content
+		h = keptRounds(h, cfg)
+		if h[1].Content != first {
+			changes++
+		}
+		most = max(most, len(groupStarts(h)))
+		if h[0].Role != "system" || h[len(h)-2].Content != fmt.Sprint("q", turn) {
+			t.Fatalf("turn %d: lost the lead or the newest turn: %+v", turn, h)
+		}
+	}
+	if most != 25 || changes != 4 { // at turns 26, 37, 48 and 59, each down to 15 groups (one a turn: 35)
+		t.Errorf("at most %d groups kept, history start changed %d times in 60 turns; want 25 and 4", most, changes)
+	}
+}
+
 // TestContextSubcommands: /context list|add|remove|clear work as YAICLI
 // names them, beside /add and /drop: remove takes a path or a unique file
 // name, clear detaches everything, and the next request carries exactly

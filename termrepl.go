@@ -393,6 +393,7 @@ type termSession struct {
 	history      []string
 	historyFile  string
 	historyLimit int
+	red          *redactor // built once for the session: every line remembered passes through it
 	// queued is the lines typed and entered during a turn: each is run as
 	// its own question afterwards, in order, as a shell runs type-ahead.
 	queued []string
@@ -415,12 +416,12 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 		}
 	}()
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
-		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory}
+		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory, red: cfg.redactor()}
 	width := func() int { w, _ := t.size(); return w }
 	// The renderers (Markdown, reasoning, spinner) draw through the screen's
 	// styled port; notices and previews through its text port (agentFor).
 	ev := newEvents(formatText, nil, e.now) // text: a retry's partial answer is struck (events.answers)
-	o := agentIO{answer: ev.answers(answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
+	o := agentIO{answer: ev.answers(answerWriter(cfg.render(), &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
 		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		width:  width, expand: "Ctrl+O to expand", ask: ts.ask, ev: ev}
@@ -532,7 +533,7 @@ func (ts *termSession) remember(line string) {
 	if n := len(ts.history); n == 0 || ts.history[n-1] != line {
 		ts.history = append(ts.history, line)
 	}
-	if err := appendHistory(ts.historyFile, ts.cfg.redactor().text(line), ts.historyLimit, ts.e.now()); err != nil {
+	if err := appendHistory(ts.historyFile, ts.red.text(line), ts.historyLimit, ts.e.now()); err != nil {
 		fmt.Fprintf(ts.errw, "yaicli: prompt history not saved: %v\n", err)
 	}
 }
