@@ -387,7 +387,7 @@ const replHelp = `Commands:
   /context, /ctx        estimated context usage and the budget in use
   /compact [N]          keep only the last N turn groups (default 2)
   /compact --summary [N] replace all but the last N turn groups by a model-written summary
-  /clear                start over with an empty history
+  /clear                start over with an empty history, as a new chat (a saved one keeps what it had)
   /forget-window [MODEL|all]
                         forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
@@ -420,9 +420,13 @@ var replCommands = []replCommand{
 	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
 	{names: []string{"/exit", "/quit"}},
 	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) {
+		s.save() // a saved chat keeps what it had: what follows is a new chat, not written over it
 		s.hist = s.prefix()
 		s.forgetReported()
-		fmt.Fprintln(s.out, "history cleared")
+		if fmt.Fprintln(s.out, "history cleared"); s.title != "" {
+			fmt.Fprintf(s.out, "the saved chat %q keeps what it had (yaicli --chat %q continues it); /save NAME saves this one\n", s.title, s.title)
+			s.title = ""
+		}
 	}},
 	{names: []string{"/context", "/ctx"}, subs: contextSubs, pathAfter: []string{"add", "remove", "rm", "delete", "del"}, run: (*session).contextCommand},
 	{names: []string{"/compact"}, subs: []string{"--summary"}, run: func(s *session, f []string, _ string) {
@@ -778,7 +782,7 @@ func writeContext(w io.Writer, r contextReport) {
 	if r.attached > 0 {
 		row("attached files", r.attached, "/drop PATH|all to detach")
 	}
-	row(fmt.Sprintf("history (%d messages)", r.nHist), r.hist, fmt.Sprintf("%d turn group(s)", r.groups))
+	row("history ("+plural(r.nHist, "message")+")", r.hist, plural(r.groups, "turn group"))
 	masked := ""
 	if r.masked > 0 {
 		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", r.masked, r.maskedSaved)
@@ -786,8 +790,8 @@ func writeContext(w io.Writer, r contextReport) {
 	if r.summaries > 0 {
 		row("  of it a summary", r.summaryTokens, plural(r.summaries, "summary turn")+" (/compact --summary)")
 	}
-	row(fmt.Sprintf("tool output (%d results)", r.nTools), r.tools, masked)
-	row(fmt.Sprintf("tool schemas (%d tools)", r.nSpecs), r.schemas, "")
+	row("tool output ("+plural(r.nTools, "result")+")", r.tools, masked)
+	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, "")
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
 	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))

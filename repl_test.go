@@ -28,7 +28,7 @@ func TestREPLOverPipe(t *testing.T) {
 	for _, want := range []string{
 		`first answer\nsecond answer\nthird answer\n`,
 		`context \(estimated tokens\)\n  system prompt\s+\d+`,
-		`history \(6 messages\)\s+\d+\s+3 turn group\(s\)`,
+		`history \(6 messages\)\s+\d+\s+3 turn groups`,
 		`tool schemas \(11 tools\)\s+\d+`,
 		`budget\s+89600\s+\(70% of gpt-4o's 128000-token window, from the model table\)`,
 		`last reported by provider\s+\d+\s+prompt tokens`,
@@ -259,5 +259,36 @@ func TestAddWarnsOverBudget(t *testing.T) {
 	}
 	if n := len(fp.chats()); n != 1 {
 		t.Errorf("%d requests sent, want 1 (the one that fits)", n)
+	}
+}
+
+// TestClearKeepsSavedChat: /clear after /save starts a new chat; the saved
+// one keeps what it had. It used to go on saving under the same title, so
+// the next answer (or the exit) wrote the cleared session over it.
+func TestClearKeepsSavedChat(t *testing.T) {
+	f := newFakeProvider(t, sse(textStream("noted")), sse(textStream("noted again")))
+	r := runBinary(t, f, e2e{args: []string{"--chat"}, stdin: "remember PINEAPPLE\n/save mytest\n/clear\nanother line\n/exit\n"})
+	if !strings.Contains(r.stdout, `the saved chat "mytest" keeps what it had`) {
+		t.Errorf("/clear does not say where the saved chat stays:\n%s", r.stdout)
+	}
+	c, ok := findChat(filepath.Join(r.home, ".local", "state", "yaicli", "chats"), "mytest")
+	if !ok {
+		t.Fatalf("no saved chat mytest under %s", r.home)
+	}
+	b, err := os.ReadFile(c.path)
+	if err != nil || !strings.Contains(string(b), "PINEAPPLE") || strings.Contains(string(b), "another line") {
+		t.Errorf("saved chat after /clear = %s (%v)", b, err)
+	}
+}
+
+// TestContextCountsRead: /context names its counts in words that agree
+// with them ("1 result", not "1 results").
+func TestContextCountsRead(t *testing.T) {
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"command":"ls"}`})), sse(textStream("done")))
+	r := runBinary(t, f, e2e{args: []string{"--chat"}, stdin: "list\n/context\n"})
+	for _, want := range []string{"history (3 messages)", "tool output (1 result)", "1 turn group\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("/context lacks %q:\n%s", want, r.stdout)
+		}
 	}
 }

@@ -394,6 +394,9 @@ type termSession struct {
 	historyFile  string
 	historyLimit int
 	red          *redactor // built once for the session: every line remembered passes through it
+	// queued is the lines typed and entered during a turn: each is run as
+	// its own question afterwards, in order, as a shell runs type-ahead.
+	queued []string
 }
 
 // runTerminal is the interactive loop; the terminal is restored on every
@@ -443,11 +446,22 @@ func (ts *termSession) loop(ctx context.Context, cfg *config) int {
 	for ctx.Err() == nil {
 		e := newLineEditor(ts.history, prefill)
 		e.readDir = func(d string) ([]os.DirEntry, error) { return os.ReadDir(expandHome(d, cfg.homeDir)) }
-		prefill = ""
 		prompt := ">>> "
 		if ts.exec {
 			prompt = "exec> "
 		}
+		if len(ts.queued) > 0 { // lines entered during the last turn, in order
+			line := ts.queued[0]
+			ts.queued = ts.queued[1:]
+			fmt.Fprint(screenWriter{w: ts.out}, prompt+line+"\n") // shown as if typed now
+			ahead, exit := ts.dispatch(ctx, line)
+			if exit {
+				return exitOK
+			}
+			prefill += ahead // typed after the queued lines: waits for them
+			continue
+		}
+		prefill = ""
 		switch t.readLine(prompt, e) {
 		case editExit:
 			if ctx.Err() != nil { // SIGTERM or SIGHUP at the prompt
@@ -470,21 +484,31 @@ func (ts *termSession) loop(ctx context.Context, cfg *config) int {
 		if line == "" {
 			continue
 		}
-		ts.remember(line)
-		switch {
-		case line == "/show-output":
-			ts.viewer()
-		case strings.HasPrefix(line, "/") || line == "?" || strings.HasPrefix(line, "!"):
-			if ts.handle(ctx, line) {
-				return exitOK
-			}
-		case ts.exec: // on this goroutine: the command may read the terminal
-			ts.runTurn(ctx, line)
-		default:
-			prefill = ts.turn(ctx, line)
+		ahead, exit := ts.dispatch(ctx, line)
+		if exit {
+			return exitOK
 		}
+		prefill = ahead
 	}
 	return interruptCode(ctx)
+}
+
+// dispatch remembers and runs an entered line: a command, a shell line in
+// exec mode, or a question; it returns the type-ahead for the next prompt
+// and whether the line ends the REPL.
+func (ts *termSession) dispatch(ctx context.Context, line string) (string, bool) {
+	ts.remember(line)
+	switch {
+	case line == "/show-output":
+		ts.viewer()
+	case strings.HasPrefix(line, "/") || line == "?" || strings.HasPrefix(line, "!"):
+		return "", ts.handle(ctx, line)
+	case ts.exec: // on this goroutine: the command may read the terminal
+		ts.runTurn(ctx, line)
+	default:
+		return ts.turn(ctx, line), false
+	}
+	return "", false
 }
 
 // ask is the agent's approval question, asked by the loop that owns the
@@ -539,6 +563,11 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 	for {
 		select {
 		case <-done:
+			if turnCtx.Err() != nil && len(ts.queued) > 0 { // Ctrl+C: nothing more runs, nothing typed is lost
+				text := strings.Join(ts.queued, " ") + " " + ahead.text()
+				ts.queued = nil
+				return strings.TrimSpace(text)
+			}
 			return ahead.text()
 		case req := <-ts.asks:
 			req.answer <- ts.question(turnCtx, req.question)
@@ -553,7 +582,12 @@ func (ts *termSession) turn(ctx context.Context, prompt string) string {
 			ts.t.cbreak()
 		case k.kind == keyPasteStart:
 			ahead.insert(ts.t.readPaste())
-		case k.kind != keyEnter:
+		case k.kind == keyEnter: // a line entered now is asked after this turn
+			if line := strings.TrimSpace(ahead.text()); line != "" {
+				ts.queued = append(ts.queued, line)
+			}
+			ahead = newLineEditor(nil, "")
+		default:
 			ahead.apply(k)
 		}
 	}

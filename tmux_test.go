@@ -540,3 +540,50 @@ func TestTmuxHostileIndex(t *testing.T) {
 		t.Errorf("terminal after the REPL:\n%s", sc)
 	}
 }
+
+// TestTmuxTypeAheadLines: lines typed and entered while a turn runs are
+// asked afterwards, each as its own question and in order, as a shell runs
+// type-ahead; the unfinished rest waits in the prompt. They used to be
+// run together into one line ("secondthird") and sent only on the next Enter.
+func TestTmuxTypeAheadLines(t *testing.T) {
+	t.Parallel()
+	released := make(chan struct{})
+	asked := func(want string) func(r received) {
+		return func(r received) {
+			m := r.messages()
+			if got := m[len(m)-1].Content; got != want {
+				t.Errorf("question sent = %q, want %q", got, want)
+			}
+		}
+	}
+	f := newFakeProvider(t,
+		sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"echo tool ran"}`})),
+		slowAnswer(released),
+		check(sse(textStream("Answer two.")), asked("second")),
+		check(sse(textStream("Answer three.")), asked("third")),
+	)
+	s := startTmux(t, f, "--chat")
+	s.typeText("first")
+	s.send("Enter")
+	s.waitFor("Run execute_shell_command?")
+	s.send("y", "Enter")
+	s.waitFor("slow start")
+	s.typeText("second")
+	s.send("Enter")
+	s.typeText("third")
+	s.send("Enter")
+	s.typeText("fourth")
+	s.send("C-o") // read after the typed keys, by the turn's reader: they are all in
+	s.waitFor("model-visible text")
+	s.send("q")
+	close(released)
+	s.waitFor("Answer three.")
+	s.waitFor(">>> fourth")
+	sc := s.screen()
+	if !strings.Contains(sc, ">>> second\n") || !strings.Contains(sc, ">>> third\n") {
+		t.Errorf("the queued lines are not shown as asked:\n%s", sc)
+	}
+	if n := len(f.chats()); n != 4 {
+		t.Errorf("%d requests, want 4 (first and its tool round, second, third; fourth not entered)", n)
+	}
+}

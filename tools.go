@@ -229,6 +229,9 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 			return failure(why), why
 		}
 	}
+	if why := missingArgs(t.name, t.params, args); why != "" { // nothing to ask the person about
+		return failure(why), why
+	}
 	if why := tb.permit(t, args); why != "" {
 		tb.refused = true
 		switch { // the person is told in their words; the model gets why
