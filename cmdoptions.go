@@ -134,6 +134,8 @@ func optionKnown(a string, known []string) bool {
 		return false
 	case hasVal && has(name+"="), !hasVal && has(name):
 		return true
+	case abbreviates(name, known):
+		return false
 	case any:
 		return true
 	case strings.Trim(name[1:], "0123456789") == "" && has("-N"): // -5
@@ -147,6 +149,22 @@ func optionKnown(a string, known []string) bool {
 			return true
 		}
 		if len(k) == 2 && strings.HasPrefix(name, k) && strings.Trim(name[2:], "0123456789") == "" { // -U5, -n3
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviates reports whether the long option name is a shortened
+// spelling of an option known refuses: getopt_long and git accept any
+// unambiguous prefix, so --out is --output and --compress is
+// --compress-program.
+func abbreviates(name string, known []string) bool {
+	if !strings.HasPrefix(name, "--") || len(name) < 3 {
+		return false
+	}
+	for _, k := range known {
+		if strings.HasPrefix(k, "!--") && strings.HasPrefix(k[1:], name) {
 			return true
 		}
 	}

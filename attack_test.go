@@ -1,0 +1,158 @@
+package main
+
+import "testing"
+
+// TestAllowAttacksMore are command lines an injected model might send
+// under TOOL_ALLOW=git status,ls,cat (and a few common programs): other
+// quoting, comment and redirection spellings than TestAllowAttacks, and
+// long options abbreviated as getopt_long accepts them (--out for
+// --output), beside lines that must still run unasked.
+func TestAllowAttacksMore(t *testing.T) {
+	allow := parseRules([]string{"git status", "ls", "cat", "sort", "file", "tree", "rg", "fd", "date", "grep", "echo", "git log"})
+	for _, tc := range []struct {
+		cmd     string
+		allowed bool
+	}{
+		{"sort --out=/etc/x y", false},
+		{"sort --outp /etc/x y", false},
+		{"sort --compress=/tmp/evil y", false},
+		{"sort --compress-prog=/tmp/evil y", false},
+		{"file --comp x", false},
+		{"date --se=2020-01-01", false},
+		{"ls#; touch X", false},
+		{"ls # x\ntouch X", false},
+		{"ls #\\\ntouch X", false},
+		{"ls \\\n; touch X", false},
+		{"l\\\ns; touch X", false},
+		{"ls &> /tmp/x", false},
+		{"ls >| /tmp/x", false},
+		{"ls >> /tmp/x", false},
+		{"ls 1<> /tmp/x", false},
+		{"ls <> /tmp/x", false},
+		{"ls >& /tmp/x", false},
+		{"ls >&/tmp/x", false},
+		{"ls &>>/tmp/x", false},
+		{"ls 2>/dev/null/../../tmp/x", false},
+		{"ls 2>/dev/../tmp/x", false},
+		{"ls >/dev/tcp/127.0.0.1/80", false},
+		{"ls ${x@P}", false},
+		{"ls ${a[$(touch X)]}", false},
+		{"ls ${x:=y}", false},
+		{"ls ${!x}", false},
+		{"ls $(<x)", false},
+		{"ls & touch X", false},
+		{"ls |& touch X", false},
+		{"ls\rtouch X", false},
+		{"ls ;; touch X", false},
+		{"coproc touch X", false},
+		{"ls() { touch X; }; ls", false},
+		{"function ls { touch X; }; ls", false},
+		{"case a in a) touch X;; esac", false},
+		{"ls `# comment` ; touch X", false},
+		{"cat 'a'\"b\"$'c' x", false},
+		{"git status -c core.fsmonitor=x", false},
+		{"git -c core.fsmonitor=x status", false},
+		{"git status --porc", false},
+		{"git log --outp=/tmp/x", false},
+		{"git log --no-index", false},
+		{"echo hi >/tmp/x", false},
+		{"sort -uo/etc/x y", false},
+		{"sort -o- y", false},
+		{"tree -fo /tmp/x", false},
+		{"rg --pre=/tmp/e x", false},
+		{"fd -Hx rm", false},
+		{"ls 2>&1", true},
+		{"ls 2>/dev/null", true},
+		{"ls -la | cat -n | sort -r", true},
+		{"sort --reverse --unique x", true},
+		{"sort --rev x", true},
+		{"git status --short --branch", true},
+		{"ls -- -x", true},
+		{"cat a#b", true},
+	} {
+		if got := allowedBy(tc.cmd, allow) != nil; got != tc.allowed {
+			t.Errorf("allowedBy(%q) = %v, want %v", tc.cmd, got, tc.allowed)
+		}
+	}
+}
+
+// TestDenyBypassesMore are further spellings around TOOL_DENY=rm,git
+// push,curl than TestDenyBypasses: other wrappers and keywords, options
+// glued together, builtins that change what a name runs.
+func TestDenyBypassesMore(t *testing.T) {
+	deny := parseRules([]string{"rm", "git push", "curl"})
+	for _, tc := range []struct {
+		cmd    string
+		denied bool
+	}{
+		{"env -iS 'rm x'", true},
+		{"env -vS'rm x'", true},
+		{"env -i -- rm x", true},
+		{"coproc rm x", true},
+		{"coproc NAME { rm x; }", true},
+		{"function f { rm x; }; f", true},
+		{"function f() { rm x; }", true},
+		{"case a in a) rm x;; esac", true},
+		{"for i in 1; do rm x; done", true},
+		{"select i in 1; do rm x; done", true},
+		{"until false; do rm x; done", true},
+		{"[ -e x ] && rm x", true},
+		{"true || rm x", true},
+		{"ionice -c3 rm x", true},
+		{"chrt 10 rm x", true},
+		{"taskset 1 rm x", true},
+		{"stdbuf -oL rm x", true},
+		{"setsid -f rm x", true},
+		{"script -c 'rm x' /dev/null", true},
+		{"script -qc 'rm x'", true},
+		{"sg users -c 'rm x'", true},
+		{"setpriv --reuid=1 rm x", true},
+		{"prlimit --nofile=10 rm x", true},
+		{"unbuffer rm x", true},
+		{"fakeroot rm x", true},
+		{"eatmydata rm x", true},
+		{"firejail rm x", true},
+		{"dbus-run-session rm x", true},
+		{"ssh-agent rm x", true},
+		{"tmux new -d 'rm x'", true},
+		{"screen -dm rm x", true},
+		{"at now <<< 'rm x'", true},
+		{"batch <<< 'rm x'", true},
+		{"shopt -s expand_aliases\nalias r=rm\nr x", true},
+		{"hash -p /bin/rm ll; ll x", true},
+		{"enable -n echo; echo x", true},
+		{"/usr/lib/git-core/git-push origin", true},
+		{"git-push origin", true},
+		{"git --no-pager push", true},
+		{"git -P push", true},
+		{"git --git-dir=.git push", true},
+		{"git -C . -c a=b push", true},
+		{"git submodule foreach git push", true},
+		{"git submodule foreach 'git push'", true},
+		{"sudo -Es rm x", true},
+		{"sudo -Eu root rm x", true},
+		{"timeout -k5 10 rm x", true},
+		{"nice -n5 rm x", true},
+		{"xargs -0n1 rm", true},
+		{"xargs -a list rm", true},
+		{"xargs --arg-file=list rm", true},
+		{"xargs -i rm {}", true},
+		{"exec -c rm x", true},
+		{"command -p rm x", true},
+		{"nohup bash -c 'rm x'", true},
+		{"bash -xeuc 'rm x'", true},
+		{"bash +x -c 'rm x'", true},
+		{"bash -O extglob -c 'rm x'", true},
+		{"bash --rcfile /dev/null -c 'rm x'", true},
+		{"busybox sh -c 'rm x'", true},
+		{"find . -ok rm {} \\;", true},
+		{"find . -execdir /bin/rm {} +", true},
+		{"python3 -c 'import os'", false},
+		{"git status", false},
+		{"ls -la", false},
+	} {
+		if got := deniedBy(tc.cmd, deny) != nil; got != tc.denied {
+			t.Errorf("deniedBy(%q) = %v (%v), want %v", tc.cmd, got, deniedBy(tc.cmd, deny), tc.denied)
+		}
+	}
+}
