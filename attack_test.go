@@ -1,6 +1,9 @@
 package main
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestAllowAttacksMore are command lines an injected model might send
 // under TOOL_ALLOW=git status,ls,cat (and a few common programs): other
@@ -153,6 +156,46 @@ func TestDenyBypassesMore(t *testing.T) {
 	} {
 		if got := deniedBy(tc.cmd, deny) != nil; got != tc.denied {
 			t.Errorf("deniedBy(%q) = %v (%v), want %v", tc.cmd, got, deniedBy(tc.cmd, deny), tc.denied)
+		}
+	}
+}
+
+// TestInvisibleFormatCharacters: every Unicode format character (category
+// Cf) but the joiners scripts need changes how text reads without being
+// seen, and must be shown on the terminal, by sanitize and by the
+// renderers' styled port alike; the list in TestSanitize names a few, these
+// are others of the same kind.
+func TestInvisibleFormatCharacters(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		visible bool
+	}{
+		{"soft\u00adhyphen", true},                  // SHY hides inside a command name
+		{"ara\u0600bic", true},                      // Arabic number sign
+		{"inhibit\u206aswap", true},                 // deprecated format controls
+		{"nominal\u206fdigits", true},               //
+		{"anno\ufff9tation\ufffb", true},            // interlinear annotation
+		{"music\U0001d173x", true},                  // musical formatting
+		{"egypt\U00013430x", true},                  // Egyptian hieroglyph format control
+		{"tag\U000e0041\U000e0042x", true},          // tag characters
+		{"kaithi\U000110bdx", true},                 // Kaithi number sign
+		{"mongolian\u180ex", true},                  //
+		{"rlo\u202eexe.txt", true},                  //
+		{"emoji \U0001f468\u200d\U0001f4bb", false}, // ZWJ sequence stays
+		{"hindi क्\u200dष", false},                  // ZWJ
+		{"persian می\u200cخواهم", false},            // ZWNJ
+		{"plain text ✓", false},                     //
+	} {
+		got := sanitize(tc.in)
+		if changed := got != tc.in; changed != tc.visible {
+			t.Errorf("sanitize(%q) = %q, want shown visibly %v", tc.in, got, tc.visible)
+		}
+		var b strings.Builder
+		sw := &styledWriter{w: &b}
+		sw.Write([]byte(tc.in))
+
+		if changed := b.String() != tc.in; changed != tc.visible {
+			t.Errorf("styledWriter(%q) = %q, want shown visibly %v", tc.in, b.String(), tc.visible)
 		}
 	}
 }
