@@ -260,18 +260,26 @@ func waitChild(pid int) syscall.WaitStatus {
 }
 
 // sweep kills every descendant of pid and reaps them, until none is left
-// or none can be killed (another user's, after a set-uid program).
+// or none can be killed (another user's, after a set-uid program). A pass
+// that killed nothing is not yet the end: a process that forked and ended
+// while /proc was being read leaves its child unseen, and that child is
+// now ours; so only a few such passes in a row end the sweep.
 func sweep(pid int) {
+	idle := 0
 	for range 10000 {
 		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err == syscall.ECHILD {
 			return // no child left, so no descendant: every one has a parent chain up to us
 		}
-		if killBelow(pid) == 0 {
-			for reaped, _ := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); reaped > 0; reaped, _ = syscall.Wait4(-1, nil, syscall.WNOHANG, nil) {
-			}
+		if killBelow(pid) > 0 {
+			idle = 0
+			syscall.Wait4(-1, nil, 0, nil) // a killed one ends, or one of ours does
+			continue
+		}
+		for reaped, _ := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); reaped > 0; reaped, _ = syscall.Wait4(-1, nil, syscall.WNOHANG, nil) {
+		}
+		if idle++; idle >= 3 {
 			return
 		}
-		syscall.Wait4(-1, nil, 0, nil) // a killed one ends, or one of ours does
 	}
 }
 
