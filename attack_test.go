@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestAllowAttacksMore are command lines an injected model might send
@@ -197,5 +203,43 @@ func TestInvisibleFormatCharacters(t *testing.T) {
 		if changed := b.String() != tc.in; changed != tc.visible {
 			t.Errorf("styledWriter(%q) = %q, want shown visibly %v", tc.in, b.String(), tc.visible)
 		}
+	}
+}
+
+// TestFetchGuardSpellings fetches a loopback page through other spellings
+// of its address than TestFetchGuard's, and through a proxy that would
+// fetch anything: each must be refused with no request reaching the page.
+func TestFetchGuardSpellings(t *testing.T) {
+	var hits atomic.Int32
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "secret page")
+	}))
+	defer page.Close()
+	port := page.URL[strings.LastIndex(page.URL, ":")+1:]
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "proxied secret")
+	}))
+	defer proxy.Close()
+	for _, host := range []string{"127.0.0.1.", "LOCALHOST", "localhost.", "foo.localhost", "0", "0.0.0.0", "127.1", "0177.1",
+		"0x7f.0x0.0x0.0x1", "127.000.000.001", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:7f00:0001]", "[::1]", "[0:0::1]",
+		"[::]", "[::127.0.0.1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]", "[fe80::1%25lo]", "user:pw@127.0.0.1", "evil.com@127.0.0.1"} {
+		var out bytes.Buffer
+		u := "http://" + host + ":" + port + "/"
+		err := fetchWebpage(t.Context(), netGuard{}.client(), map[string]any{"url": u}, &out, 5*time.Second, "test")
+		if err == nil || strings.Contains(out.String(), "secret") {
+			t.Errorf("fetch(%s) = %q, %v; want refused", u, out.String(), err)
+		}
+	}
+	g := netGuard{environ: []string{"HTTP_PROXY=" + proxy.URL, "http_proxy=" + proxy.URL}}
+	for _, u := range []string{"http://localhost:" + port + "/", "http://127.1:" + port + "/", "http://[::ffff:127.0.0.1]:" + port + "/"} {
+		var out bytes.Buffer
+		if err := fetchWebpage(t.Context(), g.client(), map[string]any{"url": u}, &out, 5*time.Second, "test"); err == nil {
+			t.Errorf("fetch(%s) through a proxy = %q, want refused", u, out.String())
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the loopback page or the proxy was reached %d times while refused", n)
 	}
 }
