@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -49,4 +53,53 @@ func TestSandboxSocketsBesideTCP(t *testing.T) {
 		})
 	}
 	ux.(*net.UnixListener).SetDeadline(time.Now()) // the unfenced connect was accepted by the backlog; nothing waits
+}
+
+// TestHostileRepoUnderAllow: a cloned-as-a-tarball repository whose
+// .git/config names programs (core.fsmonitor runs on git status, a
+// pager, an external diff) gets TOOL_ALLOW=git status,ls,cat to run
+// them unasked. They run, as git runs them for the person too; what must
+// hold is the fence: nothing written outside the workspace, no key read.
+func TestHostileRepoUnderAllow(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git here")
+	}
+	cfg := sandboxHome(t)
+	cfg.ToolApproval, cfg.ToolAllow = "deny", []string{"git status", "ls", "cat", "git diff"}
+	home, ws := cfg.homeDir, cfg.workDir
+	outside := filepath.Join(home, "outside")
+	os.Mkdir(outside, 0o700)
+	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	hook := filepath.Join(ws, "hook.sh")
+	os.WriteFile(hook, []byte("#!/bin/sh\necho RAN > "+ws+"/ran\necho PWNED > "+home+"/pwned\ncat "+home+"/.ssh/id_ed25519 > "+ws+"/leak 2>/dev/null\n"+
+		"echo PWNED > "+outside+"/planted\nexit 1\n"), 0o755)
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("x"), 0o600)
+	exec.Command("git", "-C", ws, "add", "a.txt").Run()
+	// the hostile part last: the test's own git add above runs unfenced
+	f, _ := os.OpenFile(filepath.Join(ws, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("[core]\n\tfsmonitor = " + hook + "\n\tpager = " + hook + "\n[diff]\n\texternal = " + hook + "\n")
+	f.Close()
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("y"), 0o600)
+	t.Chdir(ws)
+	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	for _, cmd := range []string{"git status", "git diff", "cat .git/config"} {
+		args, _ := json.Marshal(map[string]any{"shell_command": cmd})
+		got := tb.call(context.Background(), call("c", "execute_shell_command", string(args))).Content
+		if strings.Contains(got, "TOOL_APPROVAL=deny") {
+			t.Errorf("%q was not allowed: %s", cmd, got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ws, "ran")); err != nil {
+		t.Fatal("the repository's hook never ran: the attack is broken, so the test proves nothing")
+	}
+	for _, p := range []string{filepath.Join(home, "pwned"), filepath.Join(outside, "planted")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("the repository's hook wrote %s outside the workspace", p)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "leak")); strings.Contains(string(b), "PRIVATE-KEY") {
+		t.Errorf("the repository's hook read the key: %q", b)
+	}
 }
