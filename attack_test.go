@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -241,5 +244,31 @@ func TestFetchGuardSpellings(t *testing.T) {
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the loopback page or the proxy was reached %d times while refused", n)
+	}
+}
+
+// TestHostileBytesEndToEnd: a scripted model calls a tool whose name, and
+// a command whose text, hold terminal controls and bidi overrides, lists
+// a directory whose file name holds them too, then the provider fails
+// with a body that holds them and echoes the key. With default settings
+// and with --yes, stderr (where call lines, questions and errors go, a
+// terminal even when stdout is piped) gets none of them raw, nor the key.
+func TestHostileBytesEndToEnd(t *testing.T) {
+	const ctl = "\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\u009b1;1H\u202e\u00ad"
+	for _, args := range [][]string{{"go"}, {"--yes", "go"}} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "name"+ctl+".txt"), []byte("x"), 0o600)
+		cmd, _ := json.Marshal(map[string]string{"shell_command": "echo hi" + ctl})
+		list, _ := json.Marshal(map[string]any{"directory_path": dir})
+		f := newFakeProvider(t,
+			sse(toolStream(fakeCall{"c1", "evil" + ctl + "tool", `{"x":"` + "\\u001b]0;t\\u0007" + `"}`},
+				fakeCall{"c2", "execute_shell_command", string(cmd)}, fakeCall{"c3", "fs_list_directory", string(list)})),
+			fail(400, `{"error":{"message":"bad request`+strings.ReplaceAll(ctl, "\x1b", `\u001b`)+` Authorization: Bearer sk-test-0123456789abcdef"}}`))
+		r := runBinary(t, f, e2e{args: args})
+		for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u00ad", "sk-test-0123456789abcdef"} {
+			if strings.Contains(r.stderr, bad) {
+				t.Errorf("%v: stderr holds %q raw:\n%q", args, bad, r.stderr)
+			}
+		}
 	}
 }
