@@ -394,7 +394,9 @@ func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, max
 func (a *agent) discardPartial() {
 	if a.streamed {
 		a.endAnswer()
-		fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
+		if !a.ev.on() { // the JSON modes say it once, as text.discard
+			fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
+		}
 		a.ev.discard()
 	}
 }

@@ -282,3 +282,39 @@ func TestOneAnswerInARealFile(t *testing.T) {
 		}
 	}
 }
+
+// TestTmuxREPLStrikesPartialAnswer: in the terminal REPL too, a partial
+// answer that a retry voids is struck: the line, the rule, the answer.
+func TestTmuxREPLStrikesPartialAnswer(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	s := startTmux(t, fp, "--chat")
+	s.typeText("q")
+	s.send("Enter")
+	sc := s.waitFor("The whole answer.")
+	at := 0
+	for _, want := range []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer."} {
+		i := strings.Index(sc[at:], want)
+		if i < 0 {
+			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
+		}
+		at += i + len(want)
+	}
+}
+
+// TestDiscardToldOnceInJSON: in stream-json a discarded partial answer is
+// one text.discard event, not also a notice carrying the text mode's line.
+func TestDiscardToldOnceInJSON(t *testing.T) {
+	t.Parallel()
+	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
+	r := runBinary(t, fp, e2e{args: []string{"--output-format", "stream-json", "q"}})
+	if r.code != 0 {
+		t.Fatalf("code %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stdout, `"text.discard"`); n != 1 {
+		t.Errorf("%d text.discard events, want 1:\n%s", n, r.stdout)
+	}
+	if strings.Contains(r.stdout+r.stderr, "partial answer above is discarded") {
+		t.Errorf("the text mode's discard line is also reported:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
+}

@@ -26,15 +26,6 @@ func (anthropicWire) auth(h http.Header, key string) {
 	h.Set("anthropic-version", anthropicVersion)
 }
 
-// thinkingBlock is a signed reasoning block that Anthropic requires back,
-// unchanged, in the next request of a tool loop.
-type thinkingBlock struct {
-	Type      string `json:"type"` // thinking or redacted_thinking
-	Thinking  string `json:"thinking,omitempty"`
-	Signature string `json:"signature,omitempty"`
-	Data      string `json:"data,omitempty"`
-}
-
 // anthropicBudgets are thinking budgets for REASONING_EFFORT.
 var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
 

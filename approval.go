@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -28,8 +29,10 @@ type approval struct {
 	subject   string // the command, the paths or the arguments: what the audit log records
 	body      string // what the prompt shows above the question, already visible
 	question  string // "Run execute_shell_command?"
-	sensitive string // why a read always asks; "" otherwise
+	sensitive string // why it is asked every time ("always" does not cover it); "" otherwise
 	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
+	prefix    string // the command prefix [a]lways / [p]ermanently allow, for a shell command
+	workspace bool   // a write: [a]lways and [p]ermanently cover writes in the workspace only
 	// unasked is how the person can allow this without a question, for the
 	// refusal when there is no terminal.
 	unasked string
@@ -50,10 +53,10 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		if len(paths) == 0 && key != "file_paths" {
 			paths = []string{"."}
 		}
-		return tb.readApproval(t.name, paths)
+		return tb.readApproval(t.name, paths, args)
 	}
 	if t.name == "fs_edit_file" && argBool(args, "dry_run") { // writes nothing: a read
-		return tb.readApproval(t.name, []string{argString(args, "file_path", "")})
+		return tb.readApproval(t.name, []string{argString(args, "file_path", "")}, args)
 	}
 	if !t.changes {
 		return approval{}, false
@@ -64,12 +67,19 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		a.subject = argString(args, "shell_command", "")
 		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
 		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
-	case "fs_write_file":
-		a.subject = argString(args, "file_path", "")
-		a.body = writeSummary(expandHome(a.subject, tb.cfg.homeDir), argString(args, "content", ""), argBool(args, "append"), tb.perm.workspaceOr())
-	case "fs_edit_file":
-		a.subject = argString(args, "file_path", "")
-		a.body = editSummary(args, expandHome(a.subject, tb.cfg.homeDir), tb.perm.workspaceOr())
+		if a.prefix = commandPrefix(a.subject); a.prefix == "" {
+			a.sensitive = "no prefix of it can be allowed (several commands, a redirection, an expansion or a program that runs others)"
+		}
+	case "fs_write_file", "fs_edit_file":
+		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
+		args[writeKey] = rc
+		a.subject, a.sensitive, a.workspace = rc.path, rc.sensitive, true
+		if a.sensitive == "" && !rc.free {
+			a.sensitive = "a write outside the workspace"
+		}
+		if a.body = editSummary(args, rc); t.name == "fs_write_file" {
+			a.body = writeSummary(rc, argString(args, "content", ""), argBool(args, "append"))
+		}
 	default:
 		b, _ := json.MarshalIndent(args, "", "  ")
 		a.subject = string(b)
@@ -79,12 +89,16 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 }
 
 // readApproval is the question for reads outside the free area; ok is
-// false when every path is free.
-func (tb *toolbox) readApproval(tool string, paths []string) (approval, bool) {
+// false when every path is free. Each path's judgement is left in args
+// (readsKey) for the run, which opens the files judged and no other.
+func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any) (approval, bool) {
 	var rows, subject []string
 	a := approval{tool: tool, question: "Allow " + tool + "?"}
+	plans := map[string]readCheck{}
+	args[readsKey] = judged{files: plans, red: tb.cfg.redactor()}
 	for _, p := range paths {
 		rc := tb.perm.classify(p)
+		plans[p], plans[expandHome(p, tb.cfg.homeDir)] = rc, rc
 		if rc.free {
 			continue
 		}
@@ -103,7 +117,7 @@ func (tb *toolbox) readApproval(tool string, paths []string) (approval, bool) {
 	a.what = "reading " + strings.Join(rows, ", ")
 	where := tb.perm.workspace
 	if where == "" {
-		where = "none"
+		where = tb.perm.noFree
 	}
 	a.body = fmt.Sprintf("%s wants to read outside the free area (workspace: %s):\n%s", tool, where, boxed(strings.Join(rows, "\n"), 0, "│"))
 	dirs := map[string]bool{}
@@ -163,7 +177,10 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	case cfg.ToolApproval == "deny":
 		decided("refused", "TOOL_APPROVAL=deny")
 		return fmt.Sprintf("%s was refused%s: TOOL_APPROVAL=deny; the person can allow it with TOOL_APPROVAL=ask or %s", t.name, a.whatText(), a.unasked)
-	case a.sensitive == "" && tb.perm.always(a.tool):
+	case shell && a.sensitive == "" && tb.perm.remembered(a.subject) != "":
+		decided("yes", "always "+tb.perm.remembered(a.subject))
+		return ""
+	case !shell && a.sensitive == "" && tb.perm.always(a.tool):
 		decided("yes", "always")
 		return ""
 	case tb.ask == nil:
@@ -183,11 +200,7 @@ func (a approval) whatText() string {
 
 // askPerson puts the question and acts on the answer.
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
-	choices := " [y]es / [N]o / [a]lways for this session / [p]ermanently: " // the capital is what Enter answers
-	if a.sensitive != "" {
-		choices = " [y]es / [N]o (sensitive: asked every time): "
-	}
-	answer, err := tb.ask(a.body + a.question + choices)
+	answer, err := tb.ask(a.body + a.question + a.choices())
 	if err != nil {
 		decided("refused", "no answer: "+err.Error())
 		return fmt.Sprintf("%s was refused: the approval question got no answer (%v)", a.tool, err)
@@ -199,13 +212,68 @@ func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) st
 	case a.sensitive == "" && (word == "a" || word == "always" || word == "p" || word == "permanently"):
 		keep := word[0] == 'p'
 		decided(map[bool]string{false: "always", true: "permanently"}[keep], "asked")
-		if why := tb.perm.remember(a.tool, keep); why != "" {
+		why := ""
+		if a.prefix != "" {
+			why = tb.perm.rememberCommand(a.prefix, keep)
+		} else {
+			why = tb.perm.remember(a.tool, keep)
+		}
+		if why != "" {
 			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
 		}
 		return ""
 	}
 	decided("no", "asked")
 	return fmt.Sprintf("%s was refused by the person at the approval prompt; do not retry it or work around it, ask them how to go on", a.tool)
+}
+
+// choices are the answers the question offers, saying what [a]lways and
+// [p]ermanently would allow.
+func (a approval) choices() string {
+	switch {
+	case a.sensitive != "":
+		return " [y]es / [N]o (asked every time: " + a.sensitive + "): " // the capital is what Enter answers
+	case a.prefix != "":
+		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
+	case a.workspace:
+		return " [y]es / [N]o / [a]lways: writes in the workspace, this session / [p]ermanently: the same, saved: "
+	}
+	return " [y]es / [N]o / [a]lways for this session / [p]ermanently: "
+}
+
+// runners are programs whose next word is a program or code to run: a
+// prefix of them alone would allow anything.
+var runners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "ash": true, "busybox": true,
+	"eval": true, "exec": true, "command": true, "builtin": true, "source": true, ".": true, "sudo": true, "doas": true, "su": true,
+	"env": true, "xargs": true, "nohup": true, "nice": true, "timeout": true, "time": true, "watch": true, "strace": true, "chroot": true,
+	"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true, "deno": true, "bun": true, "php": true,
+	"lua": true, "awk": true, "gawk": true, "ssh": true, "script": true, "setsid": true, "stdbuf": true, "unshare": true, "nsenter": true}
+
+// rePlainWord is a word a prefix may hold: a name, not an option, a path
+// or anything the shell would expand.
+var rePlainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
+
+// commandPrefix is the prefix of cmd that [a]lways and [p]ermanently allow,
+// as a TOOL_ALLOW rule would: its program, and the next word when that is
+// a plain word (a subcommand: "git status", "go build"). "" when cmd is
+// more than one simple command, redirects, starts with an assignment or
+// an expansion, or names a program that runs others without a subcommand.
+func commandPrefix(cmd string) string {
+	c := splitCommand(cmd)
+	if c.unsure || c.redirect || len(c.parts) != 1 {
+		return ""
+	}
+	words := stripKeywords(c.parts[0])
+	if len(words) == 0 || !rePlainWord.MatchString(words[0]) {
+		return ""
+	}
+	if len(words) > 1 && rePlainWord.MatchString(words[1]) && !strings.Contains(words[1], ".") {
+		return words[0] + " " + words[1]
+	}
+	if runners[words[0]] {
+		return ""
+	}
+	return words[0]
 }
 
 // sizeOf describes a text's length for the prompt.
@@ -266,12 +334,12 @@ func visible(s string) string {
 	return string(b)
 }
 
-// writeSummary is the prompt of fs_write_file: path, size and what it
-// replaces.
-func writeSummary(path, content string, appending bool, base string) string {
-	abs := resolvePath(path, base)
+// writeSummary is the prompt of fs_write_file: the real file that will
+// change, size and what it replaces.
+func writeSummary(rc readCheck, content string, appending bool) string {
+	abs := rc.path
 	what := "a new file"
-	if st, err := os.Stat(abs); err == nil {
+	if st, err := os.Stat(abs); err == nil && rc.at.exists {
 		what = fmt.Sprintf("replacing %d bytes", st.Size())
 		if appending {
 			what = fmt.Sprintf("appended to %d bytes", st.Size())
@@ -280,9 +348,9 @@ func writeSummary(path, content string, appending bool, base string) string {
 	return fmt.Sprintf("fs_write_file wants to write %d bytes (%s) to\n%s  %s\n", len(content), sizeOf(content), boxed(abs, 0, "│"), what)
 }
 
-// editSummary is the prompt of fs_edit_file: path and the change.
-func editSummary(args map[string]any, path, base string) string {
-	abs := resolvePath(path, base)
+// editSummary is the prompt of fs_edit_file: the real file and the change.
+func editSummary(args map[string]any, rc readCheck) string {
+	abs := rc.path
 	newText := argString(args, "new_text", "")
 	var b strings.Builder
 	fmt.Fprintf(&b, "fs_edit_file wants to change\n%s", boxed(abs, 0, "│"))

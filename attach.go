@@ -162,12 +162,21 @@ func missingRefs(prompt, home string) []string {
 	return out
 }
 
-// expandFileRefs appends the files a prompt references with @ to it, and
-// names the ones that could not be attached; ~ is home.
+// expandFileRefs appends the files a prompt the person typed references
+// with @ to it, and names the ones that could not be attached; ~ is home.
 func expandFileRefs(prompt, home string) (string, []string) {
+	return expandTypedRefs(prompt, prompt, home)
+}
+
+// expandTypedRefs appends to prompt the files that typed, the part of it
+// the person typed or passed as the question, references with @. Text
+// piped in (a web page, a log), tool output and saved chats are never
+// read for references: a page that names @~/.ssh/id_ed25519 must not
+// attach the key.
+func expandTypedRefs(prompt, typed, home string) (string, []string) {
 	var atts []attachment
-	problems := missingRefs(prompt, home)
-	for _, ref := range fileRefs(prompt, home) {
+	problems := missingRefs(typed, home)
+	for _, ref := range fileRefs(typed, home) {
 		a, skipped, err := collectAttachments(expandHome(ref, home))
 		if err != nil {
 			problems = append(problems, ref+": "+err.Error())

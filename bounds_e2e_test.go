@@ -213,7 +213,7 @@ func TestDuplicateCallIDs(t *testing.T) {
 // arrive whole (BenchmarkArgumentDeltas times the parse).
 func TestArgumentsInSmallDeltas(t *testing.T) {
 	t.Parallel()
-	pad := strings.Repeat("0123456789abcdef", 2<<20/16)
+	pad := strings.Repeat("fedcba9876543210", 2<<20/16)
 	args, _ := json.Marshal(map[string]string{"directory_path": ".", "pad": pad})
 	f := newFakeProvider(t, sse(deltaStream("c1", "fs_list_directory", string(args), 9)),
 		check(sse(textStream("listed")), func(r received) {

@@ -595,8 +595,9 @@ func writeTemplate(w io.Writer) {
 // writeEffective prints the effective configuration with the source of each
 // value. Secrets are masked: the API key and EXTRA_HEADERS values show at
 // most their ends (maskKey), BASE_URL's user:password is [redacted], and
-// no other value may show them either.
-func writeEffective(w io.Writer, c *config) {
+// no other value may show them either: red, the run's redactor, hides
+// them wherever else they appear.
+func writeEffective(w io.Writer, c *config, red *redactor) {
 	switch {
 	case c.configPath == "":
 		fmt.Fprintln(w, "config file: none")
@@ -610,7 +611,6 @@ func writeEffective(w io.Writer, c *config) {
 		keys = append(keys, s.key)
 	}
 	sort.Strings(keys)
-	red := c.redactor()
 	for _, k := range keys {
 		v, src := c.values[k], c.sources[k]
 		switch k {

@@ -71,19 +71,18 @@ func lexicalOp(args map[string]any) string {
 	return op
 }
 
-// resolveLeaf makes p absolute from base with the links of its directory
-// resolved, and its last component kept as it is: a link there is the
-// thing operated on, never followed.
+// resolveLeaf makes p absolute from base with its directory resolved as
+// the kernel resolves it (`..` after a link applies to where the link
+// led), and its last component kept as it is: a link there is the thing
+// operated on, never followed. A last component of `..` or `.` is no
+// name, and the whole path is resolved.
 func resolveLeaf(p, base, home string) string {
-	abs := expandHome(p, home)
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(base, abs)
+	abs := lexicalAbs(expandHome(p, home), base)
+	dir, name := filepath.Split(strings.TrimRight(abs, "/"))
+	if name == "" || name == "." || name == ".." {
+		return resolvePath(abs, "/")
 	}
-	abs = filepath.Clean(abs)
-	if abs == "/" {
-		return abs
-	}
-	return filepath.Join(resolvePath(filepath.Dir(abs), "/"), filepath.Base(abs))
+	return filepath.Join(resolvePath(dir, "/"), name)
 }
 
 // planFileOp resolves a call, relative paths from base and ~ as home; it
@@ -287,7 +286,7 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 	op, err := planFileOp(args, base, tb.cfg.homeDir)
 	args[planKey] = planned{op, err}
 	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
-		return tb.readApproval(t.name, []string{argString(args, "path", ".")})
+		return tb.readApproval(t.name, []string{argString(args, "path", ".")}, args)
 	}
 	if err != nil {
 		return approval{}, false // the call fails as it runs, changing nothing
@@ -298,8 +297,14 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 		a.subject += " -> " + op.dest
 	}
 	for _, p := range []string{op.path, op.dest} {
-		if s := tb.perm.sensitive(resolvePath(p, "/")); p != "" && s != "" {
-			a.sensitive = s
+		switch {
+		case p == "":
+		case tb.perm.writeSensitive(resolvePath(p, "/")) != "":
+			a.sensitive = tb.perm.writeSensitive(resolvePath(p, "/"))
+		case tb.perm.writeSensitive(p) != "":
+			a.sensitive = tb.perm.writeSensitive(p)
+		case a.sensitive == "" && (tb.perm.workspace == "" || !insideDir(p, tb.perm.workspace) || p == tb.perm.workspace):
+			a.sensitive = "a change outside the workspace"
 		}
 	}
 	return a, true
@@ -314,6 +319,8 @@ func fileOperations(ctx context.Context, args map[string]any, base, home string,
 	p, ok := args[planKey].(planned)
 	if !ok {
 		p.op, p.err = planFileOp(args, base, home)
+	} else if p.err == nil && p.op.writes() && !samePlan(p.op, args, base, home) {
+		p.err = fmt.Errorf("%s: %w", p.op.path, errChanged)
 	}
 	op, err := p.op, p.err
 	res := fileOpResult{"operation": op.op, "path": op.path, "success": false, "error": nil}
@@ -331,6 +338,20 @@ func fileOperations(ctx context.Context, args map[string]any, base, home string,
 		res["success"], res["error"] = false, err.Error()
 	}
 	return writeJSON(out, res)
+}
+
+// samePlan reports whether planning the call again now gives the plan that
+// was shown: the same real paths, and the same file at the source. A link
+// or a file swapped in while the person was asked makes the call fail.
+func samePlan(op fileOp, args map[string]any, base, home string) bool {
+	now, err := planFileOp(args, base, home)
+	switch {
+	case err != nil || now.path != op.path || now.dest != op.dest:
+		return false
+	case op.src == nil || now.src == nil:
+		return op.src == nil && now.src == nil
+	}
+	return os.SameFile(op.src, now.src)
 }
 
 // run carries out a plan, filling res.

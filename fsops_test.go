@@ -159,7 +159,7 @@ func TestFileOperationsApproval(t *testing.T) {
 	if q, _ = run("n", map[string]any{"operation": "get_info", "path": w.outside}); !strings.Contains(q, "wants to read outside the free area") {
 		t.Errorf("get_info outside the workspace asked %q", q)
 	}
-	if q, _ = run("n", map[string]any{"operation": "copy", "path": "k", "destination": "stolen"}); !strings.Contains(q, "[y]es / [N]o (sensitive") {
+	if q, _ = run("n", map[string]any{"operation": "copy", "path": "k", "destination": "stolen"}); !strings.Contains(q, "[y]es / [N]o (asked every time: a key") {
 		t.Errorf("copying a link to a key asked %q, want a sensitive question", q)
 	}
 	if q, res = run("", map[string]any{"operation": "move", "path": "missing", "destination": "x"}); q != "" || !strings.Contains(res, "does not exist") {

@@ -58,15 +58,25 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := regularOnly(path, st); err != nil {
+	if err := regularOnly(path, st.Mode()); err != nil {
 		return nil, nil, err
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	return checkedRegular(f, err)
+}
+
+// checkedRegular is f once its open file is seen to be a regular file.
+func checkedRegular(f *os.File, err error) (*os.File, os.FileInfo, error) {
+	path := ""
+	if f != nil {
+		path = f.Name()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
-	if st, err = f.Stat(); err == nil {
-		err = regularOnly(path, st)
+	st, err := f.Stat()
+	if err == nil {
+		err = regularOnly(path, st.Mode())
 	}
 	if err != nil {
 		f.Close()
@@ -75,9 +85,72 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	return f, st, nil
 }
 
+// readsKey is where the approval leaves its judgement of each path a read
+// tool names (a judged) for the run, which opens exactly the files judged.
+// Decoded JSON never holds it.
+const readsKey = "\x00reads"
+
+// judged is the approval's judgement of a read call: each path's check (by
+// the path as named, and with ~ expanded) and this run's secrets.
+type judged struct {
+	files map[string]readCheck
+	red   *redactor
+}
+
+// opener opens a file a read tool names.
+type opener func(path string) (io.ReadCloser, os.FileInfo, error)
+
+// openPlain is openRegular as an opener.
+func openPlain(path string) (io.ReadCloser, os.FileInfo, error) {
+	f, st, err := openRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// readOpener opens the files judged for args: by their real paths beneath
+// their free roots, and only if they are still the files judged; a file
+// that holds a secret of this run is read with its secrets redacted, so
+// no window of it, however placed, shows part of one. Without a judgement
+// (a tool called outside the toolbox) it opens by path.
+func readOpener(args map[string]any) opener {
+	j, ok := args[readsKey].(judged)
+	if !ok {
+		return openPlain
+	}
+	return func(path string) (io.ReadCloser, os.FileInfo, error) {
+		rc, ok := j.files[path]
+		if !ok {
+			return nil, nil, fmt.Errorf("%s was not checked before the call ran; call again", path)
+		}
+		if rc.err == nil && rc.at.exists {
+			if err := regularOnly(path, rc.at.mode); err != nil {
+				return nil, nil, err
+			}
+		}
+		f, st, err := checkedRegular(rc.open(os.O_RDONLY | syscall.O_NONBLOCK))
+		if err != nil || !rc.secret {
+			return f, st, err
+		}
+		return redactedFile{f, newRedactReader(f, j.red)}, st, nil
+	}
+}
+
+// redactedFile reads a file through a redactor and closes the file.
+type redactedFile struct {
+	f *os.File
+	r io.Reader
+}
+
+// Read reads the redacted text.
+func (rf redactedFile) Read(p []byte) (int, error) { return rf.r.Read(p) }
+
+// Close closes the file.
+func (rf redactedFile) Close() error { return rf.f.Close() }
+
 // regularOnly says why st is not a file fs_read_file reads.
-func regularOnly(path string, st os.FileInfo) error {
-	m := st.Mode()
+func regularOnly(path string, m fs.FileMode) error {
 	switch {
 	case m.IsDir():
 		return fmt.Errorf("%s is a directory; use fs_list_directory", path)
@@ -97,7 +170,7 @@ func regularOnly(path string, st os.FileInfo) error {
 // to the end, at most readWindowMax), counting every character so
 // total_chars is exact, while holding only the window in memory.
 func readWindow(ctx context.Context, path, encoding string, offset, limit int) fileWindow {
-	return readWindowKnown(ctx, path, encoding, offset, limit, nil)
+	return readWindowKnown(ctx, openPlain, path, encoding, offset, limit, nil)
 }
 
 // fileKey tells one file's content apart from another's within a call:
@@ -120,9 +193,9 @@ func keyOf(st os.FileInfo) (fileKey, bool) {
 // readWindowKnown is readWindow remembering, in totals (nil: none), each
 // file's character count: a file listed again is read only up to the end
 // of its window instead of to its end.
-func readWindowKnown(ctx context.Context, path, encoding string, offset, limit int, totals map[fileKey]int) fileWindow {
+func readWindowKnown(ctx context.Context, open opener, path, encoding string, offset, limit int, totals map[fileKey]int) fileWindow {
 	fw := fileWindow{Path: path, Offset: offset, Limit: limit}
-	f, st, err := openRegular(path)
+	f, st, err := open(path)
 	if err != nil {
 		fw.Error = err.Error() + missingSpill(path, err)
 		return fw
@@ -253,8 +326,9 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 		note = fmt.Sprintf("limit %d lowered to %d, the largest window one read returns; page with offset", limit, readWindowMax)
 		limit = readWindowMax
 	}
+	open := readOpener(args)
 	if len(paths) == 1 {
-		fw := readWindow(ctx, paths[0], enc, offset, limit)
+		fw := readWindowKnown(ctx, open, paths[0], enc, offset, limit, nil)
 		fw.Note = note
 		return writeJSON(out, fw)
 	}
@@ -276,7 +350,7 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 			if lim == 0 || lim > budget {
 				lim = budget
 			}
-			fw = readWindowKnown(ctx, p, enc, offset, lim, totals)
+			fw = readWindowKnown(ctx, open, p, enc, offset, lim, totals)
 			fw.Limit, fw.Note = limit, note
 			if fw.Truncated && lim == budget && lim < readWindowMax {
 				fw.Note = fmt.Sprintf("window shortened to %d characters: one call returns at most %d; read the rest in another call", lim, readCallMax)
@@ -308,42 +382,75 @@ func (s *readSummary) add(fw fileWindow) {
 	s.size += fw.Size
 }
 
+// treeOf opens the directory a walk starts at as an os.Root, so nothing
+// the walk opens can lead out of it (`..` and links that leave are
+// refused): the directory judged for args (readsKey), by its real path and
+// only if it is still the one judged; without a judgement, root as named.
+// real is the path the walk's entries are under.
+func treeOf(args map[string]any, root string) (tree *os.Root, real string, err error) {
+	j, ok := args[readsKey].(judged)
+	if !ok {
+		tree, err = os.OpenRoot(root)
+		return tree, root, err
+	}
+	rc, ok := j.files[root]
+	if !ok {
+		return nil, "", fmt.Errorf("%s was not checked before the call ran; call again", root)
+	}
+	d, err := rc.open(os.O_RDONLY | syscall.O_DIRECTORY)
+	if err != nil {
+		return nil, "", err
+	}
+	defer d.Close()
+	if tree, err = os.OpenRoot(rc.path); err != nil {
+		return nil, "", err
+	}
+	was, err1 := d.Stat()
+	now, err2 := tree.Stat(".")
+	if err1 != nil || err2 != nil || !os.SameFile(was, now) {
+		tree.Close()
+		return nil, "", fmt.Errorf("%s: %w", rc.path, errChanged)
+	}
+	return tree, rc.path, nil
+}
+
 // listDirectory is fs_list_directory: a bounded walk that never follows
-// symbolic links; entries hide reports (nil: none) are named but not
-// entered.
+// symbolic links nor leaves the directory; entries hide reports (nil:
+// none) are named but not entered.
 func listDirectory(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
 	root := argString(args, "directory_path", ".")
 	hidden, recursive := argBool(args, "show_hidden"), argBool(args, "recursive")
 	const maxEntries, maxDepth = 5000, 12
+	tree, real, err := treeOf(args, root)
+	if err != nil {
+		return fmt.Errorf("listing %s: %w", root, err)
+	}
+	defer tree.Close()
 	var entries []string
 	truncated := false
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			entries = append(entries, rel(root, p)+"  (unreadable: "+err.Error()+")")
+	err = fs.WalkDir(tree.FS(), ".", func(r string, d fs.DirEntry, err error) error {
+		p := filepath.Join(real, r)
+		switch {
+		case err != nil && r == ".":
+			return err
+		case err != nil:
+			entries = append(entries, r+"  (unreadable: "+err.Error()+")")
 			return nil
-		}
-		if p == root {
+		case r == ".":
 			return nil
-		}
-		if ctx.Err() != nil {
+		case ctx.Err() != nil:
 			return ctx.Err()
-		}
-		if !hidden && strings.HasPrefix(d.Name(), ".") {
+		case !hidden && strings.HasPrefix(d.Name(), "."):
 			return skip(d)
-		}
-		if hide != nil && hide(p) {
-			entries = append(entries, rel(root, p)+"  (sensitive: not listed; ask for it by name)")
+		case hide != nil && hide(p):
+			entries = append(entries, r+"  (sensitive: not listed; ask for it by name)")
 			return skip(d)
-		}
-		if len(entries) >= maxEntries {
+		case len(entries) >= maxEntries:
 			truncated = true
 			return fs.SkipAll
 		}
-		entries = append(entries, describeEntry(p, rel(root, p), d))
-		if d.IsDir() && (!recursive || strings.Count(rel(root, p), string(filepath.Separator)) >= maxDepth) {
+		entries = append(entries, describeEntry(p, r, d))
+		if d.IsDir() && (!recursive || strings.Count(r, "/") >= maxDepth) {
 			return fs.SkipDir
 		}
 		return nil
@@ -386,120 +493,183 @@ func describeEntry(path, name string, d fs.DirEntry) string {
 	return name
 }
 
+// search is one fs_search_files walk: what it looks for and what it found.
+type search struct {
+	tree      *os.Root
+	real      string // the directory the tree is
+	shown     string // the search path as the model named it
+	pattern   string
+	excludes  []string
+	re        *regexp.Regexp
+	max       int
+	hide      func(string) bool
+	red       *redactor // this run's secrets: a line is redacted before it is cut
+	matches   []string
+	truncated bool
+	hidden    int
+}
+
 // searchFiles is fs_search_files: file names by glob, and with content a
 // regular expression searched inside files, printing path:line:text.
 // Paths hide reports (nil: none) are left out and counted.
 func searchFiles(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
 	root := argString(args, "search_path", ".")
-	pattern := argString(args, "pattern", "*")
-	excludes, _ := stringOrList(args["exclude_patterns"])
-	maxResults := argInt(args, "max_results", 200)
-	var re *regexp.Regexp
+	s := &search{shown: root, pattern: argString(args, "pattern", "*"), max: argInt(args, "max_results", 200), hide: hide}
+	s.excludes, _ = stringOrList(args["exclude_patterns"])
+	if j, ok := args[readsKey].(judged); ok {
+		s.red = j.red
+	}
 	if c := argString(args, "content", ""); c != "" {
 		var err error
-		if re, err = regexp.Compile(c); err != nil {
+		if s.re, err = regexp.Compile(c); err != nil {
 			return fmt.Errorf("content is not a valid regular expression: %v", err)
 		}
 	}
-	if _, err := filepath.Match(pattern, "x"); err != nil {
-		return fmt.Errorf("pattern %q is not a valid glob: %v", pattern, err)
+	if _, err := filepath.Match(s.pattern, "x"); err != nil {
+		return fmt.Errorf("pattern %q is not a valid glob: %v", s.pattern, err)
 	}
-	var matches []string
-	truncated, hidden := false, 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable parts are skipped, not fatal
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if hide != nil && p != root && hide(p) {
-			hidden++
-			return skip(d)
-		}
-		r := rel(root, p)
-		for _, ex := range excludes {
-			if ok, _ := filepath.Match(ex, d.Name()); ok || r == ex {
-				return skip(d)
-			}
-		}
-		if d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		if ok, _ := filepath.Match(pattern, d.Name()); !ok {
-			return nil
-		}
-		if re == nil {
-			matches = append(matches, p)
-		} else {
-			matches = append(matches, grepFile(p, re, maxResults-len(matches))...)
-		}
-		if len(matches) >= maxResults {
-			truncated = true
-			return fs.SkipAll
-		}
-		return nil
-	})
-	if err != nil {
+	var err error
+	if s.tree, s.real, err = treeOf(args, root); err != nil {
 		return fmt.Errorf("searching %s: %w", root, err)
 	}
-	res := map[string]any{"search_path": root, "success": true, "matches": matches, "count": len(matches), "truncated": truncated}
-	if hidden > 0 {
-		res["sensitive_skipped"] = fmt.Sprintf("%d sensitive paths (keys, credentials) were not searched; name one to be asked", hidden)
+	defer s.tree.Close()
+	if err := fs.WalkDir(s.tree.FS(), ".", func(r string, d fs.DirEntry, err error) error { return s.visit(ctx, r, d, err) }); err != nil {
+		return fmt.Errorf("searching %s: %w", root, err)
+	}
+	res := map[string]any{"search_path": root, "success": true, "matches": s.matches, "count": len(s.matches), "truncated": s.truncated}
+	if s.hidden > 0 {
+		res["sensitive_skipped"] = fmt.Sprintf("%d sensitive paths (keys, credentials) were not searched; name one to be asked", s.hidden)
 	}
 	return writeJSON(out, res)
 }
 
-// grepFile returns up to max path:line:text matches; binary and huge files
-// are skipped.
-func grepFile(path string, re *regexp.Regexp, max int) []string {
-	f, st, err := openRegular(path)
+// visit is one entry of the search's walk.
+func (s *search) visit(ctx context.Context, r string, d fs.DirEntry, err error) error {
+	if err != nil {
+		return nil // unreadable parts are skipped, not fatal
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if s.hide != nil && r != "." && s.hide(filepath.Join(s.real, r)) {
+		s.hidden++
+		return skip(d)
+	}
+	for _, ex := range s.excludes {
+		if ok, _ := filepath.Match(ex, d.Name()); ok || r == ex {
+			return skip(d)
+		}
+	}
+	if d.IsDir() || !d.Type().IsRegular() {
+		return nil
+	}
+	if ok, _ := filepath.Match(s.pattern, d.Name()); !ok {
+		return nil
+	}
+	shown := filepath.Join(s.shown, r)
+	if s.re == nil {
+		s.matches = append(s.matches, shown)
+	} else {
+		s.matches = append(s.matches, s.grep(r, shown, d)...)
+	}
+	if len(s.matches) >= s.max {
+		s.truncated = true
+		return fs.SkipAll
+	}
+	return nil
+}
+
+// grep returns up to the search's remaining path:line:text matches in the
+// file r of the tree, opened only if it is still the entry the walk saw;
+// binary and huge files are skipped.
+func (s *search) grep(r, shown string, d fs.DirEntry) []string {
+	f, err := s.tree.OpenFile(r, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	if st.Size() > 16<<20 {
+	st, err := f.Stat()
+	was, err2 := d.Info()
+	if err != nil || err2 != nil || !os.SameFile(st, was) || !st.Mode().IsRegular() || st.Size() > 16<<20 {
 		return nil
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var out []string
-	for n := 1; sc.Scan() && len(out) < max; n++ {
+	for n := 1; sc.Scan() && len(out) < s.max-len(s.matches); n++ {
 		line := sc.Bytes()
 		if bytes.IndexByte(line, 0) >= 0 {
 			return out // binary
 		}
-		if re.Match(line) {
-			out = append(out, fmt.Sprintf("%s:%d:%s", path, n, firstRunes(string(line), 300)))
+		if s.re.Match(line) {
+			out = append(out, fmt.Sprintf("%s:%d:%s", shown, n, firstRunes(s.red.text(string(line)), 300)))
 		}
 	}
 	return out
 }
 
-// writeFile is fs_write_file: write (or append) text, creating parent
-// directories.
-func writeFile(args map[string]any, out io.Writer) error {
+// writeKey is where the approval leaves its judgement (a readCheck from
+// writeCheck) of the file a write or edit changes, for the run, which
+// changes that file and no other. Decoded JSON never holds it.
+const writeKey = "\x00write"
+
+// judgedFile opens the file a write or edit names: the one judged for args
+// (writeKey, or readsKey for a dry run), else by path (a tool called
+// outside the toolbox). It returns the path to report.
+func judgedFile(args map[string]any, flags int) (*os.File, string, error) {
 	path := argString(args, "file_path", "")
-	if path == "" {
+	if rc, ok := args[writeKey].(readCheck); ok {
+		if flags&os.O_CREATE != 0 && rc.err == nil {
+			if err := os.MkdirAll(filepath.Dir(rc.path), 0o755); err != nil {
+				return nil, rc.path, err
+			}
+		}
+		f, err := rc.open(flags)
+		return f, rc.path, err
+	}
+	if j, ok := args[readsKey].(judged); ok {
+		rc, ok := j.files[path]
+		if !ok {
+			return nil, path, fmt.Errorf("%s was not checked before the call ran; call again", path)
+		}
+		f, err := rc.open(flags)
+		return f, rc.path, err
+	}
+	if flags&os.O_CREATE != 0 {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, path, err
+		}
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	return f, path, err
+}
+
+// writeFile is fs_write_file: write (or append) text, creating parent
+// directories. The file is truncated only once it is known to be the one
+// judged.
+func writeFile(args map[string]any, out io.Writer) error {
+	if argString(args, "file_path", "") == "" {
 		return errors.New("file_path is required")
 	}
 	content := argString(args, "content", "")
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	flags := os.O_WRONLY | os.O_CREATE
 	if argBool(args, "append") {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		flags |= os.O_APPEND
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
+	f, path, err := judgedFile(args, flags)
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(content); err != nil {
-		f.Close()
-		return err
+	if !argBool(args, "append") {
+		err = f.Truncate(0)
 	}
-	if err := f.Close(); err != nil {
+	if err == nil {
+		_, err = f.WriteString(content)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(content)})
@@ -507,26 +677,55 @@ func writeFile(args map[string]any, out io.Writer) error {
 
 // editFile is fs_edit_file: replace text (old_text -> new_text, exactly one
 // match unless replace_all) or lines (start_line..end_line -> new_text);
-// dry_run shows the result without writing.
+// dry_run shows the result without writing. The file is read and written
+// through one handle.
 func editFile(args map[string]any, out io.Writer) error {
-	path := argString(args, "file_path", "")
-	b, err := os.ReadFile(path)
+	flags := os.O_RDWR
+	if argBool(args, "dry_run") {
+		flags = os.O_RDONLY
+	}
+	f, path, err := judgedFile(args, flags)
 	if err != nil {
 		return err
 	}
-	old, newText := string(b), argString(args, "new_text", "")
-	var updated string
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return err
+	}
+	updated, err := edited(string(b), path, args)
+	if err != nil {
+		return err
+	}
+	if argBool(args, "dry_run") {
+		return writeJSON(out, map[string]any{"path": path, "success": true, "dry_run": true, "new_content": updated})
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	if _, err := f.WriteAt([]byte(updated), 0); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
+}
+
+// edited is old with the edit args asks for applied.
+func edited(old, path string, args map[string]any) (string, error) {
+	newText := argString(args, "new_text", "")
 	switch {
 	case argString(args, "old_text", "") != "":
 		find := argString(args, "old_text", "")
 		count := strings.Count(old, find)
 		if count == 0 {
-			return fmt.Errorf("old_text was not found in %s; read the file and copy the text exactly", path)
+			return "", fmt.Errorf("old_text was not found in %s; read the file and copy the text exactly", path)
 		}
 		if count > 1 && !argBool(args, "replace_all") {
-			return fmt.Errorf("old_text occurs %d times in %s; add context to make it unique or set replace_all", count, path)
+			return "", fmt.Errorf("old_text occurs %d times in %s; add context to make it unique or set replace_all", count, path)
 		}
-		updated = strings.ReplaceAll(old, find, newText)
+		return strings.ReplaceAll(old, find, newText), nil
 	case argInt(args, "start_line", 0) > 0:
 		lines := strings.SplitAfter(old, "\n")
 		start, end := argInt(args, "start_line", 0), argInt(args, "end_line", 0)
@@ -534,31 +733,14 @@ func editFile(args map[string]any, out io.Writer) error {
 			end = start
 		}
 		if start > len(lines) || end > len(lines) {
-			return fmt.Errorf("lines %d-%d are outside %s (%d lines)", start, end, path, len(lines))
+			return "", fmt.Errorf("lines %d-%d are outside %s (%d lines)", start, end, path, len(lines))
 		}
 		if newText != "" && !strings.HasSuffix(newText, "\n") && end < len(lines) {
 			newText += "\n"
 		}
-		updated = strings.Join(lines[:start-1], "") + newText + strings.Join(lines[end:], "")
-	default:
-		return errors.New("give old_text and new_text, or start_line, end_line and new_text")
+		return strings.Join(lines[:start-1], "") + newText + strings.Join(lines[end:], ""), nil
 	}
-	if argBool(args, "dry_run") {
-		return writeJSON(out, map[string]any{"path": path, "success": true, "dry_run": true, "new_content": updated})
-	}
-	if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
-		return err
-	}
-	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
-}
-
-// expandHome replaces a leading ~/ with home, the home directory the run
-// found at its edge; without one the path stays as typed.
-func expandHome(p, home string) string {
-	if strings.HasPrefix(p, "~/") && home != "" {
-		return filepath.Join(home, p[2:])
-	}
-	return p
+	return "", errors.New("give old_text and new_text, or start_line, end_line and new_text")
 }
 
 // stringOrList accepts a string or a list of strings; list reports which.

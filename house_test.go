@@ -99,10 +99,31 @@ func TestTwoWayFilesSaidInREADME(t *testing.T) {
 	}
 }
 
-// twoWayPairs type-checks the package's non-test files for this platform
-// and returns the pairs of files that use each other's top-level names,
-// each ordered by name.
+// twoWayPairs returns the pairs of files that use each other's top-level
+// names, each ordered by name.
 func twoWayPairs(t *testing.T) [][2]string {
+	t.Helper()
+	uses := map[[2]string]bool{}
+	for _, u := range packageUses(t) {
+		uses[[2]string{u.from, u.to}] = true
+	}
+	var pairs [][2]string
+	for p := range uses {
+		if p[0] < p[1] && uses[[2]string{p[1], p[0]}] {
+			pairs = append(pairs, p)
+		}
+	}
+	return pairs
+}
+
+// nameUse is one use of a top-level name: the file it is used in, the
+// file that declares it, and the name (a method as Type.Method).
+type nameUse struct{ from, to, name string }
+
+// packageUses type-checks the package's non-test files for this platform
+// and returns every use of one of its top-level names (methods and fields
+// included) in another file than the one declaring it.
+func packageUses(t *testing.T) []nameUse {
 	t.Helper()
 	paths, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
@@ -121,24 +142,30 @@ func twoWayPairs(t *testing.T) [][2]string {
 	// ignored: uses between main's own files resolve all the same (the same
 	// pairs as with the source importer), and type-checking the standard
 	// library from source costs 15 CPU-seconds under -race.
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
 	pkg, _ := conf.Check("main", fset, files, info)
-	uses := map[[2]string]bool{}
+	var uses []nameUse
 	for id, obj := range info.Uses {
-		if obj.Pkg() != pkg || obj.Parent() != nil && obj.Parent() != pkg.Scope() {
-			continue // another package's, or a local
+		if obj.Pkg() != pkg {
+			continue // another package's
 		}
-		from, to := fset.Position(id.Pos()).Filename, fset.Position(obj.Pos()).Filename
-		uses[[2]string{filepath.Base(from), filepath.Base(to)}] = true
-	}
-	var pairs [][2]string
-	for p := range uses {
-		if p[0] < p[1] && uses[[2]string{p[1], p[0]}] {
-			pairs = append(pairs, p)
+		name := obj.Name()
+		if obj.Parent() != nil && obj.Parent() != pkg.Scope() {
+			continue // a local
+		}
+		if obj.Parent() == nil { // a field or a method: named with its type
+			name = "." + name // a field
+			if sig, ok := obj.Type().(*types.Signature); ok && sig.Recv() != nil {
+				name = strings.TrimPrefix(types.TypeString(sig.Recv().Type(), func(*types.Package) string { return "" }), "*") + name
+			}
+		}
+		from, to := filepath.Base(fset.Position(id.Pos()).Filename), filepath.Base(fset.Position(obj.Pos()).Filename)
+		if from != to {
+			uses = append(uses, nameUse{from, to, name})
 		}
 	}
-	return pairs
+	return uses
 }
 
 // readmeTwoWayPairs reads the README's list of files that depend on each

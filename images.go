@@ -23,18 +23,6 @@ import (
 // tool message of fs_read_image); each wire format places them where its
 // provider accepts them (openaiMessages, anthropicMessages).
 
-// imagePart is one image of a message: a file read whole and sent as
-// base64, or a URL passed to the provider as given.
-type imagePart struct {
-	mediaType     string // image/png, image/jpeg, image/gif or image/webp; "" for a URL
-	data          string // base64 of the file; "" for a URL
-	url           string // an http(s) URL; "" for a file
-	path          string // the file it was read from, absolute
-	width, height int    // pixels; 0 when unknown (a URL)
-	size          int    // bytes of the file
-	tokens        int    // what it costs in a request, by the provider's rule (imageRule)
-}
-
 // imageTypes are the formats both OpenAI and Anthropic accept.
 var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
 
@@ -212,11 +200,6 @@ func (img imagePart) label() string {
 	return img.path
 }
 
-// openaiImage is an image content part of OpenAI's chat completions.
-func openaiImage(img imagePart) map[string]any {
-	return map[string]any{"type": "image_url", "image_url": map[string]any{"url": img.dataURL()}}
-}
-
 // anthropicImage is an image content block of Anthropic's Messages API.
 func anthropicImage(img imagePart) map[string]any {
 	if img.url != "" {
@@ -233,49 +216,6 @@ func hasImages(h []message) bool {
 		}
 	}
 	return false
-}
-
-// partsMessage is a message whose content is a list of parts, as OpenAI
-// takes text with images.
-type partsMessage struct {
-	Role    string `json:"role"`
-	Content []any  `json:"content"`
-}
-
-// openaiMessages shapes the conversation for OpenAI's wire: plain when it
-// has no images (each message as wrap makes it); otherwise a user
-// message's images become image_url parts beside its text, and, since
-// OpenAI takes images in user messages only, the images of tool results
-// follow the round's last tool message in one user message that says
-// which call read them.
-func openaiMessages(h []message, wrap func(message) any) []any {
-	out := make([]any, 0, len(h)+1)
-	var pending []any // tool-result images waiting for the end of the round
-	for i, m := range h {
-		switch {
-		case m.Role == "user" && len(m.images) > 0:
-			var parts []any
-			if m.Content != "" {
-				parts = append(parts, map[string]any{"type": "text", "text": m.Content})
-			}
-			for _, img := range m.images {
-				parts = append(parts, openaiImage(img))
-			}
-			out = append(out, partsMessage{Role: "user", Content: parts})
-		default:
-			out = append(out, wrap(m))
-		}
-		if m.Role == "tool" {
-			for _, img := range m.images {
-				pending = append(pending, map[string]any{"type": "text", "text": fmt.Sprintf("The image %s read by %s (call %s):", img.label(), m.Name, m.ToolCallID)}, openaiImage(img))
-			}
-		}
-		if len(pending) > 0 && (i+1 == len(h) || h[i+1].Role != "tool") {
-			out = append(out, partsMessage{Role: "user", Content: pending})
-			pending = nil
-		}
-	}
-	return out
 }
 
 // anthropicToolResult is a tool_result block: its text, and the images

@@ -237,6 +237,7 @@ type invocation struct {
 	e              *edge
 	o              *options
 	cfg            *config
+	red            *redactor // the secrets of cfg, built once: everything written passes through it
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -268,8 +269,9 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	if in.cfg, err = loadConfig(e.sources(o), stderr); err != nil {
 		return in.fail(exitUsage, err)
 	}
+	in.red = in.cfg.redactor()
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
-		writeVerbose(stderr, in.cfg)
+		writeVerbose(stderr, in.cfg, in.red)
 		writeLearnedWindows(stderr, openWindowCache(in.cfg.cacheDir, in.cfg.now), in.cfg)
 	}
 	if o.countTokens {
@@ -295,10 +297,10 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	return in.ask(ctx)
 }
 
-// writeVerbose is --verbose's report: the effective configuration and how
-// commands are fenced.
-func writeVerbose(w io.Writer, cfg *config) {
-	writeEffective(w, cfg)
+// writeVerbose is --verbose's report: the effective configuration (its
+// secrets hidden by red) and how commands are fenced.
+func writeVerbose(w io.Writer, cfg *config, red *redactor) {
+	writeEffective(w, cfg, red)
 	fmt.Fprintln(w, sandboxStatus(cfg.Sandbox, cfg.SandboxNetwork))
 }
 
@@ -416,13 +418,13 @@ func (in *invocation) ask(ctx context.Context) int {
 				return stopped.code
 			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
-				writeVerbose(in.stdout, cfg) // -V alone: the configuration is the output, and that is all
+				writeVerbose(in.stdout, cfg, in.red) // -V alone: the configuration is the output, and that is all
 				return exitOK
 			}
 			return in.fail(exitUsage, err)
 		}
 		if o.verboseAlone() { // the question came on stdin: the configuration is a diagnostic
-			writeVerbose(in.stderr, cfg)
+			writeVerbose(in.stderr, cfg, in.red)
 		}
 	}
 	images, err := imageArgs(o.images, cfg.Provider)
@@ -460,8 +462,9 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 		return "", nil, err
 	}
 	var problems []string
-	attached = fileRefs(prompt, in.cfg.homeDir)
-	if prompt, problems = expandFileRefs(prompt, in.cfg.homeDir); len(problems) > 0 {
+	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
+	attached = fileRefs(typed, in.cfg.homeDir)
+	if prompt, problems = expandTypedRefs(prompt, typed, in.cfg.homeDir); len(problems) > 0 {
 		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil

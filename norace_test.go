@@ -2,8 +2,6 @@
 
 package main
 
-// raceEnabled is false: the binary under test is built as shipped.
-const raceEnabled = false
-
-// raceExitEnv is empty: a binary built as shipped has no race runtime.
+// raceExitEnv is empty: a test binary built without -race, which the
+// end-to-end tests run as yaicli, has no race runtime.
 const raceExitEnv = "GORACE="

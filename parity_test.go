@@ -1,75 +1,11 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
-
-// TestLoadYAICLIChat: a chat file written by Python YAICLI loads.
-func TestLoadYAICLIChat(t *testing.T) {
-	dir := t.TempDir()
-	b, _ := os.ReadFile("testdata/chats/20250421-214005-title-meaning of life.json")
-	os.WriteFile(filepath.Join(dir, "20250421-214005-title-meaning of life.json"), b, 0o600)
-	os.WriteFile(filepath.Join(dir, "20250422-100000-title-broken.json"), []byte(`{"title": "bro`), 0o600)
-	chats := listChats(dir, 20)
-	if len(chats) != 2 {
-		t.Fatalf("listChats = %+v", chats)
-	}
-	c, ok := findChat(dir, "meaning of life")
-	if !ok || c.date != "2025-04-21 21:40" {
-		t.Fatalf("findChat = %+v %v", c, ok)
-	}
-	_, h, err := loadChat(c.path)
-	if err != nil || len(h) != 2 || h[1].Content != "42, according to Douglas Adams." {
-		t.Errorf("loadChat = %+v, %v", h, err)
-	}
-	broken, _ := findChat(dir, "broken")
-	if _, _, err := loadChat(broken.path); err == nil || !strings.Contains(err.Error(), "broken.json is not a readable chat") {
-		t.Errorf("corrupt chat error = %v", err)
-	}
-}
-
-// TestSaveLoadRoundTrip: a chat with tool calls and reasoning survives a
-// save and a load unchanged, through the validator.
-func TestSaveLoadRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	h := []message{{Role: "system", Content: "sys"}, {Role: "user", Content: "list"},
-		{Role: "assistant", ToolCalls: []toolCall{call("c1", "fs_list_directory", `{"directory_path":"."}`)}, reasoning: "I should look."},
-		{Role: "tool", ToolCallID: "c1", Name: "fs_list_directory", Content: `{"entries":["a"]}`},
-		{Role: "assistant", Content: "There is a."}}
-	now := time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC)
-	path, err := saveChat(dir, "tools chat", h, 20, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if filepath.Base(path) != "20261202-160000-title-tools chat.json" {
-		t.Errorf("file name = %s", filepath.Base(path))
-	}
-	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v", st.Mode().Perm())
-	}
-	_, got, err := loadChat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := json.Marshal(h[1:])
-	have, _ := json.Marshal(got)
-	if string(want) != string(have) || got[1].reasoning != "I should look." {
-		t.Errorf("round trip:\n got %s\nwant %s", have, want)
-	}
-	// Saving the same title again replaces it; MAX_SAVED_CHATS prunes.
-	for i := 1; i <= 3; i++ {
-		saveChat(dir, "tools chat", h, 2, now.Add(time.Duration(i)*time.Second))
-		saveChat(dir, "other "+string(rune('a'+i)), h, 2, now.Add(time.Duration(i)*time.Second))
-	}
-	if n := len(listChats(dir, 0)); n != 2 {
-		t.Errorf("%d chats kept, want MAX_SAVED_CHATS=2", n)
-	}
-}
 
 func TestRoles(t *testing.T) {
 	dir := t.TempDir()

@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
+	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -18,72 +19,76 @@ import (
 // attached files), the command rules, the tools answered "always" (for the
 // session, or saved in tool_permissions.json) and the audit log.
 type permissions struct {
-	workspace string   // resolved start directory; "" when unknown or "/" (that would free everything)
+	base      string   // resolved start directory: where relative paths start
+	workspace string   // the free workspace: base, unless that holds home or others can write it ("")
+	noFree    string   // why there is no free workspace, for the question; "" when there is one
+	places             // home, yaicli's configuration and state, and TOOL_OUTPUT_DIR, yaicli's own free area
 	roots     []string // resolved TOOL_OUTPUT_DIR and TOOL_READ_ROOTS
-	home      string   // resolved home directory, for the sensitive places in it
-	configDir string   // yaicli's own configuration directory, sensitive
+	red       *redactor
 	allow     []commandRule
 	deny      []commandRule
 	savePath  string // tool_permissions.json; "" = not kept
 	auditPath string // audit log; "" = none
 
 	mu       sync.Mutex
-	attached map[string]bool // resolved paths of attached files
-	session  map[string]bool // tools answered "always" in this session
-	saved    map[string]bool // tools in tool_permissions.json
-	auditErr bool            // the audit log failed once and said so
+	attached map[string]bool       // resolved paths of attached files
+	session  map[string]bool       // tools answered "always" in this session
+	saved    map[string]bool       // tools in tool_permissions.json
+	scanned  map[contentKey]string // sensitiveContent of files already read, by identity and version
+	commands []commandRule         // command prefixes answered "always" or "permanently"
+	savedCmd []string              // command prefixes in tool_permissions.json
+	auditErr bool                  // the audit log failed once and said so
 }
 
 // newPermissions builds the permissions of cfg; warnings (an unsafe or
 // broken permissions file) go to warn.
 func newPermissions(cfg *config, warn func(string)) *permissions {
-	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{},
+	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: cfg.redactor(), scanned: map[contentKey]string{},
 		allow: parseRules(cfg.ToolAllow), deny: parseRules(cfg.ToolDeny), savePath: cfg.ToolPermissionsFile, auditPath: cfg.ToolAuditLog}
-	if cfg.workDir != "" {
-		if ws := resolvePath(cfg.workDir, "/"); ws != "/" {
-			p.workspace = ws
-		}
-	}
-	for _, r := range append([]string{cfg.ToolOutputDir}, cfg.ToolReadRoots...) {
-		if r != "" {
-			p.roots = append(p.roots, resolvePath(expandHome(r, cfg.homeDir), cfg.workDir))
-		}
-	}
 	if cfg.homeDir != "" {
 		p.home = resolvePath(cfg.homeDir, "/")
 	}
+	p.base = "/"
+	if cfg.workDir != "" {
+		p.base = resolvePath(cfg.workDir, "/")
+	}
+	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
+	for i, r := range append([]string{cfg.ToolOutputDir}, cfg.ToolReadRoots...) {
+		if r == "" {
+			continue
+		}
+		r = resolvePath(expandHome(r, cfg.homeDir), p.base)
+		if i == 0 {
+			p.spill = r
+		}
+		p.roots = append(p.roots, r)
+	}
 	if cfg.configPath != "" {
-		p.configDir = resolvePath(filepath.Dir(cfg.configPath), cfg.workDir)
+		p.configDir = resolvePath(filepath.Dir(cfg.configPath), p.base)
+	}
+	for _, f := range []string{cfg.ToolPermissionsFile, cfg.ToolAuditLog, cfg.ChatHistoryDir} {
+		if f != "" {
+			p.state = append(p.state, resolvePath(expandHome(f, cfg.homeDir), p.base))
+		}
 	}
 	p.loadSaved(warn)
 	return p
 }
 
-// resolvePath makes p absolute (relative to base) and resolves symbolic
-// links in as much of it as exists, so neither .. nor a link can make a
-// path look as if it were inside a directory it is not in.
-func resolvePath(p, base string) string {
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(base, p)
+// freeWorkspace is the start directory as a free area, or "" and why not:
+// a directory that holds the home directory (/, /home, $HOME itself) would
+// free every credential store in it, and one other users can write to
+// (/tmp) holds what they planted.
+func freeWorkspace(start, home string) (string, string) {
+	switch st, err := os.Stat(start); {
+	case start == "/" || home != "" && insideDir(home, start):
+		return "", "none: started in " + start + ", which holds your home directory"
+	case err != nil:
+		return "", "none: " + err.Error()
+	case st.Mode().Perm()&0o002 != 0:
+		return "", "none: started in " + start + ", which other users can write to"
 	}
-	p = filepath.Clean(p)
-	rest := ""
-	for {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(r, rest)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(p, rest)
-		}
-		rest = filepath.Join(filepath.Base(p), rest)
-		p = parent
-	}
-}
-
-// insideDir reports whether p is dir or inside it (both clean and absolute).
-func insideDir(p, dir string) bool {
-	return dir != "" && (p == dir || dir == "/" || strings.HasPrefix(p, dir+string(filepath.Separator)))
+	return start, ""
 }
 
 // attach adds files the person attached (@file, /add) to the free area.
@@ -91,86 +96,131 @@ func (p *permissions) attach(paths ...string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, f := range paths {
-		p.attached[resolvePath(expandHome(f, p.home), p.workspaceOr())] = true
+		p.attached[resolvePath(expandHome(f, p.home), p.base)] = true
 	}
 }
 
-// workspaceOr is the base for relative paths.
-func (p *permissions) workspaceOr() string {
-	if p.workspace != "" {
-		return p.workspace
-	}
-	return "/"
-}
+// workspaceOr is the base for relative paths: the start directory.
+func (p *permissions) workspaceOr() string { return p.base }
 
 // readCheck is how one path a read tool names is classified.
 type readCheck struct {
-	path      string // as resolved
+	path      string // the real path, as the kernel resolves it
+	at        spot   // what is there, for openJudged
+	root      string // the free directory it lies in; "" outside
 	free      bool   // inside the free area and not sensitive
 	sensitive string // why it always asks, or ""
+	secret    bool   // its content holds a secret of this run: read redacted
+	err       error  // it could not be resolved: it asks, and the read fails
 }
 
 // classify says whether reading path is free. path is relative to the
-// workspace; sensitive places ask even inside the free area.
+// start directory; sensitive places ask even inside the free area, and so
+// does a file whose content holds a secret of this run.
 func (p *permissions) classify(path string) readCheck {
-	abs := filepath.Clean(expandHome(path, p.home))
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(p.workspaceOr(), abs)
+	abs := lexicalAbs(expandHome(path, p.home), p.base)
+	sp, err := resolveSpot(abs, true)
+	rc := readCheck{path: sp.real, at: sp, err: err}
+	if err != nil {
+		rc.path = filepath.Clean(abs)
+		if !errors.Is(err, fs.ErrNotExist) {
+			rc.sensitive = "a path that cannot be resolved safely (" + err.Error() + ")"
+		}
+		return rc
 	}
-	real := resolvePath(abs, "/")
-	rc := readCheck{path: real, sensitive: p.sensitive(real)}
-	if rc.sensitive == "" {
-		rc.sensitive = p.sensitive(abs) // a link named like a key is treated as one
+	if rc.sensitive = p.sensitive(rc.path); rc.sensitive == "" {
+		rc.sensitive = p.sensitive(filepath.Clean(abs)) // a link named like a key is treated as one
 	}
 	if rc.sensitive != "" {
 		return rc
 	}
 	p.mu.Lock()
-	rc.free = p.attached[real]
+	rc.free = p.attached[rc.path]
 	p.mu.Unlock()
 	for _, dir := range append([]string{p.workspace}, p.roots...) {
-		rc.free = rc.free || insideDir(real, dir)
+		if insideDir(rc.path, dir) {
+			rc.free, rc.root = true, dir
+		}
+	}
+	if sp.exists && sp.mode.IsRegular() && !insideDir(rc.path, p.spill) {
+		rc.sensitive = p.contentCheck(rc)
+		rc.free, rc.secret = rc.free && rc.sensitive == "", rc.sensitive != ""
 	}
 	return rc
 }
 
-// sensitiveHome are places in the home directory that hold credentials.
-var sensitiveHome = []string{".ssh", ".aws", ".gnupg", ".netrc", ".config/yaicli", ".kube", ".docker", ".git-credentials",
-	".pgpass", ".config/gcloud", ".config/gh", ".azure", ".password-store", ".vault-token", ".npmrc", ".pypirc", ".local/state/yaicli"}
+// contentKey is one version of one file: device, inode, size and
+// modification time.
+type contentKey struct {
+	dev, ino    uint64
+	size, mtime int64
+}
 
-// sensitiveSystem are system places that hold secrets.
-var sensitiveSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/sudoers", "/proc/kcore"}
-
-// reProcPID matches a process's directory in /proc, whose environ, memory,
-// command line and open files may hold secrets (the API key among them).
-var reProcPID = regexp.MustCompile(`^/proc/([0-9]+|self|thread-self)(/|$)`)
-
-// reKeyName matches file names of keys and credential stores.
-var reKeyName = regexp.MustCompile(`^(id_[a-z0-9_-]+(\.pub)?|.*\.(pem|key|p12|pfx|jks|kdbx|keystore)|\.env(\..*)?|\.netrc|credentials(\.json)?)$`)
-
-// sensitive says why path holds secrets, or "".
-func (p *permissions) sensitive(path string) string {
-	switch {
-	case reProcPID.MatchString(path):
-		return "a process's environment, memory or open files (/proc)"
-	case insideDir(path, p.configDir):
-		return "yaicli's own configuration (it holds the API key)"
-	case reKeyName.MatchString(filepath.Base(path)):
-		return "a key or credentials file"
+// contentCheck is sensitiveContent of the file rc judged, opened as judged;
+// a file already read in this version is not read again (a call may name
+// one large file many times).
+func (p *permissions) contentCheck(rc readCheck) string {
+	if rc.at.mode.Perm()&0o444 == 0 {
+		return ""
 	}
-	for _, s := range sensitiveSystem {
-		if insideDir(path, s) {
-			return "a system secret (" + s + ")"
-		}
+	f, err := rc.open(os.O_RDONLY | syscall.O_NONBLOCK)
+	if err != nil {
+		return ""
 	}
-	if p.home != "" {
-		for _, s := range sensitiveHome {
-			if insideDir(path, filepath.Join(p.home, s)) {
-				return "credentials (~/" + s + ")"
-			}
-		}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return ""
 	}
-	return ""
+	k := contentKey{rc.at.dev, rc.at.ino, st.Size(), st.ModTime().UnixNano()}
+	p.mu.Lock()
+	why, seen := p.scanned[k]
+	p.mu.Unlock()
+	if !seen {
+		why = sensitiveContent(rc.path, f, p.red)
+		p.mu.Lock()
+		p.scanned[k] = why
+		p.mu.Unlock()
+	}
+	return why
+}
+
+// writeCheck judges a write to path (relative to the start directory): the
+// real file that will change (a link at the end followed, as the kernel
+// follows it), free (root set) when that is inside the workspace, and why
+// it is asked every time when it is a sensitive place or a file that runs
+// code later.
+func (p *permissions) writeCheck(path string) readCheck {
+	abs := lexicalAbs(expandHome(path, p.home), p.base)
+	sp, err := resolveSpot(abs, true)
+	rc := readCheck{path: sp.real, at: sp, err: err}
+	if err != nil {
+		rc.path = filepath.Clean(abs)
+		return rc
+	}
+	if rc.sensitive = p.writeSensitive(rc.path); rc.sensitive == "" {
+		rc.sensitive = p.writeSensitive(filepath.Clean(abs))
+	}
+	if p.workspace != "" && insideDir(rc.path, p.workspace) && rc.path != p.workspace {
+		rc.free, rc.root = rc.sensitive == "", p.workspace
+	}
+	return rc
+}
+
+// open opens the file rc judged beneath its free root; with O_CREATE a
+// file that did not exist is created, and must not exist yet.
+func (rc readCheck) open(flags int) (*os.File, error) {
+	if rc.err != nil {
+		return nil, rc.err
+	}
+	if !rc.at.exists && flags&os.O_CREATE == 0 {
+		return nil, &fs.PathError{Op: "open", Path: rc.path, Err: syscall.ENOENT}
+	}
+	root := rc.root
+	if root == "" {
+		root = "/"
+	}
+	return openJudged(rc.at, root, flags, 0o644)
 }
 
 // hider returns the filter a listing or search under root applies: under a
@@ -208,6 +258,38 @@ func (p *permissions) remember(tool string, keep bool) string {
 	return ""
 }
 
+// remembered is the command prefix answered "always" or "permanently"
+// that allows cmd, as a TOOL_ALLOW rule would; "" when none does.
+func (p *permissions) remembered(cmd string) string {
+	p.mu.Lock()
+	rules := p.commands
+	p.mu.Unlock()
+	if used := allowedBy(cmd, rules); len(used) > 0 {
+		return used[0].String()
+	}
+	return ""
+}
+
+// rememberCommand records an "always" answer to a shell command as its
+// prefix; with keep it is saved in tool_permissions.json's allow_commands
+// too. It returns why saving failed, or "".
+func (p *permissions) rememberCommand(prefix string, keep bool) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.commands = append(p.commands, parseRules([]string{prefix})...)
+	if !keep {
+		return ""
+	}
+	if p.savePath == "" {
+		return "there is no home directory to keep it in; allowed for this session only"
+	}
+	p.savedCmd = append(p.savedCmd, prefix)
+	if err := p.save(""); err != nil {
+		return fmt.Sprintf("could not save it in %s (%v); allowed for this session only", p.savePath, err)
+	}
+	return ""
+}
+
 // permissionFile is tool_permissions.json as Python YAICLI 0.19 writes it:
 // {"always_allow": [tool names]}; other keys are kept as they are.
 type permissionFile map[string]any
@@ -237,8 +319,19 @@ func (p *permissions) loadSaved(warn func(string)) {
 	}
 	names, _ := f["always_allow"].([]any)
 	for _, n := range names {
-		if s, ok := n.(string); ok {
+		switch s, _ := n.(string); s {
+		case "":
+		case "execute_shell_command":
+			warn(fmt.Sprintf("yaicli: %s allows every shell command (execute_shell_command), which is no longer honoured: answer [p] to a command to save its prefix instead", p.savePath))
+		default:
 			p.saved[s] = true
+		}
+	}
+	cmds, _ := f["allow_commands"].([]any)
+	for _, c := range cmds {
+		if s, ok := c.(string); ok && s != "" {
+			p.savedCmd = append(p.savedCmd, s)
+			p.commands = append(p.commands, parseRules([]string{s})...)
 		}
 	}
 }
@@ -261,7 +354,10 @@ func (p *permissions) save(tool string) error {
 	if b, err := os.ReadFile(p.savePath); err == nil {
 		json.Unmarshal(b, &f)
 	}
-	set := map[string]bool{tool: true}
+	set := map[string]bool{}
+	if tool != "" {
+		set[tool] = true
+	}
 	for s := range p.saved {
 		set[s] = true
 	}
@@ -271,6 +367,10 @@ func (p *permissions) save(tool string) error {
 	}
 	sort.Strings(names)
 	f["always_allow"] = names
+	if len(p.savedCmd) > 0 {
+		cmds := slices.Compact(slices.Sorted(slices.Values(p.savedCmd)))
+		f["allow_commands"] = cmds
+	}
 	b, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return err
@@ -278,7 +378,9 @@ func (p *permissions) save(tool string) error {
 	if err := writePrivate(p.savePath, append(b, '\n'), "TOOL_PERMISSIONS_FILE"); err != nil {
 		return err
 	}
-	p.saved[tool] = true
+	if tool != "" {
+		p.saved[tool] = true
+	}
 	return nil
 }
 

@@ -230,28 +230,44 @@ func TestCommandRulesInToolbox(t *testing.T) {
 	}
 }
 
-// TestPermanentApproval: p saves the tool in tool_permissions.json (0600,
-// Python YAICLI's format) and a later session runs it without asking; a
-// file others can write grants nothing.
+// TestPermanentApproval: p on a shell command saves that command's prefix
+// (allow_commands in tool_permissions.json, 0600, beside Python YAICLI
+// 0.19's always_allow) and the question says so; a later session runs
+// commands with that prefix without asking and asks for others; a file
+// others can write grants nothing, and an old file allowing every shell
+// command is not honoured.
 func TestPermanentApproval(t *testing.T) {
 	w := newPermWorld(t, nil)
 	s := &scripted{answers: []string{"p"}}
 	shell := call("c", "execute_shell_command", `{"shell_command": "echo saved"}`)
 	newToolbox(w.cfg, &bytes.Buffer{}, s.ask, nil).call(context.Background(), shell)
+	if len(s.questions) != 1 || !strings.Contains(s.questions[0], `[p]ermanently: the same, saved`) || !strings.Contains(s.questions[0], `every command starting with "echo saved"`) {
+		t.Errorf("question = %q", s.questions)
+	}
 	path := w.cfg.ToolPermissionsFile
 	b, err := os.ReadFile(path)
 	st, _ := os.Stat(path)
-	if err != nil || st.Mode().Perm() != 0o600 || strings.TrimSpace(string(b)) != "{\n  \"always_allow\": [\n    \"execute_shell_command\"\n  ]\n}" {
+	if err != nil || st.Mode().Perm() != 0o600 || strings.TrimSpace(string(b)) != "{\n  \"allow_commands\": [\n    \"echo saved\"\n  ],\n  \"always_allow\": []\n}" {
 		t.Fatalf("tool_permissions.json = %s (%v)", b, err)
 	}
-	later := &scripted{}
-	if m := newToolbox(w.cfg, &bytes.Buffer{}, later.ask, nil).call(context.Background(), shell); !strings.Contains(m.Content, "saved") || len(later.questions) != 0 {
+	later := &scripted{answers: []string{"n"}}
+	tb := newToolbox(w.cfg, &bytes.Buffer{}, later.ask, nil)
+	if m := tb.call(context.Background(), shell); !strings.Contains(m.Content, "saved") || len(later.questions) != 0 {
 		t.Errorf("saved permission not used: %s, asked %q", m.Content, later.questions)
+	}
+	if tb.call(context.Background(), call("d", "execute_shell_command", `{"shell_command": "echo other; touch x"}`)); len(later.questions) != 1 {
+		t.Errorf("another command ran unasked: asked %q", later.questions)
 	}
 	os.Chmod(path, 0o666)
 	var warn bytes.Buffer
 	if m := newToolbox(w.cfg, &warn, nil, nil).call(context.Background(), shell); !strings.Contains(m.Content, "refused") || !strings.Contains(warn.String(), "writable by other users") {
 		t.Errorf("a world-writable permissions file was trusted: %s / %s", m.Content, warn.String())
+	}
+	os.WriteFile(path, []byte(`{"always_allow": ["execute_shell_command"]}`), 0o600)
+	os.Chmod(path, 0o600)
+	warn.Reset()
+	if m := newToolbox(w.cfg, &warn, nil, nil).call(context.Background(), shell); !strings.Contains(m.Content, "refused") || !strings.Contains(warn.String(), "no longer honoured") {
+		t.Errorf("an old file allowing every command was honoured: %s / %s", m.Content, warn.String())
 	}
 }
 
@@ -267,8 +283,8 @@ func TestSensitiveHiddenInListings(t *testing.T) {
 	if strings.Contains(m.Content, "server.pem:") || !strings.Contains(m.Content, "sensitive paths") {
 		t.Errorf("search entered a key: %s", m.Content)
 	}
-	w.cfg.homeDir = w.ws // ~/.ssh is now inside the workspace
-	tb = newToolbox(w.cfg, &bytes.Buffer{}, nil, nil)
+	w.cfg.homeDir = w.ws // ~/.ssh is now inside the workspace, which is no longer free
+	tb = newToolbox(w.cfg, &bytes.Buffer{}, (&scripted{answers: []string{"y"}}).ask, nil)
 	m = tb.call(context.Background(), call("l", "fs_list_directory", `{"directory_path": ".", "recursive": true, "show_hidden": true}`))
 	if strings.Contains(m.Content, "id_rsa") || !strings.Contains(m.Content, ".ssh  (sensitive: not listed") {
 		t.Errorf("listing entered ~/.ssh: %s", m.Content)

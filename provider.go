@@ -18,45 +18,6 @@ import (
 	"time"
 )
 
-// message is one entry of the conversation in OpenAI's shape.
-type message struct {
-	Role       string          `json:"role"`
-	Content    string          `json:"content"`
-	ToolCalls  []toolCall      `json:"tool_calls,omitempty"`
-	ToolCallID string          `json:"tool_call_id,omitempty"`
-	Name       string          `json:"name,omitempty"`
-	clip       *clip           // a tool result's full-text record, for shrinking it later
-	thinking   []thinkingBlock // Anthropic's signed reasoning, sent back in a tool loop
-	reasoning  string          // the model's reasoning text, kept in saved chats
-	images     []imagePart     // images sent with a user message or read by fs_read_image (images.go)
-}
-
-// toolCall is one function call the model asked for.
-type toolCall struct {
-	ID       string       `json:"id"`
-	Type     string       `json:"type"`
-	Function functionCall `json:"function"`
-}
-
-// functionCall is the function name and its JSON arguments.
-type functionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-// toolSpec is a tool offered to the model.
-type toolSpec struct {
-	Type     string       `json:"type"`
-	Function toolFunction `json:"function"`
-}
-
-// toolFunction describes a tool to the model.
-type toolFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
 // usage is the token count the provider reported for one request, in one
 // shape for every provider: PromptTokens is the whole prompt, the parts
 // read from and written to the provider's prompt cache included, as the
@@ -218,65 +179,6 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 			return reply{}, err
 		}
 	}
-}
-
-// openaiWire is OpenAI's chat completions format, spoken by most providers.
-type openaiWire struct{ provider string }
-
-// path is the chat completions endpoint under BASE_URL.
-func (openaiWire) path() string { return "/chat/completions" }
-
-// auth sets the bearer token, when there is a key; Azure OpenAI takes
-// the key in an api-key header instead.
-func (w openaiWire) auth(h http.Header, key string) {
-	switch {
-	case key == "":
-	case w.provider == "azure":
-		h.Set("api-key", key)
-	default:
-		h.Set("Authorization", "Bearer "+key)
-	}
-}
-
-// body builds the JSON request body, EXTRA_BODY and EXCLUDE_PARAMS applied last.
-func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
-	var msgs any = req.Messages
-	if cfg.Provider == "deepseek" {
-		msgs = withReasoning(req.Messages)
-	}
-	if hasImages(req.Messages) {
-		wrap := func(m message) any { return m }
-		if cfg.Provider == "deepseek" {
-			wrap = func(m message) any { return withReasoning([]message{m})[0] }
-		}
-		msgs = openaiMessages(req.Messages, wrap)
-	} else if cfg.PromptCache && marksParts(cfg) {
-		msgs = markedParts(req.Messages, cacheMark(cfg))
-	}
-	b := map[string]any{
-		"model":       cfg.Model,
-		"messages":    msgs,
-		"stream":      cfg.Stream,
-		"temperature": cfg.Temperature,
-		"top_p":       cfg.TopP,
-	}
-	if req.MaxTokens > 0 {
-		b["max_tokens"] = req.MaxTokens
-	}
-	if cfg.Stream {
-		b["stream_options"] = map[string]any{"include_usage": true}
-	}
-	if len(req.Tools) > 0 {
-		b["tools"] = req.Tools
-	}
-	if cfg.ReasoningEffort != "" {
-		b["reasoning_effort"] = cfg.ReasoningEffort
-	}
-	if cfg.PromptCache && takesCacheKey(cfg) && req.cacheKey != "" {
-		b["prompt_cache_key"] = req.cacheKey
-	}
-	openaiSampling(cfg, b)
-	return json.Marshal(finishBody(cfg, b))
 }
 
 // cacheKey is a session's prompt_cache_key, made from its first request:
@@ -609,84 +511,6 @@ func (a *assembler) finish() reply {
 func uniqueCallIDs(calls []toolCall) {
 	fresh, _ := freshIDs(calls, map[string]bool{})
 	copy(calls, fresh)
-}
-
-// reasoningMessage is a message with its reasoning_content, as DeepSeek's
-// thinking mode requires back on every assistant message of a tool loop
-// (it answers 400 without them, and ignores them elsewhere).
-type reasoningMessage struct {
-	message
-	ReasoningContent string `json:"reasoning_content,omitempty"`
-}
-
-// withReasoning attaches each assistant message's reasoning for DeepSeek.
-func withReasoning(h []message) []reasoningMessage {
-	out := make([]reasoningMessage, len(h))
-	for i, m := range h {
-		out[i] = reasoningMessage{message: m}
-		if m.Role == "assistant" {
-			out[i].ReasoningContent = m.reasoning
-		}
-	}
-	return out
-}
-
-// stream consumes an SSE body until [DONE] or its end.
-func (w openaiWire) stream(body io.Reader, sink streamSink) (reply, error) {
-	a := &assembler{provider: w.provider, sink: sink}
-	sr := newSSEReader(body)
-	done := false
-	for !done {
-		ev, err := sr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return a.finish(), cutOff(err, w.provider)
-		}
-		if strings.TrimSpace(ev.data) == "[DONE]" {
-			done = true
-			continue
-		}
-		if ev.name == "error" { // llama.cpp's "error:" lines, other servers' error events
-			return a.finish(), classify(w.provider, 0, []byte(ev.data))
-		}
-		var ch chunk
-		if !fastChunk(ev.data, &ch) { // ssefast.go: the common deltas; it declines any event with an error
-			data := []byte(ev.data)                         // once: this loop runs for every delta
-			if e := bodyError(w.provider, data); e != nil { // every shape, with or without choices
-				return a.finish(), e
-			}
-			if err := json.Unmarshal(data, &ch); err != nil {
-				continue // a keep-alive or vendor event we do not understand
-			}
-		}
-		if err := a.add(&ch); err != nil {
-			return a.finish(), err
-		}
-	}
-	r := a.finish()
-	if r.FinishReason == "error" { // OpenRouter: the upstream provider failed mid-answer
-		return r, errors.New(`the provider ended the answer with finish_reason "error"; try again`)
-	}
-	if !done && r.FinishReason == "" {
-		return r, errors.New("the stream ended before the answer was complete (no finish_reason, no [DONE]); try again")
-	}
-	return r, nil
-}
-
-// whole reads a non-streamed JSON response.
-func (w openaiWire) whole(b []byte, sink streamSink) (reply, error) {
-	var ch chunk
-	if err := json.Unmarshal(b, &ch); err != nil {
-		return reply{}, fmt.Errorf("provider answered with something that is not JSON: %.200q", b)
-	}
-	if e := bodyError(w.provider, b); e != nil {
-		return reply{}, e
-	}
-	a := &assembler{provider: w.provider, sink: sink}
-	err := a.add(&ch)
-	return a.finish(), err
 }
 
 // cutOff explains why a stream stopped being read: a limit the provider

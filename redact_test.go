@@ -167,7 +167,7 @@ func TestVerboseMasksSecrets(t *testing.T) {
 	c.values = map[string]string{"BASE_URL": c.BaseURL, "EXTRA_HEADERS": `{"Authorization": "Bearer tok-HEADERTOKEN9", "X-Org": "org-ABCDEF"}`, "API_KEY": c.APIKey}
 	c.sources = map[string]string{}
 	var out bytes.Buffer
-	writeEffective(&out, c)
+	writeEffective(&out, c, c.redactor())
 	got := out.String()
 	for _, leak := range []string{"SHORT", "HEADERTOKEN", "ABCDEF", "p%40ssw0rd", "p@ssw0rd", "alice"} {
 		if strings.Contains(got, leak) {
@@ -233,5 +233,36 @@ func TestWindowKeyHasNoCredentials(t *testing.T) {
 	k := windowKey(secretConfig())
 	if strings.Contains(k, "alice") || strings.Contains(k, "ssw0rd") || !strings.Contains(k, "https://[redacted]@llm.example.com/v1") {
 		t.Errorf("windowKey = %q", k)
+	}
+}
+
+// TestRedactorRuns: any 12 characters of a secret in a row are redacted
+// (a read one character in, an edit of one character, a cut line); 11 are
+// what texts share by chance and stay; a reader split anywhere agrees.
+func TestRedactorRuns(t *testing.T) {
+	const key = "sk-live-SECRETKEY123"
+	r := (&config{Provider: "openai", APIKey: key}).redactor()
+	for _, tc := range []struct{ in, want string }{
+		{"x " + key[1:] + " y", "x [redacted] y"},
+		{"x " + key[:12] + " y", "x [redacted] y"},
+		{"x " + key[:11] + " y", "x " + key[:11] + " y"},
+		{"a" + key[:5] + "Z" + key[6:] + "b", "a" + key[:5] + "Z[redacted]b"},
+		{key[8:] + key[:8], "[redacted]" + key[:8]},
+	} {
+		if got := r.text(tc.in); got != tc.want {
+			t.Errorf("text(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	words := (&config{Provider: "openai", APIKey: key, ExtraHeaders: map[string]string{"X-Org": "my-organization-name"}}).redactor()
+	if got := words.text("the organization-name field; my-organization-name"); got != "the organization-name field; [redacted]" {
+		t.Errorf("a header value of words: %q", got)
+	}
+	text := "head " + key[3:] + " mid " + key + " tail " + key[:15]
+	want := r.text(text)
+	for cut := 1; cut < len(text); cut++ {
+		got, _ := io.ReadAll(newRedactReader(io.MultiReader(strings.NewReader(text[:cut]), strings.NewReader(text[cut:])), r))
+		if string(got) != want {
+			t.Fatalf("read cut at %d = %q, want %q", cut, got, want)
+		}
 	}
 }

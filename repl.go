@@ -415,7 +415,7 @@ type replCommand struct {
 }
 
 // replCommands is the one table of slash commands: command runs them, Tab
-// completes them (completion.go), and the unknown-command line lists them.
+// completes them (tabcomplete.go), and the unknown-command line lists them.
 var replCommands = []replCommand{
 	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
 	{names: []string{"/exit", "/quit"}},

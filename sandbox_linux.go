@@ -260,25 +260,31 @@ func waitChild(pid int) syscall.WaitStatus {
 }
 
 // sweep kills every descendant of pid and reaps them, until none is left
-// or none can be killed (another user's, after a set-uid program). A pass
-// that killed nothing is not yet the end: a process that forked and ended
-// while /proc was being read leaves its child unseen, and that child is
-// now ours; so only a few such passes in a row end the sweep.
+// or none can be killed (another user's, after a set-uid program). Only
+// "no child at all" ends it early: as the subreaper, every descendant has
+// a chain of parents up to us, so while one lives we have a child. A scan
+// that finds none to kill is repeated, since /proc is listed once per scan
+// and a process forked after the listing (a double fork whose middle has
+// just exited) is seen only by the next one.
 func sweep(pid int) {
 	idle := 0
 	for range 10000 {
-		if _, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); err == syscall.ECHILD {
-			return // no child left, so no descendant: every one has a parent chain up to us
+		for { // reap what has ended
+			got, err := syscall.Wait4(-1, nil, syscall.WNOHANG, nil)
+			if err == syscall.ECHILD {
+				return
+			}
+			if got <= 0 {
+				break
+			}
 		}
 		if killBelow(pid) > 0 {
 			idle = 0
 			syscall.Wait4(-1, nil, 0, nil) // a killed one ends, or one of ours does
 			continue
 		}
-		for reaped, _ := syscall.Wait4(-1, nil, syscall.WNOHANG, nil); reaped > 0; reaped, _ = syscall.Wait4(-1, nil, syscall.WNOHANG, nil) {
-		}
-		if idle++; idle >= 3 {
-			return
+		if idle++; idle > 3 {
+			return // alive but not ours to kill
 		}
 	}
 }

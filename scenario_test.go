@@ -329,16 +329,6 @@ func checkPage(p pageCheck) error {
 	return nil
 }
 
-// needsBranch skips a case whose fix lives on another helper's branch,
-// until the coordinator merges it: the one place to delete after merging.
-// YAI_SCENARIO_UNSKIP=1 runs these cases anyway, to see where they stand.
-func needsBranch(t *testing.T, branch, why string) {
-	t.Helper()
-	if os.Getenv("YAI_SCENARIO_UNSKIP") == "" {
-		t.Skipf("needs branch %s: %s", branch, why)
-	}
-}
-
 // streamEvents decodes stream-json stdout into its events.
 func streamEvents(t *testing.T, stdout string) []map[string]any {
 	t.Helper()
@@ -414,7 +404,6 @@ func TestScenarioOneShotPaging(t *testing.T) {
 			t.Run("within budget", func(t *testing.T) { checkWithinBudget(t, sr) })
 			t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
 			t.Run("pages", func(t *testing.T) {
-				needsBranch(t, "pathsec", "paging the default spill directory (under ~/.local/state/yaicli) is refused without a terminal; with pathsec merged on trial every page here passes")
 				checkPages(t, sr, true)
 			})
 		})
@@ -467,11 +456,9 @@ func TestScenarioLongSessions(t *testing.T) {
 			t.Run("within budget", func(t *testing.T) { checkWithinBudget(t, sr) })
 			t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
 			t.Run("fact kept", func(t *testing.T) {
-				needsBranch(t, "ladder (merged; a follow-up)", "at 8k turn groups with the fact are still dropped while the previous turn's outputs (~2000 characters each) are unmasked")
 				checkFactKept(t, sr, "PINEAPPLE")
 			})
 			t.Run("pages", func(t *testing.T) {
-				needsBranch(t, "pathsec", "paging the default spill directory (under ~/.local/state/yaicli) is refused without a terminal; with pathsec merged on trial every page here passes")
 				checkPages(t, sr, true)
 			})
 			t.Logf("%d requests; answers:\n%s", len(sr.reqs), sr.r.stdout)
@@ -503,7 +490,6 @@ func TestScenarioHealKeepsFact(t *testing.T) {
 	}
 	t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
 	t.Run("fact kept", func(t *testing.T) {
-		needsBranch(t, "ladder (merged; a follow-up)", "after the heal, turn groups with the fact are dropped while the previous turn's outputs (2031 and 1811 characters) are unmasked")
 		checkFactKept(t, sr, "PINEAPPLE")
 	})
 }

@@ -15,8 +15,9 @@ import (
 // 143, by SIGHUP 129, by SIGINT 130, as a shell reports such a death, and
 // the partly streamed answer's line is finished. With stdout a pipe the
 // answer is held until its request ends, so the test cannot watch stdout
-// for the first piece: it signals once the provider has sent it, and runs
-// again in the rare case the signal overtook the piece on a busy machine.
+// for the first piece: it signals once the provider has sent it and
+// yaicli has read it from its socket (Linux), and runs again in the rare
+// case the signal overtook the piece on a busy machine.
 func TestSignalExitCodes(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -66,6 +67,13 @@ func signalMidAnswer(t *testing.T, sig os.Signal) (int, string, string) {
 	case <-sent:
 	case <-time.After(e2eTimeout):
 		t.Errorf("the provider was never asked")
+	}
+	// and once yaicli has read it: on a busy machine the piece may sit
+	// unread in its socket for a while after the provider sent it.
+	for deadline := time.Now().Add(hangBound); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if read, ok := socketsRead(cmd.Process.Pid); read || !ok {
+			break
+		}
 	}
 	cmd.Process.Signal(sig)
 	err := cmd.Wait()

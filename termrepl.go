@@ -393,6 +393,7 @@ type termSession struct {
 	history      []string
 	historyFile  string
 	historyLimit int
+	red          *redactor // built once for the session: every line remembered passes through it
 }
 
 // runTerminal is the interactive loop; the terminal is restored on every
@@ -412,14 +413,15 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 		}
 	}()
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
-		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory}
+		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory, red: cfg.redactor()}
 	width := func() int { w, _ := t.size(); return w }
 	// The renderers (Markdown, reasoning, spinner) draw through the screen's
 	// styled port; notices and previews through its text port (agentFor).
-	o := agentIO{answer: answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), diag: ts.errw, preview: ts.out,
+	ev := newEvents(formatText, nil, e.now) // text: a retry's partial answer is struck (events.answers)
+	o := agentIO{answer: ev.answers(answerWriter(cfg, &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
 		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
-		width:  width, expand: "Ctrl+O to expand", ask: ts.ask}
+		width:  width, expand: "Ctrl+O to expand", ask: ts.ask, ev: ev}
 	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
 	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) {
@@ -507,7 +509,7 @@ func (ts *termSession) remember(line string) {
 	if n := len(ts.history); n == 0 || ts.history[n-1] != line {
 		ts.history = append(ts.history, line)
 	}
-	if err := appendHistory(ts.historyFile, ts.cfg.redactor().text(line), ts.historyLimit, ts.e.now()); err != nil {
+	if err := appendHistory(ts.historyFile, ts.red.text(line), ts.historyLimit, ts.e.now()); err != nil {
 		fmt.Fprintf(ts.errw, "yaicli: prompt history not saved: %v\n", err)
 	}
 }

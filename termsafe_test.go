@@ -229,7 +229,7 @@ func TestTmuxTallApprovalQuestion(t *testing.T) {
 	s := startTmux(t, f, "--chat")
 	s.typeText("go")
 	s.send("Enter")
-	sc := s.waitFor("[p]ermanently:")
+	sc := s.waitFor("Run execute_shell_command? [y]es / [N]o") // several commands: no prefix to allow, so no [a] or [p]
 	for _, want := range []string{"wants to run this command (710 characters, 60 lines):", "│ echo line1\n", "more lines: s and Enter shows them all\nRun execute_shell_command?"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, sc)

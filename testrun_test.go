@@ -153,8 +153,10 @@ func slowTest(t testing.TB) {
 }
 
 // tmuxSocketPrefix begins the name of every tmux socket this run makes
-// (launchTmux), so the check after the run finds its own among others'.
-func tmuxSocketPrefix() string { return fmt.Sprintf("yaicli-%d-", os.Getpid()) }
+// (launchTmux), so the check after the run finds its own among others':
+// the name of the run's own temporary directory (where binary is), which
+// no other run has, as a process id may be a finished run's.
+func tmuxSocketPrefix() string { return filepath.Base(filepath.Dir(binary)) + "-" }
 
 // tmuxSocketPath is where tmux -L name puts its socket.
 func tmuxSocketPath(name string) string {
@@ -280,13 +282,13 @@ func TestOurProcesses(t *testing.T) {
 		{102, 100, "sh -c sleep 30"},
 		{103, 102, "sleep 30"},
 		{104, 1, "/tmp/go-build1/b001/yaicli.test"},                      // the fake MCP server, orphaned
-		{105, 1, "tmux -L yaicli-100-17 new-session -d"},                 // this run's tmux server
-		{106, 1, "tmux -L yaicli-200-17 new-session -d"},                 // another run's
+		{105, 1, "tmux -L yaicli-e2e123-17 new-session -d"},              // this run's tmux server
+		{106, 1, "tmux -L yaicli-e2e456-17 new-session -d"},              // another run's
 		{107, 1, "/tmp/go-build2/b001/yaicli.test -test.run X"},          // another run
 		{108, 1, "/tmp/yaicli-e2e123/yaicli --chat"},                     // yaicli through the link, orphaned
 		{109, 108, "/tmp/go-build1/b001/yaicli.test-with-a-longer-name"}, // holds the mark: ours
 	}
-	got := ours(all, 100, []string{"/tmp/yaicli-e2e123", "yaicli-100-", "/tmp/go-build1/b001/yaicli.test"})
+	got := ours(all, 100, []string{"/tmp/yaicli-e2e123", "yaicli-e2e123-", "/tmp/go-build1/b001/yaicli.test"})
 	var pids []int
 	for _, p := range got {
 		pids = append(pids, p.pid)

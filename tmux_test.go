@@ -421,38 +421,38 @@ func TestTmuxViewerResize(t *testing.T) {
 // answers ([N]o); n refuses with one line in the person's words (not the
 // model's instruction, not a JSON preview of the refusal); Ctrl+C at the
 // question ends the turn with one line; a runs it and every later call of
-// that tool for the session.
+// that prefix for the session.
 func TestTmuxApproval(t *testing.T) {
 	t.Parallel()
 	call := func(id string) step {
-		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved-` + id + `"}`}))
+		return sse(toolStream(fakeCall{id, "execute_shell_command", `{"shell_command":"echo approved ` + id + `"}`}))
 	}
 	f := newFakeProvider(t, call("one"), sse(textStream("refused then.")), call("cut"), call("two"), sse(textStream("ran it.")), call("three"), sse(textStream("again.")))
 	s := startTmux(t, f, "--chat")
 	s.typeText("first")
 	s.send("Enter")
-	s.waitFor("Run execute_shell_command? [y]es / [N]o / [a]lways for this session / [p]ermanently:")
+	s.waitFor(`[y]es / [N]o / [a]lways: every command starting with "echo approved"`)
 	s.typeText("n")
 	s.send("Enter")
 	sc := s.waitFor("refused then.")
 	if strings.Count(sc, "yaicli: execute_shell_command not run: you answered no") != 1 || strings.Contains(sc, "refused by the person") ||
-		strings.Contains(sc, `"success":false`) || strings.Contains(sc, `"output":"approved-one`) {
+		strings.Contains(sc, `"success":false`) || strings.Contains(sc, `"output":"approved one`) {
 		t.Errorf("after n:\n%s", sc)
 	}
 	s.waitForPrompt(">>>")
 	s.typeText("cut short")
 	s.send("Enter")
-	s.waitForCount("[a]lways for this session /", 2)
+	s.waitForCount(`[a]lways: every command starting with "echo approved"`, 2)
 	s.send("C-c")
 	s.waitForPrompt(">>>")
 	sc = s.screen()
 	if strings.Count(sc, "yaicli: interrupted at the question; nothing ran") != 1 || strings.Contains(sc, "interrupted; what was shown") ||
-		strings.Contains(sc, "turn cancelled") || strings.Contains(sc, "no answer") || strings.Contains(sc, "\napproved-cut") {
+		strings.Contains(sc, "turn cancelled") || strings.Contains(sc, "no answer") || strings.Contains(sc, "\napproved cut") {
 		t.Errorf("after Ctrl+C at the question:\n%s", sc)
 	}
 	s.typeText("second")
 	s.send("Enter")
-	s.waitForCount("[a]lways for this session /", 3)
+	s.waitForCount(`[a]lways: every command starting with "echo approved"`, 3)
 	s.typeText("a")
 	s.send("Enter")
 	s.waitFor("ran it.")
@@ -460,7 +460,7 @@ func TestTmuxApproval(t *testing.T) {
 	s.typeText("third")
 	s.send("Enter")
 	sc = s.waitFor("again.")
-	if strings.Count(sc, "[a]lways for this session /") != 3 || !strings.Contains(sc, "approved-three") {
+	if _, after, _ := strings.Cut(sc, ">>> third"); strings.Contains(after, "Run execute_shell_command?") || !strings.Contains(after, "approved three") {
 		t.Errorf("always did not stick:\n%s", sc)
 	}
 }
@@ -498,7 +498,7 @@ func TestTmuxApprovalShowsWholeCommand(t *testing.T) {
 	args, _ := json.Marshal(map[string]string{"shell_command": cmd})
 	f := newFakeProvider(t, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("refused, fine.")))
 	s := launchTmux(t, f, "sh -c "+quoteAll([]string{"echo piped | " + binary + " 'tidy up'; sleep 30"})[0])
-	sc := s.waitFor("[p]ermanently:")
+	sc := s.waitFor("(asked every time:") // a redirection: no prefix to allow
 	var shown strings.Builder
 	for _, line := range strings.Split(sc, "\n") {
 		line = strings.TrimRight(line, " ")

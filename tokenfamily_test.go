@@ -205,7 +205,7 @@ func TestFamilyNamed(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"MODEL": "qwen3:8b"})
 	cfg.cacheDir = cache
 	var v strings.Builder
-	writeEffective(&v, cfg)
+	writeEffective(&v, cfg, cfg.redactor())
 	if !strings.Contains(v.String(), "token estimates: qwen family (from MODEL qwen3:8b)") {
 		t.Errorf("--verbose does not name the family:\n%s", v.String())
 	}

@@ -9,7 +9,7 @@ import "unicode/utf8"
 // scan serves every family and the prices can be fitted to real counts:
 // the estimate is linear in them. What English words look like to it is in
 // tokenenglish.go, blanks and long runs in tokenblanks.go, scripts and
-// their tiers in scripts.go.
+// their tiers in tokenscripts.go.
 //
 // Every function of the scan is //go:norace: it reads only its text, an
 // immutable string, and the tables built at start-up, and writes only the
@@ -55,7 +55,7 @@ const (
 	pTurkish            // ı, ş, ğ: Turkish and Azerbaijani
 	pVietnamese         // Latin Extended Additional: Vietnamese tone marks
 	pGreek              // Greek
-	pCyrRussian         // Cyrillic of a Russian text (scripts.go tells the tiers)
+	pCyrRussian         // Cyrillic of a Russian text (tokenscripts.go tells the tiers)
 	pCyrDefault         // Ukrainian, Bulgarian and Cyrillic with no marks
 	pCyrSouth           // Serbian, Macedonian, Belarusian, Uzbek
 	pCyrTurkic          // Kazakh, Tatar, Mongolian
@@ -64,7 +64,7 @@ const (
 	pGeorgian           // Georgian
 	pHebrew             // Hebrew
 	pArabic             // Arabic
-	pArabicFa           // Arabic script of a Persian text (scripts.go tells the tiers)
+	pArabicFa           // Arabic script of a Persian text (tokenscripts.go tells the tiers)
 	pArabicUr           // Arabic script of an Urdu text
 	pEthiopic           // Amharic, Tigrinya
 	pDevanagari         // Hindi, Marathi, Nepali
@@ -249,7 +249,7 @@ type wordCounts struct {
 	rareStart     int // words with a start rare in English
 }
 
-// textMarks count the letters that correct the tier scripts.go gives a
+// textMarks count the letters that correct the tier tokenscripts.go gives a
 // text: Cyrillic ў and і tell Belarusian (and Uzbek) from Serbian or
 // Russian, and Vietnamese's tone marks tell it from Romanian, whose ă
 // the tally counts as Vietnamese.

@@ -227,3 +227,21 @@ func TestViewerGetsTheSentText(t *testing.T) {
 		t.Errorf("the capped result's preview counts %d lines, want the output's 50003", n)
 	}
 }
+
+// TestSpillCapFromSettings: TOOL_OUTPUT_SPILL_MAX_BYTES reaches the
+// clipper: a command printing NULs without end (here 2 MB of them) leaves
+// a spill file of the cap, the marker says the output was cut on disk too,
+// and the model's copy is valid text (a NUL shows as U+FFFD).
+func TestSpillCapFromSettings(t *testing.T) {
+	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "TOOL_OUTPUT_SPILL_MAX_BYTES": "100000"})
+	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	m := tb.call(context.Background(), call("z", "execute_shell_command", `{"shell_command": "head -c 2000000 /dev/zero"}`))
+	st, err := os.Stat(m.clip.onDisk())
+	if err != nil || st.Size() != 100000 {
+		t.Fatalf("spill file %v, %d bytes, want 100000", err, st.Size())
+	}
+	if !strings.Contains(m.Content, "(of 2000000)") || !strings.Contains(m.Content, "the file holds only its first 100000 bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)") ||
+		strings.ContainsRune(m.Content, 0) || !strings.Contains(m.Content, "output:\n\ufffd\ufffd") || !utf8.ValidString(m.Content) {
+		t.Errorf("result: %.300q", m.Content)
+	}
+}

@@ -93,7 +93,8 @@ func TestFetchedPageSpillsText(t *testing.T) {
 		io.WriteString(w, page.String())
 	}))
 	defer srv.Close()
-	cfg, _ := load(t, "", nil, map[string]string{"FETCH_ALLOW_HOSTS": "127.0.0.1", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
+	// An allowed host is allowed on its port only (netguard.go): name it.
+	cfg, _ := load(t, "", nil, map[string]string{"FETCH_ALLOW_HOSTS": strings.TrimPrefix(srv.URL, "http://"), "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
 	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
 	m := tb.call(t.Context(), call("w", "fetch_webpage", fmt.Sprintf(`{"url": %q}`, srv.URL)))
 	full, err := os.ReadFile(m.clip.onDisk())

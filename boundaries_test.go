@@ -1,0 +1,88 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// part is a piece of the package that could be a package of its own and
+// is kept as one without being one (the design card asks for one flat
+// package main): its files, and the names of the rest of the package it
+// may use, as file:name (a method as file:Type.method, a field as
+// file:.field). Each name is a door into the rest; adding one is a
+// decision, made here, not an accident.
+type part struct {
+	name  string
+	files []string
+	may   []string
+}
+
+// parts are the pieces whose doors TestPartsKeepTheirDoors counts.
+var parts = []part{
+	{"the token estimator", []string{"tokenscan.go", "tokenenglish.go", "tokenblanks.go", "tokenscripts.go", "tokenfamily.go"}, []string{
+		// it prices messages and tool schemas, and an image part's tokens
+		"conversation.go:.Arguments", "conversation.go:.Content", "conversation.go:.Description", "conversation.go:.Function",
+		"conversation.go:.Name", "conversation.go:.Parameters", "conversation.go:.ToolCalls", "conversation.go:message",
+		"conversation.go:toolSpec", "images.go:imagesTokens",
+	}},
+	{"the Markdown renderer", []string{"markdown.go", "mdinline.go", "mdwrap.go", "mdtable.go", "highlight.go"}, []string{
+		// its three settings, the terminal's safety and cell widths
+		"config.go:.CodeTheme", "config.go:.Justify", "config.go:.Pretty", "config.go:config",
+		"termsafe.go:isControl", "termsafe.go:sanitize",
+		"width.go:lsb8", "width.go:msb8", "width.go:printable8", "width.go:runeWidth", "width.go:stringWidth",
+		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo",
+	}},
+	{"the MCP client", []string{"mcp.go", "mcptransport.go", "rpcread.go"}, []string{
+		// its settings and the children's environment
+		"config.go:.MCPConfig", "config.go:.MCPTimeout", "config.go:.environ", "config.go:.version", "config.go:.workDir",
+		"config.go:config", "redact.go:config.childEnv",
+		// the size limits of what a server sends, and SSE for its HTTP transport
+		"limits.go:.limit", "limits.go:.what", "limits.go:blame", "limits.go:limitError", "limits.go:maxRPCMessage",
+		"limits.go:maxRPCSpill", "limits.go:sizeText", "sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next",
+		// a server's stderr made safe for the terminal, its tools in the toolbox's shape
+		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "events.go:writeJSON",
+		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run",
+		"tools.go:oneLine", "tools.go:tool", "truncate.go:asciiName", "truncate.go:firstRunes",
+	}},
+}
+
+// TestPartsKeepTheirDoors fails when a part uses a name of the rest of the
+// package that its list does not name (a new door: name it, or use one it
+// has), and when its list names one it no longer uses (take it off).
+func TestPartsKeepTheirDoors(t *testing.T) {
+	t.Parallel()
+	uses := packageUses(t)
+	for _, p := range parts {
+		used := map[string]bool{}
+		for _, u := range uses {
+			if slices.Contains(p.files, u.from) && !slices.Contains(p.files, u.to) {
+				used[u.to+":"+u.name] = true
+			}
+		}
+		for door := range used {
+			if !slices.Contains(p.may, door) {
+				t.Errorf("%s uses %s, which its list in boundaries_test.go does not name: name it there, or keep to the names it has", p.name, door)
+			}
+		}
+		for _, door := range p.may {
+			if !used[door] {
+				t.Errorf("%s no longer uses %s: take it off its list in boundaries_test.go", p.name, door)
+			}
+		}
+	}
+}
+
+// TestPartsKeepTheirDoorsCanFail: the count sees a use across a part's
+// edge (the estimator prices messages, so it uses conversation.go's
+// message type).
+func TestPartsKeepTheirDoorsCanFail(t *testing.T) {
+	t.Parallel()
+	found := false
+	for _, u := range packageUses(t) {
+		found = found || strings.HasPrefix(u.from, "token") && u.to == "conversation.go" && u.name == "message"
+	}
+	if !found {
+		t.Error("packageUses does not see tokenfamily.go's use of conversation.go's message type")
+	}
+}
