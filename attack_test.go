@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -268,6 +269,67 @@ func TestHostileBytesEndToEnd(t *testing.T) {
 		for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u00ad", "sk-test-0123456789abcdef"} {
 			if strings.Contains(r.stderr, bad) {
 				t.Errorf("%v: stderr holds %q raw:\n%q", args, bad, r.stderr)
+			}
+		}
+	}
+}
+
+// keyRuns reports whether s holds 12 or more characters in a row of key
+// (after dropping NULs and whitespace a file may put between them).
+func keyRuns(s, key string) bool {
+	s = strings.NewReplacer(`\u0000`, "", `\n`, "", `\t`, "").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		if r == 0 || r == ' ' || r == '\n' || r == '\t' || r == '\r' {
+			return -1
+		}
+		return r
+	}, s)
+	for i := 0; i+12 <= len(key); i++ {
+		if strings.Contains(s, key[i:i+12]) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestKeyInWorkspaceFiles: a hostile repository holds the key in use in
+// spellings a whole-string match misses (UTF-16 as PowerShell writes,
+// one character in, cut over two lines, in a .env, behind a link to
+// /proc/self/environ), and the
+// model reads and searches them with default settings and with --yes: no
+// 12-character run of the key reaches the provider in a tool result.
+func TestKeyInWorkspaceFiles(t *testing.T) {
+	const key = "sk-test-0123456789abcdef" // e2eEnv's
+	utf16 := make([]byte, 0, 2*len(key))
+	for _, c := range []byte("token=" + key + "\n") {
+		utf16 = append(utf16, c, 0)
+	}
+	files := map[string][]byte{"u16.txt": append([]byte{0xff, 0xfe}, utf16...), "shift.txt": []byte("x" + key + "\n"),
+		"split.txt": []byte("a=" + key[:10] + "\nb=" + key[10:] + "\n"), ".env": []byte("OPENAI_API_KEY=" + key + "\n")}
+	for _, args := range [][]string{{"go"}, {"--yes", "go"}} {
+		dir := t.TempDir()
+		for n, b := range files {
+			os.WriteFile(filepath.Join(dir, n), b, 0o600)
+		}
+		os.Symlink("/proc/self/environ", filepath.Join(dir, "environ.txt"))
+		var calls []fakeCall
+		for i, n := range []string{"u16.txt", "shift.txt", "split.txt", ".env", "environ.txt"} {
+			a, _ := json.Marshal(map[string]any{"file_paths": n})
+			calls = append(calls, fakeCall{"r" + strconv.Itoa(i), "fs_read_file", string(a)})
+		}
+		for i, p := range []string{"sk-test", "0123456789", "s.k.-.t", "4567"} {
+			a, _ := json.Marshal(map[string]any{"search_path": ".", "content": p})
+			calls = append(calls, fakeCall{"s" + strconv.Itoa(i), "fs_search_files", string(a)})
+		}
+		f := newFakeProvider(t, sse(toolStream(calls...)), sse(textStream("done")))
+		runInProcess(t, f, dir, e2e{args: args})
+		chats := f.chats()
+		if len(chats) < 2 {
+			t.Fatalf("%v: the model was not asked again", args)
+		}
+		for _, m := range chats[1].messages() {
+			if m.Role == "tool" && keyRuns(m.Content, key) {
+				t.Errorf("%v: tool result %s carries the key: %q", args, m.ToolCallID, m.Content)
 			}
 		}
 	}
