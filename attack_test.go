@@ -334,3 +334,86 @@ func TestKeyInWorkspaceFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileRepoPaths: a repository with links out of itself (a
+// directory link, a link to a file, a dangling link, a link chain, a link
+// to /proc/self) and a model that reads, writes, edits, copies and moves
+// through them and through /proc spellings, with default settings and
+// no terminal: nothing outside the workspace is read, written or removed
+// (every such call needs a question, which is refused).
+func TestHostileRepoPaths(t *testing.T) {
+	base := t.TempDir()
+	ws, out := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	os.MkdirAll(filepath.Join(ws, "docs"), 0o700)
+	os.MkdirAll(out, 0o700)
+	os.WriteFile(filepath.Join(out, "secret.txt"), []byte("OUTSIDE-SECRET"), 0o600)
+	os.WriteFile(filepath.Join(out, "victim.txt"), []byte("VICTIM"), 0o600)
+	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("inside"), 0o600)
+	links := map[string]string{"docs/theme": out, "s": filepath.Join(out, "secret.txt"), "dangling": filepath.Join(out, "created.txt"),
+		"chain1": "chain2", "chain2": filepath.Join(out, "victim.txt"), "me": "/proc/self", "rel": "../outside", "docs/up": "../.."}
+	for l, target := range links {
+		os.Symlink(target, filepath.Join(ws, l))
+	}
+	type c = map[string]any
+	var calls []fakeCall
+	add := func(name string, a c) {
+		b, _ := json.Marshal(a)
+		calls = append(calls, fakeCall{"c" + strconv.Itoa(len(calls)), name, string(b)})
+	}
+	for _, p := range []string{"docs/theme/../outside/secret.txt", "docs/theme/secret.txt", "s", "rel/secret.txt", "docs/up/outside/secret.txt",
+		"me/root" + out + "/secret.txt", "me/cwd/../outside/secret.txt", "/proc/self/root" + out + "/secret.txt", "/proc/self/cwd/../outside/secret.txt",
+		"a.txt/../rel/secret.txt", "./docs/../s", out + "/./secret.txt", out + "//secret.txt"} {
+		add("fs_read_file", c{"file_paths": p})
+	}
+	add("fs_search_files", c{"search_path": "docs/theme", "content": "SECRET"})
+	add("fs_search_files", c{"search_path": "rel", "content": "SECRET"})
+	add("fs_list_directory", c{"directory_path": "docs/up/outside"})
+	for _, p := range []string{"dangling", "chain1", "docs/theme/victim.txt", "rel/victim.txt", "docs/theme/new.txt"} {
+		add("fs_write_file", c{"file_path": p, "content": "PLANTED"})
+		add("fs_edit_file", c{"file_path": p, "old_text": "VICTIM", "new_text": "PLANTED"})
+	}
+	add("fs_file_operations", c{"operation": "copy", "path": "s", "destination": "copied.txt"})
+	add("fs_file_operations", c{"operation": "copy", "path": "docs/theme", "destination": "copieddir"})
+	add("fs_file_operations", c{"operation": "move", "path": "a.txt", "destination": "chain1"})
+	add("fs_file_operations", c{"operation": "move", "path": "a.txt", "destination": "docs/theme/moved.txt"})
+	add("fs_file_operations", c{"operation": "delete", "path": "docs/theme", "recursive": true})
+	add("fs_file_operations", c{"operation": "delete", "path": "docs/theme/victim.txt"})
+	add("fs_file_operations", c{"operation": "mkdir", "path": "rel/newdir"})
+	f := newFakeProvider(t, sse(toolStream(calls...)), sse(textStream("done")))
+	runInProcess(t, f, ws, e2e{args: []string{"go"}})
+	chats := f.chats()
+	if len(chats) < 2 {
+		t.Fatal("the model was not asked again")
+	}
+	results := 0
+	for _, m := range chats[1].messages() {
+		results += map[bool]int{true: 1}[m.Role == "tool"]
+		if m.Role == "tool" && strings.Contains(m.Content, "OUTSIDE-SECRET") {
+			t.Errorf("tool result %s read outside the workspace: %s", m.ToolCallID, m.Content)
+		}
+	}
+	if results != len(calls) {
+		t.Errorf("%d tool results for %d calls", results, len(calls))
+	}
+	ents, _ := os.ReadDir(out)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, ",") != "secret.txt,victim.txt" {
+		t.Errorf("outside now holds %v, want secret.txt and victim.txt only", names)
+	}
+	for n, want := range map[string]string{"secret.txt": "OUTSIDE-SECRET", "victim.txt": "VICTIM"} {
+		if b, _ := os.ReadFile(filepath.Join(out, n)); string(b) != want {
+			t.Errorf("outside/%s = %q, want %q", n, b, want)
+		}
+	}
+	for _, n := range []string{"copied.txt", "copieddir"} {
+		if b, err := os.ReadFile(filepath.Join(ws, n)); err == nil && strings.Contains(string(b), "SECRET") {
+			t.Errorf("the secret was copied into the workspace as %s", n)
+		}
+		if _, err := os.Stat(filepath.Join(ws, n, "secret.txt")); err == nil {
+			t.Errorf("the outside directory was copied into the workspace as %s", n)
+		}
+	}
+}
