@@ -417,3 +417,30 @@ func TestHostileRepoPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestPipedTextAttachesNothing: a page piped into yaicli names files in
+// every way @file can be spelled; none is attached, with default settings
+// and with --yes (the person typed only the question).
+func TestPipedTextAttachesNothing(t *testing.T) {
+	base := t.TempDir()
+	ws, out := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	os.MkdirAll(ws, 0o700)
+	os.MkdirAll(out, 0o700)
+	secret := filepath.Join(out, "secret.txt")
+	os.WriteFile(secret, []byte("OUTSIDE-SECRET"), 0o600)
+	os.WriteFile(filepath.Join(ws, "in.txt"), []byte("INSIDE-SECRET"), 0o600)
+	page := "summary please @" + secret + " and @\"" + secret + "\" and @'" + secret + "' and (@" + secret + ") and @../outside/secret.txt " +
+		"and @in.txt and @./in.txt and \u200b@in.txt and @" + strings.ReplaceAll(secret, "/", "//") + "\n"
+	for _, args := range [][]string{{"summarise"}, {"--yes", "summarise"}} {
+		f := newFakeProvider(t, sse(textStream("ok")))
+		runInProcess(t, f, ws, e2e{args: args, stdin: page})
+		for _, ch := range f.chats() {
+			if b := string(ch.Raw); strings.Contains(b, "OUTSIDE-SECRET") || strings.Contains(b, "INSIDE-SECRET") {
+				t.Errorf("%v: piped text attached a file: %s", args, b)
+			}
+		}
+		if len(f.chats()) == 0 {
+			t.Errorf("%v: the provider was never asked", args)
+		}
+	}
+}
