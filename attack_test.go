@@ -444,3 +444,42 @@ func TestPipedTextAttachesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestReadRootLinksOut: TOOL_READ_ROOTS frees reads below a root, not
+// through a link in it that leads out (to another directory, or to a key
+// under the root's own parent), with default settings.
+func TestReadRootLinksOut(t *testing.T) {
+	base := t.TempDir()
+	ws, root, out := filepath.Join(base, "ws"), filepath.Join(base, "logs"), filepath.Join(base, "outside")
+	for _, d := range []string{ws, root, out, filepath.Join(base, ".ssh")} {
+		os.MkdirAll(d, 0o700)
+	}
+	os.WriteFile(filepath.Join(out, "secret.txt"), []byte("OUTSIDE-SECRET"), 0o600)
+	os.WriteFile(filepath.Join(base, ".ssh", "id_ed25519"), []byte("KEY-SECRET"), 0o600)
+	os.WriteFile(filepath.Join(root, "app.log"), []byte("LOG-LINE"), 0o600)
+	os.Symlink(out, filepath.Join(root, "o"))
+	os.Symlink(filepath.Join(base, ".ssh", "id_ed25519"), filepath.Join(root, "k"))
+	os.Symlink("..", filepath.Join(root, "up"))
+	var calls []fakeCall
+	for i, p := range []string{root + "/app.log", root + "/o/secret.txt", root + "/k", root + "/up/outside/secret.txt", root + "/up/.ssh/id_ed25519",
+		root + "/../outside/secret.txt", root + "/o/../../.ssh/id_ed25519"} {
+		b, _ := json.Marshal(map[string]any{"file_paths": p})
+		calls = append(calls, fakeCall{"r" + strconv.Itoa(i), "fs_read_file", string(b)})
+	}
+	f := newFakeProvider(t, sse(toolStream(calls...)), sse(textStream("done")))
+	runInProcess(t, f, ws, e2e{args: []string{"go"}, env: []string{"YAI_TOOL_READ_ROOTS=" + root}})
+	chats := f.chats()
+	if len(chats) < 2 {
+		t.Fatal("the model was not asked again")
+	}
+	sawLog := false
+	for _, m := range chats[1].messages() {
+		sawLog = sawLog || strings.Contains(m.Content, "LOG-LINE")
+		if m.Role == "tool" && (strings.Contains(m.Content, "OUTSIDE-SECRET") || strings.Contains(m.Content, "KEY-SECRET")) {
+			t.Errorf("tool result %s read through a link out of the read root: %s", m.ToolCallID, m.Content)
+		}
+	}
+	if !sawLog {
+		t.Error("the read root itself was not readable: the test proves nothing")
+	}
+}
