@@ -483,3 +483,24 @@ func TestReadRootLinksOut(t *testing.T) {
 		t.Error("the read root itself was not readable: the test proves nothing")
 	}
 }
+
+// TestWorldWritableStartHasNoFreeArea: started in a directory every user
+// may write (a shared /tmp folder another user prepared), yaicli frees no
+// workspace: with default settings a read or write there needs a question
+// (refused here, with no terminal).
+func TestWorldWritableStartHasNoFreeArea(t *testing.T) {
+	ws := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(ws, 0o777)
+	os.Chmod(ws, 0o1777)
+	os.WriteFile(filepath.Join(ws, "planted.txt"), []byte("PLANTED-BY-OTHER"), 0o644)
+	w, _ := json.Marshal(map[string]any{"file_path": "mine.txt", "content": "x"})
+	r, _ := json.Marshal(map[string]any{"file_paths": "planted.txt"})
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"w", "fs_write_file", string(w)}, fakeCall{"r", "fs_read_file", string(r)})), sse(textStream("done")))
+	runInProcess(t, f, ws, e2e{args: []string{"go"}})
+	if _, err := os.Stat(filepath.Join(ws, "mine.txt")); err == nil {
+		t.Error("a write in a world-writable start directory ran without a question")
+	}
+	if chats := f.chats(); len(chats) > 1 && strings.Contains(string(chats[1].Raw), "PLANTED-BY-OTHER") {
+		t.Error("a read in a world-writable start directory ran without a question")
+	}
+}
