@@ -21,7 +21,7 @@ import (
 // long options abbreviated as getopt_long accepts them (--out for
 // --output), beside lines that must still run unasked.
 func TestAllowAttacksMore(t *testing.T) {
-	allow := parseRules([]string{"git status", "ls", "cat", "sort", "file", "tree", "rg", "fd", "date", "grep", "echo", "git log"})
+	allow := parseRules([]string{"git status", "ls", "cat", "sort", "file", "tree", "rg", "fd", "date", "grep", "echo", "git log", "uniq"})
 	for _, tc := range []struct {
 		cmd     string
 		allowed bool
@@ -74,6 +74,12 @@ func TestAllowAttacksMore(t *testing.T) {
 		{"tree -fo /tmp/x", false},
 		{"rg --pre=/tmp/e x", false},
 		{"fd -Hx rm", false},
+		{"rg --hostname-bin=/tmp/evil --hyperlink-format=default x", false},
+		{"rg --hostname-bin /tmp/evil x", false},
+		{"uniq a.txt .git/config", false},
+		{"uniq -c a.txt -- out", false},
+		{"uniq -c a.txt", true},
+		{"sort a | uniq -c", true},
 		{"ls 2>&1", true},
 		{"ls 2>/dev/null", true},
 		{"ls -la | cat -n | sort -r", true},
