@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -10,14 +11,15 @@ import (
 // own words: each a name ("-v", "--short"), a name taking "=value"
 // ("--format="), "short:LETTERS" for clusters like -la, "-N" for -5-style
 // counts, "*" for every option but those marked "!" (options that run a
-// program or write a file). A rule whose program has no table vouches for
+// program or write a file), "operands:N" for a program whose later operand
+// is a file it writes (uniq IN OUT): more than N plain words ask. A rule whose program has no table vouches for
 // no option at all: an unknown option asks (the list fails closed).
 var optionTables = map[string]string{
 	"ls": "*", "cat": "*", "head": "*", "tail": "*", "wc": "*", "echo": "*", "pwd": "*", "grep": "*", "egrep": "*", "fgrep": "*",
 	"cut": "*", "tr": "*", "nl": "*", "column": "*", "stat": "*", "du": "*", "df": "*", "which": "*", "whoami": "*", "id": "*",
 	"uname": "*", "basename": "*", "dirname": "*", "realpath": "*", "readlink": "*", "cmp": "*", "diff": "*", "true": "*", "nproc": "*",
-	"file": "!-C !--compile *", "tree": "!-o *", "sort": "!-o !--output !--compress-program *", "uniq": "*",
-	"rg": "!--pre !--pre-glob *", "fd": "!-x !--exec !-X !--exec-batch *", "date": "!-s !--set *", "jq": "*",
+	"file": "!-C !--compile *", "tree": "!-o *", "sort": "!-o !--output !--compress-program *", "uniq": "* operands:1",
+	"rg": "!--pre !--pre-glob !--hostname-bin *", "fd": "!-x !--exec !-X !--exec-batch *", "date": "!-s !--set *", "jq": "*",
 	"find": "-name -iname -path -ipath -wholename -iwholename -type -xtype -maxdepth -mindepth -mtime -mmin -atime -amin -ctime -cmin " +
 		"-newer -size -print -print0 -printf -ls -not -a -o -and -or -prune -empty -perm -user -group -uid -gid -regex -iregex " +
 		"-regextype -follow -L -P -H -xdev -mount -depth -lname -ilname -samefile -links -inum -readable -writable -executable " +
@@ -77,9 +79,23 @@ func optionsHarmless(rule, args []string) bool {
 		table = optionTables[prog]
 	}
 	known := strings.Fields(table)
+	operands, most := 0, -1
+	for _, k := range known {
+		if n, ok := strings.CutPrefix(k, "operands:"); ok {
+			most, _ = strconv.Atoi(n)
+		}
+	}
 	for _, a := range args {
-		if a == "--" {
+		switch {
+		case a == "--" && most < 0:
 			return true
+		case a == "--":
+			continue // what follows is judged as options too: an operand "-x" asks, failing closed
+		case a == "-" || a == "" || a[0] != '-':
+			if operands++; most >= 0 && operands > most {
+				return false
+			}
+			continue
 		}
 		if len(a) > 1 && a[0] == '-' && !optionKnown(a, known) {
 			return false
@@ -134,6 +150,8 @@ func optionKnown(a string, known []string) bool {
 		return false
 	case hasVal && has(name+"="), !hasVal && has(name):
 		return true
+	case abbreviates(name, known):
+		return false
 	case any:
 		return true
 	case strings.Trim(name[1:], "0123456789") == "" && has("-N"): // -5
@@ -147,6 +165,22 @@ func optionKnown(a string, known []string) bool {
 			return true
 		}
 		if len(k) == 2 && strings.HasPrefix(name, k) && strings.Trim(name[2:], "0123456789") == "" { // -U5, -n3
+			return true
+		}
+	}
+	return false
+}
+
+// abbreviates reports whether the long option name is a shortened
+// spelling of an option known refuses: getopt_long and git accept any
+// unambiguous prefix, so --out is --output and --compress is
+// --compress-program.
+func abbreviates(name string, known []string) bool {
+	if !strings.HasPrefix(name, "--") || len(name) < 3 {
+		return false
+	}
+	for _, k := range known {
+		if strings.HasPrefix(k, "!--") && strings.HasPrefix(k[1:], name) {
 			return true
 		}
 	}

@@ -431,10 +431,11 @@ func denyScan(cmd string, deny []commandRule, depth int) commandRule {
 			return opaqueRule(why)
 		}
 		for _, words := range cands {
-			for _, r := range deny {
-				if len(r) > 0 && append(commandRule{filepath.Base(r[0])}, r[1:]...).matches(words) {
-					return r
-				}
+			if r := ruleAt(words, deny); r != nil {
+				return r
+			}
+			if r := argumentCommand(words, deny); r != nil {
+				return r
 			}
 		}
 		for _, s := range inner {
@@ -495,8 +496,15 @@ var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true
 // programCommands reads the programs that run other commands: shells,
 // eval, source, su, trap, find and git; any other is itself.
 func programCommands(name string, rest []string, computed []bool) (cands [][]string, inner []string, why string) {
+	if sub, ok := strings.CutPrefix(name, "git-"); ok { // git-push, /usr/lib/git-core/git-push
+		name, rest = "git", append([]string{sub}, rest...)
+	}
 	self := [][]string{append([]string{name}, rest...)}
 	switch name {
+	case "alias", "hash", "enable":
+		return nil, nil, name + " changes what a command name runs"
+	case "at", "batch":
+		return nil, nil, name + " runs commands from its input later"
 	case "eval":
 		if slices.Contains(computed, true) {
 			return nil, nil, "eval runs text computed at run time"
@@ -573,8 +581,11 @@ func skipWrapper(name string, rest []string) (n int, inner, why string) {
 		}
 		opt, val, hasVal := strings.Cut(w, "=")
 		switch {
-		case name == "env" && (strings.HasPrefix(opt, "-S") || opt == "--split-string"):
-			return 0, strings.TrimPrefix(cmp.Or(val, strings.TrimPrefix(opt, "-S"), at(rest, i+1)), "-S"), ""
+		case name == "env" && opt == "--split-string":
+			return 0, cmp.Or(val, at(rest, i+1)), ""
+		case name == "env" && !strings.HasPrefix(w, "--") && strings.ContainsRune(w, 'S'): // -S'…', -iS '…', -vS…
+			_, s, _ := strings.Cut(w, "S")
+			return 0, cmp.Or(s, at(rest, i+1)), ""
 		case (name == "sudo" || name == "doas") && (opt == "-s" || opt == "-i" || opt == "--shell" || opt == "--login"):
 			shell = true
 		case name == "command" && (opt == "-v" || opt == "-V"):
@@ -682,4 +693,56 @@ func gitWords(rest []string) (words []string, why string) {
 		}
 	}
 	return append([]string{"git"}, rest[min(i, len(rest)):]...), ""
+}
+
+// ruleAt returns the deny rule words start with (a rule's program by its
+// base name: /bin/rm is rm), or nil.
+func ruleAt(words []string, deny []commandRule) commandRule {
+	if len(words) == 0 {
+		return nil
+	}
+	words = append([]string{filepath.Base(words[0])}, words[1:]...)
+	for _, r := range deny {
+		if len(r) > 0 && append(commandRule{filepath.Base(r[0])}, r[1:]...).matches(words) {
+			return r
+		}
+	}
+	return nil
+}
+
+// dataPrograms take their arguments as data, never as a command to run
+// (echo rm, grep rm, git commit -m "rm …"); find, the shells and the
+// wrappers are read by their own rules.
+var dataPrograms = map[string]bool{"echo": true, "printf": true, "grep": true, "egrep": true, "fgrep": true, "rg": true,
+	"cat": true, "ls": true, "head": true, "tail": true, "wc": true, "man": true, "which": true, "type": true, "whereis": true,
+	"whatis": true, "apropos": true, "help": true, "less": true, "more": true, "sort": true, "uniq": true, "cut": true,
+	"tr": true, "find": true, "touch": true, "mkdir": true, "cp": true, "mv": true, "test": true, "[": true, "[[": true,
+	"git commit": true, "git tag": true, "git log": true, "git show": true, "git diff": true, "git status": true,
+	"git add": true, "git grep": true, "git branch": true, "git checkout": true, "git switch": true, "git merge": true,
+	"git notes": true, "git stash": true, "git mv": true, "git restore": true, "git blame": true, "git rm": true}
+
+// argumentCommand is the generic reading of a program TOOL_DENY has no
+// rule for (coproc, unbuffer, firejail, script -c, tmux new, git
+// submodule foreach …): a denied command among its arguments, or first in
+// an argument that is itself a command line, is taken to run, unless the
+// program is known to take its arguments as data. That list fails closed:
+// a program not on it is read as one that may run its arguments.
+func argumentCommand(words []string, deny []commandRule) commandRule {
+	if len(words) == 0 || dataPrograms[words[0]] || len(words) > 1 && dataPrograms[words[0]+" "+words[1]] {
+		return nil
+	}
+	for j := 1; j < len(words); j++ {
+		if r := ruleAt(words[j:], deny); r != nil {
+			return r
+		}
+		if !strings.ContainsAny(words[j], " \t\n;&|") {
+			continue
+		}
+		for _, p := range splitCommand(words[j]).parts {
+			if r := ruleAt(stripKeywords(p), deny); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
 }

@@ -120,18 +120,28 @@ func userinfoSecrets(raw string) []string {
 	return out
 }
 
-// spellings are s as given, inside a JSON string, and percent-encoded.
+// spellings are s as given and in UTF-16 (little and big endian, as a
+// file saved by PowerShell or Notepad holds it), each also inside a JSON
+// string, and s percent-encoded.
 func spellings(s string) []string {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s)
-	quoted := strings.TrimSuffix(strings.TrimSpace(b.String()), `"`)
-	return []string{s, strings.TrimPrefix(quoted, `"`), url.QueryEscape(s), url.PathEscape(s)}
+	var le, be []byte
+	for _, c := range []byte(s) { // keys are ASCII; UTF-16 puts a zero byte beside each
+		le, be = append(le, c, 0), append(be, 0, c)
+	}
+	out := []string{url.QueryEscape(s), url.PathEscape(s)}
+	for _, v := range []string{s, string(le), string(be)} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		enc.Encode(v)
+		quoted := strings.TrimSuffix(strings.TrimSpace(b.String()), `"`)
+		out = append(out, v, strings.TrimPrefix(quoted, `"`))
+	}
+	return out
 }
 
 // empty reports whether there is nothing to replace.

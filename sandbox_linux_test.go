@@ -242,6 +242,13 @@ var descendantCases = []struct {
 	{"setsid at timeout", "setsid sleep 1000.%d & sleep 1000", 300 * time.Millisecond, false},
 	{"setsid at Ctrl+C", "setsid sleep 1000.%d & echo started; sleep 1000", time.Minute, true},
 	{"daemon holding the pipe", "setsid sh -c 'while :; do sleep 1000.%d; done' & echo started", time.Minute, false},
+	{"disown", "sleep 1000.%d & disown; echo started", time.Minute, false},
+	{"stopped child", "setsid sleep 1000.%d & kill -STOP $!; echo started", time.Minute, false},
+	{"ignores TERM, HUP and INT", "setsid sh -c 'trap \"\" TERM HUP INT; sleep 1000.%d' & echo started", time.Minute, false},
+	{"a hundred children", "setsid sh -c 'for i in $(seq 100); do sleep 1000.%d & done; wait' & echo started", time.Minute, false},
+	{"user and pid namespace", "unshare -Urpf sleep 1000.%d & echo started", time.Minute, false},
+	{"python double fork", `python3 -c "import os; os.fork() and os._exit(0); os.setsid(); os.fork() and os._exit(0); os.execlp('sleep', 'sleep', '1000.%d')"; echo started`, time.Minute, false},
+	{"python double fork, newlines", "python3 -c 'import os,time\nif os.fork(): os._exit(0)\nos.setsid()\nif os.fork(): os._exit(0)\nos.execlp(\"sleep\",\"sleep\",\"1000.%d\")'; echo started", time.Minute, false},
 }
 
 // TestEveryDescendantEnds checks no descendant is left after the command

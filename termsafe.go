@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -22,20 +23,18 @@ func isControl(r rune) bool {
 }
 
 // invisible reports characters that change how text reads without being
-// seen: bidirectional controls (an override makes "exe.txt" of "txt.exe"),
-// zero-width spaces, the line and paragraph separators (U+2028 and U+2029
-// end a line to some terminals and not to others) and tag characters
-// (which smuggle text). They are shown as ⟨U+XXXX⟩. The zero-width joiner
-// and non-joiner stay: scripts and emoji need them to read right.
+// seen: every format character (Unicode category Cf: bidirectional
+// controls, where an override makes "exe.txt" of "txt.exe", zero-width
+// spaces, the soft hyphen, tag characters that smuggle text, annotation
+// marks), and the line and paragraph separators (U+2028 and U+2029 end a
+// line to some terminals and not to others). They are shown as ⟨U+XXXX⟩.
+// The zero-width joiner and non-joiner stay: scripts and emoji need them
+// to read right.
 func invisible(r rune) bool {
-	switch {
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi
-	case r == 0x200b, r >= 0x2060 && r <= 0x2064, r == 0xfeff, r == 0x180e: // zero width
-	case r == 0x2028, r == 0x2029, r >= 0xe0000 && r <= 0xe007f:
-	default:
+	if r < 0xa0 || r == 0x200c || r == 0x200d {
 		return false
 	}
-	return true
+	return unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 || r >= 0xe0000 && r <= 0xe007f
 }
 
 // needsSanitizing reports whether s holds a control character or bytes
