@@ -82,10 +82,12 @@ func (s *session) open(title string) {
 }
 
 // forgetReported marks what the provider last reported as belonging to a
-// conversation that is gone.
+// conversation that is gone: its size, and its turn's usage (the session's
+// stays, as what was spent).
 func (s *session) forgetReported() {
 	s.stale = s.agent.contextReport(nil)
 	s.stale.reported = max(s.stale.reported, 1) // never hides "no usage reported yet"
+	s.agent.spent.turn = usageSum{}
 }
 
 // countMessages says how many messages h holds as /context counts them:

@@ -141,7 +141,9 @@ func (t usageTally) writeUsage(w io.Writer, cfg *config) {
 		return
 	}
 	fmt.Fprintf(w, "  %-26s %9d  %s\n", "this session (reported)", t.session.Prompt, t.session.describe())
-	fmt.Fprintf(w, "  %-26s %9d  %s\n", "this turn (reported)", t.turn.Prompt, t.turn.describe())
+	if t.turn.Requests > 0 {
+		fmt.Fprintf(w, "  %-26s %9d  %s\n", "this turn (reported)", t.turn.Prompt, t.turn.describe())
+	}
 	if c := t.costLine(cfg); c != "" {
 		fmt.Fprintf(w, "  %-26s %9s  %s\n", "cost of this session", "", c)
 	}

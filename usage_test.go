@@ -34,3 +34,15 @@ func TestUsageShown(t *testing.T) {
 		}
 	}
 }
+
+// TestClearForgetsTurnUsage: after /clear, /context shows no "this turn"
+// row of a conversation that is gone; the session's spending stays.
+func TestClearForgetsTurnUsage(t *testing.T) {
+	t.Parallel()
+	f := newFakeProvider(t, sse(cachedUsageStream("hello")))
+	r := runBinary(t, f, e2e{args: []string{"--chat"}, stdin: "hi\n/clear\n/context\n"})
+	_, after, _ := strings.Cut(r.stdout, "history cleared")
+	if strings.Contains(after, "this turn (reported)") || !strings.Contains(after, "this session (reported)") {
+		t.Errorf("/context after /clear:\n%s", after)
+	}
+}
