@@ -151,7 +151,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	}
 	cfg := tb.cfg
 	decided := func(answer, reason string) {
-		tb.decision = reason
+		tb.decision, tb.told = reason, ""
 		tb.asked = reason == "asked" && answer != "no" && answer != "refused" // SANDBOX=auto leaves what the person saw unfenced
 		tb.ev.approval(tb.callID, a.tool, cfg.redactor().text(a.subject), answer, reason)
 		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
@@ -176,6 +176,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 		return ""
 	case cfg.ToolApproval == "deny":
 		decided("refused", "TOOL_APPROVAL=deny")
+		tb.told = fmt.Sprintf("%s not run%s: TOOL_APPROVAL=deny; TOOL_APPROVAL=ask or %s allows it", t.name, a.whatText(), a.unasked)
 		return fmt.Sprintf("%s was refused%s: TOOL_APPROVAL=deny; the person can allow it with TOOL_APPROVAL=ask or %s", t.name, a.whatText(), a.unasked)
 	case shell && a.sensitive == "" && tb.perm.remembered(a.subject) != "":
 		decided("yes", "always "+tb.perm.remembered(a.subject))
@@ -185,6 +186,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 		return ""
 	case tb.ask == nil:
 		decided("refused", "no terminal to ask on")
+		tb.told = fmt.Sprintf("%s not run%s: it needs your approval and there is no terminal to ask you on; %s allows it", t.name, a.whatText(), a.unasked)
 		return fmt.Sprintf("%s was refused%s: it needs the person's approval and there is no terminal to ask on; they can allow it with %s", t.name, a.whatText(), a.unasked)
 	}
 	return tb.askPerson(a, decided)

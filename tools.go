@@ -64,6 +64,9 @@ type toolbox struct {
 	// a line of its own, not again as a preview of the result.
 	decision string
 	refused  bool
+	// told is the refusal in the person's words when no question was
+	// asked (no terminal, TOOL_APPROVAL=deny): what to set to allow it.
+	told string
 }
 
 // snapshot copies this turn's outputs.
@@ -238,6 +241,8 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 		case ctx.Err() != nil: // Ctrl+C at the question: it said so, the turn ends
 		case tb.decision == "asked":
 			fmt.Fprintf(tb.preview, "yaicli: %s not run: you answered no\n", sanitize(name))
+		case tb.told != "":
+			fmt.Fprintf(tb.preview, "yaicli: %s\n", tb.told)
 		default:
 			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
 		}

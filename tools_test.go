@@ -78,7 +78,9 @@ func TestApproval(t *testing.T) {
 				if ran := strings.HasSuffix(m.Content, "\noutput:\nran\n"); ran != want {
 					t.Errorf("call %d ran = %v, want %v: %s", i, ran, want, m.Content)
 				}
-				if p := preview.String(); !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(p, "was refused") && !strings.Contains(p, "not run: you answered no")) {
+				// the model is told why; the person, in their words, what allows it
+				if p := preview.String(); !want && (!strings.Contains(m.Content, "refused") || !strings.Contains(p, " not run") ||
+					strings.Contains(p, "the person") || strings.Contains(p, "they can") || !strings.Contains(p, "answered no") && !strings.Contains(p, "allows it")) {
 					t.Errorf("refusal not explained: %s / %s", m.Content, preview.String())
 				}
 			}
