@@ -32,7 +32,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc: "Read text files. offset (first character, 0 = start) and limit (characters, 0 = to the end) page through large files, including the spilled full output of an earlier tool result; keep limit well below 64000 (e.g. 12000).",
 			params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list of paths"},` +
 				`"encoding":{"type":"string","description":"utf-8 (default) or latin-1"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}},"required":["file_paths"]}`,
-			run: homed(cfg, "file_paths", readFiles),
+			run: homed(cfg, "file_paths", readFilesWithin(capFor("fs_read_file", cfg.ToolOutputMaxChars))),
 		},
 		{
 			name:   "fs_list_directory",

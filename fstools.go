@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -306,12 +307,49 @@ func isLatin1(enc string) bool {
 	return false
 }
 
+// fitWindow shortens fw's content, cut after a line break where one is
+// near, until its JSON is at most limit characters (0: as it is), and its
+// note names where the next page starts: in the same file, never a spill.
+// limit is in characters of the JSON text, as the tool's cap counts.
+func fitWindow(fw fileWindow, limit int) fileWindow {
+	for range 4 {
+		b, _ := json.Marshal(fw)
+		over := utf8.RuneCount(b) - limit
+		if limit <= 0 || over <= 0 || fw.Content == "" {
+			return fw
+		}
+		c := firstRunes(fw.Content, max(0, utf8.RuneCountInString(fw.Content)-over-256))
+		if i := strings.LastIndexByte(c, '\n'); i >= 0 && len(c)-i < 400 {
+			c = c[:i+1]
+		}
+		fw.Content, fw.ReturnedChars, fw.Truncated = c, utf8.RuneCountInString(c), true
+		fw.Note = fmt.Sprintf("window cut to fit this tool's result cap; the next page starts at offset %d", fw.Offset+fw.ReturnedChars)
+	}
+	return fw
+}
+
 // readFiles is fs_read_file: one window per path. As in YAICLI, a path or
 // a one-element list answers with that file's object, and a longer list
 // with {"total_files", "files": [...], "success_count", "error_count",
 // "total_size"} (bytes of the files read), the files written one at a
 // time so memory holds one window.
 func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
+	return readFilesWithin(0)(ctx, args, out)
+}
+
+// readFilesWithin is fs_read_file whose one-file answer fits resultMax
+// characters (the tool's cap, capFor; 0: no fitting): a window larger
+// than the cap would be cut by the clipper and its JSON spilled, so the
+// model would page escaped JSON in a new file instead of the file itself.
+func readFilesWithin(resultMax int) func(context.Context, map[string]any, io.Writer) error {
+	return func(ctx context.Context, args map[string]any, out io.Writer) error {
+		return readFilesFit(ctx, args, out, resultMax)
+	}
+}
+
+// readFilesFit is readFiles with a one-file answer fitted to resultMax
+// characters (fitWindow).
+func readFilesFit(ctx context.Context, args map[string]any, out io.Writer, resultMax int) error {
 	paths, _ := stringOrList(args["file_paths"])
 	if len(paths) == 0 {
 		return errors.New(`file_paths is required: a path or a list of paths`)
@@ -330,7 +368,7 @@ func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
 	if len(paths) == 1 {
 		fw := readWindowKnown(ctx, open, paths[0], enc, offset, limit, nil)
 		fw.Note = note
-		return writeJSON(out, fw)
+		return writeJSON(out, fitWindow(fw, resultMax))
 	}
 	fmt.Fprintf(out, `{"total_files":%d,"files":[`, len(paths))
 	budget, totals := readCallMax, map[fileKey]int{}

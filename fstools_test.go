@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func runTool(t *testing.T, f func(map[string]any, *bytes.Buffer) error, args string) (map[string]any, error) {
@@ -321,4 +322,35 @@ func BenchmarkReadFileHuge(b *testing.B) {
 	}
 	b.ReportMetric(float64(idle)/(1<<20), "idle-maxrss-MiB")
 	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
+}
+
+// TestBigReadFitsItsCap: a read of a file larger than fs_read_file's cap
+// answers with a window that fits the cap, cut after a line, and a note
+// naming the next offset in the same file: nothing is spilled, so the model
+// pages the file itself, not an escaped copy of its JSON. Default settings.
+func TestBigReadFitsItsCap(t *testing.T) {
+	t.Parallel()
+	cfg, _ := load(t, "", nil, nil)
+	text := strings.Repeat("a line of the log \"quoted\"\n", 12000) // 324,000 characters
+	os.WriteFile(filepath.Join(cfg.workDir, "big.log"), []byte(text), 0o600)
+	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	offset, got := 0, ""
+	for page := 0; offset < len(text) && page < 20; page++ {
+		m := tb.call(t.Context(), call("r", "fs_read_file", fmt.Sprintf(`{"file_paths": "big.log", "offset": %d}`, offset)))
+		var fw fileWindow
+		if err := json.Unmarshal([]byte(m.Content), &fw); err != nil || m.clip.onDisk() != "" || !fw.Success {
+			t.Fatalf("page at %d: spilled to %q, or not one window (%v): %.300s", offset, m.clip.onDisk(), err, m.Content)
+		}
+		if n := utf8.RuneCountInString(m.Content); n > capFor("fs_read_file", cfg.ToolOutputMaxChars) {
+			t.Fatalf("page at %d is %d characters, over the cap", offset, n)
+		}
+		if offset+fw.ReturnedChars < len(text) && (!strings.HasSuffix(fw.Content, "\n") || !strings.Contains(fw.Note, fmt.Sprint(offset+fw.ReturnedChars))) {
+			t.Fatalf("page at %d: cut mid-line or the note does not name the next offset: %q … %q", offset, fw.Note, fw.Content[len(fw.Content)-40:])
+		}
+		got += fw.Content
+		offset += fw.ReturnedChars
+	}
+	if got != text {
+		t.Errorf("the pages joined hold %d of the file's %d characters", len(got), len(text))
+	}
 }

@@ -134,7 +134,7 @@ func TestDefaultSpillPagedUnasked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": "big.txt"}`})), pageFromMarker(t), sse(textStream("done")))
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), pageFromMarker(t), sse(textStream("done")))
 	res := runInProcess(t, f, dir, e2e{args: []string{"read big.txt"}})
 	if res.code != 0 || res.stdout != "done\n" {
 		t.Fatalf("code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
@@ -155,7 +155,7 @@ func TestTmuxDefaultSpillNotAsked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": "big.txt"}`})), pageFromMarker(t), sse(textStream("paged it.")))
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), pageFromMarker(t), sse(textStream("paged it.")))
 	s := startTmuxShell(t, f, "cd "+quoteAll([]string{dir})[0]+" && "+binary+" --chat")
 	s.typeText("read big.txt")
 	s.send("Enter")

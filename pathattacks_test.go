@@ -379,7 +379,7 @@ func attackPermanent(t *testing.T, a string) bool {
 func attackSpillPaging(t *testing.T, a string) bool {
 	w := newAtkWorld(t, "ws", a)
 	os.WriteFile(filepath.Join(w.ws, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
-	first := w.tool(nil, "fs_read_file", map[string]any{"file_paths": "big.txt"})
+	first := w.tool(nil, "fs_read_file", map[string]any{"file_paths": []any{"big.txt", "big.txt"}}) // two files: their answer is not fitted to the cap, so it spills
 	_, marker, ok := strings.Cut(first, "read more with fs_read_file: ")
 	if !ok {
 		t.Logf("no marker in %.200s", first)
