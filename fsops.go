@@ -557,8 +557,7 @@ func diskUsage(path string) (map[string]any, error) {
 	if err := unix.Statfs(path, &s); err != nil {
 		return nil, err
 	}
-	bs := uint64(s.Bsize)
-	total, free, avail := uint64(s.Blocks)*bs, uint64(s.Bfree)*bs, uint64(s.Bavail)*bs
+	total, free, avail := statfsBytes(&s)
 	pct := 0.0
 	if total > 0 {
 		pct = float64(int(float64(total-free)/float64(total)*10000)) / 100

@@ -383,18 +383,23 @@ func runBinaryIn(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 
 func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
 
-// TestBuildsForMacOS: yaicli users run it on macOS laptops as well as Linux
-// servers; the terminal code has per-system parts (termios_bsd.go) that only
-// a build for that system checks. Parallel: on a cold cache it takes half a
-// minute, which overlaps the tests that mostly wait.
-func TestBuildsForMacOS(t *testing.T) {
+// TestBuildsForOtherSystems: yaicli users run it on macOS laptops and BSD
+// servers as well as Linux; the terminal and filesystem code has
+// per-system parts (termios_bsd.go, statfs_openbsd.go) that only a build
+// for that system checks, and the README promises these builds. Parallel:
+// on a cold cache it takes half a minute, which overlaps the tests that
+// mostly wait.
+func TestBuildsForOtherSystems(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a cross-build takes a while; run without -short")
 	}
 	t.Parallel()
-	cmd := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "yaicli"), ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=darwin", "GOARCH=arm64")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("darwin/arm64: %v\n%s", err, out)
+	for _, target := range []string{"darwin/arm64", "freebsd/amd64", "openbsd/amd64"} {
+		goos, goarch, _ := strings.Cut(target, "/")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "yaicli"), ".")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", target, err, out)
+		}
 	}
 }
