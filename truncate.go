@@ -776,6 +776,9 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
 			return nil, "", err
 		}
+		if n := dirBytes(dir); n >= spillDirMax {
+			return nil, "", fmt.Errorf("TOOL_OUTPUT_DIR (%s) already holds %s, the most yaicli fills it with (%s); the earlier outputs stay, this one is not kept: remove old files there", dir, sizeText(n), sizeText(spillDirMax))
+		}
 		base := now.Format("20060102-150405") + "-" + asciiName(tool)
 		for i := 1; i < 1000; i++ {
 			name := base + ".txt"
@@ -797,6 +800,24 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		}
 		return nil, "", fmt.Errorf("too many spill files named %s in %s", base, dir)
 	}
+}
+
+// spillDirMax bounds what the spill directory holds: each file stops at
+// TOOL_OUTPUT_SPILL_MAX_BYTES, and this keeps a model that prints 64 MiB
+// a call from filling the disk call after call. Past it a result is still
+// truncated, only not kept, and its marker says why.
+const spillDirMax = 1 << 30
+
+// dirBytes is the size of the regular files right in dir.
+func dirBytes(dir string) int64 {
+	ents, _ := os.ReadDir(dir)
+	var n int64
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 // asciiName keeps only [A-Za-z0-9_-] of a name: tool names as the APIs accept

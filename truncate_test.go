@@ -324,3 +324,26 @@ func TestTextClipLines(t *testing.T) {
 		})
 	}
 }
+
+// TestSpillDirBounded: once TOOL_OUTPUT_DIR holds spillDirMax, a new
+// output is still truncated but not kept, the earlier files stay, and the
+// marker says why, so a model printing 64 MiB a call cannot fill the disk.
+func TestSpillDirBounded(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "20261101-000000-execute_shell_command.txt")
+	f, err := os.Create(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(spillDirMax) // sparse: its size counts, its blocks are not written
+	f.Close()
+	cl := newClipper(2000, spillOpener(dir, "execute_shell_command", time.Unix(0, 0)))
+	cl.Write([]byte(strings.Repeat("0123456789\n", 5000)))
+	c := cl.finish()
+	if c.onDisk() != "" || c.spillError() == nil || !strings.Contains(c.modelText(), "not kept") {
+		t.Errorf("a full spill directory took another output (%q) or the marker does not say why: %v\n%.400s", c.onDisk(), c.spillError(), c.modelText())
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the spill directory holds %d files, want the earlier one alone", len(ents))
+	}
+}
