@@ -100,7 +100,8 @@ func TestStreamJSONEndToEnd(t *testing.T) {
 	const window = 3000
 	rejection := fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, base+window, base+window+900)
 	f := newFakeProvider(t,
-		sse(toolStream(fakeCall{"call_read", "fs_read_file", `{"file_paths": ["build.log"]}`}, fakeCall{"call_sh", "execute_shell_command", `{"shell_command": "echo approved-run"}`})),
+		// two files: a one-file read fits its cap (fitWindow); this answer is cut and spilled
+		sse(toolStream(fakeCall{"call_read", "fs_read_file", `{"file_paths": ["build.log", "build.log"]}`}, fakeCall{"call_sh", "execute_shell_command", `{"shell_command": "echo approved-run"}`})),
 		fail(400, rejection),
 		fail(429, `{"error":{"message":"Rate limit reached for gpt-4o on requests per min (RPM): Limit 500, Used 500, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "Retry-After", "0.2"),
 		sse(toolStream(fakeCall{"call_again", "fs_read_file", `{"file_paths": ["build.log"]}`})),
@@ -208,7 +209,8 @@ func TestJSONOutput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789 abcdefghij\n", 3000)), 0o644)
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt"]}`})), sse(textStream("It is ", "digits.")))
+	// two files: a one-file read fits its cap (fitWindow); this answer is cut and spilled
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), sse(textStream("It is ", "digits.")))
 	r := runBinaryIn(t, f, dir, e2e{args: []string{"--output-format", "json", "what is in big.txt?"}, env: []string{"YAI_TOOL_OUTPUT_MAX_CHARS=4000"}})
 	var got struct {
 		Type          string
