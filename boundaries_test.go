@@ -33,9 +33,7 @@ var parts = []part{
 		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo",
 	}},
 	{"the MCP client", []string{"mcp.go", "mcptransport.go", "rpcread.go"}, []string{
-		// its settings and the children's environment
-		"config.go:.MCPConfig", "config.go:.MCPTimeout", "config.go:.environ", "config.go:.version", "config.go:.workDir",
-		"config.go:config", "redact.go:config.childEnv",
+		// (its settings and the children's environment come as mcpOptions)
 		// the size limits of what a server sends, and SSE for its HTTP transport
 		"limits.go:.limit", "limits.go:.what", "limits.go:blame", "limits.go:limitError", "limits.go:maxRPCMessage",
 		"limits.go:maxRPCSpill", "limits.go:sizeText", "sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next",

@@ -592,6 +592,17 @@ func writeTemplate(w io.Writer) {
 	}
 }
 
+// mcp is what the MCP client needs of the configuration; its servers are
+// listed in MCP_CONFIG, else mcp.json in configDir (edge.configDir).
+func (c *config) mcp(configDir string) mcpOptions {
+	path := c.MCPConfig
+	if path == "" {
+		path = filepath.Join(configDir, "mcp.json")
+	}
+	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
+		childEnv: func(keep map[string]string) []string { return c.childEnv(c.environ, keep) }}
+}
+
 // render is what the answer's renderer needs of the configuration.
 func (c *config) render() renderOptions {
 	return renderOptions{pretty: c.Pretty, theme: c.CodeTheme, justify: c.Justify}

@@ -379,13 +379,13 @@ func (in *invocation) listMCP(ctx context.Context) int {
 	if in.o.verbose {
 		warn = in.stderr // servers' own stderr
 	}
-	path := mcpConfigPath(in.cfg, in.e.configDir())
-	hub, err := startMCP(ctx, in.cfg, path, warn, in.o.verbose)
+	o := in.cfg.mcp(in.e.configDir())
+	hub, err := startMCP(ctx, o, warn, in.o.verbose)
 	if err != nil {
 		return in.fail(exitUsage, err)
 	}
 	defer hub.close()
-	if writeMCPList(in.stdout, hub, path) > 0 {
+	if writeMCPList(in.stdout, hub, o.path) > 0 {
 		return exitFailure
 	}
 	return exitOK
@@ -442,7 +442,7 @@ func (in *invocation) ask(ctx context.Context) int {
 	}
 	var hub *mcpHub
 	if cfg.EnableMCP && cfg.EnableFunctions && !o.code {
-		if hub, err = startMCP(ctx, cfg, mcpConfigPath(cfg, in.e.configDir()), in.stderr, o.verbose); err != nil {
+		if hub, err = startMCP(ctx, cfg.mcp(in.e.configDir()), in.stderr, o.verbose); err != nil {
 			return in.fail(exitUsage, err)
 		}
 		defer hub.close()

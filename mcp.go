@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -52,13 +51,14 @@ func (s mcpServerConfig) kind() string {
 	return "http"
 }
 
-// mcpConfigPath is MCP_CONFIG, else mcp.json in the config directory
-// ($XDG_CONFIG_HOME/yaicli; edge.configDir).
-func mcpConfigPath(cfg *config, configDir string) string {
-	if cfg.MCPConfig != "" {
-		return cfg.MCPConfig
-	}
-	return filepath.Join(configDir, "mcp.json")
+// mcpOptions is what the MCP client needs of the configuration, taken
+// by its reader (config.mcp), so the client itself never reads config.
+type mcpOptions struct {
+	path     string                                // MCP_CONFIG, else mcp.json in the config directory
+	timeout  time.Duration                         // MCP_TIMEOUT: one call's deadline
+	version  string                                // yaicli's, sent as the client's
+	workDir  string                                // where a server with a relative cwd starts
+	childEnv func(keep map[string]string) []string // a server's environment: no secrets but what its env names
 }
 
 // readMCPConfig reads the servers; a missing file means none.
@@ -150,12 +150,12 @@ type mcpHub struct {
 
 // startMCP starts every configured server in parallel, once. A server that
 // fails is reported once on warn and left out; the others keep working.
-func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, verbose bool) (*mcpHub, error) {
-	conf, err := readMCPConfig(path)
+func startMCP(ctx context.Context, o mcpOptions, warn io.Writer, verbose bool) (*mcpHub, error) {
+	conf, err := readMCPConfig(o.path)
 	if err != nil {
 		return nil, err
 	}
-	hub := &mcpHub{timeout: cfg.MCPTimeout}
+	hub := &mcpHub{timeout: o.timeout}
 	names := make([]string, 0, len(conf))
 	for n, s := range conf {
 		if !s.Disabled {
@@ -165,8 +165,8 @@ func startMCP(ctx context.Context, cfg *config, path string, warn io.Writer, ver
 	sort.Strings(names)
 	var wg sync.WaitGroup
 	for _, n := range names {
-		s := &mcpServer{name: n, cfg: conf[n], clientVersion: cfg.version}
-		s.cfg.environ, s.cfg.workDir = cfg.childEnv(cfg.environ, s.cfg.Env), cfg.workDir
+		s := &mcpServer{name: n, cfg: conf[n], clientVersion: o.version}
+		s.cfg.environ, s.cfg.workDir = o.childEnv(s.cfg.Env), o.workDir
 		hub.servers = append(hub.servers, s)
 		wg.Add(1)
 		go func() {

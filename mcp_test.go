@@ -131,7 +131,9 @@ func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) 
 	os.WriteFile(path, b, 0o600)
 	cfg, _ := load(t, "", nil, map[string]string{"MCP_TIMEOUT": timeout})
 	var warn strings.Builder
-	hub, err := startMCP(t.Context(), cfg, path, &warn, false)
+	o := cfg.mcp("")
+	o.path = path
+	hub, err := startMCP(t.Context(), o, &warn, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,7 +142,9 @@ func TestMCPServerEnvHidesKey(t *testing.T) {
 	conf := `{"mcpServers": {"dump": {"command": "sh", "args": ["-c", "env > ` + out + `"], "env": {"OPENAI_API_KEY": "sk-openai-1111"}}}}`
 	path := filepath.Join(dir, "mcp.json")
 	os.WriteFile(path, []byte(conf), 0o600)
-	hub, err := startMCP(context.Background(), cfg, path, &bytes.Buffer{}, false)
+	o := cfg.mcp("")
+	o.path = path
+	hub, err := startMCP(context.Background(), o, &bytes.Buffer{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
