@@ -601,3 +601,66 @@ func TestScenarioSessionReports(t *testing.T) {
 		checkReports(t, sr)
 	})
 }
+
+// TestScenarioTmuxLongSession: the REPL on a terminal as a new user runs
+// it: default settings (no -y, default directories under a temp HOME), an
+// 8k window (llama3), the fact, then 22 questions that each read a log and
+// follow one page, a read back of a masked output and the fact asked. From
+// the requests the provider got: every one within the budget, no orphans,
+// the fact kept while anything maskable remains, every page the marker's
+// window and never spilled again; on the screen, no question was asked and
+// the fact was answered.
+func TestScenarioTmuxLongSession(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	for name, text := range map[string]string{"a.log": bigLog(1500), "b.log": bigLog(500), "c.log": bigLog(3000)} {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sm := scenarioModel{fam: familyOf("llama3"), pages: 1, calls: new(atomic.Int64)}
+	steps := make([]step, 400)
+	for i := range steps {
+		steps[i] = sm.step
+	}
+	fp := newFakeProvider(t, steps...)
+	s := startTmuxShell(t, fp, "cd "+quoteAll([]string{work})[0]+" && YAI_MODEL=llama3 "+binary+" --chat; sleep 30")
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(sessionInput(22, "a.log", "b.log", "c.log"), "READ ", "READ "+work+"/")), "\n")
+	for _, line := range lines {
+		s.typeText(line)
+		s.send("Enter")
+		waitAsked(t, fp, line)
+		s.waitForPrompt(">>>")
+	}
+	s.waitFor("PINEAPPLE")
+	if sc := s.scrollback(); strings.Contains(sc, "[N]o") || strings.Contains(sc, "was refused") {
+		t.Errorf("a question was asked, or a call refused, on the default path:\n%s", sc)
+	}
+	sr := scenarioRun{reqs: fp.chats(), budget: budgetFor(0, "llama3", windowOf("llama3"), "").tokens, fam: familyOf("llama3")}
+	t.Run("within budget", func(t *testing.T) { checkWithinBudget(t, sr) })
+	t.Run("no orphans", func(t *testing.T) { checkNoOrphans(t, sr) })
+	t.Run("fact kept", func(t *testing.T) { checkFactKept(t, sr, "PINEAPPLE") })
+	t.Run("pages", func(t *testing.T) { checkPages(t, sr, true) })
+}
+
+// waitAsked waits until the provider has received a request whose last
+// question is line: the REPL took the line and the turn is under way.
+func waitAsked(t *testing.T, fp *fakeProvider, line string) {
+	t.Helper()
+	for deadline := time.Now().Add(hangBound); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		reqs := fp.chats()
+		if len(reqs) == 0 {
+			continue
+		}
+		msgs := reqs[len(reqs)-1].messages()
+		for i := len(msgs) - 1; i >= 0; i-- {
+			if msgs[i].Role == "user" {
+				if msgs[i].Content == line {
+					return
+				}
+				break
+			}
+		}
+	}
+	t.Fatalf("the provider never got %q", line)
+}
