@@ -238,12 +238,17 @@ func TestTmuxStruckPartialAnswer(t *testing.T) {
 	fp := newFakeProvider(t, sse(cutByContextError("The partial answer, cut")), sse(textStream("The whole ", "answer.")))
 	s := launchTmux(t, fp, "sh -c "+quoteAll([]string{binary + " q; echo ONE-SHOT-DONE; sleep 60"})[0])
 	sc := s.waitFor("ONE-SHOT-DONE")
-	order := []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer.", "ONE-SHOT-DONE"}
+	inOrder(t, sc, "The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer.", "ONE-SHOT-DONE")
+}
+
+// inOrder fails t unless screen shows each of wants, one after another.
+func inOrder(t *testing.T, screen string, wants ...string) {
+	t.Helper()
 	at := 0
-	for _, want := range order {
-		i := strings.Index(sc[at:], want)
+	for _, want := range wants {
+		i := strings.Index(screen[at:], want)
 		if i < 0 {
-			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
+			t.Fatalf("screen lacks %q after the one before:\n%s", want, screen)
 		}
 		at += i + len(want)
 	}
@@ -292,14 +297,7 @@ func TestTmuxREPLStrikesPartialAnswer(t *testing.T) {
 	s.typeText("q")
 	s.send("Enter")
 	sc := s.waitFor("The whole answer.")
-	at := 0
-	for _, want := range []string{"The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer."} {
-		i := strings.Index(sc[at:], want)
-		if i < 0 {
-			t.Fatalf("screen lacks %q after the one before:\n%s", want, sc)
-		}
-		at += i + len(want)
-	}
+	inOrder(t, sc, "The partial answer, cut", "the partial answer above is discarded", strings.TrimSuffix(strikeRule, "\n"), "The whole answer.")
 }
 
 // TestDiscardToldOnceInJSON: in stream-json a discarded partial answer is
