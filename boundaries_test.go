@@ -40,7 +40,7 @@ var parts = []part{
 		// a server's stderr made safe for the terminal, its tools in the toolbox's shape
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "events.go:writeJSON",
 		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run",
-		"tools.go:oneLine", "tools.go:tool", "truncate.go:asciiName", "truncate.go:firstRunes",
+		"tools.go:oneLine", "tools.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
 	}},
 }
 

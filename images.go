@@ -200,14 +200,6 @@ func (img imagePart) label() string {
 	return img.path
 }
 
-// anthropicImage is an image content block of Anthropic's Messages API.
-func anthropicImage(img imagePart) map[string]any {
-	if img.url != "" {
-		return map[string]any{"type": "image", "source": map[string]any{"type": "url", "url": img.url}}
-	}
-	return map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": img.mediaType, "data": img.data}}
-}
-
 // hasImages reports whether any message of h carries an image.
 func hasImages(h []message) bool {
 	for _, m := range h {
@@ -216,20 +208,6 @@ func hasImages(h []message) bool {
 		}
 	}
 	return false
-}
-
-// anthropicToolResult is a tool_result block: its text, and the images
-// the tool read beside it, which Anthropic takes inside the result.
-func anthropicToolResult(m message) map[string]any {
-	b := map[string]any{"type": "tool_result", "tool_use_id": m.ToolCallID, "content": m.Content}
-	if len(m.images) > 0 {
-		parts := []any{map[string]any{"type": "text", "text": m.Content}}
-		for _, img := range m.images {
-			parts = append(parts, anthropicImage(img))
-		}
-		b["content"] = parts
-	}
-	return b
 }
 
 // withoutImages is h after a provider refused its images: each message

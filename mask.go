@@ -2,10 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -365,35 +362,4 @@ func maskableIn(h []message, est func(message) int) int {
 		}
 	}
 	return n
-}
-
-// spillTo is the spill function trimming and masking take: it writes a
-// tool message's whole text to d and records the file (or why it could not
-// be written) in the message's clip.
-func spillTo(d spillDir) func(*message) {
-	return func(m *message) {
-		if m.clip == nil {
-			m.clip = truncate(m.Content, 0)
-		}
-		m.clip = d.keep(m.clip, m.Name)
-	}
-}
-
-// keepOnDisk writes a whole result (one never cut, so never spilled) to
-// disk through spill before it is cut, at most once: a spilled or failed
-// clip is not tried again.
-func keepOnDisk(m *message, spill func(*message)) {
-	if m.clip.needsSpill() && spill != nil {
-		spill(m)
-	}
-}
-
-// missingSpill explains an open error for a spilled tool output that is
-// gone (removed after TOOL_OUTPUT_RETENTION_DAYS, or by hand), as a stub in
-// an old saved chat may point to one; "" for any other error.
-func missingSpill(path string, err error) string {
-	if !errors.Is(err, fs.ErrNotExist) || !spillName.MatchString(filepath.Base(path)) {
-		return ""
-	}
-	return "; this was a tool output saved by yaicli, and the file is missing (spilled outputs are removed after TOOL_OUTPUT_RETENTION_DAYS days): its full text is lost, so run the tool again if it is still needed"
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand"
@@ -342,21 +341,6 @@ func TestFirstLines(t *testing.T) {
 	} {
 		if got := firstLines(tc.in, 2, 160); got != tc.want {
 			t.Errorf("firstLines(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-// Paging a stub whose spill file is gone says so; other missing files get
-// the plain error.
-func TestMissingSpillIsExplained(t *testing.T) {
-	dir := t.TempDir()
-	for _, tc := range []struct {
-		name string
-		note bool
-	}{{"20261101-090000-execute_shell_command.txt", true}, {"20261101-090000-fs_read_file-2.txt", true}, {"notes.txt", false}} {
-		w := readWindow(context.Background(), filepath.Join(dir, tc.name), "utf-8", 0, 100)
-		if got := strings.Contains(w.Error, "the file is missing"); got != tc.note || !strings.Contains(w.Error, "no such file") {
-			t.Errorf("%s: error %q", tc.name, w.Error)
 		}
 	}
 }
