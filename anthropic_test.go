@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -331,5 +334,39 @@ func TestOpenRouterAnthropicParts(t *testing.T) {
 		if marked != c.want || req.Messages[3].ToolCallID != "c1" || strings.Contains(string(body), "prompt_cache_key") {
 			t.Errorf("%s PROMPT_CACHE=%s: %d marked messages, want %d: %s", c.model, c.cache, marked, c.want, body)
 		}
+	}
+}
+
+// TestAnthropicErrorEventHeals: Anthropic's event: error with a
+// context-length message after some text heals like an HTTP rejection.
+func TestAnthropicErrorEventHeals(t *testing.T) {
+	t.Parallel()
+	rejected := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":10}}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Part\"}}\n\n" +
+		"event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"prompt is too long: 208310 tokens > 200000 maximum\"}}\n\n"
+	ok := "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"healed\"}}\n\n" +
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	stream := func(body string) step {
+		return func(w http.ResponseWriter, _ received) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, body)
+		}
+	}
+	fp := newFakeProvider(t, stream(ok), stream(rejected), stream(ok))
+	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first " + bigPrompt(2000) + "\nsecond\n",
+		env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-20250514"}})
+	if r.code != 0 || r.stdout != "healed\nhealed\n" || !strings.Contains(r.stderr, "partial answer above is discarded") { // the partial "Part" is held from the pipe
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestAnthropicErrorEventWithoutType: an event named error is an error even
+// when its data lacks "type" (proxies in front of the Messages API).
+func TestAnthropicErrorEventWithoutType(t *testing.T) {
+	body := "event: error\ndata: {\"error\":{\"message\":\"prompt is too long: 208310 tokens > 200000 maximum\"}}\n\n"
+	_, err := anthropicWire{provider: "anthropic"}.stream(strings.NewReader(body), streamSink{})
+	if !errors.Is(err, errContextLength) {
+		t.Fatalf("stream error = %v, want a context-length rejection", err)
 	}
 }

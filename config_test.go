@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +176,112 @@ func TestREADMEListsEverySetting(t *testing.T) {
 		if !strings.Contains(string(readme), row) {
 			t.Errorf("README lacks the row %q", row)
 		}
+	}
+}
+
+// TestTemplateLoads: the template is a complete config that loads cleanly.
+func TestTemplateLoads(t *testing.T) {
+	t.Parallel()
+	r := runBinary(t, nil, e2e{args: []string{"--template"}})
+	for _, s := range settings {
+		if !strings.Contains(r.stdout, "\n"+s.key+"=") {
+			t.Errorf("template lacks %s", s.key)
+		}
+	}
+	var warn bytes.Buffer
+	path := filepath.Join(t.TempDir(), "config.ini")
+	os.WriteFile(path, []byte(r.stdout), 0o644)
+	if _, err := loadConfig(configSources{path: path, explicit: true, env: func(string) string { return "" }, tmpDir: "/tmp"}, &warn); err != nil || warn.Len() > 0 {
+		t.Errorf("loading the template: %v %s", err, warn.String())
+	}
+}
+
+// TestREADMESetUpLines runs the README's set-up lines (the ones that write
+// the config file) as a new user would, with sh, on a fresh home where
+// ~/.config does not exist; then the config is there and loads; a second
+// run does not replace it.
+func TestREADMESetUpLines(t *testing.T) {
+	t.Parallel()
+	docs := []string{"README.md"}
+	more, _ := filepath.Glob("docs/*.md")
+	var lines []string
+	for _, name := range append(docs, more...) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			for _, span := range append(strings.Split(l, "`"), l) {
+				span = strings.TrimSpace(span)
+				if strings.HasPrefix(span, "yaicli --write-config") || strings.HasPrefix(span, "mkdir -p ~/.config/yaicli") || strings.Contains(span, "--template >") {
+					lines = append(lines, span)
+				}
+			}
+		}
+	}
+	if len(lines) == 0 {
+		t.Fatal("the README has no set-up line writing the config file")
+	}
+	for _, line := range slices.Compact(lines) {
+		home := t.TempDir()
+		run := func() (string, error) {
+			cmd := exec.Command("sh", "-c", line)
+			cmd.Env = []string{"HOME=" + home, "PATH=" + filepath.Dir(binary) + ":/usr/bin:/bin"}
+			out, err := cmd.CombinedOutput()
+			return string(out), err
+		}
+		if out, err := run(); err != nil {
+			t.Errorf("%q on a fresh home: %v\n%s", line, err, out)
+			continue
+		}
+		path := filepath.Join(home, ".config", "yaicli", "config.ini")
+		b, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(b), "[core]") || !strings.Contains(string(b), "MODEL") {
+			t.Errorf("%q: %s holds %q (%v)", line, path, b, err)
+		}
+		os.WriteFile(path, []byte("[core]\nMODEL=mine\n"), 0o600)
+		if strings.Contains(line, "--write-config") {
+			if out, err := run(); err == nil || !strings.Contains(out, "not replaced") {
+				t.Errorf("%q run again: %v %s; want a refusal", line, err, out)
+			}
+			if b, _ := os.ReadFile(path); string(b) != "[core]\nMODEL=mine\n" {
+				t.Errorf("%q replaced an existing config: %q", line, b)
+			}
+		}
+	}
+}
+
+// TestConfigWithoutCoreWarns: a file with settings but no [core] sets
+// nothing, and says so naming the sections it found.
+func TestConfigWithoutCoreWarns(t *testing.T) {
+	c, warn := load(t, "[Core ]\n", nil, nil) // a [core] spelled loosely is still [core]
+	if warn != "" {
+		t.Errorf("warned about an empty [core]: %s", warn)
+	}
+	c, warn = load(t, "MODEL=a\n[settings]\nMODEL=b\n", nil, nil)
+	if c.Model != "gpt-4o" || !strings.Contains(warn, "no [core] section") || !strings.Contains(warn, "(before any section), [settings]") {
+		t.Errorf("model %q, warn %q", c.Model, warn)
+	}
+}
+
+// TestUnknownKeysWarnSorted: unknown-key warnings come in key order, the
+// same on every run. Sixteen keys written out of order: a file-order or
+// map-order listing would match the sorted one about once in 16! runs.
+func TestUnknownKeysWarnSorted(t *testing.T) {
+	keys := strings.Fields("ZULU QUEBEC BRAVO XRAY HOTEL ALPHA NOVEMBER DELTA WHISKEY KILO ECHO UNIFORM GOLF MIKE CHARLIE SIERRA")
+	file := "[core]\n"
+	for _, k := range keys {
+		file += k + "=1\n"
+	}
+	_, warn := load(t, file, nil, nil)
+	var order []string
+	for _, line := range strings.Split(strings.TrimSpace(warn), "\n") {
+		_, after, _ := strings.Cut(line, "unknown key ")
+		k, _, _ := strings.Cut(after, " ")
+		order = append(order, k)
+	}
+	want := slices.Sorted(slices.Values(keys))
+	if !slices.Equal(order, want) {
+		t.Errorf("warned in order %v, want %v:\n%s", order, want, warn)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -327,5 +328,44 @@ func TestReportsMatchWhatWasSent(t *testing.T) {
 	if want := fmt.Sprintf("$ seq 1 200000\nexit code: 0\noutput:\n1\n2\n"); r.code != 0 || !strings.Contains(r.stderr, want) ||
 		!strings.Contains(r.stderr, fmt.Sprintf("… +%d lines · full output: ", 200000+3-15)) || strings.Contains(r.stderr, `\n`) {
 		t.Errorf("code %d; preview:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestHeldAnswer: what the text-mode sink does with the answer: held from
+// a file until a request ends well (usage), voided by discard; on a
+// terminal written at once and struck with a rule when voided.
+func TestHeldAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		terminal bool
+		want     string
+	}{
+		{"file", false, "first request.\nretried.\n"},
+		{"terminal", true, "first request.\npartial" + "\n" + strikeRule + "retried.\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			ev := newEvents(formatText, &b, nil)
+			w := ev.answers(&b, &b, io.Discard, tc.terminal)
+			ev.sending()
+			io.WriteString(w, "first request.")
+			ev.usage(usage{}, 0)    // the request ended well
+			io.WriteString(w, "\n") // ends the answer's line between requests: written at once
+			if !tc.terminal && b.String() != "first request.\n" {
+				t.Errorf("between requests the file holds %q, want the first request's line", b.String())
+			}
+			ev.sending()
+			io.WriteString(w, "partial\n")
+			ev.discard()
+			ev.sending()
+			io.WriteString(w, "retried.\n")
+			if !tc.terminal && b.String() != "first request.\n" {
+				t.Errorf("before the retry ended, the file holds %q, want only the first request's text", b.String())
+			}
+			ev.turnEnd(nil)
+			if b.String() != tc.want {
+				t.Errorf("written %q, want %q", b.String(), tc.want)
+			}
+		})
 	}
 }

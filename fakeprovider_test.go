@@ -180,3 +180,50 @@ func check(s step, f func(r received)) step {
 		s(w, r)
 	}
 }
+
+// endless answers with head, then unit over and over until the client goes
+// away: a provider that never stops sending.
+func endless(contentType, head, unit string) step {
+	return func(w http.ResponseWriter, r received) {
+		w.Header().Set("Content-Type", contentType)
+		io.WriteString(w, head)
+		b := []byte(strings.Repeat(unit, max(1, 64*1024/len(unit))))
+		for r.ctx.Err() == nil {
+			if _, err := w.Write(b); err != nil {
+				return
+			}
+		}
+	}
+}
+
+// rawStream answers with the given SSE events as they are, then [DONE].
+func rawStream(events ...string) step { return sse(sseBody(events...)) }
+
+// toolDelta is a chunk carrying one tool-call fragment with a raw index.
+func toolDelta(index, id, name, args string) string {
+	return fmt.Sprintf(`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":%s,"id":%q,"type":"function","function":{"name":%q,"arguments":%q}}]},"finish_reason":null}]}`, index, id, name, args)
+}
+
+// deltaStream streams one tool call with its arguments in n-byte deltas.
+func deltaStream(id, name, args string, n int) string {
+	var b strings.Builder
+	b.WriteString("data: " + toolDelta("0", id, name, "") + "\n\n")
+	for len(args) > 0 {
+		k := min(n, len(args))
+		b.WriteString("data: " + toolDelta("0", "", "", args[:k]) + "\n\n")
+		args = args[k:]
+	}
+	b.WriteString("data: " + chunkJSON(map[string]any{}, "tool_calls") + "\n\ndata: [DONE]\n\n")
+	return b.String()
+}
+
+// lastTool is the content of a request's last tool message.
+func lastTool(r received) string {
+	m := r.messages()
+	for i := len(m) - 1; i >= 0; i-- {
+		if m[i].Role == "tool" {
+			return m[i].Content
+		}
+	}
+	return ""
+}

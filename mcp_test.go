@@ -403,3 +403,45 @@ func TestListMCPFailedServer(t *testing.T) {
 		t.Errorf("empty config: code %d, stdout %q", r.code, r.stdout)
 	}
 }
+
+// TestDisableMCP: with ENABLE_MCP=true in config.ini and a server
+// configured, --disable-mcp starts no server and offers none of its tools;
+// the same run without the flag starts it and offers them.
+func TestDisableMCP(t *testing.T) {
+	t.Parallel()
+	w := newToolOutputWorld(t)
+	for _, disable := range []bool{true, false} {
+		t.Run(map[bool]string{true: "disabled", false: "enabled"}[disable], func(t *testing.T) {
+			t.Parallel()
+			started := filepath.Join(t.TempDir(), "started")
+			srv := selfServer("echo")
+			srv.Env["YAICLI_FAKE_MCP_STARTED"] = started
+			path := filepath.Join(t.TempDir(), "mcp.json")
+			b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"srv": srv}})
+			os.WriteFile(path, b, 0o600)
+			fp := newFakeProvider(t, sse(textStream("ok")))
+			args := []string{"hello"}
+			if disable {
+				args = append([]string{"--disable-mcp"}, args...)
+			}
+			r := runInProcess(t, fp, w.dir, e2e{args: args, file: "[core]\nENABLE_MCP=true\nMCP_CONFIG=" + path + "\n"})
+			if r.code != 0 || r.stdout != "ok\n" {
+				t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+			}
+			_, err := os.Stat(started)
+			if ran := err == nil; ran == disable {
+				t.Errorf("MCP server started = %v with --disable-mcp %v", ran, disable)
+			}
+			names := offeredTools(t, fp.chats()[0])
+			mcp := 0
+			for _, n := range names {
+				if strings.HasPrefix(n, "mcp__") {
+					mcp++
+				}
+			}
+			if want := map[bool]int{true: 0, false: 1}[disable]; mcp != want || len(names) < 5 {
+				t.Errorf("offered %d MCP tools of %d (%v), want %d MCP tools among the built-ins", mcp, len(names), names, want)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -188,6 +189,26 @@ func TestHostedPresets(t *testing.T) {
 		}
 		if !matches(`(?m)^`+p.name+`\s+`+regexp.QuoteMeta(p.url)+`\s+needs `+p.keyEnv+`$`, list.String()) {
 			t.Errorf("--list-providers lacks %s with %s and %s:\n%s", p.name, p.url, p.keyEnv, list.String())
+		}
+	}
+}
+
+// TestREADMEListsKeyVariables: every preset's key variable is in the
+// README's list, and the README says how long the tests take and that
+// -race needs cgo.
+func TestREADMEListsKeyVariables(t *testing.T) {
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range presetNames() {
+		if v := presets[n].keyEnv; v != "" && !strings.Contains(string(b), "`"+v+"`") {
+			t.Errorf("README does not list %s (provider %s)", v, n)
+		}
+	}
+	for _, want := range []string{"The suite takes under a minute under `-race`", "`-race` needs cgo"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("README lacks %q", want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,30 @@ func TestTmuxReasoning(t *testing.T) {
 		if strings.Contains(line, "The answer is 42.") && strings.Contains(line, "\x1b[2") {
 			t.Errorf("the answer is drawn dim: %q", line)
 		}
+	}
+}
+
+// TestDeepSeekReasoningSentBack: in a tool loop, DeepSeek's thinking mode
+// needs the assistant's reasoning_content back in the next request.
+func TestDeepSeekReasoningSentBack(t *testing.T) {
+	t.Parallel()
+	first := sseBody(
+		`{"id":"d1","object":"chat.completion.chunk","model":"deepseek-v4-pro","choices":[{"index":0,"delta":{"role":"assistant","content":null,"reasoning_content":"I need the listing."},"finish_reason":null}]}`,
+		`{"id":"d1","object":"chat.completion.chunk","model":"deepseek-v4-pro","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_00_x","type":"function","function":{"name":"fs_list_directory","arguments":"{\"directory_path\":\".\"}"}}]},"finish_reason":null}]}`,
+		`{"id":"d1","object":"chat.completion.chunk","model":"deepseek-v4-pro","choices":[{"index":0,"delta":{"content":""},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":900,"completion_tokens":40,"total_tokens":940}}`,
+	)
+	fp := newFakeProvider(t, sse(first), check(sse(textStream("listed")), func(r received) {
+		var body struct {
+			Messages []map[string]any `json:"messages"`
+		}
+		json.Unmarshal(r.Raw, &body)
+		asst := body.Messages[len(body.Messages)-2]
+		if asst["role"] != "assistant" || asst["reasoning_content"] != "I need the listing." {
+			t.Errorf("assistant message sent back = %v", asst)
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"list"}, env: []string{"YAI_PROVIDER=deepseek"}})
+	if r.code != 0 || r.stdout != "listed\n" {
+		t.Errorf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
 	}
 }

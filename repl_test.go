@@ -292,3 +292,17 @@ func TestContextCountsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestREPLEmptyListsSayEmpty: /load with no saved chats and /his on an
+// empty history say so.
+func TestREPLEmptyListsSayEmpty(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := runBinary(t, newFakeProvider(t), e2e{args: []string{"--chat"}, stdin: "/load 99\n/his\n/exit\n", env: []string{"YAI_CHAT_HISTORY_DIR=" + dir}})
+	if !strings.Contains(r.stdout, "no saved chats in "+dir+" yet") || strings.Contains(r.stdout, "(1-0)") {
+		t.Errorf("/load 99: %s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "(no messages yet)") {
+		t.Errorf("/his: %s", r.stdout)
+	}
+}

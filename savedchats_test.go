@@ -70,3 +70,52 @@ func TestSaveLoadRoundTrip(t *testing.T) {
 		t.Errorf("%d chats kept, want MAX_SAVED_CHATS=2", n)
 	}
 }
+
+// TestSavedChatREPL: a titled pipe session is saved, and continued later.
+func TestSavedChatREPL(t *testing.T) {
+	t.Parallel()
+	chats := t.TempDir()
+	env := []string{"YAI_CHAT_HISTORY_DIR=" + chats}
+	fp := newFakeProvider(t, sse(textStream("first answer")), check(sse(textStream("second answer")), func(r received) {
+		if m := r.messages(); len(m) != 4 || m[1].Content != "first question" {
+			t.Errorf("continued chat request = %+v", m)
+		}
+	}))
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "project notes"}, stdin: "first question\n", env: env})
+	if r.code != 0 || !strings.Contains(r.stdout, `new chat "project notes"`) {
+		t.Fatalf("first session: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	r = runBinary(t, fp, e2e{args: []string{"--chat", "project notes"}, stdin: "second\n/list\n", env: env})
+	if !strings.Contains(r.stdout, `continuing chat "project notes" (2 messages)`) || !strings.Contains(r.stdout, " 1. project notes  (") {
+		t.Errorf("second session: %s %s", r.stdout, r.stderr)
+	}
+	l := runBinary(t, nil, e2e{args: []string{"--list-chats"}, env: env})
+	if !strings.Contains(l.stdout, "1. project notes") {
+		t.Errorf("--list-chats = %s", l.stdout)
+	}
+}
+
+// TestDeleteCurrentChatStaysDeleted: /del of the chat the session continues
+// is not written back by the exit-time save, whether it was opened with
+// --chat TITLE or /load.
+func TestDeleteCurrentChatStaysDeleted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	env := []string{"YAI_CHAT_HISTORY_DIR=" + dir}
+	fp := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")))
+	r := runBinary(t, fp, e2e{args: []string{"--chat", "notes"}, stdin: "hello\n/del 1\n/exit\n", env: env})
+	if !strings.Contains(r.stdout, `deleted "notes"`) || !strings.Contains(r.stdout, "no longer saved") {
+		t.Errorf("/del: %s %s", r.stdout, r.stderr)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != 0 {
+		t.Errorf("deleted chat written back: %v", files)
+	}
+	runBinary(t, fp, e2e{args: []string{"--chat", "kept"}, stdin: "hello\n/exit\n", env: env})
+	r = runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "/load 1\n/del 1\n/exit\n", env: env})
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != 0 || !strings.Contains(r.stdout, `loaded "kept"`) {
+		t.Errorf("after /load 1, /del 1: %v\n%s", files, r.stdout)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -106,3 +106,13 @@ func TestFetchedPageSpillsText(t *testing.T) {
 		t.Errorf("fetched page as the model reads it: %.200q … %.200q", m.Content, m.Content[len(m.Content)-200:])
 	}
 }
+
+// TestFetchOfflineHintIsNotAboutSearch: fetch_webpage failing to connect
+// says to check the network; only web_search names SearXNG.
+func TestFetchOfflineHintIsNotAboutSearch(t *testing.T) {
+	var out strings.Builder
+	err := fetchWebpage(t.Context(), &http.Client{}, map[string]any{"url": "http://127.0.0.1:1/page"}, &out, 5*time.Second, "test")
+	if err == nil || strings.Contains(strings.ToLower(err.Error()), "searxng") || !strings.Contains(err.Error(), "check the network") {
+		t.Errorf("fetch offline: %v", err)
+	}
+}

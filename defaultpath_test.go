@@ -664,3 +664,61 @@ func waitAsked(t *testing.T, fp *fakeProvider, line string) {
 	}
 	t.Fatalf("the provider never got %q", line)
 }
+
+// pageFromMarker is a model that follows the marker of the last tool
+// result: it calls fs_read_file exactly as the marker suggests.
+func pageFromMarker(t *testing.T) step {
+	return func(w http.ResponseWriter, r received) {
+		_, marker, ok := strings.Cut(lastTool(r), "read more with fs_read_file: ")
+		var args map[string]any
+		if err := json.NewDecoder(strings.NewReader(marker)).Decode(&args); !ok || err != nil {
+			t.Errorf("no paging call in the result (%v): %.300s", err, lastTool(r))
+		}
+		b, _ := json.Marshal(args)
+		sse(toolStream(fakeCall{"call_page", "fs_read_file", string(b)}))(w, r)
+	}
+}
+
+// TestDefaultSpillPagedUnasked: on the default path (no -y, no
+// TOOL_OUTPUT_DIR, no terminal to ask on), a large read is spilled under
+// the state directory and the paging call its marker suggests succeeds:
+// the spill directory is yaicli's own free area, though the state
+// directory holding it is sensitive.
+func TestDefaultSpillPagedUnasked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), pageFromMarker(t), sse(textStream("done")))
+	res := runInProcess(t, f, dir, e2e{args: []string{"read big.txt"}})
+	if res.code != 0 || res.stdout != "done\n" {
+		t.Fatalf("code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
+	}
+	reqs := f.chats()
+	page := lastTool(reqs[len(reqs)-1])
+	if strings.Contains(page, "refused") || !strings.Contains(page, "line of text") || !strings.Contains(page, filepath.Join(".local", "state", "yaicli")) {
+		t.Errorf("the page = %.400s", page)
+	}
+	if strings.Contains(res.stderr, "refused") {
+		t.Errorf("stderr: %s", res.stderr)
+	}
+}
+
+// TestTmuxDefaultSpillNotAsked: in the REPL with a terminal to ask on and
+// default settings, paging a spilled output asks nothing.
+func TestTmuxDefaultSpillNotAsked(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), pageFromMarker(t), sse(textStream("paged it.")))
+	s := startTmuxShell(t, f, "cd "+quoteAll([]string{dir})[0]+" && "+binary+" --chat")
+	s.typeText("read big.txt")
+	s.send("Enter")
+	sc := s.waitFor("paged it.")
+	if strings.Contains(sc, "Allow fs_read_file?") || strings.Contains(sc, "refused") {
+		t.Errorf("paging asked or was refused:\n%s", sc)
+	}
+	reqs := f.chats()
+	if page := lastTool(reqs[len(reqs)-1]); strings.Contains(page, "refused") || !strings.Contains(page, "line of text") {
+		t.Errorf("the page = %.400s", page)
+	}
+}
