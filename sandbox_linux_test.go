@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -35,9 +36,10 @@ type fencedRun struct {
 func sandboxHome(t *testing.T) *config {
 	t.Helper()
 	if landlockABI() < 1 {
-		t.Skip("no Landlock in this kernel")
+		skipWithout(t, "Landlock", "no Landlock in this kernel")
 	}
-	base, err := os.MkdirTemp(".", ".sandboxtest-")
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	base, err := os.MkdirTemp(fencedReadOnlyDir(t, strings.TrimSpace(string(gocache))), ".sandboxtest-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +58,6 @@ func sandboxHome(t *testing.T) *config {
 	// holding a sensitive place is granted only child by child (go build
 	// makes its work directory right in TMPDIR).
 	tmp := t.TempDir()
-	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "GOCACHE=" + strings.TrimSpace(string(gocache)),
 		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=" + tmp, "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
 	cfg, err := loadConfig(configSources{env: envLookup(env), home: home, workDir: ws, environ: env, cacheDir: filepath.Join(home, ".cache"),
@@ -65,6 +66,36 @@ func sandboxHome(t *testing.T) *config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// fencedReadOnlyDir is a directory of this user's to make the fake home
+// in that a fenced command may not write to: the package directory, unless
+// the clone is where every fenced command writes (under /tmp, TMPDIR or a
+// build cache), then the user's cache or home directory. The places are the
+// sandbox's own, asked of newSandbox, not a copy of its list. Without such a
+// directory the attacks could not fail, so the test is skipped by name.
+func fencedReadOnlyDir(t *testing.T, gocache string) string {
+	t.Helper()
+	env := append(os.Environ(), "GOCACHE="+gocache)
+	open := newSandbox(&config{workDir: "/", environ: env}, "").write // "/": no workspace, only what every command may write
+	for i, d := range open {
+		open[i] = resolvePathOf(d)
+	}
+	wd, _ := os.Getwd()
+	candidates := []string{wd}
+	if d, err := os.UserCacheDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	if d, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	for _, d := range candidates {
+		if r := resolvePathOf(d); !insideAny(r, open) && unix.Access(r, unix.W_OK) == nil {
+			return r
+		}
+	}
+	skipWithout(t, "a directory outside /tmp", fmt.Sprintf("no writable directory among %v lies outside what every fenced command may write (%v)", candidates, open))
+	return ""
 }
 
 // envLookup reads a variable from environ.
