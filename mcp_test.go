@@ -187,7 +187,7 @@ func TestMCPMisbehavingServers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not answer second.tool within 1s (MCP_TIMEOUT)") {
 		t.Errorf("hang call error = %v", err)
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > hangBound { // 1 s each, promised; hangBound tells it from a hang on a busy machine
 		t.Errorf("dead and silent servers took %v", d)
 	}
 	if _, err = runMCPTool(t, toolByName(t, tools, "mcp__crash__second_tool"), nil); err == nil {
