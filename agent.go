@@ -100,7 +100,7 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	}
 	var tb *toolbox
 	if cfg.EnableFunctions {
-		tb = newToolbox(cfg, &termWriter{w: o.preview}, o.ask, hub.tools())
+		tb = newToolbox(cfg.toolbox(), cfg.redactor(), &termWriter{w: o.preview}, o.ask, hub.tools())
 		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
 	}
 	a := newAgent(cfg, scrubbed(c.send, cfg.redactor()), win, tb, o)

@@ -82,7 +82,7 @@ func runFenced(t *testing.T, cfg *config, command string, fenced bool) fencedRun
 		ctx = withAsked(ctx)
 	}
 	cl := newClipper(0, nil)
-	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
+	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
 		t.Fatalf("runShell(%q): %v", command, err)
 	}
 	text := cl.finish().modelText()
@@ -270,7 +270,7 @@ func TestEveryDescendantEnds(t *testing.T) {
 					out.cancel = cancel
 				}
 				cmd := strings.Replace(c.cmd, "1000.%d", marker, 1)
-				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), out); err != nil {
+				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), out); err != nil {
 					t.Fatal(err)
 				}
 				if left := leftWith(marker); len(left) > 0 {
@@ -324,7 +324,7 @@ func TestKeyNotInEnvironBlock(t *testing.T) {
 // server's env names it.
 func TestChildrenGetNoProviderKey(t *testing.T) {
 	cfg := sandboxHome(t)
-	environ := append(cfg.shellEnv(), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
+	environ := append(cfg.redactor().childEnv(cfg.environ, nil), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
 	cases := []struct {
 		name string
 		keep map[string]string
@@ -334,7 +334,7 @@ func TestChildrenGetNoProviderKey(t *testing.T) {
 		{"mcp naming GEMINI_API_KEY", map[string]string{"GEMINI_API_KEY": "g-other"}, []string{"GEMINI_API_KEY"}},
 	}
 	for _, c := range cases {
-		got := strings.Join(cfg.childEnv(environ, c.keep), "\n")
+		got := strings.Join(cfg.redactor().childEnv(environ, c.keep), "\n")
 		for _, v := range providerKeyVars() {
 			if strings.Contains(got, "\n"+v+"=") && !slices.Contains(c.want, v) {
 				t.Errorf("%s: child environment holds %s", c.name, v)
@@ -367,11 +367,11 @@ func TestSandboxFallback(t *testing.T) {
 		mode    string
 		refused bool
 	}{{"auto", false}, {"strict", true}, {"off", false}} {
-		s := newSandbox(cfg, self)
+		s := newSandbox(cfg.toolbox().fence, self)
 		s.mode, s.abi = tc.mode, 0
 		st := s.start(context.Background())
 		var out strings.Builder
-		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.shellEnv(), st, &out)
+		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), st, &out)
 		if refused := err != nil; refused != tc.refused || st.fence != nil {
 			t.Errorf("SANDBOX=%s without Landlock: err %v, fence %v; want refused %v and no fence", tc.mode, err, st.fence, tc.refused)
 		}
@@ -419,7 +419,7 @@ func TestSandboxWidened(t *testing.T) {
 // reading the tree to grant it child by child around the denied places.
 func BenchmarkSandboxSpec(b *testing.B) {
 	cfg := &config{Sandbox: "auto", homeDir: os.Getenv("HOME"), workDir: ".", ChatHistoryDir: "/nonexistent/chats", environ: os.Environ()}
-	s := newSandbox(cfg, "")
+	s := newSandbox(cfg.toolbox().fence, "")
 	for b.Loop() {
 		s.spec()
 	}

@@ -23,7 +23,7 @@ func testToolbox(t *testing.T, approval string, ask func(string) (string, error)
 	t.Helper()
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": approval, "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
 	var preview bytes.Buffer
-	return newToolbox(cfg, &preview, ask, nil), &preview
+	return newToolbox(cfg.toolbox(), cfg.redactor(), &preview, ask, nil), &preview
 }
 
 func call(id, name, args string) toolCall {
@@ -199,7 +199,7 @@ func TestSpillFailureWarnsOnce(t *testing.T) {
 	os.WriteFile(notDir, nil, 0o600)
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_MAX_CHARS": "1000", "TOOL_OUTPUT_DIR": filepath.Join(notDir, "spill")})
 	var preview bytes.Buffer
-	tb := newToolbox(cfg, &preview, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &preview, nil, nil)
 	for i := range 2 {
 		m := tb.call(context.Background(), call("c", "execute_shell_command", `{"shell_command": "seq 1 5000"}`))
 		if !strings.Contains(m.Content, "could not be saved") {
@@ -240,7 +240,7 @@ func TestViewerGetsTheSentText(t *testing.T) {
 // and the model's copy is valid text (a NUL shows as U+FFFD).
 func TestSpillCapFromSettings(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "TOOL_OUTPUT_SPILL_MAX_BYTES": "100000"})
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	m := tb.call(context.Background(), call("z", "execute_shell_command", `{"shell_command": "head -c 2000000 /dev/zero"}`))
 	st, err := os.Stat(m.clip.onDisk())
 	if err != nil || st.Size() != 100000 {
