@@ -153,8 +153,7 @@ func TestGuardOwnAddresses(t *testing.T) {
 // TestGuardAllowedPort: an allowed host is allowed on its configured port
 // only (FETCH_ALLOW_HOSTS bare: 80 and 443; host:port; WEB_SEARCH_URL's).
 func TestGuardAllowedPort(t *testing.T) {
-	cfg := &config{FetchAllowHosts: []string{"intranet.corp", "10.0.0.5:8080", "https://wiki.lan"}, WebSearchURL: "http://searx.lan:8888"}
-	g := cfg.toolbox().web.guard()
+	g := newNetGuard(false, []string{"intranet.corp", "10.0.0.5:8080", "https://wiki.lan"}, "http://searx.lan:8888", nil)
 	for _, tc := range []struct {
 		host, port string
 		want       bool

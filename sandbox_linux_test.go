@@ -153,6 +153,42 @@ func TestSandboxAttacks(t *testing.T) {
 	}
 }
 
+// TestFenceKeepsOutOwnPlaces: a fenced command reads none of yaicli's own
+// places, listed once by config.toolbox (ownPlaces): its configuration,
+// the permissions file, the audit log, a saved chat and MCP_CONFIG, here
+// all in the workspace, which it otherwise reads and writes; unfenced it
+// reads each (so the test can fail). The fs tools ask before reading the
+// first four.
+func TestFenceKeepsOutOwnPlaces(t *testing.T) {
+	cfg := sandboxHome(t)
+	in := func(rel string) string { return filepath.Join(cfg.workDir, "yai", rel) }
+	cfg.configPath, cfg.ToolPermissionsFile, cfg.ToolAuditLog = in("conf/config.ini"), in("perms.json"), in("audit.log")
+	cfg.ChatHistoryDir, cfg.MCPConfig = in("chats"), in("servers.json")
+	perm := newPermissions(cfg.toolbox().perms, cfg.redactor(), func(w string) { t.Error(w) })
+	places := []struct {
+		name, path string
+		asked      bool
+	}{
+		{"config", cfg.configPath, true}, {"permissions file", cfg.ToolPermissionsFile, true}, {"audit log", cfg.ToolAuditLog, true},
+		{"saved chat", filepath.Join(cfg.ChatHistoryDir, "chat.json"), true}, {"MCP_CONFIG", cfg.MCPConfig, false},
+	}
+	for _, p := range places {
+		if err := os.MkdirAll(filepath.Dir(p.path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p.path, []byte("OWN-PLACE-BYTES\n"), 0o600)
+		if got := runFenced(t, cfg, "cat "+p.path, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+			t.Errorf("fenced cat of the %s (%s) printed %q", p.name, p.path, got.Output)
+		}
+		if got := runFenced(t, cfg, "cat "+p.path, false); !strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+			t.Errorf("unfenced cat of the %s printed %q: the place is not there", p.name, got.Output)
+		}
+		if rc := perm.classify(p.path); p.asked && (rc.free || rc.sensitive == "") {
+			t.Errorf("classify(%s) = free %v, sensitive %q: the fs tools would read the %s unasked", p.path, rc.free, rc.sensitive, p.name)
+		}
+	}
+}
+
 // TestSandboxNoWorkspaceAbove: started in $HOME or /, a fenced command has
 // no workspace to write, and rm -rf ~ removes nothing of the home.
 func TestSandboxNoWorkspaceAbove(t *testing.T) {
@@ -418,8 +454,7 @@ func TestSandboxWidened(t *testing.T) {
 // BenchmarkSandboxSpec is the work yaicli does before each fenced command:
 // reading the tree to grant it child by child around the denied places.
 func BenchmarkSandboxSpec(b *testing.B) {
-	cfg := &config{Sandbox: "auto", homeDir: os.Getenv("HOME"), workDir: ".", ChatHistoryDir: "/nonexistent/chats", environ: os.Environ()}
-	s := newSandbox(cfg.toolbox().fence, "")
+	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
 	for b.Loop() {
 		s.spec()
 	}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -428,5 +429,44 @@ func TestHiddenToolFailuresTold(t *testing.T) {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
+	}
+}
+
+// TestToolboxOptionsFilled: with every setting of the toolbox given,
+// config.toolbox fills every field of its value, nested ones too, so a
+// field added to toolboxOptions and forgotten there fails here.
+func TestToolboxOptionsFilled(t *testing.T) {
+	cfg, _ := load(t, "", nil, map[string]string{"SHOW_FUNCTION_OUTPUT": "true", "SHOW_MCP_OUTPUT": "true", "TOOL_ALLOW": "go test",
+		"TOOL_DENY": "rm", "TOOL_READ_ROOTS": "/srv/docs", "SANDBOX_WRITABLE": "/srv/out", "SANDBOX_NETWORK": "on", "FETCH_ALLOW_PRIVATE": "true",
+		"FETCH_ALLOW_HOSTS": "wiki.lan", "WEB_SEARCH_URL": "http://searx.lan", "MCP_CONFIG": "/srv/mcp.json",
+		"TOOL_PERMISSIONS_FILE": "/srv/perms.json", "TOOL_AUDIT_LOG": "/srv/audit.log"})
+	cfg.homeDir, cfg.cacheDir, cfg.version = "/home/u", "/home/u/.cache", "1.2.3"
+	var zero []string
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Slice:
+			if v.Len() == 0 {
+				zero = append(zero, path)
+			}
+			for i := range v.Len() {
+				walk(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			}
+		default:
+			if v.IsZero() {
+				zero = append(zero, path)
+			}
+		}
+	}
+	walk(reflect.ValueOf(cfg.toolbox()), "toolboxOptions")
+	if len(zero) > 0 {
+		t.Errorf("config.toolbox leaves %s empty with every setting given: fill them there", strings.Join(zero, ", "))
+	}
+	if o := cfg.toolbox(); !slices.Equal(o.fence.private, o.perms.own.all()) {
+		t.Errorf("the fence denies %q, not yaicli's own places %q", o.fence.private, o.perms.own.all())
 	}
 }
