@@ -22,7 +22,7 @@ func testClient(t *testing.T, f *fakeProvider, overrides map[string]string) *cli
 	overrides["BASE_URL"] = f.url()
 	overrides["API_KEY"] = "k"
 	cfg, _ := load(t, "", nil, overrides)
-	c := newClient(cfg, io.Discard)
+	c := newClient(cfg.client(), io.Discard)
 	c.sleep = func(context.Context, time.Duration) error { return nil }
 	return c
 }
@@ -38,7 +38,7 @@ func TestIdleTimeout(t *testing.T) {
 	})
 	t.Cleanup(func() { close(released) })
 	cfg, _ := load(t, "", nil, map[string]string{"BASE_URL": f.url(), "API_KEY": "k", "TIMEOUT": "1"})
-	c := newClient(cfg, io.Discard)
+	c := newClient(cfg.client(), io.Discard)
 	var got bytes.Buffer
 	start := time.Now()
 	_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(s string) { got.WriteString(s) }})
@@ -107,7 +107,7 @@ func TestUnreachableServerHint(t *testing.T) {
 		"openai": "check BASE_URL",
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": provider, "BASE_URL": "http://" + addr + "/v1", "API_KEY": "k"})
-		c := newClient(cfg, io.Discard)
+		c := newClient(cfg.client(), io.Discard)
 		_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(string) {}})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to contain %q", provider, err, want)
