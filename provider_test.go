@@ -230,6 +230,35 @@ func TestEndpoint(t *testing.T) {
 	}
 }
 
+// TestClientOptionsResolveBaseURL: config.client resolves BASE_URL with
+// the provider's preset once, and where requests go and whether the
+// server is local (retries, hints) follow from that resolved address.
+func TestClientOptionsResolveBaseURL(t *testing.T) {
+	tests := []struct {
+		flags            map[string]string
+		wantURL, wantReq string
+		local            bool
+	}{
+		{map[string]string{"PROVIDER": "openai"}, "https://api.openai.com/v1", "https://api.openai.com/v1/chat/completions", false},
+		{map[string]string{"PROVIDER": "ollama"}, "http://localhost:11434/v1", "http://localhost:11434/v1/chat/completions", true},
+		{map[string]string{"PROVIDER": "ollama", "NUM_CTX": "8192"}, "http://localhost:11434/v1", "http://localhost:11434/api/chat", true},
+		{map[string]string{"PROVIDER": "openai", "BASE_URL": "http://192.168.1.5:8000/v1"}, "http://192.168.1.5:8000/v1", "http://192.168.1.5:8000/v1/chat/completions", true},
+	}
+	for _, tc := range tests {
+		cfg, _ := load(t, "", nil, tc.flags)
+		o := cfg.client()
+		if o.baseURL != tc.wantURL {
+			t.Errorf("client(%v).baseURL = %q, want %q", tc.flags, o.baseURL, tc.wantURL)
+		}
+		if got := requestURL(o, wireFor(o)); got != tc.wantReq {
+			t.Errorf("requestURL(client(%v)) = %q, want %q", tc.flags, got, tc.wantReq)
+		}
+		if got := isLocal(o.baseURL); got != tc.local {
+			t.Errorf("isLocal(%q) = %v, want %v", o.baseURL, got, tc.local)
+		}
+	}
+}
+
 // TestProviderQuirks replays streams of real OpenAI-compatible servers
 // whose shapes differ from OpenAI's own.
 func TestProviderQuirks(t *testing.T) {
