@@ -622,7 +622,8 @@ func (c *config) mcp(configDir string, red *redactor) mcpOptions {
 // yaicli's own places are listed here, once: the fs tools ask before they
 // read them and a fenced command never reaches them (ownPlaces).
 func (c *config) toolbox() toolboxOptions {
-	own := ownPlaces{state: []string{c.ToolPermissionsFile, c.ToolAuditLog, c.ChatHistoryDir}, mcpConfig: c.MCPConfig}
+	home := func(p string) string { return expandHome(p, c.homeDir) } // "~/…" as the fs tools read it: the fence denies the same place
+	own := ownPlaces{state: []string{home(c.ToolPermissionsFile), home(c.ToolAuditLog), home(c.ChatHistoryDir)}, mcpConfig: home(c.MCPConfig)}
 	if c.configPath != "" {
 		own.configDir = filepath.Dir(c.configPath)
 	}

@@ -94,7 +94,7 @@ func newPermissions(o permissionOptions, red *redactor, warn func(string)) *perm
 	if o.own.configDir != "" {
 		p.configDir = resolvePath(o.own.configDir, p.base)
 	}
-	for _, f := range o.own.state {
+	for _, f := range append(o.own.state, o.own.mcpConfig) { // the fence denies the same list (ownPlaces.all)
 		if f != "" {
 			p.state = append(p.state, resolvePath(expandHome(f, o.homeDir), p.base))
 		}

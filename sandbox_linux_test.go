@@ -170,7 +170,7 @@ func TestFenceKeepsOutOwnPlaces(t *testing.T) {
 		asked      bool
 	}{
 		{"config", cfg.configPath, true}, {"permissions file", cfg.ToolPermissionsFile, true}, {"audit log", cfg.ToolAuditLog, true},
-		{"saved chat", filepath.Join(cfg.ChatHistoryDir, "chat.json"), true}, {"MCP_CONFIG", cfg.MCPConfig, false},
+		{"saved chat", filepath.Join(cfg.ChatHistoryDir, "chat.json"), true}, {"MCP_CONFIG", cfg.MCPConfig, true},
 	}
 	for _, p := range places {
 		if err := os.MkdirAll(filepath.Dir(p.path), 0o700); err != nil {
@@ -186,6 +186,13 @@ func TestFenceKeepsOutOwnPlaces(t *testing.T) {
 		if rc := perm.classify(p.path); p.asked && (rc.free || rc.sensitive == "") {
 			t.Errorf("classify(%s) = free %v, sensitive %q: the fs tools would read the %s unasked", p.path, rc.free, rc.sensitive, p.name)
 		}
+	}
+	// A place given as "~/…" is the same place for the fence as for the fs tools.
+	cfg.ToolAuditLog = "~/audit-in-home.log"
+	inHome := filepath.Join(cfg.homeDir, "audit-in-home.log")
+	os.WriteFile(inHome, []byte("OWN-PLACE-BYTES\n"), 0o600)
+	if got := runFenced(t, cfg, "cat "+inHome, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+		t.Errorf("TOOL_AUDIT_LOG=~/audit-in-home.log: a fenced cat of %s printed %q", inHome, got.Output)
 	}
 }
 
