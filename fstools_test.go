@@ -192,7 +192,7 @@ func TestReadFileOnlyRegular(t *testing.T) {
 			if w.Success || !strings.Contains(w.Error, tc.want) {
 				t.Errorf("readWindow(%s) = %+v, want an error saying %q", tc.path, w, tc.want)
 			}
-		case <-time.After(hangBound):
+		case <-time.After(10 * time.Second):
 			t.Fatalf("readWindow(%s) blocked", tc.path)
 		}
 	}
@@ -331,11 +331,11 @@ func BenchmarkReadFileHuge(b *testing.B) {
 func TestBigReadFitsItsCap(t *testing.T) {
 	t.Parallel()
 	cfg, _ := load(t, "", nil, nil)
-	// Not the package directory: the run must leave the clone as it found it.
+	// its own workspace: a test never writes into the repository
 	cfg.workDir = t.TempDir()
 	text := strings.Repeat("a line of the log \"quoted\"\n", 12000) // 324,000 characters
 	os.WriteFile(filepath.Join(cfg.workDir, "big.log"), []byte(text), 0o600)
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	offset, got := 0, ""
 	for page := 0; offset < len(text) && page < 20; page++ {
 		m := tb.call(t.Context(), call("r", "fs_read_file", fmt.Sprintf(`{"file_paths": "big.log", "offset": %d}`, offset)))
