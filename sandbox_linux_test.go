@@ -78,7 +78,7 @@ func sandboxHome(t *testing.T) *config {
 func fencedReadOnlyDir(t *testing.T, gocache string) string {
 	t.Helper()
 	env := append(os.Environ(), "GOCACHE="+gocache)
-	open := newSandbox(&config{workDir: "/", environ: env}, "").write // "/": no workspace, only what every command may write
+	open := newSandbox(sandboxOptions{workDir: "/", environ: env}, "").write // "/": no workspace, only what every command may write
 	for i, d := range open {
 		open[i] = resolvePathOf(d)
 	}
