@@ -491,3 +491,34 @@ func TestPageIsNeverSpilled(t *testing.T) {
 		t.Errorf("%d spills asked for pages", spills)
 	}
 }
+
+// TestForcedDropKeepsTheFirstGroup: a request still over the limit after
+// every mask and cut (plain talk: nothing to mask) drops the groups after
+// the session's first, oldest first, and the first group (the task, the
+// person's early facts) only when the others cannot make room — in a heal
+// (to the limit) as in a fit (to the mark).
+func TestForcedDropKeepsTheFirstGroup(t *testing.T) {
+	group := func(q string, words int) []message {
+		return []message{{Role: "user", Content: q}, {Role: "assistant", Content: strings.Repeat("word ", words)}}
+	}
+	var h []message
+	h = append(h, group("remember: the secret word is PINEAPPLE", 10)...)
+	for i := 0; i < 3; i++ {
+		h = append(h, group(fmt.Sprintf("question %d", i), 400)...)
+	}
+	h = append(h, message{Role: "user", Content: "what is the secret word?"})
+	total := totalTokens(h)
+	for _, words := range []bool{true, false} {
+		l := ladder{limit: total - 300, mark: (total - 300) * 6 / 10, keep: 1, est: messageTokens, spill: (&fakeSpill{saved: map[string]string{}}).spill, words: words}
+		got, rep := l.reduce(h)
+		if got[0].Content != h[0].Content || rep.groups == 0 || totalTokens(got) > l.limit {
+			t.Errorf("words %v: first message %q, %d groups dropped, %d tokens of %d", words, got[0].Content, rep.groups, totalTokens(got), l.limit)
+		}
+	}
+	// The first group itself too big: it goes, since the request must fit.
+	big := append(group("remember this long task", 2000), h[2:]...)
+	l := ladder{limit: totalTokens(big) / 3, mark: totalTokens(big) / 5, keep: 1, est: messageTokens, words: true}
+	if got, _ := l.reduce(big); got[0].Content == big[0].Content || totalTokens(got) > l.limit {
+		t.Errorf("a first group over the limit was kept: %d tokens of %d", totalTokens(got), l.limit)
+	}
+}
