@@ -141,3 +141,49 @@ func TestYesRunSendsNoPlace(t *testing.T) {
 		t.Errorf("stderr does not name the place: %s", res.stderr)
 	}
 }
+
+// TestCommandPrefixFailsClosed: [a] and [p] offer a prefix only for a
+// program known not to run others, with a plain subcommand word; a
+// wrapper, a runner or an unknown program whose next word is a number, a
+// path or an option gets none (asked every time).
+func TestCommandPrefixFailsClosed(t *testing.T) {
+	for cmd, want := range map[string]string{
+		"timeout 5 echo hi": "", "flock /tmp/l echo hi": "", "taskset 1 echo hi": "", "ionice -c3 echo hi": "",
+		"bwrap --bind / / echo hi": "", "chrt 1 echo hi": "", "ssh host ls": "", "docker run alpine": "", "kubectl exec pod -- ls": "",
+		"nice make": "", "xargs rm": "", "sh -c ls": "", "python3 x.py": "", "eval ls": "", "make": "", "cargo build --release": "cargo build",
+		"git status": "git status", "go test ./...": "go test", "ls -la": "ls", "grep -r x .": "grep", "xxd part.txt": "", "git -C d status": "",
+	} {
+		if got := commandPrefix(cmd); got != want {
+			t.Errorf("commandPrefix(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}
+
+// TestAlwaysOnWrapperCommand: the REPL repro of item 2 with default
+// settings. The model runs `timeout 5 echo hi` and the person answers a;
+// the wrapped commands that follow (cp, mv, chmod, dd, make under the
+// same wrapper) each ask, and refused, change nothing. Likewise flock.
+func TestAlwaysOnWrapperCommand(t *testing.T) {
+	w := newAtkWorld(t, "ws", "ask")
+	victim := filepath.Join(w.ws, "notes.txt")
+	for _, first := range []string{"timeout 5 echo hi", "flock " + filepath.Join(w.base, "l") + " echo hi"} {
+		wrap := strings.TrimSuffix(first, " echo hi")
+		s := &scripted{answers: []string{"a", "n", "n", "n", "n"}}
+		tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, s.ask, nil)
+		shell := func(cmd string) {
+			b, _ := json.Marshal(map[string]any{"shell_command": cmd})
+			tb.call(context.Background(), call("c", "execute_shell_command", string(b)))
+		}
+		shell(first)
+		for _, cmd := range []string{"cp /dev/null notes.txt", "mv notes.txt moved.txt", "chmod 000 notes.txt", "dd of=notes.txt count=0"} {
+			shell(wrap + " " + cmd)
+		}
+		b, err := os.ReadFile(victim)
+		if len(s.questions) != 5 || string(b) != "project notes" || err != nil {
+			t.Errorf("after a on %q: %d questions, notes.txt %q (%v)", first, len(s.questions), b, err)
+		}
+		if strings.Contains(s.questions[0], "[a]lways") {
+			t.Errorf("a wrapper's command offered a prefix: %s", s.questions[0])
+		}
+	}
+}
