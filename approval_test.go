@@ -187,3 +187,35 @@ func TestAlwaysOnWrapperCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestAlwaysSaysWhatItAllows: the question says exactly what a and p
+// allow: for a read outside the workspace, every read by that tool
+// outside it, anywhere (sensitive places still ask); for a write, writes
+// inside the workspace, with p in every future session's workspace. A
+// read grant of a tool that also writes does not cover its writes.
+func TestAlwaysSaysWhatItAllows(t *testing.T) {
+	w := newAtkWorld(t, "ws", "ask")
+	s := &scripted{answers: []string{"a", "p", "a", "n"}}
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, s.ask, nil)
+	do := func(name string, args map[string]any) string {
+		b, _ := json.Marshal(args)
+		return tb.call(context.Background(), call("c", name, string(b))).Content
+	}
+	do("fs_read_file", map[string]any{"file_paths": filepath.Join(w.other, "secret.txt")})
+	do("fs_write_file", map[string]any{"file_path": "a.txt", "content": "x"})
+	os.WriteFile(filepath.Join(w.other, "b.txt"), []byte("old"), 0o600)
+	do("fs_edit_file", map[string]any{"file_path": filepath.Join(w.other, "b.txt"), "old_text": "old", "new_text": "new", "dry_run": true})
+	do("fs_edit_file", map[string]any{"file_path": "notes.txt", "old_text": "project", "new_text": "PWNED"})
+	if len(s.questions) != 4 {
+		t.Fatalf("questions = %q, want 4 (the edit after a on a dry run asks)", s.questions)
+	}
+	for i, want := range []string{"[a]lways: every fs_read_file read outside the workspace, anywhere, this session",
+		"every fs_write_file write inside the workspace of every future session", "every fs_edit_file read outside the workspace"} {
+		if q := unwrap(s.questions[i]); !strings.Contains(q, want) || !strings.Contains(q, "sensitive places still ask") {
+			t.Errorf("question %d = %s\nwant %q", i, q, want)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.ws, "notes.txt")); string(b) != "project notes" {
+		t.Errorf("a on a dry run let an edit run: notes.txt = %q", b)
+	}
+}

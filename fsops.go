@@ -291,7 +291,7 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 	if err != nil {
 		return approval{}, false // the call fails as it runs, changing nothing
 	}
-	a := approval{tool: t.name, question: "Run fs_file_operations (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary()}
+	a := approval{tool: t.name, question: "Run fs_file_operations (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary(), workspace: true}
 	a.subject = op.op + " " + op.path
 	if op.dest != "" {
 		a.subject += " -> " + op.dest
