@@ -219,3 +219,22 @@ func TestAlwaysSaysWhatItAllows(t *testing.T) {
 		t.Errorf("a on a dry run let an edit run: notes.txt = %q", b)
 	}
 }
+
+// TestAllowRuleInToolbox: with default directories and no terminal,
+// TOOL_ALLOW=timeout,xxd,ls runs timeout 5 ls and xxd of one file, while
+// timeout 5 rm and xxd IN OUT are refused and change nothing.
+func TestAllowRuleInToolbox(t *testing.T) {
+	w := newAtkWorld(t, "ws", "ask")
+	w.cfg.ToolAllow = []string{"timeout", "xxd", "ls"}
+	os.WriteFile(filepath.Join(w.ws, "part.txt"), []byte("AB"), 0o600)
+	for cmd, runs := range map[string]bool{"timeout 5 ls": true, "xxd part.txt": true, "timeout 5 rm notes.txt": false,
+		"timeout 5 rm -rf notes.txt": false, "xxd part.txt notes.txt": false} {
+		got := w.tool(nil, "execute_shell_command", map[string]any{"shell_command": cmd})
+		if refused := strings.Contains(got, "refused"); refused == runs {
+			t.Errorf("%q: %s", cmd, got)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(w.ws, "notes.txt")); string(b) != "project notes" {
+		t.Errorf("notes.txt = %q", b)
+	}
+}
