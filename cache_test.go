@@ -553,9 +553,9 @@ func runCacheSession(t testing.TB, anthropic bool, budgetTokens int, env map[str
 	var events, diag bytes.Buffer
 	ev := newEvents(formatJSON, &events, time.Now)
 	win := modelWindow{budget: budgetFor(budgetTokens, cfg.Model, windowOf(cfg.Model), "the table")}
-	a := newAgent(cfg, newClient(cfg, io.Discard).send, win, newToolbox(cfg, io.Discard, nil, []tool{runCheck}),
+	a := newAgent(cfg.agent(), cfg.redactor(), newClient(cfg, io.Discard).send, win, newToolbox(cfg, io.Discard, nil, []tool{runCheck}),
 		agentIO{answer: io.Discard, raw: true, diag: &diag, ev: ev})
-	h := []message{{Role: "system", Content: fillRole(cfg, builtinRoles[roleDefault])}}
+	h := []message{{Role: "system", Content: fillRole(cfg.roles(), builtinRoles[roleDefault])}}
 	for q := range script {
 		h = append(h, message{Role: "user", Content: fmt.Sprintf("question %d: what do checks of part %d say?", q+1, q+1)})
 		if h, err = a.eventTurn(context.Background(), h); err != nil {
@@ -693,14 +693,14 @@ func TestUsageTally(t *testing.T) {
 		{"gpt-4.1-mini", "5m", "at gpt-4.1-mini's"},
 		{"llama3.1:8b", "5m", ""},
 	} {
-		cfg := &config{Model: c.model, sampling: sampling{CacheTTL: c.ttl}}
+		cfg := pricing{model: c.model, cacheTTL: c.ttl}
 		got := tally.costLine(cfg)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("costLine(%s, %s) = %q, want %q", c.model, c.ttl, got, c.want)
 		}
 	}
 	var b strings.Builder
-	cfg := &config{Model: "gpt-4o"}
+	cfg := pricing{model: "gpt-4o"}
 	tally.writeUsage(&b, cfg)
 	if !strings.Contains(b.String(), "this session (reported)        35000  prompt tokens in 3 requests, 59.7% read from the prompt cache, 12900 written to it; 400 answer tokens") ||
 		!strings.Contains(b.String(), "this turn (reported)           13000  prompt tokens in 1 request, 91.5%") || !strings.Contains(b.String(), "cost of this session") {

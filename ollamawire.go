@@ -33,7 +33,7 @@ func usesOllamaNative(cfg *config) bool { return cfg.Provider == "ollama" && cfg
 // without its /v1).
 func requestURL(cfg *config, w wireFormat) string {
 	if _, ok := w.(ollamaWire); ok {
-		return serverRoot(cfg) + w.path()
+		return serverRoot(cfg.baseURL()) + w.path()
 	}
 	return endpoint(cfg.baseURL(), w.path())
 }

@@ -446,9 +446,3 @@ func scrubbed(send func(context.Context, chatRequest, streamSink) (reply, error)
 		return rep, err
 	}
 }
-
-// errorText is err as printed to a person: secrets replaced, controls
-// shown visibly.
-func (c *config) errorText(err error) string {
-	return sanitize(c.redactor().text(err.Error()))
-}

@@ -12,10 +12,11 @@ import (
 )
 
 // generateCommand asks the model for one shell command for task, without
-// tools and without streaming it to the screen, and cleans the answer.
-func generateCommand(ctx context.Context, cfg *config, send sendFunc, task string) (string, error) {
-	h := []message{{Role: "system", Content: fillRole(cfg, mustRole(roleShell))}, {Role: "user", Content: task}}
-	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: cfg.MaxTokens}, streamSink{})
+// tools and without streaming it to the screen, and cleans the answer;
+// roles fill the shell role's prompt, maxTokens is MAX_TOKENS.
+func generateCommand(ctx context.Context, roles roleFacts, maxTokens int, send sendFunc, task string) (string, error) {
+	h := []message{{Role: "system", Content: fillRole(roles, mustRole(roleShell))}, {Role: "user", Content: task}}
+	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: maxTokens}, streamSink{})
 	if err != nil {
 		return "", err
 	}
@@ -47,11 +48,11 @@ func cleanCommand(s string) string {
 // runShellMode is -s/--shell: generate a command, show it, and on a
 // terminal ask [e]dit, [Y]es, [n]o (Enter: yes); run it in the user's
 // shell and exit with its code. Without a terminal the command is printed
-// and run only with --yes.
-func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd, err := generateCommand(ctx, cfg, sendVia(cfg, stderr), task)
+// and run only with --yes. send asks the model, fail tells a failure.
+func runShellMode(ctx context.Context, e *edge, cfg *config, send sendFunc, fail failures, task string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd, err := generateCommand(ctx, cfg.roles(), cfg.MaxTokens, send, task)
 	if err != nil {
-		return exitCode(ctx, err, cfg, stderr)
+		return exitCode(ctx, err, fail, stderr)
 	}
 	f, interactive := stdin.(*os.File)
 	interactive = interactive && e.stdinTTY && e.stdoutTTY
@@ -75,7 +76,7 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 			return exitOK
 		}
 	}
-	return runInShell(ctx, cfg, cmd, stdin, stdout, stderr)
+	return runInShell(ctx, cfg.environ, cfg.workDir, cmd, stdin, stdout, stderr)
 }
 
 // showCommand shows a command before the question that runs it, on a
@@ -135,9 +136,9 @@ func confirmOn(t *tty, w io.Writer, cmd string, cut bool) (string, bool) {
 
 // runInShell runs cmd in the user's shell attached to this terminal and
 // returns its exit code.
-func runInShell(ctx context.Context, cfg *config, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := exec.CommandContext(ctx, shellPath(cfg.environ), "-c", cmdline)
-	c.Env, c.Dir = cfg.environ, cfg.workDir // the run's environment and workspace
+func runInShell(ctx context.Context, environ []string, workDir, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := exec.CommandContext(ctx, shellPath(environ), "-c", cmdline)
+	c.Env, c.Dir = environ, workDir // the run's environment and workspace
 	c.Stdin, c.Stdout, c.Stderr = stdin, stdout, stderr
 	err := c.Run()
 	var ee *exec.ExitError
