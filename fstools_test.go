@@ -331,6 +331,8 @@ func BenchmarkReadFileHuge(b *testing.B) {
 func TestBigReadFitsItsCap(t *testing.T) {
 	t.Parallel()
 	cfg, _ := load(t, "", nil, nil)
+	// its own workspace: a test never writes into the repository
+	cfg.workDir = t.TempDir()
 	text := strings.Repeat("a line of the log \"quoted\"\n", 12000) // 324,000 characters
 	os.WriteFile(filepath.Join(cfg.workDir, "big.log"), []byte(text), 0o600)
 	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)

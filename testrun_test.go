@@ -4,6 +4,7 @@ import (
 	"debug/elf"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +60,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "linking the test binary as yaicli: %v\n", err)
 		os.Exit(1)
 	}
+	before := treeFiles()
 	code := m.Run()
+	if made := newFiles(before, treeFiles()); len(made) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: the tests wrote into the repository (now removed); give them a t.TempDir():\n\t%s\n", strings.Join(made, "\n\t"))
+		for _, f := range made {
+			os.Remove(f)
+		}
+		code = 1
+	}
 	if left := leftovers(dir); len(left) > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: the tests left behind (now stopped and removed):\n\t%s\n", strings.Join(left, "\n\t"))
 		code = 1
@@ -69,6 +78,35 @@ func TestMain(m *testing.M) {
 		fmt.Printf("skipped capabilities: %s\n", s)
 	}
 	os.Exit(code)
+}
+
+// treeFiles lists the files under the package directory, the repository
+// a test could write into by taking the working directory for a temporary
+// one (installed node_modules aside).
+func treeFiles() map[string]bool {
+	files := map[string]bool{}
+	filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if err == nil && !d.IsDir() {
+			files[path] = true
+		}
+		return nil
+	})
+	return files
+}
+
+// newFiles is what after holds that before did not, sorted.
+func newFiles(before, after map[string]bool) []string {
+	var made []string
+	for f := range after {
+		if !before[f] {
+			made = append(made, f)
+		}
+	}
+	slices.Sort(made)
+	return made
 }
 
 // linkSelf makes path a symbolic link to the running test binary.
