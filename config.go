@@ -592,6 +592,20 @@ func writeTemplate(w io.Writer) {
 	}
 }
 
+// client is what the provider client needs of the configuration: BASE_URL
+// resolved with the provider's preset, the environment for its proxy, and
+// the run's clock (the zero time without one, as now reads).
+func (c *config) client() clientOptions {
+	now := c.clock
+	if now == nil {
+		now = func() time.Time { return time.Time{} }
+	}
+	return clientOptions{provider: c.Provider, baseURL: c.baseURL(), apiKey: c.APIKey, model: c.Model,
+		temperature: c.Temperature, topP: c.TopP, stream: c.Stream, timeout: c.Timeout,
+		extraHeaders: c.ExtraHeaders, extraBody: c.ExtraBody, excludeParams: c.ExcludeParams,
+		reasoningEffort: c.ReasoningEffort, sampling: c.sampling, proxyEnv: c.environ, now: now}
+}
+
 // mcp is what the MCP client needs of the configuration; its servers are
 // listed in MCP_CONFIG, else mcp.json in configDir (edge.configDir).
 func (c *config) mcp(configDir string) mcpOptions {

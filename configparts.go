@@ -14,6 +14,7 @@ import (
 // one options struct that carries it.
 type parts struct {
 	red     *redactor // the run's secrets: everything written or kept passes through it
+	client  clientOptions
 	agent   agentOptions
 	session sessionOptions
 	render  renderOptions
@@ -22,9 +23,8 @@ type parts struct {
 	// (windows.json under the user's cache directory) and the run's clock.
 	cacheDir string
 	now      func() time.Time
-	// cfg is for the provider client and the toolbox until they take
-	// options of their own (clientOptions, toolboxOptions); nothing else
-	// reads it.
+	// cfg is for the toolbox until it takes options of its own
+	// (toolboxOptions); nothing else reads it.
 	cfg *config
 }
 
@@ -32,7 +32,7 @@ type parts struct {
 // edge's (where mcp.json is looked for).
 func newParts(cfg *config, configDir string) parts {
 	red := cfg.redactor()
-	return parts{red: red, agent: cfg.agent(), session: cfg.session(red), render: cfg.render(), mcp: cfg.mcp(configDir),
+	return parts{red: red, client: cfg.client(), agent: cfg.agent(), session: cfg.session(red), render: cfg.render(), mcp: cfg.mcp(configDir),
 		cacheDir: cfg.cacheDir, now: cfg.now, cfg: cfg}
 }
 
@@ -52,7 +52,7 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 	}
 	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
 	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
-	c := newClient(p.cfg, o.preview)
+	c := newClient(p.client, o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
 	}
@@ -72,7 +72,7 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 // sendVia is the send function of a new HTTP client, which says on w when
 // it retries; the key is scrubbed from the provider's errors.
 func (p parts) sendVia(w io.Writer) sendFunc {
-	return scrubbed(newClient(p.cfg, w).send, p.red)
+	return scrubbed(newClient(p.client, w).send, p.red)
 }
 
 // agent is what the agent needs of the configuration: its model, its
@@ -83,7 +83,7 @@ func (c *config) agent() agentOptions {
 		trimTarget: c.ContextTrimTarget, keepGroups: c.ContextKeepGroups,
 		compactMode: c.CompactMode, autoCompactPercent: c.AutoCompactPercent,
 		tools: c.EnableFunctions, showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,
-		spillDir: c.ToolOutputDir, now: c.now, silentCut: mayCutSilently(c.Provider, isLocal(c)),
+		spillDir: c.ToolOutputDir, now: c.now, silentCut: mayCutSilently(c.Provider, isLocal(c.baseURL())),
 		sandbox: sandboxStatus(c.Sandbox, c.SandboxNetwork), window: c.window(),
 		start: startFacts{version: c.version, provider: c.Provider, model: c.Model,
 			maxToolRounds: c.MaxToolCallDepth, outputMaxChars: c.ToolOutputMaxChars},

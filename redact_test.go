@@ -189,7 +189,7 @@ func TestProviderEchoRedacted(t *testing.T) {
 	cfg := secretConfig()
 	f := newFakeProvider(t, fail(401, `{"error":{"message":"Incorrect API key provided: sk-live-SECRETKEY123. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
 	cfg.BaseURL, cfg.Timeout = f.url(), 5*time.Second
-	c := newClient(cfg, &bytes.Buffer{})
+	c := newClient(cfg.client(), &bytes.Buffer{})
 	_, err := scrubbed(c.send, cfg.redactor())(context.Background(), chatRequest{}, streamSink{})
 	var stderr bytes.Buffer
 	exitCode(context.Background(), err, cfg.failures(cfg.redactor()), &stderr)
