@@ -83,7 +83,7 @@ func TestHostileRepoUnderAllow(t *testing.T) {
 	f.Close()
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("y"), 0o600)
 	t.Chdir(ws)
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	for _, cmd := range []string{"git status", "git diff", "cat .git/config"} {
 		args, _ := json.Marshal(map[string]any{"shell_command": cmd})
 		got := tb.call(context.Background(), call("c", "execute_shell_command", string(args))).Content

@@ -553,7 +553,7 @@ func runCacheSession(t testing.TB, anthropic bool, budgetTokens int, env map[str
 	var events, diag bytes.Buffer
 	ev := newEvents(formatJSON, &events, time.Now)
 	win := modelWindow{budget: budgetFor(budgetTokens, cfg.Model, windowOf(cfg.Model), "the table")}
-	a := newAgent(cfg.agent(), cfg.redactor(), newClient(cfg.client(), io.Discard).send, win, newToolbox(cfg, io.Discard, nil, []tool{runCheck}),
+	a := newAgent(cfg.agent(), cfg.redactor(), newClient(cfg.client(), io.Discard).send, win, newToolbox(cfg.toolbox(), cfg.redactor(), io.Discard, nil, []tool{runCheck}),
 		agentIO{answer: io.Discard, raw: true, diag: &diag, ev: ev})
 	h := []message{{Role: "system", Content: fillRole(cfg.roles(), builtinRoles[roleDefault])}}
 	for q := range script {

@@ -15,6 +15,7 @@ import (
 type parts struct {
 	red     *redactor // the run's secrets: everything written or kept passes through it
 	client  clientOptions
+	tools   toolboxOptions
 	agent   agentOptions
 	session sessionOptions
 	render  renderOptions
@@ -23,17 +24,14 @@ type parts struct {
 	// (windows.json under the user's cache directory) and the run's clock.
 	cacheDir string
 	now      func() time.Time
-	// cfg is for the toolbox until it takes options of its own
-	// (toolboxOptions); nothing else reads it.
-	cfg *config
 }
 
 // newParts builds every part's options from cfg, once; configDir is the
 // edge's (where mcp.json is looked for).
 func newParts(cfg *config, configDir string) parts {
 	red := cfg.redactor()
-	return parts{red: red, client: cfg.client(), agent: cfg.agent(), session: cfg.session(red), render: cfg.render(), mcp: cfg.mcp(configDir),
-		cacheDir: cfg.cacheDir, now: cfg.now, cfg: cfg}
+	return parts{red: red, client: cfg.client(), tools: cfg.toolbox(), agent: cfg.agent(), session: cfg.session(red),
+		render: cfg.render(), mcp: cfg.mcp(configDir, red), cacheDir: cfg.cacheDir, now: cfg.now}
 }
 
 // window resolves the model's window for a session: the cache, then the
@@ -58,7 +56,7 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 	}
 	var tb *toolbox
 	if p.agent.tools {
-		tb = newToolbox(p.cfg, &termWriter{w: o.preview}, o.ask, hub.tools())
+		tb = newToolbox(p.tools, p.red, &termWriter{w: o.preview}, o.ask, hub.tools())
 		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
 	}
 	a := newAgent(p.agent, p.red, scrubbed(c.send, p.red), win, tb, o)
@@ -102,9 +100,9 @@ func (c *config) window() windowQuery {
 func (c *config) session(red *redactor) sessionOptions {
 	return sessionOptions{
 		chatDir: c.ChatHistoryDir, maxSavedChats: c.MaxSavedChats, interactiveRound: c.InteractiveRound,
-		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, maxTokens: c.MaxTokens, autoApprove: c.ToolApproval == "auto",
-		tools: c.EnableFunctions, mcp: c.EnableMCP, outputFormat: c.OutputFormat, defaultRole: c.DefaultRole,
-		homeDir: c.homeDir, workDir: c.workDir, environ: c.environ, roles: c.roles(), failures: c.failures(red),
+		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, tools: c.EnableFunctions, mcp: c.EnableMCP,
+		outputFormat: c.OutputFormat, defaultRole: c.DefaultRole, homeDir: c.homeDir,
+		shell: c.shell(), roles: c.roles(), failures: c.failures(red),
 	}
 }
 

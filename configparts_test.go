@@ -39,7 +39,7 @@ func TestPartsCarryTheSettings(t *testing.T) {
 		{"session.start", a.start, startFacts{version: cfg.version, provider: "ollama", model: "qwen3:8b", maxToolRounds: 3, outputMaxChars: 9000}},
 		{"CHAT_HISTORY_DIR", s.chatDir, "/chats"}, {"MAX_SAVED_CHATS", s.maxSavedChats, 4},
 		{"INTERACTIVE_ROUND", s.interactiveRound, 7}, {"CONTEXT_TRIM_TARGET (session)", s.trimTarget, 0.4},
-		{"MAX_HISTORY", s.maxHistory, 33}, {"MAX_TOKENS (session)", s.maxTokens, 777}, {"TOOL_APPROVAL", s.autoApprove, true},
+		{"MAX_HISTORY", s.maxHistory, 33}, {"MAX_TOKENS (shell)", s.shell.maxTokens, 777}, {"TOOL_APPROVAL", s.shell.approval, "auto"},
 		{"ENABLE_FUNCTIONS (session)", s.tools, false}, {"ENABLE_MCP", s.mcp, true}, {"OUTPUT_FORMAT", s.outputFormat, "json"},
 		{"DEFAULT_ROLE", s.defaultRole, "pirate"}, {"EXIT_ON_DEPTH_LIMIT", s.failures.depthFails, false},
 		{"TIMEOUT", s.failures.hints.timeout, 17 * time.Second}, {"PROVIDER (hints)", s.failures.hints.provider, "ollama"},
@@ -60,8 +60,8 @@ func TestFailuresHideTheKey(t *testing.T) {
 	t.Parallel()
 	cfg := secretConfig()
 	f := cfg.failures(cfg.redactor())
-	if got := f.text(errors.New("rejected sk-live-SECRETKEY123\x1b[2J")); strings.Contains(got, "SECRETKEY") || strings.Contains(got, "\x1b") {
-		t.Errorf("failures.text = %q, want the key and the escape hidden", got)
+	if got := f.red.errorText(errors.New("rejected sk-live-SECRETKEY123\x1b[2J")); strings.Contains(got, "SECRETKEY") || strings.Contains(got, "\x1b") {
+		t.Errorf("errorText = %q, want the key and the escape hidden", got)
 	}
 	for _, fails := range []bool{true, false} {
 		f.depthFails = fails

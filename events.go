@@ -679,7 +679,7 @@ func (e *events) failed(ctx context.Context, err error, f failures, code int) {
 	case ctx.Err() != nil:
 		e.fail("interrupted", "interrupted", "", code)
 	default:
-		e.fail(errorKind(err), f.text(err), errorHint(err, f.hints, false), code)
+		e.fail(errorKind(err), f.red.errorText(err), errorHint(err, f.hints, false), code)
 	}
 }
 

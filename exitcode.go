@@ -33,10 +33,6 @@ type failures struct {
 	depthFails bool
 }
 
-// text is err as printed to a person: secrets replaced, controls shown
-// visibly.
-func (f failures) text(err error) string { return sanitize(f.red.text(err.Error())) }
-
 // exitCode reports err once on stderr and maps it to the exit code.
 func exitCode(ctx context.Context, err error, f failures, stderr io.Writer) int {
 	switch {
@@ -51,7 +47,7 @@ func exitCode(ctx context.Context, err error, f failures, stderr io.Writer) int 
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "yaicli: %s\n", f.text(err))
+	fmt.Fprintf(stderr, "yaicli: %s\n", f.red.errorText(err))
 	if h := errorHint(err, f.hints, false); h != "" {
 		fmt.Fprintf(stderr, "  hint: %s\n", h)
 	}

@@ -438,7 +438,7 @@ func (in *invocation) ask(ctx context.Context) int {
 	runCtx, stop := in.e.interrupts(ctx)
 	defer stop()
 	if o.shell {
-		return runShellMode(runCtx, in.e, cfg, in.p.sendVia(in.stderr), in.p.session.failures, prompt, in.stdin, in.stdout, in.stderr)
+		return in.shellMode(runCtx, prompt)
 	}
 	var hub *mcpHub
 	if in.p.session.mcp && in.p.session.tools && !o.code {
@@ -453,6 +453,17 @@ func (in *invocation) ask(ctx context.Context) int {
 		return runREPL(ctx, in.e, st, strings.Join(o.prompt, " "), system, in.stdin, in.stdout, in.stderr)
 	}
 	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
+}
+
+// shellMode is -s/--shell: the model's command for task, shown, confirmed
+// and run in the person's shell (runShellMode); its exit code is the run's.
+func (in *invocation) shellMode(ctx context.Context, task string) int {
+	o := in.p.session.shell
+	cmd, err := generateCommand(ctx, o, fillRole(in.p.session.roles, mustRole(roleShell)), in.p.sendVia(in.stderr), task)
+	if err != nil {
+		return exitCode(ctx, err, in.p.session.failures, in.stderr)
+	}
+	return runShellMode(ctx, in.e, o, cmd, in.stdin, in.stdout, in.stderr)
 }
 
 // prompt is a one-shot run's question: piped stdin and the words, with the

@@ -131,7 +131,7 @@ func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) 
 	os.WriteFile(path, b, 0o600)
 	cfg, _ := load(t, "", nil, map[string]string{"MCP_TIMEOUT": timeout})
 	var warn strings.Builder
-	o := cfg.mcp("")
+	o := cfg.mcp("", cfg.redactor())
 	o.path = path
 	hub, err := startMCP(t.Context(), o, &warn, false)
 	if err != nil {
@@ -252,7 +252,7 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	}, "60")
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
 	var preview strings.Builder
-	tb := newToolbox(cfg, &preview, nil, hub.tools())
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &preview, nil, hub.tools())
 	msg := strings.Repeat("0123456789", 20000) + "THE-END"
 	args, _ := json.Marshal(map[string]string{"message": msg})
 	m := tb.call(t.Context(), call("c1", "mcp__everything__echo", string(args)))
@@ -274,7 +274,7 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	// model's result is the same either way.
 	cfg, _ = load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "SHOW_MCP_OUTPUT": "true"})
 	var shown strings.Builder
-	tb = newToolbox(cfg, &shown, nil, hub.tools())
+	tb = newToolbox(cfg.toolbox(), cfg.redactor(), &shown, nil, hub.tools())
 	m2 := tb.call(t.Context(), call("c1", "mcp__everything__echo", string(args)))
 	if got := shown.String(); !strings.Contains(got, `"content":"Echo: 0123456789`) || !strings.HasSuffix(got, " lines · full output: "+m2.clip.onDisk()+"\n") {
 		t.Errorf("preview with SHOW_MCP_OUTPUT=true, want the result's head and the spill file:\n%.600s", got)

@@ -55,21 +55,18 @@ type session struct {
 // sessionOptions is what a session (and a one-shot run) needs of the
 // configuration beside its agent's, built once in run (config.session).
 type sessionOptions struct {
-	chatDir          string  // CHAT_HISTORY_DIR: where saved chats are kept
-	maxSavedChats    int     // MAX_SAVED_CHATS
-	interactiveRound int     // INTERACTIVE_ROUND: turn groups kept whole between turns (keptRounds)
-	trimTarget       float64 // CONTEXT_TRIM_TARGET: the share of them kept past that
-	maxHistory       int     // MAX_HISTORY: prompts remembered for the line editor
-	maxTokens        int     // MAX_TOKENS, for exec mode's command
-	autoApprove      bool    // TOOL_APPROVAL=auto: exec mode runs its commands without asking
-	tools, mcp       bool    // ENABLE_FUNCTIONS, ENABLE_MCP
-	outputFormat     string  // OUTPUT_FORMAT: text, json or stream-json
-	defaultRole      string  // DEFAULT_ROLE
-	homeDir          string  // what ~ in a typed path means
-	workDir          string  // where !cmd and exec mode's commands run
-	environ          []string
-	roles            roleFacts // what a role prompt's {_os} and {_shell} are
-	failures         failures  // how a failed turn is told
+	chatDir          string       // CHAT_HISTORY_DIR: where saved chats are kept
+	maxSavedChats    int          // MAX_SAVED_CHATS
+	interactiveRound int          // INTERACTIVE_ROUND: turn groups kept whole between turns (keptRounds)
+	trimTarget       float64      // CONTEXT_TRIM_TARGET: the share of them kept past that
+	maxHistory       int          // MAX_HISTORY: prompts remembered for the line editor
+	tools, mcp       bool         // ENABLE_FUNCTIONS, ENABLE_MCP
+	outputFormat     string       // OUTPUT_FORMAT: text, json or stream-json
+	defaultRole      string       // DEFAULT_ROLE
+	homeDir          string       // what ~ in a typed path means
+	shell            shellOptions // exec mode's commands and !cmd (shellmode.go)
+	roles            roleFacts    // what a role prompt's {_os} and {_shell} are
+	failures         failures     // how a failed turn is told
 }
 
 // newSession starts a conversation run by a, whose command output goes to
@@ -292,7 +289,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
 	default:
-		fmt.Fprintf(s.errw, "yaicli: %s\n", s.o.failures.text(err))
+		fmt.Fprintf(s.errw, "yaicli: %s\n", s.red.errorText(err))
 		if h := errorHint(err, s.o.failures.hints, true); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
@@ -391,13 +388,13 @@ func (s *session) warnAttached() {
 // execTask is exec mode: one shell command for the task, confirmed before
 // it runs (without a terminal, printed and run only with --yes).
 func (s *session) execTask(ctx context.Context, task string) {
-	cmd, err := generateCommand(ctx, s.o.roles, s.o.maxTokens, s.agent.sendAside, task)
+	cmd, err := generateCommand(ctx, s.o.shell, fillRole(s.o.roles, mustRole(roleShell)), s.agent.sendAside, task)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
 	switch {
-	case s.o.autoApprove:
+	case s.o.shell.approval == "auto":
 		fmt.Fprintln(s.out, cmd)
 	case s.confirm == nil:
 		fmt.Fprintln(s.out, cmd)
@@ -410,7 +407,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			return
 		}
 	}
-	if code := runInShell(ctx, s.o.environ, s.o.workDir, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(ctx, s.o.shell, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -772,7 +769,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.o.environ, s.o.workDir, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(turnCtx, s.o.shell, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

@@ -82,7 +82,7 @@ func runFenced(t *testing.T, cfg *config, command string, fenced bool) fencedRun
 		ctx = withAsked(ctx)
 	}
 	cl := newClipper(0, nil)
-	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
+	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
 		t.Fatalf("runShell(%q): %v", command, err)
 	}
 	text := cl.finish().modelText()
@@ -150,6 +150,49 @@ func TestSandboxAttacks(t *testing.T) {
 			os.Remove(filepath.Join(cfg.workDir, "keys"))
 			os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
 		})
+	}
+}
+
+// TestFenceKeepsOutOwnPlaces: a fenced command reads none of yaicli's own
+// places, listed once by config.toolbox (ownPlaces): its configuration,
+// the permissions file, the audit log, a saved chat and MCP_CONFIG, here
+// all in the workspace, which it otherwise reads and writes; unfenced it
+// reads each (so the test can fail). The fs tools ask before reading the
+// first four.
+func TestFenceKeepsOutOwnPlaces(t *testing.T) {
+	cfg := sandboxHome(t)
+	in := func(rel string) string { return filepath.Join(cfg.workDir, "yai", rel) }
+	cfg.configPath, cfg.ToolPermissionsFile, cfg.ToolAuditLog = in("conf/config.ini"), in("perms.json"), in("audit.log")
+	cfg.ChatHistoryDir, cfg.MCPConfig = in("chats"), in("servers.json")
+	perm := newPermissions(cfg.toolbox().perms, cfg.redactor(), func(w string) { t.Error(w) })
+	places := []struct {
+		name, path string
+		asked      bool
+	}{
+		{"config", cfg.configPath, true}, {"permissions file", cfg.ToolPermissionsFile, true}, {"audit log", cfg.ToolAuditLog, true},
+		{"saved chat", filepath.Join(cfg.ChatHistoryDir, "chat.json"), true}, {"MCP_CONFIG", cfg.MCPConfig, true},
+	}
+	for _, p := range places {
+		if err := os.MkdirAll(filepath.Dir(p.path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p.path, []byte("OWN-PLACE-BYTES\n"), 0o600)
+		if got := runFenced(t, cfg, "cat "+p.path, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+			t.Errorf("fenced cat of the %s (%s) printed %q", p.name, p.path, got.Output)
+		}
+		if got := runFenced(t, cfg, "cat "+p.path, false); !strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+			t.Errorf("unfenced cat of the %s printed %q: the place is not there", p.name, got.Output)
+		}
+		if rc := perm.classify(p.path); p.asked && (rc.free || rc.sensitive == "") {
+			t.Errorf("classify(%s) = free %v, sensitive %q: the fs tools would read the %s unasked", p.path, rc.free, rc.sensitive, p.name)
+		}
+	}
+	// A place given as "~/…" is the same place for the fence as for the fs tools.
+	cfg.ToolAuditLog = "~/audit-in-home.log"
+	inHome := filepath.Join(cfg.homeDir, "audit-in-home.log")
+	os.WriteFile(inHome, []byte("OWN-PLACE-BYTES\n"), 0o600)
+	if got := runFenced(t, cfg, "cat "+inHome, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+		t.Errorf("TOOL_AUDIT_LOG=~/audit-in-home.log: a fenced cat of %s printed %q", inHome, got.Output)
 	}
 }
 
@@ -270,7 +313,7 @@ func TestEveryDescendantEnds(t *testing.T) {
 					out.cancel = cancel
 				}
 				cmd := strings.Replace(c.cmd, "1000.%d", marker, 1)
-				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), out); err != nil {
+				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), out); err != nil {
 					t.Fatal(err)
 				}
 				if left := leftWith(marker); len(left) > 0 {
@@ -324,7 +367,7 @@ func TestKeyNotInEnvironBlock(t *testing.T) {
 // server's env names it.
 func TestChildrenGetNoProviderKey(t *testing.T) {
 	cfg := sandboxHome(t)
-	environ := append(cfg.shellEnv(), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
+	environ := append(cfg.redactor().childEnv(cfg.environ, nil), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
 	cases := []struct {
 		name string
 		keep map[string]string
@@ -334,7 +377,7 @@ func TestChildrenGetNoProviderKey(t *testing.T) {
 		{"mcp naming GEMINI_API_KEY", map[string]string{"GEMINI_API_KEY": "g-other"}, []string{"GEMINI_API_KEY"}},
 	}
 	for _, c := range cases {
-		got := strings.Join(cfg.childEnv(environ, c.keep), "\n")
+		got := strings.Join(cfg.redactor().childEnv(environ, c.keep), "\n")
 		for _, v := range providerKeyVars() {
 			if strings.Contains(got, "\n"+v+"=") && !slices.Contains(c.want, v) {
 				t.Errorf("%s: child environment holds %s", c.name, v)
@@ -367,11 +410,11 @@ func TestSandboxFallback(t *testing.T) {
 		mode    string
 		refused bool
 	}{{"auto", false}, {"strict", true}, {"off", false}} {
-		s := newSandbox(cfg, self)
+		s := newSandbox(cfg.toolbox().fence, self)
 		s.mode, s.abi = tc.mode, 0
 		st := s.start(context.Background())
 		var out strings.Builder
-		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.shellEnv(), st, &out)
+		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), st, &out)
 		if refused := err != nil; refused != tc.refused || st.fence != nil {
 			t.Errorf("SANDBOX=%s without Landlock: err %v, fence %v; want refused %v and no fence", tc.mode, err, st.fence, tc.refused)
 		}
@@ -418,8 +461,7 @@ func TestSandboxWidened(t *testing.T) {
 // BenchmarkSandboxSpec is the work yaicli does before each fenced command:
 // reading the tree to grant it child by child around the denied places.
 func BenchmarkSandboxSpec(b *testing.B) {
-	cfg := &config{Sandbox: "auto", homeDir: os.Getenv("HOME"), workDir: ".", ChatHistoryDir: "/nonexistent/chats", environ: os.Environ()}
-	s := newSandbox(cfg, "")
+	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
 	for b.Loop() {
 		s.spec()
 	}
