@@ -46,6 +46,7 @@ type simTotals struct {
 	requests, prompt, cached, written int
 	breaks                            int // requests whose prompt was not the last one's with more appended
 	resent                            int // tokens sent before, not read from the cache: what reductions cost
+	leadChanges                       int // requests whose tools or system prompt differ from the first request's
 	misses                            int // requests that appended to the last one but did not read all of it
 	keys                              map[string]bool
 }
@@ -63,6 +64,7 @@ type cacheSim struct {
 	now        time.Time
 	entries    map[[32]byte]time.Time // a cached prefix's end -> when it expires
 	seen       map[[32]byte]bool      // every block's text sent so far
+	lead       [32]byte               // the first request's tools and system prompt, chained
 	prev       [][32]byte             // the last request's message units
 	lastPrompt int                    // the last request's prompt tokens
 	tot        simTotals
@@ -148,6 +150,7 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","message":%q}}`, reject)
 		return
 	}
+	s.checkLead(units, msgs)
 	broke, at := s.countBreak(units[msgs:])
 	var u usage
 	if s.anthropic {
@@ -184,6 +187,21 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, simAnthropicReply(s.script, q, round, u))
 	} else {
 		io.WriteString(w, simOpenAIReply(s.script, q, round, u))
+	}
+}
+
+// checkLead counts a request whose tools and system prompt (units before
+// the messages; on OpenAI's wire the first message too) are not the first
+// request's: they open every request, and a change rewrites the cache.
+func (s *cacheSim) checkLead(units []simUnit, msgs int) {
+	if !s.anthropic {
+		msgs++
+	}
+	lead := units[min(msgs, len(units))-1].hash
+	if s.tot.requests == 0 {
+		s.lead = lead
+	} else if lead != s.lead {
+		s.tot.leadChanges++
 	}
 }
 
@@ -748,6 +766,7 @@ func cacheTargets(row cacheRow) (saved, cached float64) {
 // cached and written tokens are the provider's, every request that only
 // appends to the last one reads all of the last one from the cache (the
 // breakpoints slide with the conversation, past a round of 24 blocks),
+// the tools and the system prompt are the first request's in every one,
 // OpenAI gets one prompt_cache_key, and the figures reach cacheTargets:
 // at the default budget and at 40k, where the ladder reduces (ladder.go).
 // Each run's reductions are printed.
@@ -771,6 +790,9 @@ func TestPromptCacheSession(t *testing.T) {
 			t.Errorf("%s saved %.1f%% of the input cost, want >= %.0f%%", row.name, 100*got.saved(true), 100*saved)
 		case !row.anthropic && got.share() < cached:
 			t.Errorf("%s cached %.1f%% of the prompt tokens, want >= %.0f%%", row.name, 100*got.share(), 100*cached)
+		}
+		if got.sim.leadChanges > 0 {
+			t.Errorf("%s: %d requests changed the tools or the system prompt", row.name, got.sim.leadChanges)
 		}
 		if !row.anthropic && len(got.sim.keys) != 1 {
 			t.Errorf("%s: %d distinct prompt_cache_key values in one session, want 1", row.name, len(got.sim.keys))
