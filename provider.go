@@ -101,7 +101,7 @@ type wireFormat interface {
 // wireFor picks the wire format of a provider.
 func wireFor(cfg *config) wireFormat {
 	if cfg.Provider == "anthropic" {
-		return anthropicWire{provider: cfg.Provider}
+		return anthropicWire{provider: cfg.Provider, sent: &sentBlocks{}}
 	}
 	if usesOllamaNative(cfg) {
 		return ollamaWire{provider: cfg.Provider}
