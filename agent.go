@@ -94,13 +94,13 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 	}
 	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
 	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
-	c := newClient(cfg, o.preview)
+	c := newClient(cfg.client(), o.preview)
 	if o.ev.on() {
 		c.retried = o.ev.retry
 	}
 	var tb *toolbox
 	if cfg.EnableFunctions {
-		tb = newToolbox(cfg, &termWriter{w: o.preview}, o.ask, hub.tools())
+		tb = newToolbox(cfg.toolbox(), cfg.redactor(), &termWriter{w: o.preview}, o.ask, hub.tools())
 		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
 	}
 	a := newAgent(cfg, scrubbed(c.send, cfg.redactor()), win, tb, o)
@@ -114,7 +114,7 @@ func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
 // sendVia is the send function of a new HTTP client for cfg, which says
 // on w when it retries; the key is scrubbed from the provider's errors.
 func sendVia(cfg *config, w io.Writer) sendFunc {
-	return scrubbed(newClient(cfg, w).send, cfg.redactor())
+	return scrubbed(newClient(cfg.client(), w).send, cfg.redactor())
 }
 
 // sendAside sends a request outside the conversation (exec mode's
@@ -643,7 +643,7 @@ func (e *healError) Unwrap() error { return e.last }
 // conversation instead of rejecting it: Ollama and LM Studio do, and so may
 // any server of ours on this machine or the local network.
 func mayCutSilently(cfg *config) bool {
-	return cfg.Provider == "ollama" || cfg.Provider == "lmstudio" || isLocal(cfg)
+	return cfg.Provider == "ollama" || cfg.Provider == "lmstudio" || isLocal(cfg.baseURL())
 }
 
 // toolsFor is the tools to offer with h: none when the model takes none

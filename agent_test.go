@@ -438,7 +438,7 @@ func scriptedAgent(t *testing.T, script *scriptedSend, tools []tool, budgetToken
 	cfg, _ := load(t, "", nil, env)
 	var tb *toolbox
 	if tools != nil {
-		tb = newToolbox(cfg, diag, nil, tools)
+		tb = newToolbox(cfg.toolbox(), cfg.redactor(), diag, nil, tools)
 	}
 	win := modelWindow{budget: budget{tokens: budgetTokens, source: "CONTEXT_BUDGET_TOKENS"}}
 	return newAgent(cfg, script.send, win, tb, agentIO{answer: io.Discard, raw: true, diag: diag})

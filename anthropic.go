@@ -37,26 +37,26 @@ func (anthropicWire) auth(h http.Header, key string) {
 var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
 
 // body builds a Messages request; EXTRA_BODY and EXCLUDE_PARAMS apply last.
-func (w anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
+func (w anthropicWire) body(o clientOptions, req chatRequest) ([]byte, error) {
 	system, msgs := anthropicMessages(req.Messages)
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = 1024 // the API requires it
 	}
-	b := map[string]any{"model": cfg.Model, "messages": msgs, "max_tokens": maxTokens, "stream": cfg.Stream}
+	b := map[string]any{"model": o.model, "messages": msgs, "max_tokens": maxTokens, "stream": o.stream}
 	if system != "" {
 		b["system"] = system
 	}
-	if budget, ok := anthropicThinking(cfg); ok {
+	if budget, ok := anthropicThinking(o.sampling, o.reasoningEffort); ok {
 		b["thinking"] = map[string]any{"type": "enabled", "budget_tokens": budget}
 		b["max_tokens"] = max(maxTokens, budget+1024) // thinking counts against max_tokens, which must exceed it
 	} else {
-		b["temperature"] = cfg.Temperature // with thinking, only the default is allowed
-		if cfg.TopP != 1 {
-			b["top_p"] = cfg.TopP
+		b["temperature"] = o.temperature // with thinking, only the default is allowed
+		if o.topP != 1 {
+			b["top_p"] = o.topP
 		}
-		if cfg.TopK != nil { // nor top_k
-			b["top_k"] = *cfg.TopK
+		if o.TopK != nil { // nor top_k
+			b["top_k"] = *o.TopK
 		}
 	}
 	if len(req.Tools) > 0 {
@@ -66,8 +66,8 @@ func (w anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 		}
 		b["tools"] = tools
 	}
-	cacheBreakpoints(cfg, b, msgs, w.sent.changedAt(msgs))
-	return json.Marshal(finishBody(cfg, b))
+	cacheBreakpoints(o.sampling, b, msgs, w.sent.changedAt(msgs))
+	return json.Marshal(finishBody(o, b))
 }
 
 // maxBreakpoints is how many blocks of one request may carry
@@ -75,9 +75,9 @@ func (w anthropicWire) body(cfg *config, req chatRequest) ([]byte, error) {
 const maxBreakpoints = 4
 
 // cacheMark is the cache_control of a breakpoint, with PROMPT_CACHE_TTL.
-func cacheMark(cfg *config) map[string]any {
+func cacheMark(ttl string) map[string]any {
 	m := map[string]any{"type": "ephemeral"}
-	if cfg.CacheTTL == "1h" {
+	if ttl == "1h" {
 		m["ttl"] = "1h"
 	}
 	return m
@@ -93,18 +93,18 @@ func cacheMark(cfg *config) map[string]any {
 // it takes the place of the deepest message mark: this request reads
 // what the earlier ones wrote up to there, which the other marks, 20
 // blocks' look-back from the newest blocks, may not reach.
-func cacheBreakpoints(cfg *config, b map[string]any, msgs []anthropicMessage, changed int) {
-	if !cfg.PromptCache {
+func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage, changed int) {
+	if !s.PromptCache {
 		return
 	}
 	used := 0
 	_, hasSystem := b["system"].(string)
 	if tools, ok := b["tools"].([]map[string]any); ok && len(tools) > 0 && !hasSystem {
-		tools[len(tools)-1]["cache_control"] = cacheMark(cfg)
+		tools[len(tools)-1]["cache_control"] = cacheMark(s.CacheTTL)
 		used++
 	}
 	if system, ok := b["system"].(string); ok {
-		b["system"] = []any{map[string]any{"type": "text", "text": system, "cache_control": cacheMark(cfg)}}
+		b["system"] = []any{map[string]any{"type": "text", "text": system, "cache_control": cacheMark(s.CacheTTL)}}
 		used++
 	}
 	marks := messageBreakpoints(msgs, maxBreakpoints-used)
@@ -115,7 +115,7 @@ func cacheBreakpoints(cfg *config, b map[string]any, msgs []anthropicMessage, ch
 		marks = append(marks, at)
 	}
 	for _, blk := range marks {
-		blk["cache_control"] = cacheMark(cfg)
+		blk["cache_control"] = cacheMark(s.CacheTTL)
 	}
 }
 

@@ -257,7 +257,7 @@ func TestCacheBreakpoints(t *testing.T) {
 				env[k] = v
 			}
 			cfg, _ := load(t, "", env, nil)
-			body, err := anthropicWire{}.body(cfg, chatRequest{Messages: c.h, Tools: c.tools})
+			body, err := anthropicWire{}.body(cfg.client(), chatRequest{Messages: c.h, Tools: c.tools})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -290,7 +290,7 @@ func TestCacheBreakpointAtChange(t *testing.T) {
 	}
 	w := anthropicWire{sent: &sentBlocks{}}
 	mark := func(h []message) string {
-		body, err := w.body(cfg, chatRequest{Messages: h})
+		body, err := w.body(cfg.client(), chatRequest{Messages: h})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +298,7 @@ func TestCacheBreakpointAtChange(t *testing.T) {
 		return strings.Join(marks, " ")
 	}
 	grown := append(append([]message{}, h...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
-	stateless, _ := marksOf(t, must(anthropicWire{}.body(cfg, chatRequest{Messages: grown})))
+	stateless, _ := marksOf(t, must(anthropicWire{}.body(cfg.client(), chatRequest{Messages: grown})))
 	if mark(h); mark(grown) != strings.Join(stateless, " ") {
 		t.Errorf("a request that only appends is marked otherwise than without the memory")
 	}
@@ -338,7 +338,7 @@ func TestCacheBreakpointsProperties(t *testing.T) {
 		if r.Intn(2) == 0 {
 			tools = []toolSpec{{Type: "function", Function: toolFunction{Name: "x", Parameters: json.RawMessage(`{}`)}}}
 		}
-		body, _ := w.body(cfg, chatRequest{Messages: h, Tools: tools})
+		body, _ := w.body(cfg.client(), chatRequest{Messages: h, Tools: tools})
 		marks, _ := marksOf(t, body)
 		_, msgs := anthropicMessages(h)
 		last := fmt.Sprintf("m%db%d:", len(msgs)-1, len(msgs[len(msgs)-1].Content)-1)
@@ -360,7 +360,7 @@ func TestOpenRouterAnthropicParts(t *testing.T) {
 		want         int
 	}{{"anthropic/claude-sonnet-4.5", "auto", 3}, {"openai/gpt-4.1", "auto", 0}, {"anthropic/claude-sonnet-4.5", "off", 0}} {
 		cfg, _ := load(t, "", map[string]string{"YAI_PROVIDER": "openrouter", "YAI_MODEL": c.model, "YAI_PROMPT_CACHE": c.cache}, nil)
-		body, _ := openaiWire{provider: "openrouter"}.body(cfg, chatRequest{Messages: h})
+		body, _ := openaiWire{provider: "openrouter"}.body(cfg.client(), chatRequest{Messages: h})
 		var req struct {
 			Messages []struct {
 				Role       string

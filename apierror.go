@@ -239,8 +239,8 @@ func retryable(err error, local bool) (string, time.Duration, bool) {
 
 // isLocal reports a server on this machine or the local network, whose
 // 500s are its own deterministic answer rather than a passing failure.
-func isLocal(cfg *config) bool {
-	u, err := url.Parse(cfg.baseURL())
+func isLocal(baseURL string) bool {
+	u, err := url.Parse(baseURL)
 	if err != nil {
 		return false
 	}

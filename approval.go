@@ -95,10 +95,10 @@ func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any
 	var rows, subject []string
 	a := approval{tool: tool, question: "Allow " + tool + "?"}
 	plans := map[string]readCheck{}
-	args[readsKey] = judged{files: plans, red: tb.cfg.redactor()}
+	args[readsKey] = judged{files: plans, red: tb.red}
 	for _, p := range paths {
 		rc := tb.perm.classify(p)
-		plans[p], plans[expandHome(p, tb.cfg.homeDir)] = rc, rc
+		plans[p], plans[expandHome(p, tb.o.homeDir)] = rc, rc
 		if rc.free {
 			continue
 		}
@@ -149,12 +149,11 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	if !need {
 		return ""
 	}
-	cfg := tb.cfg
 	decided := func(answer, reason string) {
 		tb.decision, tb.told = reason, ""
 		tb.asked = reason == "asked" && answer != "no" && answer != "refused" // SANDBOX=auto leaves what the person saw unfenced
-		tb.ev.approval(tb.callID, a.tool, cfg.redactor().text(a.subject), answer, reason)
-		if w := tb.perm.audit(tb.now(), cfg.redactor(), auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
+		tb.ev.approval(tb.callID, a.tool, tb.red.text(a.subject), answer, reason)
+		if w := tb.perm.audit(tb.now(), tb.red, auditEntry{Tool: a.tool, Command: a.subject, Answer: answer, Reason: reason}); w != "" {
 			fmt.Fprintln(tb.preview, w)
 		}
 	}
@@ -168,13 +167,13 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 		rules = append(rules, r.String())
 	}
 	switch {
-	case cfg.ToolApproval == "auto":
+	case tb.o.approval == "auto":
 		decided("yes", "TOOL_APPROVAL=auto")
 		return ""
 	case shell && len(rules) > 0:
 		decided("yes", "TOOL_ALLOW "+strings.Join(rules, ", "))
 		return ""
-	case cfg.ToolApproval == "deny":
+	case tb.o.approval == "deny":
 		decided("refused", "TOOL_APPROVAL=deny")
 		tb.told = fmt.Sprintf("%s not run%s: TOOL_APPROVAL=deny; TOOL_APPROVAL=ask or %s allows it", t.name, a.whatText(), a.unasked)
 		return fmt.Sprintf("%s was refused%s: TOOL_APPROVAL=deny; the person can allow it with TOOL_APPROVAL=ask or %s", t.name, a.whatText(), a.unasked)

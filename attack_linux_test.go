@@ -22,7 +22,7 @@ import (
 // fail.
 func TestSandboxSocketsBesideTCP(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3 here")
+		skipWithout(t, "python3", "no python3 here")
 	}
 	cfg := sandboxHome(t)
 	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
@@ -62,7 +62,7 @@ func TestSandboxSocketsBesideTCP(t *testing.T) {
 // hold is the fence: nothing written outside the workspace, no key read.
 func TestHostileRepoUnderAllow(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git here")
+		skipWithout(t, "git", "no git here")
 	}
 	cfg := sandboxHome(t)
 	cfg.ToolApproval, cfg.ToolAllow = "deny", []string{"git status", "ls", "cat", "git diff"}
@@ -83,7 +83,7 @@ func TestHostileRepoUnderAllow(t *testing.T) {
 	f.Close()
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("y"), 0o600)
 	t.Chdir(ws)
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	for _, cmd := range []string{"git status", "git diff", "cat .git/config"} {
 		args, _ := json.Marshal(map[string]any{"shell_command": cmd})
 		got := tb.call(context.Background(), call("c", "execute_shell_command", string(args))).Content

@@ -32,6 +32,26 @@ var parts = []part{
 		"width.go:lsb8", "width.go:msb8", "width.go:printable8", "width.go:runeWidth", "width.go:stringWidth",
 		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo",
 	}},
+	{"the provider client", []string{"provider.go", "openaiwire.go", "anthropic.go", "ollamawire.go", "apierror.go", "ssefast.go"}, []string{
+		// (its settings come as clientOptions) the conversation it sends and the answer it builds
+		"conversation.go:.Arguments", "conversation.go:.Content", "conversation.go:.Data", "conversation.go:.Description",
+		"conversation.go:.Function", "conversation.go:.ID", "conversation.go:.Name", "conversation.go:.Parameters",
+		"conversation.go:.Role", "conversation.go:.Signature", "conversation.go:.Thinking", "conversation.go:.ToolCallID",
+		"conversation.go:.ToolCalls", "conversation.go:.Type", "conversation.go:.data", "conversation.go:.images",
+		"conversation.go:.mediaType", "conversation.go:.reasoning", "conversation.go:.thinking", "conversation.go:.url",
+		"conversation.go:functionCall", "conversation.go:imagePart", "conversation.go:message", "conversation.go:thinkingBlock",
+		"conversation.go:toolCall", "conversation.go:toolSpec", "images.go:hasImages", "images.go:imagePart.dataURL", "images.go:imagePart.label",
+		// the size limits of what a provider sends, and the kinds of its errors
+		"limits.go:.limit", "limits.go:.side", "limits.go:.what", "limits.go:blame", "limits.go:brokenPeer", "limits.go:limitError",
+		"limits.go:maxAnswerText", "limits.go:maxBody", "limits.go:maxSSEEvent", "limits.go:maxToolArgs", "limits.go:maxToolCalls",
+		"limits.go:peerError", "errclass.go:.raw", "errclass.go:kindOf", "errclass.go:readError",
+		// what is known of each provider, the optional settings, SSE, and the proxy of the environment
+		"presets.go:.start", "presets.go:marksParts", "presets.go:presets", "presets.go:takesCacheKey",
+		"sampling.go:.CacheTTL", "sampling.go:.FrequencyPenalty", "sampling.go:.NumCtx", "sampling.go:.PresencePenalty",
+		"sampling.go:.PromptCache", "sampling.go:.Seed", "sampling.go:.TopK", "sampling.go:anthropicThinking",
+		"sampling.go:openaiSampling", "sampling.go:sampling",
+		"sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next", "edge.go:envProxy",
+	}},
 	{"the MCP client", []string{"mcp.go", "mcptransport.go", "rpcread.go"}, []string{
 		// (its settings and the children's environment come as mcpOptions)
 		// the size limits of what a server sends, and SSE for its HTTP transport

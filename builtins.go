@@ -8,11 +8,12 @@ import (
 )
 
 // builtinTools are the tools yaicli offers, with YAICLI's names and
-// parameters.
-func builtinTools(cfg *config, perm *permissions) []tool {
-	web := newNetGuard(cfg).client()
+// parameters; red takes the run's secrets out of the shell's environment.
+func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
+	web := o.web.guard().client()
 	self, _ := os.Executable() // re-executed as each command's wrapper
-	box := newSandbox(cfg, self)
+	box := newSandbox(o.fence, self)
+	env := red.childEnv(o.environ, nil) // the run's own, with the secrets left out
 	return []tool{
 		{
 			name:    "execute_shell_command",
@@ -24,7 +25,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 				if cmd == "" {
 					return errors.New("shell_command is required")
 				}
-				return runShell(ctx, cmd, cfg.workDir, cfg.ShellTimeout, cfg.shellEnv(), box.start(ctx), out)
+				return runShell(ctx, cmd, o.workDir, o.shellTimeout, env, box.start(ctx), out)
 			},
 		},
 		{
@@ -32,13 +33,13 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc: "Read text files. offset (first character, 0 = start) and limit (characters, 0 = to the end) page through large files, including the spilled full output of an earlier tool result; keep limit well below 64000 (e.g. 12000).",
 			params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list of paths"},` +
 				`"encoding":{"type":"string","description":"utf-8 (default) or latin-1"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}},"required":["file_paths"]}`,
-			run: homed(cfg, "file_paths", readFilesWithin(capFor("fs_read_file", cfg.ToolOutputMaxChars))),
+			run: homed(o.homeDir, "file_paths", readFilesWithin(capFor("fs_read_file", o.outputMaxChars))),
 		},
 		{
 			name:   "fs_list_directory",
 			desc:   "List a directory, optionally recursively and with hidden entries. Symbolic links are shown, not followed.",
 			params: `{"type":"object","properties":{"directory_path":{"type":"string"},"show_hidden":{"type":"boolean"},"recursive":{"type":"boolean"}},"required":["directory_path"]}`,
-			run: homed(cfg, "directory_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
+			run: homed(o.homeDir, "directory_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return listDirectory(ctx, a, out, perm.hider(argString(a, "directory_path", ".")))
 			}),
 		},
@@ -47,7 +48,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc: "Find files under search_path whose names match the glob pattern; with content, search inside them with a regular expression and return path:line:text.",
 			params: `{"type":"object","properties":{"search_path":{"type":"string"},"pattern":{"type":"string","description":"glob on file names, e.g. *.go"},` +
 				`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression to search inside files"}},"required":["search_path"]}`,
-			run: homed(cfg, "search_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
+			run: homed(o.homeDir, "search_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return searchFiles(ctx, a, out, perm.hider(argString(a, "search_path", ".")))
 			}),
 		},
@@ -56,7 +57,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc:    "Write text to a file, creating parent directories; append adds to the end instead of replacing.",
 			params:  `{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean"}},"required":["file_path","content"]}`,
 			changes: true,
-			run:     homed(cfg, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) }),
+			run:     homed(o.homeDir, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) }),
 		},
 		{
 			name: "fs_edit_file",
@@ -64,7 +65,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
 				`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
 			changes: true,
-			run:     homed(cfg, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }),
+			run:     homed(o.homeDir, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }),
 		},
 		{
 			name:    "fs_file_operations",
@@ -72,7 +73,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			params:  fileOpsParams,
 			changes: true,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
-				return fileOperations(ctx, a, perm.workspaceOr(), cfg.homeDir, out)
+				return fileOperations(ctx, a, perm.workspaceOr(), o.homeDir, out)
 			},
 		},
 		{
@@ -80,7 +81,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc:   "Facts about a path (exists, type, size, mode, modification time, owner) and the system: OS, working and home directories, and the total, used and free space of the filesystems.",
 			params: filesystemInfoParams,
 			run: func(_ context.Context, a map[string]any, out io.Writer) error {
-				return filesystemInfo(a, cfg.workDir, cfg.homeDir, out)
+				return filesystemInfo(a, o.workDir, o.homeDir, out)
 			},
 		},
 		{
@@ -88,7 +89,7 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc:   "Download a public web page and return it as readable text. Addresses on this machine and private networks are refused unless the person allowed them.",
 			params: `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
-				return fetchWebpage(ctx, web, a, out, cfg.Timeout, cfg.version)
+				return fetchWebpage(ctx, web, a, out, o.web.timeout, o.web.version)
 			},
 		},
 		{
@@ -96,24 +97,24 @@ func builtinTools(cfg *config, perm *permissions) []tool {
 			desc:   "Search the web and return titles, URLs and snippets.",
 			params: `{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"integer"}},"required":["query"]}`,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
-				return webSearch(ctx, cfg, web, a, out)
+				return webSearch(ctx, o.web, web, a, out)
 			},
 		},
 	}
 }
 
 // homed runs a file tool with the ~ of its path argument (key; a string or
-// a list of them) replaced by the run's home directory, so the tools read
-// the home the run was given, not the process's.
-func homed(cfg *config, key string, run func(context.Context, map[string]any, io.Writer) error) func(context.Context, map[string]any, io.Writer) error {
+// a list of them) replaced by home, the run's home directory, so the tools
+// read the home the run was given, not the process's.
+func homed(home string, key string, run func(context.Context, map[string]any, io.Writer) error) func(context.Context, map[string]any, io.Writer) error {
 	return func(ctx context.Context, a map[string]any, out io.Writer) error {
 		switch v := a[key].(type) {
 		case string:
-			a[key] = expandHome(v, cfg.homeDir)
+			a[key] = expandHome(v, home)
 		case []any:
 			for i, p := range v {
 				if s, ok := p.(string); ok {
-					v[i] = expandHome(s, cfg.homeDir)
+					v[i] = expandHome(s, home)
 				}
 			}
 		}

@@ -664,7 +664,7 @@ func runCacheSession(t testing.TB, script []simQuestion, anthropic bool, budgetT
 	var events, diag bytes.Buffer
 	ev := newEvents(formatJSON, &events, time.Now)
 	win := modelWindow{budget: budgetFor(budgetTokens, cfg.Model, windowOf(cfg.Model), "the table")}
-	a := newAgent(cfg, newClient(cfg, io.Discard).send, win, newToolbox(cfg, io.Discard, nil, []tool{runCheck}),
+	a := newAgent(cfg, newClient(cfg.client(), io.Discard).send, win, newToolbox(cfg.toolbox(), cfg.redactor(), io.Discard, nil, []tool{runCheck}),
 		agentIO{answer: io.Discard, raw: true, diag: &diag, ev: ev})
 	h := []message{{Role: "system", Content: fillRole(cfg, builtinRoles[roleDefault])}}
 	for q := range script {
@@ -708,11 +708,12 @@ func ladderReductions(actions []map[string]any) int {
 // model's default, 10M: an ideal append-only client that never reduces)
 // and extra settings.
 type cacheRow struct {
-	name      string
-	script    func() []simQuestion
-	anthropic bool
-	budget    int
-	env       map[string]string
+	name        string
+	script      func() []simQuestion
+	anthropic   bool
+	budget      int
+	env         map[string]string
+	figuresOnly bool // the benchmark runs it, the test does not
 }
 
 // cacheRows are the runs the test and the benchmark make: both sessions
@@ -729,7 +730,8 @@ func cacheRows() []cacheRow {
 			anthropic bool
 		}{{"anthropic", true}, {"openai-gpt-4.1", false}} {
 			for _, b := range []int{10_000_000, 0, 40000} {
-				rows = append(rows, cacheRow{fmt.Sprintf("%s/%s/%s", s.name, p.name, budgetName(b)), s.script, p.anthropic, b, nil})
+				rows = append(rows, cacheRow{name: fmt.Sprintf("%s/%s/%s", s.name, p.name, budgetName(b)), script: s.script, anthropic: p.anthropic,
+					budget: b, figuresOnly: s.name == "B" && b == 10_000_000})
 			}
 		}
 	}
@@ -774,6 +776,9 @@ func TestPromptCacheSession(t *testing.T) {
 	slowTest(t)
 	t.Parallel()
 	for _, row := range cacheRows() {
+		if row.figuresOnly {
+			continue // the benchmark's: a second ideal client adds cpu-seconds under -race, not a check
+		}
 		got := runCacheSession(t, row.script(), row.anthropic, row.budget, row.env)
 		if got.reported.CachedTokens != got.sim.cached || got.reported.CacheWriteTokens != got.sim.written || got.reported.PromptTokens != got.sim.prompt {
 			t.Errorf("%s: yaicli reported %d prompt, %d cached, %d written; the provider %d, %d, %d",

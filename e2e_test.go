@@ -45,7 +45,7 @@ func runBinary(t *testing.T, f *fakeProvider, c e2e) e2eResult {
 // e2eEnv is the environment of one end-to-end run: a private HOME with its
 // config directory (holding c.file as config.ini), cache and TMPDIR, the
 // fake provider's URL and key unless f is nil, then c.env.
-func e2eEnv(t *testing.T, f *fakeProvider, c e2e) (env []string, home string) {
+func e2eEnv(t testing.TB, f *fakeProvider, c e2e) (env []string, home string) {
 	t.Helper()
 	home = t.TempDir()
 	cfgDir := filepath.Join(home, "config", "yaicli")
@@ -70,7 +70,7 @@ const e2eTimeout = 5 * time.Minute
 // environment and dir as the working directory: no stream is a terminal
 // and there is no controlling terminal, as for the binary run in a session
 // of its own.
-func runInProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
+func runInProcess(t testing.TB, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
 	env, home := e2eEnv(t, f, c)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)

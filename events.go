@@ -671,7 +671,7 @@ func (e *events) failed(ctx context.Context, err error, cfg *config, code int) {
 	case ctx.Err() != nil:
 		e.fail("interrupted", "interrupted", "", code)
 	default:
-		e.fail(errorKind(err), cfg.errorText(err), errorHint(err, cfg.hintFacts(), false), code)
+		e.fail(errorKind(err), cfg.redactor().errorText(err), errorHint(err, cfg.hintFacts(), false), code)
 	}
 }
 

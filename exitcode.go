@@ -38,7 +38,7 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.errorText(err))
+	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.redactor().errorText(err))
 	if h := errorHint(err, cfg.hintFacts(), false); h != "" {
 		fmt.Fprintf(stderr, "  hint: %s\n", h)
 	}

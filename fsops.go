@@ -283,7 +283,7 @@ type planned struct {
 // always asked, showing the plan, and every time when a path is sensitive.
 func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool) {
 	base := tb.perm.workspaceOr()
-	op, err := planFileOp(args, base, tb.cfg.homeDir)
+	op, err := planFileOp(args, base, tb.o.homeDir)
 	args[planKey] = planned{op, err}
 	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
 		return tb.readApproval(t.name, []string{argString(args, "path", ".")}, args)

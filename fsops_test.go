@@ -134,7 +134,7 @@ func TestFileOperationsApproval(t *testing.T) {
 	os.WriteFile(filepath.Join(w.ws, "build", "obj", "x.o"), []byte("12345"), 0o644)
 	s := &scripted{}
 	var preview bytes.Buffer
-	tb := newToolbox(w.cfg, &preview, s.ask, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &preview, s.ask, nil)
 	run := func(answer string, args map[string]any) (string, string) {
 		t.Helper()
 		s.answers, s.questions = []string{answer}, nil
@@ -226,7 +226,7 @@ func TestFilesystemInfo(t *testing.T) {
 	if m := get(map[string]any{"path": "nope", "include_disk_usage": false}); m["path_info"].(map[string]any)["exists"] != false || m["disk_usage"] != nil {
 		t.Errorf("missing path = %v", m)
 	}
-	tb := newToolbox(w.cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	res := tb.call(context.Background(), call("i", "fs_get_filesystem_info", `{"path": "`+w.outside+`"}`)).Content
 	if !strings.Contains(res, "no terminal to ask on") {
 		t.Errorf("info outside the workspace without a terminal = %s", res)

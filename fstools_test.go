@@ -335,7 +335,7 @@ func TestBigReadFitsItsCap(t *testing.T) {
 	cfg.workDir = t.TempDir()
 	text := strings.Repeat("a line of the log \"quoted\"\n", 12000) // 324,000 characters
 	os.WriteFile(filepath.Join(cfg.workDir, "big.log"), []byte(text), 0o600)
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	offset, got := 0, ""
 	for page := 0; offset < len(text) && page < 20; page++ {
 		m := tb.call(t.Context(), call("r", "fs_read_file", fmt.Sprintf(`{"file_paths": "big.log", "offset": %d}`, offset)))

@@ -366,12 +366,12 @@ func readImageTool(tb *toolbox) tool {
 			}
 			img, err := loadImage(path)
 			if err == nil {
-				err = img.fits(tb.cfg.Provider)
+				err = img.fits(tb.o.provider)
 			}
 			if err != nil {
 				return err
 			}
-			img = img.priced(tb.cfg.Provider)
+			img = img.priced(tb.o.provider)
 			tb.image = &img
 			return writeJSON(out, map[string]any{"success": true, "path": img.path, "media_type": img.mediaType,
 				"width": img.width, "height": img.height, "size": img.size, "estimated_tokens": img.tokens,

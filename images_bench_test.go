@@ -78,11 +78,11 @@ func BenchmarkImageBody(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := &config{Provider: "openai", Model: "gpt-4o", Stream: true}
+	o := clientOptions{provider: "openai", model: "gpt-4o", stream: true}
 	req := chatRequest{Messages: []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q", images: []imagePart{img}}}}
 	b.SetBytes(int64(len(img.data)))
 	for b.Loop() {
-		if _, err := (openaiWire{provider: "openai"}).body(cfg, req); err != nil {
+		if _, err := (openaiWire{provider: "openai"}).body(o, req); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -129,11 +129,11 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	forced := total > l.limit
 	if forced || l.dropToMark(h, costs, orig, total, mark, round) {
 		to, first := mark, 1
-		if forced {
-			first = 0
-		}
 		if l.words {
 			to = l.limit
+		}
+		if forced && total-droppable(h, costs) > to {
+			first = 0 // the first group goes only when the others cannot make room
 		}
 		h, total, lo, hi, rep.groups = dropFrom(h, costs, total, to, first)
 		for i := lo; i < hi; i++ {

@@ -20,7 +20,7 @@ import (
 // of dir each turn (fs_read_file, free inside the workspace: no approval,
 // no --yes) and answers; each file's result costs about tokens, as gpt-4o
 // (the default model) is priced. It returns the steps and the questions.
-func readSession(t *testing.T, dir string, n, tokens int) ([]step, string) {
+func readSession(t testing.TB, dir string, n, tokens int) ([]step, string) {
 	t.Helper()
 	var steps []step
 	var stdin strings.Builder
@@ -95,7 +95,7 @@ func cachedShare(reqs []received) float64 {
 // sessionReductions runs a 30-turn chat at an 8000-token budget whose
 // every turn reads a result of share of the budget, at the low-water mark
 // mark ("" for the default), and returns the turns that reduced.
-func sessionReductions(t *testing.T, share float64, mark string) (int, e2eResult, []received) {
+func sessionReductions(t testing.TB, share float64, mark string) (int, e2eResult, []received) {
 	t.Helper()
 	const turns, budget = 30, 8000
 	dir := t.TempDir()
@@ -112,18 +112,22 @@ func sessionReductions(t *testing.T, share float64, mark string) (int, e2eResult
 	return reducedTurns(f.chats(), 2), r, f.chats()
 }
 
-// TestMeasureReductions prints the reductions per 30-turn session at the
-// two candidate low-water marks, with results of an eighth and a half of
-// the budget (go test -run TestMeasureReductions -v).
-func TestMeasureReductions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a measurement")
-	}
+// BenchmarkReductions reports the reductions per 30-turn session at the
+// candidate low-water marks, with results of an eighth and a half of the
+// budget (go test -run XXX -bench Reductions -benchtime 1x): a
+// measurement, with nothing to assert, so not paid for by every test run
+// (as a test it took 10 cpu-s of the suite under -race).
+func BenchmarkReductions(b *testing.B) {
 	for _, share := range []float64{0.125, 0.5} {
 		for _, mark := range []string{"0.5", "0.6", "0.75"} {
-			n, r, reqs := sessionReductions(t, share, mark)
-			t.Logf("results of %.3f of the budget, mark %s: %d of 30 turns reduced (%d stderr lines), %.0f%% of the prompt tokens a repeated prefix",
-				share, mark, n, strings.Count(r.stderr, "yaicli: context ~"), 100*cachedShare(reqs))
+			b.Run(fmt.Sprintf("results-%.3f-of-budget/mark-%s", share, mark), func(b *testing.B) {
+				for b.Loop() {
+					n, r, reqs := sessionReductions(b, share, mark)
+					b.ReportMetric(float64(n), "reduced-turns/30")
+					b.ReportMetric(float64(strings.Count(r.stderr, "yaicli: context ~")), "stderr-lines")
+					b.ReportMetric(100*cachedShare(reqs), "repeated-prefix-%")
+				}
+			})
 		}
 	}
 }
@@ -485,5 +489,36 @@ func TestPageIsNeverSpilled(t *testing.T) {
 	}
 	if spills != 0 {
 		t.Errorf("%d spills asked for pages", spills)
+	}
+}
+
+// TestForcedDropKeepsTheFirstGroup: a request still over the limit after
+// every mask and cut (plain talk: nothing to mask) drops the groups after
+// the session's first, oldest first, and the first group (the task, the
+// person's early facts) only when the others cannot make room — in a heal
+// (to the limit) as in a fit (to the mark).
+func TestForcedDropKeepsTheFirstGroup(t *testing.T) {
+	group := func(q string, words int) []message {
+		return []message{{Role: "user", Content: q}, {Role: "assistant", Content: strings.Repeat("word ", words)}}
+	}
+	var h []message
+	h = append(h, group("remember: the secret word is PINEAPPLE", 10)...)
+	for i := 0; i < 3; i++ {
+		h = append(h, group(fmt.Sprintf("question %d", i), 400)...)
+	}
+	h = append(h, message{Role: "user", Content: "what is the secret word?"})
+	total := totalTokens(h)
+	for _, words := range []bool{true, false} {
+		l := ladder{limit: total - 300, mark: (total - 300) * 6 / 10, keep: 1, est: messageTokens, spill: (&fakeSpill{saved: map[string]string{}}).spill, words: words}
+		got, rep := l.reduce(h)
+		if got[0].Content != h[0].Content || rep.groups == 0 || totalTokens(got) > l.limit {
+			t.Errorf("words %v: first message %q, %d groups dropped, %d tokens of %d", words, got[0].Content, rep.groups, totalTokens(got), l.limit)
+		}
+	}
+	// The first group itself too big: it goes, since the request must fit.
+	big := append(group("remember this long task", 2000), h[2:]...)
+	l := ladder{limit: totalTokens(big) / 3, mark: totalTokens(big) / 5, keep: 1, est: messageTokens, words: true}
+	if got, _ := l.reduce(big); got[0].Content == big[0].Content || totalTokens(got) > l.limit {
+		t.Errorf("a first group over the limit was kept: %d tokens of %d", totalTokens(got), l.limit)
 	}
 }

@@ -379,7 +379,7 @@ func (in *invocation) listMCP(ctx context.Context) int {
 	if in.o.verbose {
 		warn = in.stderr // servers' own stderr
 	}
-	o := in.cfg.mcp(in.e.configDir())
+	o := in.cfg.mcp(in.e.configDir(), in.red)
 	hub, err := startMCP(ctx, o, warn, in.o.verbose)
 	if err != nil {
 		return in.fail(exitUsage, err)
@@ -438,11 +438,11 @@ func (in *invocation) ask(ctx context.Context) int {
 	runCtx, stop := in.e.interrupts(ctx)
 	defer stop()
 	if o.shell {
-		return runShellMode(runCtx, in.e, cfg, prompt, in.stdin, in.stdout, in.stderr)
+		return in.shellMode(runCtx, prompt)
 	}
 	var hub *mcpHub
 	if cfg.EnableMCP && cfg.EnableFunctions && !o.code {
-		if hub, err = startMCP(ctx, cfg.mcp(in.e.configDir()), in.stderr, o.verbose); err != nil {
+		if hub, err = startMCP(ctx, cfg.mcp(in.e.configDir(), in.red), in.stderr, o.verbose); err != nil {
 			return in.fail(exitUsage, err)
 		}
 		defer hub.close()
@@ -451,6 +451,17 @@ func (in *invocation) ask(ctx context.Context) int {
 		return runREPL(ctx, in.e, cfg, strings.Join(o.prompt, " "), system, hub, in.stdin, in.stdout, in.stderr)
 	}
 	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
+}
+
+// shellMode is -s/--shell: the model's command for task, shown, confirmed
+// and run in the person's shell (runShellMode); its exit code is the run's.
+func (in *invocation) shellMode(ctx context.Context, task string) int {
+	o := in.cfg.shell()
+	cmd, err := generateCommand(ctx, o, fillRole(in.cfg, mustRole(roleShell)), sendVia(in.cfg, in.stderr), task)
+	if err != nil {
+		return exitCode(ctx, err, in.cfg, in.stderr)
+	}
+	return runShellMode(ctx, in.e, o, cmd, in.stdin, in.stdout, in.stderr)
 }
 
 // prompt is a one-shot run's question: piped stdin and the words, with the

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -131,7 +132,7 @@ func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) 
 	os.WriteFile(path, b, 0o600)
 	cfg, _ := load(t, "", nil, map[string]string{"MCP_TIMEOUT": timeout})
 	var warn strings.Builder
-	o := cfg.mcp("")
+	o := cfg.mcp("", cfg.redactor())
 	o.path = path
 	hub, err := startMCP(t.Context(), o, &warn, false)
 	if err != nil {
@@ -186,7 +187,7 @@ func TestMCPMisbehavingServers(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "did not answer second.tool within 1s (MCP_TIMEOUT)") {
 		t.Errorf("hang call error = %v", err)
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > hangBound { // 1 s each, promised; hangBound tells it from a hang on a busy machine
 		t.Errorf("dead and silent servers took %v", d)
 	}
 	if _, err = runMCPTool(t, toolByName(t, tools, "mcp__crash__second_tool"), nil); err == nil {
@@ -252,7 +253,7 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	}, "60")
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
 	var preview strings.Builder
-	tb := newToolbox(cfg, &preview, nil, hub.tools())
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &preview, nil, hub.tools())
 	msg := strings.Repeat("0123456789", 20000) + "THE-END"
 	args, _ := json.Marshal(map[string]string{"message": msg})
 	m := tb.call(t.Context(), call("c1", "mcp__everything__echo", string(args)))
@@ -274,7 +275,7 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 	// model's result is the same either way.
 	cfg, _ = load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "SHOW_MCP_OUTPUT": "true"})
 	var shown strings.Builder
-	tb = newToolbox(cfg, &shown, nil, hub.tools())
+	tb = newToolbox(cfg.toolbox(), cfg.redactor(), &shown, nil, hub.tools())
 	m2 := tb.call(t.Context(), call("c1", "mcp__everything__echo", string(args)))
 	if got := shown.String(); !strings.Contains(got, `"content":"Echo: 0123456789`) || !strings.HasSuffix(got, " lines · full output: "+m2.clip.onDisk()+"\n") {
 		t.Errorf("preview with SHOW_MCP_OUTPUT=true, want the result's head and the spill file:\n%.600s", got)
@@ -285,27 +286,42 @@ func TestMCPLargeOutputTruncated(t *testing.T) {
 }
 
 // startEverythingHTTP runs server-everything with an HTTP transport on a
-// free port and returns its base URL.
+// free port and returns its base URL once the server says it listens. The
+// port is picked, released and handed to node, so another program may take
+// it in between: the server then exits saying so, and is started again on
+// another port. A server that exits otherwise fails the test with its words.
 func startEverythingHTTP(t *testing.T, transport string) string {
 	t.Helper()
 	dir := mcpServersDir(t)
-	l, _ := net.Listen("tcp", "127.0.0.1:0")
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command("node", filepath.Join(dir, "server-everything", "dist", "index.js"), transport)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	for i := 0; i < 100; i++ {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
-			break
+	for attempt := 1; ; attempt++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(100 * time.Millisecond)
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		var log lockedBuffer
+		listening := log.watch(regexp.MustCompile(fmt.Sprintf(`port %d\b`, port)))
+		cmd := exec.Command("node", filepath.Join(dir, "server-everything", "dist", "index.js"), transport)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+		cmd.Stdout, cmd.Stderr = io.Discard, &log
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		t.Cleanup(func() { cmd.Process.Kill(); <-exited })
+		select {
+		case <-listening:
+			return fmt.Sprintf("http://127.0.0.1:%d", port)
+		case <-exited:
+			if said := log.String(); attempt == 3 || !strings.Contains(said, "EADDRINUSE") && !strings.Contains(said, "already in use") {
+				t.Fatalf("server-everything %s exited before listening on port %d: %s", transport, port, said)
+			}
+		case <-time.After(e2eTimeout):
+			t.Fatalf("server-everything %s did not listen on port %d within %v: %s", transport, port, e2eTimeout, log.String())
+		}
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d", port)
 }
 
 // TestMCPLegacySSE runs server-everything's legacy SSE transport.

@@ -125,7 +125,7 @@ func TestToolSchemasAreTheWeight(t *testing.T) {
 // a count far below the estimate after a tool round is the template
 // leaving the schemas out, not a cut, and does not calibrate.
 func TestSilentCutProof(t *testing.T) {
-	specs := newToolbox(&config{}, io.Discard, nil, nil).specs()
+	specs := newToolbox(toolboxOptions{}, nil, io.Discard, nil, nil).specs()
 	long := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}}              // ~3000 tokens
 	round := []message{{Role: "user", Content: "list"}, {Role: "tool", Content: "a\nb\n"}} // schemas ~1000
 	for _, tc := range []struct {

@@ -177,15 +177,16 @@ func (g netGuard) allowed(host, port string) bool {
 	return false
 }
 
-// newNetGuard is the guard for cfg: FETCH_ALLOW_PRIVATE, FETCH_ALLOW_HOSTS
-// and the host of WEB_SEARCH_URL, which the person chose, each on its port
-// only: the one given (host:port, a URL's) or else 80 and 443.
-func newNetGuard(cfg *config) netGuard {
-	g := netGuard{allowPrivate: cfg.FetchAllowPrivate, environ: cfg.environ}
-	for _, h := range cfg.FetchAllowHosts {
+// newNetGuard is the guard of FETCH_ALLOW_PRIVATE (allowPrivate),
+// FETCH_ALLOW_HOSTS (hosts) and the host of WEB_SEARCH_URL (searchURL),
+// which the person chose, each on its port only: the one given (host:port,
+// a URL's) or else 80 and 443. environ is the run's, for its proxy.
+func newNetGuard(allowPrivate bool, hosts []string, searchURL string, environ []string) netGuard {
+	g := netGuard{allowPrivate: allowPrivate, environ: environ}
+	for _, h := range hosts {
 		g.allowHosts = append(g.allowHosts, allowEntries(h)...)
 	}
-	if u, err := url.Parse(cfg.WebSearchURL); err == nil && u.Hostname() != "" {
+	if u, err := url.Parse(searchURL); err == nil && u.Hostname() != "" {
 		g.allowHosts = append(g.allowHosts, allowEntries(u.Scheme+"://"+u.Host)...)
 	}
 	return g

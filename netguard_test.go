@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -132,7 +133,7 @@ func TestGuardAttacks(t *testing.T) {
 func TestGuardOwnAddresses(t *testing.T) {
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
-		t.Skip(err)
+		skipWithout(t, "network interfaces", fmt.Sprintf("listing this machine's addresses: %v", err))
 	}
 	n := 0
 	for _, a := range addrs {
@@ -146,15 +147,14 @@ func TestGuardOwnAddresses(t *testing.T) {
 		}
 	}
 	if n == 0 {
-		t.Skip("no non-loopback address here")
+		skipWithout(t, "a non-loopback address", "no non-loopback address here")
 	}
 }
 
 // TestGuardAllowedPort: an allowed host is allowed on its configured port
 // only (FETCH_ALLOW_HOSTS bare: 80 and 443; host:port; WEB_SEARCH_URL's).
 func TestGuardAllowedPort(t *testing.T) {
-	cfg := &config{FetchAllowHosts: []string{"intranet.corp", "10.0.0.5:8080", "https://wiki.lan"}, WebSearchURL: "http://searx.lan:8888"}
-	g := newNetGuard(cfg)
+	g := newNetGuard(false, []string{"intranet.corp", "10.0.0.5:8080", "https://wiki.lan"}, "http://searx.lan:8888", nil)
 	for _, tc := range []struct {
 		host, port string
 		want       bool
@@ -174,7 +174,7 @@ func TestGuardAllowedPort(t *testing.T) {
 		allow string
 		ok    bool
 	}{{u.Host, true}, {net.JoinHostPort(u.Hostname(), "1"), false}, {u.Hostname(), false}} {
-		resp, err := newNetGuard(&config{FetchAllowHosts: []string{tc.allow}}).client().Get(page.URL)
+		resp, err := newNetGuard(false, []string{tc.allow}, "", nil).client().Get(page.URL)
 		if err == nil {
 			resp.Body.Close()
 		}

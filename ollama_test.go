@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -14,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -101,26 +101,21 @@ func (o *ollama) gguf(seed uint64, tokens, merges []string) (string, error) {
 	return p, nil
 }
 
-// startOllama starts `ollama serve` on a free loopback port with its own
-// HOME and OLLAMA_MODELS, and stops it when the test ends (printing its log
-// if the test failed). The vocabulary, the models' files and the models are
-// made in the background: called before t.Parallel, that work overlaps the
-// tests that run one at a time, and ready waits for it when the test's turn
-// comes.
+// startOllama starts `ollama serve` on a loopback port of its choosing
+// (port 0: no free port is picked and released for another program to
+// take) with its own HOME and OLLAMA_MODELS, and stops it when the test
+// ends (printing its log if the test failed). The vocabulary, the models'
+// files and the models are made in the background: called before
+// t.Parallel, that work overlaps the tests that run one at a time, and
+// ready waits for it when the test's turn comes.
 func startOllama(t *testing.T, models ...ollamaModel) (ready func() *ollama) {
 	bin, vocab := needOllama(t)
 	dir := t.TempDir()
 	o := &ollama{bin: bin, log: &lockedBuffer{}, ggufs: map[uint64]string{}, dir: dir}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	o.url = "http://" + addr
-	o.env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "OLLAMA_HOST=" + addr,
+	o.env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "OLLAMA_HOST=127.0.0.1:0",
 		"OLLAMA_MODELS=" + filepath.Join(dir, "models"), "OLLAMA_NOPRUNE=1", "OLLAMA_KEEP_ALIVE=30m",
 		"OLLAMA_NUM_PARALLEL=1", "OLLAMA_MAX_LOADED_MODELS=3"}
+	listening := o.log.watch(regexp.MustCompile(`Listening on (127\.0\.0\.1:\d+) `))
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = o.env
 	cmd.Stdout, cmd.Stderr = o.log, o.log
@@ -128,22 +123,33 @@ func startOllama(t *testing.T, models ...ollamaModel) (ready func() *ollama) {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s serve: %v", bin, err)
 	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
 		select {
-		case <-done:
+		case <-exited:
 		case <-time.After(10 * time.Second):
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
+			<-exited
 		}
 		if t.Failed() {
 			t.Logf("ollama serve log (tail):\n%s", tail(o.log.String(), 4000))
 		}
 	})
 	made := make(chan error, 1)
-	go func() { made <- o.make(vocab, models) }()
+	go func() {
+		select {
+		case m := <-listening:
+			o.url = "http://" + m[1]
+			o.env = append(o.env, "OLLAMA_HOST="+m[1]) // the later one counts: ollama create talks to this server
+			made <- o.make(vocab, models)
+		case <-exited:
+			made <- fmt.Errorf("ollama serve exited before listening; log:\n%s", tail(o.log.String(), 4000))
+		case <-time.After(e2eTimeout):
+			made <- fmt.Errorf("ollama serve did not listen within %v; log:\n%s", e2eTimeout, tail(o.log.String(), 4000))
+		}
+	}()
 	return func() *ollama {
 		t.Helper()
 		if err := <-made; err != nil {
@@ -159,9 +165,6 @@ func (o *ollama) make(vocab string, models []ollamaModel) error {
 	if err != nil {
 		return fmt.Errorf("reading the Llama 3 vocabulary: %v", err)
 	}
-	if err := o.waitUp(); err != nil {
-		return err
-	}
 	for _, m := range models {
 		path, err := o.gguf(m.seed, tokens, merges)
 		if err == nil {
@@ -174,17 +177,24 @@ func (o *ollama) make(vocab string, models []ollamaModel) error {
 	return nil
 }
 
-// lockedBuffer collects the server's log from its two pipes.
+// lockedBuffer collects a process's output from its two pipes (or the
+// output of several writers at once). Told to watch for a pattern, it
+// hands over the first match as it is written: the event a test waits
+// on, instead of polling for what the line says.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	want  *regexp.Regexp
+	found chan []string
 }
 
 // Write appends p under the lock.
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.b.Write(p)
+	l.b.Write(p)
+	l.match()
+	return len(p), nil
 }
 
 // String is the log so far.
@@ -194,25 +204,33 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// watch returns a channel that receives re's first match (with its
+// submatches) in the output, once, what is already written included.
+func (l *lockedBuffer) watch(re *regexp.Regexp) <-chan []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.want, l.found = re, make(chan []string, 1)
+	l.match()
+	return l.found
+}
+
+// match hands over the watched pattern's first match, if it is there.
+func (l *lockedBuffer) match() {
+	if l.want == nil {
+		return
+	}
+	if m := l.want.FindStringSubmatch(l.b.String()); m != nil {
+		l.found <- m
+		l.want = nil
+	}
+}
+
 // tail is the last n bytes of s.
 func tail(s string, n int) string {
 	if len(s) > n {
 		return s[len(s)-n:]
 	}
 	return s
-}
-
-// waitUp waits up to 30 s for the server to answer.
-func (o *ollama) waitUp() error {
-	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(100 * time.Millisecond) {
-		if resp, err := http.Get(o.url + "/api/version"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == 200 {
-				return nil
-			}
-		}
-	}
-	return fmt.Errorf("ollama serve did not answer at %s within 30 s; log:\n%s", o.url, tail(o.log.String(), 4000))
 }
 
 // llama31Template renders the tool schemas the way Meta's Llama 3.1

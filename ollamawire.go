@@ -26,16 +26,16 @@ import (
 type ollamaWire struct{ provider string }
 
 // usesOllamaNative reports whether requests go to Ollama's native API.
-func usesOllamaNative(cfg *config) bool { return cfg.Provider == "ollama" && cfg.NumCtx > 0 }
+func usesOllamaNative(o clientOptions) bool { return o.provider == "ollama" && o.NumCtx > 0 }
 
 // requestURL is where a wire format's requests go: the path under
 // BASE_URL, or for Ollama's native API under the server's root (BASE_URL
 // without its /v1).
-func requestURL(cfg *config, w wireFormat) string {
+func requestURL(o clientOptions, w wireFormat) string {
 	if _, ok := w.(ollamaWire); ok {
-		return serverRoot(cfg) + w.path()
+		return strings.TrimSuffix(o.baseURL, "/v1") + w.path() // as serverRoot (modelwindow.go) finds the root
 	}
-	return endpoint(cfg.baseURL(), w.path())
+	return endpoint(o.baseURL, w.path())
 }
 
 // isStreamType reports whether a response's Content-Type is a stream to
@@ -78,34 +78,34 @@ type ollamaToolCall struct {
 
 // body builds a native request: the sampling settings go in options, with
 // num_ctx; EXTRA_BODY and EXCLUDE_PARAMS apply last (to options too).
-func (ollamaWire) body(cfg *config, req chatRequest) ([]byte, error) {
-	opts := map[string]any{"num_ctx": cfg.NumCtx, "temperature": cfg.Temperature, "top_p": cfg.TopP}
+func (ollamaWire) body(o clientOptions, req chatRequest) ([]byte, error) {
+	opts := map[string]any{"num_ctx": o.NumCtx, "temperature": o.temperature, "top_p": o.topP}
 	if req.MaxTokens > 0 {
 		opts["num_predict"] = req.MaxTokens
 	}
-	if cfg.TopK != nil {
-		opts["top_k"] = *cfg.TopK
+	if o.TopK != nil {
+		opts["top_k"] = *o.TopK
 	}
-	if cfg.Seed != nil {
-		opts["seed"] = *cfg.Seed
+	if o.Seed != nil {
+		opts["seed"] = *o.Seed
 	}
-	if cfg.FrequencyPenalty != nil {
-		opts["frequency_penalty"] = *cfg.FrequencyPenalty
+	if o.FrequencyPenalty != nil {
+		opts["frequency_penalty"] = *o.FrequencyPenalty
 	}
-	if cfg.PresencePenalty != nil {
-		opts["presence_penalty"] = *cfg.PresencePenalty
+	if o.PresencePenalty != nil {
+		opts["presence_penalty"] = *o.PresencePenalty
 	}
-	for _, k := range cfg.ExcludeParams {
+	for _, k := range o.excludeParams {
 		delete(opts, k)
 	}
-	b := map[string]any{"model": cfg.Model, "messages": ollamaMessages(req.Messages), "stream": cfg.Stream, "options": opts}
+	b := map[string]any{"model": o.model, "messages": ollamaMessages(req.Messages), "stream": o.stream, "options": opts}
 	if len(req.Tools) > 0 {
 		b["tools"] = req.Tools
 	}
-	if cfg.ReasoningEffort != "" {
-		b["think"] = strings.ToLower(cfg.ReasoningEffort) // low, medium, high, as Ollama's think takes them
+	if o.reasoningEffort != "" {
+		b["think"] = strings.ToLower(o.reasoningEffort) // low, medium, high, as Ollama's think takes them
 	}
-	return json.Marshal(finishBody(cfg, b))
+	return json.Marshal(finishBody(o, b))
 }
 
 // ollamaMessages converts the conversation. Ollama's vision models do not

@@ -81,44 +81,44 @@ func (w openaiWire) auth(h http.Header, key string) {
 }
 
 // body builds the JSON request body, EXTRA_BODY and EXCLUDE_PARAMS applied last.
-func (openaiWire) body(cfg *config, req chatRequest) ([]byte, error) {
+func (openaiWire) body(o clientOptions, req chatRequest) ([]byte, error) {
 	var msgs any = req.Messages
-	if cfg.Provider == "deepseek" {
+	if o.provider == "deepseek" {
 		msgs = withReasoning(req.Messages)
 	}
 	if hasImages(req.Messages) {
 		wrap := func(m message) any { return m }
-		if cfg.Provider == "deepseek" {
+		if o.provider == "deepseek" {
 			wrap = func(m message) any { return withReasoning([]message{m})[0] }
 		}
 		msgs = openaiMessages(req.Messages, wrap)
-	} else if cfg.PromptCache && marksParts(cfg) {
-		msgs = markedParts(req.Messages, cacheMark(cfg))
+	} else if o.PromptCache && marksParts(o.provider, o.model) {
+		msgs = markedParts(req.Messages, cacheMark(o.CacheTTL))
 	}
 	b := map[string]any{
-		"model":       cfg.Model,
+		"model":       o.model,
 		"messages":    msgs,
-		"stream":      cfg.Stream,
-		"temperature": cfg.Temperature,
-		"top_p":       cfg.TopP,
+		"stream":      o.stream,
+		"temperature": o.temperature,
+		"top_p":       o.topP,
 	}
 	if req.MaxTokens > 0 {
 		b["max_tokens"] = req.MaxTokens
 	}
-	if cfg.Stream {
+	if o.stream {
 		b["stream_options"] = map[string]any{"include_usage": true}
 	}
 	if len(req.Tools) > 0 {
 		b["tools"] = req.Tools
 	}
-	if cfg.ReasoningEffort != "" {
-		b["reasoning_effort"] = cfg.ReasoningEffort
+	if o.reasoningEffort != "" {
+		b["reasoning_effort"] = o.reasoningEffort
 	}
-	if cfg.PromptCache && takesCacheKey(cfg) && req.cacheKey != "" {
+	if o.PromptCache && takesCacheKey(o.provider) && req.cacheKey != "" {
 		b["prompt_cache_key"] = req.cacheKey
 	}
-	openaiSampling(cfg, b)
-	return json.Marshal(finishBody(cfg, b))
+	openaiSampling(o.sampling, o.provider, b)
+	return json.Marshal(finishBody(o, b))
 }
 
 // reasoningMessage is a message with its reasoning_content, as DeepSeek's

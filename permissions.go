@@ -40,35 +40,63 @@ type permissions struct {
 	auditErr bool                  // the audit log failed once and said so
 }
 
-// newPermissions builds the permissions of cfg; warnings (an unsafe or
-// broken permissions file) go to warn.
-func newPermissions(cfg *config, warn func(string)) *permissions {
-	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: cfg.redactor(), scanned: map[contentKey]string{},
-		allow: parseRules(cfg.ToolAllow), deny: parseRules(cfg.ToolDeny), savePath: cfg.ToolPermissionsFile, auditPath: cfg.ToolAuditLog}
-	if cfg.homeDir != "" {
-		p.home = resolvePath(cfg.homeDir, "/")
+// permissionOptions are the person's rules for tools, where their answers
+// are kept, and the places that decide which reads are free.
+type permissionOptions struct {
+	allow, deny []string // TOOL_ALLOW, TOOL_DENY: command prefixes run or refused unasked
+	readRoots   []string // TOOL_READ_ROOTS: directories read freely besides the workspace
+	saveFile    string   // TOOL_PERMISSIONS_FILE: answers kept across runs; "" = not kept
+	auditLog    string   // TOOL_AUDIT_LOG: every decision; "" = none
+	// workDir is the start directory, homeDir the run's home ("" when
+	// unknown), outputDir TOOL_OUTPUT_DIR, yaicli's own free area.
+	workDir, homeDir, outputDir string
+	own                         ownPlaces
+}
+
+// ownPlaces are yaicli's own files and directories, listed once (in
+// config.toolbox): the fs tools ask before reading or writing them, even
+// inside the workspace, and a fenced command never reaches them.
+type ownPlaces struct {
+	configDir string   // config.ini's directory: it holds the API key; "" = no config file
+	state     []string // the permissions file, the audit log and the saved chats
+	mcpConfig string   // MCP_CONFIG, when set: its servers' environments may hold tokens
+}
+
+// all lists every place, for the fence (which drops "" and relative ones).
+func (o ownPlaces) all() []string {
+	return append([]string{o.configDir, o.mcpConfig}, o.state...)
+}
+
+// newPermissions builds the permissions of o; red is the run's redactor
+// (the audit log's entries pass through it); warnings (an unsafe or broken
+// permissions file) go to warn.
+func newPermissions(o permissionOptions, red *redactor, warn func(string)) *permissions {
+	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: red, scanned: map[contentKey]string{},
+		allow: parseRules(o.allow), deny: parseRules(o.deny), savePath: o.saveFile, auditPath: o.auditLog}
+	if o.homeDir != "" {
+		p.home = resolvePath(o.homeDir, "/")
 	}
 	p.base = "/"
-	if cfg.workDir != "" {
-		p.base = resolvePath(cfg.workDir, "/")
+	if o.workDir != "" {
+		p.base = resolvePath(o.workDir, "/")
 	}
 	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
-	for i, r := range append([]string{cfg.ToolOutputDir}, cfg.ToolReadRoots...) {
+	for i, r := range append([]string{o.outputDir}, o.readRoots...) {
 		if r == "" {
 			continue
 		}
-		r = resolvePath(expandHome(r, cfg.homeDir), p.base)
+		r = resolvePath(expandHome(r, o.homeDir), p.base)
 		if i == 0 {
 			p.spill = r
 		}
 		p.roots = append(p.roots, r)
 	}
-	if cfg.configPath != "" {
-		p.configDir = resolvePath(filepath.Dir(cfg.configPath), p.base)
+	if o.own.configDir != "" {
+		p.configDir = resolvePath(o.own.configDir, p.base)
 	}
-	for _, f := range []string{cfg.ToolPermissionsFile, cfg.ToolAuditLog, cfg.ChatHistoryDir} {
+	for _, f := range append(o.own.state, o.own.mcpConfig) { // the fence denies the same list (ownPlaces.all)
 		if f != "" {
-			p.state = append(p.state, resolvePath(expandHome(f, cfg.homeDir), p.base))
+			p.state = append(p.state, resolvePath(expandHome(f, o.homeDir), p.base))
 		}
 	}
 	p.loadSaved(warn)

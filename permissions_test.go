@@ -52,7 +52,7 @@ func newPermWorld(t *testing.T, flags map[string]string) permWorld {
 
 func TestReadClassification(t *testing.T) {
 	w := newPermWorld(t, nil)
-	p := newPermissions(w.cfg, func(s string) { t.Error(s) })
+	p := newPermissions(w.cfg.toolbox().perms, w.cfg.redactor(), func(s string) { t.Error(s) })
 	p.attach(filepath.Join(w.outside, "attached.txt"))
 	for _, tc := range []struct {
 		path      string
@@ -88,7 +88,7 @@ func TestReadClassification(t *testing.T) {
 	}
 	// Started in /, nothing is free by being in the workspace.
 	w.cfg.workDir, w.cfg.ToolReadRoots, w.cfg.ToolOutputDir = "/", nil, ""
-	if rc := newPermissions(w.cfg, func(string) {}).classify("/etc/hostname"); rc.free {
+	if rc := newPermissions(w.cfg.toolbox().perms, w.cfg.redactor(), func(string) {}).classify("/etc/hostname"); rc.free {
 		t.Errorf("a workspace of / freed %s", rc.path)
 	}
 }
@@ -119,7 +119,7 @@ func TestReadApproval(t *testing.T) {
 		return tb.call(context.Background(), call("r", "fs_read_file", string(args))).Content
 	}
 	var preview bytes.Buffer
-	tb := newToolbox(w.cfg, &preview, nil, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &preview, nil, nil)
 	if got := read(tb, "notes.txt"); !strings.Contains(got, "text of notes.txt") {
 		t.Errorf("workspace read = %s", got)
 	}
@@ -128,7 +128,7 @@ func TestReadApproval(t *testing.T) {
 		t.Errorf("outside read without a terminal = %s", got)
 	}
 	s := &scripted{answers: []string{"n", "a", "y", "y"}}
-	tb = newToolbox(w.cfg, &preview, s.ask, nil)
+	tb = newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &preview, s.ask, nil)
 	if got := read(tb, "../outside/secret.txt"); !strings.Contains(got, "refused by the person") {
 		t.Errorf("after n: %s", got)
 	}
@@ -157,7 +157,7 @@ func TestApprovalPrompt(t *testing.T) {
 	cmd := "cd /tmp && " + strings.Repeat("echo padding-the-command-line ; ", 12) + "cat < in.txt > out.txt && rm -rf ~/important\x1b[2J\u202e"
 	s := &scripted{answers: []string{"n"}}
 	var preview bytes.Buffer
-	tb := newToolbox(w.cfg, &preview, s.ask, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &preview, s.ask, nil)
 	args, _ := json.Marshal(map[string]any{"shell_command": cmd})
 	m := tb.call(context.Background(), call("c", "execute_shell_command", string(args)))
 	q := s.questions[0]
@@ -200,7 +200,7 @@ func TestCommandRulesInToolbox(t *testing.T) {
 		return tb.call(context.Background(), call("c", "execute_shell_command", string(args))).Content
 	}
 	w := newPermWorld(t, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_DENY": "rm, git push"})
-	tb := newToolbox(w.cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	if got := run(tb, "echo hi && sudo /bin/rm -rf "+w.outside); !strings.Contains(got, `TOOL_DENY rule \"rm\"`) {
 		t.Errorf("deny under auto = %s", got)
 	}
@@ -208,7 +208,7 @@ func TestCommandRulesInToolbox(t *testing.T) {
 		t.Fatal("a denied command ran")
 	}
 	w = newPermWorld(t, map[string]string{"TOOL_APPROVAL": "deny", "TOOL_ALLOW": "echo,printf"})
-	tb = newToolbox(w.cfg, &bytes.Buffer{}, nil, nil)
+	tb = newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	if got := run(tb, "echo a | printf b"); !strings.HasSuffix(got, "\noutput:\nb") {
 		t.Errorf("allowed command = %s", got)
 	}
@@ -240,7 +240,7 @@ func TestPermanentApproval(t *testing.T) {
 	w := newPermWorld(t, nil)
 	s := &scripted{answers: []string{"p"}}
 	shell := call("c", "execute_shell_command", `{"shell_command": "echo saved"}`)
-	newToolbox(w.cfg, &bytes.Buffer{}, s.ask, nil).call(context.Background(), shell)
+	newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, s.ask, nil).call(context.Background(), shell)
 	if len(s.questions) != 1 || !strings.Contains(s.questions[0], `[p]ermanently: the same, saved`) || !strings.Contains(s.questions[0], `every command starting with "echo saved"`) {
 		t.Errorf("question = %q", s.questions)
 	}
@@ -251,7 +251,7 @@ func TestPermanentApproval(t *testing.T) {
 		t.Fatalf("tool_permissions.json = %s (%v)", b, err)
 	}
 	later := &scripted{answers: []string{"n"}}
-	tb := newToolbox(w.cfg, &bytes.Buffer{}, later.ask, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, later.ask, nil)
 	if m := tb.call(context.Background(), shell); !strings.Contains(m.Content, "saved") || len(later.questions) != 0 {
 		t.Errorf("saved permission not used: %s, asked %q", m.Content, later.questions)
 	}
@@ -260,13 +260,13 @@ func TestPermanentApproval(t *testing.T) {
 	}
 	os.Chmod(path, 0o666)
 	var warn bytes.Buffer
-	if m := newToolbox(w.cfg, &warn, nil, nil).call(context.Background(), shell); !strings.Contains(m.Content, "refused") || !strings.Contains(warn.String(), "writable by other users") {
+	if m := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &warn, nil, nil).call(context.Background(), shell); !strings.Contains(m.Content, "refused") || !strings.Contains(warn.String(), "writable by other users") {
 		t.Errorf("a world-writable permissions file was trusted: %s / %s", m.Content, warn.String())
 	}
 	os.WriteFile(path, []byte(`{"always_allow": ["execute_shell_command"]}`), 0o600)
 	os.Chmod(path, 0o600)
 	warn.Reset()
-	if m := newToolbox(w.cfg, &warn, nil, nil).call(context.Background(), shell); !strings.Contains(m.Content, "refused") || !strings.Contains(warn.String(), "no longer honoured") {
+	if m := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &warn, nil, nil).call(context.Background(), shell); !strings.Contains(m.Content, "refused") || !strings.Contains(warn.String(), "no longer honoured") {
 		t.Errorf("an old file allowing every command was honoured: %s / %s", m.Content, warn.String())
 	}
 }
@@ -278,13 +278,13 @@ func TestSensitiveHiddenInListings(t *testing.T) {
 	os.MkdirAll(filepath.Join(w.ws, ".ssh"), 0o700)
 	os.WriteFile(filepath.Join(w.ws, ".ssh", "id_rsa"), []byte("PRIVATE KEY"), 0o600)
 	os.WriteFile(filepath.Join(w.ws, "server.pem"), []byte("PRIVATE KEY"), 0o600)
-	tb := newToolbox(w.cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	m := tb.call(context.Background(), call("s", "fs_search_files", `{"search_path": ".", "content": "PRIVATE"}`))
 	if strings.Contains(m.Content, "server.pem:") || !strings.Contains(m.Content, "sensitive paths") {
 		t.Errorf("search entered a key: %s", m.Content)
 	}
 	w.cfg.homeDir = w.ws // ~/.ssh is now inside the workspace, which is no longer free
-	tb = newToolbox(w.cfg, &bytes.Buffer{}, (&scripted{answers: []string{"y"}}).ask, nil)
+	tb = newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, (&scripted{answers: []string{"y"}}).ask, nil)
 	m = tb.call(context.Background(), call("l", "fs_list_directory", `{"directory_path": ".", "recursive": true, "show_hidden": true}`))
 	if strings.Contains(m.Content, "id_rsa") || !strings.Contains(m.Content, ".ssh  (sensitive: not listed") {
 		t.Errorf("listing entered ~/.ssh: %s", m.Content)

@@ -50,13 +50,13 @@ var presets = map[string]preset{
 // OpenAI's own endpoint does; others may refuse a field they do not know,
 // so it is not sent to them (EXCLUDE_PARAMS=prompt_cache_key removes it
 // too, for a proxy under PROVIDER=openai that refuses it).
-func takesCacheKey(cfg *config) bool { return cfg.Provider == "openai" }
+func takesCacheKey(provider string) bool { return provider == "openai" }
 
 // marksParts reports whether the endpoint is an Anthropic model behind
 // OpenAI's wire that takes cache_control on content parts: OpenRouter's
 // anthropic/ models.
-func marksParts(cfg *config) bool {
-	return cfg.Provider == "openrouter" && strings.HasPrefix(strings.ToLower(cfg.Model), "anthropic/")
+func marksParts(provider, model string) bool {
+	return provider == "openrouter" && strings.HasPrefix(strings.ToLower(model), "anthropic/")
 }
 
 // presetNames lists the presets alphabetically.

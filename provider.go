@@ -73,9 +73,32 @@ type streamSink struct {
 	reasoning func(string)
 }
 
+// clientOptions is what the provider client needs of the configuration,
+// made once by config.client: where the provider listens (BASE_URL, else
+// its preset's, resolved there), how to ask it (the key, EXTRA_HEADERS, the
+// deadline, the proxy of the environment), and what every request body
+// carries (the model, the sampling settings, EXTRA_BODY, EXCLUDE_PARAMS).
+type clientOptions struct {
+	provider, baseURL, apiKey, model string
+	temperature, topP                float64
+	stream                           bool
+	timeout                          time.Duration // to connect, to the answer's headers, and between its bytes
+	extraHeaders                     map[string]string
+	extraBody                        map[string]any
+	excludeParams                    []string
+	reasoningEffort                  string
+	sampling                         // the optional settings, sent only when set (sampling.go)
+	// proxyEnv is the run's environment, read for its proxy variables
+	// (envProxy: HTTP_PROXY, HTTPS_PROXY, NO_PROXY).
+	proxyEnv []string
+	// now is the run's clock, for a Retry-After given as a date; a zero
+	// time without one (a test's options), as config.now reads.
+	now func() time.Time
+}
+
 // client speaks OpenAI's chat completions wire format over HTTP.
 type client struct {
-	cfg     *config
+	o       clientOptions
 	wire    wireFormat
 	http    *http.Client
 	stderr  io.Writer
@@ -93,32 +116,32 @@ type client struct {
 type wireFormat interface {
 	path() string
 	auth(h http.Header, key string)
-	body(cfg *config, req chatRequest) ([]byte, error)
+	body(o clientOptions, req chatRequest) ([]byte, error)
 	stream(r io.Reader, sink streamSink) (reply, error)
 	whole(b []byte, sink streamSink) (reply, error)
 }
 
 // wireFor picks the wire format of a provider.
-func wireFor(cfg *config) wireFormat {
-	if cfg.Provider == "anthropic" {
-		return anthropicWire{provider: cfg.Provider, sent: &sentBlocks{}}
+func wireFor(o clientOptions) wireFormat {
+	if o.provider == "anthropic" {
+		return anthropicWire{provider: o.provider, sent: &sentBlocks{}}
 	}
-	if usesOllamaNative(cfg) {
-		return ollamaWire{provider: cfg.Provider}
+	if usesOllamaNative(o) {
+		return ollamaWire{provider: o.provider}
 	}
-	return openaiWire{provider: cfg.Provider}
+	return openaiWire{provider: o.provider}
 }
 
-// newClient makes a client for cfg; retry notices go to stderr.
-func newClient(cfg *config, stderr io.Writer) *client {
-	d := &net.Dialer{Timeout: cfg.Timeout}
+// newClient makes a client with o; retry notices go to stderr.
+func newClient(o clientOptions, stderr io.Writer) *client {
+	d := &net.Dialer{Timeout: o.timeout}
 	tr := &http.Transport{
-		Proxy:                 envProxy(cfg.environ),
+		Proxy:                 envProxy(o.proxyEnv),
 		DialContext:           d.DialContext,
-		TLSHandshakeTimeout:   cfg.Timeout,
-		ResponseHeaderTimeout: cfg.Timeout,
+		TLSHandshakeTimeout:   o.timeout,
+		ResponseHeaderTimeout: o.timeout,
 	}
-	return &client{cfg: cfg, wire: wireFor(cfg), http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
+	return &client{o: o, wire: wireFor(o), http: &http.Client{Transport: tr}, stderr: stderr, sleep: sleepCtx, retries: 3}
 }
 
 // sleepCtx waits d or until ctx ends.
@@ -146,9 +169,9 @@ type chatRequest struct {
 // overloads, timeouts, a hosted provider's 500/502/504) up to c.retries
 // tries in all with backoff, and streams the answer into sink.
 func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
-	c.keyOnce.Do(func() { c.key = cacheKey(c.cfg.Model, req.Messages) })
+	c.keyOnce.Do(func() { c.key = cacheKey(c.o.model, req.Messages) })
 	req.cacheKey = c.key
-	body, err := c.wire.body(c.cfg, req)
+	body, err := c.wire.body(c.o, req)
 	if err != nil {
 		return reply{}, err
 	}
@@ -162,7 +185,7 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 	}
 	for try := 1; ; try++ {
 		r, err := c.once(ctx, body, seen)
-		why, wait, again := retryable(err, isLocal(c.cfg))
+		why, wait, again := retryable(err, isLocal(c.o.baseURL))
 		if !again || emitted || ctx.Err() != nil || try >= c.retries {
 			return r, err
 		}
@@ -173,7 +196,7 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 		if c.retried != nil {
 			c.retried(why, wait, try, c.retries-1)
 		} else {
-			fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.cfg.Provider, why, try, c.retries-1, wait.Round(time.Millisecond))
+			fmt.Fprintf(c.stderr, "yaicli: %s %s; retry %d of %d in %s\n", c.o.provider, why, try, c.retries-1, wait.Round(time.Millisecond))
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return reply{}, err
@@ -199,11 +222,11 @@ func cacheKey(model string, h []message) string {
 
 // finishBody merges EXTRA_BODY into a request body and removes the fields
 // EXCLUDE_PARAMS names (reasoning models refuse temperature, for one).
-func finishBody(cfg *config, b map[string]any) map[string]any {
-	for k, v := range cfg.ExtraBody {
+func finishBody(o clientOptions, b map[string]any) map[string]any {
+	for k, v := range o.extraBody {
 		b[k] = v
 	}
-	for _, k := range cfg.ExcludeParams {
+	for _, k := range o.excludeParams {
 		delete(b, k)
 	}
 	return b
@@ -213,16 +236,16 @@ func finishBody(cfg *config, b map[string]any) map[string]any {
 func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, requestURL(c.cfg, c.wire), bytes.NewReader(body))
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, requestURL(c.o, c.wire), bytes.NewReader(body))
 	if err != nil {
 		return reply{}, fmt.Errorf("building request: %w", err)
 	}
 	hreq.Header.Set("Content-Type", "application/json")
-	if c.cfg.Stream {
+	if c.o.stream {
 		hreq.Header.Set("Accept", "text/event-stream")
 	}
-	c.wire.auth(hreq.Header, c.cfg.APIKey)
-	for k, v := range c.cfg.ExtraHeaders {
+	c.wire.auth(hreq.Header, c.o.apiKey)
+	for k, v := range c.o.extraHeaders {
 		hreq.Header.Set(k, v)
 	}
 	resp, err := c.http.Do(hreq)
@@ -232,17 +255,17 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 	defer resp.Body.Close()
 	if resp.StatusCode/100 != 2 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		e := classify(c.cfg.Provider, resp.StatusCode, b)
-		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.cfg.now())
+		e := classify(c.o.provider, resp.StatusCode, b)
+		e.RetryAfter = parseRetryAfter(resp.Header.Get("Retry-After"), c.o.now())
 		return reply{}, e
 	}
-	body2 := idleTimeout(resp.Body, c.cfg.Timeout, cancel)
+	body2 := idleTimeout(resp.Body, c.o.timeout, cancel)
 	var r reply
 	if isStreamType(resp.Header.Get("Content-Type")) {
 		r, err = c.wire.stream(body2, sink)
 	} else {
 		var b []byte
-		if b, err = readBody(body2, c.cfg.Provider); err == nil {
+		if b, err = readBody(body2, c.o.provider); err == nil {
 			r, err = c.wire.whole(b, sink)
 		}
 	}
@@ -266,7 +289,7 @@ func (c *client) netError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return fmt.Errorf("talking to %s at %s: %w%s", c.cfg.Provider, c.cfg.baseURL(), err, c.unreachableHint(err))
+	return fmt.Errorf("talking to %s at %s: %w%s", c.o.provider, c.o.baseURL, err, c.unreachableHint(err))
 }
 
 // unreachableHint tells the user what to do when the server cannot be
@@ -276,7 +299,7 @@ func (c *client) unreachableHint(err error) string {
 	var dns *net.DNSError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		if start := presets[c.cfg.Provider].start; start != "" {
+		if start := presets[c.o.provider].start; start != "" {
 			return fmt.Sprintf("\n  nothing listens there: start the server (%s) or set BASE_URL to where it runs", start)
 		}
 		return "\n  nothing listens there: check BASE_URL (YAI_BASE_URL)"

@@ -22,7 +22,7 @@ func testClient(t *testing.T, f *fakeProvider, overrides map[string]string) *cli
 	overrides["BASE_URL"] = f.url()
 	overrides["API_KEY"] = "k"
 	cfg, _ := load(t, "", nil, overrides)
-	c := newClient(cfg, io.Discard)
+	c := newClient(cfg.client(), io.Discard)
 	c.sleep = func(context.Context, time.Duration) error { return nil }
 	return c
 }
@@ -38,14 +38,14 @@ func TestIdleTimeout(t *testing.T) {
 	})
 	t.Cleanup(func() { close(released) })
 	cfg, _ := load(t, "", nil, map[string]string{"BASE_URL": f.url(), "API_KEY": "k", "TIMEOUT": "1"})
-	c := newClient(cfg, io.Discard)
+	c := newClient(cfg.client(), io.Discard)
 	var got bytes.Buffer
 	start := time.Now()
 	_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(s string) { got.WriteString(s) }})
 	if !errors.Is(err, errIdle) || got.String() != "hi" {
 		t.Errorf("err = %v, text %q", err, got.String())
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	if d := time.Since(start); d > hangBound { // TIMEOUT=1, promised; hangBound tells it from a hang
 		t.Errorf("idle stream ended after %v", d)
 	}
 }
@@ -107,7 +107,7 @@ func TestUnreachableServerHint(t *testing.T) {
 		"openai": "check BASE_URL",
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": provider, "BASE_URL": "http://" + addr + "/v1", "API_KEY": "k"})
-		c := newClient(cfg, io.Discard)
+		c := newClient(cfg.client(), io.Discard)
 		_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(string) {}})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to contain %q", provider, err, want)
@@ -226,6 +226,35 @@ func TestEndpoint(t *testing.T) {
 	for _, tc := range tests {
 		if got := endpoint(tc.base, tc.path); got != tc.want {
 			t.Errorf("endpoint(%q, %q) = %q, want %q", tc.base, tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestClientOptionsResolveBaseURL: config.client resolves BASE_URL with
+// the provider's preset once, and where requests go and whether the
+// server is local (retries, hints) follow from that resolved address.
+func TestClientOptionsResolveBaseURL(t *testing.T) {
+	tests := []struct {
+		flags            map[string]string
+		wantURL, wantReq string
+		local            bool
+	}{
+		{map[string]string{"PROVIDER": "openai"}, "https://api.openai.com/v1", "https://api.openai.com/v1/chat/completions", false},
+		{map[string]string{"PROVIDER": "ollama"}, "http://localhost:11434/v1", "http://localhost:11434/v1/chat/completions", true},
+		{map[string]string{"PROVIDER": "ollama", "NUM_CTX": "8192"}, "http://localhost:11434/v1", "http://localhost:11434/api/chat", true},
+		{map[string]string{"PROVIDER": "openai", "BASE_URL": "http://192.168.1.5:8000/v1"}, "http://192.168.1.5:8000/v1", "http://192.168.1.5:8000/v1/chat/completions", true},
+	}
+	for _, tc := range tests {
+		cfg, _ := load(t, "", nil, tc.flags)
+		o := cfg.client()
+		if o.baseURL != tc.wantURL {
+			t.Errorf("client(%v).baseURL = %q, want %q", tc.flags, o.baseURL, tc.wantURL)
+		}
+		if got := requestURL(o, wireFor(o)); got != tc.wantReq {
+			t.Errorf("requestURL(client(%v)) = %q, want %q", tc.flags, got, tc.wantReq)
+		}
+		if got := isLocal(o.baseURL); got != tc.local {
+			t.Errorf("isLocal(%q) = %v, want %v", o.baseURL, got, tc.local)
 		}
 	}
 }

@@ -392,7 +392,7 @@ func (r *redactor) messages(h []message) []message {
 // hiddenEnv names the variables never passed to the shell tool or an MCP
 // server: yaicli's own key settings and every provider's key variable
 // (providerKeyVars), not only the one in use.
-func (c *config) hiddenEnv() map[string]bool {
+func hiddenEnv() map[string]bool {
 	h := map[string]bool{}
 	for _, v := range providerKeyVars() {
 		h[v] = true
@@ -401,10 +401,11 @@ func (c *config) hiddenEnv() map[string]bool {
 }
 
 // childEnv is environ without the hidden variables and without any
-// variable whose value holds one of the secrets (YAI_EXTRA_HEADERS, a key
-// copied under another name), unless keep names it.
-func (c *config) childEnv(environ []string, keep map[string]string) []string {
-	hidden, r := c.hiddenEnv(), c.redactor()
+// variable whose value holds one of r's secrets (YAI_EXTRA_HEADERS, a key
+// copied under another name), unless keep names it: the environment of
+// the shell tool and of an MCP server.
+func (r *redactor) childEnv(environ []string, keep map[string]string) []string {
+	hidden := hiddenEnv()
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
 		k, v, _ := strings.Cut(kv, "=")
@@ -429,10 +430,6 @@ func (r *redactor) holds(s string) bool {
 	return false
 }
 
-// shellEnv is the environment of the shell tool: the run's own, with the
-// secrets left out.
-func (c *config) shellEnv() []string { return c.childEnv(c.environ, nil) }
-
 // scrubbed wraps a provider's send so that an error carries no secret: a
 // provider that echoes the key in its 401 body is printed without it. The
 // error keeps its type for errors.As.
@@ -447,8 +444,8 @@ func scrubbed(send func(context.Context, chatRequest, streamSink) (reply, error)
 	}
 }
 
-// errorText is err as printed to a person: secrets replaced, controls
+// errorText is err as printed to a person: r's secrets replaced, controls
 // shown visibly.
-func (c *config) errorText(err error) string {
-	return sanitize(c.redactor().text(err.Error()))
+func (r *redactor) errorText(err error) string {
+	return sanitize(r.text(err.Error()))
 }

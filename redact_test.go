@@ -119,7 +119,7 @@ func TestShellEnvHidesKey(t *testing.T) {
 	cfg.environ = []string{"PATH=" + os.Getenv("PATH"), "YAI_API_KEY=" + cfg.APIKey, "API_KEY=sk-other-0000", "OPENAI_API_KEY=sk-openai-1111",
 		"MY_COPY=" + cfg.APIKey, `YAI_EXTRA_HEADERS={"Authorization": "Bearer tok-HEADERTOKEN9"}`, "KEEP_ME=visible"}
 	var out bytes.Buffer
-	if err := runShell(context.Background(), "env", "", time.Minute, cfg.shellEnv(), nil, &out); err != nil {
+	if err := runShell(context.Background(), "env", "", time.Minute, cfg.redactor().childEnv(cfg.environ, nil), nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -142,7 +142,7 @@ func TestMCPServerEnvHidesKey(t *testing.T) {
 	conf := `{"mcpServers": {"dump": {"command": "sh", "args": ["-c", "env > ` + out + `"], "env": {"OPENAI_API_KEY": "sk-openai-1111"}}}}`
 	path := filepath.Join(dir, "mcp.json")
 	os.WriteFile(path, []byte(conf), 0o600)
-	o := cfg.mcp("")
+	o := cfg.mcp("", cfg.redactor())
 	o.path = path
 	hub, err := startMCP(context.Background(), o, &bytes.Buffer{}, false)
 	if err != nil {
@@ -189,7 +189,7 @@ func TestProviderEchoRedacted(t *testing.T) {
 	cfg := secretConfig()
 	f := newFakeProvider(t, fail(401, `{"error":{"message":"Incorrect API key provided: sk-live-SECRETKEY123. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`))
 	cfg.BaseURL, cfg.Timeout = f.url(), 5*time.Second
-	c := newClient(cfg, &bytes.Buffer{})
+	c := newClient(cfg.client(), &bytes.Buffer{})
 	_, err := scrubbed(c.send, cfg.redactor())(context.Background(), chatRequest{}, streamSink{})
 	var stderr bytes.Buffer
 	exitCode(context.Background(), err, cfg, &stderr)
@@ -219,7 +219,7 @@ func BenchmarkShellGiBRedacted(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now())).redacting(cfg.redactor())
-		if err := runShell(context.Background(), cmd, "", time.Hour, cfg.shellEnv(), nil, cl); err != nil {
+		if err := runShell(context.Background(), cmd, "", time.Hour, cfg.redactor().childEnv(cfg.environ, nil), nil, cl); err != nil {
 			b.Fatal(err)
 		}
 		c := cl.finish()

@@ -260,7 +260,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
 	default:
-		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.errorText(err))
+		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.redactor().errorText(err))
 		if h := errorHint(err, s.cfg.hintFacts(), true); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
@@ -359,7 +359,7 @@ func (s *session) warnAttached() {
 // execTask is exec mode: one shell command for the task, confirmed before
 // it runs (without a terminal, printed and run only with --yes).
 func (s *session) execTask(ctx context.Context, task string) {
-	cmd, err := generateCommand(ctx, s.cfg, s.agent.sendAside, task)
+	cmd, err := generateCommand(ctx, s.cfg.shell(), fillRole(s.cfg, mustRole(roleShell)), s.agent.sendAside, task)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -378,7 +378,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			return
 		}
 	}
-	if code := runInShell(ctx, s.cfg, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(ctx, s.cfg.shell(), cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -740,7 +740,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.cfg, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(turnCtx, s.cfg.shell(), cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

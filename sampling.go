@@ -93,7 +93,7 @@ func (c *config) checkSamplingProvider(p parser) {
 		c.NumCtx = 0
 		unsent("NUM_CTX", "it is Ollama's setting (PROVIDER=ollama); for other servers CONTEXT_BUDGET_TOKENS sets the budget")
 	}
-	if _, thinking := anthropicThinking(c); thinking && c.Provider == "anthropic" && c.TopK != nil {
+	if _, thinking := anthropicThinking(c.sampling, c.ReasoningEffort); thinking && c.Provider == "anthropic" && c.TopK != nil {
 		c.TopK = nil
 		unsent("TOP_K", "Anthropic refuses top_k while thinking (THINKING_BUDGET or REASONING_EFFORT is set)")
 	}
@@ -133,32 +133,32 @@ func (p parser) optFloat(k string, lo, hi float64) *float64 {
 // them, and Gemini's thinking budget as its OpenAI-compatible endpoint
 // documents it (extra_body.google.thinking_config; it refuses
 // reasoning_effort beside it, so that is left out).
-func openaiSampling(c *config, b map[string]any) {
-	if c.TopK != nil {
-		b["top_k"] = *c.TopK
+func openaiSampling(s sampling, provider string, b map[string]any) {
+	if s.TopK != nil {
+		b["top_k"] = *s.TopK
 	}
-	if c.Seed != nil {
-		b["seed"] = *c.Seed
+	if s.Seed != nil {
+		b["seed"] = *s.Seed
 	}
-	if c.FrequencyPenalty != nil {
-		b["frequency_penalty"] = *c.FrequencyPenalty
+	if s.FrequencyPenalty != nil {
+		b["frequency_penalty"] = *s.FrequencyPenalty
 	}
-	if c.PresencePenalty != nil {
-		b["presence_penalty"] = *c.PresencePenalty
+	if s.PresencePenalty != nil {
+		b["presence_penalty"] = *s.PresencePenalty
 	}
-	if c.ThinkingBudget != nil && c.Provider == "gemini" {
+	if s.ThinkingBudget != nil && provider == "gemini" {
 		delete(b, "reasoning_effort")
 		b["extra_body"] = map[string]any{"google": map[string]any{"thinking_config": map[string]any{
-			"thinking_budget": *c.ThinkingBudget, "include_thoughts": true}}}
+			"thinking_budget": *s.ThinkingBudget, "include_thoughts": true}}}
 	}
 }
 
 // anthropicThinking is the thinking budget of an Anthropic request:
-// THINKING_BUDGET, else REASONING_EFFORT's; ok is false for none.
-func anthropicThinking(c *config) (budget int, ok bool) {
-	if c.ThinkingBudget != nil {
-		return *c.ThinkingBudget, true
+// THINKING_BUDGET, else that of REASONING_EFFORT (effort); ok is false for none.
+func anthropicThinking(s sampling, effort string) (budget int, ok bool) {
+	if s.ThinkingBudget != nil {
+		return *s.ThinkingBudget, true
 	}
-	budget, ok = anthropicBudgets[strings.ToLower(c.ReasoningEffort)]
+	budget, ok = anthropicBudgets[strings.ToLower(effort)]
 	return budget, ok
 }

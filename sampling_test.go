@@ -107,12 +107,13 @@ func TestSamplingValidation(t *testing.T) {
 			if !strings.Contains(warn.String(), tt.warn) {
 				t.Errorf("warning = %q, want %q", warn.String(), tt.warn)
 			}
+			o := c.client()
 			b := map[string]any{}
-			openaiSampling(c, b)
+			openaiSampling(o.sampling, o.provider, b)
 			if len(b) > 0 {
 				t.Errorf("after the warning the request still carries %v", b)
 			}
-			if _, ok := anthropicThinking(c); ok {
+			if _, ok := anthropicThinking(o.sampling, o.reasoningEffort); ok {
 				t.Errorf("after the warning an Anthropic request would still think")
 			}
 		})
@@ -128,7 +129,7 @@ func TestAnthropicTopKWhileThinking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := anthropicWire{provider: "anthropic"}.body(c, chatRequest{Messages: []message{{Role: "user", Content: "q"}}, MaxTokens: 100})
+	raw, err := anthropicWire{provider: "anthropic"}.body(c.client(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}, MaxTokens: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,35 +69,53 @@ var sandboxCacheVars = []string{"GOCACHE", "GOMODCACHE", "npm_config_cache", "PI
 // to (sanitised) and to read answers from.
 var sandboxDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}
 
-// newSandbox is the sandbox of cfg's run; self is the yaicli binary ("":
-// none, commands start directly).
-func newSandbox(cfg *config, self string) *sandbox {
-	s := &sandbox{mode: cfg.Sandbox, self: self, network: cfg.SandboxNetwork, spill: cfg.ToolOutputDir, read: []string{"/"}, abi: landlockABI()}
-	home := cfg.homeDir
-	if ws := resolvePathOf(cfg.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
+// sandboxOptions are SANDBOX's settings and the facts of the run the
+// fence is drawn from.
+type sandboxOptions struct {
+	mode     string   // SANDBOX: auto, strict or off
+	network  string   // SANDBOX_NETWORK: off, on or ports
+	writable []string // SANDBOX_WRITABLE: places also granted for writing
+	// environ is the run's environment, read for TMPDIR, GOPATH and the
+	// caches named by sandboxCacheVars; cacheDir the user's cache
+	// directory ("" = none).
+	environ  []string
+	cacheDir string
+	// workDir is the start directory, written unless it holds the home
+	// directory; homeDir the run's home ("" when unknown); spill
+	// TOOL_OUTPUT_DIR, read inside the denied state directory.
+	workDir, homeDir, spill string
+	private                 []string // yaicli's own places (ownPlaces.all): never read nor written
+}
+
+// newSandbox is the sandbox of o; self is the yaicli binary ("": none,
+// commands start directly).
+func newSandbox(f sandboxOptions, self string) *sandbox {
+	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: []string{"/"}, abi: landlockABI()}
+	home := f.homeDir
+	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
 		s.write = append(s.write, ws) // started in /, $HOME or above it, there is no workspace to write
 	}
-	s.write = append(s.write, envValue(cfg.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
-	if cfg.cacheDir != "" {
-		os.MkdirAll(cfg.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
-		s.write = append(s.write, cfg.cacheDir)
+	s.write = append(s.write, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
+	if f.cacheDir != "" {
+		os.MkdirAll(f.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
+		s.write = append(s.write, f.cacheDir)
 	}
 	for _, v := range sandboxCacheVars {
-		if d := envValue(cfg.environ, v); filepath.IsAbs(d) {
+		if d := envValue(f.environ, v); filepath.IsAbs(d) {
 			s.write = append(s.write, d)
 		}
 	}
-	if gp := envValue(cfg.environ, "GOPATH"); gp != "" {
+	if gp := envValue(f.environ, "GOPATH"); gp != "" {
 		s.write = append(s.write, filepath.Join(filepath.SplitList(gp)[0], "pkg", "mod"))
 	}
-	s.write = append(s.write, cfg.SandboxWritable...)
+	s.write = append(s.write, f.writable...)
 	if home != "" {
 		s.write = append(s.write, joinAll(home, sandboxCachesHome)...)
 		s.deny = append(joinAll(home, sensitiveHome), joinAll(home, sandboxDenyHome)...)
 		s.noWrite = joinAll(home, sandboxNoWriteHome)
 	}
 	s.deny = append(s.deny, sensitiveSystem...)
-	s.deny = append(s.deny, cfg.ChatHistoryDir, filepath.Dir(cfg.configPath), cfg.ToolPermissionsFile, cfg.ToolAuditLog, cfg.MCPConfig)
+	s.deny = append(s.deny, f.private...)
 	return s
 }
 

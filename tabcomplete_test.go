@@ -16,9 +16,7 @@ func TestComplete(t *testing.T) {
 	for _, f := range []string{"notes.txt", "notebook.md", ".hidden", "src/main.go"} {
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
 	}
-	wd, _ := os.Getwd()
-	os.Chdir(dir)
-	defer os.Chdir(wd)
+	t.Chdir(dir) // the process's directory: never beside a parallel test (t.Chdir refuses)
 	for _, tc := range []struct {
 		line, want string
 		list       string

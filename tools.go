@@ -31,9 +31,37 @@ type toolOutput struct {
 	clip              *clip
 }
 
+// toolboxOptions is what the toolbox and its tools need of the
+// configuration, built once by run (config.toolbox): a plain value, so the
+// toolbox reads no setting it was not given.
+type toolboxOptions struct {
+	outputMaxChars  int    // TOOL_OUTPUT_MAX_CHARS: a result's cap in the conversation
+	outputDir       string // TOOL_OUTPUT_DIR: where cut results are kept whole; free to read
+	spillMaxBytes   int64  // TOOL_OUTPUT_SPILL_MAX_BYTES: the most a spill file keeps
+	displayMaxLines int    // TOOL_DISPLAY_MAX_LINES: the preview's rows
+	displayMaxChars int    // TOOL_DISPLAY_MAX_CHARS: the preview's characters
+	previewMaxChars int    // TOOL_CALL_PREVIEW_MAX_CHARS: the call's line
+	showFunction    bool   // SHOW_FUNCTION_OUTPUT: preview built-in tools' results
+	showMCP         bool   // SHOW_MCP_OUTPUT: preview MCP tools' results
+	approval        string // TOOL_APPROVAL: ask, auto or deny
+	provider        string // PROVIDER: the images fs_read_image may send it
+	shellTimeout    time.Duration
+	// workDir is the start directory (the workspace), homeDir the run's
+	// home ("" when unknown): ~ in a path is homeDir, not the process's.
+	workDir, homeDir string
+	// environ is the run's environment, secrets included: the shell tool
+	// gets it without them (redactor.childEnv).
+	environ []string
+	now     func() time.Time
+	perms   permissionOptions // the rules, the files that remember answers, the free and the sensitive places
+	fence   sandboxOptions    // how execute_shell_command's commands are fenced
+	web     webOptions        // fetch_webpage and web_search
+}
+
 // toolbox runs tool calls: approval, truncation with spill, preview.
 type toolbox struct {
-	cfg     *config
+	o       toolboxOptions
+	red     *redactor // the run's secrets: out of previews, events, spill files and the audit log
 	tools   map[string]tool
 	ask     func(question string) (string, error) // nil: no terminal to ask on
 	perm    *permissions                          // free reads, rules, "always" answers, audit log
@@ -103,11 +131,15 @@ func (tb *toolbox) termWidth() int {
 	return tb.width()
 }
 
-// newToolbox offers the built-in tools plus extra ones (MCP).
-func newToolbox(cfg *config, preview io.Writer, ask func(string) (string, error), extra []tool) *toolbox {
-	tb := &toolbox{cfg: cfg, tools: map[string]tool{}, ask: ask, preview: preview, now: cfg.now}
-	tb.perm = newPermissions(cfg, func(w string) { fmt.Fprintln(preview, w) })
-	for _, t := range append(builtinTools(cfg, tb.perm), extra...) {
+// newToolbox offers the built-in tools plus extra ones (MCP); red is the
+// run's redactor.
+func newToolbox(o toolboxOptions, red *redactor, preview io.Writer, ask func(string) (string, error), extra []tool) *toolbox {
+	tb := &toolbox{o: o, red: red, tools: map[string]tool{}, ask: ask, preview: preview, now: o.now}
+	if tb.now == nil {
+		tb.now = func() time.Time { return time.Time{} }
+	}
+	tb.perm = newPermissions(o.perms, red, func(w string) { fmt.Fprintln(preview, w) })
+	for _, t := range append(builtinTools(o, red, tb.perm), extra...) {
 		tb.tools[t.name] = t
 	}
 	tb.tools["fs_read_image"] = readImageTool(tb)
@@ -136,11 +168,11 @@ func (tb *toolbox) specs() []toolSpec {
 // tools, bad arguments, refusals and failures become results that say so.
 func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	name := tc.Function.Name
-	red := tb.cfg.redactor() // a model may put the key in its arguments (a URL's query)
+	red := tb.red // a model may put the key in its arguments (a URL's query)
 	if tb.callID = tc.ID; tb.ev.on() {
 		tb.ev.toolCall(toolCall{ID: tc.ID, Function: functionCall{Name: name, Arguments: red.text(tc.Function.Arguments)}})
 	} else {
-		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.cfg.ToolCallPreviewMaxChars)))
+		fmt.Fprintf(tb.preview, "@Function call: %s\n", red.text(callPreview(name, tc.Function.Arguments, tb.o.previewMaxChars)))
 	}
 	tb.image, tb.refused = nil, false
 	c, failed := tb.runCall(ctx, tc)
@@ -158,9 +190,9 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillError())
 	}
 	tb.ev.toolRan(tc.ID, name, c)
-	show := tb.cfg.ShowFunctionOut
+	show := tb.o.showFunction
 	if tb.tools[name].mcp {
-		show = tb.cfg.ShowMCPOutput
+		show = tb.o.showMCP
 	}
 	switch {
 	case tb.ev.on():
@@ -169,11 +201,11 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		if expand == "" && c.onDisk() != "" {
 			expand = "full output: " + c.onDisk()
 		}
-		fmt.Fprint(tb.preview, previewOf(text, outputLines(c), tb.cfg.ToolDisplayMaxLines, tb.cfg.ToolDisplayMaxChars, tb.termWidth(), expand))
+		fmt.Fprint(tb.preview, previewOf(text, outputLines(c), tb.o.displayMaxLines, tb.o.displayMaxChars, tb.termWidth(), expand))
 	case failed != "":
 		// Hiding output hides results, not a call that could not run
 		// (as YAICLI prints those whatever SHOW_*_OUTPUT say).
-		fmt.Fprintf(tb.preview, "yaicli: %s failed: %s\n", sanitize(name), sanitize(firstRunes(red.text(failed), tb.cfg.ToolDisplayMaxChars)))
+		fmt.Fprintf(tb.preview, "yaicli: %s failed: %s\n", sanitize(name), sanitize(firstRunes(red.text(failed), tb.o.displayMaxChars)))
 	}
 	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
 }
@@ -251,8 +283,8 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if tb.asked {
 		ctx = withAsked(ctx)
 	}
-	cl := newClipper(capFor(name, tb.cfg.ToolOutputMaxChars), spillOpener(tb.cfg.ToolOutputDir, name, tb.now())).
-		redacting(tb.cfg.redactor()).spillingAtMost(tb.cfg.ToolOutputSpillMaxBytes)
+	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(tb.o.outputDir, name, tb.now())).
+		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
 	counted := &countingWriter{w: cl}
 	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})

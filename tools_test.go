@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ func testToolbox(t *testing.T, approval string, ask func(string) (string, error)
 	t.Helper()
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": approval, "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
 	var preview bytes.Buffer
-	return newToolbox(cfg, &preview, ask, nil), &preview
+	return newToolbox(cfg.toolbox(), cfg.redactor(), &preview, ask, nil), &preview
 }
 
 func call(id, name, args string) toolCall {
@@ -199,7 +200,7 @@ func TestSpillFailureWarnsOnce(t *testing.T) {
 	os.WriteFile(notDir, nil, 0o600)
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_MAX_CHARS": "1000", "TOOL_OUTPUT_DIR": filepath.Join(notDir, "spill")})
 	var preview bytes.Buffer
-	tb := newToolbox(cfg, &preview, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &preview, nil, nil)
 	for i := range 2 {
 		m := tb.call(context.Background(), call("c", "execute_shell_command", `{"shell_command": "seq 1 5000"}`))
 		if !strings.Contains(m.Content, "could not be saved") {
@@ -240,7 +241,7 @@ func TestViewerGetsTheSentText(t *testing.T) {
 // and the model's copy is valid text (a NUL shows as U+FFFD).
 func TestSpillCapFromSettings(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill"), "TOOL_OUTPUT_SPILL_MAX_BYTES": "100000"})
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	m := tb.call(context.Background(), call("z", "execute_shell_command", `{"shell_command": "head -c 2000000 /dev/zero"}`))
 	st, err := os.Stat(m.clip.onDisk())
 	if err != nil || st.Size() != 100000 {
@@ -428,5 +429,44 @@ func TestHiddenToolFailuresTold(t *testing.T) {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
+	}
+}
+
+// TestToolboxOptionsFilled: with every setting of the toolbox given,
+// config.toolbox fills every field of its value, nested ones too, so a
+// field added to toolboxOptions and forgotten there fails here.
+func TestToolboxOptionsFilled(t *testing.T) {
+	cfg, _ := load(t, "", nil, map[string]string{"SHOW_FUNCTION_OUTPUT": "true", "SHOW_MCP_OUTPUT": "true", "TOOL_ALLOW": "go test",
+		"TOOL_DENY": "rm", "TOOL_READ_ROOTS": "/srv/docs", "SANDBOX_WRITABLE": "/srv/out", "SANDBOX_NETWORK": "on", "FETCH_ALLOW_PRIVATE": "true",
+		"FETCH_ALLOW_HOSTS": "wiki.lan", "WEB_SEARCH_URL": "http://searx.lan", "MCP_CONFIG": "/srv/mcp.json",
+		"TOOL_PERMISSIONS_FILE": "/srv/perms.json", "TOOL_AUDIT_LOG": "/srv/audit.log"})
+	cfg.homeDir, cfg.cacheDir, cfg.version = "/home/u", "/home/u/.cache", "1.2.3"
+	var zero []string
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+			}
+		case reflect.Slice:
+			if v.Len() == 0 {
+				zero = append(zero, path)
+			}
+			for i := range v.Len() {
+				walk(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			}
+		default:
+			if v.IsZero() {
+				zero = append(zero, path)
+			}
+		}
+	}
+	walk(reflect.ValueOf(cfg.toolbox()), "toolboxOptions")
+	if len(zero) > 0 {
+		t.Errorf("config.toolbox leaves %s empty with every setting given: fill them there", strings.Join(zero, ", "))
+	}
+	if o := cfg.toolbox(); !slices.Equal(o.fence.private, o.perms.own.all()) {
+		t.Errorf("the fence denies %q, not yaicli's own places %q", o.fence.private, o.perms.own.all())
 	}
 }

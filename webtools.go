@@ -117,6 +117,23 @@ func htmlText(s string) string {
 	return strings.TrimSpace(reBlank.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
+// webOptions is what fetch_webpage and web_search need of the
+// configuration (the guard's too: webOptions.guard).
+type webOptions struct {
+	searchProvider string // WEB_SEARCH_PROVIDER: duckduckgo or searxng
+	searchURL      string // WEB_SEARCH_URL, without a trailing slash; "" = the provider's own
+	allowPrivate   bool   // FETCH_ALLOW_PRIVATE: this machine and private networks too
+	allowHosts     []string
+	environ        []string      // the run's environment, for its proxy variables
+	timeout        time.Duration // TIMEOUT: each request's
+	version        string        // yaicli's, in the User-Agent
+}
+
+// guard is the network guard of the web tools' settings.
+func (o webOptions) guard() netGuard {
+	return newNetGuard(o.allowPrivate, o.allowHosts, o.searchURL, o.environ)
+}
+
 // searchResult is one web_search hit.
 type searchResult struct {
 	Title   string `json:"title"`
@@ -131,7 +148,7 @@ var (
 
 // webSearch is web_search: DuckDuckGo's HTML page by default, or a SearXNG
 // instance (WEB_SEARCH_URL) for networks without the internet.
-func webSearch(ctx context.Context, cfg *config, client *http.Client, args map[string]any, out io.Writer) error {
+func webSearch(ctx context.Context, o webOptions, client *http.Client, args map[string]any, out io.Writer) error {
 	q := argString(args, "query", "")
 	if q == "" {
 		return errors.New("query is required")
@@ -139,10 +156,10 @@ func webSearch(ctx context.Context, cfg *config, client *http.Client, args map[s
 	max := argInt(args, "max_results", 5)
 	var res []searchResult
 	var err error
-	if cfg.WebSearchProvider == "searxng" {
-		res, err = searxng(ctx, cfg, client, q)
+	if o.searchProvider == "searxng" {
+		res, err = searxng(ctx, o, client, q)
 	} else {
-		if res, err = duckduckgo(ctx, cfg, client, q); errors.Is(err, errOffline) {
+		if res, err = duckduckgo(ctx, o, client, q); errors.Is(err, errOffline) {
 			err = fmt.Errorf("%w; for a search engine on your own network set WEB_SEARCH_PROVIDER=searxng and WEB_SEARCH_URL", err)
 		}
 	}
@@ -156,11 +173,11 @@ func webSearch(ctx context.Context, cfg *config, client *http.Client, args map[s
 }
 
 // searxng asks a SearXNG instance (format=json).
-func searxng(ctx context.Context, cfg *config, client *http.Client, q string) ([]searchResult, error) {
-	if cfg.WebSearchURL == "" {
+func searxng(ctx context.Context, o webOptions, client *http.Client, q string) ([]searchResult, error) {
+	if o.searchURL == "" {
 		return nil, errors.New("WEB_SEARCH_PROVIDER=searxng needs WEB_SEARCH_URL, the base URL of a SearXNG instance")
 	}
-	body, _, err := webGet(ctx, client, cfg.WebSearchURL+"/search?format=json&q="+url.QueryEscape(q), cfg.Timeout, cfg.version)
+	body, _, err := webGet(ctx, client, o.searchURL+"/search?format=json&q="+url.QueryEscape(q), o.timeout, o.version)
 	if err != nil {
 		return nil, err
 	}
@@ -178,12 +195,12 @@ func searxng(ctx context.Context, cfg *config, client *http.Client, q string) ([
 }
 
 // duckduckgo reads DuckDuckGo's HTML results page.
-func duckduckgo(ctx context.Context, cfg *config, client *http.Client, q string) ([]searchResult, error) {
+func duckduckgo(ctx context.Context, o webOptions, client *http.Client, q string) ([]searchResult, error) {
 	base := "https://html.duckduckgo.com"
-	if cfg.WebSearchURL != "" {
-		base = cfg.WebSearchURL
+	if o.searchURL != "" {
+		base = o.searchURL
 	}
-	body, _, err := webGet(ctx, client, base+"/html/?q="+url.QueryEscape(q), cfg.Timeout, cfg.version)
+	body, _, err := webGet(ctx, client, base+"/html/?q="+url.QueryEscape(q), o.timeout, o.version)
 	if err != nil {
 		return nil, err
 	}

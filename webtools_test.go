@@ -59,10 +59,10 @@ func TestWebSearch(t *testing.T) {
 	}))
 	defer srv.Close()
 	for _, provider := range []string{"searxng", "duckduckgo"} {
-		cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": provider, "WEB_SEARCH_URL": srv.URL})
+		o := webOptions{searchProvider: provider, searchURL: srv.URL, timeout: time.Minute}
 		var out bytes.Buffer
 		// WEB_SEARCH_URL is the person's choice: its loopback host is allowed.
-		if err := webSearch(t.Context(), cfg, newNetGuard(cfg).client(), map[string]any{"query": "go", "max_results": 1.0}, &out); err != nil {
+		if err := webSearch(t.Context(), o, o.guard().client(), map[string]any{"query": "go", "max_results": 1.0}, &out); err != nil {
 			t.Fatal(err)
 		}
 		var m struct{ Results []searchResult }
@@ -72,8 +72,8 @@ func TestWebSearch(t *testing.T) {
 			t.Errorf("%s results = %+v", provider, m.Results)
 		}
 	}
-	cfg, _ := load(t, "", nil, map[string]string{"WEB_SEARCH_PROVIDER": "searxng"})
-	if err := webSearch(t.Context(), cfg, newNetGuard(cfg).client(), map[string]any{"query": "go"}, io.Discard); err == nil || !strings.Contains(err.Error(), "needs WEB_SEARCH_URL") {
+	o := webOptions{searchProvider: "searxng", timeout: time.Minute}
+	if err := webSearch(t.Context(), o, o.guard().client(), map[string]any{"query": "go"}, io.Discard); err == nil || !strings.Contains(err.Error(), "needs WEB_SEARCH_URL") {
 		t.Errorf("searxng without URL: %v", err)
 	}
 }
@@ -95,7 +95,7 @@ func TestFetchedPageSpillsText(t *testing.T) {
 	defer srv.Close()
 	// An allowed host is allowed on its port only (netguard.go): name it.
 	cfg, _ := load(t, "", nil, map[string]string{"FETCH_ALLOW_HOSTS": strings.TrimPrefix(srv.URL, "http://"), "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
-	tb := newToolbox(cfg, &bytes.Buffer{}, nil, nil)
+	tb := newToolbox(cfg.toolbox(), cfg.redactor(), &bytes.Buffer{}, nil, nil)
 	m := tb.call(t.Context(), call("w", "fetch_webpage", fmt.Sprintf(`{"url": %q}`, srv.URL)))
 	full, err := os.ReadFile(m.clip.onDisk())
 	if err != nil || string(full) != htmlText(page.String()) {
