@@ -24,7 +24,7 @@ var optionTables = map[string]string{
 	"grep": readsAll, "egrep": readsAll, "fgrep": readsAll, "cut": readsAll, "tr": readsAll, "nl": readsAll, "column": readsAll,
 	"stat": readsAll, "du": readsAll, "df": readsAll, "which": readsAll, "whoami": readsAll, "id": readsAll, "uname": readsAll,
 	"basename": readsAll, "dirname": readsAll, "realpath": readsAll, "readlink": readsAll, "cmp": readsAll, "diff": readsAll,
-	"true": readsAll, "nproc": readsAll, "jq": readsAll,
+	"true": readsAll, "nproc": readsAll, "jq": readsAll, "seq": readsAll, "sleep": readsAll,
 	"file": "operands:* !-C !--compile *", "tree": "operands:* !-o *", "sort": "operands:* !-o !--output !--compress-program *",
 	"uniq": "* operands:1", "rg": "operands:* !--pre !--pre-glob !--hostname-bin *", "fd": "operands:* !-x !--exec !-X !--exec-batch *",
 	"date": "!-s !--set *",
@@ -114,11 +114,11 @@ func optionsHarmless(rule, args []string) bool {
 	return true
 }
 
-// tableOf is rule's option table: the rule's own, else for a rule of one
-// word its program's; "" when there is none.
+// tableOf is rule's option table: the rule's own (git status), else its
+// program's (echo approved is judged as echo); "" when there is none.
 func tableOf(rule []string) string {
 	table, ok := optionTables[strings.Join(rule, " ")]
-	if !ok && len(rule) == 1 {
+	if !ok {
 		table = optionTables[rule[0]]
 	}
 	return table
