@@ -217,15 +217,15 @@ func TestContextHintFitsMode(t *testing.T) {
 	for _, body := range []string{`{"error":{"message":"prompt is too long: 208310 tokens > 200000 maximum"}}`,
 		`{"error":{"message":"input length and max_tokens exceed context limit: 197742 + 8192 > 200000"}}`} {
 		err := &healError{model: "m", last: classify("p", 400, []byte(body))}
-		if h := errorHint(err, cfg.hintFacts(), false); h == "" || strings.Contains(h, "/compact") {
+		if h := errorHint(err, cfg.failures(nil).hints, false); h == "" || strings.Contains(h, "/compact") {
 			t.Errorf("one-shot hint(%s) = %q", body, h)
 		}
-		if h := errorHint(err, cfg.hintFacts(), true); !strings.Contains(h, "/compact") {
+		if h := errorHint(err, cfg.failures(nil).hints, true); !strings.Contains(h, "/compact") {
 			t.Errorf("REPL hint(%s) = %q, want /compact", body, h)
 		}
 	}
 	timeout := fmt.Errorf("talking to p: %w", context.DeadlineExceeded)
-	if h := errorHint(timeout, cfg.hintFacts(), false); !strings.Contains(h, "TIMEOUT") {
+	if h := errorHint(timeout, cfg.failures(nil).hints, false); !strings.Contains(h, "TIMEOUT") {
 		t.Errorf("timeout hint = %q, want TIMEOUT named", h)
 	}
 }
@@ -406,7 +406,7 @@ func checkHeals(t *testing.T, b errorBody) {
 	if n := strings.Count(r.stderr, "retrying once"); n != 1 || len(fp.chats()) != 3 {
 		t.Fatalf("%d retry notices, %d requests; stderr:\n%s", n, len(fp.chats()), r.stderr)
 	}
-	if strings.Contains(string(b.body), `"content":"`) && !strings.Contains(r.stderr, "partial answer above is discarded") {
+	if strings.Contains(string(b.body), `"content":"`) && !strings.Contains(r.stderr, "its partial text is discarded, not written to the output") {
 		t.Errorf("a partial answer was streamed but not declared discarded:\n%s", r.stderr)
 	}
 	reqs := fp.chats()
