@@ -521,7 +521,8 @@ func TestSandboxWidened(t *testing.T) {
 // BenchmarkSandboxSpec is the work yaicli does before each fenced command:
 // reading the tree to grant it child by child around the denied places.
 func BenchmarkSandboxSpec(b *testing.B) {
-	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
+	cache, _ := os.UserCacheDir()
+	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", cacheDir: cache, private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
 	for b.Loop() {
 		s.spec()
 	}
