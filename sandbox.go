@@ -204,7 +204,7 @@ func (s *sandbox) denied() *denySet {
 // keeps the rights that do not read files (listing, running, making
 // files), so ordinary work goes on beside a key file.
 type denySet struct {
-	block, files []string          // sorted, without duplicates
+	block, files []string           // sorted, without duplicates
 	inodes       map[[2]uint64]bool // device and inode of each file in files
 }
 
