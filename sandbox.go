@@ -302,11 +302,12 @@ type keyDir struct {
 // and installed packages, which hold other people's test keys, not yours.
 var keyWalkSkip = []string{".git", "node_modules"}
 
-// keyFiles lists the files (and directories) named like keys
-// (sensitiveNames) in the workspace and home, breadth first, at most
-// keyWalkDepth levels down and keyWalkDirs directories in all; links are
-// not followed, but a link named like a key denies its target. The
-// sensitive places, the caches and keyWalkSkip are not entered.
+// keyFiles lists the files named like keys (sensitiveNames) in the
+// workspace and home, breadth first, keyWalkDepth and keyWalkHomeDepth
+// levels down and keyWalkDirs directories in all; a directory is judged
+// by the files in it (a package named credentials stays readable), links
+// are not followed, but a link named like a key denies the file it leads
+// to. The sensitive places, the caches and keyWalkSkip are not entered.
 func (s *sandbox) keyFiles() []string {
 	skip := map[string]bool{}
 	for _, p := range append(resolveAll(s.deny), resolveAll(s.caches)...) {
@@ -329,9 +330,9 @@ func (s *sandbox) keyFiles() []string {
 		for _, e := range ents {
 			p := filepath.Join(d.path, e.Name())
 			switch {
-			case reKeyName.MatchString(e.Name()):
+			case reKeyName.MatchString(e.Name()) && !e.IsDir(): // as the fs tools judge a file by its own name
 				out = append(out, p)
-				if e.Type()&fs.ModeSymlink != 0 {
+				if st, err := os.Stat(p); err == nil && !st.IsDir() && e.Type()&fs.ModeSymlink != 0 {
 					out = append(out, resolvePathOf(p))
 				}
 			case e.IsDir() && d.depth > 1 && !slices.Contains(keyWalkSkip, e.Name()) && !skip[p]:

@@ -694,6 +694,8 @@ func TestFenceWorksBesideKeys(t *testing.T) {
 	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module tiny\n\ngo 1.21\n"), 0o600)
 	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() { println(\"tiny\") }\n"), 0o600)
 	os.MkdirAll(filepath.Join(ws, "sub"), 0o700)
+	os.MkdirAll(filepath.Join(ws, "credentials"), 0o700) // a package named like a token file: judged by its files
+	os.WriteFile(filepath.Join(ws, "credentials", "c.go"), []byte("package credentials\n"), 0o600)
 	if out, err := exec.Command("git", "-C", ws, "init", "-q").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
@@ -701,7 +703,7 @@ func TestFenceWorksBesideKeys(t *testing.T) {
 		// A file made beside a key file is read from the next command on.
 		{"go build -o tiny . && echo built", "built"},
 		{"./tiny 2>&1", "tiny"},
-		{"go vet . && cat main.go", "package main"},
+		{"go vet . && cat main.go credentials/c.go", "package main\n\nfunc main() { println(\"tiny\") }\npackage credentials"},
 		{"ls -a", ".env"},
 		{"git status --short", "?? go.mod"},
 		{"echo made > new.txt && echo x > sub/f && cat sub/f && rm sub/f && echo ok", "x\nok"},
