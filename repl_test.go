@@ -77,7 +77,7 @@ func TestKeptRoundsDropInOneGo(t *testing.T) {
 	for turn := 1; turn <= 60; turn++ {
 		h = append(h, message{Role: "user", Content: fmt.Sprint("q", turn)}, message{Role: "assistant", Content: "a"})
 		first := h[1].Content
-		h = keptRounds(h, cfg)
+		h = keptRounds(h, cfg.InteractiveRound, cfg.ContextTrimTarget)
 		if h[1].Content != first {
 			changes++
 		}
