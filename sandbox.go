@@ -177,8 +177,8 @@ func (s *sandbox) spec() *fenceSpec {
 // must not plant a permissions file).
 func (s *sandbox) denied() *denySet {
 	d := &denySet{inodes: map[[2]uint64]bool{}}
-	found := append(resolveAll(s.deny), s.keyFiles()...)
-	for _, p := range found {
+	named := resolveAll(s.deny)
+	for _, p := range append(named, s.keyFiles(named)...) {
 		if beneath(p, "/proc") { // carving /proc would leave every later process without its /proc/PID
 			continue
 		}
@@ -307,10 +307,11 @@ var keyWalkSkip = []string{".git", "node_modules"}
 // levels down and keyWalkDirs directories in all; a directory is judged
 // by the files in it (a package named credentials stays readable), links
 // are not followed, but a link named like a key denies the file it leads
-// to. The sensitive places, the caches and keyWalkSkip are not entered.
-func (s *sandbox) keyFiles() []string {
+// to. The sensitive places (deny, resolved), the caches and keyWalkSkip
+// are not entered.
+func (s *sandbox) keyFiles(deny []string) []string {
 	skip := map[string]bool{}
-	for _, p := range append(resolveAll(s.deny), resolveAll(s.caches)...) {
+	for _, p := range append(resolveAll(s.caches), deny...) {
 		skip[p] = true
 	}
 	var queue []keyDir
