@@ -387,7 +387,11 @@ func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, max
 func (a *agent) discardPartial() {
 	if a.streamed {
 		a.endAnswer()
-		if !a.ev.on() { // the JSON modes say it once, as text.discard
+		switch {
+		case a.ev.on(): // the JSON modes say it once, as text.discard
+		case a.rawAnswer: // a file or a pipe: the part was cut back off or never passed on
+			fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; its partial text is discarded, not written to the output")
+		default:
 			fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
 		}
 		a.ev.discard()

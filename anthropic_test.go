@@ -401,7 +401,7 @@ func TestAnthropicErrorEventHeals(t *testing.T) {
 	fp := newFakeProvider(t, stream(ok), stream(rejected), stream(ok))
 	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first " + bigPrompt(2000) + "\nsecond\n",
 		env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-20250514"}})
-	if r.code != 0 || r.stdout != "healed\nhealed\n" || !strings.Contains(r.stderr, "partial answer above is discarded") { // the partial "Part" is held from the pipe
+	if r.code != 0 || r.stdout != "healed\nhealed\n" || !strings.Contains(r.stderr, "its partial text is discarded, not written to the output") { // the partial "Part" is held from the pipe
 		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -406,7 +406,7 @@ func checkHeals(t *testing.T, b errorBody) {
 	if n := strings.Count(r.stderr, "retrying once"); n != 1 || len(fp.chats()) != 3 {
 		t.Fatalf("%d retry notices, %d requests; stderr:\n%s", n, len(fp.chats()), r.stderr)
 	}
-	if strings.Contains(string(b.body), `"content":"`) && !strings.Contains(r.stderr, "partial answer above is discarded") {
+	if strings.Contains(string(b.body), `"content":"`) && !strings.Contains(r.stderr, "its partial text is discarded, not written to the output") {
 		t.Errorf("a partial answer was streamed but not declared discarded:\n%s", r.stderr)
 	}
 	reqs := fp.chats()

@@ -279,7 +279,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	if err != nil && turnCtx.Err() != nil {
 		h = interruptedTail(validate(h), s.red.text(s.agent.shownText()))
 	}
-	s.hist = keptRounds(validate(h), s.o.interactiveRound, s.o.trimTarget)
+	s.hist = s.keepRounds(validate(h))
 	s.save()
 	switch {
 	case err == nil:
@@ -882,18 +882,49 @@ func writeHistory(w io.Writer, h []message) {
 }
 
 // keptRounds is h after a turn: whole while it has at most
-// INTERACTIVE_ROUND turn groups; past that, the newest CONTEXT_TRIM_TARGET
-// share of them in one go. Dropping the oldest group every turn would
-// change the first message each turn, and the provider's prompt cache
-// would be written again whole every turn; dropped to the mark, the next
-// drop is that many turns away. round and share are those two settings.
-func keptRounds(h []message, round int, share float64) []message {
+// INTERACTIVE_ROUND turn groups; past that, the session's first group (the
+// task, as first said) and the newest, CONTEXT_TRIM_TARGET of them in all,
+// in one go; dropped is how many groups went. Dropping the oldest group
+// every turn would change the start of the history each turn, and the
+// provider's prompt cache would be written again whole every turn; dropped
+// to the mark, the next drop is that many turns away. round and share are
+// those two settings.
+func keptRounds(h []message, round int, share float64) (kept []message, dropped int) {
 	limit := max(round, 1)
-	if len(groupStarts(h)) <= limit {
-		return h
+	starts := groupStarts(h)
+	if len(starts) <= limit {
+		return h, 0
 	}
 	if share <= 0 || share > 1 {
 		share = defaultTrimTarget
 	}
-	return keepGroups(h, max(int(float64(limit)*share), 1))
+	keep := max(int(float64(limit)*share), 1)
+	if keep < 2 {
+		return keepGroups(h, keep), len(starts) - keep
+	}
+	out := append([]message(nil), h[:starts[1]]...) // the lead and the first group
+	return append(out, h[starts[len(starts)-keep+1]:]...), len(starts) - keep
+}
+
+// keepRounds applies INTERACTIVE_ROUND to h (keptRounds) and says what it
+// dropped, on stderr in text mode and as a context.trim event in the JSON
+// modes, as the agent's reductions are told (agent.report).
+func (s *session) keepRounds(h []message) []message {
+	kept, dropped := keptRounds(h, s.o.interactiveRound, s.o.trimTarget)
+	if dropped == 0 {
+		return h
+	}
+	before, after := 0, 0
+	for _, m := range h {
+		before += s.agent.estimate(m)
+	}
+	for _, m := range kept {
+		after += s.agent.estimate(m)
+	}
+	if !s.ev.on() { // the JSON modes say it as the event, as the agent's reductions do
+		fmt.Fprintf(s.errw, "yaicli: over INTERACTIVE_ROUND=%d turns: dropped %s (~%d tokens), kept the first and the newest %d; now ~%d\n",
+			s.o.interactiveRound, plural(dropped, "older turn group"), before-after, len(groupStarts(kept))-1, after)
+	}
+	s.ev.trim(trimReport{groups: dropped, tokens: before - after, before: before, after: after}, s.agent.currentBudget().tokens)
+	return kept
 }
