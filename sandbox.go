@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // sandbox is how execute_shell_command's commands are started: SANDBOX's
@@ -18,8 +20,11 @@ type sandbox struct {
 	self    string // the yaicli binary, re-executed as the wrapper
 	read    []string
 	write   []string
-	deny    []string // never granted for reading or writing
+	deny    []string // the sensitive places: never granted for reading or writing
+	own     []string // yaicli's own places: never granted, even before they exist
 	noWrite []string // never granted for writing (start-up files, PATH directories)
+	keyRoot []keyDir // where files named like keys are looked for: the workspace, home
+	caches  []string // not looked in: what every command may write anyway
 	spill   string   // read inside the denied state directory
 	network string   // SANDBOX_NETWORK: off, on or ports
 	abi     int      // the kernel's Landlock version, read once; 0: none
@@ -39,15 +44,6 @@ func wasAsked(ctx context.Context) bool {
 	v, _ := ctx.Value(askedKey{}).(bool)
 	return v
 }
-
-// sandboxDenyHome are the places in the home directory a fenced command
-// never reads, besides the fs tools' sensitive list: histories, token
-// files, keyrings and browser profiles.
-var sandboxDenyHome = []string{".bash_history", ".zsh_history", ".local/share/fish", ".python_history", ".psql_history",
-	".mysql_history", ".node_repl_history", ".lesshst", ".viminfo", ".cargo/credentials", ".cargo/credentials.toml", ".terraform.d",
-	".config/rclone", ".s3cfg", ".config/github-copilot", ".local/share/keyrings", ".mozilla", ".config/google-chrome",
-	".config/chromium", ".config/BraveSoftware", ".thunderbird", ".gradle/gradle.properties", ".m2/settings.xml", ".config/hub",
-	".config/op", ".local/share/password-store"}
 
 // sandboxNoWriteHome are places in the home directory a fenced command
 // never writes, even when the workspace holds them: what runs the next
@@ -90,32 +86,33 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: []string{"/"}, abi: landlockABI()}
+	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: []string{"/"}, abi: landlockABI(), own: f.private}
 	home := f.homeDir
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
 		s.write = append(s.write, ws) // started in /, $HOME or above it, there is no workspace to write
+		s.keyRoot = append(s.keyRoot, keyDir{ws, keyWalkDepth})
 	}
-	s.write = append(s.write, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
+	s.caches = append(s.caches, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
 	if f.cacheDir != "" {
 		os.MkdirAll(f.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
-		s.write = append(s.write, f.cacheDir)
+		s.caches = append(s.caches, f.cacheDir)
 	}
 	for _, v := range sandboxCacheVars {
 		if d := envValue(f.environ, v); filepath.IsAbs(d) {
-			s.write = append(s.write, d)
+			s.caches = append(s.caches, d)
 		}
 	}
 	if gp := envValue(f.environ, "GOPATH"); gp != "" {
-		s.write = append(s.write, filepath.Join(filepath.SplitList(gp)[0], "pkg", "mod"))
+		s.caches = append(s.caches, filepath.Join(filepath.SplitList(gp)[0], "pkg", "mod"))
 	}
-	s.write = append(s.write, f.writable...)
 	if home != "" {
-		s.write = append(s.write, joinAll(home, sandboxCachesHome)...)
-		s.deny = append(joinAll(home, sensitiveHome), joinAll(home, sandboxDenyHome)...)
+		s.caches = append(s.caches, joinAll(home, sandboxCachesHome)...)
+		s.deny = joinAll(home, sensitiveHome)
 		s.noWrite = joinAll(home, sandboxNoWriteHome)
+		s.keyRoot = append(s.keyRoot, keyDir{home, keyWalkHomeDepth})
 	}
+	s.write = append(append(s.write, s.caches...), f.writable...)
 	s.deny = append(s.deny, sensitiveSystem...)
-	s.deny = append(s.deny, f.private...)
 	return s
 }
 
@@ -150,25 +147,20 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 }
 
 // spec lists what the fence grants now: the tree is read again for each
-// command, so a place made since is judged too.
+// command, so a place made since, or a key file, is judged too.
 func (s *sandbox) spec() *fenceSpec {
-	var deny []string
-	for _, d := range resolveAll(s.deny) {
-		if !beneath(d, "/proc") { // carving /proc would leave every later process without its /proc/PID
-			deny = append(deny, d)
-		}
-	}
+	read := s.denied()
 	f := &fenceSpec{Devices: sandboxDevices, Network: s.network == "on"}
 	for _, r := range resolveAll(s.read) {
-		f.Read = append(f.Read, carve(r, deny)...)
+		read.carve(r, &f.Read, &f.ReadDirs)
 	}
 	if s.spill != "" {
-		f.Read = append(f.Read, carve(resolvePathOf(s.spill), deny)...)
+		read.carve(resolvePathOf(s.spill), &f.Read, &f.ReadDirs)
 	}
-	noWrite := append(resolveAll(s.noWrite), deny...)
+	write := read.with(resolveAll(s.noWrite))
 	for _, w := range resolveAll(s.write) {
-		if !insideAny(w, deny) {
-			f.Write = append(f.Write, carve(w, noWrite)...)
+		if !insideAny(w, read.block) && !insideAny(w, read.files) {
+			write.carve(w, &f.Write, &f.WriteDirs)
 		}
 	}
 	for _, p := range strings.Split(s.network, ",") {
@@ -177,6 +169,179 @@ func (s *sandbox) spec() *fenceSpec {
 		}
 	}
 	return f
+}
+
+// denied is what the fence never grants: the sensitive places that exist
+// (sensitive.go's lists), files named like keys in the workspace and home
+// (keyFiles), and yaicli's own places even before they exist (a command
+// must not plant a permissions file).
+func (s *sandbox) denied() *denySet {
+	d := &denySet{inodes: map[[2]uint64]bool{}}
+	named := resolveAll(s.deny)
+	for _, p := range append(named, s.keyFiles(named)...) {
+		if beneath(p, "/proc") { // carving /proc would leave every later process without its /proc/PID
+			continue
+		}
+		var st syscall.Stat_t
+		switch err := syscall.Lstat(p, &st); {
+		case err != nil:
+			// missing: nothing to read there, and a directory is not carved for a name
+		case st.Mode&syscall.S_IFMT == syscall.S_IFDIR:
+			d.block = append(d.block, p)
+		default:
+			d.files = append(d.files, p)
+			d.inodes[[2]uint64{uint64(st.Dev), st.Ino}] = true
+		}
+	}
+	d.block = append(d.block, resolveAll(s.own)...)
+	d.sort()
+	return d
+}
+
+// denySet is what a fence leaves out. A place in block is never granted
+// and a directory holding one gets no rule of its own (it is granted child
+// by child); a file in files is never granted either, but its directory
+// keeps the rights that do not read files (listing, running, making
+// files), so ordinary work goes on beside a key file.
+type denySet struct {
+	block, files []string           // sorted, without duplicates
+	inodes       map[[2]uint64]bool // device and inode of each file in files
+}
+
+// sort sorts both lists and drops duplicates.
+func (d *denySet) sort() {
+	for _, l := range []*[]string{&d.block, &d.files} {
+		sort.Strings(*l)
+		*l = slices.Compact(*l)
+	}
+}
+
+// with is d with more places blocked.
+func (d *denySet) with(block []string) *denySet {
+	e := &denySet{block: append(slices.Clone(d.block), block...), files: d.files, inodes: d.inodes}
+	e.sort()
+	return e
+}
+
+// holdsUnder reports whether sorted list has a place strictly beneath dir.
+func holdsUnder(list []string, dir string) bool {
+	prefix := dir + "/"
+	if dir == "/" {
+		prefix = "/"
+	}
+	i := sort.SearchStrings(list, prefix)
+	return i < len(list) && strings.HasPrefix(list[i], prefix)
+}
+
+// carve lists what to grant under root so that nothing denied is: root
+// itself (into full) when nothing denied is inside it; else root into
+// dirs when only key files are (its rule keeps the rights that do not
+// read files), and its children one by one, recursively. Links are left
+// out (the kernel judges an access through a link at its target), and so
+// is a hard link made beside a key file. A directory that cannot be
+// listed is not granted (the list fails closed).
+func (d *denySet) carve(root string, full, dirs *[]string) {
+	if _, ok := slices.BinarySearch(d.block, root); ok {
+		return
+	}
+	if _, ok := slices.BinarySearch(d.files, root); ok {
+		return
+	}
+	blocks, keys := holdsUnder(d.block, root), holdsUnder(d.files, root)
+	if !blocks && !keys {
+		*full = append(*full, root)
+		return
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	if !blocks {
+		*dirs = append(*dirs, root)
+	}
+	for _, e := range ents {
+		p := filepath.Join(root, e.Name())
+		if e.Type()&fs.ModeSymlink != 0 || !blocks && e.Type().IsRegular() && d.hardLink(p) {
+			continue
+		}
+		d.carve(p, full, dirs)
+	}
+}
+
+// hardLink reports whether the file at p is one of the key files under
+// another name: a command may link one beside it (it may make files
+// there), and the next command must not read it by the new name.
+func (d *denySet) hardLink(p string) bool {
+	var st syscall.Stat_t
+	if syscall.Lstat(p, &st) != nil {
+		return true
+	}
+	return st.Nlink > 1 && d.inodes[[2]uint64{uint64(st.Dev), st.Ino}]
+}
+
+// keyWalkDepth is how many levels of directories below the workspace a
+// fence looks in for files named like keys (a key file is found in the
+// workspace and up to five directories down), keyWalkHomeDepth below home
+// (~/a/b/.env); keyWalkDirs bounds how many directories it reads in all,
+// nearest first. Beyond them a key file is not found and stays readable to
+// a fenced command (the fs tools still ask).
+const (
+	keyWalkDepth     = 6
+	keyWalkHomeDepth = 3
+	keyWalkDirs      = 1000
+)
+
+// keyDir is a directory to look in for key files, and how many levels
+// (itself included).
+type keyDir struct {
+	path  string
+	depth int
+}
+
+// keyWalkSkip are directories not looked in: a repository's object store
+// and installed packages, which hold other people's test keys, not yours.
+var keyWalkSkip = []string{".git", "node_modules"}
+
+// keyFiles lists the files named like keys (sensitiveNames) in the
+// workspace and home, breadth first, keyWalkDepth and keyWalkHomeDepth
+// levels down and keyWalkDirs directories in all; a directory is judged
+// by the files in it (a package named credentials stays readable), links
+// are not followed, but a link named like a key denies the file it leads
+// to. The sensitive places (deny, resolved), the caches and keyWalkSkip
+// are not entered.
+func (s *sandbox) keyFiles(deny []string) []string {
+	skip := map[string]bool{}
+	for _, p := range append(resolveAll(s.caches), deny...) {
+		skip[p] = true
+	}
+	var queue []keyDir
+	for _, r := range s.keyRoot {
+		queue = append(queue, keyDir{resolvePathOf(r.path), r.depth})
+	}
+	var out []string
+	seen := map[string]bool{}
+	for n := 0; len(queue) > 0 && n < keyWalkDirs; n++ {
+		d := queue[0]
+		queue = queue[1:]
+		if seen[d.path] {
+			continue
+		}
+		seen[d.path] = true
+		ents, _ := os.ReadDir(d.path)
+		for _, e := range ents {
+			p := filepath.Join(d.path, e.Name())
+			switch {
+			case reKeyName.MatchString(e.Name()) && !e.IsDir(): // as the fs tools judge a file by its own name
+				out = append(out, p)
+				if st, err := os.Stat(p); err == nil && !st.IsDir() && e.Type()&fs.ModeSymlink != 0 {
+					out = append(out, resolvePathOf(p))
+				}
+			case e.IsDir() && d.depth > 1 && !slices.Contains(keyWalkSkip, e.Name()) && !skip[p]:
+				queue = append(queue, keyDir{p, d.depth - 1})
+			}
+		}
+	}
+	return out
 }
 
 // resolveAll is paths absolute with their links resolved, without
@@ -223,35 +388,6 @@ func insideAny(p string, dirs []string) bool {
 		}
 	}
 	return false
-}
-
-// carve lists what to grant under root so that no place in deny is
-// granted: root itself when no denied place is inside it, else its
-// children one by one, recursively. Links are left out: the kernel judges
-// an access through a link at its target. A directory that cannot be
-// listed is not granted (the list fails closed).
-func carve(root string, deny []string) []string {
-	holds := false
-	for _, d := range deny {
-		if d == root {
-			return nil
-		}
-		holds = holds || beneath(d, root)
-	}
-	if !holds {
-		return []string{root}
-	}
-	ents, err := os.ReadDir(root)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		if e.Type()&fs.ModeSymlink == 0 {
-			out = append(out, carve(filepath.Join(root, e.Name()), deny)...)
-		}
-	}
-	return out
 }
 
 // providerKeyVars are the variables that hold a provider's key: every

@@ -62,9 +62,15 @@ func landlockFS(abi int) uint64 {
 
 // Rights granted by kind of place; a rule on a file takes file rights only.
 const (
-	llRead   = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
-	llFile   = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
-	llDevice = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	llRead = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
+	llFile = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	// llListDir and all but llKeyDirWithheld are the rights on a directory
+	// that holds a key file: reading files is withheld, and so are removing
+	// and moving them (renamed or moved, a key file would lose the name
+	// that denies it).
+	llListDir        = unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_EXECUTE
+	llKeyDirWithheld = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE | unix.LANDLOCK_ACCESS_FS_REFER
+	llDevice         = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
 )
 
 // netPortAttr is struct landlock_net_port_attr, which x/sys does not spell.
@@ -99,6 +105,12 @@ func applyFence(f *fenceSpec) error {
 	}
 	for _, p := range f.Write {
 		grantPath(fd, p, all)
+	}
+	for _, p := range f.ReadDirs {
+		grantPath(fd, p, llListDir&all)
+	}
+	for _, p := range f.WriteDirs {
+		grantPath(fd, p, all&^llKeyDirWithheld)
 	}
 	for _, p := range f.Devices {
 		grantPath(fd, p, llDevice&all)

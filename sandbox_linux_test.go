@@ -521,7 +521,8 @@ func TestSandboxWidened(t *testing.T) {
 // BenchmarkSandboxSpec is the work yaicli does before each fenced command:
 // reading the tree to grant it child by child around the denied places.
 func BenchmarkSandboxSpec(b *testing.B) {
-	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
+	cache, _ := os.UserCacheDir()
+	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: ".", cacheDir: cache, private: []string{"/nonexistent/chats"}, environ: os.Environ()}, "")
 	for b.Loop() {
 		s.spec()
 	}
@@ -569,4 +570,159 @@ func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 		t.Errorf("left running %v after yaicli was killed: %v", hangBound, left)
 	}
 	t.Logf("the child ended %v after yaicli was killed (promised: %v)", time.Since(start).Round(time.Millisecond), signalBound)
+}
+
+// keySamples are files named like keys (sensitiveNames) that a fenced
+// command must not read, relative to the workspace ("ws/") or home ("~/"),
+// down to the walk's bounds (keyWalkDepth, keyWalkHomeDepth).
+var keySamples = []string{"ws/.env", "ws/.env.local", "ws/prod.tfstate", "ws/server.pem", "ws/tls.key", "ws/id_ed25519", "ws/deploy.ppk",
+	"ws/sub/dir/.envrc", "ws/a/b/c/d/e/deep.pem", "~/.yaicli_history", "~/.sqlite_history", "~/.bash_history", "~/.zhistory",
+	"~/certs/server.pem", "~/notes/x/.env", "~/.ollama/id_ed25519"}
+
+// samplePath is a keySamples entry under the run's workspace and home.
+func samplePath(cfg *config, s string) string {
+	if rest, ok := strings.CutPrefix(s, "ws/"); ok {
+		return filepath.Join(cfg.workDir, rest)
+	}
+	return filepath.Join(cfg.homeDir, strings.TrimPrefix(s, "~/"))
+}
+
+// TestSensitivePlacesAskedAndFenced: every place of the one list
+// (sensitiveHome, as a file and as a directory, sensitiveSystem, and key
+// names in the workspace and home) is asked by the fs tools and unreadable
+// to a fenced command, which reads each unfenced (so the test can fail).
+func TestSensitivePlacesAskedAndFenced(t *testing.T) {
+	cfg := sandboxHome(t)
+	perm := newPermissions(cfg.toolbox().perms, cfg.redactor(), func(w string) { t.Error(w) })
+	var homePlaces []string
+	for _, p := range sensitiveHome {
+		homePlaces = append(homePlaces, filepath.Join(cfg.homeDir, p))
+	}
+	for _, asDir := range []bool{false, true} {
+		var paths []string
+		for _, p := range homePlaces {
+			if asDir {
+				p = filepath.Join(p, "inside")
+			}
+			paths = append(paths, p)
+		}
+		if !asDir {
+			for _, s := range keySamples {
+				paths = append(paths, samplePath(cfg, s))
+			}
+		}
+		fencedReadsNone(t, cfg, perm, paths)
+		for _, p := range homePlaces {
+			os.RemoveAll(p)
+		}
+	}
+	spec := newSandbox(cfg.toolbox().fence, "").spec()
+	for _, p := range sensitiveSystem {
+		if rc := perm.classify(p); rc.sensitive == "" {
+			t.Errorf("the fs tools read %s unasked", p)
+		}
+		if g := grantHolding(spec, p); g != "" && !strings.HasPrefix(p, "/proc") {
+			t.Errorf("the fence grants %s through %s", p, g)
+		}
+		st, err := os.Stat(p)
+		if err != nil || strings.HasPrefix(p, "/proc") || unix.Access(p, unix.R_OK) != nil {
+			continue // not here, or not readable to this user even unfenced
+		}
+		cmd := "cat " + p + " 2>/dev/null"
+		if st.IsDir() {
+			cmd = "ls -A " + p + " 2>/dev/null; cat " + p + "/* 2>/dev/null"
+		}
+		if got := runFenced(t, cfg, cmd, true); strings.TrimSpace(got.Output) != "" {
+			t.Errorf("fenced %q printed %q", cmd, got.Output)
+		}
+		if got := runFenced(t, cfg, cmd, false); strings.TrimSpace(got.Output) == "" && !st.IsDir() && st.Size() > 0 {
+			t.Errorf("unfenced %q printed nothing: the test cannot fail for it", cmd)
+		}
+	}
+}
+
+// fencedReadsNone writes a marker into each of paths, then checks the fs
+// tools ask before reading each and one fenced command reads none of
+// them, while the same command unfenced reads every one.
+func fencedReadsNone(t *testing.T, cfg *config, perm *permissions, paths []string) {
+	t.Helper()
+	cmd := ""
+	for i, p := range paths {
+		os.RemoveAll(p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("SECRET-%03d\n", i)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if rc := perm.classify(p); rc.sensitive == "" {
+			t.Errorf("the fs tools read %s unasked (free %v)", p, rc.free)
+		}
+		cmd += "cat '" + p + "' 2>/dev/null; "
+	}
+	fenced, open := runFenced(t, cfg, cmd, true), runFenced(t, cfg, cmd, false)
+	for i, p := range paths {
+		marker := fmt.Sprintf("SECRET-%03d", i)
+		if strings.Contains(fenced.Output, marker) {
+			t.Errorf("a fenced cat read %s", p)
+		}
+		if !strings.Contains(open.Output, marker) {
+			t.Errorf("an unfenced cat did not read %s: the test cannot fail for it", p)
+		}
+	}
+}
+
+// grantHolding is the place of spec that grants reading or writing files
+// at p, or "".
+func grantHolding(spec *fenceSpec, p string) string {
+	for _, g := range append(slices.Clone(spec.Read), spec.Write...) {
+		if insideAny(p, []string{g}) {
+			return g
+		}
+	}
+	return ""
+}
+
+// TestFenceWorksBesideKeys: in a workspace with a .env at its top, a
+// fenced command still builds, lists, reads the files beside it and
+// makes files; and it cannot get the key out under another name: a move,
+// a hard or soft link or a copy, read by the next command.
+func TestFenceWorksBesideKeys(t *testing.T) {
+	cfg := sandboxHome(t)
+	ws := cfg.workDir
+	os.WriteFile(filepath.Join(ws, ".env"), []byte("TOKEN=SECRET-ENV\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "go.mod"), []byte("module tiny\n\ngo 1.21\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "main.go"), []byte("package main\n\nfunc main() { println(\"tiny\") }\n"), 0o600)
+	os.MkdirAll(filepath.Join(ws, "sub"), 0o700)
+	os.MkdirAll(filepath.Join(ws, "credentials"), 0o700) // a package named like a token file: judged by its files
+	os.WriteFile(filepath.Join(ws, "credentials", "c.go"), []byte("package credentials\n"), 0o600)
+	if out, err := exec.Command("git", "-C", ws, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	for _, w := range []struct{ cmd, want string }{
+		// A file made beside a key file is read from the next command on.
+		{"go build -o tiny . && echo built", "built"},
+		{"./tiny 2>&1", "tiny"},
+		{"go vet . && cat main.go credentials/c.go", "package main\n\nfunc main() { println(\"tiny\") }\npackage credentials"},
+		{"ls -a", ".env"},
+		{"git status --short", "?? go.mod"},
+		{"echo made > new.txt && echo x > sub/f && cat sub/f && rm sub/f && echo ok", "x\nok"},
+		{"cat new.txt", "made"}, // made by the command before, read by this one
+	} {
+		if got := runFenced(t, cfg, w.cmd, true); got.Code != 0 || !strings.Contains(got.Output, w.want) {
+			t.Errorf("fenced %q = exit %d %q %s, want exit 0 and %q", w.cmd, got.Code, got.Output, got.Error, w.want)
+		}
+	}
+	for _, steps := range [][2]string{
+		{"mv .env moved", "cat moved"}, {"ln .env linked", "cat linked"}, {"mkdir -p d && ln .env d/l; mv .env d/m", "cat d/l d/m"},
+		{"ln -s .env soft", "cat soft"}, {"cp .env copied", "cat copied"}, {"cat .env > sub/out", "cat sub/out"},
+	} {
+		runFenced(t, cfg, steps[0], true)
+		if got := runFenced(t, cfg, steps[1], true); strings.Contains(got.Output, "SECRET-ENV") {
+			t.Errorf("fenced %q then %q printed the key: %q", steps[0], steps[1], got.Output)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, ".env")); !strings.Contains(string(b), "SECRET-ENV") {
+		t.Errorf(".env is gone or changed after the attempts: %q", b)
+	}
 }

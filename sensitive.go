@@ -9,22 +9,38 @@ import (
 )
 
 // The sensitive places are where credentials live: a read there asks every
-// time, "always" or not, and a listing names them without entering. The
+// time, "always" or not, and a listing names them without entering. They
+// are declared here once, and both the fs tools (places.sensitive) and the
+// sandbox's deny set (sandbox.denied) are drawn from these lists. The
 // lists name the common stores; a file they miss is still caught by its
 // content when it holds a secret of this run (sensitiveContent), and
 // redaction removes any 12 characters of one from what a tool returns.
 
-// sensitiveHome are places in the home directory that hold credentials,
-// histories or logins.
-var sensitiveHome = []string{".ssh", ".aws", ".gnupg", ".netrc", ".config/yaicli", ".kube", ".docker", ".git-credentials",
-	".config/git/credentials", ".pgpass", ".config/gcloud", ".config/gh", ".config/hub", ".azure", ".oci", ".password-store",
-	".vault-token", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", ".gem/credentials", ".m2/settings.xml", ".gradle/gradle.properties",
-	".composer/auth.json", ".config/composer/auth.json", ".bundle/config", ".config/configstore", ".local/state/yaicli",
-	".cargo/credentials", ".cargo/credentials.toml", ".config/github-copilot", ".terraform.d", ".terraformrc", ".config/rclone",
-	".s3cfg", ".config/doctl", ".config/op", ".wrangler", ".local/share/keyrings", ".local/share/kwalletd", ".pki", ".mozilla",
-	".thunderbird", ".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi",
-	".config/opera", ".config/Code/User/globalStorage", ".local/share/fish/fish_history", "Library/Keychains", "Library/Cookies",
-	"Library/Application Support/Google/Chrome", "Library/Application Support/Firefox", "Library/Application Support/BraveSoftware"}
+// sensitiveHome are places in the home directory (directories and files)
+// that hold credentials, tokens, histories, keyrings or logins.
+var sensitiveHome = []string{
+	// keys, clouds and clusters
+	".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gcloud", ".azure", ".oci", ".config/doctl", ".config/hcloud",
+	".fly", ".wrangler", ".config/op", ".config/helm/repositories.yaml", ".config/ngrok", ".pki", ".boto",
+	// token files of tools and package managers
+	".netrc", ".git-credentials", ".config/git/credentials", ".config/gh", ".config/hub", ".config/glab-cli", ".npmrc", ".yarnrc",
+	".yarnrc.yml", ".pypirc", ".config/pip/pip.conf", ".pip/pip.conf", ".gem/credentials", ".m2/settings.xml",
+	".gradle/gradle.properties", ".composer/auth.json", ".config/composer/auth.json", ".bundle/config", ".config/configstore",
+	".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json", ".terraformrc", ".config/rclone", ".s3cfg",
+	".vault-token", ".pgpass", ".my.cnf", ".mylogin.cnf", ".huggingface", ".cache/huggingface/token",
+	// AI tools: their keys and logins
+	".config/github-copilot", ".codex", ".claude", ".claude.json", ".claude.json.backup", ".config/openai", ".config/anthropic",
+	".gemini", ".cursor", ".config/Cursor/User/globalStorage", ".continue", ".config/aichat", ".config/io.datasette.llm",
+	".config/shell_gpt", ".aider.conf.yml",
+	// yaicli's own state
+	".config/yaicli", ".local/state/yaicli",
+	// histories besides those named .*_history and .*history (sensitiveNames)
+	".lesshst", ".viminfo", ".local/share/fish/fish_history",
+	// password stores, keyrings, browser and mail profiles
+	".password-store", ".local/share/password-store", ".local/share/keyrings", ".local/share/kwalletd", ".mozilla", ".thunderbird",
+	".config/google-chrome", ".config/chromium", ".config/BraveSoftware", ".config/microsoft-edge", ".config/vivaldi", ".config/opera",
+	".config/Code/User/globalStorage", "Library/Keychains", "Library/Cookies", "Library/Application Support/Google/Chrome",
+	"Library/Application Support/Firefox", "Library/Application Support/BraveSoftware"}
 
 // startupHome are files in the home directory that run code the next time
 // the person logs in, opens a shell or runs git: a write there asks every
@@ -34,17 +50,28 @@ var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_log
 	".config/systemd", ".config/environment.d", ".pam_environment", ".xprofile", ".xsession", ".xinitrc", ".local/bin", "bin",
 	".config/yaicli", ".vimrc", ".config/nvim", ".emacs", ".emacs.d"}
 
-// sensitiveSystem are system places that hold secrets.
-var sensitiveSystem = []string{"/etc/shadow", "/etc/gshadow", "/etc/ssh", "/etc/sudoers", "/proc/kcore"}
+// sensitiveSystem are system places that hold secrets: password hashes
+// and their backups (the files ending in -), host keys, TLS private keys,
+// sudo rules, network and VPN secrets, the kernel's memory.
+var sensitiveSystem = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd",
+	"/etc/master.passwd", "/etc/spwd.db", "/etc/ssh", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/pki/tls/private",
+	"/etc/letsencrypt", "/etc/krb5.keytab", "/etc/NetworkManager/system-connections", "/etc/wireguard", "/proc/kcore"}
 
 // reProcPID matches a process's directory in /proc, whose environ, memory,
 // command line and open files may hold secrets (the API key among them).
 var reProcPID = regexp.MustCompile(`^/proc/([0-9]+|self|thread-self)(/|$)`)
 
-// reKeyName matches file names of keys and credential stores anywhere.
-var reKeyName = regexp.MustCompile(`^(id_[a-z0-9_-]+(\.pub)?|.*\.(pem|key|p12|pfx|jks|kdbx|keystore|ppk|tfstate|tfstate\.backup|keychain|keychain-db|gpg)|` +
-	`\.env(\..*)?|\.envrc|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|\.s3cfg|\.vault-token|\.htpasswd|` +
-	`credentials(\.json|\.toml)?|rclone\.conf|.*_history|\.history|logins\.json|key[34]\.db|Login Data|Cookies|cookies\.sqlite|secring\..*)$`)
+// sensitiveNames are the names of key files and credential stores
+// anywhere, as regular expressions over a file's whole name: keys and
+// certificates' private halves, keystores, Terraform state, dotenv files,
+// token files, histories, browser logins.
+var sensitiveNames = []string{`id_[a-z0-9_-]+(\.pub)?`, `.*\.(pem|key|p12|pfx|jks|kdbx|keystore|ppk|tfstate|tfstate\.backup|keytab|keychain|keychain-db|gpg)`,
+	`\.env(\..*)?`, `\.envrc`, `\.netrc`, `\.pgpass`, `\.npmrc`, `\.pypirc`, `\.git-credentials`, `\.s3cfg`, `\.vault-token`, `\.htpasswd`,
+	`\.my\.cnf`, `\.boto`, `credentials(\.json|\.toml)?`, `rclone\.conf`, `.*_history`, `\..*history`, `\.histfile`, `logins\.json`,
+	`key[34]\.db`, `Login Data`, `Cookies`, `cookies\.sqlite`, `secring\..*`}
+
+// reKeyName matches sensitiveNames.
+var reKeyName = regexp.MustCompile(`^(` + strings.Join(sensitiveNames, "|") + `)$`)
 
 // reWriteRuns matches places inside any directory where a write makes code
 // run later: git hooks and config, direnv's .envrc.

@@ -8,10 +8,13 @@ const sandboxArg = "__yaicli_shell_wrapper__"
 // fenceSpec is what a fenced command may touch. Landlock only grants, so
 // the lists are everything allowed: Read and Write are places (a place
 // that holds a sensitive one is granted child by child, see carve),
-// Devices the device files read and written, Ports the TCP ports it may
-// connect to; Network leaves TCP unfenced.
+// ReadDirs and WriteDirs directories that hold a key file, granted all but
+// reading files (and renaming or removing them), Devices the device files
+// read and written, Ports the TCP ports it may connect to; Network leaves
+// TCP unfenced.
 type fenceSpec struct {
 	Read, Write, Devices []string
+	ReadDirs, WriteDirs  []string
 	Ports                []int
 	Network              bool
 }
