@@ -125,26 +125,7 @@ type nameUse struct{ from, to, name string }
 // included) in another file than the one declaring it.
 func packageUses(t *testing.T) []nameUse {
 	t.Helper()
-	paths, _ := filepath.Glob("*.go")
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, p := range paths {
-		if ok, _ := build.Default.MatchFile(".", p); !ok || strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		f, err := goparser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
-	// Imports are stood in by empty packages and the errors that makes are
-	// ignored: uses between main's own files resolve all the same (the same
-	// pairs as with the source importer), and type-checking the standard
-	// library from source costs 15 CPU-seconds under -race.
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
-	pkg, _ := conf.Check("main", fset, files, info)
+	fset, pkg, info := checkPackage(t)
 	var uses []nameUse
 	for id, obj := range info.Uses {
 		if obj.Pkg() != pkg {
@@ -166,6 +147,88 @@ func packageUses(t *testing.T) []nameUse {
 		}
 	}
 	return uses
+}
+
+// checkPackage type-checks the package's non-test files for this
+// platform, recording the uses of names and the selections.
+func checkPackage(t *testing.T) (*token.FileSet, *types.Package, *types.Info) {
+	t.Helper()
+	paths, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, p := range paths {
+		if ok, _ := build.Default.MatchFile(".", p); !ok || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := goparser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	// Imports are stood in by empty packages and the errors that makes are
+	// ignored: uses between main's own files resolve all the same (the same
+	// pairs as with the source importer), and type-checking the standard
+	// library from source costs 15 CPU-seconds under -race.
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
+	pkg, _ := conf.Check("main", fset, files, info)
+	return fset, pkg, info
+}
+
+// configReaders are the files that may select a field or method of
+// config: config.go, which parses the settings and fills each part's
+// options; presets.go and sampling.go, which fill and check the settings;
+// redact.go, which builds the redactor from the secrets; and run (main.go)
+// and newParts (configparts.go), which hand every other part its own
+// options. A new reader is a part to give options instead.
+var configReaders = []string{"config.go", "presets.go", "sampling.go", "redact.go", "main.go", "configparts.go"}
+
+// TestOnlyRunReadsConfig: below run no file reads config itself; what a
+// part needs of the settings comes to it as its options, built once by
+// newParts. It fails when a file not in configReaders selects a field or
+// method of config (take an option instead), and when one in it no longer
+// does (take it off the list).
+func TestOnlyRunReadsConfig(t *testing.T) {
+	t.Parallel()
+	reads := configReads(t)
+	for file, names := range reads {
+		if !slices.Contains(configReaders, file) {
+			t.Errorf("%s reads config (%s): give its part an options field, filled in configparts.go, instead", file, strings.Join(names, ", "))
+		}
+	}
+	for _, file := range configReaders {
+		if reads[file] == nil {
+			t.Errorf("%s no longer reads config: take it off configReaders in house_test.go", file)
+		}
+	}
+}
+
+// configReads returns, for each non-test file, the names of config's
+// fields and methods it selects (through config or *config, promoted
+// fields of its embedded structs included), sorted.
+func configReads(t *testing.T) map[string][]string {
+	t.Helper()
+	fset, pkg, info := checkPackage(t)
+	cfg := pkg.Scope().Lookup("config").Type()
+	reads := map[string][]string{}
+	for sel, s := range info.Selections {
+		recv := s.Recv()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		if !types.Identical(recv, cfg) {
+			continue
+		}
+		file := filepath.Base(fset.Position(sel.Pos()).Filename)
+		if !slices.Contains(reads[file], sel.Sel.Name) {
+			reads[file] = append(reads[file], sel.Sel.Name)
+		}
+	}
+	for _, names := range reads {
+		slices.Sort(names)
+	}
+	return reads
 }
 
 // readmeTwoWayPairs reads the README's list of files that depend on each
