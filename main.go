@@ -475,7 +475,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	var problems []string
 	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
 	attached = fileRefs(typed, in.cfg.homeDir)
-	if prompt, problems = expandTypedRefs(prompt, typed, in.cfg.homeDir); len(problems) > 0 {
+	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.cfg.toolbox(), in.red)); len(problems) > 0 {
 		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil

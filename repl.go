@@ -236,7 +236,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		return
 	}
 	s.agent.attach(fileRefs(prompt, s.cfg.homeDir)...)
-	prompt, problems := expandFileRefs(prompt, s.cfg.homeDir)
+	prompt, problems := expandFileRefs(prompt, attachGate(s.cfg.toolbox(), s.cfg.redactor()))
 	if len(problems) > 0 {
 		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
@@ -602,7 +602,7 @@ func (s *session) add(path string) {
 		fmt.Fprintln(s.out, "usage: /add PATH (a file, or a directory read 2 levels deep)")
 		return
 	}
-	atts, skipped, err := collectAttachments(expandHome(strings.Trim(path, `"`), s.cfg.homeDir))
+	atts, skipped, err := collectAttachments(strings.Trim(path, `"`), attachGate(s.cfg.toolbox(), s.cfg.redactor()))
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
