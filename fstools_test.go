@@ -375,7 +375,8 @@ var listPageRe = regexp.MustCompile(`read on with fs_read_file: (\{.*\})$`)
 
 // listModel is the scenario model reading two files in one fs_read_file
 // call (the question "READ2 a b"), then following each paging call it is
-// offered: a list window's note, or a marker's call, up to pages.
+// offered: a list window's note, or a marker's call, up to pages; RECALL
+// reads the oldest masked result back with its stub's call.
 func listModel(sm scenarioModel) step {
 	return func(w http.ResponseWriter, r received) {
 		msgs := r.messages()
@@ -385,6 +386,16 @@ func listModel(sm scenarioModel) step {
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", string(args)}))
 			return
+		}
+		if last.Role == "user" && last.Content == "RECALL" {
+			for _, m := range msgs {
+				if call, ok := markerCall(m.Content); ok && m.Role == "tool" && isStub(m.Content) {
+					args, _ := json.Marshal(call)
+					w.Header().Set("Content-Type", "text/event-stream")
+					io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", string(args)}))
+					return
+				}
+			}
 		}
 		if last.Role == "tool" && strings.HasPrefix(last.Content, `{"total_files"`) && pagesThisTurn(msgs) < sm.pages {
 			var list struct{ Files []fileWindow }
