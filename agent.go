@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // agent runs turns: fit the history to the budget, send, stream, run the
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
 	spent     usageTally // the usage providers reported, this session and turn (usage.go)
-	cfg       *config
+	o         agentOptions
+	red       *redactor // the run's secrets: the model's words enter the history without them
 	send      sendFunc
 	tools     *toolbox // nil when ENABLE_FUNCTIONS is false
 	stdout    io.Writer
@@ -51,6 +53,28 @@ type agent struct {
 	ev         *events        // json and stream-json events; nil: text mode
 }
 
+// agentOptions is what the agent needs of the configuration, built once in
+// run (config.agent): its model, its budget and reduction settings, and
+// what /context and session.start say of the run.
+type agentOptions struct {
+	model, provider    string
+	maxTokens          int     // MAX_TOKENS; 0: the provider's default
+	maxDepth           int     // MAX_TOOL_CALL_DEPTH: tool rounds in one turn
+	trimTarget         float64 // CONTEXT_TRIM_TARGET: the low-water mark's share of the budget
+	keepGroups         int     // CONTEXT_KEEP_GROUPS: turn groups whose results are masked last
+	compactMode        string  // COMPACT_MODE: "summary" summarises before dropping
+	autoCompactPercent int     // AUTO_COMPACT_PERCENT: the share of the budget that starts a summary; 0: off
+	tools              bool    // ENABLE_FUNCTIONS: the agent has a toolbox
+	showReasoning      bool    // SHOW_REASONING
+	cacheTTL           string  // PROMPT_CACHE_TTL, which prices a cache write (usage.go)
+	spillDir           string  // TOOL_OUTPUT_DIR: where a result is kept whole before it is cut
+	now                func() time.Time
+	silentCut          bool        // the server may cut a long conversation instead of rejecting it (mayCutSilently)
+	sandbox            string      // how commands are fenced, the line /context shows (sandboxStatus)
+	window             windowQuery // what finds the model's window again after /forget-window
+	start              startFacts  // what session.start says of the run
+}
+
 // sendFunc sends one chat request and streams its answer into the sink.
 type sendFunc func(context.Context, chatRequest, streamSink) (reply, error)
 
@@ -74,47 +98,16 @@ type agentIO struct {
 	ev     *events                               // json and stream-json events; nil: text mode
 }
 
-// newAgent builds an agent from what it needs: cfg, the send function, the
-// model's window (resolved before: resolveWindow), the toolbox (nil: tools
-// are off) and where it writes. It does no I/O.
-func newAgent(cfg *config, send sendFunc, win modelWindow, tools *toolbox, o agentIO) *agent {
-	a := &agent{cfg: cfg, send: send, tools: tools, stdout: o.answer, stderr: o.diag, rawAnswer: o.raw,
-		budget: win.budget, windows: win.cache, noTools: tools != nil && win.noTools, maxDepth: cfg.MaxToolCallDepth,
-		maxTokens: cfg.MaxTokens, fam: familyOf(cfg.Model), spill: spillTo(spillDir{dir: cfg.ToolOutputDir, now: cfg.now}), think: o.think, spinTo: o.spinTo, ev: o.ev}
+// newAgent builds an agent from what it needs: its options, the run's
+// redactor, the send function, the model's window (resolved before:
+// resolveWindow), the toolbox (nil: tools are off) and where it writes.
+// It does no I/O.
+func newAgent(opt agentOptions, red *redactor, send sendFunc, win modelWindow, tools *toolbox, o agentIO) *agent {
+	a := &agent{o: opt, red: red, send: send, tools: tools, stdout: o.answer, stderr: o.diag, rawAnswer: o.raw,
+		budget: win.budget, windows: win.cache, noTools: tools != nil && win.noTools, maxDepth: opt.maxDepth,
+		maxTokens: opt.maxTokens, fam: familyOf(opt.model), spill: spillTo(spillDir{dir: opt.spillDir, now: opt.now}), think: o.think, spinTo: o.spinTo, ev: o.ev}
 	a.answer = &termWriter{w: a.stdout}
 	return a
-}
-
-// agentFor builds the agent of a session: the HTTP client (whose retries
-// become events), the toolbox with the built-in tools and hub's MCP tools
-// (nil hub: none), and the agent over them. win is resolved before.
-func agentFor(cfg *config, win modelWindow, o agentIO, hub *mcpHub) *agent {
-	if o.preview == nil {
-		o.preview = o.diag
-	}
-	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
-	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
-	c := newClient(cfg.client(), o.preview)
-	if o.ev.on() {
-		c.retried = o.ev.retry
-	}
-	var tb *toolbox
-	if cfg.EnableFunctions {
-		tb = newToolbox(cfg.toolbox(), cfg.redactor(), &termWriter{w: o.preview}, o.ask, hub.tools())
-		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
-	}
-	a := newAgent(cfg, scrubbed(c.send, cfg.redactor()), win, tb, o)
-	a.hub = hub
-	if a.noTools {
-		fmt.Fprintf(o.preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", cfg.Provider, cfg.Model)
-	}
-	return a
-}
-
-// sendVia is the send function of a new HTTP client for cfg, which says
-// on w when it retries; the key is scrubbed from the provider's errors.
-func sendVia(cfg *config, w io.Writer) sendFunc {
-	return scrubbed(newClient(cfg.client(), w).send, cfg.redactor())
 }
 
 // sendAside sends a request outside the conversation (exec mode's
@@ -142,7 +135,7 @@ func (a *agent) currentBudget() budget { return a.budget }
 // startSession writes session.start, when the agent writes events.
 func (a *agent) startSession() {
 	if a.ev.on() {
-		a.ev.session(a.cfg, a.budget, a.fam)
+		a.ev.session(a.o.start, a.budget, a.fam)
 	}
 }
 
@@ -179,7 +172,7 @@ func (a *agent) sink() streamSink {
 		a.shown.WriteString(t)
 		a.ev.textDelta(t)
 	}}
-	if a.cfg.ShowReasoning {
+	if a.o.showReasoning {
 		s.reasoning = a.think.write
 	}
 	if a.ev.on() {
@@ -224,7 +217,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		}
 		// The model's words enter the history without secrets: a provider
 		// that echoes the key cannot have a tool run with it or save it.
-		r.Message = a.cfg.redactor().messages([]message{r.Message})[0]
+		r.Message = a.red.messages([]message{r.Message})[0]
 		h = append(h, r.Message)
 		calls := r.Message.ToolCalls
 		if len(calls) == 0 {
@@ -279,7 +272,7 @@ func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []messag
 		// provider refuses it.
 		a.warnedBig = true
 		fate := "the provider may reject it"
-		if a.cfg.Provider == "ollama" {
+		if a.o.provider == "ollama" {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
 		advice := "send less (e.g. pipe through tail -n 500)"
@@ -355,9 +348,9 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	switch {
 	case first.Kind == kindNoTools && len(specs) > 0:
 		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
-			a.cfg.Provider, a.cfg.Model, sanitize(first.Message))
+			a.o.provider, a.o.model, sanitize(first.Message))
 		a.noTools = true
-		a.windows.markNoTools(a.cfg)
+		a.windows.markNoTools(a.o.window)
 		return a.request(ctx, h, nil)
 	case first.Kind == kindContextLength:
 		return a.healContext(ctx, h, specs, first, est)
@@ -378,7 +371,7 @@ func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, max
 	a.ev.sending()  // its answer text is held from a file until it ends well (one answer per file)
 	a.streamed = false
 	a.shown.Reset()
-	sp := startSpinner(a.spinTo, "waiting for "+a.cfg.Model, a.cfg.now)
+	sp := startSpinner(a.spinTo, "waiting for "+a.o.model, a.o.now)
 	defer sp.stop()
 	sink := a.sink()
 	text, reasoning := sink.text, sink.reasoning
@@ -394,7 +387,11 @@ func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, max
 func (a *agent) discardPartial() {
 	if a.streamed {
 		a.endAnswer()
-		if !a.ev.on() { // the JSON modes say it once, as text.discard
+		switch {
+		case a.ev.on(): // the JSON modes say it once, as text.discard
+		case a.rawAnswer: // a file or a pipe: the part was cut back off or never passed on
+			fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; its partial text is discarded, not written to the output")
+		default:
 			fmt.Fprintln(a.stderr, "yaicli: the provider stopped the answer with an error; the partial answer above is discarded")
 		}
 		a.ev.discard()
@@ -421,7 +418,7 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 		how = "nothing is left to trim (a single message is too big)"
 	}
 	if a.ev.heal(first, how); !a.ev.on() {
-		fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.cfg.Provider, numbers(first), how)
+		fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.o.provider, numbers(first), how)
 	}
 	*h = smaller
 	est = a.requestTokens(smaller, specs)
@@ -429,7 +426,7 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 	var second *apiError
 	if errors.As(err, &second) && second.Kind == kindContextLength {
 		a.learn(second, est)
-		return r, &healError{model: a.cfg.Model, last: second, stuck: stuck}
+		return r, &healError{model: a.o.model, last: second, stuck: stuck}
 	}
 	a.observe(r, smaller, specs)
 	return r, err
@@ -448,7 +445,7 @@ func (a *agent) lowerMaxTokens(ctx context.Context, h []message, specs []toolSpe
 	}
 	a.discardPartial()
 	fmt.Fprintf(a.stderr, "yaicli: %s refused max_tokens %d for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
-		a.cfg.Provider, a.maxTokens, a.cfg.Model, e.Message, lowered)
+		a.o.provider, a.maxTokens, a.o.model, e.Message, lowered)
 	a.maxTokens = lowered
 	r, err = a.sendOnce(ctx, h, specs, lowered)
 	a.observe(r, h, specs)
@@ -465,7 +462,7 @@ func (a *agent) shrinkBytes(ctx context.Context, h *[]message, specs []toolSpec,
 	}
 	a.discardPartial()
 	fmt.Fprintf(a.stderr, "yaicli: %s refused the request as too large (%s); shrank the %d largest tool output(s) and attachments (full text stays on disk); retrying once\n",
-		a.cfg.Provider, e.Message, n)
+		a.o.provider, e.Message, n)
 	*h = validate(smaller)
 	r, err = a.sendOnce(ctx, *h, specs, a.maxTokens)
 	a.observe(r, *h, specs)
@@ -509,7 +506,7 @@ func (a *agent) observe(r reply, h []message, specs []toolSpec) {
 		return
 	}
 	a.reported, a.reportedEst, a.reportedSkip = p, est, ""
-	if mayCutSilently(a.cfg) {
+	if a.o.silentCut {
 		msgs := a.requestTokens(h, nil)
 		proof := a.budget.window > 0 && p == a.budget.window
 		if proof || msgs > 1000 && p < msgs*4/10 {
@@ -537,7 +534,7 @@ func (a *agent) warnCut(p, est int, proof bool) {
 	if proof {
 		what = fmt.Sprintf("counted %d prompt tokens, its whole %d-token window, for a request estimated at %d: it cut the conversation silently to fit", p, a.budget.window, est)
 	}
-	fmt.Fprintf(a.stderr, "yaicli: %s %s (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.cfg.Provider, what)
+	fmt.Fprintf(a.stderr, "yaicli: %s %s (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.o.provider, what)
 }
 
 // learn takes what a rejection says: the real size calibrates the
@@ -547,9 +544,9 @@ func (a *agent) learn(e *apiError, est int) {
 		a.cal.observe(e.Actual, est)
 	}
 	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
-		source := a.windows.learn(a.cfg, e.Limit) // dated, with its expiry
-		if a.cfg.ContextBudgetTokens == 0 {
-			a.budget = budgetFor(0, a.cfg.Model, e.Limit, source)
+		source := a.windows.learn(a.o.window, e.Limit) // dated, with its expiry
+		if a.o.window.budgetTokens == 0 {
+			a.budget = budgetFor(0, a.o.model, e.Limit, source)
 		}
 	}
 }
@@ -592,11 +589,11 @@ func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int
 // CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
 // turn groups whose results are masked last.
 func (a *agent) policy(limit int) trimPolicy {
-	share := a.cfg.ContextTrimTarget
+	share := a.o.trimTarget
 	if share <= 0 || share > 1 {
 		share = defaultTrimTarget
 	}
-	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.cfg.ContextKeepGroups}
+	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.o.keepGroups}
 }
 
 // numbers renders a rejection's token figures, when it gave any.
@@ -641,9 +638,9 @@ func (e *healError) Unwrap() error { return e.last }
 
 // mayCutSilently reports whether the server may drop the start of a long
 // conversation instead of rejecting it: Ollama and LM Studio do, and so may
-// any server of ours on this machine or the local network.
-func mayCutSilently(cfg *config) bool {
-	return cfg.Provider == "ollama" || cfg.Provider == "lmstudio" || isLocal(cfg.baseURL())
+// any server of ours on this machine or the local network (local: isLocal).
+func mayCutSilently(provider string, local bool) bool {
+	return provider == "ollama" || provider == "lmstudio" || local
 }
 
 // toolsFor is the tools to offer with h: none when the model takes none
@@ -751,8 +748,8 @@ type contextReport struct {
 func (a *agent) contextReport(h []message) contextReport {
 	r := contextReport{budget: a.budget, groups: len(groupStarts(h)), reported: a.reported, reportedEst: a.reportedEst,
 		calibrated: a.reportedSkip == "" && a.reported == a.cal.reported && a.reportedEst == a.cal.estimate, ratio: a.cal.ratio, skipped: a.reportedSkip,
-		family: a.fam.orGeneric().name, model: a.cfg.Model, lowWater: a.policy(a.budget.tokens).target,
-		sandbox: sandboxStatus(a.cfg.Sandbox, a.cfg.SandboxNetwork)}
+		family: a.fam.orGeneric().name, model: a.o.model, lowWater: a.policy(a.budget.tokens).target,
+		sandbox: a.o.sandbox}
 	for _, m := range h {
 		t := a.estimate(m)
 		switch {
@@ -788,12 +785,15 @@ func (a *agent) textTokens(s string) int { return a.cal.scale(a.fam.orGeneric().
 // model's was among them and no budget is set, resolves its window again.
 func (a *agent) forgetWindow(ctx context.Context, model string, w io.Writer) {
 	if model == "" {
-		model = a.cfg.Model
+		model = a.o.model
 	}
 	gone := a.windows.forget(model)
 	writeForgotten(w, gone, model)
-	if len(gone) > 0 && a.cfg.ContextBudgetTokens == 0 && a.windows.learned(a.cfg.Model) == nil {
-		a.budget = resolveWindow(ctx, a.cfg, a.windows).budget
+	if len(gone) > 0 && a.o.window.budgetTokens == 0 && a.windows.learned(a.o.model) == nil {
+		a.budget = resolveWindow(ctx, a.o.window, a.windows).budget
 		fmt.Fprintf(w, "budget now %d tokens (%s)\n", a.budget.tokens, a.budget.source)
 	}
 }
+
+// pricing is what the session's cost is priced by (usage.go).
+func (a *agent) pricing() pricing { return pricing{model: a.o.model, cacheTTL: a.o.cacheTTL} }

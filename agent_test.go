@@ -322,7 +322,7 @@ func TestSilentCutOnlyOnLocalServers(t *testing.T) {
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "BASE_URL": tc.url, "API_KEY": "k"})
 		var stderr bytes.Buffer
-		a := &agent{cfg: cfg, stdout: io.Discard, stderr: &stderr}
+		a := &agent{o: cfg.agent(), stdout: io.Discard, stderr: &stderr}
 		h := []message{{Role: "user", Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
 		a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 		if warned := strings.Contains(stderr.String(), "probably cut the conversation"); warned != tc.warn {
@@ -339,7 +339,7 @@ func TestSilentCutOnlyOnLocalServers(t *testing.T) {
 // server), answers to out, notices and previews to diag.
 func agentOver(t *testing.T, cfg *config, out, diag io.Writer) *agent {
 	t.Helper()
-	return agentFor(cfg, resolveWindow(t.Context(), cfg, openWindowCache(cfg.cacheDir, cfg.now)), agentIO{answer: out, diag: diag}, nil)
+	return newParts(cfg, "").agentFor(resolveWindow(t.Context(), cfg.window(), openWindowCache(cfg.cacheDir, cfg.now)), agentIO{answer: out, diag: diag}, nil)
 }
 
 // runeSlice is the n characters of s from character offset on, without
@@ -441,7 +441,7 @@ func scriptedAgent(t *testing.T, script *scriptedSend, tools []tool, budgetToken
 		tb = newToolbox(cfg.toolbox(), cfg.redactor(), diag, nil, tools)
 	}
 	win := modelWindow{budget: budget{tokens: budgetTokens, source: "CONTEXT_BUDGET_TOKENS"}}
-	return newAgent(cfg, script.send, win, tb, agentIO{answer: io.Discard, raw: true, diag: diag})
+	return newAgent(cfg.agent(), cfg.redactor(), script.send, win, tb, agentIO{answer: io.Discard, raw: true, diag: diag})
 }
 
 // echoTool answers with its name and arguments; it changes nothing, so it

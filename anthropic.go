@@ -1,13 +1,17 @@
 package main
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // anthropicVersion is the Messages API version yaicli speaks.
@@ -15,7 +19,10 @@ const anthropicVersion = "2023-06-01"
 
 // anthropicWire is Anthropic's Messages API. The conversation stays in
 // OpenAI's shape everywhere else; it is converted here, at the edge.
-type anthropicWire struct{ provider string }
+type anthropicWire struct {
+	provider string
+	sent     *sentBlocks // the last request's message blocks; nil: not kept
+}
 
 // path is the Messages endpoint under BASE_URL.
 func (anthropicWire) path() string { return "/messages" }
@@ -30,7 +37,7 @@ func (anthropicWire) auth(h http.Header, key string) {
 var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
 
 // body builds a Messages request; EXTRA_BODY and EXCLUDE_PARAMS apply last.
-func (anthropicWire) body(o clientOptions, req chatRequest) ([]byte, error) {
+func (w anthropicWire) body(o clientOptions, req chatRequest) ([]byte, error) {
 	system, msgs := anthropicMessages(req.Messages)
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
@@ -59,7 +66,7 @@ func (anthropicWire) body(o clientOptions, req chatRequest) ([]byte, error) {
 		}
 		b["tools"] = tools
 	}
-	cacheBreakpoints(o.sampling, b, msgs)
+	cacheBreakpoints(o.sampling, b, msgs, w.sent.changedAt(msgs))
 	return json.Marshal(finishBody(o, b))
 }
 
@@ -81,8 +88,12 @@ func cacheMark(ttl string) map[string]any {
 // (the last tool instead when there is none: the tools come first, so the
 // system prompt's mark holds them too), and messageBreakpoints' in the
 // messages. Nothing is cached without a mark, and a read finds only what
-// an earlier request wrote at a mark.
-func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage) {
+// an earlier request wrote at a mark. When a reduction changed the
+// history from block changed on (-1: it did not), the last block before
+// it takes the place of the deepest message mark: this request reads
+// what the earlier ones wrote up to there, which the other marks, 20
+// blocks' look-back from the newest blocks, may not reach.
+func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage, changed int) {
 	if !s.PromptCache {
 		return
 	}
@@ -96,9 +107,75 @@ func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage) {
 		b["system"] = []any{map[string]any{"type": "text", "text": system, "cache_control": cacheMark(s.CacheTTL)}}
 		used++
 	}
-	for _, blk := range messageBreakpoints(msgs, maxBreakpoints-used) {
+	marks := messageBreakpoints(msgs, maxBreakpoints-used)
+	if at := markableBefore(msgs, changed); at != nil && !slices.ContainsFunc(marks, func(m map[string]any) bool { return sameBlock(m, at) }) {
+		if len(marks) == maxBreakpoints-used {
+			marks = marks[:len(marks)-1]
+		}
+		marks = append(marks, at)
+	}
+	for _, blk := range marks {
 		blk["cache_control"] = cacheMark(s.CacheTTL)
 	}
+}
+
+// sameBlock reports whether a and b are the same block (map).
+func sameBlock(a, b map[string]any) bool {
+	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
+}
+
+// markableBefore is the last block that may carry cache_control among
+// the first n blocks of msgs, counted across messages; nil when n < 1 or
+// none may.
+func markableBefore(msgs []anthropicMessage, n int) map[string]any {
+	var last map[string]any
+	k := 0
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			if k++; k > n {
+				return last
+			}
+			if markable(b) {
+				last = b.(map[string]any)
+			}
+		}
+	}
+	return last
+}
+
+// sentBlocks remembers the message blocks of the last request sent, as
+// hashes, to find where the next one first differs: the session's
+// requests share a client, so a reduction's change shows here.
+type sentBlocks struct {
+	mu     sync.Mutex
+	hashes [][32]byte
+}
+
+// changedAt is the index of msgs' first block that differs from the last
+// request's, when it does before that request's end (a reduction changed
+// the history; a request that only appends gives -1), and keeps msgs'
+// blocks for the next request. s nil: -1.
+func (s *sentBlocks) changedAt(msgs []anthropicMessage) int {
+	if s == nil {
+		return -1
+	}
+	var hashes [][32]byte
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			j, _ := json.Marshal(b)
+			hashes = append(hashes, sha256.Sum256(append([]byte(m.Role), j...)))
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev := s.hashes
+	s.hashes = hashes
+	for i, h := range prev {
+		if i >= len(hashes) || h != hashes[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 // messageBreakpoints picks at most n blocks to mark: the last markable

@@ -274,12 +274,57 @@ func TestCacheBreakpoints(t *testing.T) {
 	}
 }
 
+// TestCacheBreakpointAtChange: when a request changes the history (a
+// reduction masked a result) the block before the first change is marked,
+// in the deepest mark's place, so the request reads what earlier ones
+// wrote up to there; a request that only appends is marked as without
+// the memory.
+func TestCacheBreakpointAtChange(t *testing.T) {
+	cfg, _ := load(t, "", map[string]string{"YAI_PROVIDER": "anthropic", "YAI_MODEL": "claude-sonnet-4-5"}, nil)
+	sys := message{Role: "system", Content: "you are yaicli"}
+	var h []message
+	h = append(h, sys, message{Role: "user", Content: "q1"})
+	for i := range 12 {
+		id := fmt.Sprint("c", i)
+		h = append(h, message{Role: "assistant", ToolCalls: []toolCall{call(id, "alpha", "{}")}}, message{Role: "tool", ToolCallID: id, Content: "out " + id})
+	}
+	w := anthropicWire{sent: &sentBlocks{}}
+	mark := func(h []message) string {
+		body, err := w.body(cfg.client(), chatRequest{Messages: h})
+		if err != nil {
+			t.Fatal(err)
+		}
+		marks, _ := marksOf(t, body)
+		return strings.Join(marks, " ")
+	}
+	grown := append(append([]message{}, h...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
+	stateless, _ := marksOf(t, must(anthropicWire{}.body(cfg.client(), chatRequest{Messages: grown})))
+	if mark(h); mark(grown) != strings.Join(stateless, " ") {
+		t.Errorf("a request that only appends is marked otherwise than without the memory")
+	}
+	masked := append([]message{}, grown...)
+	masked[7].Content = "[masked old tool output: alpha]" // the third call's result, m6b0 on the wire
+	if got := mark(masked); got != "system m5b0:tool_use m24b0:tool_result m26b0:text" {
+		t.Errorf("after a change at m6b0: marks %q, want the block before it (m5b0) in the deepest mark's place", got)
+	}
+}
+
+// must is b, failing the test on err.
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // TestCacheBreakpointsProperties: for random histories, with and without
-// thinking blocks and tools, a body never carries more than four marks,
+// thinking blocks and tools, sent in turn through one wire (which marks
+// where a history changed), a body never carries more than four marks,
 // none on a thinking block or an empty text, and always one on its last
 // markable block.
 func TestCacheBreakpointsProperties(t *testing.T) {
 	cfg, _ := load(t, "", map[string]string{"YAI_PROVIDER": "anthropic"}, nil)
+	w := anthropicWire{sent: &sentBlocks{}}
 	r := rand.New(rand.NewSource(33))
 	for i := 0; i < 300; i++ {
 		h := randomHistory(r, 1+r.Intn(6))
@@ -293,7 +338,7 @@ func TestCacheBreakpointsProperties(t *testing.T) {
 		if r.Intn(2) == 0 {
 			tools = []toolSpec{{Type: "function", Function: toolFunction{Name: "x", Parameters: json.RawMessage(`{}`)}}}
 		}
-		body, _ := anthropicWire{}.body(cfg.client(), chatRequest{Messages: h, Tools: tools})
+		body, _ := w.body(cfg.client(), chatRequest{Messages: h, Tools: tools})
 		marks, _ := marksOf(t, body)
 		_, msgs := anthropicMessages(h)
 		last := fmt.Sprintf("m%db%d:", len(msgs)-1, len(msgs[len(msgs)-1].Content)-1)
@@ -356,7 +401,7 @@ func TestAnthropicErrorEventHeals(t *testing.T) {
 	fp := newFakeProvider(t, stream(ok), stream(rejected), stream(ok))
 	r := runBinary(t, fp, e2e{args: []string{"--chat"}, stdin: "first " + bigPrompt(2000) + "\nsecond\n",
 		env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-20250514"}})
-	if r.code != 0 || r.stdout != "healed\nhealed\n" || !strings.Contains(r.stderr, "partial answer above is discarded") { // the partial "Part" is held from the pipe
+	if r.code != 0 || r.stdout != "healed\nhealed\n" || !strings.Contains(r.stderr, "its partial text is discarded, not written to the output") { // the partial "Part" is held from the pipe
 		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
 	}
 }

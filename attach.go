@@ -240,10 +240,10 @@ func expandTypedRefs(prompt, typed string, gate *permissions) (string, []string)
 }
 
 // attachGate is the permissions attachments are judged by: the fs tools'
-// rules (o.perms) and the run's redactor, built for one prompt or /add, so
+// places and rules (o) and the run's redactor, built for one prompt or /add, so
 // it judges the same with the tools off (ENABLE_FUNCTIONS=false).
-func attachGate(o toolboxOptions, red *redactor) *permissions {
-	return newPermissions(o.perms, red, func(string) {}) // the toolbox tells the permissions file's warnings
+func attachGate(o permissionOptions, red *redactor) *permissions {
+	return newPermissions(o, red, func(string) {}) // the toolbox tells the permissions file's warnings
 }
 
 // largestAttachment names the attachment to drop first when they do not

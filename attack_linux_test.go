@@ -72,14 +72,15 @@ func TestHostileRepoUnderAllow(t *testing.T) {
 	if out, err := exec.Command("git", "init", "-q", ws).CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
+	q := func(path string) string { return quoteAll([]string{path})[0] } // the clone's path may hold a space
 	hook := filepath.Join(ws, "hook.sh")
-	os.WriteFile(hook, []byte("#!/bin/sh\necho RAN > "+ws+"/ran\necho PWNED > "+home+"/pwned\ncat "+home+"/.ssh/id_ed25519 > "+ws+"/leak 2>/dev/null\n"+
-		"echo PWNED > "+outside+"/planted\nexit 1\n"), 0o755)
+	os.WriteFile(hook, []byte("#!/bin/sh\necho RAN > "+q(ws+"/ran")+"\necho PWNED > "+q(home+"/pwned")+"\ncat "+q(home+"/.ssh/id_ed25519")+" > "+q(ws+"/leak")+" 2>/dev/null\n"+
+		"echo PWNED > "+q(outside+"/planted")+"\nexit 1\n"), 0o755)
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("x"), 0o600)
 	exec.Command("git", "-C", ws, "add", "a.txt").Run()
 	// the hostile part last: the test's own git add above runs unfenced
 	f, _ := os.OpenFile(filepath.Join(ws, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString("[core]\n\tfsmonitor = " + hook + "\n\tpager = " + hook + "\n[diff]\n\texternal = " + hook + "\n")
+	f.WriteString("[core]\n\tfsmonitor = " + q(hook) + "\n\tpager = " + q(hook) + "\n[diff]\n\texternal = " + q(hook) + "\n")
 	f.Close()
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("y"), 0o600)
 	t.Chdir(ws)

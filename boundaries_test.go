@@ -18,8 +18,8 @@ type part struct {
 	may   []string
 }
 
-// parts are the pieces whose doors TestPartsKeepTheirDoors counts.
-var parts = []part{
+// walledParts are the pieces whose doors TestPartsKeepTheirDoors counts.
+var walledParts = []part{
 	{"the token estimator", []string{"tokenscan.go", "tokenenglish.go", "tokenblanks.go", "tokenscripts.go", "tokenfamily.go"}, []string{
 		// it prices messages and tool schemas, and an image part's tokens
 		"conversation.go:.Arguments", "conversation.go:.Content", "conversation.go:.Description", "conversation.go:.Function",
@@ -70,7 +70,7 @@ var parts = []part{
 func TestPartsKeepTheirDoors(t *testing.T) {
 	t.Parallel()
 	uses := packageUses(t)
-	for _, p := range parts {
+	for _, p := range walledParts {
 		used := map[string]bool{}
 		for _, u := range uses {
 			if slices.Contains(p.files, u.from) && !slices.Contains(p.files, u.to) {

@@ -184,7 +184,7 @@ func TestWindowDiscovery(t *testing.T) {
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "MODEL": tc.model, "BASE_URL": srv.URL + "/v1"})
 		wc := openWindowCache(cache, time.Now)
-		got, source := wc.resolve(t.Context(), cfg)
+		got, source := wc.resolve(t.Context(), cfg.window())
 		if tc.want == 0 {
 			tc.want = windowOf(tc.model)
 		}
@@ -192,14 +192,14 @@ func TestWindowDiscovery(t *testing.T) {
 			t.Errorf("%s %s window = %d (%s), want %d", tc.provider, tc.model, got, source, tc.want)
 		}
 		before := asked.Load()
-		if again, _ := openWindowCache(cache, time.Now).resolve(t.Context(), cfg); again != got || asked.Load() != before {
+		if again, _ := openWindowCache(cache, time.Now).resolve(t.Context(), cfg.window()); again != got || asked.Load() != before {
 			t.Errorf("%s: second resolve asked the server again (%d, %d requests)", tc.provider, again, asked.Load()-before)
 		}
 	}
 	// A window learned from a rejection replaces the table's value.
 	cfg, _ := load(t, "", nil, map[string]string{"MODEL": "gpt-4o"})
-	openWindowCache(cache, time.Now).learn(cfg, 8000)
-	if got, source := openWindowCache(cache, time.Now).resolve(t.Context(), cfg); got != 8000 || !strings.HasPrefix(source, windowLearned+" on ") {
+	openWindowCache(cache, time.Now).learn(cfg.window(), 8000)
+	if got, source := openWindowCache(cache, time.Now).resolve(t.Context(), cfg.window()); got != 8000 || !strings.HasPrefix(source, windowLearned+" on ") {
 		t.Errorf("learned window = %d (%s)", got, source)
 	}
 	// Weeks later it has expired, for a hosted model too (one rejection may
@@ -209,12 +209,12 @@ func TestWindowDiscovery(t *testing.T) {
 	local, _ := load(t, "", nil, map[string]string{"PROVIDER": "llamacpp", "MODEL": "any", "BASE_URL": srv.URL + "/v1"})
 	for _, c := range []*config{cfg, local} {
 		wc := openWindowCache(cache, time.Now)
-		wc.put(windowKey(c), cachedWindow{Tokens: 2000, Source: windowLearned, Time: old})
+		wc.put(windowKey(c.window()), cachedWindow{Tokens: 2000, Source: windowLearned, Time: old})
 	}
-	if got, _ := openWindowCache(cache, time.Now).resolve(t.Context(), cfg); got != windowOf("gpt-4o") {
+	if got, _ := openWindowCache(cache, time.Now).resolve(t.Context(), cfg.window()); got != windowOf("gpt-4o") {
 		t.Errorf("hosted model's old learned window = %d, want the table's %d", got, windowOf("gpt-4o"))
 	}
-	if got, source := openWindowCache(cache, time.Now).resolve(t.Context(), local); got != 4096 {
+	if got, source := openWindowCache(cache, time.Now).resolve(t.Context(), local.window()); got != 4096 {
 		t.Errorf("llama.cpp's old learned window = %d (%s), want 4096 asked again", got, source)
 	}
 }

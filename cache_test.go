@@ -35,6 +35,7 @@ const (
 // over everything before it, its tokens, and its breakpoint (Anthropic).
 type simUnit struct {
 	hash   [32]byte
+	text   [32]byte // the block's own text, not chained: seen before or new
 	tokens int
 	mark   bool
 	ttl    time.Duration
@@ -44,6 +45,8 @@ type simUnit struct {
 type simTotals struct {
 	requests, prompt, cached, written int
 	breaks                            int // requests whose prompt was not the last one's with more appended
+	resent                            int // tokens sent before, not read from the cache: what reductions cost
+	leadChanges                       int // requests whose tools or system prompt differ from the first request's
 	misses                            int // requests that appended to the last one but did not read all of it
 	keys                              map[string]bool
 }
@@ -60,6 +63,8 @@ type cacheSim struct {
 	mu         sync.Mutex
 	now        time.Time
 	entries    map[[32]byte]time.Time // a cached prefix's end -> when it expires
+	seen       map[[32]byte]bool      // every block's text sent so far
+	lead       [32]byte               // the first request's tools and system prompt, chained
 	prev       [][32]byte             // the last request's message units
 	lastPrompt int                    // the last request's prompt tokens
 	tot        simTotals
@@ -72,7 +77,7 @@ const simTurnaround = 12 * time.Second
 
 // newCacheSim starts a simulated provider answering with script.
 func newCacheSim(t testing.TB, anthropic bool, script []simQuestion) *cacheSim {
-	s := &cacheSim{t: t, anthropic: anthropic, fam: familyOf("gpt-4.1"), entries: map[[32]byte]time.Time{}, script: script,
+	s := &cacheSim{t: t, anthropic: anthropic, fam: familyOf("gpt-4.1"), entries: map[[32]byte]time.Time{}, seen: map[[32]byte]bool{}, script: script,
 		memo: map[string]int{}, now: time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC), tot: simTotals{keys: map[string]bool{}}}
 	if anthropic {
 		s.fam = familyOf("claude-sonnet-4-5")
@@ -120,6 +125,7 @@ func (s *cacheSim) unit(prev [32]byte, role string, block map[string]any) simUni
 	b, _ := json.Marshal(block)
 	u.tokens = s.tokens(string(b))
 	u.hash = sha256.Sum256(append(append(prev[:], role...), b...))
+	u.text = sha256.Sum256(append([]byte(role), b...))
 	return u
 }
 
@@ -144,7 +150,8 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"type":"error","error":{"type":"invalid_request_error","message":%q}}`, reject)
 		return
 	}
-	broke := s.countBreak(units[msgs:])
+	s.checkLead(units, msgs)
+	broke, at := s.countBreak(units[msgs:])
 	var u usage
 	if s.anthropic {
 		u = s.anthropicCache(units)
@@ -155,6 +162,8 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 		s.tot.misses++
 	}
 	s.lastPrompt = u.PromptTokens
+	resent := s.resent(units, u.CachedTokens)
+	s.tot.resent += resent
 	if os.Getenv("YAICLI_SIMTRACE") != "" { // a line per request: go test -run PromptCacheSession -v
 		var ms []int
 		for i, un := range units {
@@ -162,7 +171,11 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 				ms = append(ms, i)
 			}
 		}
-		fmt.Printf("req %2d: units %4d marks %v prompt %7d cached %7d written %7d broke %v\n", s.tot.requests+1, len(units), ms, u.PromptTokens, u.CachedTokens, u.CacheWriteTokens, broke)
+		fmt.Printf("req %2d: units %4d marks %v prompt %7d cached %7d written %7d", s.tot.requests+1, len(units), ms, u.PromptTokens, u.CachedTokens, u.CacheWriteTokens)
+		if broke {
+			fmt.Printf(" changed from message %d of %d, %d tokens sent again", at, len(units)-msgs, resent)
+		}
+		fmt.Println()
 	}
 	s.tot.requests++
 	s.tot.prompt += u.PromptTokens
@@ -177,20 +190,54 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// checkLead counts a request whose tools and system prompt (units before
+// the messages; on OpenAI's wire the first message too) are not the first
+// request's: they open every request, and a change rewrites the cache.
+func (s *cacheSim) checkLead(units []simUnit, msgs int) {
+	if !s.anthropic {
+		msgs++
+	}
+	lead := units[min(msgs, len(units))-1].hash
+	if s.tot.requests == 0 {
+		s.lead = lead
+	} else if lead != s.lead {
+		s.tot.leadChanges++
+	}
+}
+
+// resent is the tokens of units past the cached ones, cached tokens,
+// whose text was sent before: what a change of the history made the
+// provider read again in full. It marks every unit's text seen.
+func (s *cacheSim) resent(units []simUnit, cached int) int {
+	n, cum := 0, 0
+	for _, u := range units {
+		cum += u.tokens
+		if cum > cached && s.seen[u.text] {
+			n += min(u.tokens, cum-cached)
+		}
+		s.seen[u.text] = true
+	}
+	return n
+}
+
 // countBreak counts a request whose messages are not the last request's
 // with more appended (a reduction changed the history), and says whether
-// this one is such.
-func (s *cacheSim) countBreak(units []simUnit) bool {
+// this one is such, and from which message unit on it differs.
+func (s *cacheSim) countBreak(units []simUnit) (bool, int) {
 	hashes := make([][32]byte, len(units))
 	for i, u := range units {
 		hashes[i] = u.hash
 	}
-	broke := len(s.prev) > 0 && (len(hashes) < len(s.prev) || hashes[len(s.prev)-1] != s.prev[len(s.prev)-1])
+	at := 0
+	for at < len(hashes) && at < len(s.prev) && hashes[at] == s.prev[at] {
+		at++
+	}
+	broke := len(s.prev) > 0 && at < len(s.prev)
 	if broke {
 		s.tot.breaks++
 	}
 	s.prev = hashes
-	return broke
+	return broke, at
 }
 
 // anthropicUnits are a Messages request's blocks: tools, system, then each
@@ -400,8 +447,12 @@ func simSession() []simQuestion {
 }
 
 // simOutput is the output of call id: a log, a CSV table, build output or
-// command output, 1 to 40 KB (most small, a few large), the same every run.
+// command output, 1 to 40 KB (most small, a few large), the same every run;
+// the second session's calls (ids starting "b-") answer simOutputB.
 func simOutput(id string) string {
+	if strings.HasPrefix(id, "b-") {
+		return simOutputB(id)
+	}
 	h := fnv.New64a()
 	io.WriteString(h, id)
 	r := rand.New(rand.NewPCG(h.Sum64(), 7))
@@ -422,6 +473,67 @@ func simOutput(id string) string {
 		default:
 			fmt.Fprintf(&b, "-rw-r--r-- 1 build build %7d Nov %2d 12:%02d artifact-%04d.tar.zst\n", r.IntN(9999999), 1+i%28, i%60, r.IntN(9999))
 		}
+	}
+	return b.String()
+}
+
+// simSessionB is a second session, shaped otherwise so that no figure
+// rests on one script: seven questions of 5 to 8 rounds, one or two
+// calls a round, one round of 8 parallel calls, and outputs of three
+// kinds (simOutputB).
+func simSessionB() []simQuestion {
+	r := rand.New(rand.NewPCG(35, 1205))
+	var qs []simQuestion
+	for q := 1; q <= 7; q++ {
+		var sq simQuestion
+		for round := 0; round < 5+r.IntN(4); round++ {
+			n := 1 + r.IntN(2)
+			if q == 5 && round == 2 {
+				n = 8
+			}
+			var ids []string
+			for c := 0; c < n; c++ {
+				ids = append(ids, fmt.Sprintf("b-q%d-r%d-c%d", q, round, c))
+			}
+			sq.rounds = append(sq.rounds, ids)
+		}
+		sq.answer = fmt.Sprintf("answer %d: ", q) + strings.Repeat("two checks disagree on the totals; the rest is as expected. ", 5)
+		qs = append(qs, sq)
+	}
+	return qs
+}
+
+// simOutputB is the second session's output of call id: near a third are
+// tiny (a status line or two), half 1 to 8 KB, a fifth 12 to 36 KB (the
+// largest cut to the tool cap on entry); JSON lines, stack traces and
+// diffs, which tokenize otherwise than session A's logs.
+func simOutputB(id string) string {
+	h := fnv.New64a()
+	io.WriteString(h, id)
+	r := rand.New(rand.NewPCG(h.Sum64(), 11))
+	var size int
+	switch u := r.Float64(); {
+	case u < 0.3 || strings.Contains(id, "q5-r2-"):
+		size = 40 + r.IntN(360)
+	case u < 0.8:
+		size = 1024 + r.IntN(7*1024)
+	default:
+		size = 12*1024 + r.IntN(24*1024)
+	}
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		switch r.Uint64() % 3 {
+		case 0:
+			fmt.Fprintf(&b, `{"ts":"2026-12-0%dT08:%02d:%02dZ","level":"%s","svc":"billing-%d","msg":"invoice %d reconciled","ms":%d}`+"\n",
+				1+i%5, i%60, r.IntN(60), []string{"info", "warn", "error"}[r.IntN(3)], i%4, r.IntN(999999), r.IntN(5000))
+		case 1:
+			fmt.Fprintf(&b, "goroutine %d [running]:\nmain.(*ledger).apply(0xc%06x, 0x%x)\n\t/src/ledger/apply.go:%d +0x%x\n", r.IntN(900), r.IntN(1<<24), r.IntN(1<<16), 10+r.IntN(400), r.IntN(4096))
+		default:
+			fmt.Fprintf(&b, "@@ -%d,%d +%d,%d @@\n-\ttotal += line.Amount * %d\n+\ttotal += line.Amount.Mul(rate%d)\n", r.IntN(900), 3+r.IntN(9), r.IntN(900), 3+r.IntN(9), r.IntN(100), i%7)
+		}
+	}
+	if size < 400 {
+		return firstRunes(b.String(), size)
 	}
 	return b.String()
 }
@@ -511,7 +623,7 @@ var runCheck = tool{name: "run_check", desc: "run a check and print its output",
 type cacheRun struct {
 	sim        simTotals
 	reported   totals // yaicli's json result
-	reductions int    // context.mask and context.trim events
+	reductions int    // the ladder's reductions, from the context actions
 }
 
 // saved is the share of the input cost the cache saved: Anthropic reads
@@ -535,8 +647,7 @@ func (c cacheRun) share() float64 { return float64(c.sim.cached) / max(float64(c
 // over six turns, on the default path (temp HOME, default directories and
 // caps), against a simulated provider under budgetTokens (0: the model's
 // default budget), and returns what both sides counted.
-func runCacheSession(t testing.TB, anthropic bool, budgetTokens int, env map[string]string) cacheRun {
-	script := simSession()
+func runCacheSession(t testing.TB, script []simQuestion, anthropic bool, budgetTokens int, env map[string]string) cacheRun {
 	sim := newCacheSim(t, anthropic, script)
 	vals := map[string]string{"HOME": t.TempDir(), "YAI_PROVIDER": "openai", "YAI_MODEL": "gpt-4.1", "YAI_BASE_URL": sim.srv.URL + "/v1", "YAI_API_KEY": "sk-test-0123456789abcdef"}
 	if anthropic {
@@ -553,9 +664,9 @@ func runCacheSession(t testing.TB, anthropic bool, budgetTokens int, env map[str
 	var events, diag bytes.Buffer
 	ev := newEvents(formatJSON, &events, time.Now)
 	win := modelWindow{budget: budgetFor(budgetTokens, cfg.Model, windowOf(cfg.Model), "the table")}
-	a := newAgent(cfg, newClient(cfg.client(), io.Discard).send, win, newToolbox(cfg.toolbox(), cfg.redactor(), io.Discard, nil, []tool{runCheck}),
+	a := newAgent(cfg.agent(), cfg.redactor(), newClient(cfg.client(), io.Discard).send, win, newToolbox(cfg.toolbox(), cfg.redactor(), io.Discard, nil, []tool{runCheck}),
 		agentIO{answer: io.Discard, raw: true, diag: &diag, ev: ev})
-	h := []message{{Role: "system", Content: fillRole(cfg, builtinRoles[roleDefault])}}
+	h := []message{{Role: "system", Content: fillRole(cfg.roles(), builtinRoles[roleDefault])}}
 	for q := range script {
 		h = append(h, message{Role: "user", Content: fmt.Sprintf("question %d: what do checks of part %d say?", q+1, q+1)})
 		if h, err = a.eventTurn(context.Background(), h); err != nil {
@@ -571,63 +682,104 @@ func runCacheSession(t testing.TB, anthropic bool, budgetTokens int, env map[str
 	if err := json.Unmarshal(events.Bytes(), &result); err != nil {
 		t.Fatalf("json result: %v", err)
 	}
-	return cacheRun{sim: sim.totals(), reported: result.Usage, reductions: len(result.Context)}
+	return cacheRun{sim: sim.totals(), reported: result.Usage, reductions: ladderReductions(result.Context)}
 }
 
-// cacheRow is one run of the session: a provider, a budget (0: the
+// ladderReductions counts the ladder's reductions in a json result's context
+// actions: a reduction that masked and then cut or dropped reports a
+// context.mask and a context.trim, the second starting where the first
+// ended.
+func ladderReductions(actions []map[string]any) int {
+	n, maskedTo := 0, -1.0
+	for _, a := range actions {
+		before, _ := a["before_tokens"].(float64)
+		if a["type"] != "context.trim" || before != maskedTo {
+			n++
+		}
+		maskedTo = -1
+		if a["type"] == "context.mask" {
+			maskedTo, _ = a["after_tokens"].(float64)
+		}
+	}
+	return n
+}
+
+// cacheRow is one run of a scripted session: a provider, a budget (0: the
 // model's default, 10M: an ideal append-only client that never reduces)
 // and extra settings.
 type cacheRow struct {
-	name      string
-	anthropic bool
-	budget    int
-	env       map[string]string
+	name        string
+	script      func() []simQuestion
+	anthropic   bool
+	budget      int
+	env         map[string]string
+	figuresOnly bool // the benchmark runs it, the test does not
 }
 
-// cacheRows are the runs the test and the benchmark make: each provider
-// at the default budget and at 40k, with the default low-water mark and
-// with 0.6, and the ideal client.
+// cacheRows are the runs the test and the benchmark make: both sessions
+// (A, the issue's shape; B, shaped otherwise), each provider, the ideal
+// client, the model's default budget and a 40k one.
 func cacheRows() []cacheRow {
 	var rows []cacheRow
-	for _, p := range []struct {
-		name      string
-		anthropic bool
-	}{{"anthropic", true}, {"openai-gpt-4.1", false}} {
-		rows = append(rows, cacheRow{p.name + "/ideal", p.anthropic, 10_000_000, nil})
-		for _, b := range []int{0, 40000} {
-			rows = append(rows, cacheRow{fmt.Sprintf("%s/%s", p.name, budgetName(b)), p.anthropic, b, nil},
-				cacheRow{fmt.Sprintf("%s/%s/mark-0.6", p.name, budgetName(b)), p.anthropic, b, map[string]string{"YAI_CONTEXT_TRIM_TARGET": "0.6"}})
+	for _, s := range []struct {
+		name   string
+		script func() []simQuestion
+	}{{"A", simSession}, {"B", simSessionB}} {
+		for _, p := range []struct {
+			name      string
+			anthropic bool
+		}{{"anthropic", true}, {"openai-gpt-4.1", false}} {
+			for _, b := range []int{10_000_000, 0, 40000} {
+				rows = append(rows, cacheRow{name: fmt.Sprintf("%s/%s/%s", s.name, p.name, budgetName(b)), script: s.script, anthropic: p.anthropic,
+					budget: b, figuresOnly: s.name == "B" && b == 10_000_000})
+			}
 		}
 	}
 	return rows
 }
 
-// budgetName names a budget: 0 is the model's default.
+// budgetName names a budget: 0 is the model's default, 10M the ideal
+// client's.
 func budgetName(budget int) string {
-	if budget == 0 {
+	switch budget {
+	case 0:
 		return "default"
+	case 10_000_000:
+		return "ideal"
 	}
 	return fmt.Sprint(budget)
 }
 
-// TestPromptCacheSession runs the scripted session against both simulated
-// caches (cacheRows). In every run yaicli's reported prompt, cached and
-// written tokens are the provider's, and every request that only appends
-// to the last one reads all of the last one from the cache (the
-// breakpoints slide with the conversation, past a round of 24 blocks).
-// The ideal client saves at least 77% of Anthropic's input cost and
-// caches at least 88% of OpenAI's prompt, and so does yaicli with
-// OpenAI's window at the default budget; the other figures are printed,
-// as they rest on how reductions keep the prefix (trim.go, mask.go). The
-// runs at another low-water mark only give figures: the benchmark has them.
+// cacheTargets are the least share of the input cost saved (Anthropic)
+// and of the prompt cached (OpenAI) a run must reach: the issue's
+// figures at the default budget, and at 40k its 67% and 80% with a margin
+// (70%, 82%), as a session the project has not seen varies (measured on
+// six other seeds of session A's shape: 66.5-75.1% saved, 80.3-87.0%
+// cached).
+func cacheTargets(row cacheRow) (saved, cached float64) {
+	if row.budget == 40000 {
+		return 0.70, 0.82
+	}
+	return 0.77, 0.88
+}
+
+// TestPromptCacheSession runs both scripted sessions against both
+// simulated caches (cacheRows). In every run yaicli's reported prompt,
+// cached and written tokens are the provider's, every request that only
+// appends to the last one reads all of the last one from the cache (the
+// breakpoints slide with the conversation, past a round of 24 blocks),
+// the tools and the system prompt are the first request's in every one,
+// OpenAI gets one prompt_cache_key, and the figures reach cacheTargets:
+// at the default budget and at 40k, where the ladder reduces (ladder.go).
+// Each run's reductions are printed.
 func TestPromptCacheSession(t *testing.T) {
 	slowTest(t)
 	t.Parallel()
 	for _, row := range cacheRows() {
-		if row.env["YAI_CONTEXT_TRIM_TARGET"] != "" {
-			continue // a candidate mark's figures: BenchmarkPromptCache's (4 of 10 sessions, 7 cpu-s under -race)
+		if row.figuresOnly {
+			continue // the benchmark's: a second ideal client adds cpu-seconds under -race, not a check
 		}
-		got := runCacheSession(t, row.anthropic, row.budget, row.env)
+		got := runCacheSession(t, row.script(), row.anthropic, row.budget, row.env)
 		if got.reported.CachedTokens != got.sim.cached || got.reported.CacheWriteTokens != got.sim.written || got.reported.PromptTokens != got.sim.prompt {
 			t.Errorf("%s: yaicli reported %d prompt, %d cached, %d written; the provider %d, %d, %d",
 				row.name, got.reported.PromptTokens, got.reported.CachedTokens, got.reported.CacheWriteTokens, got.sim.prompt, got.sim.cached, got.sim.written)
@@ -635,14 +787,17 @@ func TestPromptCacheSession(t *testing.T) {
 		if got.sim.misses > 0 {
 			t.Errorf("%s: %d requests appended to the last one but did not read all of it from the cache", row.name, got.sim.misses)
 		}
-		t.Logf("%-34s %d requests, %7d prompt tokens, %5.1f%% cached, %7d written, %5.1f%% of input cost saved, %2d reductions (%2d requests changed the history)",
-			row.name, got.sim.requests, got.sim.prompt, 100*got.share(), got.sim.written, 100*got.saved(row.anthropic), got.reductions, got.sim.breaks)
-		ideal := strings.HasSuffix(row.name, "/ideal")
+		t.Logf("%-28s %d requests, %7d prompt tokens, %5.1f%% cached, %7d written, %5.1f%% of input cost saved, %d reductions (%d requests changed the history, %d tokens read again in full)",
+			row.name, got.sim.requests, got.sim.prompt, 100*got.share(), got.sim.written, 100*got.saved(row.anthropic), got.reductions, got.sim.breaks, got.sim.resent)
+		saved, cached := cacheTargets(row)
 		switch {
-		case row.anthropic && ideal && got.saved(true) < 0.77:
-			t.Errorf("%s saved %.1f%% of the input cost, want >= 77%%", row.name, 100*got.saved(true))
-		case !row.anthropic && (ideal || row.budget == 0) && got.share() < 0.88:
-			t.Errorf("%s cached %.1f%% of the prompt tokens, want >= 88%%", row.name, 100*got.share())
+		case row.anthropic && got.saved(true) < saved:
+			t.Errorf("%s saved %.1f%% of the input cost, want >= %.0f%%", row.name, 100*got.saved(true), 100*saved)
+		case !row.anthropic && got.share() < cached:
+			t.Errorf("%s cached %.1f%% of the prompt tokens, want >= %.0f%%", row.name, 100*got.share(), 100*cached)
+		}
+		if got.sim.leadChanges > 0 {
+			t.Errorf("%s: %d requests changed the tools or the system prompt", row.name, got.sim.leadChanges)
 		}
 		if !row.anthropic && len(got.sim.keys) != 1 {
 			t.Errorf("%s: %d distinct prompt_cache_key values in one session, want 1", row.name, len(got.sim.keys))
@@ -650,14 +805,14 @@ func TestPromptCacheSession(t *testing.T) {
 	}
 }
 
-// BenchmarkPromptCache reports each run's cached share and the share of
-// the input cost saved (cacheRows). Run with:
+// BenchmarkPromptCache reports each run's cached share, the share of the
+// input cost saved and the reductions (cacheRows). Run with:
 // go test -run XXX -bench PromptCache -benchtime 1x
 func BenchmarkPromptCache(b *testing.B) {
 	for _, row := range cacheRows() {
 		b.Run(row.name, func(b *testing.B) {
 			for b.Loop() {
-				got := runCacheSession(b, row.anthropic, row.budget, row.env)
+				got := runCacheSession(b, row.script(), row.anthropic, row.budget, row.env)
 				b.ReportMetric(100*got.share(), "cached-%")
 				b.ReportMetric(100*got.saved(row.anthropic), "saved-%")
 				b.ReportMetric(float64(got.sim.prompt), "prompt-tokens")
@@ -697,14 +852,14 @@ func TestUsageTally(t *testing.T) {
 		{"gpt-4.1-mini", "5m", "at gpt-4.1-mini's"},
 		{"llama3.1:8b", "5m", ""},
 	} {
-		cfg := &config{Model: c.model, sampling: sampling{CacheTTL: c.ttl}}
+		cfg := pricing{model: c.model, cacheTTL: c.ttl}
 		got := tally.costLine(cfg)
 		if c.want == "" && got != "" || !strings.Contains(got, c.want) {
 			t.Errorf("costLine(%s, %s) = %q, want %q", c.model, c.ttl, got, c.want)
 		}
 	}
 	var b strings.Builder
-	cfg := &config{Model: "gpt-4o"}
+	cfg := pricing{model: "gpt-4o"}
 	tally.writeUsage(&b, cfg)
 	if !strings.Contains(b.String(), "this session (reported)        35000  prompt tokens in 3 requests, 59.7% read from the prompt cache, 12900 written to it; 400 answer tokens") ||
 		!strings.Contains(b.String(), "this turn (reported)           13000  prompt tokens in 1 request, 91.5%") || !strings.Contains(b.String(), "cost of this session") {

@@ -269,8 +269,8 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 // the request at that share of the budget (or over it), no attempt yet in
 // this turn, and automatic summaries not stopped.
 func (a *agent) summaryWanted(h []message, specs []toolSpec) bool {
-	pct := a.cfg.AutoCompactPercent
-	if a.cfg.CompactMode != "summary" && pct <= 0 || a.compaction.triedTurn || a.compaction.stopped || a.budget.tokens <= 0 {
+	pct := a.o.autoCompactPercent
+	if a.o.compactMode != "summary" && pct <= 0 || a.compaction.triedTurn || a.compaction.stopped || a.budget.tokens <= 0 {
 		return false
 	}
 	if pct <= 0 || pct > 100 {
@@ -286,7 +286,7 @@ func (a *agent) autoCompact(ctx context.Context, h []message, specs []toolSpec) 
 	if !a.summaryWanted(h, specs) {
 		return h
 	}
-	keep := max(a.cfg.ContextKeepGroups, 1)
+	keep := max(a.o.keepGroups, 1)
 	var out []message
 	var res compactResult
 	switch {

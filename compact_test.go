@@ -259,7 +259,7 @@ func TestSummaryProperties(t *testing.T) {
 	for iter := 0; iter < 300; iter++ {
 		h := randomChat(rng)
 		outcome := rng.Intn(4)
-		a := &agent{cfg: &config{ToolOutputDir: t.TempDir()}, stderr: &strings.Builder{}, fam: familyOf("gpt-4o"), budget: budget{tokens: 10000}}
+		a := &agent{o: agentOptions{spillDir: t.TempDir()}, stderr: &strings.Builder{}, fam: familyOf("gpt-4o"), budget: budget{tokens: 10000}}
 		a.send = func(_ context.Context, req chatRequest, _ streamSink) (reply, error) {
 			if len(req.Tools) != 0 || req.Messages[0].Content != compactPrompt {
 				t.Fatalf("summary request with tools or without the prompt")

@@ -721,14 +721,6 @@ func maskHeaders(h map[string]string) string {
 	return string(b)
 }
 
-// withoutTools returns a copy of c that offers no tools, for a mode that
-// must not use them (--code). c itself stays unchanged.
-func (c *config) withoutTools() *config {
-	d := *c
-	d.EnableFunctions = false
-	return &d
-}
-
 // maskUserinfo replaces a URL's user:password with [redacted].
 func maskUserinfo(raw string) string {
 	scheme, rest, ok := strings.Cut(raw, "://")

@@ -120,14 +120,22 @@ func (e *events) event(kind string, fields map[string]any) {
 	e.emit(kind, fields)
 }
 
+// startFacts is what session.start says of the run besides its budget:
+// yaicli's version, the provider and model, MAX_TOOL_CALL_DEPTH and
+// TOOL_OUTPUT_MAX_CHARS. Built once in run (config.agent).
+type startFacts struct {
+	version, provider, model      string
+	maxToolRounds, outputMaxChars int
+}
+
 // session is session.start: what this run talks to and within what budget.
-func (e *events) session(cfg *config, b budget, fam family) {
+func (e *events) session(s startFacts, b budget, fam family) {
 	if !e.on() {
 		return
 	}
-	f := map[string]any{"schema_version": eventsSchema, "version": cfg.version, "provider": cfg.Provider, "model": cfg.Model,
+	f := map[string]any{"schema_version": eventsSchema, "version": s.version, "provider": s.provider, "model": s.model,
 		"budget_tokens": b.tokens, "budget_source": b.source, "window_tokens": b.window, "tokenizer_family": fam.name,
-		"max_tool_rounds": cfg.MaxToolCallDepth, "tool_output_max_chars": cfg.ToolOutputMaxChars}
+		"max_tool_rounds": s.maxToolRounds, "tool_output_max_chars": s.outputMaxChars}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.sum.Session = f
@@ -653,25 +661,25 @@ func errorKind(err error) string {
 
 // exitEvents is exitCode for a run with events: the error is an error
 // event rather than stderr lines, and the result ends the stream.
-func exitEvents(ctx context.Context, err error, cfg *config, stderr io.Writer, ev *events) int {
+func exitEvents(ctx context.Context, err error, f failures, stderr io.Writer, ev *events) int {
 	if !ev.on() {
 		ev.keep()
-		return exitCode(ctx, err, cfg, stderr)
+		return exitCode(ctx, err, f, stderr)
 	}
-	code := exitCode(ctx, err, cfg, io.Discard)
-	ev.failed(ctx, err, cfg, code)
+	code := exitCode(ctx, err, f, io.Discard)
+	ev.failed(ctx, err, f, code)
 	ev.finish(code)
 	return code
 }
 
 // failed is the error event for err ("" kind interrupted when ctx ended).
-func (e *events) failed(ctx context.Context, err error, cfg *config, code int) {
+func (e *events) failed(ctx context.Context, err error, f failures, code int) {
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
 		e.fail("interrupted", "interrupted", "", code)
 	default:
-		e.fail(errorKind(err), cfg.redactor().errorText(err), errorHint(err, cfg.hintFacts(), false), code)
+		e.fail(errorKind(err), f.red.errorText(err), errorHint(err, f.hints, false), code)
 	}
 }
 

@@ -24,8 +24,17 @@ const (
 // MAX_TOOL_CALL_DEPTH rounds.
 var errDepthLimit = errors.New("tool-round limit reached")
 
+// failures is how a run tells a failure and what it exits with: the
+// secrets to hide, what hints name, and whether the tool-round limit is a
+// failure (EXIT_ON_DEPTH_LIMIT). Built once in run (config.failures).
+type failures struct {
+	red        *redactor
+	hints      hintFacts
+	depthFails bool
+}
+
 // exitCode reports err once on stderr and maps it to the exit code.
-func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int {
+func exitCode(ctx context.Context, err error, f failures, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		return exitOK
@@ -33,13 +42,13 @@ func exitCode(ctx context.Context, err error, cfg *config, stderr io.Writer) int
 		fmt.Fprintln(stderr, "yaicli: interrupted")
 		return interruptCode(ctx)
 	case errors.Is(err, errDepthLimit):
-		if cfg.ExitOnDepthLimit {
+		if f.depthFails {
 			return exitDepthLimit
 		}
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "yaicli: %s\n", cfg.redactor().errorText(err))
-	if h := errorHint(err, cfg.hintFacts(), false); h != "" {
+	fmt.Fprintf(stderr, "yaicli: %s\n", f.red.errorText(err))
+	if h := errorHint(err, f.hints, false); h != "" {
 		fmt.Fprintf(stderr, "  hint: %s\n", h)
 	}
 	if errors.Is(err, errContextLength) {
@@ -62,7 +71,7 @@ func interruptCode(ctx context.Context) int {
 }
 
 // hintFacts is what hints name of the configuration: the timeout, the
-// provider and the variable its key may come from (config.hintFacts).
+// provider and the variable its key may come from (config.failures).
 type hintFacts struct {
 	timeout  time.Duration
 	provider string
@@ -126,11 +135,6 @@ func contextHint(ae *apiError, repl bool) string {
 		return "run /compact in the REPL, or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
 	}
 	return "send less (pipe through head or tail), or lower CONTEXT_BUDGET_TOKENS or TOOL_OUTPUT_MAX_CHARS"
-}
-
-// hintFacts is what error hints name of c.
-func (c *config) hintFacts() hintFacts {
-	return hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv}
 }
 
 // signalled is the cause of a context cancelled by a signal.

@@ -196,7 +196,7 @@ func TestReadFileOnlyRegular(t *testing.T) {
 			if w.Success || !strings.Contains(w.Error, tc.want) {
 				t.Errorf("readWindow(%s) = %+v, want an error saying %q", tc.path, w, tc.want)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(hangBound):
 			t.Fatalf("readWindow(%s) blocked", tc.path)
 		}
 	}

@@ -424,7 +424,7 @@ func TestImageRefusalLeavesImagesOut(t *testing.T) {
 	f := newFakeProvider(t, fail(400, string(body)), replay(t, "openai_text.sse"))
 	cfg := &config{Provider: "deepseek", Model: "deepseek-chat", BaseURL: f.url(), APIKey: "k", Timeout: 5 * time.Second, MaxToolCallDepth: 2}
 	var out, errb bytes.Buffer
-	a := agentFor(cfg, resolveWindow(t.Context(), cfg, openWindowCache("", time.Now)), agentIO{answer: &out, diag: &errb}, nil)
+	a := newParts(cfg, "").agentFor(resolveWindow(t.Context(), cfg.window(), openWindowCache("", time.Now)), agentIO{answer: &out, diag: &errb}, nil)
 	img := imagePart{url: "https://example.com/a.png"}.priced("deepseek")
 	h, err := a.turn(t.Context(), []message{{Role: "user", Content: "what is it?", images: []imagePart{img}}})
 	if err == nil || len(f.chats()) != 1 {

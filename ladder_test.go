@@ -522,3 +522,55 @@ func TestForcedDropKeepsTheFirstGroup(t *testing.T) {
 		t.Errorf("a first group over the limit was kept: %d tokens of %d", totalTokens(got), l.limit)
 	}
 }
+
+// resultOf is a tool result of about tokens tokens of words.
+func resultOf(r *rand.Rand, id string, tokens int) message {
+	m := message{Role: "tool", ToolCallID: id, Name: "execute_shell_command"}
+	for n := tokens * 3; messageTokens(m) < tokens; n += tokens / 2 {
+		m.Content = wordsResult(r, n)
+	}
+	return m
+}
+
+// TestAdmit: a round's results enter whole when masking older outputs
+// makes room under the limit (no reduction yet: fitting the next request
+// masks); when even masking every older output leaves them over it, they
+// are cut on entry, and that is a reduction to the low-water mark, the
+// old output masked; from a turn's second tool round on, a result is held
+// to a sixteenth of the budget without a reduction, but a page of a file
+// is as long as the model asked.
+func TestAdmit(t *testing.T) {
+	r := rand.New(rand.NewSource(35))
+	fs := &fakeSpill{saved: map[string]string{}}
+	l := ladder{limit: 40000, mark: 24000, keep: 2, est: messageTokens, spill: fs.spill}
+	old := append([]message{{Role: "system", Content: "s"}}, toolGroup(1, resultOf(r, "x", 12000).Content, nil)...)
+	turn := func(fresh message, earlier bool) ([]message, int) {
+		h := append(append([]message{}, old...), message{Role: "user", Content: "question 2"})
+		if earlier {
+			h = append(h, message{Role: "assistant", ToolCalls: []toolCall{call("c0", "execute_shell_command", "{}")}}, message{Role: "tool", ToolCallID: "c0", Content: "ok"})
+		}
+		fresh.ToolCallID = "c1"
+		return append(h, message{Role: "assistant", ToolCalls: []toolCall{call("c1", fresh.Name, "{}")}}, fresh), len(h) + 1
+	}
+	whole := resultOf(r, "c1", 26000)
+	h, start := turn(whole, false)
+	got, rep := l.admit(h, start)
+	if rep.reduced() || got[len(got)-1].Content != whole.Content {
+		t.Errorf("masking made room, yet the result was cut or the history reduced: %+v", rep)
+	}
+	h, start = turn(resultOf(r, "c1", 45000), false)
+	got, rep = l.admit(h, start)
+	if !rep.reduced() || rep.shrunk != 1 || rep.masked != 1 || rep.after > l.mark || rep.after < l.mark*9/10 || totalTokens(got) != rep.after {
+		t.Errorf("a result over the limit even with the old output masked: %+v, want a reduction to the mark %d", rep, l.mark)
+	}
+	h, start = turn(resultOf(r, "c1", 8000), true)
+	got, rep = l.admit(h, start)
+	if c := got[len(got)-1]; rep.reduced() || messageTokens(c) > 2700 || !strings.Contains(c.Content, loopCapNote) {
+		t.Errorf("a second round's result of 8000 tokens: %d tokens, report %+v: %.200s", messageTokens(c), rep, c.Content)
+	}
+	page := pageMessage("/work/notes.txt", wordsResult(r, 30000), 0, 90000)
+	h, start = turn(page, true)
+	if got, _ = l.admit(h, start); got[len(got)-1].Content != page.Content {
+		t.Errorf("a page of a file was cut to the loop's share")
+	}
+}

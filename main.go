@@ -237,7 +237,7 @@ type invocation struct {
 	e              *edge
 	o              *options
 	cfg            *config
-	red            *redactor // the secrets of cfg, built once: everything written passes through it
+	p              parts // what each part of the program gets of cfg, built once (configparts.go)
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
@@ -269,10 +269,10 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	if in.cfg, err = loadConfig(e.sources(o), stderr); err != nil {
 		return in.fail(exitUsage, err)
 	}
-	in.red = in.cfg.redactor()
+	in.p = newParts(in.cfg, e.configDir())
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
-		writeVerbose(stderr, in.cfg, in.red)
-		writeLearnedWindows(stderr, openWindowCache(in.cfg.cacheDir, in.cfg.now), in.cfg)
+		writeVerbose(stderr, in.cfg, in.p.red)
+		writeLearnedWindows(stderr, openWindowCache(in.p.cacheDir, in.p.now), in.cfg.Model)
 	}
 	if o.countTokens {
 		return countTokens(in.cfg.Model, o.prompt, stdin, stdout, stderr)
@@ -290,7 +290,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 		writeChatList(stdout, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
 		return exitOK
 	case o.forgetWindow:
-		return forgetWindowCommand(in.cfg, o.prompt, stdout)
+		return forgetWindowCommand(openWindowCache(in.p.cacheDir, in.p.now), in.cfg.Model, o.prompt, stdout)
 	case o.listMCP:
 		return in.listMCP(ctx)
 	}
@@ -379,7 +379,7 @@ func (in *invocation) listMCP(ctx context.Context) int {
 	if in.o.verbose {
 		warn = in.stderr // servers' own stderr
 	}
-	o := in.cfg.mcp(in.e.configDir(), in.red)
+	o := in.p.mcp
 	hub, err := startMCP(ctx, o, warn, in.o.verbose)
 	if err != nil {
 		return in.fail(exitUsage, err)
@@ -396,7 +396,7 @@ func (in *invocation) listMCP(ctx context.Context) int {
 // starts the MCP servers the mode offers.
 func (in *invocation) ask(ctx context.Context) int {
 	cfg, o := in.cfg, in.o
-	roleName := cfg.DefaultRole
+	roleName := in.p.session.defaultRole
 	switch {
 	case o.role != "":
 		roleName = o.role
@@ -407,7 +407,7 @@ func (in *invocation) ask(ctx context.Context) int {
 	if err != nil {
 		return in.fail(exitUsage, err)
 	}
-	system := fillRole(cfg, r.Prompt)
+	system := fillRole(in.p.session.roles, r.Prompt)
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
@@ -418,13 +418,13 @@ func (in *invocation) ask(ctx context.Context) int {
 				return stopped.code
 			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
-				writeVerbose(in.stdout, cfg, in.red) // -V alone: the configuration is the output, and that is all
+				writeVerbose(in.stdout, cfg, in.p.red) // -V alone: the configuration is the output, and that is all
 				return exitOK
 			}
 			return in.fail(exitUsage, err)
 		}
 		if o.verboseAlone() { // the question came on stdin: the configuration is a diagnostic
-			writeVerbose(in.stderr, cfg, in.red)
+			writeVerbose(in.stderr, cfg, in.p.red)
 		}
 	}
 	images, err := imageArgs(o.images, cfg.Provider)
@@ -441,14 +441,16 @@ func (in *invocation) ask(ctx context.Context) int {
 		return in.shellMode(runCtx, prompt)
 	}
 	var hub *mcpHub
-	if cfg.EnableMCP && cfg.EnableFunctions && !o.code {
-		if hub, err = startMCP(ctx, cfg.mcp(in.e.configDir(), in.red), in.stderr, o.verbose); err != nil {
+	if in.p.session.mcp && in.p.session.tools && !o.code {
+		if hub, err = startMCP(ctx, in.p.mcp, in.stderr, o.verbose); err != nil {
 			return in.fail(exitUsage, err)
 		}
 		defer hub.close()
 	}
 	if o.chat {
-		return runREPL(ctx, in.e, cfg, strings.Join(o.prompt, " "), system, hub, in.stdin, in.stdout, in.stderr)
+		made := func(w agentIO) *agent { return in.p.agentFor(in.p.window(ctx), w, hub) }
+		st := sessionStart{o: in.p.session, red: in.p.red, render: in.p.render, agent: made}
+		return runREPL(ctx, in.e, st, strings.Join(o.prompt, " "), system, in.stdin, in.stdout, in.stderr)
 	}
 	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
 }
@@ -456,10 +458,10 @@ func (in *invocation) ask(ctx context.Context) int {
 // shellMode is -s/--shell: the model's command for task, shown, confirmed
 // and run in the person's shell (runShellMode); its exit code is the run's.
 func (in *invocation) shellMode(ctx context.Context, task string) int {
-	o := in.cfg.shell()
-	cmd, err := generateCommand(ctx, o, fillRole(in.cfg, mustRole(roleShell)), sendVia(in.cfg, in.stderr), task)
+	o := in.p.session.shell
+	cmd, err := generateCommand(ctx, o, fillRole(in.p.session.roles, mustRole(roleShell)), in.p.sendVia(in.stderr), task)
 	if err != nil {
-		return exitCode(ctx, err, in.cfg, in.stderr)
+		return exitCode(ctx, err, in.p.session.failures, in.stderr)
 	}
 	return runShellMode(ctx, in.e, o, cmd, in.stdin, in.stdout, in.stderr)
 }
@@ -475,7 +477,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	var problems []string
 	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
 	attached = fileRefs(typed, in.cfg.homeDir)
-	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.cfg.toolbox(), in.red)); len(problems) > 0 {
+	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.p.tools.perms, in.p.red)); len(problems) > 0 {
 		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil
@@ -484,8 +486,8 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 // oneShot answers one question (the user message q, its images with it)
 // on stdout (--code: only its code) and exits with the turn's code.
 func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
-	cfg, stdout, stderr := in.cfg, in.stdout, in.stderr
-	ev, diag, diagTTY := newEvents(cfg.OutputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
+	p, stdout, stderr := in.p, in.stdout, in.stderr
+	ev, diag, diagTTY := newEvents(p.session.outputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
 	// One answer per file: a retry's partial answer is held back from a
 	// file or pipe, struck on a terminal (events.answers).
 	answer := ev.answers(stdout, stdout, stderr, in.e.stdoutTTY)
@@ -495,14 +497,14 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 		ff := &fenceFilter{w: answer}
 		defer ff.flush()
 		out = ff
-		cfg = cfg.withoutTools()
+		p.agent.tools = false // code only: a mode that must not use tools
 	} else {
-		out = answerWriter(cfg.render(), answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
+		out = answerWriter(p.render, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}
 	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
 		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false
 	}
-	a := agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), agentIO{answer: out, raw: !in.e.stdoutTTY, diag: diag,
+	a := p.agentFor(p.window(ctx), agentIO{answer: out, raw: !in.e.stdoutTTY, diag: diag,
 		think: newReasoningView(diag, diagTTY, in.e.getenv), spinTo: spinnerOn(diag, diagTTY, in.e.getenv),
 		width: terminalWidth(stderr), ask: askOn(in.stdin, in.e.stdinTTY, stderr, in.e.openTTY), ev: ev}, hub)
 	a.startSession()
@@ -511,9 +513,9 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 	_, err := a.eventTurn(ctx, hist)
 	a.endAnswer()
 	if in.o.verbose {
-		fmt.Fprintln(stderr, a.spent.verboseLine(cfg))
+		fmt.Fprintln(stderr, a.spent.verboseLine(a.pricing()))
 	}
-	return exitEvents(ctx, err, cfg, stderr, ev)
+	return exitEvents(ctx, err, p.session.failures, stderr, ev)
 }
 
 // roleCommand runs --list-roles, --show-role, --create-role or

@@ -602,7 +602,7 @@ func TestOneAnswerPerFile(t *testing.T) {
 			if r.code != 0 || r.stdout != tc.want || len(fp.chats()) != len(tc.steps) {
 				t.Fatalf("code %d after %d requests, stdout %q, want %q; stderr:\n%s", r.code, len(fp.chats()), r.stdout, tc.want, r.stderr)
 			}
-			if !strings.Contains(r.stderr, "partial answer above is discarded") {
+			if !strings.Contains(r.stderr, "its partial text is discarded, not written to the output") {
 				t.Errorf("the discarded answer is not told on stderr:\n%s", r.stderr)
 			}
 		})

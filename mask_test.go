@@ -123,7 +123,7 @@ func TestStubOfSpilledResult(t *testing.T) {
 // through the agent's own spill; the stub points at that file.
 func TestMaskSpillsWholeResults(t *testing.T) {
 	dir := t.TempDir()
-	a := newAgent(&config{ToolOutputDir: dir}, nil, modelWindow{}, nil, agentIO{})
+	a := newAgent(agentOptions{spillDir: dir}, nil, nil, modelWindow{}, nil, agentIO{})
 	r := rand.New(rand.NewSource(4))
 	full := wordsResult(r, 6000)
 	h := append(toolGroup(1, full, truncate(full, 32000)), toolGroup(2, "ok", nil)...)
@@ -565,7 +565,7 @@ func TestHysteresis30Turns(t *testing.T) {
 func TestContextShowsIgnoredReport(t *testing.T) {
 	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "CONTEXT_TRIM_TARGET": "0.6"})
 	var out strings.Builder
-	a := &agent{cfg: cfg, stdout: &out, stderr: &out, budget: budget{tokens: 10000, source: "CONTEXT_BUDGET_TOKENS"}}
+	a := &agent{o: cfg.agent(), stdout: &out, stderr: &out, budget: budget{tokens: 10000, source: "CONTEXT_BUDGET_TOKENS"}}
 	h := []message{{Role: "user", Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
 	a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 	out.Reset()
@@ -673,7 +673,7 @@ func TestTrimSettings(t *testing.T) {
 		if c.ContextTrimTarget != tc.share || c.ContextKeepGroups != tc.groups || (warn != "") != tc.warns {
 			t.Errorf("CONTEXT_TRIM_TARGET=%q CONTEXT_KEEP_GROUPS=%q: %v, %d, warning %q", tc.target, tc.keep, c.ContextTrimTarget, c.ContextKeepGroups, warn)
 		}
-		if a := (&agent{cfg: c}); a.policy(20000).target != int(20000*tc.share) {
+		if a := (&agent{o: c.agent()}); a.policy(20000).target != int(20000*tc.share) {
 			t.Errorf("policy target %d for share %v", a.policy(20000).target, tc.share)
 		}
 	}

@@ -68,7 +68,10 @@ func TestMCPBigList(t *testing.T) {
 // ends the next one at once.
 func TestMCPDeafServer(t *testing.T) {
 	t.Parallel()
-	hub, _ := startHub(t, map[string]mcpServerConfig{"deaf": selfServer("deaf"), "deaf2": selfServer("deaf")}, "1")
+	hub, _ := startHub(t, map[string]mcpServerConfig{"deaf": selfServer("deaf")}, "1")
+	// The cancelled call's own hub has a deadline far off: Ctrl+C after
+	// 200 ms must not race MCP_TIMEOUT=1 on a busy machine.
+	hub2, _ := startHub(t, map[string]mcpServerConfig{"deaf2": selfServer("deaf")}, strconv.Itoa(int(e2eTimeout.Seconds())))
 	args := map[string]any{"blob": strings.Repeat("b", 200<<10)}
 	start := time.Now()
 	_, err := runMCPTool(t, toolByName(t, hub.tools(), "mcp__deaf__second_tool"), args)
@@ -86,7 +89,7 @@ func TestMCPDeafServer(t *testing.T) {
 	time.AfterFunc(200*time.Millisecond, cancel)
 	start = time.Now()
 	var out strings.Builder
-	err = toolByName(t, hub.tools(), "mcp__deaf2__second_tool").run(ctx, args, &out)
+	err = toolByName(t, hub2.tools(), "mcp__deaf2__second_tool").run(ctx, args, &out)
 	if !errors.Is(err, context.Canceled) && (err == nil || !strings.Contains(err.Error(), "canceled")) {
 		t.Errorf("cancelled call: %v", err)
 	}
@@ -95,6 +98,7 @@ func TestMCPDeafServer(t *testing.T) {
 	}
 	start = time.Now()
 	hub.close()
+	hub2.close()
 	if d := time.Since(start); d > hangBound {
 		t.Errorf("closing deaf servers took %v (a second, then killed)", d)
 	}

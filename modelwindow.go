@@ -111,23 +111,32 @@ type modelWindow struct {
 // resolveWindow finds the model's window in the cache or by asking its
 // server (resolve), for the budget of a session. It is the I/O an agent
 // needs before it is built, done by the caller.
-func resolveWindow(ctx context.Context, cfg *config, wc *windowCache) modelWindow {
-	tokens, source := wc.resolve(ctx, cfg)
-	if cfg.NumCtx > 0 { // the context Ollama is asked to run at (ollamawire.go)
-		tokens, source = cfg.NumCtx, "NUM_CTX, sent to Ollama as num_ctx"
+func resolveWindow(ctx context.Context, q windowQuery, wc *windowCache) modelWindow {
+	tokens, source := wc.resolve(ctx, q)
+	if q.numCtx > 0 { // the context Ollama is asked to run at (ollamawire.go)
+		tokens, source = q.numCtx, "NUM_CTX, sent to Ollama as num_ctx"
 	}
-	return modelWindow{budget: budgetFor(cfg.ContextBudgetTokens, cfg.Model, tokens, source), noTools: wc.noTools(cfg), cache: wc}
+	return modelWindow{budget: budgetFor(q.budgetTokens, q.model, tokens, source), noTools: wc.noTools(q), cache: wc}
+}
+
+// windowQuery is what finding a model's window asks about: which model on
+// which server (baseURL with the provider's default filled in), and the
+// sizes set by hand, NUM_CTX and CONTEXT_BUDGET_TOKENS (0: not set).
+// Built once in run (config.window).
+type windowQuery struct {
+	provider, baseURL, model string
+	numCtx, budgetTokens     int
 }
 
 // windowKey identifies a model on a server.
-func windowKey(cfg *config) string {
-	return cfg.Provider + " " + maskUserinfo(cfg.baseURL()) + " " + cfg.Model // no credentials in the cache file
+func windowKey(q windowQuery) string {
+	return q.provider + " " + maskUserinfo(q.baseURL) + " " + q.model // no credentials in the cache file
 }
 
 // resolve finds the model's window: a learned or discovered one from the
 // cache, then the server's own answer, then the table; 0 when unknown.
-func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
-	key := windowKey(cfg)
+func (wc *windowCache) resolve(ctx context.Context, q windowQuery) (int, string) {
+	key := windowKey(q)
 	if e, ok := wc.entries[key]; ok && !e.Guess {
 		age := wc.now().Sub(e.Time)
 		switch {
@@ -141,35 +150,35 @@ func (wc *windowCache) resolve(ctx context.Context, cfg *config) (int, string) {
 			// been restarted with another context size.
 			return e.Tokens, e.Source
 		case e.Tokens == 0 && age < windowCacheMiss:
-			return windowOf(cfg.Model), "from the model table"
+			return windowOf(q.model), "from the model table"
 		}
 	}
-	if ask := discoverers[cfg.Provider]; ask != nil {
-		f := ask(ctx, wc.client, cfg)
+	if ask := discoverers[q.provider]; ask != nil {
+		f := ask(ctx, wc.client, q)
 		if f.source == "" {
-			f.source = "reported by the " + cfg.Provider + " server"
+			f.source = "reported by the " + q.provider + " server"
 		}
 		wc.put(key, cachedWindow{Tokens: f.tokens, Source: f.source, Time: wc.now(), NoTools: f.noTools, Guess: f.guess})
 		if f.tokens > 0 {
 			return f.tokens, f.source
 		}
 	}
-	return windowOf(cfg.Model), "from the model table"
+	return windowOf(q.model), "from the model table"
 }
 
 // noTools reports whether the server said (or showed by a refusal) that
 // the model takes no tools; resolve has asked by then.
-func (wc *windowCache) noTools(cfg *config) bool {
-	return wc.entries[windowKey(cfg)].NoTools
+func (wc *windowCache) noTools(q windowQuery) bool {
+	return wc.entries[windowKey(q)].NoTools
 }
 
 // markNoTools remembers a refusal of tools with the model's window, so the
 // next run does not repeat the refused request; a nil cache keeps nothing.
-func (wc *windowCache) markNoTools(cfg *config) {
+func (wc *windowCache) markNoTools(q windowQuery) {
 	if wc == nil {
 		return
 	}
-	key := windowKey(cfg)
+	key := windowKey(q)
 	e, ok := wc.entries[key]
 	if !ok {
 		e = cachedWindow{Time: wc.now()}
@@ -196,12 +205,12 @@ func learnedSource(at time.Time) string {
 // learn records the window a context-length rejection stated in tokens
 // (a rejection without a figure teaches nothing) and returns its source
 // for the budget; a nil cache keeps nothing.
-func (wc *windowCache) learn(cfg *config, tokens int) string {
+func (wc *windowCache) learn(q windowQuery, tokens int) string {
 	if wc == nil || tokens <= 0 {
 		return windowLearned + " in this session"
 	}
 	at := wc.now()
-	wc.put(windowKey(cfg), cachedWindow{Tokens: tokens, Source: windowLearned, Time: at})
+	wc.put(windowKey(q), cachedWindow{Tokens: tokens, Source: windowLearned, Time: at})
 	return learnedSource(at)
 }
 
@@ -250,13 +259,13 @@ func (wc *windowCache) forget(model string) []string {
 
 // forgetWindowCommand is --forget-window [MODEL]: it forgets the learned
 // windows of MODEL (the configured model when none is named; "all": every
-// model) and says what it forgot.
-func forgetWindowCommand(cfg *config, words []string, stdout io.Writer) int {
+// model) in wc and says what it forgot.
+func forgetWindowCommand(wc *windowCache, configured string, words []string, stdout io.Writer) int {
 	model := strings.Join(words, " ")
 	if model == "" {
-		model = cfg.Model
+		model = configured
 	}
-	writeForgotten(stdout, openWindowCache(cfg.cacheDir, cfg.now).forget(model), model)
+	writeForgotten(stdout, wc.forget(model), model)
 	return exitOK
 }
 
@@ -274,14 +283,14 @@ func writeForgotten(w io.Writer, gone []string, model string) {
 }
 
 // writeLearnedWindows is --verbose's line on the configured model's learned
-// window, dated, or that there is none.
-func writeLearnedWindows(w io.Writer, wc *windowCache, cfg *config) {
-	lines := wc.learned(cfg.Model)
+// window in wc, dated, or that there is none.
+func writeLearnedWindows(w io.Writer, wc *windowCache, model string) {
+	lines := wc.learned(model)
 	if len(lines) == 0 {
-		fmt.Fprintf(w, "learned context window: none for %s\n", cfg.Model)
+		fmt.Fprintf(w, "learned context window: none for %s\n", model)
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "learned context window: %s (--forget-window %s forgets it)\n", l, cfg.Model)
+		fmt.Fprintf(w, "learned context window: %s (--forget-window %s forgets it)\n", l, model)
 	}
 }
 
@@ -305,7 +314,7 @@ func (wc *windowCache) save() {
 }
 
 // discoverers ask a server for the window of the configured model.
-var discoverers = map[string]func(context.Context, *http.Client, *config) found{
+var discoverers = map[string]func(context.Context, *http.Client, windowQuery) found{
 	"ollama":     ollamaWindow,
 	"llamacpp":   llamacppWindow,
 	"vllm":       modelsListWindow,
@@ -314,8 +323,8 @@ var discoverers = map[string]func(context.Context, *http.Client, *config) found{
 }
 
 // serverRoot strips the OpenAI-compatible /v1 suffix from the base URL.
-func serverRoot(cfg *config) string {
-	return strings.TrimSuffix(cfg.baseURL(), "/v1")
+func serverRoot(baseURL string) string {
+	return strings.TrimSuffix(baseURL, "/v1")
 }
 
 // getJSON requests url and decodes a 200 answer into v; false on any failure.
@@ -350,18 +359,18 @@ const ollamaDefaultWindow = 4096
 // loaded and sets no num_ctx will run at Ollama's default, which is a guess
 // to check again next run (the trained length, often 131072, is what it
 // never runs at by default).
-func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) found {
+func ollamaWindow(ctx context.Context, c *http.Client, q windowQuery) found {
 	var show struct {
 		Parameters   string         `json:"parameters"`
 		ModelInfo    map[string]any `json:"model_info"`
 		Capabilities []string       `json:"capabilities"`
 	}
-	body, _ := json.Marshal(map[string]string{"model": cfg.Model})
-	if !getJSON(ctx, c, http.MethodPost, serverRoot(cfg)+"/api/show", string(body), &show) {
+	body, _ := json.Marshal(map[string]string{"model": q.model})
+	if !getJSON(ctx, c, http.MethodPost, serverRoot(q.baseURL)+"/api/show", string(body), &show) {
 		return found{}
 	}
 	f := found{noTools: len(show.Capabilities) > 0 && !slices.Contains(show.Capabilities, "tools")}
-	if n := ollamaRunning(ctx, c, cfg); n > 0 {
+	if n := ollamaRunning(ctx, c, q); n > 0 {
 		f.tokens = n
 		return f
 	}
@@ -381,17 +390,17 @@ func ollamaWindow(ctx context.Context, c *http.Client, cfg *config) found {
 
 // ollamaRunning is the context the model runs at, from /api/ps; 0 when it
 // is not loaded.
-func ollamaRunning(ctx context.Context, c *http.Client, cfg *config) int {
+func ollamaRunning(ctx context.Context, c *http.Client, q windowQuery) int {
 	var ps struct {
 		Models []struct {
 			Name, Model   string
 			ContextLength int `json:"context_length"`
 		}
 	}
-	if !getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/api/ps", "", &ps) {
+	if !getJSON(ctx, c, http.MethodGet, serverRoot(q.baseURL)+"/api/ps", "", &ps) {
 		return 0
 	}
-	want := ollamaTagged(cfg.Model)
+	want := ollamaTagged(q.model)
 	for _, m := range ps.Models {
 		if (ollamaTagged(m.Name) == want || ollamaTagged(m.Model) == want) && m.ContextLength > 0 {
 			return m.ContextLength
@@ -424,14 +433,14 @@ func numCtx(params string) int {
 }
 
 // llamacppWindow reads n_ctx from llama.cpp's /props.
-func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) found {
+func llamacppWindow(ctx context.Context, c *http.Client, q windowQuery) found {
 	var props struct {
 		NCtx     int `json:"n_ctx"`
 		Settings struct {
 			NCtx int `json:"n_ctx"`
 		} `json:"default_generation_settings"`
 	}
-	if !getJSON(ctx, c, http.MethodGet, serverRoot(cfg)+"/props", "", &props) {
+	if !getJSON(ctx, c, http.MethodGet, serverRoot(q.baseURL)+"/props", "", &props) {
 		return found{}
 	}
 	return found{tokens: max(props.NCtx, props.Settings.NCtx)}
@@ -440,7 +449,7 @@ func llamacppWindow(ctx context.Context, c *http.Client, cfg *config) found {
 // modelsListWindow reads /models as vLLM (max_model_len), LM Studio
 // (max_context_length, loaded_context_length) and OpenRouter
 // (context_length) fill it.
-func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) found {
+func modelsListWindow(ctx context.Context, c *http.Client, q windowQuery) found {
 	var list struct {
 		Data []struct {
 			ID                  string `json:"id"`
@@ -450,11 +459,11 @@ func modelsListWindow(ctx context.Context, c *http.Client, cfg *config) found {
 			ContextLength       int    `json:"context_length"`
 		} `json:"data"`
 	}
-	if !getJSON(ctx, c, http.MethodGet, endpoint(cfg.baseURL(), "/models"), "", &list) {
+	if !getJSON(ctx, c, http.MethodGet, endpoint(q.baseURL, "/models"), "", &list) {
 		return found{}
 	}
 	for _, m := range list.Data {
-		if m.ID != cfg.Model {
+		if m.ID != q.model {
 			continue
 		}
 		for _, n := range []int{m.LoadedContextLength, m.MaxModelLen, m.ContextLength, m.MaxContextLength} {

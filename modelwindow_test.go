@@ -83,16 +83,16 @@ func TestOllamaWindowAndTools(t *testing.T) {
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "MODEL": tc.model, "BASE_URL": srv.URL + "/v1"})
 		wc := openWindowCache(cache, time.Now)
-		got, source := wc.resolve(t.Context(), cfg)
-		if got != tc.want || !strings.HasPrefix(source, tc.source) || wc.noTools(cfg) != tc.noTools {
-			t.Errorf("%s: window %d (%s), no tools %v; want %d (%s...), %v", tc.model, got, source, wc.noTools(cfg), tc.want, tc.source, tc.noTools)
+		got, source := wc.resolve(t.Context(), cfg.window())
+		if got != tc.want || !strings.HasPrefix(source, tc.source) || wc.noTools(cfg.window()) != tc.noTools {
+			t.Errorf("%s: window %d (%s), no tools %v; want %d (%s...), %v", tc.model, got, source, wc.noTools(cfg.window()), tc.want, tc.source, tc.noTools)
 		}
 		before := asked.Load()
 		again := openWindowCache(cache, time.Now)
-		n, _ := again.resolve(t.Context(), cfg)
-		if n != got || again.noTools(cfg) != tc.noTools || (asked.Load() == before) != tc.cached {
+		n, _ := again.resolve(t.Context(), cfg.window())
+		if n != got || again.noTools(cfg.window()) != tc.noTools || (asked.Load() == before) != tc.cached {
 			t.Errorf("%s: second run: window %d, no tools %v, asked the server %d times; want %d, %v, cached %v",
-				tc.model, n, again.noTools(cfg), asked.Load()-before, got, tc.noTools, tc.cached)
+				tc.model, n, again.noTools(cfg.window()), asked.Load()-before, got, tc.noTools, tc.cached)
 		}
 	}
 }
@@ -143,7 +143,7 @@ func TestSilentCutProof(t *testing.T) {
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama"})
 		var stderr bytes.Buffer
-		a := &agent{cfg: cfg, stdout: io.Discard, stderr: &stderr, budget: budget{tokens: 1433, window: 2048}}
+		a := &agent{o: cfg.agent(), stdout: io.Discard, stderr: &stderr, budget: budget{tokens: 1433, window: 2048}}
 		a.observe(reply{Usage: usage{PromptTokens: tc.reported}}, tc.h, tc.specs)
 		if got := stderr.String(); tc.warn == "" && got != "" || tc.warn != "" && !strings.Contains(got, tc.warn) {
 			t.Errorf("%s: stderr = %q, want %q", tc.name, got, tc.warn)
@@ -167,7 +167,7 @@ func TestNoteLength(t *testing.T) {
 		{"stop", 1024, ""},
 	} {
 		var out, stderr bytes.Buffer
-		a := &agent{cfg: &config{MaxTokens: tc.max}, maxTokens: tc.max, stdout: &out, stderr: &stderr, openLine: true}
+		a := &agent{o: agentOptions{maxTokens: tc.max}, maxTokens: tc.max, stdout: &out, stderr: &stderr, openLine: true}
 		a.noteLength(reply{FinishReason: tc.reason})
 		if got := stderr.String(); tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("%s: stderr = %q, want %q", tc.reason, got, tc.want)

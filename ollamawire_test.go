@@ -137,7 +137,7 @@ func TestOllamaWithoutNumCtx(t *testing.T) {
 func TestNumCtxWindow(t *testing.T) {
 	o := newNativeOllama(t)
 	cfg := &config{Provider: "ollama", Model: "llama3.2", BaseURL: o.srv.URL + "/v1", Timeout: time.Second, sampling: sampling{NumCtx: 6000}}
-	a := agentFor(cfg, resolveWindow(t.Context(), cfg, openWindowCache("", time.Now)), agentIO{answer: io.Discard, diag: io.Discard}, nil)
+	a := newParts(cfg, "").agentFor(resolveWindow(t.Context(), cfg.window(), openWindowCache("", time.Now)), agentIO{answer: io.Discard, diag: io.Discard}, nil)
 	if a.budget.tokens != 4200 || !strings.Contains(a.budget.source, "NUM_CTX") {
 		t.Errorf("budget = %d (%s), want 70%% of NUM_CTX=6000", a.budget.tokens, a.budget.source)
 	}

@@ -124,7 +124,7 @@ type wireFormat interface {
 // wireFor picks the wire format of a provider.
 func wireFor(o clientOptions) wireFormat {
 	if o.provider == "anthropic" {
-		return anthropicWire{provider: o.provider}
+		return anthropicWire{provider: o.provider, sent: &sentBlocks{}}
 	}
 	if usesOllamaNative(o) {
 		return ollamaWire{provider: o.provider}

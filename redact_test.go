@@ -192,7 +192,7 @@ func TestProviderEchoRedacted(t *testing.T) {
 	c := newClient(cfg.client(), &bytes.Buffer{})
 	_, err := scrubbed(c.send, cfg.redactor())(context.Background(), chatRequest{}, streamSink{})
 	var stderr bytes.Buffer
-	exitCode(context.Background(), err, cfg, &stderr)
+	exitCode(context.Background(), err, cfg.failures(cfg.redactor()), &stderr)
 	if got := stderr.String(); strings.Contains(got, "SECRETKEY") || !strings.Contains(got, "[redacted]") || !strings.Contains(got, "hint: check the key") {
 		t.Errorf("stderr = %q", got)
 	}
@@ -232,7 +232,7 @@ func BenchmarkShellGiBRedacted(b *testing.B) {
 // The window cache, a file yaicli writes, keys a server by its URL
 // without the user name and password.
 func TestWindowKeyHasNoCredentials(t *testing.T) {
-	k := windowKey(secretConfig())
+	k := windowKey(secretConfig().window())
 	if strings.Contains(k, "alice") || strings.Contains(k, "ssw0rd") || !strings.Contains(k, "https://[redacted]@llm.example.com/v1") {
 		t.Errorf("windowKey = %q", k)
 	}

@@ -21,7 +21,8 @@ const defaultCompactKeep = 2
 // session is the REPL's state: the conversation and the agent that runs it.
 type session struct {
 	e     *edge // the run's process: its clock, interrupts, terminal
-	cfg   *config
+	o     sessionOptions
+	red   *redactor // the run's secrets: a saved chat is kept without them
 	agent *agent
 	ev    *events   // json and stream-json events; nil: text mode
 	hist  []message // system prompt first, then the attachments message when files are attached
@@ -51,10 +52,32 @@ type session struct {
 	stale contextReport
 }
 
+// sessionOptions is what a session (and a one-shot run) needs of the
+// configuration beside its agent's, built once in run (config.session).
+type sessionOptions struct {
+	chatDir          string       // CHAT_HISTORY_DIR: where saved chats are kept
+	maxSavedChats    int          // MAX_SAVED_CHATS
+	interactiveRound int          // INTERACTIVE_ROUND: turn groups kept whole between turns (keptRounds)
+	trimTarget       float64      // CONTEXT_TRIM_TARGET: the share of them kept past that
+	maxHistory       int          // MAX_HISTORY: prompts remembered for the line editor
+	tools, mcp       bool         // ENABLE_FUNCTIONS, ENABLE_MCP
+	outputFormat     string       // OUTPUT_FORMAT: text, json or stream-json
+	defaultRole      string       // DEFAULT_ROLE
+	homeDir          string       // what ~ in a typed path means
+	shell            shellOptions // exec mode's commands and !cmd (shellmode.go)
+	roles            roleFacts    // what a role prompt's {_os} and {_shell} are
+	failures         failures     // how a failed turn is told
+
+	// perms are the fs tools' places and rules: an attached file is
+	// judged by them as a read of it would be (attach.go).
+	perms permissionOptions
+}
+
 // newSession starts a conversation run by a, whose command output goes to
 // out and diagnostics to errw; ev is the session's events (nil: text).
-func newSession(cfg *config, system string, a *agent, ev *events, out, errw io.Writer) *session {
-	s := &session{cfg: cfg, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
+// red hides the run's secrets from what the session keeps.
+func newSession(o sessionOptions, red *redactor, system string, a *agent, ev *events, out, errw io.Writer) *session {
+	s := &session{o: o, red: red, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
 		system: message{Role: "system", Content: system}}
 	s.hist = []message{s.system}
 	return s
@@ -66,7 +89,7 @@ func (s *session) open(title string) {
 		return
 	}
 	s.title = title
-	c, ok := findChat(s.cfg.ChatHistoryDir, title)
+	c, ok := findChat(s.o.chatDir, title)
 	if !ok {
 		fmt.Fprintf(s.out, "new chat %q: saved after every answer and on exit\n", title)
 		return
@@ -124,7 +147,7 @@ func (s *session) save() {
 	if s.title == "" {
 		return
 	}
-	if _, err := saveChat(s.cfg.ChatHistoryDir, s.title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, s.e.now()); err != nil {
+	if _, err := saveChat(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now()); err != nil {
 		if err.Error() != s.saveErr {
 			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		}
@@ -132,15 +155,25 @@ func (s *session) save() {
 	}
 }
 
+// sessionStart is what a REPL session is started from, built by run: the
+// session's options, the run's redactor, the renderer's options, and the
+// agent, made for the writers the session chooses.
+type sessionStart struct {
+	o      sessionOptions
+	red    *redactor
+	render renderOptions
+	agent  func(agentIO) *agent
+}
+
 // runREPL is --chat: the terminal REPL when stdin is a terminal, else one
-// prompt or command per line with plain output. hub offers MCP tools.
-func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hub *mcpHub, stdin io.Reader, stdout, stderr io.Writer) int {
+// prompt or command per line with plain output.
+func runREPL(ctx context.Context, e *edge, st sessionStart, title, system string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stdin.(*os.File); ok && e.stdinTTY && e.stdoutTTY {
-		return runTerminal(ctx, e, cfg, title, system, hub, f, stdout, stderr)
+		return runTerminal(ctx, e, st, title, system, f, stdout, stderr)
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
-	ev, out, diag := newEvents(cfg.OutputFormat, stdout, e.now), stdout, stderr
+	ev, out, diag := newEvents(st.o.outputFormat, stdout, e.now), stdout, stderr
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
@@ -148,10 +181,10 @@ func runREPL(ctx context.Context, e *edge, cfg *config, title, system string, hu
 	// (struck on a terminal); previews follow the request's held text.
 	o := agentIO{answer: ev.answers(out, stdout, stderr, e.stdoutTTY), raw: !e.stdoutTTY, diag: diag, preview: out, think: newReasoningView(diag, false, nil),
 		expand: "/show-output to expand", ev: ev}
-	if cfg.EnableFunctions { // stdin carries the prompts: approval is asked on /dev/tty, if any
+	if st.o.tools { // stdin carries the prompts: approval is asked on /dev/tty, if any
 		o.ask = askOn(nil, false, stderr, e.openTTY)
 	}
-	s := newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), ev, out, diag)
+	s := newSession(st.o, st.red, system, st.agent(o), ev, out, diag)
 	s.e = e
 	s.agent.startSession()
 	s.open(title)
@@ -235,8 +268,8 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		s.execTask(turnCtx, prompt)
 		return
 	}
-	s.agent.attach(fileRefs(prompt, s.cfg.homeDir)...)
-	prompt, problems := expandFileRefs(prompt, attachGate(s.cfg.toolbox(), s.cfg.redactor()))
+	s.agent.attach(fileRefs(prompt, s.o.homeDir)...)
+	prompt, problems := expandFileRefs(prompt, attachGate(s.o.perms, s.red))
 	if len(problems) > 0 {
 		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
@@ -246,11 +279,11 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	h := append(s.hist, message{Role: "user", Content: prompt})
 	h, err := s.agent.eventTurn(turnCtx, h)
 	s.agent.endAnswer()
-	s.ev.failed(turnCtx, err, s.cfg, exitCode(turnCtx, err, s.cfg, io.Discard))
+	s.ev.failed(turnCtx, err, s.o.failures, exitCode(turnCtx, err, s.o.failures, io.Discard))
 	if err != nil && turnCtx.Err() != nil {
-		h = interruptedTail(validate(h), s.cfg.redactor().text(s.agent.shownText()))
+		h = interruptedTail(validate(h), s.red.text(s.agent.shownText()))
 	}
-	s.hist = keptRounds(validate(h), s.cfg)
+	s.hist = s.keepRounds(validate(h))
 	s.save()
 	switch {
 	case err == nil:
@@ -260,8 +293,8 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
 	default:
-		fmt.Fprintf(s.errw, "yaicli: %s\n", s.cfg.redactor().errorText(err))
-		if h := errorHint(err, s.cfg.hintFacts(), true); h != "" {
+		fmt.Fprintf(s.errw, "yaicli: %s\n", s.red.errorText(err))
+		if h := errorHint(err, s.o.failures.hints, true); h != "" {
 			fmt.Fprintf(s.errw, "  hint: %s\n", h)
 		}
 	}
@@ -359,13 +392,13 @@ func (s *session) warnAttached() {
 // execTask is exec mode: one shell command for the task, confirmed before
 // it runs (without a terminal, printed and run only with --yes).
 func (s *session) execTask(ctx context.Context, task string) {
-	cmd, err := generateCommand(ctx, s.cfg.shell(), fillRole(s.cfg, mustRole(roleShell)), s.agent.sendAside, task)
+	cmd, err := generateCommand(ctx, s.o.shell, fillRole(s.o.roles, mustRole(roleShell)), s.agent.sendAside, task)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
 	switch {
-	case s.cfg.ToolApproval == "auto":
+	case s.o.shell.approval == "auto":
 		fmt.Fprintln(s.out, cmd)
 	case s.confirm == nil:
 		fmt.Fprintln(s.out, cmd)
@@ -378,7 +411,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			return
 		}
 	}
-	if code := runInShell(ctx, s.cfg.shell(), cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(ctx, s.o.shell, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -443,7 +476,7 @@ var replCommands = []replCommand{
 	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
 	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
 	{names: []string{"/list", "/chats"}, run: func(s *session, _ []string, _ string) {
-		writeChatList(s.out, s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
+		writeChatList(s.out, s.o.chatDir, s.o.maxSavedChats)
 	}},
 	{names: []string{"/load"}, run: func(s *session, _ []string, arg string) { s.chatByNumber("/load", arg) }},
 	{names: []string{"/del"}, run: func(s *session, _ []string, arg string) { s.chatByNumber("/del", arg) }},
@@ -495,7 +528,7 @@ func (s *session) contextCommand(f []string, arg string) {
 			r.reported = 0 // a size of a conversation that is gone
 		}
 		writeContext(s.out, r)
-		s.agent.spent.writeUsage(s.out, s.agent.cfg)
+		s.agent.spent.writeUsage(s.out, s.agent.pricing())
 		return
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[1]))
@@ -541,7 +574,7 @@ func (s *session) saveAs(title string) {
 		title = firstUserLine(s.hist)
 	}
 	s.title = title
-	path, err := saveChat(s.cfg.ChatHistoryDir, title, s.cfg.redactor().messages(s.conversation()), s.cfg.MaxSavedChats, s.e.now())
+	path, err := saveChat(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now())
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -562,11 +595,11 @@ func firstUserLine(h []message) string {
 
 // chatByNumber is /load N and /del N.
 func (s *session) chatByNumber(cmd, arg string) {
-	chats := listChats(s.cfg.ChatHistoryDir, s.cfg.MaxSavedChats)
+	chats := listChats(s.o.chatDir, s.o.maxSavedChats)
 	n, err := strconv.Atoi(arg)
 	switch {
 	case len(chats) == 0:
-		fmt.Fprintf(s.out, "no saved chats in %s yet (/save names this one)\n", s.cfg.ChatHistoryDir)
+		fmt.Fprintf(s.out, "no saved chats in %s yet (/save names this one)\n", s.o.chatDir)
 		return
 	case err != nil || n < 1 || n > len(chats):
 		fmt.Fprintf(s.out, "%s takes the number of a saved chat from /list (1-%d)\n", cmd, len(chats))
@@ -602,7 +635,7 @@ func (s *session) add(path string) {
 		fmt.Fprintln(s.out, "usage: /add PATH (a file, or a directory read 2 levels deep)")
 		return
 	}
-	atts, skipped, err := collectAttachments(strings.Trim(path, `"`), attachGate(s.cfg.toolbox(), s.cfg.redactor()))
+	atts, skipped, err := collectAttachments(strings.Trim(path, `"`), attachGate(s.o.perms, s.red))
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -630,7 +663,7 @@ func (s *session) drop(path string) {
 	if path == "all" {
 		s.attached = nil
 	} else {
-		p := expandHome(strings.Trim(path, `"`), s.cfg.homeDir)
+		p := expandHome(strings.Trim(path, `"`), s.o.homeDir)
 		s.attached = slices.DeleteFunc(s.attached, func(a attachment) bool {
 			return a.path == p || strings.HasPrefix(a.path, strings.TrimSuffix(p, "/")+"/")
 		})
@@ -740,7 +773,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.cfg.shell(), cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(turnCtx, s.o.shell, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }
@@ -853,19 +886,49 @@ func writeHistory(w io.Writer, h []message) {
 }
 
 // keptRounds is h after a turn: whole while it has at most
-// INTERACTIVE_ROUND turn groups; past that, the newest CONTEXT_TRIM_TARGET
-// share of them in one go. Dropping the oldest group every turn would
-// change the first message each turn, and the provider's prompt cache
-// would be written again whole every turn; dropped to the mark, the next
-// drop is that many turns away.
-func keptRounds(h []message, cfg *config) []message {
-	limit := max(cfg.InteractiveRound, 1)
-	if len(groupStarts(h)) <= limit {
-		return h
+// INTERACTIVE_ROUND turn groups; past that, the session's first group (the
+// task, as first said) and the newest, CONTEXT_TRIM_TARGET of them in all,
+// in one go; dropped is how many groups went. Dropping the oldest group
+// every turn would change the start of the history each turn, and the
+// provider's prompt cache would be written again whole every turn; dropped
+// to the mark, the next drop is that many turns away. round and share are
+// those two settings.
+func keptRounds(h []message, round int, share float64) (kept []message, dropped int) {
+	limit := max(round, 1)
+	starts := groupStarts(h)
+	if len(starts) <= limit {
+		return h, 0
 	}
-	share := cfg.ContextTrimTarget
 	if share <= 0 || share > 1 {
 		share = defaultTrimTarget
 	}
-	return keepGroups(h, max(int(float64(limit)*share), 1))
+	keep := max(int(float64(limit)*share), 1)
+	if keep < 2 {
+		return keepGroups(h, keep), len(starts) - keep
+	}
+	out := append([]message(nil), h[:starts[1]]...) // the lead and the first group
+	return append(out, h[starts[len(starts)-keep+1]:]...), len(starts) - keep
+}
+
+// keepRounds applies INTERACTIVE_ROUND to h (keptRounds) and says what it
+// dropped, on stderr in text mode and as a context.trim event in the JSON
+// modes, as the agent's reductions are told (agent.report).
+func (s *session) keepRounds(h []message) []message {
+	kept, dropped := keptRounds(h, s.o.interactiveRound, s.o.trimTarget)
+	if dropped == 0 {
+		return h
+	}
+	before, after := 0, 0
+	for _, m := range h {
+		before += s.agent.estimate(m)
+	}
+	for _, m := range kept {
+		after += s.agent.estimate(m)
+	}
+	if !s.ev.on() { // the JSON modes say it as the event, as the agent's reductions do
+		fmt.Fprintf(s.errw, "yaicli: over INTERACTIVE_ROUND=%d turns: dropped %s (~%d tokens), kept the first and the newest %d; now ~%d\n",
+			s.o.interactiveRound, plural(dropped, "older turn group"), before-after, len(groupStarts(kept))-1, after)
+	}
+	s.ev.trim(trimReport{groups: dropped, tokens: before - after, before: before, after: after}, s.agent.currentBudget().tokens)
+	return kept
 }

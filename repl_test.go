@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -66,28 +67,80 @@ func TestREPLKeepsInteractiveRounds(t *testing.T) {
 	}
 }
 
+// TestInteractiveRoundKeepsTheTask: a chat longer than INTERACTIVE_ROUND
+// (the default 25, no -y, default directories) keeps the person's first
+// turn, so a fact said first is still there after 27 more lines, and the
+// drop is told: on stderr in text mode, as a context.trim event whose
+// numbers add up in stream-json.
+func TestInteractiveRoundKeepsTheTask(t *testing.T) {
+	t.Parallel()
+	var steps []step
+	lines := "remember: the secret word is PINEAPPLE\n"
+	for i := 1; i <= 27; i++ {
+		lines += fmt.Sprintf("chat line %d\n", i)
+	}
+	for i := 0; i < 29; i++ {
+		steps = append(steps, sse(textStream("ok")))
+	}
+	fp := newFakeProvider(t, steps...)
+	r := runInProcess(t, fp, t.TempDir(), e2e{args: []string{"--chat", "--output-format", "stream-json"}, stdin: lines + "what is the secret word?\n"})
+	reqs := fp.chats()
+	if r.code != 0 || len(reqs) != 29 {
+		t.Fatalf("code %d after %d requests: %s", r.code, len(reqs), r.stderr)
+	}
+	last := string(reqs[28].Raw)
+	if !strings.Contains(last, "PINEAPPLE") || strings.Contains(last, `"chat line 1"`) {
+		t.Errorf("the last request lost the first turn or kept every turn: %.300s", last)
+	}
+	fp = newFakeProvider(t, steps...)
+	if text := runInProcess(t, fp, t.TempDir(), e2e{args: []string{"--chat"}, stdin: lines}); !strings.Contains(text.stderr, "over INTERACTIVE_ROUND=25 turns: dropped 11 older turn groups") {
+		t.Errorf("in text mode the drop was not told on stderr:\n%s", text.stderr)
+	}
+	trims := 0
+	for _, line := range strings.Split(r.stdout, "\n") {
+		var ev map[string]any
+		if json.Unmarshal([]byte(line), &ev) != nil || ev["type"] != "context.trim" {
+			continue
+		}
+		trims++
+		if ev["groups_dropped"].(float64) < 1 || ev["before_tokens"].(float64)-ev["group_tokens"].(float64) != ev["after_tokens"].(float64) {
+			t.Errorf("context.trim does not add up: %v", ev)
+		}
+	}
+	if trims != 1 {
+		t.Errorf("%d context.trim events, want 1:\n%s", trims, r.stdout)
+	}
+}
+
 // TestKeptRoundsDropInOneGo: past INTERACTIVE_ROUND turn groups the REPL
-// keeps the newest CONTEXT_TRIM_TARGET share of them at once, so the
-// history's start (and the provider's prompt cache) changes once every
-// several turns, not every turn.
+// keeps the first (the task) and the newest, CONTEXT_TRIM_TARGET of them
+// in all, at once, so the history after the first turn (and the provider's
+// prompt cache) changes once every several turns, not every turn.
 func TestKeptRoundsDropInOneGo(t *testing.T) {
 	cfg := &config{InteractiveRound: 25, ContextTrimTarget: 0.6}
 	h := []message{{Role: "system", Content: "s"}}
 	changes, most := 0, 0
 	for turn := 1; turn <= 60; turn++ {
 		h = append(h, message{Role: "user", Content: fmt.Sprint("q", turn)}, message{Role: "assistant", Content: "a"})
-		first := h[1].Content
-		h = keptRounds(h, cfg)
-		if h[1].Content != first {
+		second := ""
+		if len(h) > 3 {
+			second = h[3].Content
+		}
+		var dropped int
+		h, dropped = keptRounds(h, cfg.InteractiveRound, cfg.ContextTrimTarget)
+		if len(h) > 3 && h[3].Content != second && second != "" {
 			changes++
+			if dropped == 0 {
+				t.Errorf("turn %d: the history changed and keptRounds said it dropped nothing", turn)
+			}
 		}
 		most = max(most, len(groupStarts(h)))
-		if h[0].Role != "system" || h[len(h)-2].Content != fmt.Sprint("q", turn) {
-			t.Fatalf("turn %d: lost the lead or the newest turn: %+v", turn, h)
+		if h[0].Role != "system" || h[1].Content != "q1" || h[len(h)-2].Content != fmt.Sprint("q", turn) {
+			t.Fatalf("turn %d: lost the lead, the first turn (the task) or the newest turn: %+v", turn, h)
 		}
 	}
 	if most != 25 || changes != 4 { // at turns 26, 37, 48 and 59, each down to 15 groups (one a turn: 35)
-		t.Errorf("at most %d groups kept, history start changed %d times in 60 turns; want 25 and 4", most, changes)
+		t.Errorf("at most %d groups kept, the history after the first turn changed %d times in 60 turns; want 25 and 4", most, changes)
 	}
 }
 

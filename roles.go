@@ -117,15 +117,23 @@ func deleteRole(dir, name string) error {
 	return err
 }
 
+// roleFacts is what a role prompt's {_os} and {_shell} are filled with:
+// OS_NAME and SHELL_NAME, and the run's environment whose SHELL names the
+// shell when SHELL_NAME is "auto". Built once in run (config.roles).
+type roleFacts struct {
+	osName, shellName string
+	environ           []string
+}
+
 // fillRole replaces {_os} and {_shell} in a role prompt: OS_NAME and
 // SHELL_NAME, or what this machine says when they are "auto".
-func fillRole(cfg *config, prompt string) string {
-	osn, sh := cfg.OSName, cfg.ShellName
+func fillRole(f roleFacts, prompt string) string {
+	osn, sh := f.osName, f.shellName
 	if osn == "" || strings.EqualFold(osn, "auto") {
 		osn = osName()
 	}
 	if sh == "" || strings.EqualFold(sh, "auto") {
-		sh = filepath.Base(shellPath(cfg.environ))
+		sh = filepath.Base(shellPath(f.environ))
 	}
 	return strings.NewReplacer("{_os}", osn, "{_shell}", sh).Replace(prompt)
 }

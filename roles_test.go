@@ -17,11 +17,11 @@ func TestRoles(t *testing.T) {
 	}
 	r, _ := loadRole(dir, "pirate")
 	auto, _ := load(t, "", nil, nil)
-	if got := fillRole(auto, r.Prompt); strings.Contains(got, "{_os}") || !strings.HasPrefix(got, "Talk like a pirate on ") {
+	if got := fillRole(auto.roles(), r.Prompt); strings.Contains(got, "{_os}") || !strings.HasPrefix(got, "Talk like a pirate on ") {
 		t.Errorf("fillRole = %q", got)
 	}
 	named, _ := load(t, "[core]\nOS_NAME=Plan 9\nSHELL_NAME=rc\n", nil, nil)
-	if got := fillRole(named, "{_shell} on {_os}"); got != "rc on Plan 9" {
+	if got := fillRole(named.roles(), "{_shell} on {_os}"); got != "rc on Plan 9" {
 		t.Errorf("fillRole with OS_NAME and SHELL_NAME = %q", got)
 	}
 	if names := strings.Join(listRoles(dir), ","); names != "Code Assistant,DEFAULT,Shell Command Generator,pirate" {

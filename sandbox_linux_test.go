@@ -233,10 +233,10 @@ func TestFenceKeepsOutOwnPlaces(t *testing.T) {
 			t.Fatal(err)
 		}
 		os.WriteFile(p.path, []byte("OWN-PLACE-BYTES\n"), 0o600)
-		if got := runFenced(t, cfg, "cat "+p.path, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+		if got := runFenced(t, cfg, "cat "+quoteAll([]string{p.path})[0], true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
 			t.Errorf("fenced cat of the %s (%s) printed %q", p.name, p.path, got.Output)
 		}
-		if got := runFenced(t, cfg, "cat "+p.path, false); !strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+		if got := runFenced(t, cfg, "cat "+quoteAll([]string{p.path})[0], false); !strings.Contains(got.Output, "OWN-PLACE-BYTES") {
 			t.Errorf("unfenced cat of the %s printed %q: the place is not there", p.name, got.Output)
 		}
 		if rc := perm.classify(p.path); p.asked && (rc.free || rc.sensitive == "") {
@@ -247,7 +247,7 @@ func TestFenceKeepsOutOwnPlaces(t *testing.T) {
 	cfg.ToolAuditLog = "~/audit-in-home.log"
 	inHome := filepath.Join(cfg.homeDir, "audit-in-home.log")
 	os.WriteFile(inHome, []byte("OWN-PLACE-BYTES\n"), 0o600)
-	if got := runFenced(t, cfg, "cat "+inHome, true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
+	if got := runFenced(t, cfg, "cat "+quoteAll([]string{inHome})[0], true); strings.Contains(got.Output, "OWN-PLACE-BYTES") {
 		t.Errorf("TOOL_AUDIT_LOG=~/audit-in-home.log: a fenced cat of %s printed %q", inHome, got.Output)
 	}
 }

@@ -393,7 +393,6 @@ type termSession struct {
 	history      []string
 	historyFile  string
 	historyLimit int
-	red          *redactor // built once for the session: every line remembered passes through it
 	// queued is the lines typed and entered during a turn: each is run as
 	// its own question afterwards, in order, as a shell runs type-ahead.
 	queued []string
@@ -401,7 +400,7 @@ type termSession struct {
 
 // runTerminal is the interactive loop; the terminal is restored on every
 // way out, panics included.
-func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string, hub *mcpHub, in *os.File, stdout, stderr io.Writer) int {
+func runTerminal(ctx context.Context, e *edge, st sessionStart, title, system string, in *os.File, stdout, stderr io.Writer) int {
 	t, err := newTTY(ctx, in, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "yaicli: %v\n", err)
@@ -416,36 +415,36 @@ func runTerminal(ctx context.Context, e *edge, cfg *config, title, system string
 		}
 	}()
 	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
-		historyFile: historyPath(e.home), historyLimit: cfg.MaxHistory, red: cfg.redactor()}
+		historyFile: historyPath(e.home), historyLimit: st.o.maxHistory}
 	width := func() int { w, _ := t.size(); return w }
 	// The renderers (Markdown, reasoning, spinner) draw through the screen's
 	// styled port; notices and previews through its text port (agentFor).
 	ev := newEvents(formatText, nil, e.now) // text: a retry's partial answer is struck (events.answers)
-	o := agentIO{answer: ev.answers(answerWriter(cfg.render(), &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
+	o := agentIO{answer: ev.answers(answerWriter(st.render, &styledWriter{w: ts.out}, true, e.getenv, t.size), ts.out, nil, true), diag: ts.errw, preview: ts.out,
 		think:  newReasoningView(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		spinTo: spinnerOn(&styledWriter{w: ts.errw}, e.stderrTTY, e.getenv),
 		width:  width, expand: "Ctrl+O to expand", ask: ts.ask, ev: ev}
-	ts.session = newSession(cfg, system, agentFor(cfg, resolveWindow(ctx, cfg, openWindowCache(cfg.cacheDir, cfg.now)), o, hub), nil, ts.out, ts.errw)
+	ts.session = newSession(st.o, st.red, system, st.agent(o), nil, ts.out, ts.errw)
 	ts.e = e
 	ts.confirm = func(cmd string) (string, bool) {
 		return confirmOn(t, ts.out, cmd, showCommand(ts.session.out, cmd, t.size))
 	}
 	ts.stdin = in
-	ts.history = readHistory(ts.historyFile, cfg.MaxHistory)
+	ts.history = readHistory(ts.historyFile, ts.historyLimit)
 	fmt.Fprintln(stdout, "yaicli chat: /help for commands, Ctrl+O for tool output, Shift+Tab for exec mode, Ctrl+D to exit")
 	ts.open(title)
 	defer ts.save()
-	return ts.loop(ctx, cfg)
+	return ts.loop(ctx)
 }
 
 // loop reads and runs lines until Ctrl+D, /exit or a signal; Ctrl+O and
 // Shift+Tab keep the typed line for the next prompt.
-func (ts *termSession) loop(ctx context.Context, cfg *config) int {
+func (ts *termSession) loop(ctx context.Context) int {
 	t := ts.t
 	prefill := ""
 	for ctx.Err() == nil {
 		e := newLineEditor(ts.history, prefill)
-		e.readDir = func(d string) ([]os.DirEntry, error) { return os.ReadDir(expandHome(d, cfg.homeDir)) }
+		e.readDir = func(d string) ([]os.DirEntry, error) { return os.ReadDir(expandHome(d, ts.o.homeDir)) }
 		prompt := ">>> "
 		if ts.exec {
 			prompt = "exec> "

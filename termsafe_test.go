@@ -75,7 +75,7 @@ func TestAgentAnswerSafety(t *testing.T) {
 	const hostile = "clear\x1b[2J\x1b]0;owned\x07 done\r\n"
 	for _, raw := range []bool{false, true} {
 		var out, errw bytes.Buffer
-		a := &agent{cfg: &config{ShowReasoning: true}, stdout: &out, stderr: &errw, rawAnswer: raw}
+		a := &agent{o: agentOptions{showReasoning: true}, stdout: &out, stderr: &errw, rawAnswer: raw}
 		s := a.sink()
 		for _, piece := range []string{"clear\x1b", "[2J\x1b]0;ow", "ned\x07 done\r", "\n"} {
 			s.text(piece)

@@ -72,14 +72,17 @@ var listPrices = []price{
 	{"claude-opus-4-5", 5.00, 0.50, 6.25, 25.00, "platform.claude.com/docs/en/about-claude/pricing"},
 }
 
-// priceOf is the price of cfg's model, false when it is not in the table.
-// A 1-hour cache (PROMPT_CACHE_TTL=1h) writes at twice the input price.
-func priceOf(cfg *config) (price, bool) {
-	name := strings.ToLower(cfg.Model)
+// pricing is what a session's price depends on: the model and
+// PROMPT_CACHE_TTL (a 1-hour cache writes at twice the input price).
+type pricing struct{ model, cacheTTL string }
+
+// priceOf is the price of q's model, false when it is not in the table.
+func priceOf(q pricing) (price, bool) {
+	name := strings.ToLower(q.model)
 	name = name[strings.LastIndex(name, "/")+1:]
 	for _, p := range listPrices {
 		if strings.HasPrefix(name, p.model) {
-			if cfg.CacheTTL == "1h" && p.write != p.input {
+			if q.cacheTTL == "1h" && p.write != p.input {
 				p.write = 2 * p.input
 			}
 			return p, true
@@ -122,10 +125,10 @@ func (s usageSum) describe() string {
 	return w + fmt.Sprintf("; %d answer tokens", s.Completion)
 }
 
-// costLine is the session's cost at cfg's model's prices, "" when the
+// costLine is the session's cost at q's model's prices, "" when the
 // model is not in the table.
-func (t usageTally) costLine(cfg *config) string {
-	p, ok := priceOf(cfg)
+func (t usageTally) costLine(q pricing) string {
+	p, ok := priceOf(q)
 	if !ok || t.session.Requests == 0 {
 		return ""
 	}
@@ -136,7 +139,7 @@ func (t usageTally) costLine(cfg *config) string {
 
 // writeUsage prints /context's lines on what the provider reported for
 // this session and this turn, and the cost where the price is known.
-func (t usageTally) writeUsage(w io.Writer, cfg *config) {
+func (t usageTally) writeUsage(w io.Writer, q pricing) {
 	if t.session.Requests == 0 {
 		return
 	}
@@ -144,15 +147,15 @@ func (t usageTally) writeUsage(w io.Writer, cfg *config) {
 	if t.turn.Requests > 0 {
 		fmt.Fprintf(w, "  %-26s %9d  %s\n", "this turn (reported)", t.turn.Prompt, t.turn.describe())
 	}
-	if c := t.costLine(cfg); c != "" {
+	if c := t.costLine(q); c != "" {
 		fmt.Fprintf(w, "  %-26s %9s  %s\n", "cost of this session", "", c)
 	}
 }
 
 // verboseLine is the line a one-shot run prints on stderr with --verbose.
-func (t usageTally) verboseLine(cfg *config) string {
+func (t usageTally) verboseLine(q pricing) string {
 	line := fmt.Sprintf("yaicli: usage: %d %s", t.session.Prompt, t.session.describe())
-	if c := t.costLine(cfg); c != "" {
+	if c := t.costLine(q); c != "" {
 		line += "; cost " + c
 	}
 	return line

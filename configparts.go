@@ -1,0 +1,119 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+)
+
+// parts is everything run hands down, built once from the config by
+// newParts: each part of the program gets a small value of its own, and
+// the redactor is built once for all of them. Below run no file reads
+// config itself (house_test.go holds that), so a setting's reach is the
+// one options struct that carries it.
+type parts struct {
+	red     *redactor // the run's secrets: everything written or kept passes through it
+	client  clientOptions
+	tools   toolboxOptions
+	agent   agentOptions
+	session sessionOptions
+	render  renderOptions
+	mcp     mcpOptions
+	// cacheDir and now are where the model's window is remembered
+	// (windows.json under the user's cache directory) and the run's clock.
+	cacheDir string
+	now      func() time.Time
+}
+
+// newParts builds every part's options from cfg, once; configDir is the
+// edge's (where mcp.json is looked for).
+func newParts(cfg *config, configDir string) parts {
+	red := cfg.redactor()
+	return parts{red: red, client: cfg.client(), tools: cfg.toolbox(), agent: cfg.agent(), session: cfg.session(red),
+		render: cfg.render(), mcp: cfg.mcp(configDir, red), cacheDir: cfg.cacheDir, now: cfg.now}
+}
+
+// window resolves the model's window for a session: the cache, then the
+// server, then the table (resolveWindow). It is the I/O an agent needs
+// before it is built.
+func (p parts) window(ctx context.Context) modelWindow {
+	return resolveWindow(ctx, p.agent.window, openWindowCache(p.cacheDir, p.now))
+}
+
+// agentFor builds the agent of a session: the HTTP client (whose retries
+// become events), the toolbox with the built-in tools and hub's MCP tools
+// (nil hub: none), and the agent over them. win is resolved before.
+func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
+	if o.preview == nil {
+		o.preview = o.diag
+	}
+	o.diag, o.preview = onScreen(o.diag), onScreen(o.preview) // what they say is shown, never obeyed
+	shareStatusLine(&o.spinTo, &o.diag, &o.preview)           // a notice erases the spinner's line first
+	c := newClient(p.client, o.preview)
+	if o.ev.on() {
+		c.retried = o.ev.retry
+	}
+	var tb *toolbox
+	if p.agent.tools {
+		tb = newToolbox(p.tools, p.red, &termWriter{w: o.preview}, o.ask, hub.tools())
+		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
+	}
+	a := newAgent(p.agent, p.red, scrubbed(c.send, p.red), win, tb, o)
+	a.hub = hub
+	if a.noTools {
+		fmt.Fprintf(o.preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", p.agent.provider, p.agent.model)
+	}
+	return a
+}
+
+// sendVia is the send function of a new HTTP client, which says on w when
+// it retries; the key is scrubbed from the provider's errors.
+func (p parts) sendVia(w io.Writer) sendFunc {
+	return scrubbed(newClient(p.client, w).send, p.red)
+}
+
+// agent is what the agent needs of the configuration: its model, its
+// budget and reduction settings, and what /context and session.start say.
+func (c *config) agent() agentOptions {
+	return agentOptions{
+		model: c.Model, provider: c.Provider, maxTokens: c.MaxTokens, maxDepth: c.MaxToolCallDepth,
+		trimTarget: c.ContextTrimTarget, keepGroups: c.ContextKeepGroups,
+		compactMode: c.CompactMode, autoCompactPercent: c.AutoCompactPercent,
+		tools: c.EnableFunctions, showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,
+		spillDir: c.ToolOutputDir, now: c.now, silentCut: mayCutSilently(c.Provider, isLocal(c.baseURL())),
+		sandbox: sandboxStatus(c.Sandbox, c.SandboxNetwork), window: c.window(),
+		start: startFacts{version: c.version, provider: c.Provider, model: c.Model,
+			maxToolRounds: c.MaxToolCallDepth, outputMaxChars: c.ToolOutputMaxChars},
+	}
+}
+
+// window is the query that finds the model's window: which model on which
+// server, and the sizes set by hand.
+func (c *config) window() windowQuery {
+	return windowQuery{provider: c.Provider, baseURL: c.baseURL(), model: c.Model, numCtx: c.NumCtx, budgetTokens: c.ContextBudgetTokens}
+}
+
+// session is what a REPL session and a one-shot run need of the
+// configuration beside the agent's: saved chats, history, output format,
+// and how failures are told (with red, the run's redactor).
+func (c *config) session(red *redactor) sessionOptions {
+	return sessionOptions{
+		chatDir: c.ChatHistoryDir, maxSavedChats: c.MaxSavedChats, interactiveRound: c.InteractiveRound,
+		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, tools: c.EnableFunctions, mcp: c.EnableMCP,
+		outputFormat: c.OutputFormat, defaultRole: c.DefaultRole, homeDir: c.homeDir, perms: c.toolbox().perms,
+		shell: c.shell(), roles: c.roles(), failures: c.failures(red),
+	}
+}
+
+// roles is what a role prompt's {_os} and {_shell} are filled with.
+func (c *config) roles() roleFacts {
+	return roleFacts{osName: c.OSName, shellName: c.ShellName, environ: c.environ}
+}
+
+// failures is how a failure is told (secrets hidden by red, hints naming
+// the provider's settings) and what it exits with.
+func (c *config) failures(red *redactor) failures {
+	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv},
+		depthFails: c.ExitOnDepthLimit}
+}
