@@ -488,7 +488,7 @@ func listNote(fw fileWindow) func(next int) string {
 	q, _ := json.Marshal([]string{fw.Path})
 	return func(next int) string {
 		return fmt.Sprintf("window cut to its share of this tool's result cap; read on with fs_read_file: {\"file_paths\": %s, \"offset\": %d, \"limit\": %d}",
-			q, next, max(next-fw.Offset, minPage))
+			q, next, max(next-fw.Offset, 1))
 	}
 }
 
