@@ -287,7 +287,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	case o.listRoles || o.showRole != "" || o.createRole != "" || o.deleteRole != "":
 		return in.roleCommand()
 	case o.listChats:
-		writeChatList(stdout, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
+		writeChatList(screenWriter{w: stdout}, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
 		return exitOK
 	case o.forgetWindow:
 		return forgetWindowCommand(openWindowCache(in.p.cacheDir, in.p.now), in.cfg.Model, o.prompt, stdout)
