@@ -30,9 +30,21 @@ type approval struct {
 	body      string // what the prompt shows above the question, already visible
 	question  string // "Run execute_shell_command?"
 	sensitive string // why it is asked every time ("always" does not cover it); "" otherwise
+	// place is set for a sensitive place (a key, yaicli's own files, a
+	// start-up file): why it is asked every time, before any setting or
+	// answer can allow it, --yes and TOOL_APPROVAL=auto included. It
+	// implies sensitive.
+	place     string
 	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
+	yourself  string // for a sensitive place: how the person can do it themselves
 	prefix    string // the command prefix [a]lways / [p]ermanently allow, for a shell command
 	workspace bool   // a write: [a]lways and [p]ermanently cover writes in the workspace only
+	reads     bool   // a read: [a]lways and [p]ermanently cover reads outside the workspace by this tool
+	// grant is what [a]lways and [p]ermanently remember for a call without a
+	// prefix: the tool's name, or for a tool that both reads and writes,
+	// its reads apart ("fs_edit_file reads"), so a grant for one kind
+	// never covers the other; "" is the tool's name.
+	grant string
 	// unasked is how the person can allow this without a question, for the
 	// refusal when there is no terminal.
 	unasked string
@@ -73,8 +85,10 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 	case "fs_write_file", "fs_edit_file":
 		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
 		args[writeKey] = rc
-		a.subject, a.sensitive, a.workspace = rc.path, rc.sensitive, true
-		if a.sensitive == "" && !rc.free {
+		a.subject, a.workspace, a.what = rc.path, true, "writing "+rc.path
+		if a.sensitive = rc.sensitive; a.sensitive != "" {
+			a.placeOf(a.sensitive, "make that change yourself")
+		} else if !rc.free {
 			a.sensitive = "a write outside the workspace"
 		}
 		if a.body = editSummary(args, rc); t.name == "fs_write_file" {
@@ -93,7 +107,10 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 // (readsKey) for the run, which opens the files judged and no other.
 func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any) (approval, bool) {
 	var rows, subject []string
-	a := approval{tool: tool, question: "Allow " + tool + "?"}
+	a := approval{tool: tool, question: "Allow " + tool + "?", reads: true}
+	if _, only := readTools[tool]; !only {
+		a.grant = tool + " reads" // fs_edit_file's dry run, fs_file_operations' exists and get_info
+	}
 	plans := map[string]readCheck{}
 	args[readsKey] = judged{files: plans, red: tb.red}
 	for _, p := range paths {
@@ -126,9 +143,17 @@ func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any
 	}
 	a.unasked = "TOOL_READ_ROOTS=" + strings.Join(sortedKeys(dirs), ",") + " (or --yes)"
 	if a.sensitive != "" {
-		a.unasked = "--yes or TOOL_APPROVAL=auto (sensitive files are never freed by TOOL_READ_ROOTS)"
+		a.placeOf(a.sensitive, "read it yourself and give the model only what it needs")
 	}
 	return a, true
+}
+
+// placeOf marks a as a call on a sensitive place (why): asked every time,
+// --yes or not, and refused where no one can be asked, the refusal saying
+// how the person can do it themselves.
+func (a *approval) placeOf(why, yourself string) {
+	a.sensitive, a.place, a.yourself = why, why, yourself
+	a.unasked = "no setting: a sensitive place is asked about every time, even with --yes or TOOL_APPROVAL=auto"
 }
 
 // sortedKeys lists m's keys in order.
@@ -162,6 +187,9 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 		decided("refused", "TOOL_DENY "+r.String())
 		return fmt.Sprintf("%s was refused: the command matches the TOOL_DENY rule %q, which the person set; do not run it another way", t.name, r.String())
 	}
+	if a.place != "" { // before every setting and remembered answer: none of them covers a sensitive place
+		return tb.permitPlace(a, decided)
+	}
 	var rules []string
 	for _, r := range allowedBy(a.subject, tb.perm.allow) {
 		rules = append(rules, r.String())
@@ -180,7 +208,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	case shell && a.sensitive == "" && tb.perm.remembered(a.subject) != "":
 		decided("yes", "always "+tb.perm.remembered(a.subject))
 		return ""
-	case !shell && a.sensitive == "" && tb.perm.always(a.tool):
+	case !shell && a.sensitive == "" && tb.perm.always(a.granted()):
 		decided("yes", "always")
 		return ""
 	case tb.ask == nil:
@@ -189,6 +217,31 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 		return fmt.Sprintf("%s was refused%s: it needs the person's approval and there is no terminal to ask on; they can allow it with %s", t.name, a.whatText(), a.unasked)
 	}
 	return tb.askPerson(a, decided)
+}
+
+// permitPlace decides a call on a sensitive place: the person is asked
+// every time; with TOOL_APPROVAL=deny or no terminal it is refused, the
+// refusal naming the place and how the person can do it themselves.
+func (tb *toolbox) permitPlace(a approval, decided func(answer, reason string)) string {
+	switch {
+	case tb.o.approval == "deny":
+		decided("refused", "TOOL_APPROVAL=deny")
+		tb.told = fmt.Sprintf("%s not run%s: TOOL_APPROVAL=deny; a sensitive place (%s) is asked about every time, so with TOOL_APPROVAL=ask you would be asked; or %s", a.tool, a.whatText(), a.place, a.yourself)
+		return fmt.Sprintf("%s was refused%s: TOOL_APPROVAL=deny, and it is a sensitive place (%s); do not try it another way", a.tool, a.whatText(), a.place)
+	case tb.ask == nil:
+		decided("refused", "sensitive place, no terminal to ask on")
+		tb.told = fmt.Sprintf("%s not run%s: a sensitive place (%s) needs your answer every time, even with --yes, and there is no terminal to ask you on; run yaicli where it can ask, or %s", a.tool, a.whatText(), a.place, a.yourself)
+		return fmt.Sprintf("%s was refused%s: a sensitive place (%s) needs the person's answer every time, even with --yes, and there is no terminal to ask on; do not try it another way; the person can run yaicli where it can ask, or %s", a.tool, a.whatText(), a.place, a.yourself)
+	}
+	return tb.askPerson(a, decided)
+}
+
+// granted is what [a]lways and [p]ermanently remember for a.
+func (a approval) granted() string {
+	if a.grant == "" {
+		return a.tool
+	}
+	return a.grant
 }
 
 // whatText is " (what)" for a refusal, or "".
@@ -217,7 +270,7 @@ func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) st
 		if a.prefix != "" {
 			why = tb.perm.rememberCommand(a.prefix, keep)
 		} else {
-			why = tb.perm.remember(a.tool, keep)
+			why = tb.perm.remember(a.granted(), keep)
 		}
 		if why != "" {
 			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
@@ -237,9 +290,13 @@ func (a approval) choices() string {
 	case a.prefix != "":
 		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
 	case a.workspace:
-		return " [y]es / [N]o / [a]lways: writes in the workspace, this session / [p]ermanently: the same, saved: "
+		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every %s write inside the workspace, this session / [p]ermanently: "+
+			"every %s write inside the workspace of every future session, saved (sensitive places still ask): ", a.tool, a.tool)
+	case a.reads:
+		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every %s read outside the workspace, anywhere, this session / [p]ermanently: "+
+			"the same in every future session, saved (sensitive places still ask): ", a.tool)
 	}
-	return " [y]es / [N]o / [a]lways for this session / [p]ermanently: "
+	return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every %s call, whatever its arguments, this session / [p]ermanently: the same in every future session, saved: ", a.tool)
 }
 
 // runners are programs whose next word is a program or code to run: a
@@ -250,28 +307,57 @@ var runners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": tru
 	"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true, "deno": true, "bun": true, "php": true,
 	"lua": true, "awk": true, "gawk": true, "ssh": true, "script": true, "setsid": true, "stdbuf": true, "unshare": true, "nsenter": true}
 
-// rePlainWord is a word a prefix may hold: a name, not an option, a path
-// or anything the shell would expand.
+// rePlainWord is a program name a prefix may hold: a name, not an
+// option, a path or anything the shell would expand.
 var rePlainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
 
+// reSubcommand is a second word a prefix may hold: a plain lower-case word
+// (git status, go build), not a number (timeout 5), a path (flock /tmp/l),
+// an option or a file name.
+var reSubcommand = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// runVerbs are subcommands that run a program or image named after them
+// (docker run IMAGE CMD, kubectl exec POD -- CMD, npm exec, uv run): a
+// prefix ending in one would allow anything.
+var runVerbs = map[string]bool{"run": true, "exec": true, "x": true, "dlx": true, "shell": true, "sh": true, "bash": true,
+	"eval": true, "do": true, "debug": true, "attach": true, "ssh": true, "foreach": true, "tool": true, "with": true}
+
+// runsOthers reports whether the program name runs another program given
+// in its arguments, by what cmdsplit.go knows (its wrappers, shells and
+// the programs TOOL_DENY reads into) and runners.
+func runsOthers(name string) bool {
+	if _, ok := wrapperArgs[name]; ok || runners[name] || shells[name] {
+		return true
+	}
+	_, inner, why := programCommands(name, []string{"x"}, nil)
+	return len(inner) > 0 || why != ""
+}
+
 // commandPrefix is the prefix of cmd that [a]lways and [p]ermanently allow,
-// as a TOOL_ALLOW rule would: its program, and the next word when that is
-// a plain word (a subcommand: "git status", "go build"). "" when cmd is
-// more than one simple command, redirects, starts with an assignment or
-// an expansion, or names a program that runs others without a subcommand.
+// as a TOOL_ALLOW rule would: a program and a plain subcommand word after
+// it (git status, go build), or a program alone when its option table says
+// what it is (ls, grep). It fails closed, "" (asked every time), when cmd
+// is more than one simple command, redirects, starts with an assignment or
+// an expansion, names a program that runs others (timeout, flock, sh,
+// python, docker run), or a program it has no table for whose next word
+// is not a subcommand (a number, a path, an option: it may be a wrapper's
+// argument, as in chrt 1 CMD or bwrap --bind / / CMD).
 func commandPrefix(cmd string) string {
 	c := splitCommand(cmd)
 	if c.unsure || c.redirect || len(c.parts) != 1 {
 		return ""
 	}
 	words := stripKeywords(c.parts[0])
-	if len(words) == 0 || !rePlainWord.MatchString(words[0]) {
+	if len(words) == 0 || !rePlainWord.MatchString(words[0]) || runsOthers(words[0]) {
 		return ""
 	}
-	if len(words) > 1 && rePlainWord.MatchString(words[1]) && !strings.Contains(words[1], ".") {
+	if len(words) > 1 && reSubcommand.MatchString(words[1]) {
+		if runVerbs[words[1]] {
+			return ""
+		}
 		return words[0] + " " + words[1]
 	}
-	if runners[words[0]] {
+	if tableOf(words[:1]) == "" && words[0] != "sed" {
 		return ""
 	}
 	return words[0]

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -11,33 +12,44 @@ import (
 // own words: each a name ("-v", "--short"), a name taking "=value"
 // ("--format="), "short:LETTERS" for clusters like -la, "-N" for -5-style
 // counts, "*" for every option but those marked "!" (options that run a
-// program or write a file), "operands:N" for a program whose later operand
-// is a file it writes (uniq IN OUT): more than N plain words ask. A rule whose program has no table vouches for
-// no option at all: an unknown option asks (the list fails closed).
+// program or write a file). Operands: "operands:*" for a program known to
+// only read its operands (cat a b, grep x a b), "operands:N" for one whose
+// later operand is a file it writes (uniq IN OUT): more than N plain words
+// ask. A table without either, or no table at all, vouches for one
+// operand: a second may be where the program writes (xxd IN OUT, cp, split,
+// base64 …). A rule whose program has no table vouches for no option at
+// all: an unknown option asks (the list fails closed).
 var optionTables = map[string]string{
-	"ls": "*", "cat": "*", "head": "*", "tail": "*", "wc": "*", "echo": "*", "pwd": "*", "grep": "*", "egrep": "*", "fgrep": "*",
-	"cut": "*", "tr": "*", "nl": "*", "column": "*", "stat": "*", "du": "*", "df": "*", "which": "*", "whoami": "*", "id": "*",
-	"uname": "*", "basename": "*", "dirname": "*", "realpath": "*", "readlink": "*", "cmp": "*", "diff": "*", "true": "*", "nproc": "*",
-	"file": "!-C !--compile *", "tree": "!-o *", "sort": "!-o !--output !--compress-program *", "uniq": "* operands:1",
-	"rg": "!--pre !--pre-glob !--hostname-bin *", "fd": "!-x !--exec !-X !--exec-batch *", "date": "!-s !--set *", "jq": "*",
-	"find": "-name -iname -path -ipath -wholename -iwholename -type -xtype -maxdepth -mindepth -mtime -mmin -atime -amin -ctime -cmin " +
+	"ls": readsAll, "cat": readsAll, "head": readsAll, "tail": readsAll, "wc": readsAll, "echo": readsAll, "pwd": readsAll,
+	"grep": readsAll, "egrep": readsAll, "fgrep": readsAll, "cut": readsAll, "tr": readsAll, "nl": readsAll, "column": readsAll,
+	"stat": readsAll, "du": readsAll, "df": readsAll, "which": readsAll, "whoami": readsAll, "id": readsAll, "uname": readsAll,
+	"basename": readsAll, "dirname": readsAll, "realpath": readsAll, "readlink": readsAll, "cmp": readsAll, "diff": readsAll,
+	"true": readsAll, "nproc": readsAll, "jq": readsAll, "seq": readsAll, "sleep": readsAll,
+	"file": "operands:* !-C !--compile *", "tree": "operands:* !-o *", "sort": "operands:* !-o !--output !--compress-program *",
+	"uniq": "* operands:1", "rg": "operands:* !--pre !--pre-glob !--hostname-bin *", "fd": "operands:* !-x !--exec !-X !--exec-batch *",
+	"date": "!-s !--set *",
+	"find": "operands:* -name -iname -path -ipath -wholename -iwholename -type -xtype -maxdepth -mindepth -mtime -mmin -atime -amin -ctime -cmin " +
 		"-newer -size -print -print0 -printf -ls -not -a -o -and -or -prune -empty -perm -user -group -uid -gid -regex -iregex " +
 		"-regextype -follow -L -P -H -xdev -mount -depth -lname -ilname -samefile -links -inum -readable -writable -executable " +
 		"-true -false -nouser -nogroup -used -quit -noleaf -d",
-	"git status": "-s --short -b --branch --porcelain --porcelain= --long -v --verbose -u --untracked-files --untracked-files= " +
+	"git status": "operands:* -s --short -b --branch --porcelain --porcelain= --long -v --verbose -u --untracked-files --untracked-files= " +
 		"--ignored --ignored= --ignore-submodules --ignore-submodules= -z --column --column= --no-column --ahead-behind " +
 		"--no-ahead-behind --renames --no-renames --find-renames --find-renames= short:sbvuz",
-	"git log": gitLogOptions, "git show": gitLogOptions + " " + gitDiffOptions, "git diff": gitDiffOptions,
+	"git log": "operands:* " + gitLogOptions, "git show": "operands:* " + gitLogOptions + " " + gitDiffOptions, "git diff": "operands:* " + gitDiffOptions,
 	"git branch": "-a --all -r --remotes -v -vv --verbose --list --merged --no-merged --contains --sort= --show-current " +
 		"--format= --color --color= --no-color short:arv",
-	"git rev-parse": "*", "git ls-files": "*", "git remote": "-v --verbose", "git tag": "-l --list -n --sort= --contains",
-	"go build": "-v -race -tags -tags= -trimpath -mod= -x -n -a -p -cover -buildvcs=",
-	"go test": "-v -run -run= -count -count= -race -short -timeout -timeout= -bench -bench= -benchmem -benchtime -benchtime= " +
+	"git rev-parse": "operands:* *", "git ls-files": "operands:* *", "git remote": "-v --verbose", "git tag": "-l --list -n --sort= --contains",
+	"go build": "operands:* -v -race -tags -tags= -trimpath -mod= -x -n -a -p -cover -buildvcs=",
+	"go test": "operands:* -v -run -run= -count -count= -race -short -timeout -timeout= -bench -bench= -benchmem -benchtime -benchtime= " +
 		"-cover -covermode= -coverpkg= -failfast -list -list= -p -parallel -parallel= -tags -tags= -json -shuffle -shuffle= " +
 		"-skip -skip= -fullpath -vet=",
-	"go vet": "-v -json -tags -tags=", "go list": "-m -json -json= -f -f= -deps -test -u -versions -e", "go version": "-m -v",
-	"go env": "-json", "gofmt": "-l -d -s -e short:ldse",
+	"go vet": "operands:* -v -json -tags -tags=", "go list": "operands:* -m -json -json= -f -f= -deps -test -u -versions -e", "go version": "operands:* -m -v",
+	"go env": "operands:* -json", "gofmt": "operands:* -l -d -s -e short:ldse",
 }
+
+// readsAll is the table of a program that only reads its operands and
+// has no option that runs a program or writes a file.
+const readsAll = "operands:* *"
 
 // gitLogOptions are git log's harmless options (not --output, which
 // writes a file, nor --ext-diff or --textconv, which run programs).
@@ -74,14 +86,12 @@ func optionsHarmless(rule, args []string) bool {
 		}
 		return true
 	}
-	table, ok := optionTables[strings.Join(rule, " ")]
-	if !ok && len(rule) == 1 {
-		table = optionTables[prog]
-	}
-	known := strings.Fields(table)
-	operands, most := 0, -1
+	known := strings.Fields(tableOf(rule))
+	operands, most := len(rule)-1, 1 // a subcommand the rule names is its program's first operand
 	for _, k := range known {
-		if n, ok := strings.CutPrefix(k, "operands:"); ok {
+		if n, ok := strings.CutPrefix(k, "operands:"); ok && n == "*" {
+			most = -1
+		} else if ok {
 			most, _ = strconv.Atoi(n)
 		}
 	}
@@ -102,6 +112,25 @@ func optionsHarmless(rule, args []string) bool {
 		}
 	}
 	return true
+}
+
+// tableOf is rule's option table: the rule's own (git status), else its
+// program's (echo approved is judged as echo); "" when there is none.
+func tableOf(rule []string) string {
+	table, ok := optionTables[strings.Join(rule, " ")]
+	if !ok {
+		table = optionTables[rule[0]]
+	}
+	return table
+}
+
+// takesAnyWord reports whether rule's program takes any further word
+// harmlessly, as one that xargs feeds words from its input must: every
+// option ("*" with none marked "!") and any number of operands it reads.
+func takesAnyWord(rule []string) bool {
+	known := strings.Fields(tableOf(rule))
+	return slices.Contains(known, "*") && slices.Contains(known, "operands:*") &&
+		!slices.ContainsFunc(known, func(k string) bool { return strings.HasPrefix(k, "!") })
 }
 
 // sedHarmless allows sed only with -n, -E, -s, -u, -z and -e, and scripts

@@ -368,34 +368,104 @@ func stripKeywords(words []string) []string {
 // allowedBy returns the allow rule covering each part of cmd (the first
 // one, for the audit log), or nil when some part is not covered: strictly,
 // with no assignment before the command, no redirection to a file, no
-// syntax the splitter does not model exactly, and after the rule's words
-// only options its program's table knows to be harmless (cmdoptions.go).
+// syntax the splitter does not model exactly, after the rule's words only
+// options and operands its program's table knows to be harmless
+// (cmdoptions.go), and what a part runs besides itself (the command after
+// a wrapper such as timeout or flock, the string of sh -c or eval)
+// covered by a rule of its own.
 func allowedBy(cmd string, allow []commandRule) []commandRule {
+	return allowedAt(cmd, allow, 0)
+}
+
+// allowedAt is allowedBy at a nesting depth of inner command strings.
+func allowedAt(cmd string, allow []commandRule, depth int) []commandRule {
 	c := splitCommand(cmd)
-	if c.unsure || c.redirect || len(c.parts) == 0 || len(allow) == 0 {
+	if c.unsure || c.redirect || len(c.parts) == 0 || len(allow) == 0 || depth > 8 {
 		return nil
 	}
 	var used []commandRule
-	for _, part := range c.parts {
+	for i, part := range c.parts {
 		words := stripKeywords(part)
 		if len(words) == 0 {
 			continue
 		}
-		if reAssign.MatchString(words[0]) {
+		r := allowedWords(words, c.computed[i][len(part)-len(words):], allow, depth)
+		if r == nil {
 			return nil
 		}
-		found := false
-		for _, r := range allow {
-			if r.matches(words) && optionsHarmless(r, words[len(r):]) {
-				used, found = append(used, r), true
-				break
-			}
-		}
-		if !found {
-			return nil
-		}
+		used = append(used, r)
 	}
 	return used
+}
+
+// allowedWords returns the rule that vouches for one simple command, or nil.
+func allowedWords(words []string, computed []bool, allow []commandRule, depth int) commandRule {
+	if len(words) == 0 || reAssign.MatchString(words[0]) || isComputed(computed, 0) {
+		return nil
+	}
+	for _, r := range allow {
+		if r.matches(words) && ruleCovers(r, words, computed, allow, depth) {
+			return r
+		}
+	}
+	return nil
+}
+
+// ruleCovers reports whether r, which words start with, vouches for them.
+// A rule naming a wrapper vouches for the wrapper's own options only: the
+// command it runs must be allowed by a rule itself (TOOL_ALLOW=timeout does
+// not allow timeout 5 rm x). So must every command a program runs from its
+// arguments (eval, sh -c, find -exec); one whose program cannot be read
+// (bash script.sh, source) is not covered.
+func ruleCovers(r commandRule, words []string, computed []bool, allow []commandRule, depth int) bool {
+	name := filepath.Base(words[0]) // /usr/bin/timeout is timeout
+	if _, ok := wrapperArgs[name]; ok {
+		return wrapperCovered(r, words, computed, allow, depth)
+	}
+	cands, inner, why := programCommands(name, words[1:], computed[min(1, len(computed)):])
+	if why != "" {
+		return false
+	}
+	for _, s := range inner {
+		if allowedAt(s, allow, depth+1) == nil {
+			return false
+		}
+	}
+	for _, c := range cands[min(1, len(cands)):] { // find -exec's commands, -delete as rm -rf
+		if allowedWords(c, nil, allow, depth+1) == nil {
+			return false
+		}
+	}
+	return optionsHarmless(r, words[len(r):])
+}
+
+// inputArguments are the wrappers that add words read from their input
+// to the command they run: that command must take any word harmlessly.
+var inputArguments = map[string]bool{"xargs": true, "parallel": true}
+
+// wrapperCovered is ruleCovers for a wrapper: its own options by r's table,
+// and the command it runs by a rule of its own (or by the rest of r, when
+// r spells the command too: TOOL_ALLOW=timeout 5 make).
+func wrapperCovered(r commandRule, words []string, computed []bool, allow []commandRule, depth int) bool {
+	name := filepath.Base(words[0])
+	n, inner, why := skipWrapper(name, words[1:])
+	switch {
+	case why != "":
+		return false
+	case inner != "": // env -S, sudo -s, flock -c, watch: a command string
+		return optionsHarmless(r, words[len(r):]) && allowedAt(inner, allow, depth+1) != nil
+	case n < 0: // command -v: runs nothing
+		return optionsHarmless(r, words[len(r):])
+	}
+	own := 1 + n
+	rules := allow
+	if len(r) > own {
+		rules = append([]commandRule{r[own:]}, allow...)
+	} else if !optionsHarmless(r, words[len(r):own]) {
+		return false
+	}
+	used := allowedWords(words[own:], computed[min(own, len(computed)):], rules, depth+1)
+	return used != nil && (!inputArguments[name] || takesAnyWord(used))
 }
 
 // opaqueRule is what deniedBy returns for a command whose program it

@@ -252,3 +252,82 @@ func TestDenyBypasses(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapperRules: a rule naming a wrapper vouches for the wrapper only;
+// the command it runs must be allowed by a rule of its own, and a wrapper
+// feeding words from its input (xargs) only to a program that takes any
+// word harmlessly.
+func TestWrapperRules(t *testing.T) {
+	for _, tc := range []struct {
+		rules, cmd string
+		allowed    bool
+	}{
+		{"timeout", "timeout 5 rm -rf x", false},
+		{"timeout", "timeout 5 rm x", false},
+		{"timeout", "timeout 5 cp /dev/null victim.txt", false},
+		{"timeout 5", "timeout 5 make", false},
+		{"timeout,ls", "timeout 5 ls -la", true},
+		{"timeout 5 ls", "timeout 5 ls -la", true},
+		{"timeout 5 ls", "timeout 5 rm x", false},
+		{"/usr/bin/timeout", "/usr/bin/timeout 5 rm x", false},
+		{"flock", "flock /tmp/l cp /dev/null victim2.txt", false},
+		{"flock,echo", "flock /tmp/l echo hi", true},
+		{"flock,echo", "flock /tmp/l -c 'rm x'", false},
+		{"sudo", "sudo rm x", false},
+		{"env", "env FOO=1 rm x", false},
+		{"env,ls", "env -S 'rm x'", false},
+		{"nice,git status", "nice git status", true},
+		{"nohup", "nohup make", false},
+		{"xargs,grep", "xargs grep foo", true},
+		{"xargs,sort", "xargs sort", false}, // its input could add -o FILE
+		{"xargs", "xargs rm", false},
+		{"watch,ls", "watch ls", true},
+		{"watch", "watch rm x", false},
+		{"eval,ls", "eval ls", true},
+		{"eval", "eval rm", false},
+		{"bash", "bash build.sh", false}, // a script TOOL_ALLOW cannot read
+		{"ssh", "ssh host reboot", false},
+	} {
+		if got := allowedBy(tc.cmd, parseRules(strings.Split(tc.rules, ","))) != nil; got != tc.allowed {
+			t.Errorf("TOOL_ALLOW=%s: allowedBy(%q) = %v, want %v", tc.rules, tc.cmd, got, tc.allowed)
+		}
+	}
+}
+
+// TestSecondOperandWrites: a program without a table of its operands
+// vouches for one operand, its second may be the file it writes (xxd IN
+// OUT); programs known to only read their operands take any number.
+func TestSecondOperandWrites(t *testing.T) {
+	for _, tc := range []struct {
+		rules, cmd string
+		allowed    bool
+	}{
+		{"xxd", "xxd part.txt victim3.txt", false},
+		{"xxd", "xxd part.txt", true},
+		{"uniq", "uniq in.txt out.txt", false},
+		{"split", "split in.txt out", false},
+		{"csplit", "csplit in.txt 5", false},
+		{"base64", "base64 in.txt out.txt", false},
+		{"cp", "cp a.txt b.txt", false},
+		{"tee", "tee a.txt b.txt", false},
+		{"dd", "dd if=a.txt of=b.txt", false},
+		{"iconv", "iconv -o out.txt in.txt", false},
+		{"gzip", "gzip -c a.txt", false},
+		{"sort", "sort -o out.txt in.txt", false},
+		{"make test", "make test install", false},
+		{"ls,cat,grep,wc", "ls a b", true},
+		{"ls,cat,grep,wc", "cat a b", true},
+		{"ls,cat,grep,wc", "grep x a b", true},
+		{"ls,cat,grep,wc", "wc a b", true},
+		{"sort", "sort -k 2 a.txt b.txt", true},
+		{"git log,git diff", "git diff a.txt b.txt", true},
+		{"go test", "go test ./a ./b", true},
+		{"echo approved", "echo approved three more", true}, // a saved prefix is judged by its program's table
+		{"uniq in.txt", "uniq in.txt out.txt", false},
+		{"seq", "seq 1 200000", true},
+	} {
+		if got := allowedBy(tc.cmd, parseRules(strings.Split(tc.rules, ","))) != nil; got != tc.allowed {
+			t.Errorf("TOOL_ALLOW=%s: allowedBy(%q) = %v, want %v", tc.rules, tc.cmd, got, tc.allowed)
+		}
+	}
+}

@@ -291,18 +291,19 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 	if err != nil {
 		return approval{}, false // the call fails as it runs, changing nothing
 	}
-	a := approval{tool: t.name, question: "Run fs_file_operations (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary()}
+	a := approval{tool: t.name, question: "Run fs_file_operations (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary(), workspace: true}
 	a.subject = op.op + " " + op.path
 	if op.dest != "" {
 		a.subject += " -> " + op.dest
 	}
+	a.what = a.subject
 	for _, p := range []string{op.path, op.dest} {
 		switch {
 		case p == "":
 		case tb.perm.writeSensitive(resolvePath(p, "/")) != "":
-			a.sensitive = tb.perm.writeSensitive(resolvePath(p, "/"))
+			a.placeOf(tb.perm.writeSensitive(resolvePath(p, "/")), "make that change yourself")
 		case tb.perm.writeSensitive(p) != "":
-			a.sensitive = tb.perm.writeSensitive(p)
+			a.placeOf(tb.perm.writeSensitive(p), "make that change yourself")
 		case a.sensitive == "" && (tb.perm.workspace == "" || !insideDir(p, tb.perm.workspace) || p == tb.perm.workspace):
 			a.sensitive = "a change outside the workspace"
 		}

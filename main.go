@@ -57,7 +57,8 @@ Flags (before or after the question):
       --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
       --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
       --disable-functions   offer no tools (ENABLE_FUNCTIONS=false)
-  -y, --yes                 run tools that execute or write without asking
+  -y, --yes                 run tools that execute or write without asking, except on
+                            sensitive places (keys, yaicli's config, start-up files)
   -c, --chat                start the interactive REPL
       --config PATH         read PATH instead of ~/.config/yaicli/config.ini
       --template            print a complete default config.ini

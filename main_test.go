@@ -274,9 +274,7 @@ func TestBuildsForOtherSystems(t *testing.T) {
 	t.Parallel()
 	for _, target := range []string{"darwin/arm64", "freebsd/amd64", "openbsd/amd64"} {
 		goos, goarch, _ := strings.Cut(target, "/")
-		cmd := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "yaicli"), ".")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
-		if out, err := cmd.CombinedOutput(); err != nil {
+		if out, err := goBuild(filepath.Join(t.TempDir(), "yaicli"), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch); err != nil {
 			t.Errorf("%s: %v\n%s", target, err, out)
 		}
 	}

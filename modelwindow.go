@@ -78,6 +78,12 @@ type found struct {
 	guess   bool
 }
 
+// windowAskTimeout bounds asking a server for a model's window. A server
+// that is down refuses at once; a busy one (a local Ollama loading models
+// beside other work) took more than 3 s, and the run then went on with the
+// fallback window and cut to the wrong size.
+const windowAskTimeout = 10 * time.Second
+
 const (
 	windowCacheFresh = 7 * 24 * time.Hour // discovered windows are asked again after this
 	windowCacheMiss  = 24 * time.Hour     // servers that could not tell are asked again after this
@@ -87,7 +93,7 @@ const (
 // directory; "" = none: nothing is kept); an absent or broken file is an
 // empty cache. now is the run's clock: entries age by it.
 func openWindowCache(cacheDir string, now func() time.Time) *windowCache {
-	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: 3 * time.Second}, now: now}
+	wc := &windowCache{entries: map[string]cachedWindow{}, client: &http.Client{Timeout: windowAskTimeout}, now: now}
 	if dir := cacheDir; dir != "" {
 		wc.path = filepath.Join(dir, "yaicli", "windows.json")
 		if checkOwnFile(wc.path, os.Geteuid()) != nil { // planted by another user: neither read nor replaced

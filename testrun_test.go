@@ -358,9 +358,7 @@ func TestStaticBuild(t *testing.T) {
 	}
 	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "yaicli")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := goBuild(bin, "CGO_ENABLED=0"); err != nil {
 		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
 	}
 	if f, err := elf.Open(bin); err == nil {
@@ -375,4 +373,25 @@ func TestStaticBuild(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "yaicli") {
 		t.Errorf("yaicli --version = %q, %v", out, err)
 	}
+}
+
+// goBuild builds the package into out with -trimpath and env added, one
+// such build at a time on the machine: it holds a lock on the Go build
+// cache, the resource the builds share. Without the clone's path in them
+// the builds of every clone are the same, so a run of the suite that
+// waits for another's (four side by side on two cores) finds the result
+// in the cache instead of compiling the package and its standard library
+// again. Where the cache cannot be locked, it builds at once.
+func goBuild(out string, env ...string) ([]byte, error) {
+	if dir, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		if f, err := os.Open(strings.TrimSpace(string(dir))); err == nil {
+			defer f.Close()
+			if syscall.Flock(int(f.Fd()), syscall.LOCK_EX) == nil {
+				defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			}
+		}
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, ".")
+	cmd.Env = append(os.Environ(), env...)
+	return cmd.CombinedOutput()
 }
