@@ -101,7 +101,7 @@ func (c *config) session(red *redactor) sessionOptions {
 	return sessionOptions{
 		chatDir: c.ChatHistoryDir, maxSavedChats: c.MaxSavedChats, interactiveRound: c.InteractiveRound,
 		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, tools: c.EnableFunctions, mcp: c.EnableMCP,
-		outputFormat: c.OutputFormat, defaultRole: c.DefaultRole, homeDir: c.homeDir,
+		outputFormat: c.OutputFormat, defaultRole: c.DefaultRole, homeDir: c.homeDir, perms: c.toolbox().perms,
 		shell: c.shell(), roles: c.roles(), failures: c.failures(red),
 	}
 }

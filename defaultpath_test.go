@@ -679,6 +679,10 @@ func pageFromMarker(t *testing.T) step {
 	}
 }
 
+// spilledSearch is a call whose result is over its cap and spilled: every
+// line of big.txt (a list read is fitted to the cap instead, fstools.go).
+const spilledSearch = `{"search_path": ".", "pattern": "big.txt", "content": "line", "max_results": 20000}`
+
 // TestDefaultSpillPagedUnasked: on the default path (no -y, no
 // TOOL_OUTPUT_DIR, no terminal to ask on), a large read is spilled under
 // the state directory and the paging call its marker suggests succeeds:
@@ -688,7 +692,7 @@ func TestDefaultSpillPagedUnasked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), pageFromMarker(t), sse(textStream("done")))
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_search_files", spilledSearch})), pageFromMarker(t), sse(textStream("done")))
 	res := runInProcess(t, f, dir, e2e{args: []string{"read big.txt"}})
 	if res.code != 0 || res.stdout != "done\n" {
 		t.Fatalf("code %d stdout %q stderr %s", res.code, res.stdout, res.stderr)
@@ -709,7 +713,7 @@ func TestTmuxDefaultSpillNotAsked(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("line of text\n", 20000)), 0o600)
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), pageFromMarker(t), sse(textStream("paged it.")))
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_search_files", spilledSearch})), pageFromMarker(t), sse(textStream("paged it.")))
 	s := startTmuxShell(t, f, "cd "+quoteAll([]string{dir})[0]+" && "+binary+" --chat")
 	s.typeText("read big.txt")
 	s.send("Enter")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -101,8 +102,8 @@ func TestStreamJSONEndToEnd(t *testing.T) {
 	const window = 3000
 	rejection := fmt.Sprintf(`{"error":{"message":"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`, base+window, base+window+900)
 	f := newFakeProvider(t,
-		// two files: a one-file read fits its cap (fitWindow); this answer is cut and spilled
-		sse(toolStream(fakeCall{"call_read", "fs_read_file", `{"file_paths": ["build.log", "build.log"]}`}, fakeCall{"call_sh", "execute_shell_command", `{"shell_command": "echo approved-run"}`})),
+		// the log printed: over its cap, cut and spilled (a read is fitted to its cap instead)
+		sse(toolStream(fakeCall{"call_read", "execute_shell_command", `{"shell_command": "cat build.log"}`}, fakeCall{"call_sh", "execute_shell_command", `{"shell_command": "echo approved-run"}`})),
 		fail(400, rejection),
 		fail(429, `{"error":{"message":"Rate limit reached for gpt-4o on requests per min (RPM): Limit 500, Used 500, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "Retry-After", "0.2"),
 		sse(toolStream(fakeCall{"call_again", "fs_read_file", `{"file_paths": ["build.log"]}`})),
@@ -176,6 +177,7 @@ func checkToolEvents(t *testing.T, evs []streamEvent, req received) {
 		t.Errorf("tool.result of the shell call = %v; sent %q", sh, sent["call_sh"].Content)
 	}
 	ap := ofType(evs, "tool.approval")
+	ap = slices.DeleteFunc(ap, func(e streamEvent) bool { return e["id"] == "call_read" }) // cat build.log, allowed alike
 	if len(ap) != 1 || ap[0]["id"] != "call_sh" || ap[0]["decision"] != "allowed" || ap[0]["rule"] != "TOOL_APPROVAL=auto" || ap[0]["asked"] != false {
 		t.Errorf("tool.approval = %v, want the shell call allowed by TOOL_APPROVAL=auto", ap)
 	}
@@ -210,8 +212,8 @@ func TestJSONOutput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "big.txt"), []byte(strings.Repeat("0123456789 abcdefghij\n", 3000)), 0o644)
-	// two files: a one-file read fits its cap (fitWindow); this answer is cut and spilled
-	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_read_file", `{"file_paths": ["big.txt", "big.txt"]}`})), sse(textStream("It is ", "digits.")))
+	// a search printing every line: over its cap, cut and spilled (a read is fitted to its cap instead)
+	f := newFakeProvider(t, sse(toolStream(fakeCall{"call_1", "fs_search_files", `{"search_path": ".", "pattern": "big.txt", "content": "0123", "max_results": 5000}`})), sse(textStream("It is ", "digits.")))
 	r := runBinaryIn(t, f, dir, e2e{args: []string{"--output-format", "json", "what is in big.txt?"}, env: []string{"YAI_TOOL_OUTPUT_MAX_CHARS=4000"}})
 	var got struct {
 		Type          string

@@ -310,22 +310,61 @@ func isLatin1(enc string) bool {
 // fitWindow shortens fw's content, cut after a line break where one is
 // near, until its JSON is at most limit characters (0: as it is), and its
 // note names where the next page starts: in the same file, never a spill.
-// limit is in characters of the JSON text, as the tool's cap counts.
+// limit is in characters of the JSON text, as the tool's cap counts; the
+// content is measured as JSON writes it (a line break is two characters,
+// a '<' six), so a file of short lines keeps all the room it fits.
 func fitWindow(fw fileWindow, limit int) fileWindow {
+	return fitNoting(fw, limit, func(next int) string {
+		return fmt.Sprintf("window cut to fit this tool's result cap; the next page starts at offset %d", next)
+	})
+}
+
+// fitNoting is fitWindow with note(offset of the next page) as the note of
+// a window it cuts.
+func fitNoting(fw fileWindow, limit int, note func(next int) string) fileWindow {
+	if b, _ := json.Marshal(fw); limit <= 0 || utf8.RuneCount(b) <= limit || fw.Content == "" {
+		return fw
+	}
+	full := fw.Content
+	room := limit
 	for range 4 {
+		fw.Content, fw.Truncated = "", true
+		fw.Note = note(fw.Offset + utf8.RuneCountInString(full))
+		fw.ReturnedChars = utf8.RuneCountInString(full)
 		b, _ := json.Marshal(fw)
-		over := utf8.RuneCount(b) - limit
-		if limit <= 0 || over <= 0 || fw.Content == "" {
-			return fw
-		}
-		c := firstRunes(fw.Content, max(0, utf8.RuneCountInString(fw.Content)-over-256))
+		c := escapedPrefix(full, room-utf8.RuneCount(b))
 		if i := strings.LastIndexByte(c, '\n'); i >= 0 && len(c)-i < 400 {
 			c = c[:i+1]
 		}
-		fw.Content, fw.ReturnedChars, fw.Truncated = c, utf8.RuneCountInString(c), true
-		fw.Note = fmt.Sprintf("window cut to fit this tool's result cap; the next page starts at offset %d", fw.Offset+fw.ReturnedChars)
+		fw.Content, fw.ReturnedChars = c, utf8.RuneCountInString(c)
+		fw.Note = note(fw.Offset + fw.ReturnedChars)
+		b, _ = json.Marshal(fw)
+		over := utf8.RuneCount(b) - limit
+		if over <= 0 || c == "" {
+			return fw
+		}
+		room -= over
 	}
 	return fw
+}
+
+// escapedPrefix is the longest prefix of s whose JSON string form (quotes
+// aside) is at most room characters.
+func escapedPrefix(s string, room int) string {
+	used := 0
+	for i, r := range s {
+		n := 1
+		switch {
+		case r == '"' || r == '\\' || r == '\n' || r == '\r' || r == '\t':
+			n = 2
+		case r < 0x20 || r == '<' || r == '>' || r == '&' || r == '\u2028' || r == '\u2029' || r == utf8.RuneError:
+			n = 6
+		}
+		if used += n; used > room {
+			return s[:i]
+		}
+	}
+	return s
 }
 
 // readFiles is fs_read_file: one window per path. As in YAICLI, a path or
@@ -370,6 +409,36 @@ func readFilesFit(ctx context.Context, args map[string]any, out io.Writer, resul
 		fw.Note = note
 		return writeJSON(out, fitWindow(fw, resultMax))
 	}
+	return readPaths(ctx, out, paths, pathsRead{open: open, enc: enc, offset: offset, limit: limit, note: note, share: shareOf(resultMax, len(paths))})
+}
+
+// listEnvelope is room kept in a list read's cap for what surrounds the
+// windows: {"total_files", "files": [...], the counts and the commas.
+const listEnvelope = 160
+
+// shareOf is each file's share of a list read's cap resultMax (0: no
+// fitting): every window is fitted to it as a one-file read is fitted to
+// the whole cap, so the list as a whole stays within the cap and is never
+// clipped and spilled as JSON (which the model would page escaped).
+func shareOf(resultMax, files int) int {
+	if resultMax <= 0 {
+		return 0
+	}
+	return max((resultMax-listEnvelope)/files-1, 1) // -1: the comma between windows
+}
+
+// pathsRead is how a list read reads each of its files: the opener, the
+// encoding, the window asked, the note for every window and the share of
+// the cap each window is fitted to (shareOf).
+type pathsRead struct {
+	open                 opener
+	enc, note            string
+	offset, limit, share int
+}
+
+// readPaths writes fs_read_file's answer for a list of paths, one window
+// at a time (memory holds one), each fitted to its share of the cap.
+func readPaths(ctx context.Context, out io.Writer, paths []string, lr pathsRead) error {
 	fmt.Fprintf(out, `{"total_files":%d,"files":[`, len(paths))
 	budget, totals := readCallMax, map[fileKey]int{}
 	var sum readSummary
@@ -377,24 +446,8 @@ func readFilesFit(ctx context.Context, args map[string]any, out io.Writer, resul
 		if i > 0 {
 			io.WriteString(out, ",")
 		}
-		fw := fileWindow{Path: p, Offset: offset, Limit: limit, Note: note}
-		switch {
-		case ctx.Err() != nil:
-			fw.Error = "not read: the call was cancelled"
-		case budget <= 0:
-			fw.Error = fmt.Sprintf("not read: this call already returned %d characters, the most one call returns; read this file in another call", readCallMax)
-		default:
-			lim := limit
-			if lim == 0 || lim > budget {
-				lim = budget
-			}
-			fw = readWindowKnown(ctx, open, p, enc, offset, lim, totals)
-			fw.Limit, fw.Note = limit, note
-			if fw.Truncated && lim == budget && lim < readWindowMax {
-				fw.Note = fmt.Sprintf("window shortened to %d characters: one call returns at most %d; read the rest in another call", lim, readCallMax)
-			}
-			budget -= fw.ReturnedChars
-		}
+		fw := lr.window(ctx, p, budget, totals)
+		budget -= fw.ReturnedChars
 		sum.add(fw)
 		if err := writeJSON(out, fw); err != nil {
 			return err
@@ -402,6 +455,73 @@ func readFilesFit(ctx context.Context, args map[string]any, out io.Writer, resul
 	}
 	_, err := fmt.Fprintf(out, `],"success_count":%d,"error_count":%d,"total_size":%d}`+"\n", sum.ok, sum.failed, sum.size)
 	return err
+}
+
+// window reads path's window of a list read with budget characters of the
+// call left, fitted to its share: cut after a line, its note naming the
+// one-file call that reads on from where it stops.
+func (lr pathsRead) window(ctx context.Context, p string, budget int, totals map[fileKey]int) fileWindow {
+	fw := fileWindow{Path: p, Offset: lr.offset, Limit: lr.limit, Note: lr.note}
+	switch {
+	case ctx.Err() != nil:
+		fw.Error = "not read: the call was cancelled"
+		return fw
+	case budget <= 0:
+		fw.Error = fmt.Sprintf("not read: this call already returned %d characters, the most one call returns; read this file in another call", readCallMax)
+		return fw
+	}
+	lim := lr.limit
+	if lim == 0 || lim > budget {
+		lim = budget
+	}
+	fw = readWindowKnown(ctx, lr.open, p, lr.enc, lr.offset, lim, totals)
+	fw.Limit, fw.Note = lr.limit, lr.note
+	if fw.Truncated && lim == budget && lim < readWindowMax {
+		fw.Note = fmt.Sprintf("window shortened to %d characters: one call returns at most %d; read the rest in another call", lim, readCallMax)
+	}
+	return fitNoting(fw, lr.share, listNote(fw))
+}
+
+// listNote is the note of a list read's window cut at next: the one-file
+// call that reads on from there, in pages as large as what it kept.
+func listNote(fw fileWindow) func(next int) string {
+	q, _ := json.Marshal([]string{fw.Path})
+	return func(next int) string {
+		return fmt.Sprintf("window cut to its share of this tool's result cap; read on with fs_read_file: {\"file_paths\": %s, \"offset\": %d, \"limit\": %d}",
+			q, next, max(next-fw.Offset, 1))
+	}
+}
+
+// fileList is fs_read_file's answer for a list of paths, as readPaths
+// writes it.
+type fileList struct {
+	TotalFiles   int          `json:"total_files"`
+	Files        []fileWindow `json:"files"`
+	SuccessCount int          `json:"success_count"`
+	ErrorCount   int          `json:"error_count"`
+	TotalSize    int64        `json:"total_size"`
+}
+
+// listCutter is how a list read's result m is rendered within n
+// characters when the room left in a request is smaller than the tool's
+// cap (ladder.go's cutter): every window refitted to its share of n, each
+// continuing in its own file. Its full text is the files, so nothing of
+// it is spilled: a spilled list would be paged as escaped JSON. ok is
+// false when m is not a list read.
+func listCutter(m message) (render func(n int) string, ok bool) {
+	var l fileList
+	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"total_files":`) ||
+		json.Unmarshal([]byte(m.Content), &l) != nil || len(l.Files) == 0 {
+		return nil, false
+	}
+	return func(n int) string {
+		cut, share := l, shareOf(n, len(l.Files))
+		cut.Files = make([]fileWindow, len(l.Files))
+		for i, fw := range l.Files {
+			cut.Files[i] = fitNoting(fw, share, listNote(fw))
+		}
+		return jsonText(cut)
+	}, true
 }
 
 // readSummary counts a list read's outcomes for its closing fields.

@@ -5,11 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -354,5 +358,109 @@ func TestBigReadFitsItsCap(t *testing.T) {
 	}
 	if got != text {
 		t.Errorf("the pages joined hold %d of the file's %d characters", len(got), len(text))
+	}
+}
+
+// seqText is `seq 1 n`.
+func seqText(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}
+
+// listPageRe finds the one-file call a fitted window of a list read offers.
+var listPageRe = regexp.MustCompile(`read on with fs_read_file: (\{.*\})$`)
+
+// listModel is the scenario model reading two files in one fs_read_file
+// call (the question "READ2 a b"), then following each paging call it is
+// offered: a list window's note, or a marker's call, up to pages; RECALL
+// reads the oldest masked result back with its stub's call.
+func listModel(sm scenarioModel) step {
+	return func(w http.ResponseWriter, r received) {
+		msgs := r.messages()
+		last := msgs[len(msgs)-1]
+		if last.Role == "user" && strings.HasPrefix(last.Content, "READ2 ") {
+			args, _ := json.Marshal(map[string]any{"file_paths": strings.Fields(strings.ReplaceAll(last.Content[6:], "READ ", ""))})
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", string(args)}))
+			return
+		}
+		if last.Role == "user" && last.Content == "RECALL" {
+			for _, m := range msgs {
+				if call, ok := markerCall(m.Content); ok && m.Role == "tool" && isStub(m.Content) {
+					args, _ := json.Marshal(call)
+					w.Header().Set("Content-Type", "text/event-stream")
+					io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", string(args)}))
+					return
+				}
+			}
+		}
+		if last.Role == "tool" && strings.HasPrefix(last.Content, `{"total_files"`) && pagesThisTurn(msgs) < sm.pages {
+			var list struct{ Files []fileWindow }
+			json.Unmarshal([]byte(last.Content), &list)
+			for _, fw := range list.Files {
+				if m := listPageRe.FindStringSubmatch(fw.Note); m != nil {
+					w.Header().Set("Content-Type", "text/event-stream")
+					io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", m[1]}))
+					return
+				}
+			}
+		}
+		sm.step(w, r)
+	}
+}
+
+// TestListReadPagesRealLines: `fs_read_file {"file_paths": [big1, big2]}`
+// on two files of `seq 1 30000`, over the cap, on the default path (no -y,
+// default directories) at the default cap and in 8k and 32k windows: the
+// list is never spilled as JSON; each window is fitted to its share, cut
+// after a line, says it is not whole and offers the one-file call that
+// reads on; every page the model follows returns real lines of the file,
+// and no request carries a line break escaped twice.
+func TestListReadPagesRealLines(t *testing.T) {
+	t.Parallel()
+	for _, model := range []string{"gpt-4o", "qwen2.5", "llama3"} {
+		t.Run(model, func(t *testing.T) {
+			t.Parallel()
+			sm := scenarioModel{fam: familyOf(model), pages: 3, calls: new(atomic.Int64)}
+			all := map[int]step{}
+			for i := 1; i <= 40; i++ {
+				all[i] = listModel(sm) // every request: call ids stay unique
+			}
+			sr := runScenario(t, scenario{model: model, args: []string{"READ2 READ big1.txt READ big2.txt"}, pages: 3,
+				files: map[string]string{"big1.txt": seqText(30000), "big2.txt": seqText(30000)}, override: all})
+			if sr.r.code != 0 {
+				t.Fatalf("code %d stderr:\n%s", sr.r.code, sr.r.stderr)
+			}
+			for i, q := range sr.reqs {
+				if raw := string(q.Raw); strings.Contains(raw, `\\\\n`) {
+					t.Errorf("request %d carries a line break escaped twice: %s", i+1, firstRunes(raw[strings.Index(raw, `\\\\n`)-40:], 120))
+				}
+			}
+			list := ""
+			for _, m := range sr.reqs[1].messages() {
+				if m.Role == "tool" {
+					list = m.Content
+				}
+			}
+			var got struct{ Files []fileWindow }
+			if err := json.Unmarshal([]byte(list), &got); err != nil || len(got.Files) != 2 {
+				t.Fatalf("the list read is not whole JSON (%v): %s", err, firstRunes(list, 300))
+			}
+			for _, fw := range got.Files {
+				if !fw.Truncated || !strings.HasSuffix(fw.Content, "\n") || !listPageRe.MatchString(fw.Note) {
+					t.Errorf("%s: truncated %v, ends %q, note %q", fw.Path, fw.Truncated, fw.Content[max(len(fw.Content)-8, 0):], fw.Note)
+				}
+			}
+			checkPages(t, sr, true)
+			for _, p := range pagesFollowed(sr) {
+				if b := filepath.Base(p.path); b != "big1.txt" && b != "big2.txt" {
+					t.Errorf("a page of %s was followed: the list read was spilled", p.path)
+				}
+			}
+			checkWithinBudget(t, sr)
+		})
 	}
 }

@@ -540,6 +540,10 @@ func cutter(m *message, spill func(*message), why string) func(n int) string {
 	if m.Role != "tool" || isStub(m.Content) {
 		return nil
 	}
+	if render, ok := listCutter(*m); ok { // a list read: each window continues in its file (fstools.go)
+		m.clip = nil
+		return render
+	}
 	if fw, ok := fileWindowOf(*m); ok {
 		m.clip = nil // the file holds the full text; nothing here is to be spilled
 		around := utf8.RuneCountInString(pageCut(fw, 0, pageLimit))

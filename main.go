@@ -288,7 +288,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	case o.listRoles || o.showRole != "" || o.createRole != "" || o.deleteRole != "":
 		return in.roleCommand()
 	case o.listChats:
-		writeChatList(stdout, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
+		writeChatList(screenWriter{w: stdout}, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
 		return exitOK
 	case o.forgetWindow:
 		return forgetWindowCommand(openWindowCache(in.p.cacheDir, in.p.now), in.cfg.Model, o.prompt, stdout)
@@ -478,7 +478,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	var problems []string
 	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
 	attached = fileRefs(typed, in.cfg.homeDir)
-	if prompt, problems = expandTypedRefs(prompt, typed, in.cfg.homeDir); len(problems) > 0 {
+	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.p.tools.perms, in.p.red)); len(problems) > 0 {
 		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil

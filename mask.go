@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -40,14 +41,18 @@ var stubPathStandIn = strings.Repeat("x", 90)
 func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
 
 // stubText renders the stub of a result of tool: total characters that
-// cost about tokens in the request, starting with head, in full at path
+// cost about tokens in the request, starting with head, in full in the
+// files at paths (a spill file, a page's file, or a list read's files)
 // from offset on (0 but for a page of a file), read back limit characters
-// at a time.
-func stubText(tool string, total, tokens int, head, path string, offset, limit int) string {
-	q := strconv.Quote(path)
+// at a time. Its first lines are the real lines, quoted as a block.
+func stubText(tool string, total, tokens int, head string, paths []string, offset, limit int) string {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		q[i] = strconv.Quote(p)
+	}
 	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); moved out of the conversation, the full text is on disk\n"+
-		"first lines: %s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}]",
-		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), q, q, offset, limit)
+		"first lines:\n%s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}]",
+		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), strings.Join(q, ", "), strings.Join(q, ", "), offset, limit)
 }
 
 // stubTokensRe reads back the tokens a stub's result cost, for /context.
@@ -64,11 +69,13 @@ func stubTokens(content string) int {
 	return n
 }
 
-// firstLines is up to n lines of s, within max characters, on one line:
-// lines end at a newline or at the two characters \n of JSON text, as tool
-// results are written; raw newlines are shown as \n.
+// firstLines is up to n lines of s, within max characters, quoted as a
+// block ("> " before each): lines end at a newline or at the two
+// characters \n of JSON text, as tool results are written, so the model
+// reads real lines, never an escaped break.
 func firstLines(s string, n, max int) string {
 	var b strings.Builder
+	b.WriteString(quoteMark)
 	breaks, chars := 0, 0
 	for i := 0; i < len(s); {
 		if chars == max {
@@ -78,12 +85,11 @@ func firstLines(s string, n, max int) string {
 			if breaks++; breaks == n {
 				return b.String() + "…"
 			}
-			step := 2
-			if s[i] == '\n' {
-				step = 1
+			i += 2
+			if s[i-2] == '\n' {
+				i--
 			}
-			b.WriteString(`\n`)
-			i += step
+			b.WriteString("\n" + quoteMark)
 			chars++
 			continue
 		}
@@ -94,6 +100,10 @@ func firstLines(s string, n, max int) string {
 	}
 	return b.String()
 }
+
+// quoteMark starts each line of a stub's first lines: what follows is the
+// result's text, not the stub's.
+const quoteMark = "> "
 
 // markerRe finds the truncation marker in a result's text, for results
 // loaded from a saved chat, which have no clip: its path is reused, not
@@ -122,16 +132,47 @@ func findMarker(s string) []int {
 // (path set), or the text itself, to be written before it is masked.
 type fullText struct {
 	path   string
-	text   string // the full text when path is ""; else its head
-	total  int    // characters; -1: not counted yet (see size)
-	offset int    // where text starts in the file at path: a page of a file starts anywhere
-	page   bool   // text is one page of the file at path, read with fs_read_file
+	text   string   // the full text when path is ""; else its head
+	total  int      // characters; -1: not counted yet (see size)
+	offset int      // where text starts in the file at path: a page of a file starts anywhere
+	page   bool     // text is one page of the file at path, read with fs_read_file
+	more   []string // the other files of a list read (page set): read again together
+}
+
+// paths are the files holding the full text: path, and the other files
+// of a list read.
+func (f fullText) paths() []string { return append([]string{f.path}, f.more...) }
+
+// listPageOf reads tool message m as a list read of fs_read_file: the
+// windows' files, read again with the same offset (a list read gives every
+// file one), the first window's text as its head. ok is false when m is
+// not one or a file in it failed.
+func listPageOf(m message) (fullText, bool) {
+	var l fileList
+	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"total_files":`) ||
+		json.Unmarshal([]byte(m.Content), &l) != nil || len(l.Files) == 0 || l.ErrorCount > 0 {
+		return fullText{}, false
+	}
+	f := fullText{path: l.Files[0].Path, text: l.Files[0].Content, offset: l.Files[0].Offset, page: true}
+	for _, fw := range l.Files {
+		if !fw.Success || fw.Path == "" || fw.Offset != f.offset {
+			return fullText{}, false
+		}
+		f.total += fw.ReturnedChars
+		if !slices.Contains(f.paths(), fw.Path) {
+			f.more = append(f.more, fw.Path)
+		}
+	}
+	return f, true
 }
 
 // sourceOf finds the full text of tool message m.
 func sourceOf(m message) fullText {
 	if fw, ok := filePageOf(m); ok { // a page is in its own file already: never spilled again
 		return fullText{path: fw.Path, text: fw.Content, total: fw.ReturnedChars, offset: fw.Offset, page: true}
+	}
+	if l, ok := listPageOf(m); ok { // a list read: its files hold it, read again with the same call
+		return l
 	}
 	if c := m.clip; c != nil {
 		switch {
@@ -188,7 +229,7 @@ func stubWithin(m message, cost int, est func(message) int, spill func(*message)
 	}
 	s := m
 	s.clip, s.images = nil, nil // an image read by a tool is read again from its path, named in the text
-	s.Content = stubText(m.Name, src.total, cost, src.text, stubPathStandIn, src.offset, limit)
+	s.Content = stubText(m.Name, src.total, cost, src.text, append([]string{stubPathStandIn}, src.more...), src.offset, limit)
 	if est(s)*2 > cost {
 		return m, 0, notWorth
 	}
@@ -200,7 +241,7 @@ func stubWithin(m message, cost int, est func(message) int, spill func(*message)
 		}
 		src.path = tmp.clip.onDisk()
 	}
-	s.Content = stubText(m.Name, src.total, cost, src.text, src.path, src.offset, limit)
+	s.Content = stubText(m.Name, src.total, cost, src.text, src.paths(), src.offset, limit)
 	if after := est(s); after < cost {
 		return s, cost - after, stubbed
 	}
@@ -356,7 +397,7 @@ func maskableIn(h []message, est func(message) int) int {
 		src := sourceOf(m)
 		s := m
 		s.images = nil
-		s.Content = stubText(m.Name, src.size(), est(m), src.text, stubPathStandIn, src.offset, pageLimit)
+		s.Content = stubText(m.Name, src.size(), est(m), src.text, append([]string{stubPathStandIn}, src.more...), src.offset, pageLimit)
 		if cost, after := est(m), est(s); after*2 <= cost {
 			n += cost - after
 		}

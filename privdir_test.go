@@ -134,7 +134,7 @@ func TestPlantedChatNotLoaded(t *testing.T) {
 		t.Errorf("found %s in a directory others can write to", c.path)
 	}
 	var out bytes.Buffer
-	writeChatList(&out, dir, 20)
+	writeChatList(screenWriter{w: &out}, dir, 20)
 	if !strings.Contains(out.String(), "not using "+dir) || !strings.Contains(out.String(), "CHAT_HISTORY_DIR") {
 		t.Errorf("--list-chats does not say why: %q", out.String())
 	}

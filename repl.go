@@ -67,6 +67,10 @@ type sessionOptions struct {
 	shell            shellOptions // exec mode's commands and !cmd (shellmode.go)
 	roles            roleFacts    // what a role prompt's {_os} and {_shell} are
 	failures         failures     // how a failed turn is told
+
+	// perms are the fs tools' places and rules: an attached file is
+	// judged by them as a read of it would be (attach.go).
+	perms permissionOptions
 }
 
 // newSession starts a conversation run by a, whose command output goes to
@@ -265,7 +269,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		return
 	}
 	s.agent.attach(fileRefs(prompt, s.o.homeDir)...)
-	prompt, problems := expandFileRefs(prompt, s.o.homeDir)
+	prompt, problems := expandFileRefs(prompt, attachGate(s.o.perms, s.red))
 	if len(problems) > 0 {
 		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
@@ -631,7 +635,7 @@ func (s *session) add(path string) {
 		fmt.Fprintln(s.out, "usage: /add PATH (a file, or a directory read 2 levels deep)")
 		return
 	}
-	atts, skipped, err := collectAttachments(expandHome(strings.Trim(path, `"`), s.o.homeDir))
+	atts, skipped, err := collectAttachments(strings.Trim(path, `"`), attachGate(s.o.perms, s.red))
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return

@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Saved chats live in CHAT_HISTORY_DIR, one JSON file per chat named
@@ -124,7 +124,7 @@ func findChat(dir, title string) (chatInfo, bool) {
 // removing older files of the same title, and prunes the oldest chats
 // beyond max. A same-title file that cannot be read is kept as .bak.
 func saveChat(dir, title string, h []message, max int, now time.Time) (string, error) {
-	title = strings.TrimSpace(title)
+	title = chatName(strings.TrimSpace(title))
 	if title == "" {
 		title = "Chat " + now.Format("20060102-150405")
 	}
@@ -171,8 +171,22 @@ func saveChat(dir, title string, h []message, max int, now time.Time) (string, e
 	return path, nil
 }
 
-// writeChatList prints the saved chats, numbered as /load and /del take them.
-func writeChatList(w io.Writer, dir string, max int) {
+// chatName is title as a chat is saved and its file named: a control or
+// invisible character (termsafe.go) becomes "_", so no file name or title
+// holds bytes that drive a terminal when the chats are listed.
+func chatName(title string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || invisible(r) {
+			return '_'
+		}
+		return r
+	}, title)
+}
+
+// writeChatList prints the saved chats, numbered as /load and /del take
+// them, through the screen writer: a title or a file name saved before
+// names were cleaned is shown, never obeyed.
+func writeChatList(w screenWriter, dir string, max int) {
 	if err := checkPrivate(dir, os.Geteuid(), "CHAT_HISTORY_DIR"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintln(w, "no saved chats: "+err.Error())
 		return

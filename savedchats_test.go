@@ -119,3 +119,39 @@ func TestDeleteCurrentChatStaysDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestChatNamesNeverDriveTheTerminal: on the default path, a chat titled
+// by its first line (`hello ESC]0;T BEL ESC[2J world`) and one saved as
+// `/save evil ESC[2J name` are saved under names with no control byte, and
+// --list-chats shows every title through the screen writer, one saved
+// raw by an older version included: no ESC or BEL reaches the output.
+func TestChatNamesNeverDriveTheTerminal(t *testing.T) {
+	t.Parallel()
+	home, _ := filepath.EvalSymlinks(t.TempDir())
+	chats := filepath.Join(home, ".local", "state", "yaicli", "chats")
+	env := []string{"HOME=" + home}
+	fp := newFakeProvider(t, sse(textStream("ok")))
+	r := runInProcess(t, fp, t.TempDir(), e2e{args: []string{"--chat"}, stdin: "hello \x1b]0;T\x07 \x1b[2J world\n/save\n/save evil\x1b[2Jname\n", env: env})
+	if r.code != 0 {
+		t.Fatalf("code %d stderr %q", r.code, r.stderr)
+	}
+	os.WriteFile(filepath.Join(chats, "20200101-000000-title-old\x1b]0;X\x07.json"), []byte(`{"title":"old","date":"","history":[]}`), 0o600)
+	entries, _ := os.ReadDir(chats)
+	saved := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "2020") {
+			continue
+		}
+		saved++
+		if strings.IndexFunc(e.Name(), func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+			t.Errorf("saved chat file name holds control bytes: %q", e.Name())
+		}
+	}
+	if saved != 2 {
+		t.Errorf("%d chats saved, want 2: %v", saved, entries)
+	}
+	list := runInProcess(t, nil, t.TempDir(), e2e{args: []string{"--list-chats"}, env: env, noProvider: true})
+	if strings.ContainsAny(list.stdout, "\x1b\x07") || strings.Count(list.stdout, "\n") != 3 || !strings.Contains(list.stdout, "evil") {
+		t.Errorf("--list-chats = %q", list.stdout)
+	}
+}
