@@ -38,11 +38,12 @@ var markerCallRe = regexp.MustCompile(`read more with fs_read_file: (\{[^\n]*?\}
 // lastMarkerCall is the last paging call a tool result offers, as JSON
 // arguments; "" when it offers none.
 func lastMarkerCall(content string) string {
-	m := markerCallRe.FindAllStringSubmatch(content, -1)
-	if m == nil {
+	args, ok := markerCall(content) // the product's own reading: a stub's call ends the text, with no newline after it
+	if !ok {
 		return ""
 	}
-	return m[len(m)-1][1]
+	b, _ := json.Marshal(args)
+	return string(b)
 }
 
 // step answers one request as the model would: a question's READ line
@@ -422,6 +423,27 @@ func TestScenarioStreamJSONReports(t *testing.T) {
 	checkReports(t, sr)
 }
 
+// checkRecall: after "RECALL" the model read a masked output back with
+// its stub's own paging call, and the read answered with the output's text
+// (a window of its spill file), not an error.
+func checkRecall(t *testing.T, sr scenarioRun) {
+	t.Helper()
+	for _, req := range sr.reqs {
+		msgs := req.messages()
+		for i, m := range msgs {
+			if m.Role != "user" || m.Content != "RECALL" || i+2 >= len(msgs) || msgs[i+2].Role != "tool" {
+				continue
+			}
+			// the window may be cut to the room left, its marker after the JSON
+			if got := msgs[i+2].Content; !matches(`^\{"path":[^\n]*"success":\s*true`, got) || !strings.Contains(got, "processed batch") {
+				t.Errorf("reading a stub back answered: %.300s", got)
+			}
+			return
+		}
+	}
+	t.Errorf("no request shows a masked output read back after RECALL")
+}
+
 // sessionInput is a piped session: the fact first, then reads, then the
 // question about the fact.
 func sessionInput(reads int, files ...string) string {
@@ -461,6 +483,7 @@ func TestScenarioLongSessions(t *testing.T) {
 			t.Run("pages", func(t *testing.T) {
 				checkPages(t, sr, true)
 			})
+			t.Run("recall", func(t *testing.T) { checkRecall(t, sr) })
 			t.Logf("%d requests; answers:\n%s", len(sr.reqs), sr.r.stdout)
 		})
 	}
