@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -31,9 +30,6 @@ type scenarioModel struct {
 	pages int
 	calls *atomic.Int64 // numbers the tool calls: ids stay unique across a session
 }
-
-// markerCallRe finds a marker's (or a stub's) paging call in a tool result.
-var markerCallRe = regexp.MustCompile(`read more with fs_read_file: (\{[^\n]*?\})\]?\n`)
 
 // lastMarkerCall is the last paging call a tool result offers, as JSON
 // arguments; "" when it offers none.
