@@ -902,7 +902,7 @@ func keptRounds(h []message, round int, share float64) (kept []message, dropped 
 	if share <= 0 || share > 1 {
 		share = defaultTrimTarget
 	}
-	keep := max(int(float64(limit)*share), 1)
+	keep := max(int(float64(limit)*share), min(limit, 2)) // the first and the newest, when the setting leaves room for two
 	if keep < 2 {
 		return keepGroups(h, keep), len(starts) - keep
 	}
@@ -926,8 +926,12 @@ func (s *session) keepRounds(h []message) []message {
 		after += s.agent.estimate(m)
 	}
 	if !s.ev.on() { // the JSON modes say it as the event, as the agent's reductions do
-		fmt.Fprintf(s.errw, "yaicli: over INTERACTIVE_ROUND=%d turns: dropped %s (~%d tokens), kept the first and the newest %d; now ~%d\n",
-			s.o.interactiveRound, plural(dropped, "older turn group"), before-after, len(groupStarts(kept))-1, after)
+		what := fmt.Sprintf("the first and the newest %d", len(groupStarts(kept))-1)
+		if s.o.interactiveRound < 2 {
+			what = "the newest"
+		}
+		fmt.Fprintf(s.errw, "yaicli: over INTERACTIVE_ROUND=%d turns: dropped %s (~%d tokens), kept %s; now ~%d\n",
+			s.o.interactiveRound, plural(dropped, "older turn group"), before-after, what, after)
 	}
 	s.ev.trim(trimReport{groups: dropped, tokens: before - after, before: before, after: after}, s.agent.currentBudget().tokens)
 	return kept

@@ -139,6 +139,16 @@ func TestKeptRoundsDropInOneGo(t *testing.T) {
 			t.Fatalf("turn %d: lost the lead, the first turn (the task) or the newest turn: %+v", turn, h)
 		}
 	}
+	for _, round := range []int{2, 3, 4} { // small settings keep the first turn too
+		h := []message{{Role: "system", Content: "s"}}
+		for turn := 1; turn <= 8; turn++ {
+			h = append(h, message{Role: "user", Content: fmt.Sprint("q", turn)}, message{Role: "assistant", Content: "a"})
+			h, _ = keptRounds(h, round, 0.6)
+			if h[1].Content != "q1" || len(groupStarts(h)) > round {
+				t.Errorf("INTERACTIVE_ROUND=%d, turn %d: %d groups, the first %q", round, turn, len(groupStarts(h)), h[1].Content)
+			}
+		}
+	}
 	if most != 25 || changes != 4 { // at turns 26, 37, 48 and 59, each down to 15 groups (one a turn: 35)
 		t.Errorf("at most %d groups kept, the history after the first turn changed %d times in 60 turns; want 25 and 4", most, changes)
 	}
