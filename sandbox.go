@@ -28,6 +28,7 @@ type sandbox struct {
 	spill   string   // read inside the denied state directory
 	network string   // SANDBOX_NETWORK: off, on or ports
 	abi     int      // the kernel's Landlock version, read once; 0: none
+	temp    string   // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
 }
 
 // askedKey marks a context whose tool call the person approved by answering
@@ -93,6 +94,9 @@ func newSandbox(f sandboxOptions, self string) *sandbox {
 		s.keyRoot = append(s.keyRoot, keyDir{ws, keyWalkDepth})
 	}
 	s.caches = append(s.caches, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
+	if s.temp = envValue(f.environ, "TMPDIR"); s.temp == "" { // the environment the command gets, not this process's
+		s.temp = "/tmp"
+	}
 	if f.cacheDir != "" {
 		os.MkdirAll(f.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
 		s.caches = append(s.caches, f.cacheDir)
@@ -143,6 +147,9 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 		return st
 	}
 	st.fence = s.spec()
+	if st.fence.TempDir = s.privateTemp(st.fence.Write); st.fence.TempDir != "" {
+		st.fence.Write = append(st.fence.Write, st.fence.TempDir)
+	}
 	return st
 }
 
@@ -169,6 +176,25 @@ func (s *sandbox) spec() *fenceSpec {
 		}
 	}
 	return f
+}
+
+// privateTemp makes a temporary directory of the command's own when the
+// temp directory is not granted whole (full): a sensitive place inside it
+// (a home or a workspace holding a key file under /tmp, as a temp HOME is)
+// carves it child by child, and nothing new can be made there, so go
+// build, mktemp and most toolchains would fail. The command gets it as
+// TMPDIR (shellStart.environ); it is removed when the command ends
+// (shellStart.done). "" when the temp directory is whole or unusable.
+func (s *sandbox) privateTemp(full []string) string {
+	root := resolvePathOf(s.temp)
+	if root == "" || slices.Contains(full, root) || insideAny(root, full) {
+		return ""
+	}
+	dir, err := os.MkdirTemp(root, "yaicli-fenced-")
+	if err != nil {
+		return ""
+	}
+	return dir
 }
 
 // denied is what the fence never grants: the sensitive places that exist

@@ -141,6 +141,9 @@ func runFenced(t *testing.T, cfg *config, command string, fenced bool) fencedRun
 		if v, ok := strings.CutPrefix(line, "error: "); ok {
 			r.Error = v
 		}
+		if v, ok := strings.CutPrefix(line, "note: "); ok { // a fenced failure's note
+			r.Error = v
+		}
 	}
 	if r.Code == -1 {
 		t.Fatalf("result of %q has no exit code:\n%s", command, text)
@@ -724,5 +727,37 @@ func TestFenceWorksBesideKeys(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(ws, ".env")); !strings.Contains(string(b), "SECRET-ENV") {
 		t.Errorf(".env is gone or changed after the attempts: %q", b)
+	}
+}
+
+// TestFencedTempWhenHomeInTmp: with the home (and its keys) under the temp
+// directory, as a temp HOME or a container's HOME=/tmp puts it, the fence
+// carves /tmp child by child and nothing new could be made there: a fenced
+// command then gets a temporary directory of its own as TMPDIR, so mktemp
+// and go build work, and it is gone when the command ends. A fenced
+// failure says it ran fenced.
+func TestFencedTempWhenHomeInTmp(t *testing.T) {
+	if landlockABI() < 1 {
+		skipWithout(t, "Landlock", "no Landlock in this kernel")
+	}
+	cfg, _ := load(t, "", nil, nil)
+	home, ws := t.TempDir(), t.TempDir() // both under os.TempDir()
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte("PRIVATE-KEY-BYTES\n"), 0o600)
+	cfg.homeDir, cfg.workDir = home, ws
+	cfg.environ = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", "TMPDIR=" + os.TempDir()}
+	got := runFenced(t, cfg, `d=$(mktemp -d) && echo made > "$d/f" && cat "$d/f" && echo "tmp=$TMPDIR"; cat ~/.ssh/id_ed25519`, true)
+	if !strings.Contains(got.Output, "made\n") || strings.Contains(got.Output, "PRIVATE-KEY-BYTES") {
+		t.Fatalf("fenced with the home under the temp directory: %+v", got)
+	}
+	_, tmp, _ := strings.Cut(got.Output, "tmp=")
+	tmp, _, _ = strings.Cut(tmp, "\n")
+	if tmp == "" || !strings.HasPrefix(tmp, resolvePathOf(os.TempDir())) {
+		t.Errorf("TMPDIR = %q, want a directory of the command's own under %s", tmp, os.TempDir())
+	} else if _, err := os.Stat(tmp); err == nil {
+		t.Errorf("the command's temporary directory %s outlived it", tmp)
+	}
+	if got.Code == 0 || !strings.Contains(got.Error, "ran fenced") {
+		t.Errorf("a fenced failure (the key's cat) does not say it ran fenced: %+v", got)
 	}
 }

@@ -48,7 +48,8 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, e
 	}
 	defer r.Close()
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, w, nil
-	cmd.Env, cmd.Dir = env, dir
+	cmd.Env, cmd.Dir = start.environ(env), dir
+	defer start.done()
 	if err := cmd.Start(); err != nil {
 		w.Close()
 		return fmt.Errorf("starting %s: %w", shellPath(env), err)
@@ -81,10 +82,18 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, e
 		why = werr.Error()
 	}
 	if l, ok := out.(labeler); ok {
-		l.label(shellHeader(command, cmd.ProcessState.ExitCode(), why, counted.n == 0), shellHolds)
+		code := cmd.ProcessState.ExitCode()
+		if code != 0 && why == "" && start.fenced() {
+			why = fencedFailure
+		}
+		l.label(shellHeader(command, code, why, counted.n == 0), shellHolds)
 	}
 	return nil
 }
+
+// fencedFailure is said with a fenced command that failed: a "Permission
+// denied" in its output may be the fence, which the output cannot say.
+const fencedFailure = "it ran fenced by the sandbox (it writes only in the workspace and the temp and build-cache directories, reads no sensitive place, and cannot remove, rename or read back files in a directory that holds a key file such as .env); if the output says permission denied, that may be the fence: ask the person, who can run it themselves or approve it when asked (an approved command runs unfenced)"
 
 // shellHolds is what the spill file of a shell result holds, for its marker.
 const shellHolds = "the command's output exactly as printed, stdout and stderr merged, without the header above"
@@ -102,7 +111,11 @@ func shellHeader(command string, code int, why string, empty bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "$ %s\nexit code: %d\n", command, code)
 	if why != "" {
-		fmt.Fprintf(&b, "error: %s\n", why)
+		label := "error"
+		if why == fencedFailure {
+			label = "note"
+		}
+		fmt.Fprintf(&b, "%s: %s\n", label, why)
 	}
 	if empty {
 		b.WriteString("(no output)\n")

@@ -1,5 +1,10 @@
 package main
 
+import (
+	"os"
+	"strings"
+)
+
 // sandboxArg is argv[1] of yaicli re-executed as the wrapper of one shell
 // command (sandbox_linux.go); its instructions follow as JSON. Nobody types
 // it: the wrapper only ever fences and reaps the command it is given.
@@ -17,6 +22,9 @@ type fenceSpec struct {
 	ReadDirs, WriteDirs  []string
 	Ports                []int
 	Network              bool
+	// TempDir is the command's own temporary directory, granted whole and
+	// given as TMPDIR, when the temp directory is carved (privateTemp).
+	TempDir string `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
@@ -36,4 +44,31 @@ type shellStart struct {
 	self   string
 	fence  *fenceSpec
 	refuse string
+}
+
+// environ is the command's environment: env, with TMPDIR set to the
+// fence's own temporary directory when it has one (nil, this process's
+// own, is left as it is: the tool always passes the run's).
+func (st *shellStart) environ(env []string) []string {
+	if !st.fenced() || st.fence.TempDir == "" || env == nil {
+		return env
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "TMPDIR=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "TMPDIR="+st.fence.TempDir)
+}
+
+// fenced reports whether the command runs fenced.
+func (st *shellStart) fenced() bool { return st != nil && st.fence != nil }
+
+// done removes what the fence made for the command: its temporary
+// directory, once the command and its descendants have ended.
+func (st *shellStart) done() {
+	if st.fenced() && st.fence.TempDir != "" {
+		os.RemoveAll(st.fence.TempDir)
+	}
 }
