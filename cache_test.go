@@ -421,29 +421,46 @@ type simQuestion struct {
 	answer string
 }
 
+// sessionShape is how a scripted session is drawn: its seed, questions,
+// rounds per question (least, and how many more at most), the one round
+// of many parallel calls, the ids' prefix and each answer's words.
+type sessionShape struct {
+	seed                    [2]uint64
+	questions, least, extra int
+	wideQ, wideRound, wideN int
+	prefix, answer          string
+}
+
+// simSessionOf is shape's session: one to two calls a round, and the wide
+// round's many; deterministic.
+func simSessionOf(shape sessionShape) []simQuestion {
+	r := rand.New(rand.NewPCG(shape.seed[0], shape.seed[1]))
+	var qs []simQuestion
+	for q := 1; q <= shape.questions; q++ {
+		var sq simQuestion
+		for round := 0; round < shape.least+r.IntN(shape.extra+1); round++ {
+			n := 1 + r.IntN(2)
+			if q == shape.wideQ && round == shape.wideRound {
+				n = shape.wideN
+			}
+			var ids []string
+			for c := 0; c < n; c++ {
+				ids = append(ids, fmt.Sprintf("%sq%d-r%d-c%d", shape.prefix, q, round, c))
+			}
+			sq.rounds = append(sq.rounds, ids)
+		}
+		sq.answer = fmt.Sprintf("answer %d: ", q) + shape.answer
+		qs = append(qs, sq)
+	}
+	return qs
+}
+
 // simSession is six questions of 4 to 6 tool rounds each, one to two
 // calls a round, and one round of 12 parallel calls (24 blocks: more than
 // Anthropic's look-back), deterministic.
 func simSession() []simQuestion {
-	r := rand.New(rand.NewPCG(33, 2026))
-	var qs []simQuestion
-	for q := 1; q <= 6; q++ {
-		var sq simQuestion
-		for round := 0; round < 4+r.IntN(3); round++ {
-			n := 1 + r.IntN(2)
-			if q == 3 && round == 1 {
-				n = 12
-			}
-			var ids []string
-			for c := 0; c < n; c++ {
-				ids = append(ids, fmt.Sprintf("q%d-r%d-c%d", q, round, c))
-			}
-			sq.rounds = append(sq.rounds, ids)
-		}
-		sq.answer = fmt.Sprintf("answer %d: ", q) + strings.Repeat("the outputs agree; nothing failed in this part. ", 8)
-		qs = append(qs, sq)
-	}
-	return qs
+	return simSessionOf(sessionShape{seed: [2]uint64{33, 2026}, questions: 6, least: 4, extra: 2, wideQ: 3, wideRound: 1, wideN: 12,
+		answer: strings.Repeat("the outputs agree; nothing failed in this part. ", 8)})
 }
 
 // simOutput is the output of call id: a log, a CSV table, build output or
@@ -482,25 +499,8 @@ func simOutput(id string) string {
 // calls a round, one round of 8 parallel calls, and outputs of three
 // kinds (simOutputB).
 func simSessionB() []simQuestion {
-	r := rand.New(rand.NewPCG(35, 1205))
-	var qs []simQuestion
-	for q := 1; q <= 7; q++ {
-		var sq simQuestion
-		for round := 0; round < 5+r.IntN(4); round++ {
-			n := 1 + r.IntN(2)
-			if q == 5 && round == 2 {
-				n = 8
-			}
-			var ids []string
-			for c := 0; c < n; c++ {
-				ids = append(ids, fmt.Sprintf("b-q%d-r%d-c%d", q, round, c))
-			}
-			sq.rounds = append(sq.rounds, ids)
-		}
-		sq.answer = fmt.Sprintf("answer %d: ", q) + strings.Repeat("two checks disagree on the totals; the rest is as expected. ", 5)
-		qs = append(qs, sq)
-	}
-	return qs
+	return simSessionOf(sessionShape{seed: [2]uint64{35, 1205}, questions: 7, least: 5, extra: 3, wideQ: 5, wideRound: 2, wideN: 8,
+		prefix: "b-", answer: strings.Repeat("two checks disagree on the totals; the rest is as expected. ", 5)})
 }
 
 // simOutputB is the second session's output of call id: near a third are
