@@ -206,7 +206,7 @@ func TestREADMEListsKeyVariables(t *testing.T) {
 			t.Errorf("README does not list %s (provider %s)", v, n)
 		}
 	}
-	for _, want := range []string{"The suite takes under a minute under `-race`", "`-race` needs cgo"} {
+	for _, want := range []string{"The suite takes about three minutes under `-race`", "`-race` needs cgo"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("README lacks %q", want)
 		}
