@@ -101,10 +101,7 @@ func TestSensitivePlaceAfterAlways(t *testing.T) {
 			s.answers = []string{"n", "n"} // --yes asks nothing about the ordinary calls
 		}
 		tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, s.ask, nil)
-		do := func(name string, args map[string]any) string {
-			b, _ := json.Marshal(args)
-			return tb.call(context.Background(), call("c", name, string(b))).Content
-		}
+		do := caller(tb)
 		do("fs_read_file", map[string]any{"file_paths": filepath.Join(w.other, "secret.txt")})
 		do("fs_write_file", map[string]any{"file_path": "a.txt", "content": "x"})
 		key := do("fs_read_file", map[string]any{"file_paths": filepath.Join(w.home, ".ssh", "id_ed25519")})
@@ -197,10 +194,7 @@ func TestAlwaysSaysWhatItAllows(t *testing.T) {
 	w := newAtkWorld(t, "ws", "ask")
 	s := &scripted{answers: []string{"a", "p", "a", "n"}}
 	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, s.ask, nil)
-	do := func(name string, args map[string]any) string {
-		b, _ := json.Marshal(args)
-		return tb.call(context.Background(), call("c", name, string(b))).Content
-	}
+	do := caller(tb)
 	do("fs_read_file", map[string]any{"file_paths": filepath.Join(w.other, "secret.txt")})
 	do("fs_write_file", map[string]any{"file_path": "a.txt", "content": "x"})
 	os.WriteFile(filepath.Join(w.other, "b.txt"), []byte("old"), 0o600)
@@ -236,5 +230,14 @@ func TestAllowRuleInToolbox(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(w.ws, "notes.txt")); string(b) != "project notes" {
 		t.Errorf("notes.txt = %q", b)
+	}
+}
+
+// caller calls tool name of tb with args, as the model would, and returns
+// the result's text.
+func caller(tb *toolbox) func(name string, args map[string]any) string {
+	return func(name string, args map[string]any) string {
+		b, _ := json.Marshal(args)
+		return tb.call(context.Background(), call("c", name, string(b))).Content
 	}
 }
