@@ -231,7 +231,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
 				a.ev.notRun(tc, h[len(h)-1].Content)
 			}
-			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (MAX_TOOL_CALL_DEPTH); raise it or pass --max-turns N to go further\n", a.maxDepth)
+			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (MAX_TOOL_CALL_DEPTH)\n", a.maxDepth)
 			return h, errDepthLimit
 		}
 		start := len(h)

@@ -27,12 +27,15 @@ const (
 	kindOutputCap             // max_tokens over the model's output cap: lower it
 	kindTooLarge              // the body is over a byte cap: shrink the biggest parts
 	kindServer                // 500, 502, 504: the provider failed; retry a hosted one
+	kindNoModel               // the server does not know MODEL: fix MODEL
+	kindNotAPI                // what answered is no chat API (a web page, 404, 501): fix BASE_URL
 )
 
 // String says the kind in words, for messages.
 func (k errKind) String() string {
 	return [...]string{"error", "authentication failed", "rate limited", "overloaded", "context length exceeded", "tools not supported",
-		"quota or billing limit reached", "max_tokens over the model's output cap", "request too large", "server error"}[k]
+		"quota or billing limit reached", "max_tokens over the model's output cap", "request too large", "server error",
+		"model not found", "not a chat API"}[k]
 }
 
 // errContextLength is matched by errors.Is on an *apiError of kindContextLength.
@@ -53,15 +56,29 @@ type apiError struct {
 	// they scale the heal's target, and never become a token window.
 	CharLimit, CharActual int
 	RetryAfter            time.Duration
+	// Server names where the request went when BASE_URL is not the
+	// provider's own ("the server at 127.0.0.1:8080"): PROVIDER=openai is
+	// then only the wire format, and "provider openai" would mislead.
+	Server string
 }
 
 // Error says which provider rejected what, in its own words.
 func (e *apiError) Error() string {
 	where := "rejected the request"
-	if e.Status == 0 {
+	switch {
+	case e.Kind == kindNotAPI:
+		where = "answered, but not as a chat API"
+	case e.Status == 0:
 		where = "sent an error mid-stream"
 	}
-	s := fmt.Sprintf("provider %s %s: %s", e.Provider, where, e.Kind)
+	who := "provider " + e.Provider
+	if e.Server != "" {
+		who = e.Server
+	}
+	s := fmt.Sprintf("%s %s: %s", who, where, e.Kind)
+	if e.Kind == kindNotAPI {
+		s = who + " " + where
+	}
 	if e.Status != 0 {
 		s += fmt.Sprintf(" (HTTP %d)", e.Status)
 	}

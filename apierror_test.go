@@ -62,7 +62,8 @@ func wantKind(name string) (errKind, bool) {
 	}
 	class, _, _ := strings.Cut(strings.TrimPrefix(name, "not_"), "_")
 	k, ok := map[string]errKind{"auth": kindAuth, "rate": kindRateLimit, "quota": kindQuota, "outcap": kindOutputCap, "bytes": kindTooLarge,
-		"string": kindOther, "image": kindOther, "other": kindOther, "overloaded": kindOverloaded, "server": kindServer}[class]
+		"string": kindOther, "image": kindOther, "other": kindOther, "overloaded": kindOverloaded, "server": kindServer,
+		"model": kindNoModel, "api": kindNotAPI}[class]
 	return k, ok
 }
 
@@ -158,7 +159,11 @@ func TestClassifyKinds(t *testing.T) {
 		{500, `{"error":{"message":"internal"}}`, kindServer},
 		{502, `<html>Bad Gateway</html>`, kindServer},
 		{400, `not json at all`, kindOther},
-		{404, `{"error":{"message":"The model gpt-9 does not exist or you do not have access to it."}}`, kindOther},
+		{404, `{"error":{"message":"The model gpt-9 does not exist or you do not have access to it."}}`, kindNoModel},
+		{404, `{"type":"error","error":{"type":"not_found_error","message":"model: claude-9"}}`, kindNoModel},
+		{400, `{"error":{"message":"Model Not Exist","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, kindNoModel},
+		{404, `{"detail":"Not Found"}`, kindNotAPI},
+		{400, `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools"}}`, kindNoTools},
 		{400, `{"error":{"message":"messages: at least one message is required"}}`, kindOther},
 		{400, `{"error":{"message":"Input should be a valid list"}}`, kindOther},
 		{400, `{"error":{"message":"tools: the number of tools exceeds the maximum of 128"}}`, kindOther},

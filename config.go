@@ -356,6 +356,9 @@ func (c *config) settle(src configSources) error {
 			return err
 		}
 	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return err
+	}
 	c.APIKey, c.apiKeySource = resolveAPIKey(c, src.env)
 	return nil
 }

@@ -114,6 +114,7 @@ func (c *config) roles() roleFacts {
 // failures is how a failure is told (secrets hidden by red, hints naming
 // the provider's settings) and what it exits with.
 func (c *config) failures(red *redactor) failures {
-	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv},
+	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv,
+		model: c.Model, baseURL: maskUserinfo(c.baseURL())},
 		depthFails: c.ExitOnDepthLimit}
 }

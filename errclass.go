@@ -158,6 +158,13 @@ var (
 	quotaStrong = regexp.MustCompile(`insufficient[ _]quota|insufficient (?:balance|funds|credits?)|\bcredits?\b|\bbalance\b|payment required|billing[ _]hard[ _]limit|\blimit: 0\b|out of credits`)
 	// quotaWeak is quota or billing named without a time unit.
 	quotaWeak = regexp.MustCompile(`\bquota\b|billing|\bplan\b`)
+	// modelWord names the model: a 404 that does is about the model asked
+	// for (Anthropic's not_found_error says only "model: NAME").
+	modelWord = regexp.MustCompile(`\bmodels?\b`)
+	// modelMissing says the server does not know the model asked for, in
+	// the words of a 400 (DeepSeek's "Model Not Exist", OpenRouter's "not a
+	// valid model ID") or an in-stream error.
+	modelMissing = regexp.MustCompile(`\bmodels?\b[^|.]{0,60}\b(?:does ?n[o']t exist|not exist|not found|not a valid model)|\b(?:unknown|invalid|no such) model\b`)
 	// overloaded is a busy server: wait, then retry.
 	overloadedText = regexp.MustCompile(`overloaded|server is busy|temporarily unavailable|capacity`)
 )
@@ -188,6 +195,10 @@ func kindOf(status int, t errText, e *apiError) errKind {
 		return kindRateLimit
 	case status == 529 || status == 503 || overloadedText.MatchString(t.raw):
 		return kindOverloaded
+	case status == 404 && modelWord.MatchString(t.raw), (status == 400 || status == 0) && modelMissing.MatchString(t.raw):
+		return kindNoModel
+	case status == 404 || status == 405 || status == 501:
+		return kindNotAPI // nothing at this URL takes chat requests
 	case imageCap.MatchString(t.raw) && !tokenSense.MatchString(t.text):
 		return kindOther
 	case isOneValueCap(t):

@@ -21,8 +21,26 @@ const (
 )
 
 // errDepthLimit ends a turn whose model kept asking for tools past
-// MAX_TOOL_CALL_DEPTH rounds.
-var errDepthLimit = errors.New("tool-round limit reached")
+// MAX_TOOL_CALL_DEPTH rounds; errors.Is finds it, and its advice says what
+// raises the limit where the person is.
+var errDepthLimit error = depthLimit{}
+
+// depthLimit is errDepthLimit's type: a comparable value, so errors.Is
+// matches it, that knows its advice.
+type depthLimit struct{}
+
+// Error says what stopped the turn.
+func (depthLimit) Error() string { return "tool-round limit reached" }
+
+// advice names what can raise the limit: in the REPL, /max-turns for the
+// rest of the session (a flag cannot be passed mid-session); in a
+// one-shot run, --max-turns or the setting.
+func (depthLimit) advice(repl bool) string {
+	if repl {
+		return `say "continue" for as many rounds again, or raise the limit for this session with /max-turns N (MAX_TOOL_CALL_DEPTH in config.ini for every session)`
+	}
+	return "raise the limit with --max-turns N for one run, or MAX_TOOL_CALL_DEPTH (YAI_MAX_TOOL_CALL_DEPTH) for every run; or ask for a smaller step"
+}
 
 // failures is how a run tells a failure and what it exits with: the
 // secrets to hide, what hints name, and whether the tool-round limit is a
@@ -42,6 +60,7 @@ func exitCode(ctx context.Context, err error, f failures, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "yaicli: interrupted")
 		return interruptCode(ctx)
 	case errors.Is(err, errDepthLimit):
+		fmt.Fprintf(stderr, "  hint: %s\n", errorHint(err, f.hints, false))
 		if f.depthFails {
 			return exitDepthLimit
 		}
@@ -76,6 +95,8 @@ type hintFacts struct {
 	timeout  time.Duration
 	provider string
 	keyEnv   string
+	model    string
+	baseURL  string // where requests go, user:password@ hidden
 }
 
 // advised is an error that knows what a person should do about it; errorHint
@@ -117,10 +138,29 @@ func errorHint(err error, c hintFacts, repl bool) string {
 		return "the request is over the provider's size limit: send less (fewer or smaller files), or lower TOOL_OUTPUT_MAX_CHARS"
 	case kindContextLength:
 		return contextHint(ae, repl)
+	case kindNoModel:
+		return modelHint(c)
+	case kindNotAPI:
+		return fmt.Sprintf("nothing at BASE_URL %s answers chat requests: check BASE_URL (YAI_BASE_URL); an OpenAI-compatible server's URL usually ends in /v1 (Ollama: http://localhost:11434/v1)", c.baseURL)
 	case kindOther:
 		return imageHint(ae.Message)
 	}
 	return ""
+}
+
+// modelHint says that MODEL names a model the server does not have, and
+// how to list the ones it has.
+func modelHint(c hintFacts) string {
+	fix := fmt.Sprintf("check MODEL (-M, YAI_MODEL): the server has no model %q, or the key may not use it", c.model)
+	switch {
+	case c.provider == "ollama":
+		return fix + "; `ollama list` lists the models it has, `ollama pull " + c.model + "` fetches one"
+	case c.provider == "anthropic":
+		return fix + "; list the models: curl -s " + endpoint(c.baseURL, "/models") + ` -H "x-api-key: $ANTHROPIC_API_KEY" -H "anthropic-version: 2023-06-01"`
+	case c.keyEnv != "" && c.baseURL == presets[c.provider].baseURL:
+		return fix + "; list the models: curl -s " + endpoint(c.baseURL, "/models") + ` -H "Authorization: Bearer $` + c.keyEnv + `"`
+	}
+	return fix + "; list the models it serves: curl -s " + endpoint(c.baseURL, "/models") + " (with the key's Authorization header if it needs one)"
 }
 
 // contextHint is the advice for a context-length failure, fit to the mode:

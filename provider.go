@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -187,7 +188,7 @@ func (c *client) send(ctx context.Context, req chatRequest, sink streamSink) (re
 		r, err := c.once(ctx, body, seen)
 		why, wait, again := retryable(err, isLocal(c.o.baseURL))
 		if !again || emitted || ctx.Err() != nil || try >= c.retries {
-			return r, err
+			return r, c.o.named(err)
 		}
 		if wait == 0 {
 			wait = time.Duration(1<<(try-1)) * time.Second
@@ -265,7 +266,9 @@ func (c *client) once(ctx context.Context, body []byte, sink streamSink) (reply,
 		r, err = c.wire.stream(body2, sink)
 	} else {
 		var b []byte
-		if b, err = readBody(body2, c.o.provider); err == nil {
+		if b, err = readBody(body2, c.o.provider); err == nil && isWebPage(resp.Header.Get("Content-Type"), b) {
+			return reply{}, &apiError{Provider: c.o.provider, Status: resp.StatusCode, Kind: kindNotAPI, Message: errorMessage(b)}
+		} else if err == nil {
 			r, err = c.wire.whole(b, sink)
 		}
 	}
@@ -633,4 +636,63 @@ func freshIDs(calls []toolCall, used map[string]bool) ([]toolCall, map[string][]
 		renamed[tc.ID] = append(renamed[tc.ID], id)
 	}
 	return out, renamed
+}
+
+// checkBaseURL refuses a BASE_URL no request can go to, before any is
+// sent: without http:// or https:// in front ("127.0.0.1:8080/v1" reads as
+// a scheme "127.0.0.1", "myhost/v1" as a path), or without a host. ""
+// stands for the provider's default.
+func checkBaseURL(base string) error {
+	if base == "" {
+		return nil
+	}
+	u, err := url.Parse(base)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return nil
+	}
+	scheme, _, ok := strings.Cut(base, "://")
+	switch {
+	case !ok:
+		shown := strings.TrimPrefix(maskUserinfo("http://"+base), "http://") // user:password@ stays hidden
+		return fmt.Errorf("BASE_URL %s has no http:// or https:// in front: add http:// (BASE_URL=http://%s), or https:// for a server that needs it", shown, shown)
+	case scheme != "http" && scheme != "https":
+		return fmt.Errorf("BASE_URL %s starts with %s://: use http:// or https://", maskUserinfo(base), scheme)
+	}
+	return fmt.Errorf("BASE_URL %s is not a URL like http://HOST:PORT/v1", maskUserinfo(base))
+}
+
+// isWebPage reports an answer that is a web page, not an API's: HTML by
+// its type or its first byte. A web server (nginx's welcome page, a
+// dashboard) answers a POST like that when BASE_URL points at it.
+func isWebPage(contentType string, b []byte) bool {
+	t := strings.ToLower(contentType)
+	return strings.HasPrefix(t, "text/html") || bytes.HasPrefix(bytes.TrimSpace(b), []byte("<"))
+}
+
+// custom reports a BASE_URL other than the provider's own: requests go
+// to another server, which PROVIDER then only names the wire format of.
+func (o clientOptions) custom() bool {
+	p, ok := presets[o.provider]
+	return !ok || p.baseURL == "" || o.baseURL != p.baseURL
+}
+
+// named labels a provider's rejection with the server it came from when
+// BASE_URL is custom ("the server at 127.0.0.1:8080", "ollama at
+// gpu-box:11434"): the default PROVIDER=openai names no server the user
+// chose.
+func (o clientOptions) named(err error) error {
+	var ae *apiError
+	if !errors.As(err, &ae) || !o.custom() {
+		return err
+	}
+	host := o.baseURL
+	if u, perr := url.Parse(o.baseURL); perr == nil && u.Host != "" {
+		host = u.Host
+	}
+	if o.provider == "openai" {
+		ae.Server = "the server at " + host
+	} else {
+		ae.Server = o.provider + " at " + host
+	}
+	return err
 }

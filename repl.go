@@ -292,6 +292,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	case turnCtx.Err() != nil:
 		fmt.Fprintln(s.errw, "yaicli: interrupted; what was shown of the answer stays in the conversation")
 	case errors.Is(err, errDepthLimit):
+		fmt.Fprintf(s.errw, "  hint: %s\n", errorHint(err, s.o.failures.hints, true))
 	default:
 		fmt.Fprintf(s.errw, "yaicli: %s\n", s.red.errorText(err))
 		if h := errorHint(err, s.o.failures.hints, true); h != "" {
@@ -433,6 +434,7 @@ const replHelp = `Commands:
   /context list|add PATH|remove PATH|clear
                         the same as YAICLI names it: list, attach, detach (a path or a file name), detach all
   /mode chat|exec       exec: each line is a task for one shell command (Shift+Tab toggles)
+  /max-turns [N]        tool rounds a question may take, for the rest of the session (MAX_TOOL_CALL_DEPTH)
   @path, @"a b"         in a question: attach that file to it
   !cmd                  run cmd in your shell (not added to the conversation)
   /exit                 leave (also Ctrl+D)
@@ -483,6 +485,7 @@ var replCommands = []replCommand{
 	{names: []string{"/add"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.add(arg) }},
 	{names: []string{"/drop"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.drop(arg) }},
 	{names: []string{"/mode"}, subs: []string{"chat", "exec"}, run: func(s *session, _ []string, arg string) { s.setMode(arg) }},
+	{names: []string{"/max-turns"}, run: func(s *session, _ []string, arg string) { s.maxTurns(arg) }},
 }
 
 // findCommand is the table row one of whose names is name.
