@@ -348,18 +348,23 @@ func untilOrphaned() {
 	os.Exit(0)
 }
 
-// TestStaticBuild builds yaicli as shipped (CGO_ENABLED=0: the end-to-end
-// tests run the test binary, which may link cgo) and runs it: a static
-// binary, no interpreter to load it, that answers --version. Parallel: a
-// build on a cold cache takes a while, which overlaps the tests that wait.
+// TestStaticBuild builds yaicli as the README's quick start does, with
+// the environment its build line sets (CGO_ENABLED=0: the end-to-end tests
+// run the test binary, which may link cgo), and runs it: a static binary,
+// no interpreter to load it, that answers --version. Parallel: a build on
+// a cold cache takes a while, which overlaps the tests that wait.
 func TestStaticBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a build takes a while; run without -short")
 	}
 	t.Parallel()
+	env := readmeBuildEnv(t)
+	if !slices.Contains(env, "CGO_ENABLED=0") {
+		t.Errorf("the README's quick start builds with %q: without CGO_ENABLED=0 the binary links cgo where a C compiler is", env)
+	}
 	bin := filepath.Join(t.TempDir(), "yaicli")
-	if out, err := goBuild(bin, "CGO_ENABLED=0"); err != nil {
-		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
+	if out, err := goBuild(bin, append([]string{"CGO_ENABLED=1"}, env...)...); err != nil { // the machine's default, unless the README says otherwise
+		t.Fatalf("%s go build: %v\n%s", strings.Join(env, " "), err, out)
 	}
 	if f, err := elf.Open(bin); err == nil {
 		defer f.Close()
@@ -373,6 +378,32 @@ func TestStaticBuild(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "yaicli") {
 		t.Errorf("yaicli --version = %q, %v", out, err)
 	}
+}
+
+// readmeBuildEnv is the environment the README's quick start sets before
+// `go build` in its first command: the words KEY=VALUE in front of it.
+func readmeBuildEnv(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, quick, _ := strings.Cut(string(b), "## Quick start")
+	_, block, _ := strings.Cut(quick, "```sh\n")
+	line, _, _ := strings.Cut(block, "\n")
+	cmd, _, _ := strings.Cut(line, "&&")
+	var env []string
+	for _, w := range strings.Fields(cmd) {
+		if !strings.Contains(w, "=") {
+			if !strings.HasPrefix(cmd[strings.Index(cmd, w):], "go build") {
+				t.Fatalf("the quick start's first command is %q, not a go build", cmd)
+			}
+			return env
+		}
+		env = append(env, w)
+	}
+	t.Fatalf("no go build in the quick start's first line %q", line)
+	return nil
 }
 
 // goBuild builds the package into out with -trimpath and env added, one
