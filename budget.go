@@ -44,6 +44,19 @@ type budget struct {
 	tokens int
 	source string // for /context: "CONTEXT_BUDGET_TOKENS", "70% of gpt-4o's 128000-token window", ...
 	window int    // the model's window, 0 when unknown
+	// windowFrom says where the window came from, for /context's window
+	// line: the setting, the model table, the server, the cache, a
+	// rejection, or the fallback.
+	windowFrom string
+}
+
+// shownWindow is the window the budget derives from, the fallback's when
+// none is known, for /context.
+func (b budget) shownWindow() int {
+	if b.window <= 0 {
+		return fallbackWindow
+	}
+	return b.window
 }
 
 // fallbackWindow is assumed for models nobody knows the window of.
@@ -51,11 +64,16 @@ const fallbackWindow = 128000
 
 // budgetFor derives the request budget from the setting or the window.
 func budgetFor(setting int, model string, window int, windowSource string) budget {
-	if setting > 0 {
-		return budget{tokens: setting, source: "CONTEXT_BUDGET_TOKENS", window: window}
+	from := windowSource
+	if window <= 0 && from == "" {
+		from = fmt.Sprintf("the fallback: %s is not a known model; set CONTEXT_WINDOW to its window (an 8k model: 8192)", model)
 	}
-	if window <= 0 {
-		return budget{tokens: fallbackWindow * 7 / 10, source: fmt.Sprintf("70%% of the fallback %d-token window (%s is not a known model)", fallbackWindow, model)}
+	switch {
+	case setting > 0:
+		return budget{tokens: setting, source: "CONTEXT_BUDGET_TOKENS", window: window, windowFrom: from}
+	case window <= 0:
+		return budget{tokens: fallbackWindow * 7 / 10, windowFrom: from,
+			source: fmt.Sprintf("70%% of the fallback %d-token window (%s is not a known model; set CONTEXT_WINDOW)", fallbackWindow, model)}
 	}
-	return budget{tokens: window * 7 / 10, source: fmt.Sprintf("70%% of %s's %d-token window, %s", model, window, windowSource), window: window}
+	return budget{tokens: window * 7 / 10, source: fmt.Sprintf("70%% of %s's %d-token window, %s", model, window, windowSource), window: window, windowFrom: from}
 }

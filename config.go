@@ -90,6 +90,7 @@ var settings = []setting{
 	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
+	{"CONTEXT_WINDOW", "0", "the model's context window in tokens, for any server (an 8k model: 8192; --context-window N); wins over NUM_CTX and what servers report; 0 = the server's (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter), else the model table, else 128000"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
 	{"CONTEXT_TRIM_TARGET", "0.6", "share of the budget every reduction goes down to once over it, so the next turns need none and the prompt cache survives (0.1-1); 0.6 measured best: a 30-turn session whose tool outputs are an eighth of the budget reduces in 9 turns at 0.6 (and 0.5), 13 at 0.75"},
 	{"CONTEXT_KEEP_GROUPS", "2", "newest turn groups whose tool outputs are masked only after older ones (at least 1); a preference: they are masked, except the current round's, before any question is dropped"},
@@ -144,6 +145,7 @@ type config struct {
 	ToolDisplayMaxChars              int
 	ToolCallPreviewMaxChars          int
 	ContextBudgetTokens              int
+	ContextWindow                    int // CONTEXT_WINDOW: the model's window; 0 = found (modelwindow.go)
 	ContextTrimTarget                float64
 	ContextKeepGroups                int
 	CompactMode                      string // mechanical or summary (compact.go)
@@ -318,6 +320,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
 	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
 	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
+	c.ContextWindow = max(p.int("CONTEXT_WINDOW"), 0)
 	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
 	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
 	c.CompactMode = p.oneOf("COMPACT_MODE", "mechanical", "summary")

@@ -91,7 +91,7 @@ func (c *config) agent() agentOptions {
 // window is the query that finds the model's window: which model on which
 // server, and the sizes set by hand.
 func (c *config) window() windowQuery {
-	return windowQuery{provider: c.Provider, baseURL: c.baseURL(), model: c.Model, numCtx: c.NumCtx, budgetTokens: c.ContextBudgetTokens}
+	return windowQuery{provider: c.Provider, baseURL: c.baseURL(), model: c.Model, window: c.ContextWindow, numCtx: c.NumCtx, budgetTokens: c.ContextBudgetTokens}
 }
 
 // session is what a REPL session and a one-shot run need of the

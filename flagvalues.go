@@ -26,6 +26,7 @@ var valueFlagTable = []valueFlag{
 	{"TOP_P", []string{"P", "top-p"}, numberIn(0, 1)},
 	{"MAX_TOKENS", []string{"max-tokens"}, wholeFrom(1)},
 	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}, wholeFrom(0)},
+	{"CONTEXT_WINDOW", []string{"context-window"}, wholeFrom(0)},
 	{"JUSTIFY", []string{"justify"}, oneOfWords(justifyModes...)},
 	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(outputFormats...)},
 }

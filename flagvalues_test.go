@@ -9,7 +9,7 @@ import (
 // its key, to a good value as given and to a switch's fixed value.
 func TestEveryFlagNameSetsItsKey(t *testing.T) {
 	good := map[string]string{"MODEL": "m1", "TEMPERATURE": "1.5", "TOP_P": "0.25", "MAX_TOKENS": "9", "MAX_TOOL_CALL_DEPTH": "0",
-		"JUSTIFY": "center", "OUTPUT_FORMAT": "stream-json"}
+		"JUSTIFY": "center", "OUTPUT_FORMAT": "stream-json", "CONTEXT_WINDOW": "8192"}
 	for _, vf := range valueFlagTable {
 		v, ok := good[vf.key]
 		if !ok {

@@ -70,12 +70,15 @@ type cachedWindow struct {
 
 // found is what a server said about a model: its window (0 when it could
 // not tell), where that came from ("" = the server reported it), whether
-// the model takes no tools, and whether the window is only a guess.
+// the model takes no tools, whether the window is only a guess, and
+// whether the lookup failed (no answer, 404, 503 "Loading model"): a
+// failure is not remembered, so the next run asks again.
 type found struct {
 	tokens  int
 	source  string
 	noTools bool
 	guess   bool
+	failed  bool
 }
 
 // windowAskTimeout bounds asking a server for a model's window. A server
@@ -84,9 +87,14 @@ type found struct {
 // fallback window and cut to the wrong size.
 const windowAskTimeout = 10 * time.Second
 
+// A server's answer is kept: a window for a week, an answer that names
+// none (a model missing from vLLM's list) for a day. A lookup that failed
+// is not kept at all: a llama.cpp still loading its model answers 503, and
+// remembering that as "unknown" put the next day's runs on the 128k
+// fallback; the next run asks again.
 const (
 	windowCacheFresh = 7 * 24 * time.Hour // discovered windows are asked again after this
-	windowCacheMiss  = 24 * time.Hour     // servers that could not tell are asked again after this
+	windowCacheMiss  = 24 * time.Hour     // servers that answered without a window are asked again after this
 )
 
 // openWindowCache reads the cache file under cacheDir (the user's cache
@@ -118,6 +126,9 @@ type modelWindow struct {
 // server (resolve), for the budget of a session. It is the I/O an agent
 // needs before it is built, done by the caller.
 func resolveWindow(ctx context.Context, q windowQuery, wc *windowCache) modelWindow {
+	if q.window > 0 { // the person's word: no server is asked, no table or learned figure wins
+		return modelWindow{budget: budgetFor(q.budgetTokens, q.model, q.window, windowSetting), noTools: wc.noTools(q), cache: wc}
+	}
 	tokens, source := wc.resolve(ctx, q)
 	if q.numCtx > 0 { // the context Ollama is asked to run at (ollamawire.go)
 		tokens, source = q.numCtx, "NUM_CTX, sent to Ollama as num_ctx"
@@ -127,12 +138,15 @@ func resolveWindow(ctx context.Context, q windowQuery, wc *windowCache) modelWin
 
 // windowQuery is what finding a model's window asks about: which model on
 // which server (baseURL with the provider's default filled in), and the
-// sizes set by hand, NUM_CTX and CONTEXT_BUDGET_TOKENS (0: not set).
-// Built once in run (config.window).
+// sizes set by hand, CONTEXT_WINDOW, NUM_CTX and CONTEXT_BUDGET_TOKENS (0:
+// not set). Built once in run (config.window).
 type windowQuery struct {
-	provider, baseURL, model string
-	numCtx, budgetTokens     int
+	provider, baseURL, model     string
+	window, numCtx, budgetTokens int
 }
+
+// windowSetting is the source of a window set by CONTEXT_WINDOW.
+const windowSetting = "set by CONTEXT_WINDOW"
 
 // windowKey identifies a model on a server.
 func windowKey(q windowQuery) string {
@@ -154,13 +168,16 @@ func (wc *windowCache) resolve(ctx context.Context, q windowQuery) (int, string)
 		case e.Tokens > 0 && age < windowCacheFresh:
 			// A local server is asked again after a while, as it may have
 			// been restarted with another context size.
-			return e.Tokens, e.Source
-		case e.Tokens == 0 && age < windowCacheMiss:
-			return windowOf(q.model), "from the model table"
+			return e.Tokens, cachedSource(e)
+		case e.Tokens == 0 && !e.NoTools && age < windowCacheMiss:
+			return windowOf(q.model), tableSource(q, "the "+q.provider+" server named no window on "+e.Time.Format(time.DateOnly)+"; asked again after a day")
 		}
 	}
 	if ask := discoverers[q.provider]; ask != nil {
 		f := ask(ctx, wc.client, q)
+		if f.failed {
+			return windowOf(q.model), tableSource(q, "the "+q.provider+" server did not answer the window lookup; asked again next run")
+		}
 		if f.source == "" {
 			f.source = "reported by the " + q.provider + " server"
 		}
@@ -168,8 +185,33 @@ func (wc *windowCache) resolve(ctx context.Context, q windowQuery) (int, string)
 		if f.tokens > 0 {
 			return f.tokens, f.source
 		}
+		return windowOf(q.model), tableSource(q, "the "+q.provider+" server did not say")
 	}
-	return windowOf(q.model), "from the model table"
+	return windowOf(q.model), tableSource(q, "")
+}
+
+// cachedSource says where a cached window came from and that it is
+// cached: when it was asked and until when it stands.
+func cachedSource(e cachedWindow) string {
+	return fmt.Sprintf("%s on %s (cached in windows.json until %s)", e.Source, e.Time.Format(time.DateOnly),
+		e.Time.Add(windowCacheFresh).Format(time.DateOnly))
+}
+
+// tableSource is the source of a window from the model table, with why
+// the server's word is missing (why may be ""); for a model the table does
+// not know either, the fallback's, which says what sets the window.
+func tableSource(q windowQuery, why string) string {
+	s := "from the model table"
+	if windowOf(q.model) <= 0 {
+		s = fmt.Sprintf("the fallback: %s is not in the model table", q.model)
+	}
+	if why != "" {
+		s += " (" + why + ")"
+	}
+	if windowOf(q.model) <= 0 {
+		s += "; set CONTEXT_WINDOW to its window (an 8k model: 8192)"
+	}
+	return s
 }
 
 // noTools reports whether the server said (or showed by a refusal) that
@@ -373,7 +415,7 @@ func ollamaWindow(ctx context.Context, c *http.Client, q windowQuery) found {
 	}
 	body, _ := json.Marshal(map[string]string{"model": q.model})
 	if !getJSON(ctx, c, http.MethodPost, serverRoot(q.baseURL)+"/api/show", string(body), &show) {
-		return found{}
+		return found{failed: true}
 	}
 	f := found{noTools: len(show.Capabilities) > 0 && !slices.Contains(show.Capabilities, "tools")}
 	if n := ollamaRunning(ctx, c, q); n > 0 {
@@ -447,7 +489,7 @@ func llamacppWindow(ctx context.Context, c *http.Client, q windowQuery) found {
 		} `json:"default_generation_settings"`
 	}
 	if !getJSON(ctx, c, http.MethodGet, serverRoot(q.baseURL)+"/props", "", &props) {
-		return found{}
+		return found{failed: true} // 503 "Loading model", 404, not running: ask again next run
 	}
 	return found{tokens: max(props.NCtx, props.Settings.NCtx)}
 }
@@ -466,7 +508,7 @@ func modelsListWindow(ctx context.Context, c *http.Client, q windowQuery) found 
 		} `json:"data"`
 	}
 	if !getJSON(ctx, c, http.MethodGet, endpoint(q.baseURL, "/models"), "", &list) {
-		return found{}
+		return found{failed: true}
 	}
 	for _, m := range list.Data {
 		if m.ID != q.model {

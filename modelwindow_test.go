@@ -289,3 +289,119 @@ func TestForgetWindowInREPL(t *testing.T) {
 		t.Errorf("--help or /help does not name the way to forget a learned window")
 	}
 }
+
+// llamacppProps is a llama.cpp-shaped server whose /props answers, in
+// turn, each of answers (status and body as llama-server sends them), the
+// last one from then on; asked counts the lookups.
+func llamacppProps(t *testing.T, asked *atomic.Int32, answers ...[2]string) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/props" {
+			w.WriteHeader(404)
+			io.WriteString(w, `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`)
+			return
+		}
+		a := answers[min(int(asked.Add(1))-1, len(answers)-1)]
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		status := map[string]int{"503": 503, "404": 404, "200": 200}[a[0]]
+		w.WriteHeader(status)
+		io.WriteString(w, a[1])
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// contextAt runs `yaicli --chat` with /context in home at now, on the
+// default path (no --yes, default directories), with env added; it
+// returns /context's lines about the budget and the window.
+func contextAt(t *testing.T, home string, now time.Time, env []string, args ...string) string {
+	t.Helper()
+	vars := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
+		"TMPDIR=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv, "YAI_API_KEY=sk-test-0123456789abcdef"}, env...)
+	var out, errb lockedBuffer
+	if code := run(t.Context(), mapEdge(vars, home, func() time.Time { return now }), append([]string{"--chat"}, args...), strings.NewReader("/context\n"), &out, &errb); code != 0 {
+		t.Fatalf("code %d: %s", code, errb.String())
+	}
+	var lines []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if l = strings.Join(strings.Fields(l), " "); strings.HasPrefix(l, "budget ") || strings.HasPrefix(l, "model window ") {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestWindowLookupNotRemembered: a llama.cpp window lookup that fails
+// (503 "Loading model" while the model loads, a 404) is not remembered:
+// each next run asks again, and the first answer with n_ctx is used and
+// cached; /context says which of these the window in use came from.
+func TestWindowLookupNotRemembered(t *testing.T) {
+	t.Parallel()
+	var asked atomic.Int32
+	srv := llamacppProps(t, &asked,
+		[2]string{"503", `{"error":{"code":503,"message":"Loading model","type":"unavailable_error"}}`},
+		[2]string{"404", `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`},
+		[2]string{"200", `{"default_generation_settings":{"n_ctx":8192,"n_predict":-1},"total_slots":1,"model_path":"/models/local.gguf"}`})
+	home := t.TempDir()
+	env := []string{"YAI_PROVIDER=llamacpp", "YAI_BASE_URL=" + srv.URL + "/v1", "YAI_MODEL=local.gguf"}
+	day := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	for i, want := range []string{
+		"model window 128000 (the fallback: local.gguf is not in the model table (the llamacpp server did not answer the window lookup; asked again next run); set CONTEXT_WINDOW",
+		"model window 128000 (the fallback: local.gguf is not in the model table (the llamacpp server did not answer the window lookup; asked again next run)",
+		"model window 8192 (reported by the llamacpp server)",
+		"model window 8192 (reported by the llamacpp server on 2026-12-05 (cached in windows.json until 2026-12-12))",
+	} {
+		got := contextAt(t, home, day.Add(time.Duration(i)*time.Hour), env)
+		if !strings.Contains(got, want) {
+			t.Errorf("run %d: /context says\n%s\nwant %q", i+1, got, want)
+		}
+		if i >= 2 && !strings.Contains(got, "budget 5734 (70% of local.gguf's 8192-token window") {
+			t.Errorf("run %d: the budget is not 70%% of the server's window:\n%s", i+1, got)
+		}
+	}
+	if n := asked.Load(); n != 3 {
+		t.Errorf("/props asked %d times, want 3 (the two failures not remembered, the answer cached)", n)
+	}
+}
+
+// TestContextWindowSetting: CONTEXT_WINDOW sets the window for any server,
+// from config.ini (the README's small-window recipe, as written), the
+// environment or --context-window; the server is not asked, and /context
+// says the window came from the setting; --help shows the way.
+func TestContextWindowSetting(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recipe, _ := strings.Cut(string(readme), "Recommended for long tasks with a small model window")
+	_, recipe, _ = strings.Cut(recipe, "```ini\n")
+	recipe, _, _ = strings.Cut(recipe, "```")
+	var asked atomic.Int32
+	srv := llamacppProps(t, &asked, [2]string{"200", `{"default_generation_settings":{"n_ctx":131072}}`})
+	base := []string{"YAI_PROVIDER=llamacpp", "YAI_BASE_URL=" + srv.URL + "/v1", "YAI_MODEL=local.gguf"}
+	want := "budget 5734 (70% of local.gguf's 8192-token window, set by CONTEXT_WINDOW)\nmodel window 8192 (set by CONTEXT_WINDOW)"
+	for name, run := range map[string]func(home string) string{
+		"README recipe": func(home string) string {
+			os.MkdirAll(filepath.Join(home, "config", "yaicli"), 0o700)
+			os.WriteFile(filepath.Join(home, "config", "yaicli", "config.ini"), []byte(recipe), 0o600)
+			return contextAt(t, home, time.Now(), base)
+		},
+		"environment": func(home string) string {
+			return contextAt(t, home, time.Now(), append(base, "YAI_CONTEXT_WINDOW=8192"))
+		},
+		"flag": func(home string) string { return contextAt(t, home, time.Now(), base, "--context-window", "8192") },
+	} {
+		if got := run(t.TempDir()); got != want {
+			t.Errorf("%s: /context says\n%s\nwant\n%s", name, got, want)
+		}
+	}
+	if n := asked.Load(); n != 0 {
+		t.Errorf("the server was asked for its window %d times with CONTEXT_WINDOW set", n)
+	}
+	if strings.Contains(recipe, "CONTEXT_BUDGET_TOKENS=0") {
+		t.Errorf("the recipe sets CONTEXT_BUDGET_TOKENS=0, the default:\n%s", recipe)
+	}
+	if !strings.Contains(usageText, "--context-window N") || !strings.Contains(usageText, "8192") {
+		t.Errorf("--help does not show how to set an 8k window")
+	}
+}

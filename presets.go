@@ -154,3 +154,26 @@ func azureBase(base, model, version string) (string, error) {
 	u.RawQuery = q.Encode()
 	return u.String(), nil
 }
+
+// checkBaseURL refuses a BASE_URL no request can go to, before any is
+// sent: without http:// or https:// in front ("127.0.0.1:8080/v1" reads as
+// a scheme "127.0.0.1", "myhost/v1" as a path), or without a host. ""
+// stands for the provider's default.
+func checkBaseURL(base string) error {
+	if base == "" {
+		return nil
+	}
+	u, err := url.Parse(base)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		return nil
+	}
+	scheme, _, ok := strings.Cut(base, "://")
+	switch {
+	case !ok:
+		shown := strings.TrimPrefix(maskUserinfo("http://"+base), "http://") // user:password@ stays hidden
+		return fmt.Errorf("BASE_URL %s has no http:// or https:// in front: add http:// (BASE_URL=http://%s), or https:// for a server that needs it", shown, shown)
+	case scheme != "http" && scheme != "https":
+		return fmt.Errorf("BASE_URL %s starts with %s://: use http:// or https://", maskUserinfo(base), scheme)
+	}
+	return fmt.Errorf("BASE_URL %s is not a URL like http://HOST:PORT/v1", maskUserinfo(base))
+}

@@ -485,7 +485,7 @@ var replCommands = []replCommand{
 	{names: []string{"/add"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.add(arg) }},
 	{names: []string{"/drop"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.drop(arg) }},
 	{names: []string{"/mode"}, subs: []string{"chat", "exec"}, run: func(s *session, _ []string, arg string) { s.setMode(arg) }},
-	{names: []string{"/max-turns"}, run: func(s *session, _ []string, arg string) { s.maxTurns(arg) }},
+	{names: []string{"/max-turns"}, run: func(s *session, _ []string, arg string) { maxTurns(s.agent, arg, s.out) }},
 }
 
 // findCommand is the table row one of whose names is name.
@@ -832,6 +832,7 @@ func writeContext(w io.Writer, r contextReport) {
 	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, "")
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
+	row("model window", r.budget.shownWindow(), "("+r.budget.windowFrom+")")
 	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))
 	row("remaining", b-total, "")
 	writeReported(w, r)
