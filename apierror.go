@@ -114,8 +114,8 @@ func classify(provider string, status int, body []byte) *apiError {
 	e := &apiError{Provider: provider, Status: status, Message: errorMessage(body)}
 	t := readError(body)
 	e.Kind = kindOf(status, t, e)
-	if e.Kind == kindOther && (status == 400 || status == 0) && isNoToolsText(t.raw) {
-		e.Kind = kindNoTools
+	if (e.Kind == kindOther && (status == 400 || status == 0) || status == 404) && isNoToolsText(t.raw) {
+		e.Kind = kindNoTools // OpenRouter says it with a 404: "No endpoints found that support tool use"
 	}
 	return e
 }
@@ -124,7 +124,7 @@ func classify(provider string, status int, body []byte) *apiError {
 // ("does not support tools"), vLLM without a tool parser, others.
 func isNoToolsText(t string) bool {
 	for _, p := range []string{"does not support tools", "tools is not supported", "tool use is not supported",
-		"does not support function calling", "function calling is not enabled", "--enable-auto-tool-choice"} {
+		"does not support function calling", "function calling is not enabled", "--enable-auto-tool-choice", "found that support tool use"} {
 		if strings.Contains(t, p) {
 			return true
 		}

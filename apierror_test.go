@@ -163,6 +163,9 @@ func TestClassifyKinds(t *testing.T) {
 		{404, `{"type":"error","error":{"type":"not_found_error","message":"model: claude-9"}}`, kindNoModel},
 		{400, `{"error":{"message":"Model Not Exist","type":"invalid_request_error","param":null,"code":"invalid_request_error"}}`, kindNoModel},
 		{404, `{"detail":"Not Found"}`, kindNotAPI},
+		{404, `{"error":{"code":404,"message":"File Not Found","type":"not_found_error"}}`, kindNotAPI}, // llama-server
+		{404, `{"error":{"message":"No endpoints found that support tool use. To learn more about provider routing, visit: https://openrouter.ai/docs/guides/routing/provider-selection","code":404}}`, kindNoTools},
+		{404, `{"error":{"message":"No endpoints found for mistralai/mistral-7b-instruct:free.","code":404}}`, kindOther},
 		{400, `{"error":{"message":"registry.ollama.ai/library/gemma:2b does not support tools"}}`, kindNoTools},
 		{400, `{"error":{"message":"messages: at least one message is required"}}`, kindOther},
 		{400, `{"error":{"message":"Input should be a valid list"}}`, kindOther},

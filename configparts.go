@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -115,6 +116,6 @@ func (c *config) roles() roleFacts {
 // the provider's settings) and what it exits with.
 func (c *config) failures(red *redactor) failures {
 	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv,
-		model: c.Model, baseURL: maskUserinfo(c.baseURL())},
+		model: c.Model, baseURL: maskUserinfo(strings.SplitN(c.baseURL(), "?", 2)[0])}, // a query may carry a key
 		depthFails: c.ExitOnDepthLimit}
 }

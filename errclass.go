@@ -24,6 +24,7 @@ type errText struct {
 	raw    string         // lower-cased, before masking
 	text   string         // masked
 	fields map[string]int // numeric fields: code, n_ctx, n_prompt_tokens, status_code
+	page   bool           // the body is not JSON: a web server's page or plain text
 }
 
 // outMark stands for an output-side phrase in masked text; it contains no
@@ -39,7 +40,8 @@ func readError(body []byte) errText {
 	var v any
 	var parts []string
 	fields := map[string]int{}
-	if json.Unmarshal(body, &v) == nil {
+	page := json.Unmarshal(body, &v) != nil
+	if !page {
 		collect(v, "", &parts, fields)
 	} else {
 		parts = append(parts, string(body))
@@ -47,7 +49,7 @@ func readError(body []byte) errText {
 	raw := strings.ToLower(camelWords(strings.Join(parts, " | ")))
 	raw = strings.NewReplacer("\\n", " ", "\n", " ").Replace(raw)
 	raw = snakeWords(raw)
-	return errText{raw: raw, text: outputPhrases.ReplaceAllString(raw, outMark), fields: fields}
+	return errText{raw: raw, text: outputPhrases.ReplaceAllString(raw, outMark), fields: fields, page: page}
 }
 
 // collect appends v's strings to parts (snake_case identifiers read as
@@ -165,6 +167,10 @@ var (
 	// the words of a 400 (DeepSeek's "Model Not Exist", OpenRouter's "not a
 	// valid model ID") or an in-stream error.
 	modelMissing = regexp.MustCompile(`\bmodels?\b[^|.]{0,60}\b(?:does ?n[o']t exist|not exist|not found|not a valid model)|\b(?:unknown|invalid|no such) model\b`)
+	// bareNotFound is a web router's answer to a path it has no route for
+	// ("Not Found", llama-server's "File Not Found", "404 page not found"),
+	// not a server's words about something the request named.
+	bareNotFound = regexp.MustCompile(`^\W*(?:\d{3}\W+)?(?:(?:file|page|route|path|url|resource|method)\W+)?not\W+(?:found|allowed)\b`)
 	// overloaded is a busy server: wait, then retry.
 	overloadedText = regexp.MustCompile(`overloaded|server is busy|temporarily unavailable|capacity`)
 )
@@ -197,8 +203,8 @@ func kindOf(status int, t errText, e *apiError) errKind {
 		return kindOverloaded
 	case status == 404 && modelWord.MatchString(t.raw), (status == 400 || status == 0) && modelMissing.MatchString(t.raw):
 		return kindNoModel
-	case status == 404 || status == 405 || status == 501:
-		return kindNotAPI // nothing at this URL takes chat requests
+	case status == 501 || (status == 404 || status == 405) && (t.page || bareNotFound.MatchString(t.raw)):
+		return kindNotAPI // nothing at this URL takes chat requests: a page, or a router's bare "Not Found"
 	case imageCap.MatchString(t.raw) && !tokenSense.MatchString(t.text):
 		return kindOther
 	case isOneValueCap(t):
