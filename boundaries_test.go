@@ -46,7 +46,7 @@ var walledParts = []part{
 		"limits.go:maxAnswerText", "limits.go:maxBody", "limits.go:maxSSEEvent", "limits.go:maxToolArgs", "limits.go:maxToolCalls",
 		"limits.go:peerError", "errclass.go:.raw", "errclass.go:kindOf", "errclass.go:readError",
 		// what is known of each provider, the optional settings, SSE, and the proxy of the environment
-		"presets.go:.start", "presets.go:marksParts", "presets.go:presets", "presets.go:takesCacheKey",
+		"presets.go:.baseURL", "presets.go:.start", "presets.go:marksParts", "presets.go:presets", "presets.go:takesCacheKey",
 		"sampling.go:.CacheTTL", "sampling.go:.FrequencyPenalty", "sampling.go:.NumCtx", "sampling.go:.PresencePenalty",
 		"sampling.go:.PromptCache", "sampling.go:.Seed", "sampling.go:.TopK", "sampling.go:anthropicThinking",
 		"sampling.go:openaiSampling", "sampling.go:sampling",
