@@ -72,6 +72,7 @@ var settings = []setting{
 	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes; a guard against mistakes, not a boundary"},
 	{"TOOL_PERMISSIONS_FILE", "", "tools answered [p]ermanently; empty = ~/.config/yaicli/tool_permissions.json"},
 	{"TOOL_AUDIT_LOG", "", "every approval decision, one JSON line each; empty = ~/.local/state/yaicli/tool_audit.log, off = none"},
+	{"PROJECT_INSTRUCTIONS", "true", "put the AGENTS.md files of the workspace and its parents up to the repository's root into the system prompt (8000 characters at most; only your own files that others cannot write)"},
 	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
 	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
@@ -129,6 +130,7 @@ type config struct {
 	EnableMCP, ShowMCPOutput         bool
 	MCPConfig                        string
 	DefaultRole                      string
+	ProjectInstructions              bool   // PROJECT_INSTRUCTIONS: AGENTS.md into the system prompt (projectinstr.go)
 	OSName, ShellName                string // "auto" = detected
 	MCPTimeout                       time.Duration
 	ToolApproval                     string
@@ -302,6 +304,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.ShowMCPOutput = p.bool("SHOW_MCP_OUTPUT")
 	c.MCPConfig = p.str("MCP_CONFIG")
 	c.DefaultRole = p.str("DEFAULT_ROLE")
+	c.ProjectInstructions = p.bool("PROJECT_INSTRUCTIONS")
 	c.OSName, c.ShellName = p.str("OS_NAME"), p.str("SHELL_NAME")
 	c.MCPTimeout = time.Duration(p.int("MCP_TIMEOUT")) * time.Second
 	c.ToolApproval = p.oneOf("TOOL_APPROVAL", "ask", "auto", "deny")

@@ -826,7 +826,7 @@ func writeContext(w io.Writer, r contextReport) {
 		row("  of it a summary", r.summaryTokens, plural(r.summaries, "summary turn")+" (/compact --summary)")
 	}
 	row("tool output ("+plural(r.nTools, "result")+")", r.tools, masked)
-	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, "")
+	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, r.deferred)
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
 	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))
