@@ -152,52 +152,54 @@ type foundTool struct {
 }
 
 // search ranks the tools by the query's words: a word in the name counts
-// twice, one in the description or server name once.
+// twice, one in the description or server name once; a word found in more
+// than half the tools ("the", "items") counts nothing, as it tells none apart.
 func (tb *toolbox) search(query string) map[string]any {
-	words := searchWords(query)
-	type scored struct {
-		name  string
-		score int
-	}
-	var hits []scored
+	type text struct{ name, rest string }
+	texts := map[string]text{}
 	for name, t := range tb.tools {
-		if t.deferOnly {
+		if !t.deferOnly {
+			texts[name] = text{" " + strings.Join(searchWords(name), " "), " " + strings.Join(searchWords(t.desc+" "+t.server), " ")}
+		}
+	}
+	scores := map[string]int{}
+	for _, w := range searchWords(query) {
+		w = " " + w // a word's start: "log" finds "logs", not "catalog"
+		hit := map[string]int{}
+		for name, x := range texts {
+			if strings.Contains(x.name, w) {
+				hit[name] += 2
+			}
+			if strings.Contains(x.rest, w) {
+				hit[name]++
+			}
+		}
+		if len(hit)*2 > len(texts) {
 			continue
 		}
-		nameText := strings.Join(searchWords(name), " ")
-		rest := strings.Join(searchWords(t.desc+" "+t.server), " ")
-		s := 0
-		for _, w := range words {
-			if strings.Contains(nameText, w) {
-				s += 2
-			}
-			if strings.Contains(rest, w) {
-				s++
-			}
-		}
-		if s > 0 {
-			hits = append(hits, scored{name, s})
+		for name, n := range hit {
+			scores[name] += n
 		}
 	}
+	hits := make([]string, 0, len(scores))
+	for name := range scores {
+		hits = append(hits, name)
+	}
 	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
+		if a, b := scores[hits[i]], scores[hits[j]]; a != b {
+			return a > b
 		}
-		return hits[i].name < hits[j].name
+		return hits[i] < hits[j]
 	})
 	res := map[string]any{"how": `run one with call_tool {"name": NAME, "arguments": {...}} (arguments as its parameters say)`}
-	var found []foundTool
-	for _, h := range hits[:min(len(hits), searchMaxFound)] {
-		t := tb.tools[h.name]
+	found := []foundTool{}
+	for _, name := range hits[:min(len(hits), searchMaxFound)] {
+		t := tb.tools[name]
 		found = append(found, foundTool{Name: t.name, Server: t.server, Description: t.desc, Parameters: json.RawMessage(t.params)})
 	}
 	res["found"] = found
 	if len(hits) > searchMaxFound {
-		more := make([]string, 0, len(hits)-searchMaxFound)
-		for _, h := range hits[searchMaxFound:] {
-			more = append(more, h.name)
-		}
-		res["also_matching"] = more
+		res["also_matching"] = hits[searchMaxFound:min(len(hits), 4*searchMaxFound)]
 	}
 	if len(found) == 0 {
 		res["note"] = "no tool matches those words; every tool: " + strings.Join(tb.names(), ", ")
