@@ -736,6 +736,7 @@ func (a *agent) noteLength(r reply) {
 // contextReport is where a history's estimated tokens go, for /context.
 type contextReport struct {
 	system, attached, hist, tools, schemas int // tokens by kind
+	project                                int // of the system prompt, the AGENTS.md block's
 	nHist, nTools, nSpecs, groups          int // messages, results, tool schemas sent, turn groups
 	masked, maskedSaved                    int // results masked to their spill files, tokens that saved
 	summaries, summaryTokens               int // summary turns of /compact --summary and their size
@@ -767,6 +768,10 @@ func (a *agent) contextReport(h []message) contextReport {
 			r.attached += t
 		case m.Role == "system":
 			r.system += t
+			if _, pinned := projectPart(m.Content); pinned != "" { // AGENTS.md (projectinstr.go)
+				r.project = a.textTokens(pinned)
+				r.system -= r.project
+			}
 		case m.Role == "tool":
 			r.tools += t
 			r.nTools++

@@ -807,13 +807,16 @@ func historyTokens(h []message, a *agent) int {
 // writeContext prints /context: where the tokens go, the budget and its
 // source, and what the provider last reported.
 func writeContext(w io.Writer, r contextReport) {
-	total := r.system + r.attached + r.hist + r.tools + r.schemas
+	total := r.system + r.project + r.attached + r.hist + r.tools + r.schemas
 	b := r.budget.tokens
 	row := func(name string, n int, extra string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-26s %9d  %s", name, n, extra), " "))
 	}
 	fmt.Fprintln(w, "context (estimated tokens)")
 	row("system prompt", r.system, "")
+	if r.project > 0 {
+		row("project instructions", r.project, "AGENTS.md, pinned: no reduction removes it (--no-project-instructions)")
+	}
 	if r.attached > 0 {
 		row("attached files", r.attached, "/drop PATH|all to detach")
 	}
