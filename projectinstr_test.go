@@ -112,4 +112,3 @@ func TestProjectInstructionsPinned(t *testing.T) {
 		t.Errorf("code %d stderr %s", r.code, r.stderr)
 	}
 }
-
