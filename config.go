@@ -90,6 +90,7 @@ var settings = []setting{
 	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
 	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
+	{"TOOL_SCHEMA_SHARE", "0.12", "share of the budget the tool schemas may take; past it the built-ins and each MCP server's share are sent with tool_search, which finds the rest (0 = always that way, 1 = never)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
 	{"CONTEXT_TRIM_TARGET", "0.6", "share of the budget every reduction goes down to once over it, so the next turns need none and the prompt cache survives (0.1-1); 0.6 measured best: a 30-turn session whose tool outputs are an eighth of the budget reduces in 9 turns at 0.6 (and 0.5), 13 at 0.75"},
@@ -145,6 +146,7 @@ type config struct {
 	ToolDisplayMaxLines              int
 	ToolDisplayMaxChars              int
 	ToolCallPreviewMaxChars          int
+	ToolSchemaShare                  float64 // TOOL_SCHEMA_SHARE: past it, schemas are deferred (tooldefer.go)
 	ContextBudgetTokens              int
 	ContextTrimTarget                float64
 	ContextKeepGroups                int
@@ -320,6 +322,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.ToolDisplayMaxLines = p.int("TOOL_DISPLAY_MAX_LINES")
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
 	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
+	c.ToolSchemaShare = p.float("TOOL_SCHEMA_SHARE")
 	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
 	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
 	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
@@ -638,6 +641,7 @@ func (c *config) toolbox() toolboxOptions {
 		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,
 		showFunction: c.ShowFunctionOut, showMCP: c.ShowMCPOutput, approval: c.ToolApproval, provider: c.Provider, shellTimeout: c.ShellTimeout,
 		workDir: c.workDir, homeDir: c.homeDir, environ: c.environ, now: c.now, perms: perms, fence: fence,
+		schemaShare: max(c.ToolSchemaShare, 1e-9), // 0 is "always defer", not "unset"
 		web: webOptions{searchProvider: c.WebSearchProvider, searchURL: c.WebSearchURL, allowPrivate: c.FetchAllowPrivate,
 			allowHosts: c.FetchAllowHosts, environ: c.environ, timeout: c.Timeout, version: c.version}}
 }

@@ -23,8 +23,9 @@ import (
 // list only), so the provider's cached prefix stays: a found tool's schema
 // arrives as a tool result, in the conversation, not in the tools list.
 
-// deferShare is the most of the budget the tool schemas may take; past it
-// the compact set is sent and the rest deferred.
+// deferShare is the most of the budget the tool schemas may take when the
+// toolbox was given no TOOL_SCHEMA_SHARE; past it the compact set is sent
+// and the rest deferred.
 const deferShare = 0.12
 
 // The discovery tools' names, descriptions and schemas.
@@ -64,7 +65,11 @@ func (tb *toolbox) choose(specs []toolSpec, budget int, count func([]toolSpec) i
 	if tb.offer.key == key {
 		return tb.offer
 	}
-	o := toolOffer{key: key, all: count(specs), share: int(math.Floor(float64(budget) * deferShare)), sent: specs}
+	share := tb.o.schemaShare
+	if share == 0 {
+		share = deferShare
+	}
+	o := toolOffer{key: key, all: count(specs), share: int(math.Floor(float64(budget) * share)), sent: specs}
 	if o.all <= o.share {
 		o.tokens = o.all
 		tb.offer = o

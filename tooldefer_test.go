@@ -236,3 +236,22 @@ func TestToolSearchRanks(t *testing.T) {
 		t.Errorf("search(zzqx) = %v", res)
 	}
 }
+
+// TestDeferralKeepsCache: session A against both simulated caches at the
+// model's default budget, with every schema sent and with all deferred
+// (TOOL_SCHEMA_SHARE=0: only tool_search and call_tool are sent; the
+// script calls its tool by name): the cached share of the prompt moves by
+// under 2 points, as the tools list stays the same all session either way.
+func TestDeferralKeepsCache(t *testing.T) {
+	slowTest(t)
+	t.Parallel()
+	for _, anthropic := range []bool{true, false} {
+		all := runCacheSession(t, simSession(), anthropic, 0, nil)
+		deferred := runCacheSession(t, simSession(), anthropic, 0, map[string]string{"YAI_TOOL_SCHEMA_SHARE": "0"})
+		t.Logf("anthropic %v: %.1f%% cached with every schema, %.1f%% deferred (%d and %d prompt tokens)",
+			anthropic, 100*all.share(), 100*deferred.share(), all.sim.prompt, deferred.sim.prompt)
+		if d := all.share() - deferred.share(); d > 0.02 || d < -0.02 || deferred.sim.leadChanges > 0 || deferred.sim.misses > 0 {
+			t.Errorf("anthropic %v: cached %.1f%% against %.1f%%, %d lead changes, %d misses", anthropic, 100*all.share(), 100*deferred.share(), deferred.sim.leadChanges, deferred.sim.misses)
+		}
+	}
+}

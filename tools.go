@@ -64,6 +64,9 @@ type toolboxOptions struct {
 	perms   permissionOptions // the rules, the files that remember answers, the free and the sensitive places
 	fence   sandboxOptions    // how execute_shell_command's commands are fenced
 	web     webOptions        // fetch_webpage and web_search
+	// schemaShare is TOOL_SCHEMA_SHARE: the share of the budget the tool
+	// schemas may take before they are deferred (tooldefer.go); 0: deferShare.
+	schemaShare float64
 }
 
 // toolbox runs tool calls: approval, truncation with spill, preview.
