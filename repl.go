@@ -94,12 +94,13 @@ func (s *session) open(title string) {
 		fmt.Fprintf(s.out, "new chat %q: saved after every answer and on exit\n", title)
 		return
 	}
-	_, h, err := loadChat(c.path)
+	saved, h, err := loadChat(c.path)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
 	s.hist = append(s.prefix(), h...)
+	s.reattach(saved.Attached)
 	s.forgetReported()
 	fmt.Fprintf(s.out, "continuing chat %q (%s)\n", title, countMessages(h))
 }
@@ -147,7 +148,7 @@ func (s *session) save() {
 	if s.title == "" {
 		return
 	}
-	if _, err := saveChat(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now()); err != nil {
+	if _, err := saveChat(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.attachedPaths()...); err != nil {
 		if err.Error() != s.saveErr {
 			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		}
@@ -574,7 +575,7 @@ func (s *session) saveAs(title string) {
 		title = firstUserLine(s.hist)
 	}
 	s.title = title
-	path, err := saveChat(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now())
+	path, err := saveChat(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.attachedPaths()...)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -618,15 +619,35 @@ func (s *session) chatByNumber(cmd, arg string) {
 		}
 		return
 	}
-	_, h, err := loadChat(c.path)
+	saved, h, err := loadChat(c.path)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
 	s.title = c.title
 	s.hist = append(s.prefix(), h...)
+	s.reattach(saved.Attached)
 	s.forgetReported()
 	fmt.Fprintf(s.out, "loaded %q (%s)\n", c.title, countMessages(h))
+}
+
+// attachedPaths is the paths of the attached files, for the saved chat.
+func (s *session) attachedPaths() []string {
+	var out []string
+	for _, a := range s.attached {
+		out = append(out, a.path)
+	}
+	return out
+}
+
+// reattach attaches again the files a continued chat had attached (read
+// anew; a file gone is said), so its prompt opens as it did.
+func (s *session) reattach(paths []string) {
+	for _, p := range paths {
+		if !slices.ContainsFunc(s.attached, func(a attachment) bool { return a.path == p }) {
+			s.add(p)
+		}
+	}
 }
 
 // add is /add: it attaches files for the session.
