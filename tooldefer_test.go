@@ -255,3 +255,76 @@ func TestDeferralKeepsCache(t *testing.T) {
 		}
 	}
 }
+
+// ollamaCall is an Ollama /api/chat answer calling one tool.
+func ollamaCall(name, args string) string {
+	return `{"model":"llama3.2","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"` + name + `","arguments":` + args + `}}]},"done":false}
+{"model":"llama3.2","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":300,"eval_count":20}
+`
+}
+
+// TestDeferredSchemasOllama: on Ollama's native wire (8k NUM_CTX) the
+// first request carries the compact set with tool_search, and a found
+// tool runs through call_tool.
+func TestDeferredSchemasOllama(t *testing.T) {
+	t.Parallel()
+	cfg := manyConfig(t)
+	o := newNativeOllama(t, ollamaCall(toolSearchName, `{"query":"rotate credentials"}`),
+		ollamaCall(toolCallName, `{"name":"mcp__big__`+deepTool+`","arguments":{"path":"secret/db","ttl_hours":24}}`), ollamaTextLines)
+	r := o.run(t, []string{"--enable-mcp", "--yes", "rotate the db credentials"}, "YAI_NUM_CTX=8192", "YAI_MCP_CONFIG="+cfg)
+	if r.code != 0 || len(o.reqs) != 3 {
+		t.Fatalf("code %d, %d requests\n%s", r.code, len(o.reqs), r.stderr)
+	}
+	var body struct{ Tools []toolSpec }
+	b, _ := json.Marshal(o.reqs[0])
+	json.Unmarshal(b, &body)
+	tokens := familyOf("llama3.2").toolsTokens(body.Tools)
+	if len(body.Tools) == 0 || body.Tools[len(body.Tools)-2].Function.Name != toolSearchName || tokens*100 > 8192*70/100*15 {
+		t.Errorf("first request's tools: %d, ~%d tokens", len(body.Tools), tokens)
+	}
+	b, _ = json.Marshal(o.reqs[2]["messages"])
+	if !strings.Contains(string(b), "many-mcp ran "+deepTool) {
+		t.Errorf("the deep tool's result is not in the third request: %.600s", b)
+	}
+}
+
+// anthropicToolUse is an Anthropic stream calling one tool.
+func anthropicToolUse(id, name, input string) string {
+	b, _ := json.Marshal(input)
+	return "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"" + id + "\",\"name\":\"" + name + "\",\"input\":{}}}\n\n" +
+		"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":" + string(b) + "}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":15}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+}
+
+// TestDeferredSchemasAnthropic: on Anthropic's wire the first request
+// carries the compact set, tool_search and call_tool last, and a found
+// tool runs through call_tool; its result reaches the next request.
+func TestDeferredSchemasAnthropic(t *testing.T) {
+	t.Parallel()
+	cfg := manyConfig(t)
+	fp := newFakeProvider(t,
+		check(sse(anthropicToolUse("toolu_1", toolSearchName, `{"query":"rotate credentials"}`)), func(r received) {
+			a := decodeAnthropic(t, r)
+			if n := len(a.Tools); n < 3 || a.Tools[n-2].Name != toolSearchName || a.Tools[n-1].Name != toolCallName {
+				t.Errorf("tools = %d, want the compact set and the discovery tools last", n)
+			}
+		}),
+		check(sse(anthropicToolUse("toolu_2", toolCallName, `{"name":"mcp__big__`+deepTool+`","arguments":{"path":"secret/db","ttl_hours":24}}`)), func(r received) {
+			if !strings.Contains(string(r.Raw), deepTool) {
+				t.Errorf("the search result did not reach the model")
+			}
+		}),
+		check(sse(anthropicText("rotated")), func(r received) {
+			if !strings.Contains(string(r.Raw), "many-mcp ran "+deepTool) {
+				t.Errorf("the deep tool's result is not in the third request")
+			}
+		}))
+	r := runBinary(t, fp, e2e{args: []string{"--enable-mcp", "--yes", "rotate the db credentials"},
+		env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-5", "YAI_CONTEXT_BUDGET_TOKENS=5734", "YAI_MCP_CONFIG=" + cfg}})
+	if r.code != 0 || r.stdout != "rotated\n" {
+		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
