@@ -99,7 +99,7 @@ func TestProjectInstructionsPinned(t *testing.T) {
 			}
 		}
 	}
-	if !matches(`project instructions\s+\d+\s+AGENTS.md, pinned`, r.stdout) {
+	if !matches(`project instructions\s+\d+\s+AGENTS.md, pinned`, r.stdout) || !matches(`tool schemas \(8 tools\)\s+\d+\s+5 deferred behind tool_search \(built-in 5\)`, r.stdout) {
 		t.Errorf("/context does not name the instructions:\n%s", r.stdout)
 	}
 
