@@ -57,7 +57,7 @@ Flags (before or after the question):
       --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
       --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
       --disable-functions   offer no tools (ENABLE_FUNCTIONS=false). When the tools' schemas
-                            would take over 12% of the budget (a small window, many MCP
+                            would take over 12% of the budget (TOOL_SCHEMA_SHARE; a small window, many MCP
                             tools), the built-ins and each MCP server's share are sent with
                             tool_search, which finds the rest; /context says what is deferred
       --no-project-instructions

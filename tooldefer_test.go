@@ -223,6 +223,16 @@ func TestDeferredShares(t *testing.T) {
 	}
 }
 
+// TestHelpSaysDeferral: --help says when schemas are deferred and where
+// to see which.
+func TestHelpSaysDeferral(t *testing.T) {
+	for _, want := range []string{"TOOL_SCHEMA_SHARE", "tool_search", "/context says what is deferred", "--no-project-instructions"} {
+		if !strings.Contains(usageText, want) {
+			t.Errorf("--help lacks %q", want)
+		}
+	}
+}
+
 // TestToolSearchRanks: a word in a tool's name outranks one in another
 // tool's description; nothing found lists every tool.
 func TestToolSearchRanks(t *testing.T) {
