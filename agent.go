@@ -12,25 +12,26 @@ import (
 // agent runs turns: fit the history to the budget, send, stream, run the
 // tool calls, repeat; and heal a context-length rejection once.
 type agent struct {
-	spent     usageTally // the usage providers reported, this session and turn (usage.go)
-	o         agentOptions
-	red       *redactor // the run's secrets: the model's words enter the history without them
-	send      sendFunc
-	tools     *toolbox // nil when ENABLE_FUNCTIONS is false
-	stdout    io.Writer
-	stderr    io.Writer
-	budget    budget
-	fam       family       // the model's tokenizer family, which prices every estimate
-	cal       calibration  // of this family's estimates against what the provider reported
-	windows   *windowCache // remembers what rejections teach of the window; nil: nothing is kept
-	hub       *mcpHub      // MCP servers whose tool lists may change
-	maxDepth  int
-	openLine  bool // answer text ends without a newline
-	noTools   bool // the model takes no tools (the server said so or refused them): this session sends none
-	dropTools bool // the tool schemas alone overflowed the window: this session sends none
-	warnedFit bool // the tools-do-not-fit notice was given
-	warnedCut bool // the silent-truncation warning was given
-	warnedBig bool // this turn was told its own messages exceed the budget
+	spent       usageTally // the usage providers reported, this session and turn (usage.go)
+	o           agentOptions
+	red         *redactor // the run's secrets: the model's words enter the history without them
+	send        sendFunc
+	tools       *toolbox // nil when ENABLE_FUNCTIONS is false
+	stdout      io.Writer
+	stderr      io.Writer
+	budget      budget
+	fam         family       // the model's tokenizer family, which prices every estimate
+	cal         calibration  // of this family's estimates against what the provider reported
+	windows     *windowCache // remembers what rejections teach of the window; nil: nothing is kept
+	hub         *mcpHub      // MCP servers whose tool lists may change
+	maxDepth    int
+	openLine    bool // answer text ends without a newline
+	noTools     bool // the model takes no tools (the server said so or refused them): this session sends none
+	dropTools   bool // the tool schemas alone overflowed the window: this session sends none
+	warnedFit   bool // the tools-do-not-fit notice was given
+	warnedDefer bool // the MCP-tools-deferred notice was given (tooldefer.go)
+	warnedCut   bool // the silent-truncation warning was given
+	warnedBig   bool // this turn was told its own messages exceed the budget
 	// rawAnswer writes the answer exactly as received: stdout is a file or
 	// a pipe. Otherwise it goes through answer, made safe for a terminal.
 	rawAnswer bool
@@ -655,6 +656,11 @@ func (a *agent) toolsFor(h []message, specs []toolSpec) []toolSpec {
 	if a.noTools || a.dropTools || len(specs) == 0 {
 		return nil
 	}
+	o := a.tools.choose(specs, a.budget.tokens, a.schemaCost) // past a share of the budget: a compact set and tool_search
+	if specs = o.sent; o.deferredMCP(a.tools) > 0 && !a.warnedDefer && !a.ev.on() {
+		a.warnedDefer = true
+		fmt.Fprintf(a.stderr, "yaicli: tool schemas: %s; /context lists them\n", o.deferredLine(a.tools))
+	}
 	lead := h[:leadLen(h)]
 	n := a.toolsThatFit(lead, specs)
 	if n < len(specs) && !a.warnedFit {
@@ -699,6 +705,9 @@ func (a *agent) toolsThatFit(h []message, specs []toolSpec) int {
 	return n
 }
 
+// schemaCost estimates tool schemas as the model counts them.
+func (a *agent) schemaCost(s []toolSpec) int { return a.cal.scale(a.fam.toolsTokens(s)) }
+
 // currentTurn is h's leading system messages and its last turn group: what
 // trimming can never drop.
 func currentTurn(h []message) []message {
@@ -727,6 +736,7 @@ func (a *agent) noteLength(r reply) {
 // contextReport is where a history's estimated tokens go, for /context.
 type contextReport struct {
 	system, attached, hist, tools, schemas int // tokens by kind
+	project                                int // of the system prompt, the AGENTS.md block's
 	nHist, nTools, nSpecs, groups          int // messages, results, tool schemas sent, turn groups
 	masked, maskedSaved                    int // results masked to their spill files, tokens that saved
 	summaries, summaryTokens               int // summary turns of /compact --summary and their size
@@ -741,6 +751,7 @@ type contextReport struct {
 	ratio                 float64
 	family, model         string
 	sandbox               string // how commands are fenced (sandboxStatus)
+	deferred              string // the tools deferred behind tool_search, in words ("": none)
 }
 
 // contextReport prices h as the next request would be priced: the tool
@@ -757,6 +768,10 @@ func (a *agent) contextReport(h []message) contextReport {
 			r.attached += t
 		case m.Role == "system":
 			r.system += t
+			if _, pinned := projectPart(m.Content); pinned != "" { // AGENTS.md (projectinstr.go)
+				r.project = a.textTokens(pinned)
+				r.system -= r.project
+			}
 		case m.Role == "tool":
 			r.tools += t
 			r.nTools++
@@ -767,8 +782,9 @@ func (a *agent) contextReport(h []message) contextReport {
 	}
 	var specs []toolSpec
 	if a.tools != nil && !a.noTools && !a.dropTools { // what is sent: none once the model refused them
-		specs = a.tools.specs()
+		specs = a.tools.choose(a.tools.specs(), a.budget.tokens, a.schemaCost).sent
 		specs = specs[:a.toolsThatFit(h[:leadLen(h)], specs)] // as toolsFor counts them
+		r.deferred = a.tools.offer.deferredLine(a.tools)
 	}
 	r.nSpecs, r.schemas = len(specs), a.cal.scale(a.fam.toolsTokens(specs))
 	r.masked, r.maskedSaved = maskedIn(h, a.estimate)

@@ -17,8 +17,8 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 	return []tool{
 		{
 			name:    "execute_shell_command",
-			desc:    "Run a command in the user's shell (stdout and stderr merged) and return its output and exit code. Large output is truncated; the result says where the full text is.",
-			params:  `{"type":"object","properties":{"shell_command":{"type":"string","description":"the command line to run"}},"required":["shell_command"]}`,
+			desc:    "Run a command in the user's shell; returns its output (stdout and stderr merged) and exit code. Large output is cut; the result says where the whole is.",
+			params:  `{"type":"object","properties":{"shell_command":{"type":"string"}},"required":["shell_command"]}`,
 			changes: true,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
 				cmd := argString(a, "shell_command", "")
@@ -30,8 +30,8 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 		},
 		{
 			name: "fs_read_file",
-			desc: "Read text files. offset (first character, 0 = start) and limit (characters, 0 = to the end) page through large files, including the spilled full output of an earlier tool result; keep limit well below 64000 (e.g. 12000).",
-			params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list of paths"},` +
+			desc: "Read text files. offset and limit (characters; 0: start, to the end) page through large ones, a spilled tool output too; keep limit under 64000 (e.g. 12000).",
+			params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list"},` +
 				`"encoding":{"type":"string","description":"utf-8 (default) or latin-1"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}},"required":["file_paths"]}`,
 			run: homed(o.homeDir, "file_paths", readFilesWithin(capFor("fs_read_file", o.outputMaxChars))),
 		},
@@ -45,9 +45,9 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 		},
 		{
 			name: "fs_search_files",
-			desc: "Find files under search_path whose names match the glob pattern; with content, search inside them with a regular expression and return path:line:text.",
+			desc: "Find files under search_path whose names match the glob pattern; with content, grep them by regular expression (path:line:text).",
 			params: `{"type":"object","properties":{"search_path":{"type":"string"},"pattern":{"type":"string","description":"glob on file names, e.g. *.go"},` +
-				`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression to search inside files"}},"required":["search_path"]}`,
+				`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression"}},"required":["search_path"]}`,
 			run: homed(o.homeDir, "search_path", func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return searchFiles(ctx, a, out, perm.hider(argString(a, "search_path", ".")))
 			}),
@@ -61,7 +61,7 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 		},
 		{
 			name: "fs_edit_file",
-			desc: "Edit a file: replace old_text with new_text (one match unless replace_all), or replace lines start_line..end_line with new_text. dry_run returns the new content without writing.",
+			desc: "Edit a file: replace old_text with new_text (one match unless replace_all), or lines start_line..end_line. dry_run returns the result unwritten.",
 			params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
 				`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
 			changes: true,
@@ -69,7 +69,7 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 		},
 		{
 			name:    "fs_file_operations",
-			desc:    "Create a directory (create_dir, also mkdir), delete, move or copy a file or directory, or check one (exists, get_info). Symbolic links are moved, copied and deleted as links, never followed; a directory is deleted with what is in it only when recursive is true.",
+			desc:    "Create a directory, delete, move or copy a file or directory, or check one (exists, get_info). Links are handled as links, never followed; a directory with contents is deleted only when recursive is true.",
 			params:  fileOpsParams,
 			changes: true,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
@@ -78,7 +78,7 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 		},
 		{
 			name:   "fs_get_filesystem_info",
-			desc:   "Facts about a path (exists, type, size, mode, modification time, owner) and the system: OS, working and home directories, and the total, used and free space of the filesystems.",
+			desc:   "Facts about a path (type, size, mode, time, owner) and the system: OS, working and home directories, space used and free.",
 			params: filesystemInfoParams,
 			run: func(_ context.Context, a map[string]any, out io.Writer) error {
 				return filesystemInfo(a, o.workDir, o.homeDir, out)
@@ -86,7 +86,7 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 		},
 		{
 			name:   "fetch_webpage",
-			desc:   "Download a public web page and return it as readable text. Addresses on this machine and private networks are refused unless the person allowed them.",
+			desc:   "Download a public web page as readable text. Addresses on this machine and private networks are refused unless allowed.",
 			params: `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,
 			run: func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return fetchWebpage(ctx, web, a, out, o.web.timeout, o.web.version)

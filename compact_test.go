@@ -135,7 +135,9 @@ func TestAutomaticSummary(t *testing.T) {
 				t.Fatalf("summary request %d sent tools or was last", k+1)
 			}
 			next := reqs[k+1].messages()
-			if next[0].Role != "system" || !strings.HasPrefix(next[1].Content, summaryMarker) || next[len(next)-1].Role != "user" {
+			// A summary may come at a tool round as well as at a question
+			// (where it comes moves with the tool schemas' size).
+			if last := next[len(next)-1].Role; next[0].Role != "system" || !strings.HasPrefix(next[1].Content, summaryMarker) || last != "user" && last != "tool" {
 				t.Errorf("request after summary %d: %+v", k+1, next[:3])
 			}
 		}

@@ -72,6 +72,7 @@ var settings = []setting{
 	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes; a guard against mistakes, not a boundary"},
 	{"TOOL_PERMISSIONS_FILE", "", "tools answered [p]ermanently; empty = ~/.config/yaicli/tool_permissions.json"},
 	{"TOOL_AUDIT_LOG", "", "every approval decision, one JSON line each; empty = ~/.local/state/yaicli/tool_audit.log, off = none"},
+	{"PROJECT_INSTRUCTIONS", "true", "put the AGENTS.md files of the workspace and its parents up to the repository's root into the system prompt (8000 characters at most; only your own files that others cannot write)"},
 	{"DEFAULT_ROLE", "DEFAULT", "role whose prompt is the system prompt (yaicli --list-roles)"},
 	{"OS_NAME", "auto", "the system named in role prompts ({_os}); auto = detected"},
 	{"SHELL_NAME", "auto", "the shell named in role prompts ({_shell}); auto = $SHELL"},
@@ -89,6 +90,7 @@ var settings = []setting{
 	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
 	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
+	{"TOOL_SCHEMA_SHARE", "0.12", "share of the budget the tool schemas may take; past it the built-ins and each MCP server's share are sent with tool_search, which finds the rest (0 = always that way, 1 = never)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_WINDOW", "0", "the model's context window in tokens, for any server (an 8k model: 8192; --context-window N); wins over NUM_CTX and what servers report; 0 = the server's (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter), else the model table, else 128000"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
@@ -130,6 +132,7 @@ type config struct {
 	EnableMCP, ShowMCPOutput         bool
 	MCPConfig                        string
 	DefaultRole                      string
+	ProjectInstructions              bool   // PROJECT_INSTRUCTIONS: AGENTS.md into the system prompt (projectinstr.go)
 	OSName, ShellName                string // "auto" = detected
 	MCPTimeout                       time.Duration
 	ToolApproval                     string
@@ -144,6 +147,7 @@ type config struct {
 	ToolDisplayMaxLines              int
 	ToolDisplayMaxChars              int
 	ToolCallPreviewMaxChars          int
+	ToolSchemaShare                  float64 // TOOL_SCHEMA_SHARE: past it, schemas are deferred (tooldefer.go)
 	ContextBudgetTokens              int
 	ContextWindow                    int // CONTEXT_WINDOW: the model's window; 0 = found (modelwindow.go)
 	ContextTrimTarget                float64
@@ -304,6 +308,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.ShowMCPOutput = p.bool("SHOW_MCP_OUTPUT")
 	c.MCPConfig = p.str("MCP_CONFIG")
 	c.DefaultRole = p.str("DEFAULT_ROLE")
+	c.ProjectInstructions = p.bool("PROJECT_INSTRUCTIONS")
 	c.OSName, c.ShellName = p.str("OS_NAME"), p.str("SHELL_NAME")
 	c.MCPTimeout = time.Duration(p.int("MCP_TIMEOUT")) * time.Second
 	c.ToolApproval = p.oneOf("TOOL_APPROVAL", "ask", "auto", "deny")
@@ -319,6 +324,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.ToolDisplayMaxLines = p.int("TOOL_DISPLAY_MAX_LINES")
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
 	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
+	c.ToolSchemaShare = p.float("TOOL_SCHEMA_SHARE")
 	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
 	c.ContextWindow = max(p.int("CONTEXT_WINDOW"), 0)
 	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
@@ -641,6 +647,7 @@ func (c *config) toolbox() toolboxOptions {
 		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,
 		showFunction: c.ShowFunctionOut, showMCP: c.ShowMCPOutput, approval: c.ToolApproval, provider: c.Provider, shellTimeout: c.ShellTimeout,
 		workDir: c.workDir, homeDir: c.homeDir, environ: c.environ, now: c.now, perms: perms, fence: fence,
+		schemaShare: max(c.ToolSchemaShare, 1e-9), // 0 is "always defer", not "unset"
 		web: webOptions{searchProvider: c.WebSearchProvider, searchURL: c.WebSearchURL, allowPrivate: c.FetchAllowPrivate,
 			allowHosts: c.FetchAllowHosts, environ: c.environ, timeout: c.Timeout, version: c.version}}
 }

@@ -48,6 +48,7 @@ var switchTable = []switchFlag{
 	{"ENABLE_MCP", "true", []string{"enable-mcp"}},
 	{"ENABLE_MCP", "false", []string{"disable-mcp"}},
 	{"PRETTY", "false", []string{"plain"}},
+	{"PROJECT_INSTRUCTIONS", "false", []string{"no-project-instructions"}},
 	{"SHOW_REASONING", "true", []string{"show-reasoning"}},
 	{"SHOW_REASONING", "false", []string{"hide-reasoning"}},
 	{"SHOW_FUNCTION_OUTPUT", "true", []string{"show-function-output"}},

@@ -22,17 +22,17 @@ import (
 // (operation, path, destination) and recursive, which YAICLI lacks: it
 // deletes a directory and all in it without being asked.
 const fileOpsParams = `{"type":"object","properties":{` +
-	`"operation":{"type":"string","enum":["create_dir","mkdir","delete","move","copy","exists","get_info"],"description":"create_dir (mkdir), delete, move, copy; exists and get_info only read"},` +
-	`"path":{"type":"string","description":"the file or directory to operate on (the source of move and copy)"},` +
-	`"destination":{"type":"string","description":"where move and copy put it; an existing directory receives it under its own name"},` +
-	`"recursive":{"type":"boolean","description":"delete a directory with everything in it (without it, only an empty directory is deleted)"}},` +
+	`"operation":{"type":"string","enum":["create_dir","mkdir","delete","move","copy","exists","get_info"]},` +
+	`"path":{"type":"string","description":"the source of move and copy"},` +
+	`"destination":{"type":"string","description":"an existing directory receives it under its own name"},` +
+	`"recursive":{"type":"boolean","description":"delete a directory with everything in it"}},` +
 	`"required":["operation","path"]}`
 
 // filesystemInfoParams is fs_get_filesystem_info's schema: YAICLI's
 // include_disk_usage, and path, which YAICLI lacks, for one file's facts.
 const filesystemInfoParams = `{"type":"object","properties":{` +
-	`"path":{"type":"string","description":"a file or directory to describe (default: the working directory)"},` +
-	`"include_disk_usage":{"type":"boolean","description":"disk space of the filesystems of the path, home, working directory and / (default true)"}}}`
+	`"path":{"type":"string","description":"default: the working directory"},` +
+	`"include_disk_usage":{"type":"boolean","description":"default true"}}}`
 
 // Bounds of what fs_file_operations walks: a copy or a recursive delete
 // counts what it will touch before the person is asked, and stops

@@ -60,7 +60,12 @@ Flags (before or after the question):
                             is 70% of it (CONTEXT_BUDGET_TOKENS sets the budget itself);
                             /context says where the window in use came from
       --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
-      --disable-functions   offer no tools (ENABLE_FUNCTIONS=false)
+      --disable-functions   offer no tools (ENABLE_FUNCTIONS=false). When the tools' schemas
+                            would take over 12% of the budget (TOOL_SCHEMA_SHARE; a small window, many MCP
+                            tools), the built-ins and each MCP server's share are sent with
+                            tool_search, which finds the rest; /context says what is deferred
+      --no-project-instructions
+                            leave out the workspace's AGENTS.md files (PROJECT_INSTRUCTIONS=false)
   -y, --yes                 run tools that execute or write without asking, except on
                             sensitive places (keys, yaicli's config, start-up files)
   -c, --chat                start the interactive REPL
@@ -413,7 +418,7 @@ func (in *invocation) ask(ctx context.Context) int {
 	if err != nil {
 		return in.fail(exitUsage, err)
 	}
-	system := fillRole(in.p.session.roles, r.Prompt)
+	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, cfg.workDir, in.stderr)
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {

@@ -304,7 +304,7 @@ func (h *mcpHub) tools() []tool {
 			}
 			s, t := s, t
 			out = append(out, tool{
-				name: mcpToolName(s.name, t.Name), desc: t.Description, params: string(schema), changes: !s.cfg.Trusted, mcp: true,
+				name: mcpToolName(s.name, t.Name), desc: t.Description, params: string(schema), changes: !s.cfg.Trusted, mcp: true, server: s.name,
 				run: func(ctx context.Context, args map[string]any, w io.Writer) error {
 					return h.callTool(ctx, s, t.Name, args, w)
 				},

@@ -51,7 +51,9 @@ func fakeMCPServer(mode string) {
 		case "tools/list":
 			var p struct{ Cursor string }
 			json.Unmarshal(m.Params, &p)
-			if mode == "big-list" {
+			if mode == "many" { // 120 tools, ~50k tokens of schemas (tooldefer_test.go)
+				reply["result"] = map[string]any{"tools": manyTools()}
+			} else if mode == "big-list" {
 				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "t", "description": strings.Repeat("d", maxRPCMessage), "inputSchema": map[string]any{"type": "object"}}}}
 			} else if mode == "chatty" && p.Cursor == "" {
 				reply["result"] = map[string]any{"tools": []any{map[string]any{"name": "first", "inputSchema": map[string]any{"type": "object"}}}, "nextCursor": "page2"}
@@ -70,6 +72,9 @@ func fakeMCPServer(mode string) {
 				continue
 			}
 			text := "called"
+			if mode == "many" {
+				text = manyCalled(m.Params)
+			}
 			if mode == "echo" {
 				var p struct{ Arguments struct{ Message string } }
 				json.Unmarshal(m.Params, &p)

@@ -94,12 +94,13 @@ func (s *session) open(title string) {
 		fmt.Fprintf(s.out, "new chat %q: saved after every answer and on exit\n", title)
 		return
 	}
-	_, h, err := loadChat(c.path)
+	saved, h, err := loadChat(c.path)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
 	s.hist = append(s.prefix(), h...)
+	s.reattach(saved.Attached)
 	s.forgetReported()
 	fmt.Fprintf(s.out, "continuing chat %q (%s)\n", title, countMessages(h))
 }
@@ -147,7 +148,7 @@ func (s *session) save() {
 	if s.title == "" {
 		return
 	}
-	if _, err := saveChat(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now()); err != nil {
+	if _, err := saveChat(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.attachedPaths()...); err != nil {
 		if err.Error() != s.saveErr {
 			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		}
@@ -577,7 +578,7 @@ func (s *session) saveAs(title string) {
 		title = firstUserLine(s.hist)
 	}
 	s.title = title
-	path, err := saveChat(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now())
+	path, err := saveChat(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.attachedPaths()...)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -621,15 +622,35 @@ func (s *session) chatByNumber(cmd, arg string) {
 		}
 		return
 	}
-	_, h, err := loadChat(c.path)
+	saved, h, err := loadChat(c.path)
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
 	}
 	s.title = c.title
 	s.hist = append(s.prefix(), h...)
+	s.reattach(saved.Attached)
 	s.forgetReported()
 	fmt.Fprintf(s.out, "loaded %q (%s)\n", c.title, countMessages(h))
+}
+
+// attachedPaths is the paths of the attached files, for the saved chat.
+func (s *session) attachedPaths() []string {
+	var out []string
+	for _, a := range s.attached {
+		out = append(out, a.path)
+	}
+	return out
+}
+
+// reattach attaches again the files a continued chat had attached (read
+// anew; a file gone is said), so its prompt opens as it did.
+func (s *session) reattach(paths []string) {
+	for _, p := range paths {
+		if !slices.ContainsFunc(s.attached, func(a attachment) bool { return a.path == p }) {
+			s.add(p)
+		}
+	}
 }
 
 // add is /add: it attaches files for the session.
@@ -810,13 +831,16 @@ func historyTokens(h []message, a *agent) int {
 // writeContext prints /context: where the tokens go, the budget and its
 // source, and what the provider last reported.
 func writeContext(w io.Writer, r contextReport) {
-	total := r.system + r.attached + r.hist + r.tools + r.schemas
+	total := r.system + r.project + r.attached + r.hist + r.tools + r.schemas
 	b := r.budget.tokens
 	row := func(name string, n int, extra string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-26s %9d  %s", name, n, extra), " "))
 	}
 	fmt.Fprintln(w, "context (estimated tokens)")
 	row("system prompt", r.system, "")
+	if r.project > 0 {
+		row("project instructions", r.project, "AGENTS.md, pinned: no reduction removes it (--no-project-instructions)")
+	}
 	if r.attached > 0 {
 		row("attached files", r.attached, "/drop PATH|all to detach")
 	}
@@ -829,7 +853,7 @@ func writeContext(w io.Writer, r contextReport) {
 		row("  of it a summary", r.summaryTokens, plural(r.summaries, "summary turn")+" (/compact --summary)")
 	}
 	row("tool output ("+plural(r.nTools, "result")+")", r.tools, masked)
-	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, "")
+	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, r.deferred)
 	row("total", total, usageBar(total, b, 24))
 	row("budget", b, "("+r.budget.source+")")
 	row("model window", r.budget.shownWindow(), "("+r.budget.windowFrom+")")

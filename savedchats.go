@@ -23,6 +23,9 @@ type savedChat struct {
 	Title   string         `json:"title"`
 	Date    string         `json:"date"`
 	History []savedMessage `json:"history"`
+	// Attached is the files /add'ed to the chat, attached again when it is
+	// continued: the prompt then opens as it did, and the cache holds it.
+	Attached []string `json:"attached,omitempty"`
 }
 
 // savedMessage is a message as stored, reasoning included.
@@ -123,7 +126,8 @@ func findChat(dir, title string) (chatInfo, bool) {
 // prints is still the chat's after the autosaves and the save at exit),
 // removing older files of the same title, and prunes the oldest chats
 // beyond max. A same-title file that cannot be read is kept as .bak.
-func saveChat(dir, title string, h []message, max int, now time.Time) (string, error) {
+// attached is the paths of the files the chat has attached.
+func saveChat(dir, title string, h []message, max int, now time.Time, attached ...string) (string, error) {
 	title = chatName(strings.TrimSpace(title))
 	if title == "" {
 		title = "Chat " + now.Format("20060102-150405")
@@ -131,7 +135,7 @@ func saveChat(dir, title string, h []message, max int, now time.Time) (string, e
 	if err := privateDir(dir, os.Geteuid(), "CHAT_HISTORY_DIR"); err != nil {
 		return "", err
 	}
-	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000")}
+	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000"), Attached: attached}
 	for _, m := range h {
 		if m.Role != "system" {
 			c.History = append(c.History, savedMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.reasoning, Images: savedImages(m.images)})

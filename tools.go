@@ -21,7 +21,15 @@ type tool struct {
 	params     string // JSON schema of the arguments
 	changes    bool   // executes or writes, so it needs approval
 	mcp        bool   // comes from an MCP server (SHOW_MCP_OUTPUT governs its preview)
-	run        func(ctx context.Context, args map[string]any, out io.Writer) error
+	server     string // the MCP server it comes from: each gets a share of the tool room (tooldefer.go)
+	// deferOnly: offered only while schemas are deferred (tool_search,
+	// call_tool), so never in specs nor found by a search.
+	deferOnly bool
+	// unwrap, when set, names the tool a call runs and its arguments
+	// (call_tool), or why it cannot: that tool is then approved, capped
+	// and run as if called by its own name.
+	unwrap func(args map[string]any) (tool, map[string]any, string)
+	run    func(ctx context.Context, args map[string]any, out io.Writer) error
 }
 
 // toolOutput is one tool result of the current turn, for /show-output and
@@ -56,6 +64,9 @@ type toolboxOptions struct {
 	perms   permissionOptions // the rules, the files that remember answers, the free and the sensitive places
 	fence   sandboxOptions    // how execute_shell_command's commands are fenced
 	web     webOptions        // fetch_webpage and web_search
+	// schemaShare is TOOL_SCHEMA_SHARE: the share of the budget the tool
+	// schemas may take before they are deferred (tooldefer.go); 0: deferShare.
+	schemaShare float64
 }
 
 // toolbox runs tool calls: approval, truncation with spill, preview.
@@ -95,6 +106,21 @@ type toolbox struct {
 	// told is the refusal in the person's words when no question was
 	// asked (no terminal, TOOL_APPROVAL=deny): what to set to allow it.
 	told string
+	// builtins is the built-in tools' names in the order they are kept
+	// when the schemas are deferred; offer is the last choice (tooldefer.go).
+	builtins []string
+	offer    toolOffer
+}
+
+// toolOffer is the tools a request carries and those deferred behind
+// tool_search (tooldefer.go), for a budget and a tool list (key).
+type toolOffer struct {
+	key      string
+	sent     []toolSpec
+	deferred []string // names, built-ins first then by server
+	all      int      // tokens of every schema
+	tokens   int      // tokens of those sent
+	share    int      // the room: deferShare of the budget
 }
 
 // snapshot copies this turn's outputs.
@@ -139,10 +165,12 @@ func newToolbox(o toolboxOptions, red *redactor, preview io.Writer, ask func(str
 		tb.now = func() time.Time { return time.Time{} }
 	}
 	tb.perm = newPermissions(o.perms, red, func(w string) { fmt.Fprintln(preview, w) })
-	for _, t := range append(builtinTools(o, red, tb.perm), extra...) {
+	for _, t := range append(append(builtinTools(o, red, tb.perm), readImageTool(tb)), extra...) {
 		tb.tools[t.name] = t
+		if !t.mcp {
+			tb.builtins = append(tb.builtins, t.name)
+		}
 	}
-	tb.tools["fs_read_image"] = readImageTool(tb)
 	return tb
 }
 
@@ -153,7 +181,9 @@ func (tb *toolbox) specs() []toolSpec {
 	}
 	names := make([]string, 0, len(tb.tools))
 	for n := range tb.tools {
-		names = append(names, n)
+		if !tb.tools[n].deferOnly {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	out := make([]toolSpec, 0, len(names))
@@ -264,6 +294,13 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 			return failure(why), why
 		}
 	}
+	if t.unwrap != nil { // call_tool runs a deferred tool as itself
+		var why string
+		if t, args, why = t.unwrap(args); why != "" {
+			return failure(why), why
+		}
+		name = t.name
+	}
 	if why := missingArgs(t.name, t.params, args); why != "" { // nothing to ask the person about
 		return failure(why), why
 	}
@@ -297,11 +334,14 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	return cl.finish(), ""
 }
 
-// names lists the tools alphabetically.
+// names lists the tools alphabetically, but those offered only while
+// schemas are deferred.
 func (tb *toolbox) names() []string {
 	var n []string
-	for k := range tb.tools {
-		n = append(n, k)
+	for k, t := range tb.tools {
+		if !t.deferOnly {
+			n = append(n, k)
+		}
 	}
 	sort.Strings(n)
 	return n
