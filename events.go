@@ -45,6 +45,11 @@ type events struct {
 	// it; strike is the terminal a voided partial answer is struck on.
 	hold   *heldAnswer
 	strike io.Writer
+	// perQuestion: each turn.end is followed by a result of its own (piped
+	// --chat, where a script waits for each answer); mark is where the
+	// turn began, for its figures (eventturns.go).
+	perQuestion bool
+	mark        turnMark
 }
 
 // ranResult is a tool result waiting to be sent.
@@ -152,6 +157,7 @@ func (e *events) turnStart(prompt string) {
 	e.turns++
 	e.sum.Turns = e.turns
 	e.answer.Reset()
+	e.mark = e.markNow()
 	e.emit("turn.start", map[string]any{"turn": e.turns, "prompt_chars": utf8.RuneCountInString(prompt)})
 }
 
@@ -180,6 +186,7 @@ func (e *events) turnEnd(err error) {
 		status = "error"
 	}
 	e.emit("turn.end", map[string]any{"turn": e.turns, "status": status, "answer": e.sum.Answer})
+	e.questionResult(status)
 }
 
 // textDelta is a piece of the answer. A retry's partial answer is dropped
@@ -485,7 +492,7 @@ func (e *events) finish(code int) {
 	e.sum.DurationMS = e.now().Sub(e.start).Milliseconds()
 	if e.stream {
 		e.emit("result", map[string]any{"answer": e.sum.Answer, "exit_code": code, "turns": e.turns, "usage": e.sum.Usage,
-			"tool_calls": len(e.sum.ToolCalls), "context_actions": len(e.sum.Context), "duration_ms": e.sum.DurationMS})
+			"tool_calls": len(e.sum.ToolCalls), "context_actions": len(e.sum.Context), "duration_ms": e.sum.DurationMS, "final": true})
 		return
 	}
 	writeJSON(e.w, e.sum)
