@@ -29,6 +29,7 @@ type tool struct {
 type toolOutput struct {
 	id, name, caption string
 	clip              *clip
+	running           bool // the call running now: its output so far (liveoutput.go)
 }
 
 // toolboxOptions is what the toolbox and its tools need of the
@@ -67,8 +68,9 @@ type toolbox struct {
 	perm    *permissions                          // free reads, rules, "always" answers, audit log
 	preview io.Writer                             // where calls and previews are shown
 	now     func() time.Time
-	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
+	mu      sync.Mutex // guards outputs and live: the viewer reads them while a turn runs
 	outputs []toolOutput
+	live    *liveOutput // the running call's output so far; nil: none runs
 	unsent  map[string]bool // calls run whose result the model has not been sent yet
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
@@ -101,7 +103,7 @@ type toolbox struct {
 func (tb *toolbox) snapshot() []toolOutput {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
-	return append([]toolOutput(nil), tb.outputs...)
+	return tb.withLive(append([]toolOutput(nil), tb.outputs...))
 }
 
 // newTurn forgets the previous turn's outputs.
@@ -179,6 +181,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	images := tb.takeImage()
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{id: tc.ID, name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
+	tb.live = nil // in the same step: the viewer sees the running output or the result, never both or neither
 	if tb.unsent == nil {
 		tb.unsent = map[string]bool{}
 	}
@@ -285,7 +288,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	}
 	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(tb.o.outputDir, name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
-	counted := &countingWriter{w: cl}
+	counted := &countingWriter{w: tb.goLive(name, tc.Function.Arguments, cl)}
 	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})
 	sp.stop()
