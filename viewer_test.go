@@ -211,7 +211,9 @@ func TestLiveViewerFollowsRunningOutput(t *testing.T) {
 		func() { now[1].model = lines(40) },
 		func() {}, // the person scrolls up a page (the key below)
 		func() { now[1].model = lines(60) },
-		func() { now[1] = viewerEntry{name: "execute_shell_command", caption: "make", chars: 500, model: "exit code: 0\n" + lines(60)} },
+		func() {
+			now[1] = viewerEntry{name: "execute_shell_command", caption: "make", chars: 500, model: "exit code: 0\n" + lines(60)}
+		},
 	}
 	keys := []key{{kind: keyUnknown}, {kind: keyUnknown}, {kind: keyPgUp}, {kind: keyUnknown}, {kind: keyUnknown}}
 	i := 0
