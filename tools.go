@@ -70,8 +70,9 @@ type toolbox struct {
 	now     func() time.Time
 	mu      sync.Mutex // guards outputs and live: the viewer reads them while a turn runs
 	outputs []toolOutput
-	live    *liveOutput     // the running call's output so far; nil: none runs
 	unsent  map[string]bool // calls run whose result the model has not been sent yet
+	// live is the running call's output so far; nil: none runs.
+	live *liveOutput
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
 	spillWarned bool
