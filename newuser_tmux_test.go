@@ -1,10 +1,12 @@
 package main
 
 import (
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -112,5 +114,52 @@ func TestHomeStartRefusalSaysNoWorkspace(t *testing.T) {
 	m := f.chats()[1].messages()
 	if got := m[len(m)-1].Content; !strings.Contains(got, why) || !strings.Contains(got, how) {
 		t.Errorf("refusal to the model: %s", got)
+	}
+}
+
+// TestTmuxNoColorNoEscape: with NO_COLOR=1 on a terminal, on the default
+// path, every byte yaicli writes while the model is slow (the spinner,
+// erased) and while the answer streams (Markdown laid out, no live
+// preview) is free of ESC: tmux's pipe-pane records the pane's output
+// from before yaicli starts.
+func TestTmuxNoColorNoEscape(t *testing.T) {
+	t.Parallel()
+	answer := make(chan struct{})
+	release := sync.OnceFunc(func() { close(answer) })
+	f := newFakeProvider(t, func(w http.ResponseWriter, r received) {
+		select { // slow until the spinner has been seen
+		case <-answer:
+		case <-r.ctx.Done():
+			return
+		}
+		sse(textStream(mdAnswer...))(w, r)
+	})
+	t.Cleanup(release) // runs before the server's Close
+	raw := filepath.Join(t.TempDir(), "pane.raw")
+	s := launchTmux(t, f, "sh -c "+quoteAll([]string{"read go; NO_COLOR=1 " + binary + " 'show me'; echo EXIT=$?; sleep 30"})[0])
+	if out, err := exec.Command("tmux", "-L", s.socket, "pipe-pane", "-o", "-t", "t", "cat >> "+quoteAll([]string{raw})[0]).CombinedOutput(); err != nil {
+		t.Fatalf("pipe-pane: %v %s", err, out)
+	}
+	s.send("Enter")
+	s.waitFor("waiting for gpt-4o")
+	release()
+	s.waitFor("EXIT=0")
+	var b []byte
+	start := time.Now()
+	for time.Since(start) < hangBound { // pipe-pane's cat writes after the screen shows it
+		if b, _ = os.ReadFile(raw); strings.Contains(string(b), "EXIT=0") {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	got := string(b)
+	if !strings.Contains(got, "waiting for gpt-4o") || !strings.Contains(got, "Some bold words here.") {
+		t.Fatalf("the pane's output lacks the spinner or the answer: %q", got)
+	}
+	if i := strings.IndexByte(got, 0x1b); i >= 0 {
+		t.Errorf("ESC at %d with NO_COLOR: %q", i, got[max(i-40, 0):min(i+40, len(got))])
+	}
+	if sc := s.screen(); strings.Contains(sc, "waiting for") {
+		t.Errorf("the spinner was not erased:\n%s", sc)
 	}
 }
