@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"sync"
 	"unicode/utf8"
 )
@@ -13,14 +12,21 @@ import (
 const liveKeep = 128 << 10
 
 // liveOutput is the output of the tool call running now, as far as it has
-// come, for the viewer (Ctrl+O while a tool runs): written after the run's
-// secrets are replaced, read while the call goes on.
+// come, for the viewer (Ctrl+O while a tool runs): the toolbox writes it
+// after the run's secrets are replaced, the viewer reads it while the call
+// goes on.
 type liveOutput struct {
 	name, caption string
 	mu            sync.Mutex
 	head          []byte // the first liveKeep bytes
 	tail          ring   // the last liveKeep bytes after the head
 	n             int64  // bytes written in all
+}
+
+// newLiveOutput records the output of a call of name (caption: its
+// command or path, for the viewer's list).
+func newLiveOutput(name, caption string) *liveOutput {
+	return &liveOutput{name: name, caption: caption, tail: ring{buf: make([]byte, 0, liveKeep)}}
 }
 
 // Write keeps p's head and tail.
@@ -38,10 +44,9 @@ func (l *liveOutput) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// output is the call as a running entry of the turn's outputs: its text
-// so far (all of it, or its head, a line saying how much is left out and
-// its tail), cut to whole characters.
-func (l *liveOutput) output() toolOutput {
+// clip is the output so far as a whole clip: all of it, or its head, a
+// line saying how much is left out and its tail, cut to whole characters.
+func (l *liveOutput) clip() *clip {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := append([]byte(nil), l.head...)
@@ -57,8 +62,7 @@ func (l *liveOutput) output() toolOutput {
 		b = append(b, l.tail.ordered()...)
 	}
 	b = b[:len(b)-splitRune(b)] // a character still arriving
-	text := string(b)
-	return toolOutput{name: l.name, caption: l.caption, clip: wholeClip(text, utf8.RuneCountInString(text)), running: true}
+	return wholeClip(string(b), utf8.RuneCount(b))
 }
 
 // ordered is the ring's bytes, oldest first.
@@ -67,25 +71,4 @@ func (r *ring) ordered() []byte {
 		return r.buf
 	}
 	return append(append([]byte(nil), r.buf[r.next:]...), r.buf[:r.next]...)
-}
-
-// goLive starts recording the output of the call about to run as the
-// turn's running output and returns where the call writes: cl and the
-// record. The record is dropped when the call's result joins the outputs
-// (call), in the same step, so the viewer sees the one or the other.
-func (tb *toolbox) goLive(name, args string, cl io.Writer) io.Writer {
-	l := &liveOutput{name: name, caption: tb.red.text(caption(args)), tail: ring{buf: make([]byte, 0, liveKeep)}}
-	tb.mu.Lock()
-	tb.live = l
-	tb.mu.Unlock()
-	return io.MultiWriter(cl, newRedactWriter(l, tb.red))
-}
-
-// withLive is outs and, after them, the running call's output so far.
-// The caller holds tb.mu.
-func (tb *toolbox) withLive(outs []toolOutput) []toolOutput {
-	if tb.live == nil {
-		return outs
-	}
-	return append(outs, tb.live.output())
 }

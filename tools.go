@@ -104,7 +104,23 @@ type toolbox struct {
 func (tb *toolbox) snapshot() []toolOutput {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
-	return tb.withLive(append([]toolOutput(nil), tb.outputs...))
+	outs := append([]toolOutput(nil), tb.outputs...)
+	if l := tb.live; l != nil {
+		outs = append(outs, toolOutput{name: l.name, caption: l.caption, clip: l.clip(), running: true})
+	}
+	return outs
+}
+
+// goLive starts recording the output of the call about to run as the
+// turn's running output (liveoutput.go), and returns where the call
+// writes: cl and the record. call drops the record when the result joins
+// the outputs, in the same step.
+func (tb *toolbox) goLive(name, args string, cl io.Writer) io.Writer {
+	l := newLiveOutput(name, tb.red.text(caption(args)))
+	tb.mu.Lock()
+	tb.live = l
+	tb.mu.Unlock()
+	return io.MultiWriter(cl, newRedactWriter(l, tb.red))
 }
 
 // newTurn forgets the previous turn's outputs.
