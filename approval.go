@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -80,7 +82,7 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
 		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
 		if a.prefix = commandPrefix(a.subject); a.prefix == "" {
-			a.sensitive = "no prefix of it can be allowed (several commands, a redirection, an expansion or a program that runs others)"
+			a.sensitive = "no prefix of it can be allowed: " + noPrefixWhy(a.subject)
 		}
 	case "fs_write_file", "fs_edit_file":
 		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
@@ -119,7 +121,7 @@ func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any
 		if rc.free {
 			continue
 		}
-		row := rc.path + "  (outside the workspace)"
+		row := rc.path + "  (" + tb.perm.outside() + ")"
 		if rc.sensitive != "" {
 			row = rc.path + "  (sensitive: " + rc.sensitive + ")"
 			a.sensitive = rc.sensitive
@@ -131,7 +133,7 @@ func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any
 		return a, false
 	}
 	a.subject = strings.Join(subject, "\n")
-	a.what = "reading " + strings.Join(rows, ", ")
+	a.what = "reading " + strings.Join(rows, ", ") + tb.perm.noWorkspace()
 	where := tb.perm.workspace
 	if where == "" {
 		where = tb.perm.noFree
@@ -255,6 +257,10 @@ func (a approval) whatText() string {
 // askPerson puts the question and acts on the answer.
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
 	answer, err := tb.ask(a.body + a.question + a.choices())
+	if errors.Is(err, context.Canceled) { // Ctrl+C at the question: the person stopped the turn
+		decided("refused", "interrupted at the question")
+		return fmt.Sprintf("%s was not run: the person interrupted (Ctrl+C) at its approval question; do not retry it, wait for what they say next", a.tool)
+	}
 	if err != nil {
 		decided("refused", "no answer: "+err.Error())
 		return fmt.Sprintf("%s was refused: the approval question got no answer (%v)", a.tool, err)
@@ -363,11 +369,48 @@ func commandPrefix(cmd string) string {
 	return words[0]
 }
 
+// noPrefixWhy is why commandPrefix finds no prefix of cmd that [a]lways
+// could allow, in the person's words, for the approval question: it takes
+// commandPrefix's checks in the same order and names the first that
+// failed, so the question states the real reason (rm -rf build: yaicli
+// knows no harmless options of rm), not a list of every possible one. ""
+// when cmd has a prefix.
+func noPrefixWhy(cmd string) string {
+	c := splitCommand(cmd)
+	switch {
+	case c.unsure:
+		return "yaicli cannot tell exactly how the shell reads it (an expansion as the command, quoting, a substitution or a here-document)"
+	case c.redirect:
+		return "it redirects to or from a file"
+	case len(c.parts) != 1:
+		return fmt.Sprintf("it is %d commands", len(c.parts))
+	}
+	words := stripKeywords(c.parts[0])
+	switch {
+	case len(words) == 0:
+		return "it names no program"
+	case !rePlainWord.MatchString(words[0]):
+		return fmt.Sprintf("%q is not a plain program name (a path, an assignment or an expansion)", words[0])
+	case runsOthers(words[0]):
+		return fmt.Sprintf("%s runs other programs, so a prefix would allow anything", words[0])
+	case len(words) > 1 && reSubcommand.MatchString(words[1]) && runVerbs[words[1]]:
+		return fmt.Sprintf("%s %s runs other programs, so a prefix would allow anything", words[0], words[1])
+	case len(words) > 1 && reSubcommand.MatchString(words[1]):
+		return ""
+	case tableOf(words[:1]) == "" && words[0] != "sed":
+		return fmt.Sprintf("yaicli knows no harmless options of %s, so %q would allow every use of it", words[0], words[0])
+	}
+	return ""
+}
+
 // sizeOf describes a text's length for the prompt.
 func sizeOf(s string) string {
 	n := utf8.RuneCountInString(s)
-	lines := strings.Count(s, "\n") + 1
-	if lines == 1 {
+	lines := strings.Count(s, "\n") + 1 // a last line ended by a newline is not one more
+	if strings.HasSuffix(s, "\n") {
+		lines--
+	}
+	if lines <= 1 {
 		return fmt.Sprintf("%d characters", n)
 	}
 	return fmt.Sprintf("%d characters, %d lines", n, lines)

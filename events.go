@@ -45,6 +45,11 @@ type events struct {
 	// it; strike is the terminal a voided partial answer is struck on.
 	hold   *heldAnswer
 	strike io.Writer
+	// perQuestion: each turn.end is followed by a result of its own (piped
+	// --chat, where a script waits for each answer); mark is where the
+	// turn began, for its figures (eventturns.go).
+	perQuestion bool
+	mark        turnMark
 }
 
 // ranResult is a tool result waiting to be sent.
@@ -152,6 +157,7 @@ func (e *events) turnStart(prompt string) {
 	e.turns++
 	e.sum.Turns = e.turns
 	e.answer.Reset()
+	e.mark = e.markNow()
 	e.emit("turn.start", map[string]any{"turn": e.turns, "prompt_chars": utf8.RuneCountInString(prompt)})
 }
 
@@ -180,6 +186,7 @@ func (e *events) turnEnd(err error) {
 		status = "error"
 	}
 	e.emit("turn.end", map[string]any{"turn": e.turns, "status": status, "answer": e.sum.Answer})
+	e.questionResult(status)
 }
 
 // textDelta is a piece of the answer. A retry's partial answer is dropped
@@ -485,7 +492,7 @@ func (e *events) finish(code int) {
 	e.sum.DurationMS = e.now().Sub(e.start).Milliseconds()
 	if e.stream {
 		e.emit("result", map[string]any{"answer": e.sum.Answer, "exit_code": code, "turns": e.turns, "usage": e.sum.Usage,
-			"tool_calls": len(e.sum.ToolCalls), "context_actions": len(e.sum.Context), "duration_ms": e.sum.DurationMS})
+			"tool_calls": len(e.sum.ToolCalls), "context_actions": len(e.sum.Context), "duration_ms": e.sum.DurationMS, "final": true})
 		return
 	}
 	writeJSON(e.w, e.sum)
@@ -688,4 +695,44 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// turnMark is where a turn began in the run's totals, so the result that
+// ends a question can give the question's own figures.
+type turnMark struct {
+	usage   totals
+	calls   int
+	context int
+	at      time.Time
+}
+
+// markNow is the run's totals now. The caller holds e.mu.
+func (e *events) markNow() turnMark {
+	return turnMark{usage: e.sum.Usage, calls: len(e.sum.ToolCalls), context: len(e.sum.Context), at: e.now()}
+}
+
+// perTurn makes every turn end with a result of its own after turn.end
+// (final false): piped --chat, where each line is a question a script
+// waits on, as it waits on the one result of a one-shot run. The run
+// still ends with the final result (final true) and the run's totals.
+func (e *events) perTurn() {
+	if e.on() {
+		e.perQuestion = true
+	}
+}
+
+// questionResult is the result of the turn that just ended, in stream-json
+// with perTurn: its answer, how it ended and its own figures. The caller
+// holds e.mu.
+func (e *events) questionResult(status string) {
+	if !e.perQuestion || !e.stream {
+		return
+	}
+	u, m := e.sum.Usage, e.mark
+	e.emit("result", map[string]any{"final": false, "turn": e.turns, "status": status, "answer": e.sum.Answer, "turns": e.turns,
+		"usage": totals{Requests: u.Requests - m.usage.Requests, PromptTokens: u.PromptTokens - m.usage.PromptTokens,
+			CompletionTokens: u.CompletionTokens - m.usage.CompletionTokens, EstimatedPrompt: u.EstimatedPrompt - m.usage.EstimatedPrompt,
+			CachedTokens: u.CachedTokens - m.usage.CachedTokens, CacheWriteTokens: u.CacheWriteTokens - m.usage.CacheWriteTokens},
+		"tool_calls": len(e.sum.ToolCalls) - m.calls, "context_actions": len(e.sum.Context) - m.context,
+		"duration_ms": e.now().Sub(m.at).Milliseconds()})
 }

@@ -244,18 +244,42 @@ func TestJSONOutput(t *testing.T) {
 	}
 }
 
-// TestStreamJSONChat: piped --chat input is one stream over several turns.
+// TestStreamJSONChat: piped --chat input is one stream over several turns,
+// each question's turn.end followed at once by a result of its own (final
+// false, its answer and its own figures) and the stream ended by the run's
+// result (final true, the totals), as the README says.
 func TestStreamJSONChat(t *testing.T) {
 	t.Parallel()
-	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")))
-	r := runBinary(t, f, e2e{args: []string{"--chat", "--output-format", "stream-json"}, stdin: "first\nsecond\n"})
+	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")), sse(textStream("three")))
+	r := runBinary(t, f, e2e{args: []string{"--chat", "--output-format", "stream-json"}, stdin: "first\nsecond\nthird\n"})
 	evs := consume(t, r.stdout)
-	if r.code != 0 || len(ofType(evs, "session.start")) != 1 || len(ofType(evs, "result")) != 1 {
+	if r.code != 0 || len(ofType(evs, "session.start")) != 1 || len(ofType(evs, "result")) != 4 {
 		t.Fatalf("code %d events %v", r.code, evs)
 	}
 	ends := ofType(evs, "turn.end")
-	if len(ends) != 2 || ends[0]["answer"] != "one" || ends[1]["answer"] != "two" || num(ends[1], "turn") != 2 {
+	if len(ends) != 3 || ends[0]["answer"] != "one" || ends[1]["answer"] != "two" || num(ends[2], "turn") != 3 {
 		t.Errorf("turn.end events = %v", ends)
+	}
+	turn := 0
+	for i, e := range evs {
+		if e["type"] != "turn.end" {
+			continue
+		}
+		turn++
+		if i+1 == len(evs) {
+			t.Fatalf("turn.end %d is the last event", turn)
+		}
+		res := evs[i+1]
+		usage, _ := res["usage"].(map[string]any)
+		if res["type"] != "result" || res["final"] != false || num(res, "turn") != turn || res["answer"] != e["answer"] ||
+			res["status"] != "done" || usage["requests"] != float64(1) {
+			t.Errorf("after turn.end %d: %v, want its result (final false, its answer, one request)", turn, res)
+		}
+	}
+	last := evs[len(evs)-1]
+	usage, _ := last["usage"].(map[string]any)
+	if last["type"] != "result" || last["final"] != true || num(last, "turns") != 3 || usage["requests"] != float64(3) || last["answer"] != "three" {
+		t.Errorf("last event = %v, want the final result with the run's totals", last)
 	}
 	if len(f.chats()[1].messages()) != 4 { // system, first, one, second
 		t.Errorf("the second turn did not carry the first: %v", f.chats()[1].messages())

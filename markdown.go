@@ -720,20 +720,20 @@ type renderOptions struct {
 // answerWriter is where answers are written: a Markdown renderer on a
 // terminal (unless PRETTY=false), else w itself, so piped output is the
 // model's text byte for byte. size is the terminal's width and height
-// now. NO_COLOR draws without colour; TERM=dumb without any escape
-// sequence: no colour, and no live preview, which moves the cursor.
+// now. NO_COLOR and TERM=dumb draw without any escape sequence: no
+// colour, and no live preview, which moves the cursor and erases (ESC[J).
 func answerWriter(o renderOptions, w io.Writer, terminal bool, env func(string) string, size func() (int, int)) io.Writer {
 	if !terminal || !o.pretty {
 		return w
 	}
-	dumb := env("TERM") == "dumb"
+	plain := env("TERM") == "dumb" || env("NO_COLOR") != ""
 	return newMarkdown(w, mdOptions{
-		color:   env("NO_COLOR") == "" && !dumb,
+		color:   !plain,
 		width:   func() int { cols, _ := size(); return cols },
 		height:  func() int { _, rows := size(); return rows },
 		theme:   palettes[o.theme],
 		justify: o.justify,
-		live:    !dumb,
+		live:    !plain,
 	})
 }
 

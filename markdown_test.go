@@ -470,8 +470,9 @@ func keywordIn(theme string) string {
 
 // TestAnswerWriter: from the configuration and the edge to the bytes an
 // answer is written as. CODE_THEME picks the palette, from the file or
-// the environment; NO_COLOR and TERM=dumb draw without SGR (TERM=dumb
-// without any escape: no live preview either); --plain and PRETTY=false
+// the environment; NO_COLOR and TERM=dumb draw without any escape (no
+// SGR, and no live preview, whose redraw moves the cursor and erases with
+// ESC[J); --plain and PRETTY=false
 // write the model's text as it came, as a pipe always gets it; JUSTIFY
 // reaches the renderer from the file, the environment and --justify.
 func TestAnswerWriter(t *testing.T) {
@@ -523,6 +524,9 @@ func TestAnswerWriter(t *testing.T) {
 				drawn(t, got)
 				if sgr := sgrRE.FindString(got); sgr != "" {
 					t.Errorf("SGR %q with NO_COLOR: %q", sgr, got)
+				}
+				if i := strings.IndexByte(got, 0x1b); i >= 0 { // no ESC at all: no ESC[J, no cursor move of a live preview
+					t.Errorf("ESC at %d with NO_COLOR: %q", i, got)
 				}
 				if !strings.Contains(got, "func f() string") {
 					t.Errorf("code missing: %q", got)

@@ -110,7 +110,7 @@ func newPermissions(o permissionOptions, red *redactor, warn func(string)) *perm
 func freeWorkspace(start, home string) (string, string) {
 	switch st, err := os.Stat(start); {
 	case start == "/" || home != "" && insideDir(home, start):
-		return "", "none: started in " + start + ", which holds your home directory"
+		return "", "none: started in " + start + ", which holds your home directory; cd into a project directory and start yaicli there to have one"
 	case err != nil:
 		return "", "none: " + err.Error()
 	case st.Mode().Perm()&0o002 != 0:

@@ -175,8 +175,9 @@ func runREPL(ctx context.Context, e *edge, st sessionStart, title, system string
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
 	ev, out, diag := newEvents(st.o.outputFormat, stdout, e.now), stdout, stderr
-	if ev.on() { // one event stream over every turn
+	if ev.on() { // one event stream over every turn, a result after each
 		out, diag = io.Discard, &noticeWriter{ev: ev}
+		ev.perTurn()
 	}
 	// One answer per file: a retry's partial answer is held from a file
 	// (struck on a terminal); previews follow the request's held text.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,7 @@ type spinner struct {
 	stopc chan struct{}
 	done  chan struct{}
 	once  sync.Once
+	drawn int // cells of the face shown now, for a plain erase
 }
 
 // startSpinner shows label with a spinner on w (a terminal) until stop,
@@ -69,11 +71,28 @@ func (s *spinner) run(now func() time.Time) {
 // through the terminal's status line when w shares one.
 func (s *spinner) show(line string) {
 	line = sanitize(line) // a tool's name comes from the model or an MCP server
-	if lw, ok := s.w.(lineWriter); ok {
-		lw.status(line)
-		return
+	switch w := s.w.(type) {
+	case lineWriter:
+		w.status(line)
+	case plainLine:
+		io.WriteString(w.w, string(blankLine(s.drawn))+line)
+	default:
+		io.WriteString(s.w, string(ctlEraseLine)+line)
 	}
-	io.WriteString(s.w, string(ctlEraseLine)+line)
+	s.drawn = stringWidth(line)
+}
+
+// plainLine is a terminal the spinner may draw on without any escape
+// sequence (NO_COLOR): its face is erased by overwriting it with spaces.
+type plainLine struct{ w io.Writer }
+
+// Write passes p on.
+func (p plainLine) Write(b []byte) (int, error) { return p.w.Write(b) }
+
+// blankLine erases a line of n cells without an escape sequence: back to
+// its start, n spaces, back again.
+func blankLine(n int) ctl {
+	return ctl("\r" + strings.Repeat(" ", n) + "\r")
 }
 
 // statusLine is the one line of a terminal a spinner is drawn on, shared
@@ -85,6 +104,8 @@ func (s *spinner) show(line string) {
 type statusLine struct {
 	mu    sync.Mutex
 	shown bool // a spinner's face is on the line now
+	plain bool // NO_COLOR: erase with spaces, not ESC[2K
+	width int  // cells of the face shown, for a plain erase
 }
 
 // lineWriter is a writer to a terminal that shares a statusLine.
@@ -107,11 +128,15 @@ func (lw lineWriter) Write(p []byte) (int, error) {
 // erase blanks the status line: a control, which a screenWriter would
 // otherwise show as text.
 func (lw lineWriter) erase() {
+	c := ctlEraseLine
+	if lw.l.plain {
+		c = blankLine(lw.l.width)
+	}
 	if s, ok := lw.w.(screenWriter); ok {
-		s.control(ctlEraseLine)
+		s.control(c)
 		return
 	}
-	io.WriteString(lw.w, string(ctlEraseLine))
+	io.WriteString(lw.w, string(c))
 }
 
 // status replaces the status line's text with line ("": erases it).
@@ -123,7 +148,7 @@ func (lw lineWriter) status(line string) {
 	}
 	lw.erase()
 	io.WriteString(lw.w, line)
-	lw.l.shown = line != ""
+	lw.l.shown, lw.l.width = line != "", stringWidth(line)
 }
 
 // shareStatusLine makes the spinner's writer *spin and the writers that
@@ -135,6 +160,9 @@ func shareStatusLine(spin *io.Writer, others ...*io.Writer) {
 		return
 	}
 	l := &statusLine{}
+	if p, ok := (*spin).(plainLine); ok {
+		*spin, l.plain = p.w, true
+	}
 	*spin = lineWriter{w: *spin, l: l}
 	for _, w := range others {
 		if *w != nil {
@@ -185,10 +213,14 @@ func humanBytes(n int64) string {
 }
 
 // spinnerOn is w when a spinner may be drawn on it: a terminal that can
-// erase a line (not TERM=dumb); nil otherwise.
+// erase a line (not TERM=dumb); nil otherwise. With NO_COLOR it is drawn
+// without any escape sequence (plainLine).
 func spinnerOn(w io.Writer, terminal bool, env func(string) string) io.Writer {
-	if !terminal || env("TERM") == "dumb" {
+	switch {
+	case !terminal || env("TERM") == "dumb":
 		return nil
+	case env("NO_COLOR") != "":
+		return plainLine{w: w}
 	}
 	return w
 }

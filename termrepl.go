@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -343,38 +342,61 @@ func (t *tty) readLine(prompt string, e *lineEditor) editResult {
 }
 
 // gate passes writes through, or holds them while the viewer covers the
-// screen and lets them out when it closes.
+// screen and lets them out when it closes. The gates of one terminal
+// (stdout's and stderr's) share one hold, so what was held comes out in
+// the order it was written: a notice written before the answer is not
+// printed after it.
 type gate struct {
-	mu   sync.Mutex
-	w    io.Writer
-	held bool
-	buf  bytes.Buffer
+	w io.Writer
+	h *holding
+}
+
+// holding is the writes held by a terminal's gates, in order.
+type holding struct {
+	mu     sync.Mutex
+	held   bool
+	writes []heldWrite
+}
+
+// heldWrite is one write held: where it goes and what.
+type heldWrite struct {
+	w io.Writer
+	p []byte
+}
+
+// newGates are the gates of a terminal's stdout and stderr, sharing one hold.
+func newGates(stdout, stderr io.Writer) (out, errw *gate) {
+	h := &holding{}
+	return &gate{w: stdout, h: h}, &gate{w: stderr, h: h}
 }
 
 // Write passes p through, or holds it while the gate is held.
 func (g *gate) Write(p []byte) (int, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.held {
-		return g.buf.Write(p)
+	g.h.mu.Lock()
+	defer g.h.mu.Unlock()
+	if g.h.held {
+		g.h.writes = append(g.h.writes, heldWrite{w: g.w, p: append([]byte(nil), p...)})
+		return len(p), nil
 	}
 	return g.w.Write(p)
 }
 
-// hold starts holding writes.
+// hold starts holding writes, of every gate sharing g's hold.
 func (g *gate) hold() {
-	g.mu.Lock()
-	g.held = true
-	g.mu.Unlock()
+	g.h.mu.Lock()
+	g.h.held = true
+	g.h.mu.Unlock()
 }
 
-// release writes what was held and lets writes through again.
+// release writes what was held, in order, and lets writes through again.
 func (g *gate) release() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.held = false
-	g.w.Write(g.buf.Bytes())
-	g.buf.Reset()
+	g.h.mu.Lock()
+	defer g.h.mu.Unlock()
+	g.h.held = false
+	for _, hw := range g.h.writes {
+		hw.w.Write(hw.p)
+	}
+	g.h.writes = nil
 }
 
 // askRequest is an approval question from the agent's goroutine, answered
@@ -414,7 +436,8 @@ func runTerminal(ctx context.Context, e *edge, st sessionStart, title, system st
 			panic(r)
 		}
 	}()
-	ts := &termSession{t: t, out: &gate{w: stdout}, errw: &gate{w: stderr}, asks: make(chan askRequest),
+	out, errw := newGates(stdout, stderr)
+	ts := &termSession{t: t, out: out, errw: errw, asks: make(chan askRequest),
 		historyFile: historyPath(e.home), historyLimit: st.o.maxHistory}
 	width := func() int { w, _ := t.size(); return w }
 	// The renderers (Markdown, reasoning, spinner) draw through the screen's
@@ -611,6 +634,9 @@ func (ts *termSession) question(ctx context.Context, q string) string {
 		case k.kind == keyBackspace && len(answer) > 0:
 			answer = answer[:len(answer)-1]
 			w.control(ctlRubout)
+		case k.kind == keyCtrl && k.r == 'o': // the turn's outputs so far; the question is there as it was on closing
+			ts.viewer()
+			ts.t.cbreak()
 		case k.kind == keyRune:
 			answer = append(answer, k.r)
 			fmt.Fprint(w, string(k.r))
@@ -644,35 +670,37 @@ func (ts *termSession) showQuestion(w screenWriter, q string, all bool) (cut boo
 	return true
 }
 
-// viewer shows this turn's tool outputs full-screen; output that arrives
-// meanwhile is held and shown when it closes.
+// viewer shows this turn's tool outputs full-screen, the running call's
+// output so far among them, growing while it is open; output that arrives
+// meanwhile is held and shown, in order, when it closes.
 func (ts *termSession) viewer() {
-	ts.out.hold()
-	ts.errw.hold()
-	defer ts.errw.release()
+	ts.out.hold() // stdout's and stderr's: they share one hold
 	defer ts.out.release()
 	ts.t.raw()
 	defer ts.t.restore()
 	scr := screenWriter{w: ts.out.w}
 	scr.control(enterAltScreen)
 	defer scr.control(leaveAltScreen)
-	entries := viewerEntries(ts.outputs())
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, syscall.SIGWINCH)
 	defer signal.Stop(winch)
-	runViewer(ttyScreen{out: scr, getSize: ts.t.size}, entries, func() (key, bool) {
-		for {
-			select {
-			case <-winch:
-				return key{kind: keyUnknown}, true // redraw at the new size
-			default:
-			}
-			if k, ok := ts.t.readKey(100 * time.Millisecond); ok {
-				return k, true
-			}
-			if ts.t.closed() {
-				return key{}, false
-			}
+	entries := func() []viewerEntry { return viewerEntries(ts.outputs()) }
+	runLiveViewer(ttyScreen{out: scr, getSize: ts.t.size}, entries, func() (key, bool) {
+		select {
+		case <-winch:
+			return key{kind: keyResize}, true // redraw at the new size
+		default:
 		}
+		if k, ok := ts.t.readKey(viewerTick); ok {
+			return k, true
+		}
+		if ts.t.closed() {
+			return key{}, false
+		}
+		return key{kind: keyUnknown}, true // no key: look again at the outputs
 	})
 }
+
+// viewerTick is how often an open viewer looks at the outputs again when
+// no key comes: a running call's output grows on the screen at this pace.
+const viewerTick = 200 * time.Millisecond

@@ -453,6 +453,16 @@ func TestTmuxApproval(t *testing.T) {
 	s.typeText("second")
 	s.send("Enter")
 	s.waitForCount(`[a]lways: every command starting with "echo approved"`, 3)
+	// The model is told the person interrupted, not "(context canceled)".
+	cutResult := ""
+	for _, m := range f.chats()[3].messages() {
+		if m.ToolCallID == "cut" {
+			cutResult = m.Content
+		}
+	}
+	if !strings.Contains(cutResult, "the person interrupted (Ctrl+C) at its approval question") || strings.Contains(cutResult, "context canceled") {
+		t.Errorf("the interrupted call's result as the model got it: %q", cutResult)
+	}
 	s.typeText("a")
 	s.send("Enter")
 	s.waitFor("ran it.")

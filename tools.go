@@ -37,6 +37,7 @@ type tool struct {
 type toolOutput struct {
 	id, name, caption string
 	clip              *clip
+	running           bool // the call running now: its output so far (liveoutput.go)
 }
 
 // toolboxOptions is what the toolbox and its tools need of the
@@ -78,9 +79,11 @@ type toolbox struct {
 	perm    *permissions                          // free reads, rules, "always" answers, audit log
 	preview io.Writer                             // where calls and previews are shown
 	now     func() time.Time
-	mu      sync.Mutex // guards outputs: the viewer reads them while a turn runs
+	mu      sync.Mutex // guards outputs and live: the viewer reads them while a turn runs
 	outputs []toolOutput
 	unsent  map[string]bool // calls run whose result the model has not been sent yet
+	// live is the running call's output so far; nil: none runs.
+	live *liveOutput
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
 	spillWarned bool
@@ -127,7 +130,23 @@ type toolOffer struct {
 func (tb *toolbox) snapshot() []toolOutput {
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
-	return append([]toolOutput(nil), tb.outputs...)
+	outs := append([]toolOutput(nil), tb.outputs...)
+	if l := tb.live; l != nil {
+		outs = append(outs, toolOutput{name: l.name, caption: l.caption, clip: l.clip(), running: true})
+	}
+	return outs
+}
+
+// goLive starts recording the output of the call about to run as the
+// turn's running output (liveoutput.go), and returns where the call
+// writes: cl and the record. call drops the record when the result joins
+// the outputs, in the same step.
+func (tb *toolbox) goLive(name, args string, cl io.Writer) io.Writer {
+	l := newLiveOutput(name, tb.red.text(caption(args)))
+	tb.mu.Lock()
+	tb.live = l
+	tb.mu.Unlock()
+	return io.MultiWriter(cl, newRedactWriter(l, tb.red))
 }
 
 // newTurn forgets the previous turn's outputs.
@@ -209,6 +228,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	images := tb.takeImage()
 	tb.mu.Lock()
 	tb.outputs = append(tb.outputs, toolOutput{id: tc.ID, name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
+	tb.live = nil // in the same step: the viewer sees the running output or the result, never both or neither
 	if tb.unsent == nil {
 		tb.unsent = map[string]bool{}
 	}
@@ -322,7 +342,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	}
 	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(tb.o.outputDir, name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
-	counted := &countingWriter{w: cl}
+	counted := &countingWriter{w: tb.goLive(name, tc.Function.Arguments, cl)}
 	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})
 	sp.stop()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -20,6 +21,7 @@ type viewerEntry struct {
 	spillErr      string
 	full          string // the spill file's text, read on first need
 	fullLoaded    bool
+	running       bool // the call running now: model is its output so far, growing
 }
 
 // viewerState is everything the viewer shows; updateViewer and renderViewer are pure.
@@ -29,13 +31,17 @@ type viewerState struct {
 	bodyPane bool // Tab moves focus between the list and the body
 	scroll   int
 	showFull bool // f: the spilled full file instead of the model's text
+	// follow keeps the body at its end as a running output grows (tail
+	// -f); set when the viewer opens on a running call and by End, ended
+	// by any other move.
+	follow bool
 }
 
 // viewerEntries turns the turn's tool outputs into viewer entries.
 func viewerEntries(outs []toolOutput) []viewerEntry {
 	var es []viewerEntry
 	for _, o := range outs {
-		e := viewerEntry{name: o.name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk()}
+		e := viewerEntry{name: o.name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk(), running: o.running}
 		if err := o.clip.spillError(); err != nil {
 			e.spillErr = err.Error()
 		}
@@ -50,7 +56,10 @@ func (s *viewerState) body() string {
 		return "No tool output in this turn."
 	}
 	e := s.entries[s.sel]
-	if !s.showFull {
+	if e.running && e.model == "" {
+		return "(running: no output yet)"
+	}
+	if !s.showFull || e.running {
 		return e.model
 	}
 	switch {
@@ -73,6 +82,9 @@ const (
 // updateViewer applies one key for a screen of the given height.
 func updateViewer(s viewerState, k key, height int) (viewerState, viewerAction) {
 	page := max(height-4, 1)
+	if k.kind != keyUnknown && k.kind != keyResize && k.kind != keyTab {
+		s.follow = false // a move of the person's: End follows again
+	}
 	switch {
 	case k.kind == keyEsc, k.kind == keyRune && k.r == 'q', k.kind == keyCtrl && (k.r == 'o' || k.r == 'c'):
 		return s, viewerClose
@@ -98,6 +110,7 @@ func updateViewer(s viewerState, k key, height int) (viewerState, viewerAction) 
 		s.scroll = 0
 	case k.kind == keyEnd || k.kind == keyRune && k.r == 'G':
 		s.scroll = 1 << 30 // render clamps it
+		s.follow = true
 	case k.kind == keyRune && k.r == 'f':
 		s.showFull, s.scroll = !s.showFull, 0
 	}
@@ -149,6 +162,8 @@ func renderViewer(s viewerState, width, height int) []string {
 		if n := top + i/2; n < len(s.entries) {
 			e := s.entries[n]
 			switch {
+			case i%2 == 1 && e.running:
+				left = "    running " + humanChars(e.chars) + " " + sanitize(e.caption)
 			case i%2 == 1:
 				left = "    " + humanChars(e.chars) + " " + sanitize(e.caption)
 			case n == s.sel && !s.bodyPane:
@@ -197,7 +212,10 @@ func (s viewerState) status(scroll, total, page, width int) []string {
 	}
 	e := s.entries[s.sel]
 	what := "model-visible text"
-	if s.showFull {
+	switch {
+	case e.running:
+		what = "running: output so far, growing (End follows it)"
+	case s.showFull:
 		what = "full output"
 		if e.path != "" && len(e.full) >= viewerFullMax {
 			what += " (first 1 MB)"
@@ -209,6 +227,9 @@ func (s viewerState) status(scroll, total, page, width int) []string {
 		where = "not spilled"
 	}
 	line := fmt.Sprintf(" %d/%d · %s · %s", s.sel+1, len(s.entries), what, pos)
+	if e.running {
+		return []string{line}
+	}
 	if all := line + " · " + sanitize(where); stringWidth(all) <= width || e.path == "" {
 		return []string{all}
 	}
@@ -259,23 +280,69 @@ type screen interface {
 // runViewer shows entries until the person closes the viewer. next returns
 // the next key (ok false when input ended or was cancelled).
 func runViewer(sc screen, entries []viewerEntry, next func() (key, bool)) {
-	s := viewerState{entries: entries}
+	runLiveViewer(sc, func() []viewerEntry { return entries }, next)
+}
+
+// runLiveViewer is runViewer over outputs that change while it is open: a
+// running call's output grows, a finished call's result takes its place,
+// the next call starts. entries is read before every draw; next returns
+// keyUnknown when no key came for a while, so the screen keeps up, and a
+// draw that would not change the screen is not sent.
+func runLiveViewer(sc screen, entries func() []viewerEntry, next func() (key, bool)) {
+	s := viewerState{entries: entries()}
+	for i, e := range s.entries {
+		if e.running { // opened while a tool runs: show it, following its end
+			s.sel, s.follow = i, true
+		}
+	}
+	var drawn []string
+	tick := false // the last wait ended without a key: draw only a change
 	for {
 		w, h := sc.size()
 		if s.showFull {
 			s.loadFull()
 		}
+		if s.follow {
+			s.scroll = 1 << 30
+		}
 		s = s.clampScroll(w, h)
-		sc.draw(renderViewer(s, w, h))
+		if rows := renderViewer(s, w, h); !tick || !slices.Equal(rows, drawn) {
+			sc.draw(rows)
+			drawn = rows
+		}
 		k, ok := next()
 		if !ok {
 			return
 		}
+		tick = k.kind == keyUnknown
 		var act viewerAction
 		if s, act = updateViewer(s, k, h); act == viewerClose {
 			return
 		}
+		s = s.refreshed(entries())
 	}
+}
+
+// refreshed is s over the outputs as they are now: the selection kept,
+// a spill file already read kept, and while following, the selection
+// moved on to the call that runs after the one it followed.
+func (s viewerState) refreshed(now []viewerEntry) viewerState {
+	old := s.entries
+	for i := range now {
+		if i < len(old) && old[i].fullLoaded && old[i].path == now[i].path && !now[i].running {
+			now[i].full, now[i].fullLoaded = old[i].full, true
+		}
+	}
+	if s.follow && s.sel < len(old) && old[s.sel].running && s.sel < len(now) && !now[s.sel].running {
+		for i := s.sel + 1; i < len(now); i++ {
+			if now[i].running {
+				s.sel, s.scroll = i, 0
+			}
+		}
+	}
+	s.entries = now
+	s.sel = max(min(s.sel, len(now)-1), 0)
+	return s
 }
 
 // ttyScreen draws on a terminal's alternate screen.

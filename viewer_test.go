@@ -190,3 +190,60 @@ func TestViewerStatusKeepsPath(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveViewerFollowsRunningOutput: opened while a call runs, the viewer
+// selects it and follows its end as it grows, draws again only when the
+// screen changes (a wait without a key that changes nothing draws nothing),
+// stops following at the person's move, and shows the result when it takes
+// the running output's place.
+func TestLiveViewerFollowsRunningOutput(t *testing.T) {
+	done := viewerEntry{name: "fs_read_file", caption: "a.txt", chars: 3, model: "abc"}
+	lines := func(n int) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "line %d\n", i)
+		}
+		return b.String()
+	}
+	now := []viewerEntry{done, {name: "execute_shell_command", caption: "make", running: true, chars: 21, model: lines(3)}}
+	steps := []func(){
+		func() {}, // a tick: nothing changed
+		func() { now[1].model = lines(40) },
+		func() {}, // the person scrolls up a page (the key below)
+		func() { now[1].model = lines(60) },
+		func() {
+			now[1] = viewerEntry{name: "execute_shell_command", caption: "make", chars: 500, model: "exit code: 0\n" + lines(60)}
+		},
+	}
+	keys := []key{{kind: keyUnknown}, {kind: keyUnknown}, {kind: keyPgUp}, {kind: keyUnknown}, {kind: keyUnknown}}
+	i := 0
+	next := func() (key, bool) {
+		if i == len(steps) {
+			return key{}, false
+		}
+		steps[i]()
+		k := keys[i]
+		i++
+		return k, true
+	}
+	sc := &fakeScreen{w: 110, h: 12} // wide enough for the status row's "of N"
+	runLiveViewer(sc, func() []viewerEntry { return append([]viewerEntry(nil), now...) }, next)
+	screen := func(d int) string { return strings.Join(sc.draws[d], "\n") }
+	if len(sc.draws) != 5 {
+		for d := range sc.draws {
+			t.Logf("draw %d:\n%s", d, screen(d))
+		}
+		t.Fatalf("%d draws, want 5 (open, grown, scrolled up, the scroll kept while it grows, finished)", len(sc.draws))
+	}
+	for d, want := range []string{"line 3", "line 40", "line 32", "rows 23-32 of 60", "2/2 · model-visible text"} {
+		if !strings.Contains(screen(d), want) {
+			t.Errorf("draw %d lacks %q:\n%s", d, want, screen(d))
+		}
+	}
+	if !strings.Contains(screen(0), "2/2 · running: output so far") || !strings.Contains(screen(0), "running 21 make") {
+		t.Errorf("opened on the running call:\n%s", screen(0))
+	}
+	if strings.Contains(screen(3), "line 60") {
+		t.Errorf("followed the end after the person scrolled:\n%s", screen(3))
+	}
+}

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+)
+
+// liveKeep bounds what the viewer keeps of a running call's output: its
+// first and its last liveKeep bytes (the whole output goes on to the
+// clipper and the spill file as before).
+const liveKeep = 128 << 10
+
+// liveOutput is the output of the tool call running now, as far as it has
+// come, for the viewer (Ctrl+O while a tool runs): the toolbox writes it
+// after the run's secrets are replaced, the viewer reads it while the call
+// goes on.
+type liveOutput struct {
+	name, caption string
+	mu            sync.Mutex
+	head          []byte // the first liveKeep bytes
+	tail          ring   // the last liveKeep bytes after the head
+	n             int64  // bytes written in all
+}
+
+// newLiveOutput records the output of a call of name (caption: its
+// command or path, for the viewer's list).
+func newLiveOutput(name, caption string) *liveOutput {
+	return &liveOutput{name: name, caption: caption, tail: ring{buf: make([]byte, 0, liveKeep)}}
+}
+
+// Write keeps p's head and tail.
+func (l *liveOutput) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.n += int64(len(p))
+	rest := p
+	if room := liveKeep - len(l.head); room > 0 {
+		k := min(room, len(rest))
+		l.head = append(l.head, rest[:k]...)
+		rest = rest[k:]
+	}
+	l.tail.write(rest)
+	return len(p), nil
+}
+
+// clip is the output so far as a whole clip: all of it, or its head, a
+// line saying how much is left out and its tail, cut to whole characters.
+func (l *liveOutput) clip() *clip {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := append([]byte(nil), l.head...)
+	if kept := int64(len(l.head) + len(l.tail.buf)); kept < l.n {
+		b = b[:len(b)-splitRune(b)] // the head cut a character
+		b = fmt.Appendf(b, "\n… %s not shown while it runs …\n", humanBytes(l.n-kept))
+		tail := l.tail.ordered()
+		for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+			tail = tail[1:] // the ring cut a character
+		}
+		b = append(b, tail...)
+	} else {
+		b = append(b, l.tail.ordered()...)
+	}
+	b = b[:len(b)-splitRune(b)] // a character still arriving
+	return wholeClip(string(b), utf8.RuneCount(b))
+}
+
+// ordered is the ring's bytes, oldest first.
+func (r *ring) ordered() []byte {
+	if !r.full {
+		return r.buf
+	}
+	return append(append([]byte(nil), r.buf[r.next:]...), r.buf[:r.next]...)
+}

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestLiveOutput: a running call's output so far is kept whole while it is
+// small, as its head and tail with the size left out when it is not, cut to
+// whole characters, with the run's secrets replaced.
+func TestLiveOutput(t *testing.T) {
+	red := (&config{APIKey: "sk-live-0123456789abcdef"}).redactor()
+	tb := &toolbox{red: red}
+	var cl bytes.Buffer
+	w := tb.goLive("execute_shell_command", `{"shell_command":"make"}`, &cl)
+	w.Write([]byte("key sk-live-0123456789abcdef here\né"[:len("key sk-live-0123456789abcdef here\né")-1])) // é's first byte only
+	outs := tb.snapshot()
+	if len(outs) != 1 || !outs[0].running || outs[0].caption != "make" {
+		t.Fatalf("snapshot while running = %+v", outs)
+	}
+	if got := outs[0].clip.modelText(); strings.Contains(got, "sk-live") || !strings.HasPrefix(got, "key ") || strings.ContainsRune(got, '\uFFFD') {
+		t.Errorf("running text = %q, want the secret replaced and no broken character", got)
+	}
+	big := strings.Repeat("x", liveKeep) + strings.Repeat("y", 3*liveKeep) + "é-the-end"
+	w.Write([]byte(big))
+	got := tb.snapshot()[0].clip.modelText()
+	if !strings.Contains(got, "not shown while it runs") || !strings.HasSuffix(strings.TrimSuffix(got, "d"), "é-the-en") /* the redaction may hold back what could start a secret */ || len(got) > 2*liveKeep+200 {
+		t.Errorf("large running text: %d bytes, ends %q", len(got), got[max(len(got)-40, 0):])
+	}
+	if !strings.Contains(cl.String(), "sk-live-0123456789abcdef") { // the clipper below redacts on its own
+		t.Errorf("the call's writer lost bytes on the way to the clipper")
+	}
+}
+
+// TestGatesKeepOrder: while the viewer holds a terminal's gates, what is
+// written to stderr and stdout comes out on release in the order it was
+// written, and writes pass straight through again afterwards.
+func TestGatesKeepOrder(t *testing.T) {
+	var screen bytes.Buffer
+	out, errw := newGates(&screen, &screen)
+	out.hold()
+	errw.Write([]byte("notice\n"))
+	out.Write([]byte("answer\n"))
+	errw.Write([]byte("later notice\n"))
+	if screen.Len() != 0 {
+		t.Fatalf("written while held: %q", screen.String())
+	}
+	out.release()
+	out.Write([]byte("after\n"))
+	if got := screen.String(); got != "notice\nanswer\nlater notice\nafter\n" {
+		t.Errorf("released = %q, want the writes in their order", got)
+	}
+}
