@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // redactedMark replaces a secret wherever yaicli writes text.
@@ -36,8 +37,13 @@ const gramLen = minRun / 2
 // nothing.
 type redactor struct {
 	secrets [][]byte            // every spelling of every secret, longest first
+	exact   [][]byte            // those a run cannot stand for (short or word-like): looked for whole
 	grams   map[uint64][]gramAt // every gramLen-piece of the secrets of minRun or more
 	seen    []uint64            // a bit per gramHash of the pieces: most lookups end here
+	shapes  [][]byte            // every secret's shapes (shapesOf), runs of which are redacted
+	sgrams  map[uint64][]gramAt // every gramLen-piece of the shapes
+	sseen   []uint64            // a bit per gramHash of those pieces
+	pool    sync.Pool           // *skeleton buffers, one per scan at a time
 }
 
 // gramAt is where a piece occurs: in secret k at offset off.
@@ -57,7 +63,14 @@ func (c *config) redactor() *redactor {
 	raw = append(raw, userinfoSecrets(c.BaseURL)...)
 	seen := map[string]bool{}
 	r := &redactor{}
+	var shapes [][]byte
 	for _, s := range raw {
+		for _, sh := range shapesOf(strings.TrimSpace(s)) {
+			if !seen["\x00"+string(sh)] {
+				seen["\x00"+string(sh)] = true
+				shapes = append(shapes, sh)
+			}
+		}
 		for _, v := range spellings(s) {
 			if len(v) >= minSecretLen && !seen[v] {
 				seen[v] = true
@@ -66,6 +79,14 @@ func (c *config) redactor() *redactor {
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	for _, sec := range r.secrets {
+		if len(sec) < minRun || !keyLike(sec) { // a run of it would not be redacted, or is not there
+			r.exact = append(r.exact, sec)
+		}
+	}
+	if len(r.secrets) > 0 {
+		r.indexShapes(shapes)
+	}
 	r.grams, r.seen = map[uint64][]gramAt{}, make([]uint64, 1<<gramBits/64)
 	for k, sec := range r.secrets {
 		for off := 0; len(sec) >= minRun && off+gramLen <= len(sec); off++ {
@@ -156,24 +177,46 @@ func (r *redactor) text(s string) string {
 	return string(out)
 }
 
-// scan appends data to dst with every secret, and every run of minRun of
-// a secret's characters, replaced. Unless final, it stops before a tail
-// of data that could be the start of one, and returns where that tail
-// begins, so a secret split across two writes is still found; the caller
-// keeps data[held:] for the next call.
+// scan appends data to dst with every secret, every run of minRun of a
+// secret's characters and every run of minRun of a shape (redactshape.go)
+// replaced. Unless final, it stops before a tail of data that could be
+// the start of one, and returns where that tail begins, so a secret split
+// across two writes is still found; the caller keeps data[held:] for the
+// next call.
 func (r *redactor) scan(dst, data []byte, final bool) (out []byte, held int) {
+	return r.scanText(dst, data, final, false)
+}
+
+// jsonText is b, a JSON text, with every secret replaced, and still JSON:
+// no replacement spans two strings.
+func (r *redactor) jsonText(b []byte) []byte {
+	if r.empty() {
+		return b
+	}
+	out, _ := r.scanText(nil, b, true, true)
+	return out
+}
+
+// scanText is scan; in json mode a shape's run never crosses a quote.
+func (r *redactor) scanText(dst, data []byte, final, json bool) (out []byte, held int) {
+	sk, _ := r.pool.Get().(*skeleton)
+	if sk == nil {
+		sk = &skeleton{}
+	}
+	defer r.pool.Put(sk)
+	sk.build(data, json)
 	hold := len(data)
 	if !final {
-		hold -= r.partialTail(data)
+		hold = min(len(data)-r.partialTail(data), r.shapeTail(sk, data))
 	}
-	next := make([]int, len(r.secrets)) // next match of each secret at or after i; -1 none
+	next := make([]int, len(r.exact)) // next match of each secret at or after i; -1 none
 	for k := range next {
 		next[k] = -2 // not searched yet
 	}
-	i, runAt, runEnd := 0, -2, 0
+	i, runAt, runEnd, shapeAt, shapeEnd := 0, -2, 0, -2, 0
 	for {
 		best, end := -1, 0
-		for k, s := range r.secrets {
+		for k, s := range r.exact {
 			if next[k] == -2 || next[k] >= 0 && next[k] < i {
 				next[k] = bytes.Index(data[i:], s)
 				if next[k] >= 0 {
@@ -190,11 +233,17 @@ func (r *redactor) scan(dst, data []byte, final bool) (out []byte, held int) {
 		if runAt >= 0 && (best < 0 || runAt < best || runAt == best && runEnd > end) {
 			best, end = runAt, runEnd
 		}
+		if shapeAt == -2 || shapeAt >= 0 && shapeAt < i {
+			shapeAt, shapeEnd = r.nextShape(sk, data, i)
+		}
+		if shapeAt >= 0 && (best < 0 || shapeAt < best || shapeAt == best && shapeEnd > end) {
+			best, end = shapeAt, shapeEnd
+		}
 		if best < 0 || best >= hold {
 			break
 		}
 		dst = append(append(dst, data[i:best]...), redactedMark...)
-		i = end
+		i = max(i, end)
 	}
 	if i < hold {
 		dst = append(dst, data[i:hold]...)
