@@ -20,17 +20,6 @@ const redactedMark = "[redacted]"
 // nothing that short protects anything.
 const minSecretLen = 4
 
-// minRun is the shortest run of a secret's characters that is redacted on
-// its own: a read one character in, an edit that changes one character or
-// a line cut mid-key leaves a run of the key, not the key. Shorter runs
-// are what any text shares with a key by chance.
-const minRun = 12
-
-// gramLen is the length of the pieces runs are found by: a run of minRun
-// characters always holds a whole piece starting at a multiple of gramLen,
-// so only every gramLen-th position of a text is looked up.
-const gramLen = minRun / 2
-
 // redactor replaces this run's secrets (the API key in use, every
 // EXTRA_HEADERS value, BASE_URL's userinfo) with [redacted], and any run of
 // minRun or more of a secret's characters. The zero value and nil replace
@@ -40,14 +29,9 @@ type redactor struct {
 	exact   [][]byte            // those a run cannot stand for (short or word-like): looked for whole
 	grams   map[uint64][]gramAt // every gramLen-piece of the secrets of minRun or more
 	seen    []uint64            // a bit per gramHash of the pieces: most lookups end here
-	shapes  [][]byte            // every secret's shapes (shapesOf), runs of which are redacted
-	sgrams  map[uint64][]gramAt // every gramLen-piece of the shapes
-	sseen   []uint64            // a bit per gramHash of those pieces
+	shapes  shapeIndex          // every secret's shapes (shapesOf), runs of which are redacted
 	pool    sync.Pool           // *skeleton buffers, one per scan at a time
 }
-
-// gramAt is where a piece occurs: in secret k at offset off.
-type gramAt struct{ k, off int }
 
 // redactor collects cfg's secrets in each spelling they can take in what
 // yaicli writes: as given, inside a JSON string, and percent-encoded.
@@ -85,7 +69,7 @@ func (c *config) redactor() *redactor {
 		}
 	}
 	if len(r.secrets) > 0 {
-		r.indexShapes(shapes)
+		r.shapes = newShapeIndex(shapes)
 	}
 	r.grams, r.seen = map[uint64][]gramAt{}, make([]uint64, 1<<gramBits/64)
 	for k, sec := range r.secrets {
@@ -96,23 +80,6 @@ func (c *config) redactor() *redactor {
 		}
 	}
 	return r
-}
-
-// gramBits is the size of the pieces' bit table (2^16 bits, 8 KB): a few
-// hundred pieces set under 1% of it, so a text's positions rarely reach
-// the map.
-const gramBits = 16
-
-// gramHash is a piece's bit in the table.
-func gramHash(g uint64) uint64 { return (g * 0x9E3779B97F4A7C15) >> (64 - gramBits) }
-
-// gramKey packs the first gramLen bytes of b into a number.
-func gramKey(b []byte) uint64 {
-	var g uint64
-	for _, c := range b[:gramLen] {
-		g = g<<8 | uint64(c)
-	}
-	return g
 }
 
 // userinfoSecrets are the parts of a URL's user:password, as written and
@@ -174,6 +141,9 @@ func (r *redactor) text(s string) string {
 		return s
 	}
 	out, _ := r.scan(nil, []byte(s), true)
+	if string(out) == s { // no copy of an unchanged text (a request's whole history)
+		return s
+	}
 	return string(out)
 }
 
@@ -207,7 +177,7 @@ func (r *redactor) scanText(dst, data []byte, final, json bool) (out []byte, hel
 	sk.build(data, json)
 	hold := len(data)
 	if !final {
-		hold = min(len(data)-r.partialTail(data), r.shapeTail(sk, data))
+		hold = min(len(data)-r.partialTail(data), r.shapes.tail(sk, data))
 	}
 	next := make([]int, len(r.exact)) // next match of each secret at or after i; -1 none
 	for k := range next {
@@ -234,7 +204,7 @@ func (r *redactor) scanText(dst, data []byte, final, json bool) (out []byte, hel
 			best, end = runAt, runEnd
 		}
 		if shapeAt == -2 || shapeAt >= 0 && shapeAt < i {
-			shapeAt, shapeEnd = r.nextShape(sk, data, i)
+			shapeAt, shapeEnd = r.shapes.next(sk, data, i)
 		}
 		if shapeAt >= 0 && (best < 0 || shapeAt < best || shapeAt == best && shapeEnd > end) {
 			best, end = shapeAt, shapeEnd
@@ -479,12 +449,13 @@ func (r *redactor) holds(s string) bool {
 	return false
 }
 
-// scrubbed wraps a provider's send so that an error carries no secret: a
-// provider that echoes the key in its 401 body is printed without it. The
-// error keeps its type for errors.As.
+// scrubbed wraps a provider's send so that no secret leaves in the
+// request (r.request), and an error carries none: a provider that echoes
+// the key in its 401 body is printed without it. The error keeps its type
+// for errors.As.
 func scrubbed(send func(context.Context, chatRequest, streamSink) (reply, error), r *redactor) func(context.Context, chatRequest, streamSink) (reply, error) {
 	return func(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
-		rep, err := send(ctx, req, sink)
+		rep, err := send(ctx, r.request(req), sink)
 		var ae *apiError
 		if errors.As(err, &ae) {
 			ae.Message = r.text(ae.Message)
@@ -497,4 +468,91 @@ func scrubbed(send func(context.Context, chatRequest, streamSink) (reply, error)
 // shown visibly.
 func (r *redactor) errorText(err error) string {
 	return sanitize(r.text(err.Error()))
+}
+
+// redactedSink is s with the answer and reasoning text passed through r
+// as they stream: a model that echoes the key (in any shape) shows it
+// neither on stdout nor in a text.delta, and the answer the json result
+// keeps is the history's. What could be the start of a secret waits for
+// the next piece of the same kind; a piece of the other kind, or flush
+// (called when the request ends), gives it first, so the two stay in
+// order.
+func redactedSink(s streamSink, r *redactor) (streamSink, func()) {
+	if r.empty() {
+		return s, func() {}
+	}
+	var ws []*redactWriter
+	flush := func() {
+		for _, w := range ws {
+			w.Close()
+		}
+	}
+	pass := func(to func(string)) func(string) {
+		if to == nil {
+			return nil
+		}
+		w := &redactWriter{w: sinkWriter(to), r: r}
+		ws = append(ws, w)
+		return func(t string) {
+			for _, o := range ws {
+				if o != w {
+					o.Close()
+				}
+			}
+			w.Write([]byte(t))
+		}
+	}
+	s.text, s.reasoning = pass(s.text), pass(s.reasoning)
+	return s, flush
+}
+
+// sinkWriter writes to a sink's text function.
+type sinkWriter func(string)
+
+// Write passes p on as text.
+func (f sinkWriter) Write(p []byte) (int, error) {
+	f(string(p))
+	return len(p), nil
+}
+
+// jsonRedacting is w for JSON texts written whole, one per Write (an
+// event line, the json result): each passes r's jsonText, so the result
+// holds no secret and stays JSON.
+func jsonRedacting(w io.Writer, r *redactor) io.Writer {
+	if r.empty() || w == nil {
+		return w
+	}
+	return jsonRedactWriter{w, r}
+}
+
+// jsonRedactWriter is jsonRedacting's writer.
+type jsonRedactWriter struct {
+	w io.Writer
+	r *redactor
+}
+
+// Write writes p, a whole JSON text, with its secrets replaced.
+func (j jsonRedactWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(j.r.jsonText(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// request is req as it may leave for the provider: every message's text,
+// reasoning and tool arguments, and every tool's description and schema,
+// without r's secrets in any shape.
+func (r *redactor) request(req chatRequest) chatRequest {
+	if r.empty() {
+		return req
+	}
+	req.Messages = r.messages(req.Messages)
+	specs := make([]toolSpec, len(req.Tools))
+	for i, s := range req.Tools {
+		s.Function.Description = r.text(s.Function.Description)
+		s.Function.Parameters = r.jsonText(s.Function.Parameters)
+		specs[i] = s
+	}
+	req.Tools = specs
+	return req
 }

@@ -175,35 +175,42 @@ func isHex(b []byte) bool {
 	return true
 }
 
-// indexShapes adds every gramLen-piece of shapes to the redactor's shape
-// table.
-func (r *redactor) indexShapes(shapes [][]byte) {
-	r.shapes = shapes
-	r.sgrams, r.sseen = map[uint64][]gramAt{}, make([]uint64, 1<<gramBits/64)
+// shapeIndex finds runs of secrets' shapes in a skeleton. The zero value
+// finds none.
+type shapeIndex struct {
+	shapes [][]byte            // every secret's shapes (shapesOf)
+	grams  map[uint64][]gramAt // every gramLen-piece of them
+	seen   []uint64            // a bit per gramHash of those pieces: most lookups end here
+}
+
+// newShapeIndex indexes every gramLen-piece of shapes.
+func newShapeIndex(shapes [][]byte) shapeIndex {
+	x := shapeIndex{shapes: shapes, grams: map[uint64][]gramAt{}, seen: make([]uint64, 1<<gramBits/64)}
 	for k, sh := range shapes {
 		for off := 0; off+gramLen <= len(sh); off++ {
 			g := gramKey(sh[off:])
-			r.sgrams[g] = append(r.sgrams[g], gramAt{k, off})
-			r.sseen[gramHash(g)/64] |= 1 << (gramHash(g) % 64)
+			x.grams[g] = append(x.grams[g], gramAt{k, off})
+			x.seen[gramHash(g)/64] |= 1 << (gramHash(g) % 64)
 		}
 	}
+	return x
 }
 
-// nextShape finds the first run of minRun or more of a shape in sk at or
+// next finds the first run of minRun or more of a shape in sk at or
 // after data offset from: its span in data [start, end), or -1.
-func (r *redactor) nextShape(sk *skeleton, data []byte, from int) (int, int) {
-	if len(r.shapes) == 0 {
+func (x *shapeIndex) next(sk *skeleton, data []byte, from int) (int, int) {
+	if len(x.shapes) == 0 {
 		return -1, 0
 	}
 	lo := sort.Search(len(sk.at), func(j int) bool { return int(sk.at[j]) >= from })
 	for p := (lo + gramLen - 1) / gramLen * gramLen; p+gramLen <= len(sk.b); p += gramLen {
 		g := gramKey(sk.b[p:])
-		if h := gramHash(g); r.sseen[h/64]&(1<<(h%64)) == 0 {
+		if h := gramHash(g); x.seen[h/64]&(1<<(h%64)) == 0 {
 			continue
 		}
 		s, e := -1, 0
-		for _, g := range r.sgrams[g] {
-			sh := r.shapes[g.k]
+		for _, g := range x.grams[g] {
+			sh := x.shapes[g.k]
 			b := 0
 			for p-b > lo && g.off-b > 0 && sk.b[p-b-1] == sh[g.off-b-1] {
 				b++
@@ -242,11 +249,11 @@ func keyLikeRun(span []byte, n int) bool {
 	return lower+upper+digit >= 2 || n >= 2*minRun
 }
 
-// shapeTail is where the end of data that could go on into a run of a
+// tail is where the end of data that could go on into a run of a
 // shape begins (len(data): none): the longest end of the skeleton, within
 // maxGap of data's end, that occurs in a shape. A backslash or ESC near
 // the end holds from there too, as its escape may be cut.
-func (r *redactor) shapeTail(sk *skeleton, data []byte) int {
+func (x *shapeIndex) tail(sk *skeleton, data []byte) int {
 	hold := len(data)
 	for i := max(0, len(data)-16); i < len(data); i++ {
 		if data[i] == '\\' && len(data)-i < 6 || data[i] == 0x1b {
@@ -259,7 +266,7 @@ func (r *redactor) shapeTail(sk *skeleton, data []byte) int {
 		return hold
 	}
 	j := n
-	for j > 0 && sk.b[j-1] != 0 && r.inShape(sk.b[j-1:n]) {
+	for j > 0 && sk.b[j-1] != 0 && x.holds(sk.b[j-1:n]) {
 		j--
 	}
 	if j < n {
@@ -268,9 +275,9 @@ func (r *redactor) shapeTail(sk *skeleton, data []byte) int {
 	return hold
 }
 
-// inShape reports whether b occurs in a shape.
-func (r *redactor) inShape(b []byte) bool {
-	for _, sh := range r.shapes {
+// holds reports whether b occurs in a shape.
+func (x *shapeIndex) holds(b []byte) bool {
+	for _, sh := range x.shapes {
 		if bytes.Contains(sh, b) {
 			return true
 		}

@@ -173,7 +173,7 @@ func runREPL(ctx context.Context, e *edge, st sessionStart, title, system string
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
-	ev, out, diag := newEvents(st.o.outputFormat, stdout, e.now), stdout, stderr
+	ev, out, diag := newEvents(st.o.outputFormat, jsonRedacting(stdout, st.red), e.now), stdout, stderr
 	if ev.on() { // one event stream over every turn
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 	}
