@@ -479,7 +479,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
 	attached = fileRefs(typed, in.cfg.homeDir)
 	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.p.tools.perms, in.p.red)); len(problems) > 0 {
-		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+		fmt.Fprintf(onScreen(in.stderr), "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil
 }

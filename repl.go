@@ -271,7 +271,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	s.agent.attach(fileRefs(prompt, s.o.homeDir)...)
 	prompt, problems := expandFileRefs(prompt, attachGate(s.o.perms, s.red))
 	if len(problems) > 0 {
-		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+		fmt.Fprintf(onScreen(s.errw), "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	if !s.attachmentsFit() {
 		return
