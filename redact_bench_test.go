@@ -70,3 +70,15 @@ type discardWriter struct{}
 
 // Write takes p.
 func (discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// BenchmarkRedactTextKeyOnly is BenchmarkRedactText for the usual run: an
+// API key and nothing else secret.
+func BenchmarkRedactTextKeyOnly(b *testing.B) {
+	r := (&config{Provider: "openai", APIKey: "sk-proj-Q7vX2mKp9LzR4tWn8YbC3hJd"}).redactor()
+	text := string(benchText(b))
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.text(text)
+	}
+}
