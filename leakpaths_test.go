@@ -101,3 +101,29 @@ func TestWrittenFileRedacted(t *testing.T) {
 		t.Errorf("the file holds %q:\n%s", left, b)
 	}
 }
+
+// TestSinkShowsPausedWordHidesDribbledKey: a streamed answer shows its last
+// word while the stream pauses (no flush yet), and a key dribbled a byte or
+// three at a time, in any shape, still shows at most 3 characters of a
+// run.
+func TestSinkShowsPausedWordHidesDribbledKey(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: e2eKey}).redactor()
+	var shown strings.Builder
+	sink, flush := redactedSink(streamSink{text: func(s string) { shown.WriteString(s) }}, r)
+	sink.text("slow start")
+	if shown.String() != "slow start" {
+		t.Errorf("a paused answer shows %q, want %q", shown.String(), "slow start")
+	}
+	for n := 1; n <= 3; n++ {
+		shown.Reset()
+		sink, flush = redactedSink(streamSink{text: func(s string) { shown.WriteString(s) }}, r)
+		text := "a " + e2eKey + " b " + fold(e2eKey, 5) + " c " + base64.StdEncoding.EncodeToString([]byte("K"+e2eKey)) + " d " + reverse(e2eKey) + " e"
+		for p := text; len(p) > 0; p = p[min(n, len(p)):] {
+			sink.text(p[:min(n, len(p))])
+		}
+		flush()
+		if left := keyShapeIn(e2eKey, shown.String()); left != "" || !strings.HasSuffix(shown.String(), " e") {
+			t.Errorf("%d bytes at a time: %q holds %q", n, shown.String(), left)
+		}
+	}
+}

@@ -154,7 +154,18 @@ func (r *redactor) text(s string) string {
 // across two writes is still found; the caller keeps data[held:] for the
 // next call.
 func (r *redactor) scan(dst, data []byte, final bool) (out []byte, held int) {
-	return r.scanText(dst, data, final, false)
+	return r.scanText(dst, data, scanHow{final: final})
+}
+
+// scanHow is how scanText reads its data. from: data[:from] is context,
+// already written (a run that began there is redacted from from on).
+// minHold: a possible start of a secret shorter than this is written, not
+// held (a stream shown as it comes; the context finds the run it begins).
+// joined: what was written ends with the mark, so a run going on from
+// the context adds no second one.
+type scanHow struct {
+	final, json, joined bool
+	from, minHold       int
 }
 
 // jsonText is b, a JSON text, with every secret replaced, and still JSON:
@@ -163,22 +174,27 @@ func (r *redactor) jsonText(b []byte) []byte {
 	if r.empty() {
 		return b
 	}
-	out, _ := r.scanText(nil, b, true, true)
+	out, _ := r.scanText(nil, b, scanHow{final: true, json: true})
 	return out
 }
 
 // scanText is scan; in json mode a shape's run never crosses a quote.
-func (r *redactor) scanText(dst, data []byte, final, json bool) (out []byte, held int) {
+func (r *redactor) scanText(dst, data []byte, how scanHow) (out []byte, held int) {
 	sk, _ := r.pool.Get().(*skeleton)
 	if sk == nil {
 		sk = &skeleton{}
 	}
 	defer r.pool.Put(sk)
-	sk.build(data, json)
+	sk.build(data, how.json)
 	hold := len(data)
-	if !final {
-		hold = min(len(data)-r.partialTail(data), r.shapes.tail(sk, data))
+	if !how.final {
+		tail := r.partialTail(data)
+		if tail < how.minHold {
+			tail = 0
+		}
+		hold = min(len(data)-tail, r.shapes.tail(sk, data, how.minHold))
 	}
+	hold = max(hold, how.from)
 	next := make([]int, len(r.exact)) // next match of each secret at or after i; -1 none
 	for k := range next {
 		next[k] = -2 // not searched yet
@@ -212,11 +228,13 @@ func (r *redactor) scanText(dst, data []byte, final, json bool) (out []byte, hel
 		if best < 0 || best >= hold {
 			break
 		}
-		dst = append(append(dst, data[i:best]...), redactedMark...)
+		if end > how.from && !(best < how.from && how.joined) { // a run that ended in the context was redacted when it was written
+			dst = append(append(dst, data[max(i, how.from):max(best, how.from)]...), redactedMark...)
+		}
 		i = max(i, end)
 	}
 	if i < hold {
-		dst = append(dst, data[i:hold]...)
+		dst = append(dst, data[max(i, how.from):hold]...)
 		i = hold
 	}
 	return dst, i
@@ -304,12 +322,24 @@ func (r *redactor) inSecret(b []byte) bool {
 
 // redactWriter replaces secrets in a stream: what could be the start of a
 // secret is held back until the next Write or Close shows what follows.
+// With minHold, a possible start shorter than that is written at once (a
+// stream on a screen: the last word of a paused answer shows), and the
+// last bytes written are kept as context, so a run they begin is still
+// found and redacted from there on: at most minHold-1 characters of it
+// are shown.
 type redactWriter struct {
 	w       io.Writer
 	r       *redactor
+	minHold int
+	ctx     []byte // the last bytes written, with minHold
+	marked  bool   // what was written last ends with the mark
 	pending []byte
 	buf     []byte
 }
+
+// contextMax is how much of what was written a minHold writer keeps as
+// context: more than a run of minRun with its gaps.
+const contextMax = minRun * (maxGap + 1)
 
 // newRedactWriter redacts what is written to w; without secrets it is w.
 func newRedactWriter(w io.Writer, r *redactor) io.Writer {
@@ -322,12 +352,12 @@ func newRedactWriter(w io.Writer, r *redactor) io.Writer {
 // Write passes p on with secrets replaced, holding back a possible start of one.
 func (rw *redactWriter) Write(p []byte) (int, error) {
 	data := p
-	if len(rw.pending) > 0 {
-		data = append(rw.pending, p...)
+	if len(rw.pending) > 0 || len(rw.ctx) > 0 {
+		data = append(append(append([]byte(nil), rw.ctx...), rw.pending...), p...)
 	}
-	out, held := rw.r.scan(rw.buf[:0], data, false)
+	out, held := rw.r.scanText(rw.buf[:0], data, scanHow{from: len(rw.ctx), minHold: rw.minHold, joined: rw.marked})
 	rw.buf = out
-	rw.pending = append(rw.pending[:0:0], data[held:]...)
+	rw.keep(data, held, out)
 	if len(out) > 0 {
 		if _, err := rw.w.Write(out); err != nil {
 			return 0, err
@@ -336,13 +366,26 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// keep holds data[held:] for the next Write, and with minHold the end of
+// what was written as context.
+func (rw *redactWriter) keep(data []byte, held int, out []byte) {
+	if len(out) > 0 {
+		rw.marked = bytes.HasSuffix(out, []byte(redactedMark))
+	}
+	rw.pending = append(rw.pending[:0:0], data[held:]...)
+	if rw.minHold > 0 {
+		rw.ctx = append(rw.ctx[:0:0], data[max(0, held-contextMax):held]...)
+	}
+}
+
 // Close writes what was held back; it does not close the writer below.
 func (rw *redactWriter) Close() error {
 	if len(rw.pending) == 0 {
 		return nil
 	}
-	out, _ := rw.r.scan(nil, rw.pending, true)
-	rw.pending = nil
+	data := append(append([]byte(nil), rw.ctx...), rw.pending...)
+	out, held := rw.r.scanText(nil, data, scanHow{final: true, from: len(rw.ctx), joined: rw.marked})
+	rw.keep(data, held, out)
 	_, err := rw.w.Write(out)
 	return err
 }
@@ -491,7 +534,7 @@ func redactedSink(s streamSink, r *redactor) (streamSink, func()) {
 		if to == nil {
 			return nil
 		}
-		w := &redactWriter{w: sinkWriter(to), r: r}
+		w := &redactWriter{w: sinkWriter(to), r: r, minHold: sinkMinHold}
 		ws = append(ws, w)
 		return func(t string) {
 			for _, o := range ws {
@@ -505,6 +548,12 @@ func redactedSink(s streamSink, r *redactor) (streamSink, func()) {
 	s.text, s.reasoning = pass(s.text), pass(s.reasoning)
 	return s, flush
 }
+
+// sinkMinHold is the shortest possible start of a secret an answer
+// holds back: a shorter one shows at once (the last word of a paused
+// answer is on the screen), and the run it begins is redacted from the
+// next piece on.
+const sinkMinHold = 4
 
 // sinkWriter writes to a sink's text function.
 type sinkWriter func(string)

@@ -251,9 +251,10 @@ func keyLikeRun(span []byte, n int) bool {
 
 // tail is where the end of data that could go on into a run of a
 // shape begins (len(data): none): the longest end of the skeleton, within
-// maxGap of data's end, that occurs in a shape. A backslash or ESC near
+// maxGap of data's end, that occurs in a shape and is minHold characters
+// or more. A backslash or ESC near
 // the end holds from there too, as its escape may be cut.
-func (x *shapeIndex) tail(sk *skeleton, data []byte) int {
+func (x *shapeIndex) tail(sk *skeleton, data []byte, minHold int) int {
 	hold := len(data)
 	for i := max(0, len(data)-16); i < len(data); i++ {
 		if data[i] == '\\' && len(data)-i < 6 || data[i] == 0x1b {
@@ -269,7 +270,7 @@ func (x *shapeIndex) tail(sk *skeleton, data []byte) int {
 	for j > 0 && sk.b[j-1] != 0 && x.holds(sk.b[j-1:n]) {
 		j--
 	}
-	if j < n {
+	if j < n && n-j >= minHold {
 		hold = min(hold, int(sk.at[j]))
 	}
 	return hold
