@@ -380,6 +380,8 @@ func (a *agent) sendOnce(ctx context.Context, h []message, specs []toolSpec, max
 	if reasoning != nil {
 		sink.reasoning = func(t string) { sp.stop(); reasoning(t) }
 	}
+	sink, flush := redactedSink(sink, a.red) // the model echoing the key shows it nowhere
+	defer flush()
 	return a.send(ctx, chatRequest{Messages: h, Tools: specs, MaxTokens: maxTokens}, sink)
 }
 

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -496,28 +494,4 @@ func editSummary(args map[string]any, rc readCheck) string {
 	}
 	fmt.Fprintf(&b, "with (%s):\n%s", sizeOf(newText), boxed(newText, editShowMax, "+"))
 	return b.String()
-}
-
-// askOn returns a question asker on the terminal: stdin when it is one,
-// else the session's controlling terminal (/dev/tty, opened at the first
-// question), as sudo and ssh ask when stdin is a pipe. Without either it
-// is nil, and tools that need approval are refused. stdinTTY is the edge's
-// word on stdin.
-func askOn(stdin io.Reader, stdinTTY bool, w io.Writer, openTTY func() (*os.File, error)) func(string) (string, error) {
-	if stdinTTY {
-		br := bufio.NewReader(stdin)
-		return func(q string) (string, error) {
-			fmt.Fprint(w, q)
-			return br.ReadString('\n')
-		}
-	}
-	tty, err := openTTY()
-	if err != nil {
-		return nil
-	}
-	br := bufio.NewReader(tty)
-	return func(q string) (string, error) {
-		fmt.Fprint(tty, q)
-		return br.ReadString('\n')
-	}
 }

@@ -61,6 +61,8 @@ var walledParts = []part{
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "events.go:writeJSON",
 		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run", "tools.go:.server",
 		"tools.go:oneLine", "tools.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
+		// mcp.json read only if no one else can write it
+		"trustedfile.go:openTrusted",
 	}},
 }
 

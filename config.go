@@ -245,7 +245,7 @@ func readConfigFile(src configSources, vals, from map[string]string, warn io.Wri
 	if src.path == "" {
 		return false, nil
 	}
-	f, err := os.Open(src.path)
+	f, err := openTrusted(src.path) // one others can write is refused (trustedfile.go)
 	switch {
 	case os.IsNotExist(err) && !src.explicit:
 		return true, nil

@@ -489,7 +489,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
 	attached = fileRefs(typed, in.cfg.homeDir)
 	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.p.tools.perms, in.p.red)); len(problems) > 0 {
-		fmt.Fprintf(in.stderr, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+		fmt.Fprintf(onScreen(in.stderr), "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	return prompt, attached, nil
 }
@@ -498,7 +498,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 // on stdout (--code: only its code) and exits with the turn's code.
 func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
 	p, stdout, stderr := in.p, in.stdout, in.stderr
-	ev, diag, diagTTY := newEvents(p.session.outputFormat, stdout, in.e.now), stderr, in.e.stderrTTY
+	ev, diag, diagTTY := newEvents(p.session.outputFormat, jsonRedacting(stdout, p.red), in.e.now), stderr, in.e.stderrTTY
 	// One answer per file: a retry's partial answer is held back from a
 	// file or pipe, struck on a terminal (events.answers).
 	answer := ev.answers(stdout, stdout, stderr, in.e.stdoutTTY)

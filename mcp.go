@@ -62,11 +62,17 @@ type mcpOptions struct {
 }
 
 // readMCPConfig reads the servers; a missing file means none.
+// One that others can write is refused: it names commands to run.
 func readMCPConfig(path string) (map[string]mcpServerConfig, error) {
-	b, err := os.ReadFile(path)
+	f, err := openTrusted(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("reading MCP config: %w", err)
+	}
+	b, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("reading MCP config: %w", err)
 	}

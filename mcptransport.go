@@ -359,10 +359,13 @@ func startSSE(ctx context.Context, cfg mcpServerConfig) (*sseTransport, error) {
 	}
 	base, _ := url.Parse(cfg.URL)
 	ep, err := base.Parse(strings.TrimSpace(ev.data))
+	if err == nil && !sameOrigin(base, ep) {
+		err = fmt.Errorf("it is not on the server's own origin %s://%s; yaicli posts only there (the posts carry the server's headers)", base.Scheme, base.Host)
+	}
 	if err != nil {
 		resp.Body.Close()
 		cancel()
-		return nil, fmt.Errorf("bad endpoint %q: %w", ev.data, err)
+		return nil, fmt.Errorf("bad endpoint %q: %w", firstRunes(ev.data, 200), err)
 	}
 	t.endpoint = ep.String()
 	go func() {
@@ -614,4 +617,19 @@ func (h *httpTransport) close() {
 	if resp, err := h.client.Do(req); err == nil {
 		resp.Body.Close()
 	}
+}
+
+// sameOrigin reports whether b is on a's origin: the same scheme, host and
+// port (a default port written or left out alike). A legacy SSE server's
+// endpoint event names where yaicli posts, with the headers the
+// configuration gives the server (an Authorization): another origin
+// would get them.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		return map[string]string{"http": "80", "https": "443"}[strings.ToLower(u.Scheme)]
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b) && b.User == nil
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // redactedMark replaces a secret wherever yaicli writes text.
@@ -19,29 +20,18 @@ const redactedMark = "[redacted]"
 // nothing that short protects anything.
 const minSecretLen = 4
 
-// minRun is the shortest run of a secret's characters that is redacted on
-// its own: a read one character in, an edit that changes one character or
-// a line cut mid-key leaves a run of the key, not the key. Shorter runs
-// are what any text shares with a key by chance.
-const minRun = 12
-
-// gramLen is the length of the pieces runs are found by: a run of minRun
-// characters always holds a whole piece starting at a multiple of gramLen,
-// so only every gramLen-th position of a text is looked up.
-const gramLen = minRun / 2
-
 // redactor replaces this run's secrets (the API key in use, every
 // EXTRA_HEADERS value, BASE_URL's userinfo) with [redacted], and any run of
 // minRun or more of a secret's characters. The zero value and nil replace
 // nothing.
 type redactor struct {
 	secrets [][]byte            // every spelling of every secret, longest first
+	exact   [][]byte            // those a run cannot stand for (short or word-like): looked for whole
 	grams   map[uint64][]gramAt // every gramLen-piece of the secrets of minRun or more
 	seen    []uint64            // a bit per gramHash of the pieces: most lookups end here
+	shapes  shapeIndex          // every secret's shapes (shapesOf), runs of which are redacted
+	pool    sync.Pool           // *skeleton buffers, one per scan at a time
 }
-
-// gramAt is where a piece occurs: in secret k at offset off.
-type gramAt struct{ k, off int }
 
 // redactor collects cfg's secrets in each spelling they can take in what
 // yaicli writes: as given, inside a JSON string, and percent-encoded.
@@ -57,7 +47,14 @@ func (c *config) redactor() *redactor {
 	raw = append(raw, userinfoSecrets(c.BaseURL)...)
 	seen := map[string]bool{}
 	r := &redactor{}
+	var shapes [][]byte
 	for _, s := range raw {
+		for _, sh := range shapesOf(strings.TrimSpace(s)) {
+			if !seen["\x00"+string(sh)] {
+				seen["\x00"+string(sh)] = true
+				shapes = append(shapes, sh)
+			}
+		}
 		for _, v := range spellings(s) {
 			if len(v) >= minSecretLen && !seen[v] {
 				seen[v] = true
@@ -66,6 +63,14 @@ func (c *config) redactor() *redactor {
 		}
 	}
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	for _, sec := range r.secrets {
+		if len(sec) < minRun || !keyLike(sec) { // a run of it would not be redacted, or is not there
+			r.exact = append(r.exact, sec)
+		}
+	}
+	if len(r.secrets) > 0 {
+		r.shapes = newShapeIndex(shapes)
+	}
 	r.grams, r.seen = map[uint64][]gramAt{}, make([]uint64, 1<<gramBits/64)
 	for k, sec := range r.secrets {
 		for off := 0; len(sec) >= minRun && off+gramLen <= len(sec); off++ {
@@ -75,23 +80,6 @@ func (c *config) redactor() *redactor {
 		}
 	}
 	return r
-}
-
-// gramBits is the size of the pieces' bit table (2^16 bits, 8 KB): a few
-// hundred pieces set under 1% of it, so a text's positions rarely reach
-// the map.
-const gramBits = 16
-
-// gramHash is a piece's bit in the table.
-func gramHash(g uint64) uint64 { return (g * 0x9E3779B97F4A7C15) >> (64 - gramBits) }
-
-// gramKey packs the first gramLen bytes of b into a number.
-func gramKey(b []byte) uint64 {
-	var g uint64
-	for _, c := range b[:gramLen] {
-		g = g<<8 | uint64(c)
-	}
-	return g
 }
 
 // userinfoSecrets are the parts of a URL's user:password, as written and
@@ -153,27 +141,68 @@ func (r *redactor) text(s string) string {
 		return s
 	}
 	out, _ := r.scan(nil, []byte(s), true)
+	if string(out) == s { // no copy of an unchanged text (a request's whole history)
+		return s
+	}
 	return string(out)
 }
 
-// scan appends data to dst with every secret, and every run of minRun of
-// a secret's characters, replaced. Unless final, it stops before a tail
-// of data that could be the start of one, and returns where that tail
-// begins, so a secret split across two writes is still found; the caller
-// keeps data[held:] for the next call.
+// scan appends data to dst with every secret, every run of minRun of a
+// secret's characters and every run of minRun of a shape (redactshape.go)
+// replaced. Unless final, it stops before a tail of data that could be
+// the start of one, and returns where that tail begins, so a secret split
+// across two writes is still found; the caller keeps data[held:] for the
+// next call.
 func (r *redactor) scan(dst, data []byte, final bool) (out []byte, held int) {
-	hold := len(data)
-	if !final {
-		hold -= r.partialTail(data)
+	return r.scanText(dst, data, scanHow{final: final})
+}
+
+// scanHow is how scanText reads its data. from: data[:from] is context,
+// already written (a run that began there is redacted from from on).
+// minHold: a possible start of a secret shorter than this is written, not
+// held (a stream shown as it comes; the context finds the run it begins).
+// joined: what was written ends with the mark, so a run going on from
+// the context adds no second one.
+type scanHow struct {
+	final, json, joined bool
+	from, minHold       int
+}
+
+// jsonText is b, a JSON text, with every secret replaced, and still JSON:
+// no replacement spans two strings.
+func (r *redactor) jsonText(b []byte) []byte {
+	if r.empty() {
+		return b
 	}
-	next := make([]int, len(r.secrets)) // next match of each secret at or after i; -1 none
+	out, _ := r.scanText(nil, b, scanHow{final: true, json: true})
+	return out
+}
+
+// scanText is scan; in json mode a shape's run never crosses a quote.
+func (r *redactor) scanText(dst, data []byte, how scanHow) (out []byte, held int) {
+	sk, _ := r.pool.Get().(*skeleton)
+	if sk == nil {
+		sk = &skeleton{}
+	}
+	defer r.pool.Put(sk)
+	sk.build(data, how.json)
+	hold := len(data)
+	if !how.final {
+		tail := r.partialTail(data)
+		if tail < how.minHold {
+			tail = 0
+		}
+		hold = min(len(data)-tail, r.shapes.tail(sk, data, how.minHold))
+	}
+	hold = max(hold, how.from)
+	next := make([]int, len(r.exact)) // next match of each secret at or after i; -1 none
 	for k := range next {
 		next[k] = -2 // not searched yet
 	}
-	i, runAt, runEnd := 0, -2, 0
+	i, runAt, runEnd, shapeAt, shapeEnd := 0, -2, 0, -2, 0
 	for {
 		best, end := -1, 0
-		for k, s := range r.secrets {
+		for k, s := range r.exact {
 			if next[k] == -2 || next[k] >= 0 && next[k] < i {
 				next[k] = bytes.Index(data[i:], s)
 				if next[k] >= 0 {
@@ -190,14 +219,22 @@ func (r *redactor) scan(dst, data []byte, final bool) (out []byte, held int) {
 		if runAt >= 0 && (best < 0 || runAt < best || runAt == best && runEnd > end) {
 			best, end = runAt, runEnd
 		}
+		if shapeAt == -2 || shapeAt >= 0 && shapeAt < i {
+			shapeAt, shapeEnd = r.shapes.next(sk, data, i)
+		}
+		if shapeAt >= 0 && (best < 0 || shapeAt < best || shapeAt == best && shapeEnd > end) {
+			best, end = shapeAt, shapeEnd
+		}
 		if best < 0 || best >= hold {
 			break
 		}
-		dst = append(append(dst, data[i:best]...), redactedMark...)
-		i = end
+		if end > how.from && !(best < how.from && how.joined) { // a run that ended in the context was redacted when it was written
+			dst = append(append(dst, data[max(i, how.from):max(best, how.from)]...), redactedMark...)
+		}
+		i = max(i, end)
 	}
 	if i < hold {
-		dst = append(dst, data[i:hold]...)
+		dst = append(dst, data[max(i, how.from):hold]...)
 		i = hold
 	}
 	return dst, i
@@ -285,12 +322,24 @@ func (r *redactor) inSecret(b []byte) bool {
 
 // redactWriter replaces secrets in a stream: what could be the start of a
 // secret is held back until the next Write or Close shows what follows.
+// With minHold, a possible start shorter than that is written at once (a
+// stream on a screen: the last word of a paused answer shows), and the
+// last bytes written are kept as context, so a run they begin is still
+// found and redacted from there on: at most minHold-1 characters of it
+// are shown.
 type redactWriter struct {
 	w       io.Writer
 	r       *redactor
+	minHold int
+	ctx     []byte // the last bytes written, with minHold
+	marked  bool   // what was written last ends with the mark
 	pending []byte
 	buf     []byte
 }
+
+// contextMax is how much of what was written a minHold writer keeps as
+// context: more than a run of minRun with its gaps.
+const contextMax = minRun * (maxGap + 1)
 
 // newRedactWriter redacts what is written to w; without secrets it is w.
 func newRedactWriter(w io.Writer, r *redactor) io.Writer {
@@ -303,12 +352,12 @@ func newRedactWriter(w io.Writer, r *redactor) io.Writer {
 // Write passes p on with secrets replaced, holding back a possible start of one.
 func (rw *redactWriter) Write(p []byte) (int, error) {
 	data := p
-	if len(rw.pending) > 0 {
-		data = append(rw.pending, p...)
+	if len(rw.pending) > 0 || len(rw.ctx) > 0 {
+		data = append(append(append([]byte(nil), rw.ctx...), rw.pending...), p...)
 	}
-	out, held := rw.r.scan(rw.buf[:0], data, false)
+	out, held := rw.r.scanText(rw.buf[:0], data, scanHow{from: len(rw.ctx), minHold: rw.minHold, joined: rw.marked})
 	rw.buf = out
-	rw.pending = append(rw.pending[:0:0], data[held:]...)
+	rw.keep(data, held, out)
 	if len(out) > 0 {
 		if _, err := rw.w.Write(out); err != nil {
 			return 0, err
@@ -317,13 +366,26 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// keep holds data[held:] for the next Write, and with minHold the end of
+// what was written as context.
+func (rw *redactWriter) keep(data []byte, held int, out []byte) {
+	if len(out) > 0 {
+		rw.marked = bytes.HasSuffix(out, []byte(redactedMark))
+	}
+	rw.pending = append(rw.pending[:0:0], data[held:]...)
+	if rw.minHold > 0 {
+		rw.ctx = append(rw.ctx[:0:0], data[max(0, held-contextMax):held]...)
+	}
+}
+
 // Close writes what was held back; it does not close the writer below.
 func (rw *redactWriter) Close() error {
 	if len(rw.pending) == 0 {
 		return nil
 	}
-	out, _ := rw.r.scan(nil, rw.pending, true)
-	rw.pending = nil
+	data := append(append([]byte(nil), rw.ctx...), rw.pending...)
+	out, held := rw.r.scanText(nil, data, scanHow{final: true, from: len(rw.ctx), joined: rw.marked})
+	rw.keep(data, held, out)
 	_, err := rw.w.Write(out)
 	return err
 }
@@ -430,12 +492,13 @@ func (r *redactor) holds(s string) bool {
 	return false
 }
 
-// scrubbed wraps a provider's send so that an error carries no secret: a
-// provider that echoes the key in its 401 body is printed without it. The
-// error keeps its type for errors.As.
+// scrubbed wraps a provider's send so that no secret leaves in the
+// request (r.request), and an error carries none: a provider that echoes
+// the key in its 401 body is printed without it. The error keeps its type
+// for errors.As.
 func scrubbed(send func(context.Context, chatRequest, streamSink) (reply, error), r *redactor) func(context.Context, chatRequest, streamSink) (reply, error) {
 	return func(ctx context.Context, req chatRequest, sink streamSink) (reply, error) {
-		rep, err := send(ctx, req, sink)
+		rep, err := send(ctx, r.request(req), sink)
 		var ae *apiError
 		if errors.As(err, &ae) {
 			ae.Message = r.text(ae.Message)
@@ -448,4 +511,97 @@ func scrubbed(send func(context.Context, chatRequest, streamSink) (reply, error)
 // shown visibly.
 func (r *redactor) errorText(err error) string {
 	return sanitize(r.text(err.Error()))
+}
+
+// redactedSink is s with the answer and reasoning text passed through r
+// as they stream: a model that echoes the key (in any shape) shows it
+// neither on stdout nor in a text.delta, and the answer the json result
+// keeps is the history's. What could be the start of a secret waits for
+// the next piece of the same kind; a piece of the other kind, or flush
+// (called when the request ends), gives it first, so the two stay in
+// order.
+func redactedSink(s streamSink, r *redactor) (streamSink, func()) {
+	if r.empty() {
+		return s, func() {}
+	}
+	var ws []*redactWriter
+	flush := func() {
+		for _, w := range ws {
+			w.Close()
+		}
+	}
+	pass := func(to func(string)) func(string) {
+		if to == nil {
+			return nil
+		}
+		w := &redactWriter{w: sinkWriter(to), r: r, minHold: sinkMinHold}
+		ws = append(ws, w)
+		return func(t string) {
+			for _, o := range ws {
+				if o != w {
+					o.Close()
+				}
+			}
+			w.Write([]byte(t))
+		}
+	}
+	s.text, s.reasoning = pass(s.text), pass(s.reasoning)
+	return s, flush
+}
+
+// sinkMinHold is the shortest possible start of a secret an answer
+// holds back: a shorter one shows at once (the last word of a paused
+// answer is on the screen), and the run it begins is redacted from the
+// next piece on.
+const sinkMinHold = 4
+
+// sinkWriter writes to a sink's text function.
+type sinkWriter func(string)
+
+// Write passes p on as text.
+func (f sinkWriter) Write(p []byte) (int, error) {
+	f(string(p))
+	return len(p), nil
+}
+
+// jsonRedacting is w for JSON texts written whole, one per Write (an
+// event line, the json result): each passes r's jsonText, so the result
+// holds no secret and stays JSON.
+func jsonRedacting(w io.Writer, r *redactor) io.Writer {
+	if r.empty() || w == nil {
+		return w
+	}
+	return jsonRedactWriter{w, r}
+}
+
+// jsonRedactWriter is jsonRedacting's writer.
+type jsonRedactWriter struct {
+	w io.Writer
+	r *redactor
+}
+
+// Write writes p, a whole JSON text, with its secrets replaced.
+func (j jsonRedactWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(j.r.jsonText(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// request is req as it may leave for the provider: every message's text,
+// reasoning and tool arguments, and every tool's description and schema,
+// without r's secrets in any shape.
+func (r *redactor) request(req chatRequest) chatRequest {
+	if r.empty() {
+		return req
+	}
+	req.Messages = r.messages(req.Messages)
+	specs := make([]toolSpec, len(req.Tools))
+	for i, s := range req.Tools {
+		s.Function.Description = r.text(s.Function.Description)
+		s.Function.Parameters = r.jsonText(s.Function.Parameters)
+		specs[i] = s
+	}
+	req.Tools = specs
+	return req
 }

@@ -174,7 +174,7 @@ func runREPL(ctx context.Context, e *edge, st sessionStart, title, system string
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 64*1024), 16<<20)
-	ev, out, diag := newEvents(st.o.outputFormat, stdout, e.now), stdout, stderr
+	ev, out, diag := newEvents(st.o.outputFormat, jsonRedacting(stdout, st.red), e.now), stdout, stderr
 	if ev.on() { // one event stream over every turn, a result after each
 		out, diag = io.Discard, &noticeWriter{ev: ev}
 		ev.perTurn()
@@ -273,7 +273,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	s.agent.attach(fileRefs(prompt, s.o.homeDir)...)
 	prompt, problems := expandFileRefs(prompt, attachGate(s.o.perms, s.red))
 	if len(problems) > 0 {
-		fmt.Fprintf(s.errw, "yaicli: not attached: %s\n", strings.Join(problems, "; "))
+		fmt.Fprintf(onScreen(s.errw), "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}
 	if !s.attachmentsFit() {
 		return

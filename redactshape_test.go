@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+// shapeKey is a key as providers issue them: letters, digits, dashes.
+const shapeKey = "sk-proj-Q7vX2mKp9LzR4tWn8YbC3hJd"
+
+// fold cuts s into lines of n bytes, as fold -w n does.
+func fold(s string, n int) string {
+	var b strings.Builder
+	for len(s) > n {
+		b.WriteString(s[:n] + "\n")
+		s = s[n:]
+	}
+	return b.String() + s
+}
+
+// reverse is s backwards, as rev prints it.
+func reverse(s string) string {
+	b := []byte(s)
+	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+		b[i], b[j] = b[j], b[i]
+	}
+	return string(b)
+}
+
+// TestRedactorShapes: the key folded, spaced, dotted, reversed, upper-cased,
+// as hex either case and in xxd's dump, and as base64 at each of the three
+// offsets of a stream (and URL-safe, and wrapped) leaves no run of minRun
+// of any of its shapes.
+func TestRedactorShapes(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: shapeKey}).redactor()
+	b64 := func(prefix string) string { return base64.StdEncoding.EncodeToString([]byte(prefix + shapeKey + "\n")) }
+	shapes := map[string]string{
+		"fold -w6":      fold(shapeKey, 6),
+		"fold CRLF":     strings.ReplaceAll(fold(shapeKey, 5), "\n", "\r\n"),
+		"spaced":        strings.Join(strings.Split(shapeKey, ""), " "),
+		"dotted":        strings.Join(strings.Split(shapeKey, ""), "."),
+		"zero-width":    strings.Join(strings.Split(shapeKey, ""), "\u200b"),
+		"json escapes":  strings.ReplaceAll(fold(shapeKey, 4), "\n", `\u2028`),
+		"quoted lines":  strings.ReplaceAll(fold(shapeKey, 7), "\n", "\n> "),
+		"colored":       "\x1b[31m" + shapeKey[:10] + "\x1b[0m" + shapeKey[10:],
+		"rev":           reverse(shapeKey),
+		"rev folded":    fold(reverse(shapeKey), 6),
+		"upper":         strings.ToUpper(shapeKey),
+		"hex":           hex.EncodeToString([]byte(shapeKey)),
+		"HEX":           strings.ToUpper(hex.EncodeToString([]byte(shapeKey))),
+		"xxd":           hex.Dump([]byte("KEY=" + shapeKey + "\n")),
+		"hex spaced":    strings.TrimSpace(strings.Join(strings.SplitAfter(hex.EncodeToString([]byte(shapeKey)), ""), " ")),
+		"base64 at 0":   b64(""),
+		"base64 at 1":   b64("K"),
+		"base64 at 2":   b64("KE"),
+		"base64 at 0+3": b64("KEY"),
+		"base64 url":    base64.URLEncoding.EncodeToString([]byte("x=" + shapeKey)),
+		"base64 folded": fold(b64("KEY="), 5),
+	}
+	for name, s := range shapes {
+		got := r.text("before " + s + " after")
+		if left := leftOfKey(got); left != "" {
+			t.Errorf("%s: text(%q) = %q: %s", name, s, got, left)
+		}
+		if !strings.HasPrefix(got, "before ") || !strings.HasSuffix(got, " after") {
+			t.Errorf("%s: the words around it went: %q", name, got)
+		}
+	}
+}
+
+// leftOfKey says what run of minRun of one of the key's shapes is in s.
+func leftOfKey(s string) string {
+	sk := skeletonBytes([]byte(s))
+	for _, sh := range shapesOf(shapeKey) {
+		for off := 0; off+minRun <= len(sh); off++ {
+			if strings.Contains(string(sk), string(sh[off:off+minRun])) {
+				return "holds " + string(sh[off:off+minRun])
+			}
+		}
+	}
+	return ""
+}
+
+// Ordinary text, code, hex and base64 of other bytes pass untouched, and
+// so does the key's own shape broken by a wide gap (letters scattered over
+// a page are not a key).
+func TestRedactorShapesSpareText(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: shapeKey}).redactor()
+	for _, s := range []string{
+		"func (r *redactor) scan(dst, data []byte, final bool) (out []byte, held int) {",
+		hex.Dump([]byte("an ordinary file of no interest at all, 0123456789")),
+		base64.StdEncoding.EncodeToString([]byte("an ordinary file of no interest at all, 0123456789")),
+		shapeKey[:11] + strings.Repeat(" ", maxGap+1) + shapeKey[11:22],
+		"sk-proj-Q7v is the start of something, then X2mKp9LzR4 in other words",
+	} {
+		if got := r.text(s); got != s {
+			t.Errorf("text(%q) = %q, want it unchanged", s, got)
+		}
+	}
+}
+
+// A shape cut anywhere between writes, or dribbled a few bytes at a time,
+// is redacted as it is at once.
+func TestRedactWriterSplitShapes(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: shapeKey}).redactor()
+	text := "a: " + fold(shapeKey, 6) + " b: " + base64.StdEncoding.EncodeToString([]byte("K"+shapeKey)) + " c: " + reverse(shapeKey) + ` d: ` + strings.ReplaceAll(fold(shapeKey, 3), "\n", `\u2028`) + " end"
+	want := r.text(text)
+	if leftOfKey(want) != "" {
+		t.Fatalf("at once: %q", want)
+	}
+	for cut := 0; cut <= len(text); cut++ {
+		got, _ := io.ReadAll(newRedactReader(io.MultiReader(strings.NewReader(text[:cut]), strings.NewReader(text[cut:])), r))
+		if string(got) != want {
+			t.Fatalf("cut at %d: %q, want %q", cut, got, want)
+		}
+	}
+}
+
+// In a JSON text no replacement spans two strings: the key split over two
+// fields is redacted in each and the text stays JSON.
+func TestRedactorJSONStaysJSON(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: shapeKey}).redactor()
+	b, _ := json.Marshal(map[string]string{"a": shapeKey[:16], "b": shapeKey[16:], "c": fold(shapeKey, 6), "d": reverse(shapeKey)})
+	got := r.jsonText(b)
+	var m map[string]string
+	if err := json.Unmarshal(got, &m); err != nil {
+		t.Fatalf("jsonText(%s) = %s: %v", b, got, err)
+	}
+	if m["c"] != redactedMark || m["d"] != redactedMark {
+		t.Errorf("jsonText(%s) = %s", b, got)
+	}
+}
