@@ -292,14 +292,6 @@ type redactWriter struct {
 	buf     []byte
 }
 
-// newRedactWriter redacts what is written to w; without secrets it is w.
-func newRedactWriter(w io.Writer, r *redactor) io.Writer {
-	if r.empty() {
-		return w
-	}
-	return &redactWriter{w: w, r: r}
-}
-
 // Write passes p on with secrets replaced, holding back a possible start of one.
 func (rw *redactWriter) Write(p []byte) (int, error) {
 	data := p

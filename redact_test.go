@@ -268,3 +268,11 @@ func TestRedactorRuns(t *testing.T) {
 		}
 	}
 }
+
+// newRedactWriter redacts what is written to w; without secrets it is w.
+func newRedactWriter(w io.Writer, r *redactor) io.Writer {
+	if r.empty() {
+		return w
+	}
+	return &redactWriter{w: w, r: r}
+}

@@ -110,20 +110,6 @@ func (f family) toolsTokens(specs []toolSpec) int {
 	return n
 }
 
-// estimateTokens is the estimated token count of s for the generic family,
-// without calibration: at least one for any text, as even a lone space is
-// a token.
-func estimateTokens(s string) int { return genericFamily.tokens(s) }
-
-// estimateRaw is the generic family's fractional estimate of s.
-func estimateRaw(s string) float64 { return genericFamily.raw(s) }
-
-// messageTokens estimates one message with the generic family.
-func messageTokens(m message) int { return genericFamily.messageTokens(m) }
-
-// toolsTokens estimates tool schemas with the generic family.
-func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs) }
-
 // genericFamily prices models whose tokenizer is unknown (Mistral, Phi,
 // Llama 2, Grok...). Its prices are fitted like the other families' but on
 // o200k's and cl100k's counts at once (genericAim in tools/tokenfit):

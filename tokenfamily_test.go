@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -367,3 +368,27 @@ func TestCountReaderBlocks(t *testing.T) {
 		}
 	}
 }
+
+// largestAttachment names the attachment to drop first when they do not
+// fit, with its size in tokens as est prices them (the model's family).
+func largestAttachment(atts []attachment, est func(string) int) (string, int) {
+	if len(atts) == 0 {
+		return "", 0
+	}
+	big := slices.MaxFunc(atts, func(a, b attachment) int { return len(a.text) - len(b.text) })
+	return big.path, est(big.text)
+}
+
+// estimateTokens is the estimated token count of s for the generic family,
+// without calibration: at least one for any text, as even a lone space is
+// a token.
+func estimateTokens(s string) int { return genericFamily.tokens(s) }
+
+// estimateRaw is the generic family's fractional estimate of s.
+func estimateRaw(s string) float64 { return genericFamily.raw(s) }
+
+// messageTokens estimates one message with the generic family.
+func messageTokens(m message) int { return genericFamily.messageTokens(m) }
+
+// toolsTokens estimates tool schemas with the generic family.
+func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs) }
