@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 )
@@ -244,16 +243,6 @@ func expandTypedRefs(prompt, typed string, gate *permissions) (string, []string)
 // it judges the same with the tools off (ENABLE_FUNCTIONS=false).
 func attachGate(o permissionOptions, red *redactor) *permissions {
 	return newPermissions(o, red, func(string) {}) // the toolbox tells the permissions file's warnings
-}
-
-// largestAttachment names the attachment to drop first when they do not
-// fit, with its size in tokens as est prices them (the model's family).
-func largestAttachment(atts []attachment, est func(string) int) (string, int) {
-	if len(atts) == 0 {
-		return "", 0
-	}
-	big := slices.MaxFunc(atts, func(a, b attachment) int { return len(a.text) - len(b.text) })
-	return big.path, est(big.text)
 }
 
 // attachedHeader starts the system message that carries /add'ed files.

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// sample is one line of testdata/tokens*.jsonl: a text and its real token
+// sample is one line of testdata/tokens/**/*.jsonl: a text and its real token
 // counts under seven tokenizers.
 type sample struct {
 	Cat        string `json:"cat"`
@@ -29,7 +29,9 @@ type sample struct {
 	Gemma3     int    `json:"gemma3"`
 }
 
-func loadSamples(t testing.TB) []sample { return loadSampleFile(t, "testdata/tokens.jsonl") }
+func loadSamples(t testing.TB) []sample {
+	return loadSampleFile(t, "testdata/tokens/fit/calibration.jsonl")
+}
 
 func loadSampleFile(t testing.TB, path string) []sample {
 	t.Helper()
@@ -74,8 +76,8 @@ func TestEstimateCalibration(t *testing.T) {
 // by more than 20%, since an estimate that is too low ends in a rejection.
 func TestEstimateHeldOut(t *testing.T) {
 	t.Parallel()
-	samples := loadSampleFile(t, "testdata/tokens_heldout.jsonl")
-	samples = append(samples, loadSampleFile(t, "testdata/tokens_kinds.jsonl")...)
+	samples := loadSampleFile(t, "testdata/tokens/check/heldout.jsonl")
+	samples = append(samples, loadSampleFile(t, "testdata/tokens/fit/kinds.jsonl")...)
 	for _, s := range samples {
 		est := float64(estimateTokens(s.Text))
 		ro, rc := est/float64(s.O200k), est/float64(s.Cl100k)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -75,7 +76,7 @@ func runInProcess(t testing.TB, f *fakeProvider, dir string, c e2e) e2eResult {
 	env, home := e2eEnv(t, f, c)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
 	defer cancel()
-	var out, errb lockedBuffer // ollama_test.go: the agent and MCP servers' stderr write at once
+	var out, errb lockedBuffer // the agent and MCP servers' stderr write at once
 	code := run(ctx, mapEdge(env, dir, time.Now), c.args, strings.NewReader(c.stdin), &out, &errb)
 	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: home}
 }
@@ -115,3 +116,51 @@ func runBinaryIn(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 }
 
 func matches(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// lockedBuffer collects a process's output from its two pipes (or the
+// output of several writers at once). Told to watch for a pattern, it
+// hands over the first match as it is written: the event a test waits
+// on, instead of polling for what the line says.
+type lockedBuffer struct {
+	mu    sync.Mutex
+	b     bytes.Buffer
+	want  *regexp.Regexp
+	found chan []string
+}
+
+// Write appends p under the lock.
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
+	l.match()
+	return len(p), nil
+}
+
+// String is the log so far.
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// watch returns a channel that receives re's first match (with its
+// submatches) in the output, once, what is already written included.
+func (l *lockedBuffer) watch(re *regexp.Regexp) <-chan []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.want, l.found = re, make(chan []string, 1)
+	l.match()
+	return l.found
+}
+
+// match hands over the watched pattern's first match, if it is there.
+func (l *lockedBuffer) match() {
+	if l.want == nil {
+		return
+	}
+	if m := l.want.FindStringSubmatch(l.b.String()); m != nil {
+		l.found <- m
+		l.want = nil
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -167,5 +168,38 @@ func TestRunsInTheEdgesWorkspace(t *testing.T) {
 	real, _ := filepath.EvalSymlinks(dir)
 	if !strings.Contains(got, real) && !strings.Contains(got, dir) || !strings.Contains(got, "marker=from-the-edge home="+r.home) {
 		t.Errorf("tool result %q; want it run in %s with the edge's environment (HOME %s)", got, dir, r.home)
+	}
+}
+
+// TestStdStreamsOnlyInMain: os.Stdin, os.Stdout and os.Stderr are named
+// only by main(), which hands them to run, and by the shell wrapper
+// (sandbox*.go: yaicli re-executed, a process of its own); every other
+// part writes to the writers it is given (the agent: agentIO's answer and
+// diag), so a test can give it a buffer.
+func TestStdStreamsOnlyInMain(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "sandbox") {
+			continue
+		}
+		f, err := goparser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.Name == "main" && name == "main.go" {
+				continue
+			}
+			ast.Inspect(d, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok {
+					if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "os" && slices.Contains([]string{"Stdin", "Stdout", "Stderr"}, sel.Sel.Name) {
+						t.Errorf("%s: os.%s below main; take the writer run was given", fset.Position(sel.Pos()), sel.Sel.Name)
+					}
+				}
+				return true
+			})
+		}
 	}
 }

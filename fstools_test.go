@@ -432,3 +432,19 @@ func TestListReadPagesRealLines(t *testing.T) {
 		})
 	}
 }
+
+// readWindow returns characters [offset, offset+limit) of a file (limit 0 =
+// to the end, at most readWindowMax), counting every character so
+// total_chars is exact, while holding only the window in memory.
+func readWindow(ctx context.Context, path, encoding string, offset, limit int) fileWindow {
+	return readWindowKnown(ctx, openPlain, path, encoding, offset, limit, nil)
+}
+
+// readFiles is fs_read_file: one window per path. As in YAICLI, a path or
+// a one-element list answers with that file's object, and a longer list
+// with {"total_files", "files": [...], "success_count", "error_count",
+// "total_size"} (bytes of the files read), the files written one at a
+// time so memory holds one window.
+func readFiles(ctx context.Context, args map[string]any, out io.Writer) error {
+	return readFilesWithin(0)(ctx, args, out)
+}

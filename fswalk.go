@@ -105,15 +105,6 @@ func skip(d fs.DirEntry) error {
 	return nil
 }
 
-// rel is p relative to root, or p itself when it cannot be.
-func rel(root, p string) string {
-	r, err := filepath.Rel(root, p)
-	if err != nil {
-		return p
-	}
-	return r
-}
-
 // describeEntry is one listing line: "name/", "name@ -> target" or "name  (N bytes)".
 func describeEntry(path, name string, d fs.DirEntry) string {
 	switch {

@@ -296,7 +296,7 @@ func TestDocsNameFilesThatExist(t *testing.T) {
 		for _, m := range name.FindAllStringSubmatchIndex(text, -1) {
 			p, rest := text[m[2]:m[3]], text[m[3]:]
 			if strings.HasPrefix(rest, "*") || len(rest) > 1 && rest[0] == '.' && rest[1] >= 'a' && rest[1] <= 'z' {
-				continue // a pattern (tokens_check*.jsonl), or a longer name (x_test.go.tmpl)
+				continue // a pattern (testdata/tokens/check/*.jsonl), or a longer name (x_test.go.tmpl)
 			}
 			if _, err := os.Stat(p); err == nil {
 				continue

@@ -268,3 +268,4 @@ func TestRedactorRuns(t *testing.T) {
 		}
 	}
 }
+

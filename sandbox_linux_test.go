@@ -319,6 +319,13 @@ func (c *cancelOn) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// sleepMarker is a number of seconds for sleep that names one case of
+// this run: n, this process's id and variant, the id zero-padded so that
+// no marker is part of another, another run's included (1007.2628 was part
+// of 1007.26287, and 1007.2628 of case 1007's 1007.26281): leftWith finds
+// and kills by it.
+func sleepMarker(n, variant int) string { return fmt.Sprintf("%d.%07d%d", n, os.Getpid(), variant) }
+
 // leftWith lists the processes whose command line holds marker.
 func leftWith(marker string) []string {
 	var out []string
@@ -361,7 +368,7 @@ func TestEveryDescendantEnds(t *testing.T) {
 	for i, c := range descendantCases {
 		for _, fenced := range []bool{true, false} {
 			t.Run(c.name+map[bool]string{true: " fenced", false: " unfenced"}[fenced], func(t *testing.T) {
-				marker := strconv.Itoa(1000+i) + "." + strconv.Itoa(os.Getpid()) + map[bool]string{true: "1", false: "2"}[fenced]
+				marker := sleepMarker(1000+i, map[bool]int{true: 1, false: 2}[fenced])
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				if !fenced {
@@ -537,7 +544,7 @@ func BenchmarkSandboxSpec(b *testing.B) {
 // too: the wrapper is told by the parent-death signal and sweeps.
 func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 	d := t.TempDir()
-	marker := "1007." + strconv.Itoa(os.Getpid())
+	marker := sleepMarker(1100, 0)
 	pg := filepath.Join(d, "pgid")
 	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & echo $$ > "+pg+"; sleep 600"))), sse(textStream("done")))
 	env, _ := e2eEnv(t, f, e2e{})

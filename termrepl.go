@@ -59,16 +59,6 @@ type keyInput struct {
 	resized bool // a wait for keys ended on a resize
 }
 
-// readerInput is key input read from r, one Read per wait: a Read that
-// returns nothing (io.EOF) is a wait in which nothing came.
-func readerInput(r io.Reader) *keyInput {
-	buf := make([]byte, 4096)
-	return &keyInput{more: func(time.Duration) ([]byte, bool) {
-		n, _ := r.Read(buf)
-		return buf[:n], false
-	}}
-}
-
 // fill appends the next bytes to pending; false when nothing came.
 func (k *keyInput) fill(timeout time.Duration) bool {
 	chunk, resized := k.more(timeout)

@@ -413,3 +413,13 @@ func TestTmuxPromptHistoryRedacted(t *testing.T) {
 		t.Errorf("prompt history file = %q, want the line with the key as %s", sc, redactedMark)
 	}
 }
+
+// readerInput is key input read from r, one Read per wait: a Read that
+// returns nothing (io.EOF) is a wait in which nothing came.
+func readerInput(r io.Reader) *keyInput {
+	buf := make([]byte, 4096)
+	return &keyInput{more: func(time.Duration) ([]byte, bool) {
+		n, _ := r.Read(buf)
+		return buf[:n], false
+	}}
+}

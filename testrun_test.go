@@ -211,10 +211,9 @@ func tmuxSocketPath(name string) string {
 const leftoverGrace = 20 * time.Second
 
 // leftovers waits up to leftoverGrace for what the tests started to be
-// gone, then stops and names what is still there: processes descended
-// from this one, or started from this test binary (yaicli through the
-// link in dir, the fake MCP servers) or for this run's tmux sockets
-// though their parent is gone; and this run's tmux socket files.
+// gone, then stops and names what is still there: the processes this run
+// started (ours), though their parent is gone; and this run's tmux socket
+// files.
 func leftovers(dir string) []string {
 	var left []string
 	for deadline := time.Now().Add(leftoverGrace); ; time.Sleep(50 * time.Millisecond) {
@@ -248,7 +247,7 @@ type psLine struct {
 	args      string
 }
 
-// ourProcesses lists the live processes this run started (see leftovers),
+// ourProcesses lists the live processes this run started (see ours),
 // from ps, which Linux and macOS both have.
 func ourProcesses(dir string) ([]psLine, error) {
 	out, err := exec.Command("ps", "-A", "-o", "pid=,ppid=,stat=,args=").Output()
@@ -256,10 +255,6 @@ func ourProcesses(dir string) ([]psLine, error) {
 		return nil, fmt.Errorf("listing processes: %w", err)
 	}
 	exe, _ := os.Executable()
-	marks := []string{dir, tmuxSocketPrefix()}
-	if exe != "" {
-		marks = append(marks, exe)
-	}
 	var all []psLine
 	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Fields(line)
@@ -270,14 +265,37 @@ func ourProcesses(dir string) ([]psLine, error) {
 		ppid, _ := strconv.Atoi(f[1])
 		all = append(all, psLine{pid, ppid, strings.Join(f[3:], " ")})
 	}
-	return ours(all, os.Getpid(), marks), nil
+	return ours(all, os.Getpid(), runPrograms{exe: exe, dir: dir, tmux: tmuxSocketPrefix()}), nil
 }
 
-// ours picks from all the processes descended from self, and those whose
-// command line holds one of marks, but not self, its ancestors (what ran
-// the tests, whose line may name the test binary) or the ps that listed
-// them.
-func ours(all []psLine, self int, marks []string) []psLine {
+// runPrograms tells this run's programs by the program a process runs
+// (the first word of its line), never by a word further on: a fenced
+// command's wrapper carries its fence in its arguments, which lists every
+// directory of /tmp, other runs' yaicli links among them, so matching the
+// whole line took another run's wrappers for this run's and killed them.
+type runPrograms struct {
+	exe  string // the test binary: the sandbox wrapper, the fake MCP servers
+	dir  string // the directory of the yaicli link (binary)
+	tmux string // the prefix of this run's tmux sockets (tmux -L NAME)
+}
+
+// started reports whether the line runs one of this run's programs.
+func (r runPrograms) started(args string) bool {
+	f := strings.Fields(args)
+	switch {
+	case len(f) == 0:
+		return false
+	case r.exe != "" && f[0] == r.exe, r.dir != "" && strings.HasPrefix(f[0], r.dir+"/"):
+		return true
+	}
+	return filepath.Base(f[0]) == "tmux" && len(f) > 2 && f[1] == "-L" && strings.HasPrefix(f[2], r.tmux)
+}
+
+// ours picks from all the processes descended from self, those that run
+// one of this run's programs, and theirs (a tmux server's panes, an
+// orphaned yaicli's wrapper); but not self, its ancestors (what ran the
+// tests) or the ps that listed them.
+func ours(all []psLine, self int, r runPrograms) []psLine {
 	parent := map[int]int{}
 	for _, p := range all {
 		parent[p.pid] = p.ppid
@@ -287,11 +305,18 @@ func ours(all []psLine, self int, marks []string) []psLine {
 		pid = parent[pid]
 		ancestors[pid] = true
 	}
+	roots := map[int]bool{self: true}
+	for _, p := range all {
+		if !ancestors[p.pid] && r.started(p.args) {
+			roots[p.pid] = true
+		}
+	}
 	descends := func(pid int) bool {
 		for seen := 0; pid > 1 && seen < len(all); seen++ {
-			if pid = parent[pid]; pid == self {
+			if roots[pid] {
 				return true
 			}
+			pid = parent[pid]
 		}
 		return false
 	}
@@ -300,8 +325,7 @@ func ours(all []psLine, self int, marks []string) []psLine {
 		if ancestors[p.pid] || parent[p.pid] == self && strings.HasPrefix(p.args, "ps ") {
 			continue
 		}
-		marked := slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(p.args, m) })
-		if marked || descends(p.pid) {
+		if descends(p.pid) {
 			out = append(out, p)
 		}
 	}
@@ -309,8 +333,9 @@ func ours(all []psLine, self int, marks []string) []psLine {
 }
 
 // TestOurProcesses: the check after the run finds a grandchild whose
-// parent is gone by its mark, a descendant by its line, and neither
-// itself nor another run's processes.
+// parent is gone by its program, a descendant by its line, and neither
+// itself, what ran it, another run's processes nor a line that only names
+// this run's paths (another run's fenced wrapper lists /tmp).
 func TestOurProcesses(t *testing.T) {
 	all := []psLine{
 		{1, 0, "init"},
@@ -324,14 +349,18 @@ func TestOurProcesses(t *testing.T) {
 		{106, 1, "tmux -L yaicli-e2e456-17 new-session -d"},              // another run's
 		{107, 1, "/tmp/go-build2/b001/yaicli.test -test.run X"},          // another run
 		{108, 1, "/tmp/yaicli-e2e123/yaicli --chat"},                     // yaicli through the link, orphaned
-		{109, 108, "/tmp/go-build1/b001/yaicli.test-with-a-longer-name"}, // holds the mark: ours
+		{109, 108, "/tmp/go-build1/b001/yaicli.test-with-a-longer-name"}, // its child: ours
+		{110, 105, "sh -c /tmp/yaicli-e2e123/yaicli --chat; sleep 30"},   // a pane of this run's tmux
+		{111, 107, `/tmp/go-build2/b001/yaicli.test __yaicli_shell_wrapper__ {"Read":["/tmp/yaicli-e2e123","/tmp/go-build1/b001/yaicli.test"]}`},
+		{112, 1, "/tmp/yaicli-e2e1234/yaicli --chat"}, // another run's link, its name longer
+		{113, 1, "grep /tmp/yaicli-e2e123/yaicli"},    // names this run's link
 	}
-	got := ours(all, 100, []string{"/tmp/yaicli-e2e123", "yaicli-e2e123-", "/tmp/go-build1/b001/yaicli.test"})
+	got := ours(all, 100, runPrograms{exe: "/tmp/go-build1/b001/yaicli.test", dir: "/tmp/yaicli-e2e123", tmux: "yaicli-e2e123-"})
 	var pids []int
 	for _, p := range got {
 		pids = append(pids, p.pid)
 	}
-	if want := []int{102, 103, 104, 105, 108, 109}; !slices.Equal(pids, want) {
+	if want := []int{102, 103, 104, 105, 108, 109, 110}; !slices.Equal(pids, want) {
 		t.Errorf("ours = %v, want %v", pids, want)
 	}
 }

@@ -7,7 +7,7 @@ import "unicode/utf8"
 // is //go:norace.
 
 // How long a run of one character the first piece of it covers, from the
-// real tokenizers' counts of runs of 16 to 4000 (testdata/tokens_fit.md):
+// real tokenizers' counts of runs of 16 to 4000 (testdata/tokens/samples.md):
 // 128 spaces, 32 punctuation characters (a token holds 32 to 80), 16 line
 // breaks, 16 tabs. Each further stretch costs a pRunSpace, pRunPunct,
 // pRunBreak or pRunTab, priced per family from those counts (gemma's tokens

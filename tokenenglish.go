@@ -7,7 +7,7 @@ package main
 
 // englishEnds are the last two letters of 93% of the English words (of
 // three letters or more) in the prose, man pages, changelogs and commit
-// messages of testdata/tokens_fit.jsonl. A word ending otherwise is rarer
+// messages of testdata/tokens/fit/set1.jsonl. A word ending otherwise is rarer
 // in the English that tokenizers learned most from, so more often split:
 // Basque, Swahili, Dutch, Finnish, identifiers like cfg or ptr.
 const englishEnds = "ad al am an ar as at ay ce ch ct de ds ed ee em en er es et ey fy ge he ht ic in io is it ke ks ld le " +
@@ -15,7 +15,7 @@ const englishEnds = "ad al am an ar as at ay ce ch ct de ds ed ee em en er es et
 	"um un up ur ut ve ws xt ze"
 
 // englishTails are the last three letters of 77% of the English words of
-// six letters or more in testdata/tokens_fit.jsonl's prose, man pages,
+// six letters or more in testdata/tokens/fit/set1.jsonl's prose, man pages,
 // licences and changelogs, and of 15% of the other Latin-script words
 // there. English words this long are mostly one token (documentation,
 // Redistributions); Dutch, Finnish or Swahili ones, not ending so, split.
@@ -25,7 +25,7 @@ const englishTails = "ace age ain ard ary ate ble cal ces cts ded der des ect el
 
 // englishStarts are the first two letters of 97% of the English words
 // (of three letters or more) in the prose, man pages, changelogs, licences
-// and Markdown of the fit files (testdata/tokens_fit.md). Words starting
+// and Markdown of the fit files (testdata/tokens/samples.md). Words starting
 // otherwise are common in the languages tokenizers learned little of
 // (Irish bh-, gc-, Zulu uk-, ng-, Estonian ja-, vä-, Basque tx-), rarer in
 // the Romance languages, whose words share English's Latin roots. (With

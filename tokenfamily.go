@@ -7,8 +7,8 @@ import "strings"
 // a token of its own, Gemma has no byte-level fallback for spaces. One
 // price table cannot be within 25% of all of them, so each family of
 // tokenizers has its own, chosen from the model's name. The tables were
-// fitted on testdata/tokens_fit.jsonl and the other files named in
-// testdata/tokens_fit.md; testdata/tokens_check.jsonl, which was not
+// fitted on testdata/tokens/fit/set1.jsonl and the other files named in
+// testdata/tokens/samples.md; testdata/tokens/check/set1.jsonl, which was not
 // looked at while fitting, checks them (tokenfamily_test.go).
 
 // family is a tokenizer family: its name and what each piece costs in it.
@@ -110,20 +110,6 @@ func (f family) toolsTokens(specs []toolSpec) int {
 	return n
 }
 
-// estimateTokens is the estimated token count of s for the generic family,
-// without calibration: at least one for any text, as even a lone space is
-// a token.
-func estimateTokens(s string) int { return genericFamily.tokens(s) }
-
-// estimateRaw is the generic family's fractional estimate of s.
-func estimateRaw(s string) float64 { return genericFamily.raw(s) }
-
-// messageTokens estimates one message with the generic family.
-func messageTokens(m message) int { return genericFamily.messageTokens(m) }
-
-// toolsTokens estimates tool schemas with the generic family.
-func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs) }
-
 // genericFamily prices models whose tokenizer is unknown (Mistral, Phi,
 // Llama 2, Grok...). Its prices are fitted like the other families' but on
 // o200k's and cl100k's counts at once (genericAim in tools/tokenfit):
@@ -132,7 +118,7 @@ func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs)
 // Greek). Erring high is deliberate: an estimate that is too low ends in a
 // rejection. On the check samples where the two agree within 1.5x, 866 of
 // 876 lie within [0.85, 1.6] of both (the hand-set prices it had before:
-// 541 of the 622 such samples then): see testdata/tokens_fit.md.
+// 541 of the 622 such samples then): see testdata/tokens/samples.md.
 var genericFamily = family{"generic", &prices{
 	pWord: 0.947, pLongLetter: 0.403, pLongEnglish: 0.239, pRareEnd: 0.324, pRareEndWest: 0.032, pCapsLetter: 0.559, pCapsShort: 0.035, pRepeat: -0.046,
 	pCaseFlip: 3.795, pDigitGroup: 1.341, pDigit: 0.001, pPunct: 0.93, pPunctMore: 0.001, pPunctWord: 0.116, pNewline: 1.237, pBlankLine: 0.001,
@@ -148,7 +134,7 @@ var genericFamily = family{"generic", &prices{
 	pRunBreak: 1, pRunTab: 1, pAstral: 3.091}}
 
 // The fitted families: prices written by tools/tokenfit (go run
-// ./tools/tokenfit fit) from the samples named in testdata/tokens_fit.md.
+// ./tools/tokenfit fit) from the samples named in testdata/tokens/samples.md.
 var (
 	o200kFamily = family{"o200k", &prices{
 		pWord: 0.77, pLongLetter: 0.317, pLongEnglish: 0.262, pRareEnd: 0.176, pRareEndWest: 0.142, pCapsLetter: 0.349, pCapsShort: 0.001, pRepeat: -0.042,

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ var fittedFamilies = []family{o200kFamily, cl100kFamily, claudeFamily, llama3Fam
 // outside the target, so the gap stays in view. The hold band is wider
 // than the target because prose of one language varies more than one price
 // can follow (a Portuguese help text at 1.43 for cl100k, another paragraph
-// at 0.88; a Welsh help text at 0.75): see testdata/tokens_fit.md. The
+// at 0.88; a Welsh help text at 0.75): see testdata/tokens/samples.md. The
 // share and the hold band are what the check files show today (97.6-99.1%,
 // 0.77-1.51), not looser; the generic family's, 98.9% and 0.82-1.83.
 const (
@@ -43,7 +44,7 @@ const (
 // target band.
 func TestFamilyBand(t *testing.T) {
 	t.Parallel()
-	samples := loadFiles(t, checkFiles)
+	samples := loadFiles(t, checkFiles(t))
 	if len(samples) < 200 {
 		t.Fatalf("%d check samples, want 200 or more", len(samples))
 	}
@@ -143,7 +144,7 @@ func TestFamilyOf(t *testing.T) {
 // the family named and its estimate within the band of the real count.
 func TestCountTokensFamilies(t *testing.T) {
 	t.Parallel()
-	samples := loadFiles(t, []string{"testdata/tokens_check.jsonl"})
+	samples := loadFiles(t, []string{"testdata/tokens/check/set1.jsonl"})
 	picked := map[string]sample{}
 	for _, s := range samples {
 		switch s.Cat {
@@ -289,14 +290,14 @@ func TestPieces(t *testing.T) {
 }
 
 // TestFamilyKnownMisses: the kinds of text no price follows yet
-// (testdata/tokens_misses.jsonl: source maps' VLQ, Unicode character-name
+// (testdata/tokens/misses.jsonl: source maps' VLQ, Unicode character-name
 // listings, historic scripts) stay at least as close as they are today,
 // and the test logs how far each family is, so the gap stays in view
-// (testdata/tokens_fit.md says why each is out).
+// (testdata/tokens/samples.md says why each is out).
 func TestFamilyKnownMisses(t *testing.T) {
 	t.Parallel()
 	const missLow, missHigh = 0.48, 1.1 // today 0.52-1.03 over the seven families
-	for _, s := range loadSampleFile(t, "testdata/tokens_misses.jsonl") {
+	for _, s := range loadSampleFile(t, "testdata/tokens/misses.jsonl") {
 		var b strings.Builder
 		for _, f := range fittedFamilies {
 			r := float64(f.tokens(s.Text)) / float64(realCount(s, f.name))
@@ -320,7 +321,7 @@ func TestFamilyKnownMisses(t *testing.T) {
 // cl100k's counts from below and to the smaller from above.
 func TestFamilyLongRuns(t *testing.T) {
 	t.Parallel()
-	for _, s := range loadSampleFile(t, "testdata/tokens_runs.jsonl") {
+	for _, s := range loadSampleFile(t, "testdata/tokens/runs.jsonl") {
 		for _, f := range append([]family{genericFamily}, fittedFamilies...) {
 			est := float64(f.tokens(s.Text))
 			low, high := float64(realCount(s, f.name)), float64(realCount(s, f.name))
@@ -349,7 +350,7 @@ func TestCountReaderBlocks(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	for _, s := range loadSampleFile(t, "testdata/tokens_check8.jsonl") {
+	for _, s := range loadSampleFile(t, "testdata/tokens/check/set8.jsonl") {
 		b.WriteString(s.Text + "\n")
 	}
 	prose := b.String()
@@ -367,3 +368,27 @@ func TestCountReaderBlocks(t *testing.T) {
 		}
 	}
 }
+
+// largestAttachment names the attachment to drop first when they do not
+// fit, with its size in tokens as est prices them (the model's family).
+func largestAttachment(atts []attachment, est func(string) int) (string, int) {
+	if len(atts) == 0 {
+		return "", 0
+	}
+	big := slices.MaxFunc(atts, func(a, b attachment) int { return len(a.text) - len(b.text) })
+	return big.path, est(big.text)
+}
+
+// estimateTokens is the estimated token count of s for the generic family,
+// without calibration: at least one for any text, as even a lone space is
+// a token.
+func estimateTokens(s string) int { return genericFamily.tokens(s) }
+
+// estimateRaw is the generic family's fractional estimate of s.
+func estimateRaw(s string) float64 { return genericFamily.raw(s) }
+
+// messageTokens estimates one message with the generic family.
+func messageTokens(m message) int { return genericFamily.messageTokens(m) }
+
+// toolsTokens estimates tool schemas with the generic family.
+func toolsTokens(specs []toolSpec) int { return genericFamily.toolsTokens(specs) }

@@ -86,14 +86,6 @@ func (c *clip) asSent(text string) *clip {
 // lineCount is how many lines the full text has (0: it is empty).
 func (c *clip) lineCount() int { return c.lines }
 
-// labelled is c with the header of a text result and what its spill file
-// holds (labeler).
-func (c *clip) labelled(label, holds string) *clip {
-	n := *c
-	n.label, n.holds = label, holds
-	return &n
-}
-
 // chars is the full text's length in characters.
 func (c *clip) chars() int { return c.total }
 

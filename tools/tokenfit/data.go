@@ -19,7 +19,7 @@ import (
 //go:embed export_test.go.tmpl
 var exportTest []byte
 
-// sample is one line of testdata/tokens*.jsonl, with its pieces as the
+// sample is one line of testdata/tokens/**/*.jsonl, with its pieces as the
 // estimator counts them.
 type sample struct {
 	file       string
@@ -219,18 +219,20 @@ func repoRoot() (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-// fitFiles are the samples the prices are fitted on (testdata/tokens_fit.md):
-// the shared calibration file, the per-kind file, then every tokens_fit*.
+// fitFiles are the samples the prices are fitted on, every file of
+// testdata/tokens/fit (testdata/tokens/samples.md says what each holds),
+// in the order of their names: calibration.jsonl (the shared calibration
+// file), kinds.jsonl, then the sets.
 func fitFiles(root string) []string {
-	fit, _ := filepath.Glob(filepath.Join(root, "testdata", "tokens_fit*.jsonl"))
-	return append([]string{"testdata/tokens.jsonl", "testdata/tokens_kinds.jsonl"}, relative(root, fit)...)
+	fit, _ := filepath.Glob(filepath.Join(root, "testdata", "tokens", "fit", "*.jsonl"))
+	return relative(root, fit)
 }
 
-// checkFiles are the samples the fit never saw: tokens_check* and the
-// held-out file.
+// checkFiles are the samples the fit never saw: every file of
+// testdata/tokens/check, the held-out file among them.
 func checkFiles(root string) []string {
-	check, _ := filepath.Glob(filepath.Join(root, "testdata", "tokens_check*.jsonl"))
-	return append(relative(root, check), "testdata/tokens_heldout.jsonl")
+	check, _ := filepath.Glob(filepath.Join(root, "testdata", "tokens", "check", "*.jsonl"))
+	return relative(root, check)
 }
 
 // relative names paths relative to root.

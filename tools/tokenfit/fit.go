@@ -44,7 +44,7 @@ const (
 
 // runPrices are what each further stretch of a long run costs (tokenscan.go's
 // runSpace, runPunct, runNewline, runTab), set from the real counts of runs
-// of 4000 in testdata/tokens_runs.jsonl, not fitted: fit samples hold few
+// of 4000 in testdata/tokens/runs.jsonl, not fitted: fit samples hold few
 // such runs. Where dashes and dots disagree the higher is kept; generic
 // takes the higher of o200k and cl100k.
 var runPrices = map[string]map[string]float64{

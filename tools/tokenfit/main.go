@@ -6,7 +6,7 @@
 //	go run ./tools/tokenfit fit -o /tmp/prices.go        # every family
 //	go run ./tools/tokenfit fit -only gemma              # one, to stdout
 //	go run ./tools/tokenfit ratios -o /tmp/ratios.tsv    # estimate/real per sample
-//	go run ./tools/tokenfit explain testdata/tokens_check.jsonl:7
+//	go run ./tools/tokenfit explain testdata/tokens/check/set1.jsonl:7
 //
 // The estimator is package main's, which nothing can import: tokenfit
 // adds one test to that package for one run (go test -overlay, the tree
