@@ -57,6 +57,10 @@ type fileOp struct {
 	recursive bool
 	src       os.FileInfo // Lstat of path; nil when it does not exist
 	destInfo  os.FileInfo // Lstat of dest; nil when it does not exist
+	// hide is what a copy leaves out: the entries a read would ask about
+	// (permissions.hider: name, place, inode, content), unless the source
+	// itself is sensitive and so was asked about every time. nil: none.
+	hide func(path string, f *os.File) bool
 }
 
 // writes reports whether the operation changes anything.
@@ -284,6 +288,9 @@ type planned struct {
 func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool) {
 	base := tb.perm.workspaceOr()
 	op, err := planFileOp(args, base, tb.o.homeDir)
+	if err == nil && op.op == "copy" {
+		op.hide = tb.perm.hider(op.path)
+	}
 	args[planKey] = planned{op, err}
 	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
 		return tb.readApproval(t.name, []string{argString(args, "path", ".")}, args)
@@ -297,6 +304,11 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 		a.subject += " -> " + op.dest
 	}
 	a.what = a.subject
+	if op.op == "copy" { // a copy reads its source: judged as a read of it is
+		if rc := tb.perm.classify(op.path); rc.sensitive != "" {
+			a.placeOf(rc.sensitive, "make that change yourself")
+		}
+	}
 	for _, p := range []string{op.path, op.dest} {
 		switch {
 		case p == "":
@@ -382,8 +394,12 @@ func (op fileOp) run(ctx context.Context, res fileOpResult) error {
 		res["message"] = "Moved successfully"
 	case "copy":
 		res["type"] = entryKind(op.src)
-		if err := copyNoFollow(ctx, op.path, op.dest, op.src); err != nil {
+		var left []string
+		if err := copyNoFollow(ctx, op.path, op.dest, op.src, op.hide, &left); err != nil {
 			return err
+		}
+		if len(left) > 0 {
+			res["sensitive_not_copied"] = left
 		}
 		res["message"] = strings.ToUpper(entryKind(op.src)[:1]) + entryKind(op.src)[1:] + " copied"
 	}
@@ -440,7 +456,7 @@ func moveNoFollow(src, dest string, st os.FileInfo) error {
 	if !errors.Is(err, syscall.EXDEV) {
 		return err
 	}
-	if err := copyNoFollow(context.Background(), src, dest, st); err != nil {
+	if err := copyNoFollow(context.Background(), src, dest, st, nil, nil); err != nil {
 		return err
 	}
 	return os.RemoveAll(src)
@@ -448,10 +464,12 @@ func moveNoFollow(src, dest string, st os.FileInfo) error {
 
 // copyNoFollow copies src to dest: a file's bytes and mode, a link as a
 // link, a directory's tree the same way (merged into an existing one); it
-// never reads through a link and never writes through one.
-func copyNoFollow(ctx context.Context, src, dest string, st os.FileInfo) error {
+// never reads through a link and never writes through one. Entries hide
+// reports (nil: none) are not copied and are listed in left: a directory
+// by its path, a file on the handle its bytes would be copied from.
+func copyNoFollow(ctx context.Context, src, dest string, st os.FileInfo, hide func(string, *os.File) bool, left *[]string) error {
 	if !st.IsDir() {
-		return copyEntry(src, dest, st)
+		return copyEntry(src, dest, st, nil)
 	}
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -460,16 +478,31 @@ func copyNoFollow(ctx context.Context, src, dest string, st os.FileInfo) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if hide != nil && p != src && d.IsDir() && hide(p, nil) {
+			*left = append(*left, p)
+			return fs.SkipDir
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		return copyEntry(p, filepath.Join(dest, strings.TrimPrefix(p, src)), info)
+		var skip func(*os.File) bool
+		if hide != nil {
+			skip = func(f *os.File) bool {
+				if hide(p, f) {
+					*left = append(*left, p)
+					return true
+				}
+				return false
+			}
+		}
+		return copyEntry(p, filepath.Join(dest, strings.TrimPrefix(p, src)), info, skip)
 	})
 }
 
-// copyEntry copies one directory entry without following links.
-func copyEntry(src, dest string, st os.FileInfo) error {
+// copyEntry copies one directory entry without following links; a file
+// skip reports on its open handle (nil: none) is left where it is.
+func copyEntry(src, dest string, st os.FileInfo, skip func(*os.File) bool) error {
 	switch m := st.Mode(); {
 	case m.IsDir():
 		if err := os.Mkdir(dest, m.Perm()|0o700); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -487,22 +520,26 @@ func copyEntry(src, dest string, st os.FileInfo) error {
 		os.Remove(dest)
 		return os.Symlink(target, dest)
 	case m.IsRegular():
-		return copyFile(src, dest, st)
+		return copyFile(src, dest, st, skip)
 	}
 	return fmt.Errorf("%s is %v, not a file, directory or link; it is not copied", src, st.Mode().Type())
 }
 
 // copyFile copies a regular file through a temporary file renamed over
 // dest, so a link at dest is replaced, never written through; the source
-// is opened without following a link swapped in since it was checked.
-func copyFile(src, dest string, st os.FileInfo) error {
+// is opened without following a link swapped in since it was checked, must
+// still be the file the walk saw, and is judged (skip) on that handle.
+func copyFile(src, dest string, st os.FileInfo, skip func(*os.File) bool) error {
 	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if now, err := in.Stat(); err != nil || !now.Mode().IsRegular() {
-		return fmt.Errorf("%s is no longer a regular file", src)
+	if now, err := in.Stat(); err != nil || !now.Mode().IsRegular() || !os.SameFile(now, st) {
+		return fmt.Errorf("%s: %w", src, errChanged)
+	}
+	if skip != nil && skip(in) {
+		return nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
 	if err != nil {
