@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -208,4 +212,72 @@ func TestPrivateDirLeavesRefusedAsFound(t *testing.T) {
 func missing(p string) bool {
 	_, err := os.Lstat(p)
 	return err != nil
+}
+
+// TestRunsLaterAskedEveryTime: writes to files that run code later, found
+// as git finds them (a submodule's and a bare repository's hooks, a
+// core.hooksPath, .git/config) and the tools' own (.husky, .envrc,
+// .vscode/tasks.json), are asked every time: after [a]lways for workspace
+// writes, and under --yes with no terminal they are refused.
+func TestRunsLaterAskedEveryTime(t *testing.T) {
+	for _, mode := range []string{"ask", "auto"} {
+		w := newAtkWorld(t, "ws", mode)
+		git := func(args ...string) {
+			if out, err := exec.Command("git", append([]string{"-C", w.ws}, args...)...).CombinedOutput(); err != nil {
+				t.Skipf("git %v: %v %s", args, err, out)
+			}
+		}
+		os.RemoveAll(filepath.Join(w.ws, ".git"))
+		git("init", "-q")
+		git("config", "core.hooksPath", "githooks")
+		mod := filepath.Join(w.ws, ".git", "modules", "lib")
+		os.MkdirAll(filepath.Join(mod, "objects"), 0o700)
+		os.MkdirAll(filepath.Join(mod, "refs"), 0o700)
+		os.WriteFile(filepath.Join(mod, "HEAD"), []byte("ref: refs/heads/main\n"), 0o600)
+		bare := filepath.Join(w.ws, "vendor", "tool.git")
+		if out, err := exec.Command("git", "init", "-q", "--bare", bare).CombinedOutput(); err != nil {
+			t.Skip(err, string(out))
+		}
+		targets := []string{".git/config", ".git/modules/lib/hooks/post-checkout", "vendor/tool.git/hooks/pre-receive",
+			"githooks/pre-commit", ".husky/pre-commit", ".envrc", ".vscode/tasks.json", "sub/.envrc"}
+		tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, func(string) (string, error) { return "a", nil }, nil)
+		if mode == "auto" {
+			tb = newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, nil)
+		}
+		b, _ := json.Marshal(map[string]any{"file_path": "plain.txt", "content": "x"}) // [a]lways for workspace writes
+		tb.call(context.Background(), call("c0", "fs_write_file", string(b)))
+		for i, f := range targets {
+			b, _ := json.Marshal(map[string]any{"file_path": f, "content": "#!/bin/sh\necho pwned\n"})
+			tb.call(context.Background(), call(fmt.Sprint("c", i+1), "fs_write_file", string(b)))
+			got, _ := os.ReadFile(filepath.Join(w.ws, f))
+			if strings.Contains(string(got), "pwned") {
+				t.Errorf("%s: %s was written unasked", mode, f)
+			}
+		}
+		if got, _ := os.ReadFile(filepath.Join(w.ws, "plain.txt")); mode == "ask" && string(got) != "x" {
+			t.Errorf("an ordinary workspace write did not run: %q", got)
+		}
+	}
+}
+
+// TestRunsLaterPlacesForTheFence: the list the fence can withhold holds a
+// repository's hooks directory as git names it (core.hooksPath) and the
+// tools' files, and each of them is judged a write that runs code later.
+func TestRunsLaterPlacesForTheFence(t *testing.T) {
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	if out, err := exec.Command("git", "-C", ws, "init", "-q").CombinedOutput(); err != nil {
+		t.Skip(err, string(out))
+	}
+	exec.Command("git", "-C", ws, "config", "core.hooksPath", "ci/hooks").Run()
+	got := runsLaterPlaces(ws)
+	for _, want := range []string{filepath.Join(ws, "ci", "hooks"), filepath.Join(ws, ".git"), filepath.Join(ws, ".envrc"), filepath.Join(ws, ".husky")} {
+		if !slices.Contains(got, want) {
+			t.Errorf("runsLaterPlaces lacks %s: %v", want, got)
+		}
+	}
+	for _, p := range got {
+		if runsLater(p) == "" && runsLater(filepath.Join(p, "x")) == "" {
+			t.Errorf("%s is listed but a write there is not judged to run code later", p)
+		}
+	}
 }

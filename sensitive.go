@@ -154,13 +154,18 @@ func (p places) sensitivePlace(path string) (string, string) {
 
 // writeSensitive says why a write to path (a real path) is asked every
 // time: a sensitive place, a file that runs code later (shell start-up
-// files, git hooks, .envrc), or yaicli's own files.
+// files; anything in a git directory or its hooks directory as git finds
+// them, .envrc, .husky and editors' tasks: runsLater), or yaicli's own
+// files.
 func (p places) writeSensitive(path string) string {
 	if why, _ := p.sensitivePlace(path); why != "" {
 		return why
 	}
 	if reWriteRuns.MatchString(path) {
 		return "a file that runs code later (git hooks and config, .envrc)"
+	}
+	if why := runsLater(path); why != "" {
+		return why
 	}
 	if p.home != "" {
 		for _, s := range startupHome {
