@@ -304,6 +304,12 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 		a.subject += " -> " + op.dest
 	}
 	a.what = a.subject
+	switch { // destructive.go: the workspace, home or a directory holding one
+	case (op.op == "delete" || op.op == "move") && tb.perm.wholePlace(resolvePath(op.path, "/")):
+		a.scope(scopeWhy) // the path is in the body, shown safely
+	case op.destInfo != nil && tb.perm.wholePlace(resolvePath(op.dest, "/")):
+		a.scope(scopeWhy)
+	}
 	if op.op == "copy" { // a copy reads its source: judged as a read of it is
 		if rc := tb.perm.classify(op.path); rc.sensitive != "" {
 			a.placeOf(rc.sensitive, "make that change yourself")
