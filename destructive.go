@@ -130,14 +130,6 @@ func (p *permissions) operandPath(op string) string {
 	return resolvePath(op, p.base)
 }
 
-// scope marks a as a destructive change to a whole place (why; "": none),
-// asked every time as a sensitive place is.
-func (a *approval) scope(why string) {
-	if why != "" {
-		a.placeOf(why, "do it yourself in a shell if you mean it")
-	}
-}
-
 // isGlob reports whether a shell word is a pattern: * or ?, or a [ with a
 // ] after it (a lone [ is literal to the shell).
 func isGlob(w string) bool {

@@ -696,3 +696,11 @@ func osRelease() string {
 	}
 	return unix.ByteSliceToString(u.Release[:])
 }
+
+// scope marks a as a destructive change to a whole place (why; "": none),
+// asked every time as a sensitive place is.
+func (a *approval) scope(why string) {
+	if why != "" {
+		a.placeOf(why, "do it yourself in a shell if you mean it")
+	}
+}
