@@ -57,6 +57,10 @@ type fileOp struct {
 	recursive bool
 	src       os.FileInfo // Lstat of path; nil when it does not exist
 	destInfo  os.FileInfo // Lstat of dest; nil when it does not exist
+	// srcDir and destDir are the directories holding path and dest as
+	// planned: the run changes them through handles checked against these
+	// (fsheld.go), never by path again.
+	srcDir, destDir os.FileInfo
 	// hide is what a copy leaves out: the entries a read would ask about
 	// (permissions.hider: name, place, inode, content), unless the source
 	// itself is sensitive and so was asked about every time. nil: none.
@@ -104,6 +108,7 @@ func planFileOp(args map[string]any, base, home string) (fileOp, error) {
 	}
 	op.path = resolveLeaf(p, base, home)
 	op.src, _ = os.Lstat(op.path)
+	op.srcDir = parentInfo(op.path)
 	if err := op.protected(); err != nil || op.op != "move" && op.op != "copy" && op.op != "delete" {
 		return op, err
 	}
@@ -122,6 +127,7 @@ func planFileOp(args map[string]any, base, home string) (fileOp, error) {
 		op.dest = filepath.Join(op.dest, filepath.Base(op.path))
 	}
 	op.destInfo, _ = os.Lstat(op.dest)
+	op.destDir = parentInfo(op.dest)
 	if op.destInfo != nil && op.destInfo.Mode()&fs.ModeSymlink != 0 {
 		target, _ := os.Readlink(op.dest)
 		return op, fmt.Errorf("destination %s is a symbolic link (to %s); links are not written through: name the directory or file itself", op.dest, target)
@@ -392,16 +398,16 @@ func (op fileOp) run(ctx context.Context, res fileOpResult) error {
 	case "create_dir":
 		return op.createDir(res)
 	case "delete":
-		return op.remove(res)
+		return op.removeHeld(res)
 	case "move":
-		if err := moveNoFollow(op.path, op.dest, op.src); err != nil {
+		if err := op.moveHeld(ctx); err != nil {
 			return err
 		}
 		res["message"] = "Moved successfully"
 	case "copy":
 		res["type"] = entryKind(op.src)
 		var left []string
-		if err := copyNoFollow(ctx, op.path, op.dest, op.src, op.hide, &left); err != nil {
+		if err := op.copyOp(ctx, &left); err != nil {
 			return err
 		}
 		if len(left) > 0 {
@@ -427,143 +433,6 @@ func (op fileOp) createDir(res fileOpResult) error {
 	}
 	res["success"], res["message"] = true, "Directory created"
 	return nil
-}
-
-// remove deletes a file or link (the link itself), an empty directory, or
-// with recursive a directory and all in it (links inside not followed).
-func (op fileOp) remove(res fileOpResult) error {
-	if op.src == nil {
-		return fmt.Errorf("%s does not exist", op.path)
-	}
-	kind := entryKind(op.src)
-	res["type"] = kind
-	var err error
-	switch {
-	case op.src.IsDir() && op.recursive:
-		err = os.RemoveAll(op.path)
-	case op.src.IsDir():
-		if err = syscall.Rmdir(op.path); errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
-			return fmt.Errorf("%s is a directory with %s in it; delete it with recursive: true (the person is shown what it holds)", op.path, countTree(op.path))
-		}
-	default:
-		err = syscall.Unlink(op.path) // never follows a link
-	}
-	if err != nil {
-		return err
-	}
-	res["success"], res["message"] = true, strings.ToUpper(kind[:1])+kind[1:]+" deleted"
-	return nil
-}
-
-// moveNoFollow renames src to dest (a link moves as the link); across
-// filesystems it copies without following links, then removes src.
-func moveNoFollow(src, dest string, st os.FileInfo) error {
-	err := os.Rename(src, dest)
-	if !errors.Is(err, syscall.EXDEV) {
-		return err
-	}
-	if err := copyNoFollow(context.Background(), src, dest, st, nil, nil); err != nil {
-		return err
-	}
-	return os.RemoveAll(src)
-}
-
-// copyNoFollow copies src to dest: a file's bytes and mode, a link as a
-// link, a directory's tree the same way (merged into an existing one); it
-// never reads through a link and never writes through one. Entries hide
-// reports (nil: none) are not copied and are listed in left: a directory
-// by its path, a file on the handle its bytes would be copied from.
-func copyNoFollow(ctx context.Context, src, dest string, st os.FileInfo, hide func(string, *os.File) bool, left *[]string) error {
-	if !st.IsDir() {
-		return copyEntry(src, dest, st, nil)
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if hide != nil && p != src && d.IsDir() && hide(p, nil) {
-			*left = append(*left, p)
-			return fs.SkipDir
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		var skip func(*os.File) bool
-		if hide != nil {
-			skip = func(f *os.File) bool {
-				if hide(p, f) {
-					*left = append(*left, p)
-					return true
-				}
-				return false
-			}
-		}
-		return copyEntry(p, filepath.Join(dest, strings.TrimPrefix(p, src)), info, skip)
-	})
-}
-
-// copyEntry copies one directory entry without following links; a file
-// skip reports on its open handle (nil: none) is left where it is.
-func copyEntry(src, dest string, st os.FileInfo, skip func(*os.File) bool) error {
-	switch m := st.Mode(); {
-	case m.IsDir():
-		if err := os.Mkdir(dest, m.Perm()|0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if d, err := os.Lstat(dest); err != nil || !d.IsDir() {
-			return fmt.Errorf("%s is not a directory to copy into", dest)
-		}
-		return nil
-	case m&fs.ModeSymlink != 0:
-		target, err := os.Readlink(src)
-		if err != nil {
-			return err
-		}
-		os.Remove(dest)
-		return os.Symlink(target, dest)
-	case m.IsRegular():
-		return copyFile(src, dest, st, skip)
-	}
-	return fmt.Errorf("%s is %v, not a file, directory or link; it is not copied", src, st.Mode().Type())
-}
-
-// copyFile copies a regular file through a temporary file renamed over
-// dest, so a link at dest is replaced, never written through; the source
-// is opened without following a link swapped in since it was checked, must
-// still be the file the walk saw, and is judged (skip) on that handle.
-func copyFile(src, dest string, st os.FileInfo, skip func(*os.File) bool) error {
-	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if now, err := in.Stat(); err != nil || !now.Mode().IsRegular() || !os.SameFile(now, st) {
-		return fmt.Errorf("%s: %w", src, errChanged)
-	}
-	if skip != nil && skip(in) {
-		return nil
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	_, err = io.Copy(tmp, in)
-	if err == nil {
-		err = tmp.Chmod(st.Mode().Perm())
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	os.Chtimes(tmp.Name(), st.ModTime(), st.ModTime())
-	return os.Rename(tmp.Name(), dest)
 }
 
 // pathInfo is the facts of one path (not followed if it is a link).
