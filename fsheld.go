@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -61,44 +60,47 @@ func parentInfo(p string) os.FileInfo {
 	return st
 }
 
-// removeHeld deletes op.path through its held directory: a file or link
+// heldPlan is what a change was planned on: the source and destination
+// paths, what was at each and at the directories holding them.
+type heldPlan struct {
+	path, dest                     string
+	src, destInfo, srcDir, destDir os.FileInfo
+}
+
+// errNotEmpty is a delete of a directory that holds entries, without
+// recursive.
+var errNotEmpty = errors.New("directory not empty")
+
+// removeHeld deletes h.path through its held directory: a file or link
 // (the link itself), an empty directory, or with recursive a directory
 // and all in it (os.Root.RemoveAll: nothing outside it is touched).
-func (op fileOp) removeHeld(res fileOpResult) error {
-	if op.src == nil {
-		return fmt.Errorf("%s does not exist", op.path)
+func (h heldPlan) removeHeld(recursive bool) error {
+	if h.src == nil {
+		return fmt.Errorf("%s does not exist", h.path)
 	}
-	r, err := heldDir(filepath.Dir(op.path), op.srcDir)
+	r, err := heldDir(filepath.Dir(h.path), h.srcDir)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	name := filepath.Base(op.path)
-	if err := heldEntry(r, name, op.src); err != nil {
+	name := filepath.Base(h.path)
+	if err := heldEntry(r, name, h.src); err != nil {
 		return err
 	}
-	kind := entryKind(op.src)
-	res["type"] = kind
-	switch {
-	case op.src.IsDir() && op.recursive:
-		err = r.RemoveAll(name)
-	default:
-		err = r.Remove(name)
-		if op.src.IsDir() && (errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)) {
-			return fmt.Errorf("%s is a directory with %s in it; delete it with recursive: true (the person is shown what it holds)", op.path, countTree(op.path))
-		}
+	if h.src.IsDir() && recursive {
+		return r.RemoveAll(name)
 	}
-	if err != nil {
-		return err
+	err = r.Remove(name)
+	if h.src.IsDir() && (errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST)) {
+		return errNotEmpty
 	}
-	res["success"], res["message"] = true, strings.ToUpper(kind[:1])+kind[1:]+" deleted"
-	return nil
+	return err
 }
 
 // heldPair opens the source's and the destination's directories as
 // planned and checks the source entry, and the destination's when one was
 // there (none may have appeared since).
-func (op fileOp) heldPair() (src, dst *os.Root, err error) {
+func (op heldPlan) heldPair() (src, dst *os.Root, err error) {
 	if src, err = heldDir(filepath.Dir(op.path), op.srcDir); err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +125,7 @@ func (op fileOp) heldPair() (src, dst *os.Root, err error) {
 // moveHeld renames the source to the destination between the two held
 // directories (renameat on their handles); across filesystems it copies
 // through them, then removes the source through its own.
-func (op fileOp) moveHeld(ctx context.Context) error {
+func (op heldPlan) moveHeld(ctx context.Context) error {
 	src, dst, err := op.heldPair()
 	if err != nil {
 		return err
@@ -152,21 +154,21 @@ func (op fileOp) moveHeld(ctx context.Context) error {
 
 // copyOp copies the source to the destination through the held
 // directories; entries hide reports are left out and listed in left.
-func (op fileOp) copyOp(ctx context.Context, left *[]string) error {
+func (op heldPlan) copyOp(ctx context.Context, hide func(string, *os.File) bool, left *[]string) error {
 	src, dst, err := op.heldPair()
 	if err != nil {
 		return err
 	}
 	defer src.Close()
 	defer dst.Close()
-	return copyHeld(ctx, src, dst, op, op.hide, left)
+	return copyHeld(ctx, src, dst, op, hide, left)
 }
 
 // copyHeld copies op's source entry in src to op's destination entry in
 // dst: a file's bytes and mode, a link as a link, a directory's tree (its
 // own os.Root, merged into an existing one); never through a link, each
 // file read from the handle it was judged on (hide; nil: none).
-func copyHeld(ctx context.Context, src, dst *os.Root, op fileOp, hide func(string, *os.File) bool, left *[]string) error {
+func copyHeld(ctx context.Context, src, dst *os.Root, op heldPlan, hide func(string, *os.File) bool, left *[]string) error {
 	name, dname := filepath.Base(op.path), filepath.Base(op.dest)
 	if !op.src.IsDir() {
 		return copyEntryHeld(src, dst, name, dname, op.path, op.src, hide, left)

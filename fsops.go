@@ -398,16 +398,16 @@ func (op fileOp) run(ctx context.Context, res fileOpResult) error {
 	case "create_dir":
 		return op.createDir(res)
 	case "delete":
-		return op.removeHeld(res)
+		return op.remove(res)
 	case "move":
-		if err := op.moveHeld(ctx); err != nil {
+		if err := op.held().moveHeld(ctx); err != nil {
 			return err
 		}
 		res["message"] = "Moved successfully"
 	case "copy":
 		res["type"] = entryKind(op.src)
 		var left []string
-		if err := op.copyOp(ctx, &left); err != nil {
+		if err := op.held().copyOp(ctx, op.hide, &left); err != nil {
 			return err
 		}
 		if len(left) > 0 {
@@ -416,6 +416,31 @@ func (op fileOp) run(ctx context.Context, res fileOpResult) error {
 		res["message"] = strings.ToUpper(entryKind(op.src)[:1]) + entryKind(op.src)[1:] + " copied"
 	}
 	res["success"] = true
+	return nil
+}
+
+// held is what op was planned on, for the change through handles.
+func (op fileOp) held() heldPlan {
+	return heldPlan{path: op.path, dest: op.dest, src: op.src, destInfo: op.destInfo, srcDir: op.srcDir, destDir: op.destDir}
+}
+
+// remove deletes a file or link (the link itself), an empty directory, or
+// with recursive a directory and all in it, through the directory held
+// (heldPlan.removeHeld).
+func (op fileOp) remove(res fileOpResult) error {
+	if op.src == nil {
+		return fmt.Errorf("%s does not exist", op.path)
+	}
+	kind := entryKind(op.src)
+	res["type"] = kind
+	err := op.held().removeHeld(op.recursive)
+	if errors.Is(err, errNotEmpty) {
+		return fmt.Errorf("%s is a directory with %s in it; delete it with recursive: true (the person is shown what it holds)", op.path, countTree(op.path))
+	}
+	if err != nil {
+		return err
+	}
+	res["success"], res["message"] = true, strings.ToUpper(kind[:1])+kind[1:]+" deleted"
 	return nil
 }
 
