@@ -269,14 +269,14 @@ func TestRunsLaterPlacesForTheFence(t *testing.T) {
 		t.Skip(err, string(out))
 	}
 	exec.Command("git", "-C", ws, "config", "core.hooksPath", "ci/hooks").Run()
-	got := runsLaterPlaces(ws)
+	got := runsLaterPlaces(ws, "")
 	for _, want := range []string{filepath.Join(ws, "ci", "hooks"), filepath.Join(ws, ".git"), filepath.Join(ws, ".envrc"), filepath.Join(ws, ".husky")} {
 		if !slices.Contains(got, want) {
 			t.Errorf("runsLaterPlaces lacks %s: %v", want, got)
 		}
 	}
 	for _, p := range got {
-		if runsLater(p) == "" && runsLater(filepath.Join(p, "x")) == "" {
+		if runsLater(p, "") == "" && runsLater(filepath.Join(p, "x"), "") == "" {
 			t.Errorf("%s is listed but a write there is not judged to run code later", p)
 		}
 	}

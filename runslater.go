@@ -33,15 +33,15 @@ import (
 var reRunsLater = regexp.MustCompile(`(^|/)(\.envrc|\.husky(/.*)?|\.pre-commit-config\.ya?ml|\.vscode/(tasks|settings|launch)\.json|\.devcontainer(/.*)?|\.nvim\.lua|\.lazy\.lua|\.exrc|\.git)$`)
 
 // runsLater says why a write to path (a real path) makes code run later,
-// or "".
-func runsLater(path string) string {
+// or ""; home is the run's home, for a core.hooksPath under ~.
+func runsLater(path, home string) string {
 	if reRunsLater.MatchString(path) {
 		return "a file that runs code later (" + filepath.Base(path) + ": git, direnv, husky, pre-commit or an editor runs it)"
 	}
 	if d := gitDirHolding(path); d != "" {
 		return "inside a git directory (" + d + "): its config and hooks run code on the next git command"
 	}
-	if h := hooksDir(path); h != "" && insideDir(path, h) {
+	if h := hooksDir(path, home); h != "" && insideDir(path, h) {
 		return "git's hooks directory (" + h + "): they run on the next git command"
 	}
 	return ""
@@ -92,7 +92,7 @@ func worktreeTop(path string) string {
 // config git reads, or the git directory's hooks/); where git cannot say
 // (no git, a repository git refuses), core.hooksPath from the
 // repository's own config. "" outside a repository.
-func hooksDir(path string) string {
+func hooksDir(path, home string) string {
 	top := worktreeTop(path)
 	if top == "" {
 		return ""
@@ -106,7 +106,7 @@ func hooksDir(path string) string {
 		}
 	}
 	if h := configHooksPath(filepath.Join(top, ".git", "config")); h != "" {
-		return resolvePath(expandHome(h, os.Getenv("HOME")), top)
+		return resolvePath(expandHome(h, home), top)
 	}
 	return ""
 }
@@ -140,7 +140,7 @@ func configHooksPath(path string) string {
 // as runsLater judges a write, for the fence to withhold from writing: its
 // git directory and hooks directory as git names them, and the tools' and
 // editors' files that exist or will be made there (.envrc, .husky, ...).
-func runsLaterPlaces(ws string) []string {
+func runsLaterPlaces(ws, home string) []string {
 	if ws == "" {
 		return nil
 	}
@@ -149,7 +149,7 @@ func runsLaterPlaces(ws string) []string {
 		".vscode/settings.json", ".vscode/launch.json", ".devcontainer", ".nvim.lua", ".lazy.lua", ".exrc"} {
 		out = append(out, filepath.Join(ws, n))
 	}
-	if h := hooksDir(ws); h != "" {
+	if h := hooksDir(ws, home); h != "" {
 		out = append(out, h)
 	}
 	if top := worktreeTop(ws); top != "" && top != ws {

@@ -164,7 +164,7 @@ func (p places) writeSensitive(path string) string {
 	if reWriteRuns.MatchString(path) {
 		return "a file that runs code later (git hooks and config, .envrc)"
 	}
-	if why := runsLater(path); why != "" {
+	if why := runsLater(path, p.home); why != "" {
 		return why
 	}
 	if p.home != "" {
