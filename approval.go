@@ -82,6 +82,7 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		if a.prefix = commandPrefix(a.subject); a.prefix == "" {
 			a.sensitive = "no prefix of it can be allowed: " + noPrefixWhy(a.subject)
 		}
+		a.scope(tb.perm.destructiveShell(a.subject)) // destructive.go: rm -rf ~ asks every time
 	case "fs_write_file", "fs_edit_file":
 		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
 		args[writeKey] = rc

@@ -79,12 +79,11 @@ func optionsHarmless(rule, args []string) bool {
 	case "sed":
 		return sedHarmless(args)
 	case "awk", "gawk", "mawk":
-		for _, a := range args {
-			if reAwkRisk.MatchString(a) || a == "-f" || strings.HasPrefix(a, "--") {
-				return false
-			}
+		return awkHarmless(args)
+	case "date":
+		if !dateHarmless(args) {
+			return false
 		}
-		return true
 	}
 	known := strings.Fields(tableOf(rule))
 	operands, most := len(rule)-1, 1 // a subcommand the rule names is its program's first operand
@@ -131,6 +130,48 @@ func takesAnyWord(rule []string) bool {
 	known := strings.Fields(tableOf(rule))
 	return slices.Contains(known, "*") && slices.Contains(known, "operands:*") &&
 		!slices.ContainsFunc(known, func(k string) bool { return strings.HasPrefix(k, "!") })
+}
+
+// awkHarmless allows awk only with -v (assignments) and -F (the field
+// separator) as options, and program text that cannot run a program or
+// write a file: -f and gawk's -E read the program from a file, -i
+// includes one, -l loads a compiled extension, mawk's -W exec runs a file,
+// and a long option may do any of these.
+func awkHarmless(args []string) bool {
+	value := false
+	for _, a := range args {
+		switch {
+		case reAwkRisk.MatchString(a):
+			return false
+		case value:
+			value = false
+		case a == "-v" || a == "-F":
+			value = true
+		case strings.HasPrefix(a, "-v") || strings.HasPrefix(a, "-F") || a == "-" || a == "" || a[0] != '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dateHarmless refuses a date operand that sets the clock (MMDDhhmm[[CC]YY]
+// [.ss], as root sets it without -s): only +FORMAT operands, and the values
+// of the options that take one, are read.
+func dateHarmless(args []string) bool {
+	value := false
+	for _, a := range args {
+		switch {
+		case value:
+			value = false
+		case a == "-d" || a == "--date" || a == "-r" || a == "--reference" || a == "-f" || a == "--file":
+			value = true
+		case a == "" || a[0] == '-' || a[0] == '+':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // sedHarmless allows sed only with -n, -E, -s, -u, -z and -e, and scripts

@@ -57,6 +57,14 @@ type fileOp struct {
 	recursive bool
 	src       os.FileInfo // Lstat of path; nil when it does not exist
 	destInfo  os.FileInfo // Lstat of dest; nil when it does not exist
+	// srcDir and destDir are the directories holding path and dest as
+	// planned: the run changes them through handles checked against these
+	// (fsheld.go), never by path again.
+	srcDir, destDir os.FileInfo
+	// hide is what a copy leaves out: the entries a read would ask about
+	// (permissions.hider: name, place, inode, content), unless the source
+	// itself is sensitive and so was asked about every time. nil: none.
+	hide func(path string, f *os.File) bool
 }
 
 // writes reports whether the operation changes anything.
@@ -100,6 +108,7 @@ func planFileOp(args map[string]any, base, home string) (fileOp, error) {
 	}
 	op.path = resolveLeaf(p, base, home)
 	op.src, _ = os.Lstat(op.path)
+	op.srcDir = parentInfo(op.path)
 	if err := op.protected(); err != nil || op.op != "move" && op.op != "copy" && op.op != "delete" {
 		return op, err
 	}
@@ -118,6 +127,7 @@ func planFileOp(args map[string]any, base, home string) (fileOp, error) {
 		op.dest = filepath.Join(op.dest, filepath.Base(op.path))
 	}
 	op.destInfo, _ = os.Lstat(op.dest)
+	op.destDir = parentInfo(op.dest)
 	if op.destInfo != nil && op.destInfo.Mode()&fs.ModeSymlink != 0 {
 		target, _ := os.Readlink(op.dest)
 		return op, fmt.Errorf("destination %s is a symbolic link (to %s); links are not written through: name the directory or file itself", op.dest, target)
@@ -284,6 +294,9 @@ type planned struct {
 func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool) {
 	base := tb.perm.workspaceOr()
 	op, err := planFileOp(args, base, tb.o.homeDir)
+	if err == nil && op.op == "copy" {
+		op.hide = tb.perm.hider(op.path)
+	}
 	args[planKey] = planned{op, err}
 	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
 		return tb.readApproval(t.name, []string{argString(args, "path", ".")}, args)
@@ -297,6 +310,17 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 		a.subject += " -> " + op.dest
 	}
 	a.what = a.subject
+	switch { // destructive.go: the workspace, home or a directory holding one
+	case (op.op == "delete" || op.op == "move") && tb.perm.wholePlace(resolvePath(op.path, "/")):
+		a.scope(scopeWhy) // the path is in the body, shown safely
+	case op.destInfo != nil && tb.perm.wholePlace(resolvePath(op.dest, "/")):
+		a.scope(scopeWhy)
+	}
+	if op.op == "copy" { // a copy reads its source: judged as a read of it is
+		if rc := tb.perm.classify(op.path); rc.sensitive != "" {
+			a.placeOf(rc.sensitive, "make that change yourself")
+		}
+	}
 	for _, p := range []string{op.path, op.dest} {
 		switch {
 		case p == "":
@@ -376,18 +400,47 @@ func (op fileOp) run(ctx context.Context, res fileOpResult) error {
 	case "delete":
 		return op.remove(res)
 	case "move":
-		if err := moveNoFollow(op.path, op.dest, op.src); err != nil {
+		if err := op.held().moveHeld(ctx); err != nil {
 			return err
 		}
 		res["message"] = "Moved successfully"
 	case "copy":
 		res["type"] = entryKind(op.src)
-		if err := copyNoFollow(ctx, op.path, op.dest, op.src); err != nil {
+		var left []string
+		if err := op.held().copyOp(ctx, op.hide, &left); err != nil {
 			return err
+		}
+		if len(left) > 0 {
+			res["sensitive_not_copied"] = left
 		}
 		res["message"] = strings.ToUpper(entryKind(op.src)[:1]) + entryKind(op.src)[1:] + " copied"
 	}
 	res["success"] = true
+	return nil
+}
+
+// held is what op was planned on, for the change through handles.
+func (op fileOp) held() heldPlan {
+	return heldPlan{path: op.path, dest: op.dest, src: op.src, destInfo: op.destInfo, srcDir: op.srcDir, destDir: op.destDir}
+}
+
+// remove deletes a file or link (the link itself), an empty directory, or
+// with recursive a directory and all in it, through the directory held
+// (heldPlan.removeHeld).
+func (op fileOp) remove(res fileOpResult) error {
+	if op.src == nil {
+		return fmt.Errorf("%s does not exist", op.path)
+	}
+	kind := entryKind(op.src)
+	res["type"] = kind
+	err := op.held().removeHeld(op.recursive)
+	if errors.Is(err, errNotEmpty) {
+		return fmt.Errorf("%s is a directory with %s in it; delete it with recursive: true (the person is shown what it holds)", op.path, countTree(op.path))
+	}
+	if err != nil {
+		return err
+	}
+	res["success"], res["message"] = true, strings.ToUpper(kind[:1])+kind[1:]+" deleted"
 	return nil
 }
 
@@ -405,122 +458,6 @@ func (op fileOp) createDir(res fileOpResult) error {
 	}
 	res["success"], res["message"] = true, "Directory created"
 	return nil
-}
-
-// remove deletes a file or link (the link itself), an empty directory, or
-// with recursive a directory and all in it (links inside not followed).
-func (op fileOp) remove(res fileOpResult) error {
-	if op.src == nil {
-		return fmt.Errorf("%s does not exist", op.path)
-	}
-	kind := entryKind(op.src)
-	res["type"] = kind
-	var err error
-	switch {
-	case op.src.IsDir() && op.recursive:
-		err = os.RemoveAll(op.path)
-	case op.src.IsDir():
-		if err = syscall.Rmdir(op.path); errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
-			return fmt.Errorf("%s is a directory with %s in it; delete it with recursive: true (the person is shown what it holds)", op.path, countTree(op.path))
-		}
-	default:
-		err = syscall.Unlink(op.path) // never follows a link
-	}
-	if err != nil {
-		return err
-	}
-	res["success"], res["message"] = true, strings.ToUpper(kind[:1])+kind[1:]+" deleted"
-	return nil
-}
-
-// moveNoFollow renames src to dest (a link moves as the link); across
-// filesystems it copies without following links, then removes src.
-func moveNoFollow(src, dest string, st os.FileInfo) error {
-	err := os.Rename(src, dest)
-	if !errors.Is(err, syscall.EXDEV) {
-		return err
-	}
-	if err := copyNoFollow(context.Background(), src, dest, st); err != nil {
-		return err
-	}
-	return os.RemoveAll(src)
-}
-
-// copyNoFollow copies src to dest: a file's bytes and mode, a link as a
-// link, a directory's tree the same way (merged into an existing one); it
-// never reads through a link and never writes through one.
-func copyNoFollow(ctx context.Context, src, dest string, st os.FileInfo) error {
-	if !st.IsDir() {
-		return copyEntry(src, dest, st)
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		return copyEntry(p, filepath.Join(dest, strings.TrimPrefix(p, src)), info)
-	})
-}
-
-// copyEntry copies one directory entry without following links.
-func copyEntry(src, dest string, st os.FileInfo) error {
-	switch m := st.Mode(); {
-	case m.IsDir():
-		if err := os.Mkdir(dest, m.Perm()|0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if d, err := os.Lstat(dest); err != nil || !d.IsDir() {
-			return fmt.Errorf("%s is not a directory to copy into", dest)
-		}
-		return nil
-	case m&fs.ModeSymlink != 0:
-		target, err := os.Readlink(src)
-		if err != nil {
-			return err
-		}
-		os.Remove(dest)
-		return os.Symlink(target, dest)
-	case m.IsRegular():
-		return copyFile(src, dest, st)
-	}
-	return fmt.Errorf("%s is %v, not a file, directory or link; it is not copied", src, st.Mode().Type())
-}
-
-// copyFile copies a regular file through a temporary file renamed over
-// dest, so a link at dest is replaced, never written through; the source
-// is opened without following a link swapped in since it was checked.
-func copyFile(src, dest string, st os.FileInfo) error {
-	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	if now, err := in.Stat(); err != nil || !now.Mode().IsRegular() {
-		return fmt.Errorf("%s is no longer a regular file", src)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(dest), "."+filepath.Base(dest)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	_, err = io.Copy(tmp, in)
-	if err == nil {
-		err = tmp.Chmod(st.Mode().Perm())
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	os.Chtimes(tmp.Name(), st.ModTime(), st.ModTime())
-	return os.Rename(tmp.Name(), dest)
 }
 
 // pathInfo is the facts of one path (not followed if it is a link).
@@ -652,4 +589,12 @@ func osRelease() string {
 		return ""
 	}
 	return unix.ByteSliceToString(u.Release[:])
+}
+
+// scope marks a as a destructive change to a whole place (why; "": none),
+// asked every time as a sensitive place is.
+func (a *approval) scope(why string) {
+	if why != "" {
+		a.placeOf(why, "do it yourself in a shell if you mean it")
+	}
 }

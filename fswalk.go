@@ -53,7 +53,7 @@ func treeOf(args map[string]any, root string) (tree *os.Root, real string, err e
 // listDirectory is fs_list_directory: a bounded walk that never follows
 // symbolic links nor leaves the directory; entries hide reports (nil:
 // none) are named but not entered.
-func listDirectory(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
+func listDirectory(ctx context.Context, args map[string]any, out io.Writer, hide func(string, *os.File) bool) error {
 	root := argString(args, "directory_path", ".")
 	hidden, recursive := argBool(args, "show_hidden"), argBool(args, "recursive")
 	const maxEntries, maxDepth = 5000, 12
@@ -78,7 +78,7 @@ func listDirectory(ctx context.Context, args map[string]any, out io.Writer, hide
 			return ctx.Err()
 		case !hidden && strings.HasPrefix(d.Name(), "."):
 			return skip(d)
-		case hide != nil && hide(p):
+		case hide != nil && hide(p, nil):
 			entries = append(entries, r+"  (sensitive: not listed; ask for it by name)")
 			return skip(d)
 		case len(entries) >= maxEntries:
@@ -129,8 +129,8 @@ type search struct {
 	excludes  []string
 	re        *regexp.Regexp
 	max       int
-	hide      func(string) bool
-	red       *redactor // this run's secrets: a line is redacted before it is cut
+	hide      func(string, *os.File) bool // what a read would ask about (permissions.hider); nil: nothing
+	red       *redactor                   // this run's secrets: a line is redacted before it is cut
 	matches   []string
 	truncated bool
 	hidden    int
@@ -139,7 +139,7 @@ type search struct {
 // searchFiles is fs_search_files: file names by glob, and with content a
 // regular expression searched inside files, printing path:line:text.
 // Paths hide reports (nil: none) are left out and counted.
-func searchFiles(ctx context.Context, args map[string]any, out io.Writer, hide func(string) bool) error {
+func searchFiles(ctx context.Context, args map[string]any, out io.Writer, hide func(string, *os.File) bool) error {
 	root := argString(args, "search_path", ".")
 	s := &search{shown: root, pattern: argString(args, "pattern", "*"), max: argInt(args, "max_results", 200), hide: hide}
 	s.excludes, _ = stringOrList(args["exclude_patterns"])
@@ -178,7 +178,7 @@ func (s *search) visit(ctx context.Context, r string, d fs.DirEntry, err error) 
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if s.hide != nil && r != "." && s.hide(filepath.Join(s.real, r)) {
+	if s.hide != nil && r != "." && s.hide(filepath.Join(s.real, r), nil) {
 		s.hidden++
 		return skip(d)
 	}
@@ -208,7 +208,9 @@ func (s *search) visit(ctx context.Context, r string, d fs.DirEntry, err error) 
 
 // grep returns up to the search's remaining path:line:text matches in the
 // file r of the tree, opened only if it is still the entry the walk saw;
-// binary and huge files are skipped.
+// binary and huge files are skipped, and so is a file the search's hider
+// judges sensitive on the very handle it would search (its content, a
+// hard link to a key).
 func (s *search) grep(r, shown string, d fs.DirEntry) []string {
 	f, err := s.tree.OpenFile(r, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
 	if err != nil {
@@ -218,6 +220,10 @@ func (s *search) grep(r, shown string, d fs.DirEntry) []string {
 	st, err := f.Stat()
 	was, err2 := d.Info()
 	if err != nil || err2 != nil || !os.SameFile(st, was) || !st.Mode().IsRegular() || st.Size() > 16<<20 {
+		return nil
+	}
+	if s.hide != nil && s.hide(filepath.Join(s.real, r), f) { // judged on the handle searched: no regex oracle
+		s.hidden++
 		return nil
 	}
 	sc := bufio.NewScanner(f)

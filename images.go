@@ -75,15 +75,23 @@ func loadImage(path string) (imagePart, error) {
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	switch {
-	case err != nil:
+	if err != nil {
 		return imagePart{}, fmt.Errorf("image %s: %w", path, err)
+	}
+	return imageFrom(f, st, path, abs)
+}
+
+// imageFrom reads the image open in r (st its file's facts), named path
+// and found at abs: the bytes read are those of the file opened, never a
+// path opened again.
+func imageFrom(r io.Reader, st os.FileInfo, path, abs string) (imagePart, error) {
+	switch {
 	case !st.Mode().IsRegular():
 		return imagePart{}, fmt.Errorf("image %s is not a regular file", path)
 	case st.Size() > maxImageBytes:
 		return imagePart{}, fmt.Errorf("image %s is %s, over yaicli's limit of %s for one image; make it smaller (e.g. convert -resize 2048x2048 or a JPEG)", path, sizeText(st.Size()), sizeText(maxImageBytes))
 	}
-	b, err := io.ReadAll(io.LimitReader(f, maxImageBytes+1))
+	b, err := io.ReadAll(io.LimitReader(r, maxImageBytes+1))
 	if err != nil {
 		return imagePart{}, fmt.Errorf("reading image %s: %w", path, err)
 	}
@@ -96,6 +104,27 @@ func loadImage(path string) (imagePart, error) {
 	}
 	w, h := imageDims(b, mt)
 	return imagePart{mediaType: mt, data: base64.StdEncoding.EncodeToString(b), path: abs, width: w, height: h, size: len(b)}, nil
+}
+
+// loadJudgedImage is fs_read_image's read: the file the approval judged
+// for args (readsKey), opened by its real path as judged (readOpener), so
+// `link/../x` reads the x the kernel lands on, the one judged; without a
+// judgement (a tool called outside the toolbox), loadImage.
+func loadJudgedImage(args map[string]any, path string) (imagePart, error) {
+	j, ok := args[readsKey].(judged)
+	if !ok {
+		return loadImage(path)
+	}
+	rc, ok := j.files[path]
+	if !ok {
+		return imagePart{}, fmt.Errorf("%s was not checked before the call ran; call again", path)
+	}
+	rd, st, err := readOpener(args)(path)
+	if err != nil {
+		return imagePart{}, fmt.Errorf("image %s: %w", path, err)
+	}
+	defer rd.Close()
+	return imageFrom(rd, st, path, rc.path)
 }
 
 // unwrapPath drops the path an *os.PathError repeats.
@@ -364,7 +393,7 @@ func readImageTool(tb *toolbox) tool {
 			if path == "" {
 				return errors.New("file_path is required: the image file to look at")
 			}
-			img, err := loadImage(path)
+			img, err := loadJudgedImage(args, path)
 			if err == nil {
 				err = img.fits(tb.o.provider)
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,13 +32,13 @@ type permissions struct {
 	auditPath string // audit log; "" = none
 
 	mu       sync.Mutex
-	attached map[string]bool       // resolved paths of attached files
-	session  map[string]bool       // tools answered "always" in this session
-	saved    map[string]bool       // tools in tool_permissions.json
-	scanned  map[contentKey]string // sensitiveContent of files already read, by identity and version
-	commands []commandRule         // command prefixes answered "always" or "permanently"
-	savedCmd []string              // command prefixes in tool_permissions.json
-	auditErr bool                  // the audit log failed once and said so
+	attached map[string]bool        // resolved paths of attached files
+	session  map[string]bool        // tools answered "always" in this session
+	saved    map[string]bool        // tools in tool_permissions.json
+	scanned  map[contentKey]verdict // sensitiveContent of files already read, by identity and version
+	commands []commandRule          // command prefixes answered "always" or "permanently"
+	savedCmd []string               // command prefixes in tool_permissions.json
+	auditErr bool                   // the audit log failed once and said so
 }
 
 // permissionOptions are the person's rules for tools, where their answers
@@ -71,7 +72,7 @@ func (o ownPlaces) all() []string {
 // (the audit log's entries pass through it); warnings (an unsafe or broken
 // permissions file) go to warn.
 func newPermissions(o permissionOptions, red *redactor, warn func(string)) *permissions {
-	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: red, scanned: map[contentKey]string{},
+	p := &permissions{attached: map[string]bool{}, session: map[string]bool{}, saved: map[string]bool{}, red: red, scanned: map[contentKey]verdict{},
 		allow: parseRules(o.allow), deny: parseRules(o.deny), savePath: o.saveFile, auditPath: o.auditLog}
 	if o.homeDir != "" {
 		p.home = resolvePath(o.homeDir, "/")
@@ -81,6 +82,7 @@ func newPermissions(o permissionOptions, red *redactor, warn func(string)) *perm
 		p.base = resolvePath(o.workDir, "/")
 	}
 	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
+	p.inodes = &inodeTable{}
 	for i, r := range append([]string{o.outputDir}, o.readRoots...) {
 		if r == "" {
 			continue
@@ -170,9 +172,9 @@ func (p *permissions) classify(path string) readCheck {
 			rc.free, rc.root = true, dir
 		}
 	}
-	if sp.exists && sp.mode.IsRegular() && !insideDir(rc.path, p.spill) {
-		rc.sensitive = p.contentCheck(rc)
-		rc.free, rc.secret = rc.free && rc.sensitive == "", rc.sensitive != ""
+	if sp.exists && sp.mode.IsRegular() {
+		rc.sensitive, rc.secret = p.contentCheck(rc)
+		rc.free = rc.free && rc.sensitive == ""
 	}
 	return rc
 }
@@ -184,33 +186,20 @@ type contentKey struct {
 	size, mtime int64
 }
 
-// contentCheck is sensitiveContent of the file rc judged, opened as judged;
-// a file already read in this version is not read again (a call may name
+// contentCheck is handleCheck of the file rc judged, opened as judged: a
+// hard link to a sensitive file, or content that makes it sensitive; a
+// file already read in this version is not read again (a call may name
 // one large file many times).
-func (p *permissions) contentCheck(rc readCheck) string {
+func (p *permissions) contentCheck(rc readCheck) (string, bool) {
 	if rc.at.mode.Perm()&0o444 == 0 {
-		return ""
+		return "", false
 	}
 	f, err := rc.open(os.O_RDONLY | syscall.O_NONBLOCK)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return ""
-	}
-	k := contentKey{rc.at.dev, rc.at.ino, st.Size(), st.ModTime().UnixNano()}
-	p.mu.Lock()
-	why, seen := p.scanned[k]
-	p.mu.Unlock()
-	if !seen {
-		why = sensitiveContent(rc.path, f, p.red)
-		p.mu.Lock()
-		p.scanned[k] = why
-		p.mu.Unlock()
-	}
-	return why
+	return p.handleCheck(rc.path, f)
 }
 
 // writeCheck judges a write to path (relative to the start directory): the
@@ -251,14 +240,24 @@ func (rc readCheck) open(flags int) (*os.File, error) {
 	return openJudged(rc.at, root, flags, 0o644)
 }
 
-// hider returns the filter a listing or search under root applies: under a
-// root that is not itself sensitive, sensitive entries are left out (their
-// names may show, their contents not); nil when nothing is hidden.
-func (p *permissions) hider(root string) func(path string) bool {
+// hider returns the filter a listing, search or copy under root applies:
+// under a root that is not itself sensitive, sensitive entries are left
+// out (their names may show, their contents not); nil when nothing is
+// hidden. It is asked with f nil of a directory or a name, and with f the
+// open file of a file about to be read (judgeHandle: name, place, inode
+// and content), so nothing is searched or copied that a read would ask
+// about.
+func (p *permissions) hider(root string) func(path string, f *os.File) bool {
 	if p.classify(root).sensitive != "" {
 		return nil // the person approved this very place
 	}
-	return func(path string) bool { return p.sensitive(resolvePath(path, p.workspaceOr())) != "" }
+	return func(path string, f *os.File) bool {
+		if f == nil {
+			return p.sensitive(resolvePath(path, p.workspaceOr())) != ""
+		}
+		why, _ := p.judgeHandle(path, f)
+		return why != ""
+	}
 }
 
 // always reports whether tool was answered "always" (now or saved).
@@ -470,4 +469,54 @@ func appendPrivate(path string, b []byte, setting string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// verdict is what the content of one version of a file says.
+type verdict struct {
+	why    string
+	secret bool // it holds a secret of this run: what is read of it is redacted
+}
+
+// judgeHandle is the one judgement of the file open in f, found at path
+// (its real path): by name and place, by inode (a hard link to a sensitive
+// file), and by content. why is "" when it is not sensitive; secret says
+// it holds a secret of this run.
+func (p *permissions) judgeHandle(path string, f *os.File) (why string, secret bool) {
+	if why := p.sensitive(path); why != "" {
+		return why, false
+	}
+	return p.handleCheck(path, f)
+}
+
+// handleCheck is judgeHandle without the name and place: the inode and the
+// content of the file open in f. The file is read from its start and left
+// at its start.
+func (p *permissions) handleCheck(path string, f *os.File) (string, bool) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if ok && sys.Nlink > 1 {
+		if t := p.inodes.target(p.places, uint64(sys.Dev), uint64(sys.Ino)); t != "" && t != path {
+			if why := p.sensitive(t); why != "" {
+				return "a hard link to " + t + ", " + why, false
+			}
+		}
+	}
+	k := contentKey{size: st.Size(), mtime: st.ModTime().UnixNano()}
+	if ok {
+		k.dev, k.ino = uint64(sys.Dev), uint64(sys.Ino)
+	}
+	p.mu.Lock()
+	v, seen := p.scanned[k]
+	p.mu.Unlock()
+	if !seen {
+		v.why, v.secret = sensitiveContent(path, f, p.red)
+		p.mu.Lock()
+		p.scanned[k] = v
+		p.mu.Unlock()
+	}
+	f.Seek(0, io.SeekStart)
+	return v.why, v.secret
 }

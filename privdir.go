@@ -35,8 +35,13 @@ func stateDir(env func(string) string, tmpDir string, uid int) string {
 
 // privateDir creates dir (mode 0700) when it is missing and returns nil
 // only when it is safe to write into for uid (checkPrivate). setting names
-// the key that chooses another directory, for the error's fix.
+// the key that chooses another directory, for the error's fix. A directory
+// that would be refused is not made: the directories above it are judged
+// first, so a refused place is left as it was found.
 func privateDir(dir string, uid int, setting string) error {
+	if err := checkBeforeMaking(dir, uid, setting); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
@@ -77,6 +82,41 @@ func checkPrivate(dir string, uid int, setting string) error {
 			return err
 		}
 		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// checkBeforeMaking judges the directories above a missing dir as
+// checkPrivate would once it is made (each owned by uid or root, and
+// sticky when others can write to it), before anything is made in them.
+func checkBeforeMaking(dir string, uid int, setting string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	p := abs
+	for {
+		if _, err := os.Lstat(p); err == nil {
+			break
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+		p = filepath.Dir(p)
+	}
+	if p == abs {
+		return nil // it exists: checkPrivate judges it
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return err
+	}
+	for q := real; ; q = filepath.Dir(q) {
+		if err := checkAncestor(dir, q, uid, setting); err != nil {
+			return err
+		}
+		if filepath.Dir(q) == q {
 			return nil
 		}
 	}

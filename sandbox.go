@@ -116,7 +116,7 @@ func newSandbox(f sandboxOptions, self string) *sandbox {
 		s.keyRoot = append(s.keyRoot, keyDir{home, keyWalkHomeDepth})
 	}
 	s.write = append(append(s.write, s.caches...), f.writable...)
-	s.deny = append(s.deny, sensitiveSystem...)
+	s.deny = append(s.deny, systemSensitive(f.spill)...)
 	return s
 }
 

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"syscall"
 )
 
 // The sensitive places are where credentials live: a read there asks every
@@ -52,10 +57,16 @@ var startupHome = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_log
 
 // sensitiveSystem are system places that hold secrets: password hashes
 // and their backups (the files ending in -), host keys, TLS private keys,
-// sudo rules, network and VPN secrets, the kernel's memory.
+// sudo rules, network and VPN secrets, the kernel's memory, the secrets
+// containers, clusters and systemd hand to services. Every account's home
+// is added to it for the fence (systemSensitive).
 var sensitiveSystem = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd",
 	"/etc/master.passwd", "/etc/spwd.db", "/etc/ssh", "/etc/sudoers", "/etc/sudoers.d", "/etc/ssl/private", "/etc/pki/tls/private",
-	"/etc/letsencrypt", "/etc/krb5.keytab", "/etc/NetworkManager/system-connections", "/etc/wireguard", "/proc/kcore"}
+	"/etc/letsencrypt", "/etc/krb5.keytab", "/etc/NetworkManager/system-connections", "/etc/wireguard", "/proc/kcore",
+	// containers' and clusters' secrets, systemd's credentials, VPN and dial-up secrets
+	"/run/secrets", "/var/run/secrets", "/etc/kubernetes/admin.conf", "/etc/kubernetes/pki", "/etc/rancher/k3s/k3s.yaml",
+	"/etc/credstore", "/etc/credstore.encrypted",
+	"/etc/ipsec.secrets", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/openvpn"}
 
 // reProcPID matches a process's directory in /proc, whose environ, memory,
 // command line and open files may hold secrets (the API key among them).
@@ -68,7 +79,7 @@ var reProcPID = regexp.MustCompile(`^/proc/([0-9]+|self|thread-self)(/|$)`)
 var sensitiveNames = []string{`id_[a-z0-9_-]+(\.pub)?`, `.*\.(pem|key|p12|pfx|jks|kdbx|keystore|ppk|tfstate|tfstate\.backup|keytab|keychain|keychain-db|gpg)`,
 	`\.env(\..*)?`, `\.envrc`, `\.netrc`, `\.pgpass`, `\.npmrc`, `\.pypirc`, `\.git-credentials`, `\.s3cfg`, `\.vault-token`, `\.htpasswd`,
 	`\.my\.cnf`, `\.boto`, `credentials(\.json|\.toml)?`, `rclone\.conf`, `.*_history`, `\..*history`, `\.histfile`, `logins\.json`,
-	`key[34]\.db`, `Login Data`, `Cookies`, `cookies\.sqlite`, `secring\..*`}
+	`key[34]\.db`, `.*\.keyring`, `Login Data`, `Cookies`, `cookies\.sqlite`, `secring\..*`}
 
 // reKeyName matches sensitiveNames.
 var reKeyName = regexp.MustCompile(`^(` + strings.Join(sensitiveNames, "|") + `)$`)
@@ -84,6 +95,16 @@ type places struct {
 	configDir string   // yaicli's own configuration directory
 	spill     string   // TOOL_OUTPUT_DIR: yaicli's own free area
 	state     []string // yaicli's own files and directories (permissions, audit log, chats)
+	accounts  []string // every account's home (nil: read from the passwd database)
+	inodes    *inodeTable
+}
+
+// homes are every account's home directory.
+func (p places) homes() []string {
+	if p.accounts != nil {
+		return p.accounts
+	}
+	return homesOnce()
 }
 
 // sensitive says why reading path (a real path) is asked every time, or "".
@@ -102,6 +123,8 @@ func (p places) sensitive(path string) string {
 // directory) whose rule says so.
 func (p places) sensitivePlace(path string) (string, string) {
 	switch {
+	case p.spill != "" && insideDir(path, filepath.Join(p.spill, sensitiveSpillDir)):
+		return "a saved output of a sensitive read (as sensitive as what was read)", filepath.Join(p.spill, sensitiveSpillDir)
 	case reProcPID.MatchString(path):
 		return "a process's environment, memory or open files (/proc)", "/proc"
 	case insideDir(path, p.configDir):
@@ -126,18 +149,23 @@ func (p places) sensitivePlace(path string) (string, string) {
 			}
 		}
 	}
-	return "", ""
+	return otherHomePlace(path, p.home, p.homes())
 }
 
 // writeSensitive says why a write to path (a real path) is asked every
 // time: a sensitive place, a file that runs code later (shell start-up
-// files, git hooks, .envrc), or yaicli's own files.
+// files; anything in a git directory or its hooks directory as git finds
+// them, .envrc, .husky and editors' tasks: runsLater), or yaicli's own
+// files.
 func (p places) writeSensitive(path string) string {
 	if why, _ := p.sensitivePlace(path); why != "" {
 		return why
 	}
 	if reWriteRuns.MatchString(path) {
 		return "a file that runs code later (git hooks and config, .envrc)"
+	}
+	if why := runsLater(path, p.home); why != "" {
+		return why
 	}
 	if p.home != "" {
 		for _, s := range startupHome {
@@ -158,42 +186,232 @@ const contentScanMax = 64 << 20
 var reUserinfoURL = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/\s@:]+:[^/\s@]+@|extraheader\s*=`)
 
 // sensitiveContent says why the file at path, whose content f gives, is
-// sensitive by what it holds: a secret of this run (red: the key in use),
-// or, for a git config, credentials in a remote's URL. "" when neither.
-func sensitiveContent(path string, f io.ReadSeeker, red *redactor) string {
+// sensitive by what it holds: a secret of this run (red: the key in use;
+// secret is then set, and what is read of it is redacted), a private key
+// or cloud secret (reKeyContent), or, for a git config, credentials in a
+// remote's URL. "" when none.
+func sensitiveContent(path string, f io.ReadSeeker, red *redactor) (why string, secret bool) {
 	if filepath.Base(path) == "config" && strings.HasSuffix(filepath.Dir(path), ".git") {
 		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
 		if reUserinfoURL.Match(b) {
-			return "a git config with credentials in a URL or header"
+			return "a git config with credentials in a URL or header", false
 		}
 		f.Seek(0, io.SeekStart)
 	}
-	if red.readerHolds(io.LimitReader(f, contentScanMax)) {
-		return "a file that holds the API key in use (or another secret of this run)"
+	switch sec, key := scanContent(io.LimitReader(f, contentScanMax), red); {
+	case sec:
+		return "a file that holds the API key in use (or another secret of this run)", true
+	case key:
+		return "a file that holds a private key or a cloud secret", false
 	}
-	return ""
+	return "", false
 }
 
-// readerHolds reports whether what r gives holds a whole secret, read in
-// chunks that overlap by the longest secret.
-func (r *redactor) readerHolds(rd io.Reader) bool {
-	if r.empty() {
-		return false
+// One judgement per file, the same for every tool: a file is sensitive by
+// its name or place (sensitive.go's lists, for every account's home, not
+// only the run's), by what it holds (a private key, a cloud secret, a
+// secret of this run) and by what it is (a hard link to a sensitive file
+// judges like its target). Reads, searches, listings, copies and spills
+// all ask the same question through judgeHandle, on the handle they read
+// from, so no tool reads what another would ask about.
+
+// passwdFile is the account database every home is read from.
+var passwdFile = "/etc/passwd"
+
+// accountHomes lists the home directory of every account in the passwd
+// file at path: absolute, resolved, existing directories other than "/".
+// Another account's ~/.kube/config is as sensitive as the person's own.
+func accountHomes(path string) []string {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
 	}
-	longest := len(r.secrets[0])
-	buf := make([]byte, 0, 64<<10+longest)
+	defer f.Close()
+	seen := map[string]bool{}
+	var out []string
+	sc := bufio.NewScanner(io.LimitReader(f, 4<<20))
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), ":")
+		if len(fields) < 7 || !filepath.IsAbs(fields[5]) {
+			continue
+		}
+		h := fields[5]
+		if r, err := filepath.EvalSymlinks(h); err == nil {
+			h = r
+		}
+		if st, err := os.Stat(h); h == "/" || err != nil || !st.IsDir() || seen[h] {
+			continue
+		}
+		seen[h] = true
+		out = append(out, h)
+	}
+	return out
+}
+
+// homesOnce reads the account homes once per run.
+var homesOnce = sync.OnceValue(func() []string { return accountHomes(passwdFile) })
+
+// systemSensitive is the one list of absolute sensitive places the fence
+// denies: the system's secrets (sensitiveSystem), every account's stores
+// (sensitiveHome under each home in the passwd database, those there when
+// the run starts: the fs tools judge the rest as they are asked) and the spill
+// directory's sensitive part, where outputs of approved sensitive reads
+// are kept (spill: TOOL_OUTPUT_DIR, "" for none).
+func systemSensitive(spill string) []string {
+	out := append([]string{}, sensitiveSystem...)
+	for _, h := range homesOnce() {
+		for _, s := range sensitiveHome {
+			if p := filepath.Join(h, s); placeExists(p) { // what the run starts with: 12 homes x 100 names cost the fence 60 ms a command to resolve
+				out = append(out, p)
+			}
+		}
+	}
+	if spill != "" {
+		out = append(out, filepath.Join(spill, sensitiveSpillDir))
+	}
+	return out
+}
+
+// placeExists reports whether something is at p (not followed).
+func placeExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// otherHomePlace is why path is in a credential store of an account's home
+// (homes: every account's; own: the run's, judged before), and the store.
+func otherHomePlace(path, own string, homes []string) (string, string) {
+	for _, h := range homes {
+		if h == own || !insideDir(path, h) {
+			continue
+		}
+		for _, s := range sensitiveHome {
+			if d := filepath.Join(h, s); insideDir(path, d) {
+				return "credentials of the account whose home is " + h + " (~/" + s + ")", d
+			}
+		}
+	}
+	return "", ""
+}
+
+// reKeyContent matches what only a credential file holds: a private key's
+// armour with a body (a line naming the header alone, as documentation
+// does, is not one), PuTTY's key file, and a cloud secret assigned.
+var reKeyContent = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----\r?\n[A-Za-z0-9+/=:,\- \r\n]{64}|PuTTY-User-Key-File-[0-9]+:|(?i:aws_secret_access_key)\s*[=:]\s*\S{20}`)
+
+// keyContentHint is what a window must hold before reKeyContent is tried.
+var keyContentHint = [][]byte{[]byte("PRIVATE KEY"), []byte("PuTTY-User-Key-File-"), []byte("ws_secret_access_key"), []byte("WS_SECRET_ACCESS_KEY")}
+
+// keyOverlap is how far one window of a content scan reaches into the last:
+// enough for reKeyContent's longest match.
+const keyOverlap = 512
+
+// scanContent reads r in windows that overlap (by the longest secret and
+// keyOverlap) and reports whether it holds a secret of this run (red; nil:
+// none) or a credential (reKeyContent).
+func scanContent(r io.Reader, red *redactor) (secret, key bool) {
+	over := keyOverlap
+	if red != nil && !red.empty() {
+		over = max(over, len(red.secrets[0]))
+	}
+	buf := make([]byte, 0, 64<<10+over)
 	chunk := make([]byte, 64<<10)
 	for {
-		n, err := io.ReadFull(rd, chunk)
+		n, err := io.ReadFull(r, chunk)
 		buf = append(buf, chunk[:n]...)
-		for _, s := range r.secrets {
-			if bytes.Contains(buf, s) {
-				return true
+		if red != nil && !red.empty() {
+			for _, s := range red.secrets {
+				if bytes.Contains(buf, s) {
+					return true, false
+				}
+			}
+		}
+		for _, h := range keyContentHint {
+			if bytes.Contains(buf, h) && reKeyContent.Match(buf) {
+				return false, true
 			}
 		}
 		if err != nil {
-			return false
+			return false, false
 		}
-		buf = append(buf[:0], buf[max(0, len(buf)-longest):]...)
+		buf = append(buf[:0], buf[max(0, len(buf)-over):]...)
 	}
 }
+
+// inodeWalkMax bounds how many entries the table of sensitive files'
+// inodes reads, inodeWalkDepth how deep it goes in each place.
+const (
+	inodeWalkMax   = 20000
+	inodeWalkDepth = 5
+)
+
+// inodeTable is the device and inode of each file in the sensitive places
+// that exist, made once when a file with more than one link is first
+// judged: a hard link to a key judges like the key.
+type inodeTable struct {
+	once sync.Once
+	m    map[[2]uint64]string
+}
+
+// target is the sensitive file (one of its names) whose inode is dev, ino,
+// or "".
+func (t *inodeTable) target(p places, dev, ino uint64) string {
+	if t == nil {
+		return ""
+	}
+	t.once.Do(func() { t.m = p.sensitiveInodes() })
+	return t.m[[2]uint64{dev, ino}]
+}
+
+// sensitiveInodes walks every sensitive place that exists (the run's home
+// and every account's, the system's, yaicli's own) for its regular files.
+func (p places) sensitiveInodes() map[[2]uint64]string {
+	m := map[[2]uint64]string{}
+	roots := append(systemSensitive(p.spill), p.configDir)
+	roots = append(roots, p.state...)
+	if p.home != "" {
+		for _, s := range sensitiveHome {
+			roots = append(roots, filepath.Join(p.home, s))
+		}
+	}
+	n := 0
+	for _, r := range roots {
+		if r == "" || insideDir(r, "/proc") {
+			continue
+		}
+		filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
+			if n++; err != nil || n > inodeWalkMax {
+				return skipOrAll(d, n)
+			}
+			if d.IsDir() && strings.Count(strings.TrimPrefix(path, r), "/") >= inodeWalkDepth {
+				return fs.SkipDir
+			}
+			if d.Type().IsRegular() {
+				if info, err := d.Info(); err == nil {
+					if sys, ok := info.Sys().(*syscall.Stat_t); ok {
+						m[[2]uint64{uint64(sys.Dev), uint64(sys.Ino)}] = path
+					}
+				}
+			}
+			return nil
+		})
+	}
+	return m
+}
+
+// skipOrAll ends a walk past its bound, else skips an unreadable entry.
+func skipOrAll(d fs.DirEntry, n int) error {
+	if n > inodeWalkMax {
+		return fs.SkipAll
+	}
+	if d != nil && d.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
+}
+
+// sensitiveSpillDir is the part of TOOL_OUTPUT_DIR where outputs of calls
+// that read a sensitive place are kept: a later read of one is judged as
+// sensitive as its source (places.sensitivePlace), and the fence never
+// grants it (systemSensitive).
+const sensitiveSpillDir = "sensitive"

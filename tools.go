@@ -340,7 +340,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if tb.asked {
 		ctx = withAsked(ctx)
 	}
-	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(tb.o.outputDir, name, tb.now())).
+	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
 	counted := &countingWriter{w: tb.goLive(name, tc.Function.Arguments, cl)}
 	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
