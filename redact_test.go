@@ -268,4 +268,3 @@ func TestRedactorRuns(t *testing.T) {
 		}
 	}
 }
-
