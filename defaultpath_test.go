@@ -121,8 +121,8 @@ type scenario struct {
 	// override answers the numbered requests (from 1) instead of the
 	// model: a rejection, a stream cut by an error.
 	override map[int]step
-	script step     // answers every request instead of scenarioModel when set
-	env    []string // more settings, KEY=value
+	script   step     // answers every request instead of scenarioModel when set
+	env      []string // more settings, KEY=value
 }
 
 // scenarioRun is what a scenario left: the run's result, the requests the

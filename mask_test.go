@@ -332,20 +332,6 @@ func TestCapToRoom(t *testing.T) {
 	}
 }
 
-func TestFirstLines(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"one line", "> one line"},
-		{`{"output":"a\nb\nc"}`, "> {\"output\":\"a\n> b…"},
-		{"raw\nnewlines\nhere", "> raw\n> newlines…"},
-		{strings.Repeat("x", 300), "> " + strings.Repeat("x", 160) + "…"},
-		{`a \"quoted\" word\nnext`, "> a \\\"quoted\\\" word\n> next"},
-	} {
-		if got := firstLines(tc.in, 2, 160); got != tc.want {
-			t.Errorf("firstLines(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // BenchmarkMask masks a 200-group history with a 32000-character result
 // per group (spilled already, so no disk), priced as trimming prices it:
 // the masking work of one trim, on top of estimating the request.
