@@ -119,10 +119,11 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// b. the kept groups' outputs, but not this round's.
 	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	gone := make([]bool, len(h)) // messages that go: removed at the end, so indexes hold
-	// a'. the stubs of old groups go with their rounds once all are masked:
-	// a stub costs little, but fifty of them cost a small budget a tenth.
+	// a'. the stubs of every turn group but the newest go with their rounds
+	// once all are masked: a stub costs little, but fifty of them cost a
+	// small budget a tenth; the person's words and the answers stay.
 	if maskTo == 0 {
-		total = l.collapse(h, costs, orig, total, kept, gone, &rep)
+		total = l.collapse(h, costs, orig, total, lastStart(h), gone, &rep)
 	}
 	// c. this round's largest results, to the mark: never a page the model
 	// asked for, whose length was suggested to fit, unless still over.
@@ -180,18 +181,19 @@ func (l ladder) cutNow(total, mark int) bool {
 	return total > l.dropTarget(mark)
 }
 
-// collapse is rung a': in the turn groups before kept, the tool rounds
+// collapse is rung a': in the turn groups before h[to:], the tool rounds
 // (the calls and their results) of a group whose every result is a stub
-// go, the person's words and the answers staying; costs and gone follow.
-func (l ladder) collapse(h []message, costs, orig []int, total, kept int, gone []bool, rep *trimReport) int {
+// (or too small for one) go, the person's words and the answers staying;
+// costs and gone follow.
+func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport) int {
 	starts := append(groupStarts(h), len(h))
-	for g := 0; g+1 < len(starts) && starts[g+1] <= kept; g++ {
+	for g := 0; g+1 < len(starts) && starts[g+1] <= to; g++ {
 		lo, hi := starts[g], starts[g+1]
 		all, any := true, false
 		for i := lo; i < hi; i++ {
 			if h[i].Role == "tool" {
 				any = true
-				all = all && isStub(h[i].Content)
+				all = all && (isStub(h[i].Content) || costs[i] <= smallResult)
 			}
 		}
 		if !any || !all {
@@ -209,6 +211,11 @@ func (l ladder) collapse(h []message, costs, orig []int, total, kept int, gone [
 	}
 	return total
 }
+
+// smallResult is the most tokens a result may cost and still go with its
+// round unmasked: one too small to be worth a stub (a status line, a
+// short listing), which a stub would not shorten.
+const smallResult = 300
 
 // slicesContains reports whether b holds v.
 func slicesContains(b []bool, v bool) bool {
@@ -442,7 +449,10 @@ func (l ladder) holdToShare(h []message, start int) []message {
 	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
 		return h
 	}
-	limit := l.resultShare()
+	limit, floor := l.resultShare(), roomFloor
+	if l.small() {
+		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
+	}
 	var out []message
 	for i := start; i < len(h); i++ {
 		if _, page := filePageOf(h[i]); page || h[i].Role != "tool" || l.est(h[i]) <= limit {
@@ -451,7 +461,7 @@ func (l ladder) holdToShare(h []message, start int) []message {
 		if out == nil {
 			out = append([]message(nil), h...)
 		}
-		capNoting(&out[i], limit, loopCapNote, l.est, l.spill)
+		capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill)
 	}
 	if out == nil {
 		return h
@@ -481,6 +491,14 @@ func pageIn(m *message, room int, est func(message) int) {
 	if t := m.clip.text(n); utf8.RuneCountInString(t) <= n {
 		m.Content = t
 	}
+}
+
+// lastStart is where the newest turn group of h begins (len(h): none).
+func lastStart(h []message) int {
+	if starts := groupStarts(h); len(starts) > 0 {
+		return starts[len(starts)-1]
+	}
+	return len(h)
 }
 
 // roundStart is where the current round's results begin: the tool
