@@ -632,8 +632,9 @@ func TestTurnCancelledMidRound(t *testing.T) {
 }
 
 // TestTurnMasksOldResultsToFit: older tool results that overflow the
-// budget are masked to stubs pointing at their spill files before they are
-// dropped, and the newest group's result is left whole; the request fits.
+// budget are masked to stubs pointing at their spill files, and once all
+// are masked their rounds go (a small budget), the person's questions
+// staying; the request fits.
 func TestTurnMasksOldResultsToFit(t *testing.T) {
 	big := strings.Repeat("log line with some words in it\n", 400) // ~2.8k tokens each
 	var h []message
@@ -653,17 +654,22 @@ func TestTurnMasksOldResultsToFit(t *testing.T) {
 	}
 	sent := script.requests()[0].Messages
 	checkValid(t, "fitted request", sent)
-	stubs := 0
+	words := 0
 	for _, m := range sent {
-		if m.Role == "tool" && isStub(m.Content) {
-			stubs++
+		if m.Role == "tool" && !isStub(m.Content) {
+			t.Errorf("an old result was sent whole: %.200q", m.Content)
+		}
+		if m.Role == "tool" {
 			if path, _, _ := pagingCall(t, m.Content); path == "" {
 				t.Errorf("stub without its spill file: %.200q", m.Content)
 			}
 		}
+		if m.Role == "user" && strings.HasPrefix(m.Content, "step ") {
+			words++
+		}
 	}
-	if stubs == 0 {
-		t.Errorf("no result masked in a request of %d messages", len(sent))
+	if words != 3 {
+		t.Errorf("%d of the 3 earlier questions were sent, want all: the person's words stay", words)
 	}
 	if est := a.measure(sent, nil); est > 6000 {
 		t.Errorf("request estimated at %d tokens, over the 6000-token budget", est)

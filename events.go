@@ -350,7 +350,7 @@ func resultFields(name, text string, c *clip) map[string]any {
 
 // trim is context.mask and context.trim for one trimming's report.
 func (e *events) trim(r trimReport, limit int) {
-	if !e.on() || r.masked+r.shrunk+r.groups+r.unsaved == 0 {
+	if !e.on() || r.masked+r.shrunk+r.groups+r.collapsed+r.words+r.unsaved == 0 {
 		return
 	}
 	e.mu.Lock()
@@ -359,8 +359,9 @@ func (e *events) trim(r trimReport, limit int) {
 		e.context("context.mask", map[string]any{"masked": r.masked, "tokens_saved": r.saved, "kept_unsaved": r.unsaved,
 			"budget_tokens": limit, "before_tokens": r.before, "after_tokens": r.after})
 	}
-	if r.shrunk+r.groups > 0 {
+	if r.shrunk+r.groups+r.collapsed+r.words > 0 {
 		e.context("context.trim", map[string]any{"groups_dropped": r.groups, "group_tokens": r.tokens, "results_shrunk": r.shrunk,
+			"rounds_collapsed": r.collapsed, "messages_cut": r.words,
 			"shrunk_tokens_saved": r.shrunkSaved, "budget_tokens": limit, "before_tokens": r.before, "after_tokens": r.after})
 	}
 }

@@ -64,8 +64,8 @@ type trimReport struct {
 	unsaved        int // results left whole: their text could not be saved
 	shrunk         int // tool results of this round cut
 	shrunkSaved    int // tokens the cutting gave back
-	groups, tokens int // turn groups whose rounds went (the person's words stay), and what went cost before any rung
-	collapsed      int // of groups: those whose outputs were all masked already
+	groups, tokens int // turn groups whose rounds and answers went (the person's words stay), and what went (with collapsed and words) cost before any rung
+	collapsed      int // turn groups whose rounds went, all their outputs masked already (the answers stay)
 	words          int // the person's messages cut: their words alone were over their share
 	before, after  int // estimated tokens of the request
 }
@@ -80,7 +80,7 @@ func (r trimReport) parts() (masks, rest trimReport) {
 }
 
 // reduced reports whether the reduction changed the request.
-func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.words > 0 }
+func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collapsed+r.words > 0 }
 
 // trimToBudget is the ladder for a policy: h fitted to p.limit, down to
 // p.target, with fixed tokens outside the messages.
@@ -119,11 +119,14 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// b. the kept groups' outputs, but not this round's.
 	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	gone := make([]bool, len(h)) // messages that go: removed at the end, so indexes hold
-	// a'. the stubs of every turn group but the newest go with their rounds
-	// once all are masked: a stub costs little, but fifty of them cost a
-	// small budget a tenth; the person's words and the answers stay.
-	if maskTo == 0 {
-		total = l.collapse(h, costs, orig, total, lastStart(h), gone, &rep)
+	// a'. when masking leaves the request above the mark, the stubs of old
+	// turn groups go with their rounds, oldest first, once all are masked:
+	// a stub costs little, but fifty of them cost a small budget a tenth;
+	// the person's words and the answers stay. Then those of the kept
+	// groups but the newest.
+	if to := l.dropTarget(mark); maskTo == 0 && total > to {
+		total = l.collapse(h, costs, orig, total, kept, gone, &rep, to)
+		total = l.collapse(h, costs, orig, total, lastStart(h), gone, &rep, to)
 	}
 	// c. this round's largest results, to the mark: never a page the model
 	// asked for, whose length was suggested to fit, unless still over.
@@ -183,15 +186,15 @@ func (l ladder) cutNow(total, mark int) bool {
 
 // collapse is rung a': in the turn groups before h[to:], the tool rounds
 // (the calls and their results) of a group whose every result is a stub
-// (or too small for one) go, the person's words and the answers staying;
-// costs and gone follow.
-func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport) int {
+// (or too small for one) go, oldest first, while total is over target,
+// the person's words and the answers staying; costs and gone follow.
+func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport, target int) int {
 	starts := append(groupStarts(h), len(h))
-	for g := 0; g+1 < len(starts) && starts[g+1] <= to; g++ {
+	for g := 0; g+1 < len(starts) && starts[g+1] <= to && total > target; g++ {
 		lo, hi := starts[g], starts[g+1]
 		all, any := true, false
 		for i := lo; i < hi; i++ {
-			if h[i].Role == "tool" {
+			if h[i].Role == "tool" && !gone[i] {
 				any = true
 				all = all && (isStub(h[i].Content) || costs[i] <= smallResult)
 			}
@@ -200,13 +203,12 @@ func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []b
 			continue
 		}
 		for i := lo; i < hi; i++ {
-			if h[i].Role == "tool" || h[i].Role == "assistant" && len(h[i].ToolCalls) > 0 {
+			if !gone[i] && (h[i].Role == "tool" || h[i].Role == "assistant" && len(h[i].ToolCalls) > 0) {
 				gone[i] = true
 				total -= costs[i]
 				rep.tokens += orig[i]
 			}
 		}
-		rep.groups++
 		rep.collapsed++
 	}
 	return total
@@ -269,20 +271,25 @@ func dropRounds(h []message, costs, orig []int, total, target, first int, gone [
 }
 
 // cutWords cuts the person's oldest words of dropped turn groups (never
-// the first group's nor the newest) while total is over target and they
-// are more than their share of the limit.
+// the newest group's, nor the first's while the request is within its
+// limit) while total is over target and they are more than their share of
+// the limit.
 func (l ladder) cutWords(h []message, costs, orig []int, total, target int, gone []bool, rep *trimReport) int {
 	starts := groupStarts(h)
-	if len(starts) < 3 {
+	if len(starts) < 2 {
 		return total
 	}
+	from := starts[min(1, len(starts)-1)]
+	if total > l.limit {
+		from = starts[0] // over the limit still: the first group's words, too, when they are the weight
+	}
 	words := 0
-	for i := starts[1]; i < starts[len(starts)-1]; i++ {
+	for i := from; i < starts[len(starts)-1]; i++ {
 		if !gone[i] && h[i].Role == "user" {
 			words += costs[i]
 		}
 	}
-	for i := starts[1]; i < starts[len(starts)-1] && total > target && words > l.limit/wordsShare; i++ {
+	for i := from; i < starts[len(starts)-1] && total > target && (words > l.limit/wordsShare || total > l.limit); i++ {
 		if gone[i] || h[i].Role != "user" {
 			continue
 		}
@@ -535,15 +542,20 @@ func (r trimReport) line(limit int) string {
 	if r.shrunk > 0 {
 		what = append(what, fmt.Sprintf("shrank %s of this turn (~%d tokens, each says where its full text is)", plural(r.shrunk, "tool result"), r.shrunkSaved))
 	}
-	if r.groups > 0 || r.words > 0 {
-		part := fmt.Sprintf("dropped the tool rounds and answers of %s (~%d tokens); what you wrote in them stays", plural(r.groups, "older turn group"), r.tokens)
-		if r.collapsed > 0 {
-			part = fmt.Sprintf("dropped the tool rounds and answers of %s, %d of them only masked outputs (~%d tokens); what you wrote in them stays", plural(r.groups, "older turn group"), r.collapsed, r.tokens)
+	if r.collapsed > 0 {
+		what = append(what, fmt.Sprintf("let the masked tool rounds of %s go", plural(r.collapsed, "older turn group")))
+	}
+	if r.groups > 0 {
+		what = append(what, fmt.Sprintf("dropped the tool rounds and answers of %s", plural(r.groups, "older turn group")))
+	}
+	if r.words > 0 {
+		what = append(what, fmt.Sprintf("cut your %s (your words alone were over a quarter of the budget)", plural(r.words, "oldest message")))
+	}
+	if r.collapsed+r.groups+r.words > 0 {
+		what[len(what)-1] += fmt.Sprintf(" (~%d tokens)", r.tokens)
+		if r.words == 0 {
+			what[len(what)-1] += "; what you wrote in them stays"
 		}
-		if r.words > 0 {
-			part += fmt.Sprintf(", but for your %s: your words alone were over a quarter of the budget", plural(r.words, "oldest message"))
-		}
-		what = append(what, part)
 	}
 	if !r.reduced() {
 		return ""
