@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -119,34 +120,43 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// b. the kept groups' outputs, but not this round's.
 	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	gone := make([]bool, len(h)) // messages that go: removed at the end, so indexes hold
-	// a'. when masking leaves the request above the mark, the stubs of old
-	// turn groups go with their rounds, oldest first, once all are masked:
-	// a stub costs little, but fifty of them cost a small budget a tenth;
-	// the person's words and the answers stay. Then those of the kept
-	// groups but the newest.
-	if to := l.dropTarget(mark); maskTo == 0 && total > to {
-		total = l.collapse(h, costs, orig, total, kept, gone, &rep, to)
-		total = l.collapse(h, costs, orig, total, lastStart(h), gone, &rep, to)
-	}
 	// c. this round's largest results, to the mark: never a page the model
 	// asked for, whose length was suggested to fit, unless still over.
 	if l.cutNow(total, mark) {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
-	// d. the rounds of whole turn groups, oldest first, down to the mark
-	// (a heal: to the limit); what the person wrote in them stays, and the
-	// session's first turn group (its task, as first said) stays whole
-	// while the others can make room. A drop changes the first message
-	// after the system prompt, so the provider's prompt cache is written
-	// again whole; every reduction goes to the mark, so that is rare.
+	// c'. when masking and cutting leave the request above the mark, the
+	// stubs of old turn groups go with their rounds, oldest first, once all
+	// are masked: a stub costs little, but fifty of them cost a small budget
+	// a tenth; the person's words and the answers stay. Then those of the
+	// kept groups but the newest.
+	// d. then the rounds and answers of whole turn groups, oldest first,
+	// down to the mark (a heal: to the limit); what the person wrote in them
+	// stays, and the session's first turn group (its task, as first said)
+	// stays whole while the others can make room. A drop changes the first
+	// message after the system prompt, so the provider's prompt cache is
+	// written again whole; every reduction goes to the mark, so that is rare.
+	// Within the limit, c' and d run only when they reach the mark: when
+	// this round's own results are the weight, older rounds going buys
+	// nothing.
 	if to := l.dropTarget(mark); total > to {
-		first := 1
-		if total > l.limit && total-droppable(h, costs, gone) > to {
-			first = 0
+		was, wasRep, wasTotal := slices.Clone(gone), rep, total
+		if maskTo == 0 {
+			total = l.collapse(h, costs, orig, total, kept, gone, &rep, to)
+			total = l.collapse(h, costs, orig, total, lastStart(h), gone, &rep, to)
 		}
-		total = dropRounds(h, costs, orig, total, to, first, gone, &rep)
+		if total > to {
+			first := 1
+			if total > l.limit && total-droppable(h, costs, gone) > to {
+				first = 0
+			}
+			total = dropRounds(h, costs, orig, total, to, first, gone, &rep)
+		}
 		if total > to {
 			total = l.cutWords(h, costs, orig, total, to, gone, &rep)
+		}
+		if total > to && wasTotal <= l.limit {
+			gone, rep, total = was, wasRep, wasTotal
 		}
 	}
 	out := h
@@ -178,13 +188,15 @@ func (l ladder) dropTarget(mark int) int {
 }
 
 // cutNow reports whether rung c cuts this round's results of a request
-// of total tokens once masking is done: when it is still above the mark,
-// which every reduction goes down to.
+// of total tokens once masking is done: when still over the limit, or
+// within a quarter of the gap above the mark under it, where the next
+// reply alone may not fit. Further under it, they stay whole: the older
+// rounds yield (c', d) before a fresh result is cut.
 func (l ladder) cutNow(total, mark int) bool {
-	return total > l.dropTarget(mark)
+	return total > l.limit || 4*(l.limit-total) < l.limit-mark
 }
 
-// collapse is rung a': in the turn groups before h[to:], the tool rounds
+// collapse is rung c': in the turn groups before h[to:], the tool rounds
 // (the calls and their results) of a group whose every result is a stub
 // (or too small for one) go, oldest first, while total is over target,
 // the person's words and the answers staying; costs and gone follow.
@@ -427,9 +439,8 @@ const (
 	loopShareFloor = 2500
 )
 
-// smallShare is the part of a small budget (one under smallShare times
-// loopShareFloor, about 25k tokens) one result may take, from a turn's
-// first round on: a tenth of an 8k window's budget leaves room for six
+// smallShare is the part of a small budget (under smallBudget) one result
+// may take, from a turn's first round on: a tenth of an 8k window's budget leaves room for six
 // rounds after a reduction, so a session reduces about once a question,
 // not every other round (longsession_test.go).
 const smallShare = 10
@@ -441,7 +452,13 @@ func (l ladder) resultShare() int {
 
 // small reports whether the budget is small: its results are held to
 // their share from a turn's first round on.
-func (l ladder) small() bool { return l.limit/smallShare < loopShareFloor }
+func (l ladder) small() bool { return l.limit < smallBudget }
+
+// smallBudget is the budget under which results are held to their share
+// from a turn's first round on: 70% of a window under about 18k tokens
+// (8k and 16k local models), where one result of the tools' own caps
+// would take most of the room.
+const smallBudget = 12500
 
 // loopCapNote ends the marker of a result held to its share of the budget.
 const loopCapNote = "the cap came from the token budget: one result takes at most its share of CONTEXT_BUDGET_TOKENS, so the rounds after it fit; read the rest in pages"
