@@ -49,7 +49,8 @@ func TestOversizedQuestionWarnsOnce(t *testing.T) {
 
 // TestHealingDropsOldGroups: a multi-turn REPL over a pipe, rejected once
 // mid-session with no numbers and nothing to mask: the retry carries fewer
-// turn groups (down to the mark of what was rejected) and no orphan.
+// messages (the older answers go, the person's words stay) and no orphan,
+// and stderr says the rejection before the reduction.
 func TestHealingDropsOldGroups(t *testing.T) {
 	t.Parallel()
 	ctx := `{"error":{"message":"Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
@@ -63,13 +64,14 @@ func TestHealingDropsOldGroups(t *testing.T) {
 		t.Fatalf("%d requests, want 4", len(reqs))
 	}
 	rejected, retry := reqs[2].messages(), reqs[3].messages()
-	if g1, g2 := len(groupStarts(rejected)), len(groupStarts(retry)); g2 >= g1 {
-		t.Errorf("retry has %d turn groups, want fewer than %d", g2, g1)
+	if len(retry) >= len(rejected) || !strings.Contains(string(reqs[3].Raw), `"first"`) {
+		t.Errorf("retry has %d messages, want fewer than %d, the person's words kept", len(retry), len(rejected))
 	}
 	if retry[len(retry)-1].Content != "third" || orphans(retry) != 0 {
 		t.Errorf("retry = %+v", retry)
 	}
-	if !matches(`dropped \d turn groups? \(~\d+ tokens\); now ~\d+\n.*reduced the context to ~\d+ tokens; retrying once`, r.stderr) {
+	// The cause first, then what was done (issue 42).
+	if !matches(`rejected the request as too long; reduced the context to ~\d+ tokens; retrying once\n.*dropped the tool rounds and answers of \d older turn groups? \(~\d+ tokens\); what you wrote in them stays; now ~\d+\n`, r.stderr) {
 		t.Errorf("stderr = %s", r.stderr)
 	}
 }
