@@ -395,7 +395,7 @@ func TestErrorBodiesEndToEnd(t *testing.T) {
 	}
 }
 
-// checkHeals: the second turn is rejected; the retry carries fewer turn
+// checkHeals: the second turn is rejected; the retry carries fewer
 // messages, no orphan, and the answer; a partial answer is declared discarded.
 func checkHeals(t *testing.T, b errorBody) {
 	fp := newFakeProvider(t, sse(textStream("one")), answerWith(b), sse(textStream("healed")))
