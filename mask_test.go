@@ -302,6 +302,19 @@ func TestTrimDropsToTarget(t *testing.T) {
 	}
 }
 
+// keptByDrop is what dropping leaves of h at least: the lead, the first
+// and the newest turn groups, and every user message.
+func keptByDrop(h []message) int {
+	starts := groupStarts(h)
+	n := 0
+	for i, m := range h {
+		if i < starts[min(1, len(starts)-1)] || i >= starts[len(starts)-1] || m.Role == "user" || len(starts) == 1 {
+			n += messageTokens(m)
+		}
+	}
+	return n
+}
+
 // capToRoom: a round's results share the room left; a small one keeps its
 // text and leaves its share to the large one, which is cut (spilled first)
 // with the budget named in its marker; none goes below roomFloor.
@@ -602,9 +615,9 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 		if orphans(got) != 0 || leadLen(got) != leadLen(h) || rep.after != totalTokens(got) {
 			t.Fatalf("trim: %d orphans, lead %d of %d, after %d recount %d", orphans(got), leadLen(got), leadLen(h), rep.after, totalTokens(got))
 		}
-		// Dropping reaches the mark but for the person's words, which stay
-		// up to their share of the limit.
-		if n := len(groupStarts(got)); rep.after > p.limit && n > 1 || rep.groups > 0 && rep.after > p.target+p.limit/wordsShare && n > 1 {
+		// Dropping reaches the mark, but for what it keeps: the lead, the
+		// first and the newest turn groups, and the person's words.
+		if n := len(groupStarts(got)); rep.after > p.limit && n > 1 || rep.groups > 0 && rep.after > max(p.target, keptByDrop(got)) && n > 1 {
 			t.Fatalf("trim to %+v left %d tokens in %d groups: %+v", p, rep.after, n, rep)
 		}
 		said := map[string]bool{}
