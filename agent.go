@@ -296,43 +296,6 @@ func questionTokens(h []message, estimate func(message) int) int {
 	return 0
 }
 
-// fitTo climbs the ladder for a request of h limited to limit tokens,
-// says what it did, and validates the history.
-func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
-	out, rep := a.ladderFor(limit, specs).reduce(h)
-	a.report(rep, limit)
-	return validate(out), rep.after
-}
-
-// admit takes a round's results, h[start:], into the history: cut to the
-// room left when even masking every older output leaves them too big
-// (a reduction to the mark, said as any other), and their markers' paging
-// calls fitted to the room.
-func (a *agent) admit(h []message, start int, specs []toolSpec) []message {
-	out, rep := a.ladderFor(a.budget.tokens, specs).admit(h, start)
-	a.report(rep, a.budget.tokens)
-	return validate(out)
-}
-
-// report says what a reduction did: one stderr line in text mode, the
-// events otherwise (masking, then cutting and dropping, each event adding
-// up on its own). Both carry the same numbers.
-func (a *agent) report(rep trimReport, limit int) {
-	if line := rep.line(limit); line != "" && !a.ev.on() {
-		fmt.Fprintln(a.stderr, line)
-	}
-	masks, rest := rep.parts()
-	a.ev.trim(masks, limit)
-	a.ev.trim(rest, limit)
-}
-
-// ladderFor is the ladder of a request limited to limit tokens that sends
-// specs: its mark and kept groups by policy, priced by this session.
-func (a *agent) ladderFor(limit int, specs []toolSpec) ladder {
-	p := a.policy(limit)
-	return ladder{limit: limit, mark: p.target, keep: p.keep, fixed: a.cal.scale(a.fam.toolsTokens(specs)), est: a.estimate, spill: a.spill}
-}
-
 // request sends h and handles a rejection by what it means: a
 // context-length rejection heals (trim, retry once), an output cap lowers
 // max_tokens, a byte cap shrinks the largest parts once, a model without

@@ -7,12 +7,51 @@ import (
 	"strings"
 )
 
-// The ladder's heal (ladder.go has its rungs): a provider's context-length
+// The agent's side of the ladder (ladder.go has its rungs): a request
+// fitted to the budget (fitTo), a round's results taken in (admit), what a
+// reduction did said (report), and the heal: a provider's context-length
 // rejection teaches the window and the estimator (learn), and the request
 // climbs the ladder once more, to the figures the rejection stated, and is
 // sent again once (healContext, heal); an output cap lowers max_tokens
 // (lowerMaxTokens), a byte cap halves the largest parts (shrinkBytes).
 // stderr says the cause first, then what was done.
+
+// fitTo climbs the ladder for a request of h limited to limit tokens,
+// says what it did, and validates the history.
+func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
+	out, rep := a.ladderFor(limit, specs).reduce(h)
+	a.report(rep, limit)
+	return validate(out), rep.after
+}
+
+// admit takes a round's results, h[start:], into the history: cut to the
+// room left when even masking every older output leaves them too big
+// (a reduction to the mark, said as any other), and their markers' paging
+// calls fitted to the room.
+func (a *agent) admit(h []message, start int, specs []toolSpec) []message {
+	out, rep := a.ladderFor(a.budget.tokens, specs).admit(h, start)
+	a.report(rep, a.budget.tokens)
+	return validate(out)
+}
+
+// report says what a reduction did: one stderr line in text mode, the
+// events otherwise (masking, then cutting and dropping, each event adding
+// up on its own). Both carry the same numbers.
+func (a *agent) report(rep trimReport, limit int) {
+	if line := rep.line(limit); line != "" && !a.ev.on() {
+		fmt.Fprintln(a.stderr, line)
+	}
+	masks, rest := rep.parts()
+	a.ev.trim(masks, limit)
+	a.ev.trim(rest, limit)
+}
+
+// ladderFor is the ladder of a request limited to limit tokens that sends
+// specs: its mark and kept groups by policy, priced by this session.
+func (a *agent) ladderFor(limit int, specs []toolSpec) ladder {
+	p := a.policy(limit)
+	return ladder{limit: limit, mark: p.target, keep: p.keep, fixed: a.cal.scale(a.fam.toolsTokens(specs)), est: a.estimate, spill: a.spill}
+}
 
 // healContext makes the request smaller after a context-length rejection
 // and retries exactly once.
