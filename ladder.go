@@ -140,24 +140,7 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// this round's own results are the weight, older rounds going buys
 	// nothing.
 	if to := l.dropTarget(mark); total > to {
-		was, wasRep, wasTotal := slices.Clone(gone), rep, total
-		if maskTo == 0 {
-			total = l.collapse(h, costs, orig, total, kept, gone, &rep, to)
-			total = l.collapse(h, costs, orig, total, lastStart(h), gone, &rep, to)
-		}
-		if total > to {
-			first := 1
-			if total > l.limit && total-droppable(h, costs, gone) > to {
-				first = 0
-			}
-			total = dropRounds(h, costs, orig, total, to, first, gone, &rep)
-		}
-		if total > to {
-			total = l.cutWords(h, costs, orig, total, to, gone, &rep)
-		}
-		if total > to && wasTotal <= l.limit {
-			gone, rep, total = was, wasRep, wasTotal
-		}
+		total = l.toMark(h, costs, orig, total, to, kept, maskTo == 0, gone, &rep)
 	}
 	out := h
 	if slicesContains(gone, true) {
@@ -176,6 +159,33 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	}
 	rep.after = total
 	return out, rep
+}
+
+// toMark is rungs c' and d: masked rounds go (when collapse), then the
+// rounds and answers of turn groups, then the person's oldest words, until
+// total is at most to; within the limit, none of it when it cannot reach
+// to. gone and rep follow.
+func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, collapse bool, gone []bool, rep *trimReport) int {
+	was, wasRep, wasTotal := slices.Clone(gone), *rep, total
+	if collapse {
+		total = l.collapse(h, costs, orig, total, kept, gone, rep, to)
+		total = l.collapse(h, costs, orig, total, lastStart(h), gone, rep, to)
+	}
+	if total > to {
+		first := 1
+		if total > l.limit && total-droppable(h, costs, gone) > to {
+			first = 0
+		}
+		total = dropRounds(h, costs, orig, total, to, first, gone, rep)
+	}
+	if total > to {
+		total = l.cutWords(h, costs, orig, total, to, gone, rep)
+	}
+	if total > to && wasTotal <= l.limit {
+		copy(gone, was)
+		*rep, total = wasRep, wasTotal
+	}
+	return total
 }
 
 // dropTarget is where rung d drops to: the mark, or in a heal the limit

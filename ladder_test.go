@@ -538,7 +538,8 @@ func resultOf(r *rand.Rand, id string, tokens int) message {
 // makes room under the limit (no reduction yet: fitting the next request
 // masks); when even masking every older output leaves them over it, they
 // are cut on entry, and that is a reduction to the low-water mark, the
-// old output masked; from a turn's second tool round on, a result is held
+// old output masked (a result that masking makes room for is taken in
+// whole, the old output masked on entry too); from a turn's second tool round on, a result is held
 // to a sixteenth of the budget without a reduction, but a page of a file
 // is as long as the model asked.
 func TestAdmit(t *testing.T) {
@@ -557,8 +558,11 @@ func TestAdmit(t *testing.T) {
 	whole := resultOf(r, "c1", 26000)
 	h, start := turn(whole, false)
 	got, rep := l.admit(h, start)
-	if rep.reduced() || got[len(got)-1].Content != whole.Content {
-		t.Errorf("masking made room, yet the result was cut or the history reduced: %+v", rep)
+	// Over the limit, the reduction is made on entry (so the room the
+	// paging calls are fitted to is the next request's): the old output is
+	// masked, and the result, which masking makes room for, stays whole.
+	if rep.shrunk != 0 || rep.masked != 1 || got[len(got)-1].Content != whole.Content {
+		t.Errorf("masking made room, yet the result was cut: %+v", rep)
 	}
 	h, start = turn(resultOf(r, "c1", 45000), false)
 	got, rep = l.admit(h, start)

@@ -123,3 +123,7 @@ func pageCutNote(path string, kept, shown, offset, limit int) string {
 func windowCapNote(path string, next, limit int) string {
 	return "window cut to fit this tool's result cap; " + readMoreCall([]string{path}, next, limit)
 }
+
+// minPage is the fewest characters a paging call suggests: less would
+// take the model more calls than the page is worth.
+const minPage = 500

@@ -214,10 +214,6 @@ func maskRange(h []message, costs []int, total, target int, span maskSpan, est f
 	return out, total, rep
 }
 
-// minPage is the fewest characters a paging call suggests: less would
-// take the model more calls than the page is worth.
-const minPage = 500
-
 // pageChars is the limit, in characters, of a page that fits room tokens
 // of the request when its text is like sample: priced as fs_read_file
 // returns it (escaped in JSON, in its envelope), within minPage and
