@@ -169,7 +169,7 @@ func TestBudgetTrimsLongConversation(t *testing.T) {
 	if totalTokens(last) > 1500 {
 		t.Errorf("last request ~%d tokens, over the 1500 budget", totalTokens(last))
 	}
-	notices := regexp.MustCompile(`yaicli: context ~\d+ tokens, over the 1500-token budget: dropped \d+ turn groups? \(~\d+ tokens\); now ~\d+`).FindAllString(r.stderr, -1)
+	notices := regexp.MustCompile(`yaicli: context ~\d+ tokens, over the 1500-token budget: dropped the tool rounds and answers of \d+ older turn groups?[^\n]* \(~\d+ tokens\)[^\n]*; now ~\d+`).FindAllString(r.stderr, -1)
 	if len(notices) == 0 || strings.Count(r.stderr, "\n") != len(notices) {
 		t.Errorf("want one stderr line per trim, got:\n%s", r.stderr)
 	}
@@ -303,7 +303,7 @@ func TestLongSavedChatUnderSmallBudget(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `continuing chat "long run" (90 messages, 30 tool results)`) {
 		t.Fatalf("code %d stdout %s stderr %s", r.code, r.stdout, r.stderr)
 	}
-	if n := len(regexp.MustCompile(`over the 4000-token budget: dropped \d+ turn groups`).FindAllString(r.stderr, -1)); n != 1 || strings.Count(r.stderr, "\n") != 1 {
+	if n := len(regexp.MustCompile(`over the 4000-token budget: .*dropped the tool rounds and answers of \d+ older turn groups`).FindAllString(r.stderr, -1)); n != 1 || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("stderr = %q, want one trim line", r.stderr)
 	}
 }

@@ -142,15 +142,7 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	if to := l.dropTarget(mark); total > to {
 		total = l.toMark(h, costs, orig, total, to, kept, maskTo == 0, gone, &rep)
 	}
-	out := h
-	if slicesContains(gone, true) {
-		out = make([]message, 0, len(h))
-		for i, m := range h {
-			if !gone[i] {
-				out = append(out, m)
-			}
-		}
-	}
+	out := remaining(h, gone)
 	for k, i := range masks.at {
 		if !gone[i] {
 			rep.masked++
@@ -241,14 +233,18 @@ func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []b
 // short listing), which a stub would not shorten.
 const smallResult = 300
 
-// slicesContains reports whether b holds v.
-func slicesContains(b []bool, v bool) bool {
-	for _, x := range b {
-		if x == v {
-			return true
+// remaining is h without the messages gone marks (h itself when none is).
+func remaining(h []message, gone []bool) []message {
+	if !slices.Contains(gone, true) {
+		return h
+	}
+	out := make([]message, 0, len(h))
+	for i, m := range h {
+		if !gone[i] {
+			out = append(out, m)
 		}
 	}
-	return false
+	return out
 }
 
 // droppable is what dropping the rounds of every turn group but the first
