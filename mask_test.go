@@ -677,4 +677,3 @@ func TestTrimSettings(t *testing.T) {
 		}
 	}
 }
-
