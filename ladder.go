@@ -485,8 +485,10 @@ func (l ladder) holdToShare(h []message, start int) []message {
 	}
 	var out []message
 	for i := start; i < len(h); i++ {
-		if _, page := filePageOf(h[i]); page || h[i].Role != "tool" || l.est(h[i]) <= limit {
-			continue // a page of a file is as long as the model asked
+		_, page := filePageOf(h[i])
+		_, list := listPageOf(h[i])
+		if page || list || h[i].Role != "tool" || l.est(h[i]) <= limit {
+			continue // a page of a file (or of a list of files) is as long as the model asked
 		}
 		if out == nil {
 			out = append([]message(nil), h...)
