@@ -49,7 +49,8 @@ func TestOversizedQuestionWarnsOnce(t *testing.T) {
 
 // TestHealingDropsOldGroups: a multi-turn REPL over a pipe, rejected once
 // mid-session with no numbers and nothing to mask: the retry carries fewer
-// turn groups (down to the mark of what was rejected) and no orphan.
+// messages (the older answers go, the person's words stay) and no orphan,
+// and stderr says the rejection before the reduction.
 func TestHealingDropsOldGroups(t *testing.T) {
 	t.Parallel()
 	ctx := `{"error":{"message":"Please reduce the length of the messages or completion.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}}`
@@ -63,13 +64,14 @@ func TestHealingDropsOldGroups(t *testing.T) {
 		t.Fatalf("%d requests, want 4", len(reqs))
 	}
 	rejected, retry := reqs[2].messages(), reqs[3].messages()
-	if g1, g2 := len(groupStarts(rejected)), len(groupStarts(retry)); g2 >= g1 {
-		t.Errorf("retry has %d turn groups, want fewer than %d", g2, g1)
+	if len(retry) >= len(rejected) || !strings.Contains(string(reqs[3].Raw), `"first"`) {
+		t.Errorf("retry has %d messages, want fewer than %d, the person's words kept", len(retry), len(rejected))
 	}
 	if retry[len(retry)-1].Content != "third" || orphans(retry) != 0 {
 		t.Errorf("retry = %+v", retry)
 	}
-	if !matches(`dropped \d turn groups? \(~\d+ tokens\); now ~\d+\n.*reduced the context to ~\d+ tokens; retrying once`, r.stderr) {
+	// The cause first, then what was done (issue 42).
+	if !matches(`rejected the request as too long; reduced the context to ~\d+ tokens; retrying once\n.*dropped the tool rounds and answers of \d older turn groups? \(~\d+ tokens\); what you wrote in them stays; now ~\d+\n`, r.stderr) {
 		t.Errorf("stderr = %s", r.stderr)
 	}
 }
@@ -167,7 +169,7 @@ func TestBudgetTrimsLongConversation(t *testing.T) {
 	if totalTokens(last) > 1500 {
 		t.Errorf("last request ~%d tokens, over the 1500 budget", totalTokens(last))
 	}
-	notices := regexp.MustCompile(`yaicli: context ~\d+ tokens, over the 1500-token budget: dropped \d+ turn groups? \(~\d+ tokens\); now ~\d+`).FindAllString(r.stderr, -1)
+	notices := regexp.MustCompile(`yaicli: context ~\d+ tokens, over the 1500-token budget: dropped the tool rounds and answers of \d+ older turn groups?[^\n]* \(~\d+ tokens\)[^\n]*; now ~\d+`).FindAllString(r.stderr, -1)
 	if len(notices) == 0 || strings.Count(r.stderr, "\n") != len(notices) {
 		t.Errorf("want one stderr line per trim, got:\n%s", r.stderr)
 	}
@@ -301,7 +303,7 @@ func TestLongSavedChatUnderSmallBudget(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, `continuing chat "long run" (90 messages, 30 tool results)`) {
 		t.Fatalf("code %d stdout %s stderr %s", r.code, r.stdout, r.stderr)
 	}
-	if n := len(regexp.MustCompile(`over the 4000-token budget: dropped \d+ turn groups`).FindAllString(r.stderr, -1)); n != 1 || strings.Count(r.stderr, "\n") != 1 {
+	if n := len(regexp.MustCompile(`over the 4000-token budget: .*dropped the tool rounds and answers of \d+ older turn groups`).FindAllString(r.stderr, -1)); n != 1 || strings.Count(r.stderr, "\n") != 1 {
 		t.Errorf("stderr = %q, want one trim line", r.stderr)
 	}
 }
@@ -632,8 +634,9 @@ func TestTurnCancelledMidRound(t *testing.T) {
 }
 
 // TestTurnMasksOldResultsToFit: older tool results that overflow the
-// budget are masked to stubs pointing at their spill files before they are
-// dropped, and the newest group's result is left whole; the request fits.
+// budget are masked to stubs pointing at their spill files, and once all
+// are masked their rounds go (a small budget), the person's questions
+// staying; the request fits.
 func TestTurnMasksOldResultsToFit(t *testing.T) {
 	big := strings.Repeat("log line with some words in it\n", 400) // ~2.8k tokens each
 	var h []message
@@ -653,17 +656,22 @@ func TestTurnMasksOldResultsToFit(t *testing.T) {
 	}
 	sent := script.requests()[0].Messages
 	checkValid(t, "fitted request", sent)
-	stubs := 0
+	words := 0
 	for _, m := range sent {
-		if m.Role == "tool" && isStub(m.Content) {
-			stubs++
+		if m.Role == "tool" && !isStub(m.Content) {
+			t.Errorf("an old result was sent whole: %.200q", m.Content)
+		}
+		if m.Role == "tool" {
 			if path, _, _ := pagingCall(t, m.Content); path == "" {
 				t.Errorf("stub without its spill file: %.200q", m.Content)
 			}
 		}
+		if m.Role == "user" && strings.HasPrefix(m.Content, "step ") {
+			words++
+		}
 	}
-	if stubs == 0 {
-		t.Errorf("no result masked in a request of %d messages", len(sent))
+	if words != 3 {
+		t.Errorf("%d of the 3 earlier questions were sent, want all: the person's words stay", words)
 	}
 	if est := a.measure(sent, nil); est > 6000 {
 		t.Errorf("request estimated at %d tokens, over the 6000-token budget", est)

@@ -97,7 +97,7 @@ func TestManualSummary(t *testing.T) {
 	sum := s.sums[0]
 	tr := sum.messages()[1].Content
 	if _, has := sum.Body["tools"]; has || !strings.Contains(tr, "question 1: check the logs") || !strings.Contains(tr, "answer 4:") ||
-		strings.Contains(tr, "question 3") || !strings.Contains(tr, stubPrefix) || !strings.Contains(tr, "full output: \"") || strings.Contains(tr, logText(1, 200)[:2000]) {
+		strings.Contains(tr, "question 3") || !strings.Contains(tr, stubPrefix) || !strings.Contains(tr, "read more with fs_read_file: {\"file_paths\": [\"") || strings.Contains(tr, logText(1, 200)[:2000]) {
 		t.Errorf("summary request (tools %v):\n%.3000s", sum.Body["tools"], tr)
 	}
 	next := fp.chats()[7].messages()

@@ -68,11 +68,18 @@ func (sm scenarioModel) step(w http.ResponseWriter, r received) {
 	default:
 		body = textStream("noted")
 	}
+	streamCounted(w, r, sm.fam, body)
+}
+
+// streamCounted answers r with the event stream body, its usage the
+// request's tokens as the model family counts them, as the model's own
+// tokenizer would report them: calibration stays near 1.
+func streamCounted(w http.ResponseWriter, r received, fam family, body string) {
 	var req struct{ Tools []toolSpec }
 	json.Unmarshal(r.Raw, &req)
-	n := sm.fam.toolsTokens(req.Tools) // reported as the model's own tokenizer would: calibration stays near 1
-	for _, m := range msgs {
-		n += sm.fam.messageTokens(m)
+	n := fam.toolsTokens(req.Tools)
+	for _, m := range r.messages() {
+		n += fam.messageTokens(m)
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	io.WriteString(w, strings.ReplaceAll(body, `"prompt_tokens":-1`, fmt.Sprintf(`"prompt_tokens":%d`, n)))
@@ -114,6 +121,8 @@ type scenario struct {
 	// override answers the numbered requests (from 1) instead of the
 	// model: a rejection, a stream cut by an error.
 	override map[int]step
+	script   step     // answers every request instead of scenarioModel when set
+	env      []string // more settings, KEY=value
 }
 
 // scenarioRun is what a scenario left: the run's result, the requests the
@@ -139,6 +148,9 @@ func runScenario(t *testing.T, sc scenario) scenarioRun {
 	steps := make([]step, 400)
 	for i := range steps {
 		steps[i] = sm.step
+		if sc.script != nil {
+			steps[i] = sc.script
+		}
 		if o, ok := sc.override[i+1]; ok {
 			steps[i] = o
 		}
@@ -146,6 +158,7 @@ func runScenario(t *testing.T, sc scenario) scenarioRun {
 	fp := newFakeProvider(t, steps...)
 	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv, "TMPDIR=" + home,
 		"YAI_BASE_URL=" + fp.url(), "YAI_API_KEY=sk-test-0123456789abcdef", "YAI_MODEL=" + sc.model}
+	env = append(env, sc.env...)
 	var out, errb lockedBuffer
 	// READ lines name workspace files by absolute path: the tools resolve a
 	// relative one against the process's directory, which in-process runs share.

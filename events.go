@@ -355,27 +355,9 @@ func resultFields(name, text string, c *clip) map[string]any {
 	return f
 }
 
-// pagingPrefix introduces the paging call in a marker.
-const pagingPrefix = "read more with fs_read_file: "
-
-// markerCall is the arguments of the paging call the last marker in text
-// names, as it names them.
-func markerCall(text string) (map[string]any, bool) {
-	i := strings.LastIndex(text, pagingPrefix)
-	if i < 0 {
-		return nil, false
-	}
-	line, _, _ := strings.Cut(text[i+len(pagingPrefix):], "\n")
-	var args map[string]any // the first JSON value: the marker's "]" may follow
-	if err := json.NewDecoder(strings.NewReader(line)).Decode(&args); err != nil {
-		return nil, false
-	}
-	return args, true
-}
-
 // trim is context.mask and context.trim for one trimming's report.
 func (e *events) trim(r trimReport, limit int) {
-	if !e.on() || r.masked+r.shrunk+r.groups+r.unsaved == 0 {
+	if !e.on() || r.masked+r.shrunk+r.groups+r.collapsed+r.words+r.unsaved == 0 {
 		return
 	}
 	e.mu.Lock()
@@ -384,8 +366,9 @@ func (e *events) trim(r trimReport, limit int) {
 		e.context("context.mask", map[string]any{"masked": r.masked, "tokens_saved": r.saved, "kept_unsaved": r.unsaved,
 			"budget_tokens": limit, "before_tokens": r.before, "after_tokens": r.after})
 	}
-	if r.shrunk+r.groups > 0 {
+	if r.shrunk+r.groups+r.collapsed+r.words > 0 {
 		e.context("context.trim", map[string]any{"groups_dropped": r.groups, "group_tokens": r.tokens, "results_shrunk": r.shrunk,
+			"rounds_collapsed": r.collapsed, "messages_cut": r.words,
 			"shrunk_tokens_saved": r.shrunkSaved, "budget_tokens": limit, "before_tokens": r.before, "after_tokens": r.after})
 	}
 }

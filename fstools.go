@@ -299,13 +299,13 @@ func isLatin1(enc string) bool {
 
 // fitWindow shortens fw's content, cut after a line break where one is
 // near, until its JSON is at most limit characters (0: as it is), and its
-// note names where the next page starts: in the same file, never a spill.
+// note is the ready call of the next page: in the same file, never a spill.
 // limit is in characters of the JSON text, as the tool's cap counts; the
 // content is measured as JSON writes it (a line break is two characters,
 // a '<' six), so a file of short lines keeps all the room it fits.
 func fitWindow(fw fileWindow, limit int) fileWindow {
 	return fitNoting(fw, limit, func(next int) string {
-		return fmt.Sprintf("window cut to fit this tool's result cap; the next page starts at offset %d", next)
+		return windowCapNote(fw.Path, next, min(pageLimit, max(limit/2, minPage))) // the same ready call as every other cut
 	})
 }
 

@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -65,7 +65,9 @@ type trimReport struct {
 	unsaved        int // results left whole: their text could not be saved
 	shrunk         int // tool results of this round cut
 	shrunkSaved    int // tokens the cutting gave back
-	groups, tokens int // turn groups dropped, and what they cost before any rung
+	groups, tokens int // turn groups whose rounds and answers went (the person's words stay), and what went (with collapsed and words) cost before any rung
+	collapsed      int // turn groups whose rounds went, all their outputs masked already (the answers stay)
+	words          int // the person's messages cut: their words alone were over their share
 	before, after  int // estimated tokens of the request
 }
 
@@ -74,12 +76,12 @@ type trimReport struct {
 func (r trimReport) parts() (masks, rest trimReport) {
 	mid := r.before - r.saved
 	masks = trimReport{masked: r.masked, saved: r.saved, unsaved: r.unsaved, before: r.before, after: mid}
-	rest = trimReport{shrunk: r.shrunk, shrunkSaved: r.shrunkSaved, groups: r.groups, tokens: r.tokens, before: mid, after: r.after}
+	rest = trimReport{shrunk: r.shrunk, shrunkSaved: r.shrunkSaved, groups: r.groups, tokens: r.tokens, collapsed: r.collapsed, words: r.words, before: mid, after: r.after}
 	return masks, rest
 }
 
 // reduced reports whether the reduction changed the request.
-func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups > 0 }
+func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collapsed+r.words > 0 }
 
 // trimToBudget is the ladder for a policy: h fitted to p.limit, down to
 // p.target, with fixed tokens outside the messages.
@@ -89,7 +91,8 @@ func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, s
 
 // reduce climbs the ladder when the request of h is over the limit, and
 // returns the history (h itself when nothing changed; h is never modified)
-// and what each rung did. It runs in time linear in the messages.
+// and what each rung did. It runs in time linear in the messages, each
+// priced once: the rungs after pricing follow the costs, not the estimator.
 func (l ladder) reduce(h []message) ([]message, trimReport) {
 	costs, total := l.price(h)
 	rep := trimReport{before: total, after: total}
@@ -100,7 +103,7 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	mark := min(l.mark, l.limit)
 	round := roundStart(h)
 	kept := min(keptStart(h, l.keep), round)
-	room := max(l.limit-mark, l.limit/5) // what the next request has left at least: stubs' pages fit it
+	room := min(max(l.limit-mark, l.limit/5), l.resultShare()) // a stub's page enters whole, and leaves room for more rounds
 	var masks maskReport
 	maskTo := 0
 	if mark >= l.limit {
@@ -116,82 +119,205 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: 0, to: kept, room: room}, &masks, &rep)
 	// b. the kept groups' outputs, but not this round's.
 	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
-	// c. this round's largest results, to the mark (cutNow).
+	gone := make([]bool, len(h)) // messages that go: removed at the end, so indexes hold
+	// c. this round's largest results, to the mark: never a page the model
+	// asked for, whose length was suggested to fit, unless still over.
 	if l.cutNow(total, mark) {
 		h, total = l.cut(h, costs, total, mark, round, &rep)
 	}
-	// d. whole turn groups, oldest first, until at the mark: when still
-	// over the limit, or when that buys the next turns room (dropToMark),
-	// and then the session's first turn group (its task, as first said)
-	// stays. A drop changes the first message after the system prompt, so
-	// the provider's prompt cache is written again whole.
-	var lo, hi int // the messages dropped, h[lo:hi] before dropping
-	forced := total > l.limit
-	if forced || l.dropToMark(h, costs, orig, total, mark, round) {
-		to, first := mark, 1
-		if l.words {
-			to = l.limit
-		}
-		if forced && total-droppable(h, costs) > to {
-			first = 0 // the first group goes only when the others cannot make room
-		}
-		h, total, lo, hi, rep.groups = dropFrom(h, costs, total, to, first)
-		for i := lo; i < hi; i++ {
-			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
-		}
+	// c'. when masking and cutting leave the request above the mark, the
+	// stubs of old turn groups go with their rounds, oldest first, once all
+	// are masked: a stub costs little, but fifty of them cost a small budget
+	// a tenth; the person's words and the answers stay. Then those of the
+	// kept groups but the newest.
+	// d. then the rounds and answers of whole turn groups, oldest first,
+	// down to the mark (a heal: to the limit); what the person wrote in them
+	// stays, and the session's first turn group (its task, as first said)
+	// stays whole while the others can make room. A drop changes the first
+	// message after the system prompt, so the provider's prompt cache is
+	// written again whole; every reduction goes to the mark, so that is rare.
+	// Within the limit, c' and d run only when they reach the mark: when
+	// this round's own results are the weight, older rounds going buys
+	// nothing.
+	if to := l.dropTarget(mark); total > to {
+		total = l.toMark(h, costs, orig, total, to, kept, maskTo == 0, gone, &rep)
 	}
+	out := remaining(h, gone)
 	for k, i := range masks.at {
-		if i < lo || i >= hi {
+		if !gone[i] {
 			rep.masked++
 			rep.saved += masks.saved[k]
 		}
 	}
 	rep.after = total
-	return h, rep
+	return out, rep
+}
+
+// toMark is rungs c' and d: masked rounds go (when collapse), then the
+// rounds and answers of turn groups, then the person's oldest words, until
+// total is at most to; within the limit, none of it when it cannot reach
+// to. gone and rep follow.
+func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, collapse bool, gone []bool, rep *trimReport) int {
+	was, wasRep, wasTotal := slices.Clone(gone), *rep, total
+	if collapse {
+		total = l.collapse(h, costs, orig, total, kept, gone, rep, to)
+		total = l.collapse(h, costs, orig, total, lastStart(h), gone, rep, to)
+	}
+	if total > to {
+		first := 1
+		if total > l.limit && total-droppable(h, costs, gone) > to {
+			first = 0
+		}
+		total = dropRounds(h, costs, orig, total, to, first, gone, rep)
+	}
+	if total > to {
+		total = l.cutWords(h, costs, orig, total, to, gone, rep)
+	}
+	if total > to && wasTotal <= l.limit {
+		copy(gone, was)
+		*rep, total = wasRep, wasTotal
+	}
+	return total
+}
+
+// dropTarget is where rung d drops to: the mark, or in a heal the limit
+// (a rejection is rare; the retry keeps what it can).
+func (l ladder) dropTarget(mark int) int {
+	if l.words {
+		return l.limit
+	}
+	return mark
 }
 
 // cutNow reports whether rung c cuts this round's results of a request
 // of total tokens once masking is done: when still over the limit, or
 // within a quarter of the gap above the mark under it, where the next
-// reply alone may not fit: the next request would reduce again, masking
-// these results a round after they came, and rewrite the provider's
-// prompt cache twice. Further under it, they stay whole: the kept
-// groups' outputs yield before a fresh result is cut.
+// reply alone may not fit. Further under it, they stay whole: the older
+// rounds yield (c', d) before a fresh result is cut.
 func (l ladder) cutNow(total, mark int) bool {
 	return total > l.limit || 4*(l.limit-total) < l.limit-mark
 }
 
-// dropToMark reports whether rung d should drop groups of a request of
-// total tokens under the limit down to the mark: not in a heal (words),
-// and only when dropping can reach the mark at all and the room it makes
-// holds another round like this one (h[round:] as it arrived, priced in
-// orig, before any cut). A drop rewrites the whole prompt cache; when the
-// next round must reduce again anyway (results of half the budget), it
-// buys nothing, and costs a person's words; and when masking left the
-// request within a quarter of the gap above the mark, the next turns
-// have room without it, and the cache is kept.
-func (l ladder) dropToMark(h []message, costs, orig []int, total, mark, round int) bool {
-	if l.words || total <= mark || total-droppable(h, costs) > mark {
-		return false
+// collapse is rung c': in the turn groups before h[to:], the tool rounds
+// (the calls and their results) of a group whose every result is a stub
+// (or too small for one) go, oldest first, while total is over target,
+// the person's words and the answers staying; costs and gone follow.
+func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport, target int) int {
+	starts := append(groupStarts(h), len(h))
+	for g := 0; g+1 < len(starts) && starts[g+1] <= to && total > target; g++ {
+		lo, hi := starts[g], starts[g+1]
+		all, any := true, false
+		for i := lo; i < hi; i++ {
+			if h[i].Role == "tool" && !gone[i] {
+				any = true
+				all = all && (isStub(h[i].Content) || costs[i] <= smallResult)
+			}
+		}
+		if !any || !all {
+			continue
+		}
+		for i := lo; i < hi; i++ {
+			if !gone[i] && (h[i].Role == "tool" || h[i].Role == "assistant" && len(h[i].ToolCalls) > 0) {
+				gone[i] = true
+				total -= costs[i]
+				rep.tokens += orig[i]
+			}
+		}
+		rep.collapsed++
 	}
-	next := 0
-	for _, c := range orig[round:] {
-		next += c
-	}
-	return l.limit-mark >= next && 4*(total-mark) > l.limit-mark
+	return total
 }
 
-// droppable is what dropping every turn group but the first and the
-// newest would give back.
-func droppable(h []message, costs []int) int {
+// smallResult is the most tokens a result may cost and still go with its
+// round unmasked: one too small to be worth a stub (a status line, a
+// short listing), which a stub would not shorten.
+const smallResult = 300
+
+// remaining is h without the messages gone marks (h itself when none is).
+func remaining(h []message, gone []bool) []message {
+	if !slices.Contains(gone, true) {
+		return h
+	}
+	out := make([]message, 0, len(h))
+	for i, m := range h {
+		if !gone[i] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// droppable is what dropping the rounds of every turn group but the first
+// and the newest would give back: all but the person's words.
+func droppable(h []message, costs []int, gone []bool) int {
 	starts := groupStarts(h)
 	n := 0
 	if len(starts) > 2 {
-		for _, c := range costs[starts[1]:starts[len(starts)-1]] {
-			n += c
+		for i := starts[1]; i < starts[len(starts)-1]; i++ {
+			if !gone[i] && h[i].Role != "user" {
+				n += costs[i]
+			}
 		}
 	}
 	return n
+}
+
+// wordsShare is the part of the limit the person's own words in dropped
+// turn groups may keep: past it, the oldest are cut, and that is said.
+const wordsShare = 4
+
+// dropRounds is rung d: from the first-th turn group on (0: the oldest),
+// oldest first, never the newest, everything but the person's words goes
+// until total is at most target; costs price h, orig as it came.
+func dropRounds(h []message, costs, orig []int, total, target, first int, gone []bool, rep *trimReport) int {
+	starts := append(groupStarts(h), len(h))
+	for g := first; g+2 < len(starts) && total > target; g++ {
+		dropped := false
+		for i := starts[g]; i < starts[g+1]; i++ {
+			if gone[i] || h[i].Role == "user" {
+				continue
+			}
+			gone[i], dropped = true, true
+			total -= costs[i]
+			rep.tokens += orig[i] // a group costs what it did before any rung: its stubs saved nothing
+		}
+		if dropped {
+			rep.groups++
+		}
+	}
+	return total
+}
+
+// cutWords cuts the person's oldest words of dropped turn groups (never
+// the newest group's, nor the first's while the request is within its
+// limit) while total is over target and they are more than their share of
+// the limit.
+func (l ladder) cutWords(h []message, costs, orig []int, total, target int, gone []bool, rep *trimReport) int {
+	starts := groupStarts(h)
+	if len(starts) < 2 {
+		return total
+	}
+	from := starts[min(1, len(starts)-1)]
+	if total > l.limit {
+		from = starts[0] // over the limit still: the first group's words, too, when they are the weight
+	}
+	words := 0
+	for i := from; i < starts[len(starts)-1]; i++ {
+		if !gone[i] && h[i].Role == "user" {
+			words += costs[i]
+		}
+	}
+	for i := from; i < starts[len(starts)-1] && total > target && (words > l.limit/wordsShare || total > l.limit); i++ {
+		if gone[i] || h[i].Role != "user" {
+			continue
+		}
+		gone[i] = true
+		total -= costs[i]
+		words -= costs[i]
+		rep.words++
+		rep.tokens += orig[i]
+	}
+	return total
 }
 
 // price is each message's tokens and the request's total.
@@ -229,7 +355,7 @@ func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimR
 		mine += c
 	}
 	rest := total - mine
-	capAbove(h[round:], mark-rest, roomFloor, l.est, l.spill)
+	capSparing(h[round:], mark-rest, l.est, l.spill)
 	if now := rest + l.priceOf(h[round:]); now > l.limit {
 		// Still over: below the usual floor rather than drop a person's words.
 		capAbove(h[round:], l.limit-rest, lastFloor, l.est, l.spill)
@@ -246,6 +372,26 @@ func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimR
 	return h, total
 }
 
+// capSparing is capAbove to roomFloor for the results of rs that are not
+// pages of a file: a page was asked for at a length suggested to fit, and
+// is never cut again while the request is within its limit. The pages'
+// cost comes off room first.
+func capSparing(rs []message, room int, est func(message) int, spill func(*message)) {
+	var others []message
+	var at []int
+	for i, m := range rs {
+		if _, page := filePageOf(m); page {
+			room -= est(m)
+			continue
+		}
+		others, at = append(others, m), append(at, i)
+	}
+	capAbove(others, room, roomFloor, est, spill)
+	for k, i := range at {
+		rs[i] = others[k]
+	}
+}
+
 // priceOf is what the messages ms cost.
 func (l ladder) priceOf(ms []message) int {
 	n := 0
@@ -255,27 +401,34 @@ func (l ladder) priceOf(ms []message) int {
 	return n
 }
 
-// admit takes a round's fresh results, h[start:], into the history. From
-// a turn's second tool round on, each is first held to its share of the
-// budget (loopShare). When they do not fit the limit even with every
-// older output masked, that is a reduction, and it goes to the mark like
-// any other (reduce); smaller, they enter whole, and fitting the next
-// request masks what it must. Then every marker's paging call is given a
-// limit that fits the room left.
+// admit takes a round's fresh results, h[start:], into the history. Each
+// is first held to its share of the budget (resultShare; a turn's first
+// round only on a small budget). When they do not fit the limit even with
+// the request over the limit, that is a reduction now, going to the mark
+// like any other (reduce), so that the room their paging calls are fitted
+// to is the room the next request has. Then every marker's paging call is given a
+// limit that fits the request as it will be when the page enters: the
+// budget, less this request and the call that asks for the page, and no
+// more than a result's share, so that the page leaves room for the rounds
+// after it.
 func (l ladder) admit(h []message, start int) ([]message, trimReport) {
 	h = l.holdToShare(h, start)
 	_, total := l.price(h)
 	rep := trimReport{before: total, after: total}
 	fresh := len(h) - start // at the end of h, whatever older groups go
-	if total-maskableIn(h[:start], l.est) > l.limit {
+	if total > l.limit {
 		h, rep = l.reduce(h)
 	}
-	room := l.limit - rep.after + maskableIn(h, l.est)
+	room := max(min(l.limit-rep.after-callReserve, l.resultShare()), 1) // 1: the fewest a page may ask (minPage)
 	for i := len(h) - fresh; i < len(h); i++ {
 		pageIn(&h[i], room, l.est)
 	}
 	return h, rep
 }
+
+// callReserve is about what the assistant message asking for a page
+// costs, in tokens: it enters the request with the page.
+const callReserve = 80
 
 // loopShare is the part of the budget one tool result may take from a
 // turn's second tool round on, and loopShareFloor the fewest tokens that
@@ -286,35 +439,61 @@ func (l ladder) admit(h []message, start int) ([]message, trimReport) {
 // two to five times instead of seven to eleven, and caches 87-89% of its
 // prompt instead of 77-79% (cache_test.go). A turn's first round, what
 // the person asked about, enters whole when masking makes room; so does
-// anything under the floor, which is above what small budgets (8k) leave
-// a result anyway, and a page of a file, whose length the model chose.
+// a page of a file, whose length the model chose (as suggested, it fits).
 const (
 	loopShare      = 16
 	loopShareFloor = 2500
 )
 
+// smallShare is the part of a small budget (under smallBudget) one result
+// may take, from a turn's first round on: a tenth of an 8k window's budget leaves room for six
+// rounds after a reduction, so a session reduces about once a question,
+// not every other round (longsession_test.go).
+const smallShare = 10
+
+// resultShare is the most tokens one fresh result may take.
+func (l ladder) resultShare() int {
+	return max(l.limit/loopShare, min(loopShareFloor, l.limit/smallShare))
+}
+
+// small reports whether the budget is small: its results are held to
+// their share from a turn's first round on.
+func (l ladder) small() bool { return l.limit < smallBudget }
+
+// smallBudget is the budget under which results are held to their share
+// from a turn's first round on: 70% of a window under about 18k tokens
+// (8k and 16k local models), where one result of the tools' own caps
+// would take most of the room.
+const smallBudget = 12500
+
 // loopCapNote ends the marker of a result held to its share of the budget.
-const loopCapNote = "the cap came from the token budget: from a turn's second tool round on, one result takes at most a sixteenth of CONTEXT_BUDGET_TOKENS; read the rest in pages"
+const loopCapNote = "the cap came from the token budget: one result takes at most its share of CONTEXT_BUDGET_TOKENS, so the rounds after it fit; read the rest in pages"
 
 // holdToShare returns h with the fresh results h[start:] each cut to
-// loopShare of the limit, its full text kept on disk, when an earlier
-// round of the same turn (the last turn group) had results; h itself when
-// none is cut. h is never modified.
+// resultShare, its full text kept on disk, when an earlier round of the
+// same turn (the last turn group) had results, or the budget is small; h
+// itself when none is cut. A page of a file is as long as the model asked.
+// h is never modified.
 func (l ladder) holdToShare(h []message, start int) []message {
 	starts := groupStarts(h)
-	if l.limit <= 0 || len(starts) == 0 || !hasTool(h[starts[len(starts)-1]:start]) {
+	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
 		return h
 	}
-	limit := max(l.limit/loopShare, loopShareFloor)
+	limit, floor := l.resultShare(), roomFloor
+	if l.small() {
+		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
+	}
 	var out []message
 	for i := start; i < len(h); i++ {
-		if _, page := filePageOf(h[i]); page || h[i].Role != "tool" || l.est(h[i]) <= limit {
-			continue // a page of a file is as long as the model asked
+		_, page := filePageOf(h[i])
+		_, list := listPageOf(h[i])
+		if page || list || h[i].Role != "tool" || l.est(h[i]) <= limit {
+			continue // a page of a file (or of a list of files) is as long as the model asked
 		}
 		if out == nil {
 			out = append([]message(nil), h...)
 		}
-		capNoting(&out[i], limit, loopCapNote, l.est, l.spill)
+		capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill)
 	}
 	if out == nil {
 		return h
@@ -346,6 +525,14 @@ func pageIn(m *message, room int, est func(message) int) {
 	}
 }
 
+// lastStart is where the newest turn group of h begins (len(h): none).
+func lastStart(h []message) int {
+	if starts := groupStarts(h); len(starts) > 0 {
+		return starts[len(starts)-1]
+	}
+	return len(h)
+}
+
 // roundStart is where the current round's results begin: the tool
 // messages ending h (len(h) when it ends with anything else).
 func roundStart(h []message) int {
@@ -367,25 +554,29 @@ func keptStart(h []message, keep int) int {
 	return starts[len(starts)-keep]
 }
 
-// dropFrom drops turn groups from the first-th on (0: the oldest), oldest
-// first, never the newest, until total is at most target; costs prices h's
-// messages. It returns the history, the new total, the span h[lo:hi] it
-// dropped and how many groups that was.
-func dropFrom(h []message, costs []int, total, target, first int) ([]message, int, int, int, int) {
+// keptRounds is h after a turn: whole while it has at most
+// INTERACTIVE_ROUND turn groups; past that, the session's first group (the
+// task, as first said) and the newest, CONTEXT_TRIM_TARGET of them in all,
+// in one go; dropped is how many groups went. Dropping the oldest group
+// every turn would change the start of the history each turn, and the
+// provider's prompt cache would be written again whole every turn; dropped
+// to the mark, the next drop is that many turns away. round and share are
+// those two settings.
+func keptRounds(h []message, round int, share float64) (kept []message, dropped int) {
+	limit := max(round, 1)
 	starts := groupStarts(h)
-	drop := first
-	for drop < len(starts)-1 && total > target {
-		for i := starts[drop]; i < starts[drop+1]; i++ {
-			total -= costs[i]
-		}
-		drop++
+	if len(starts) <= limit {
+		return h, 0
 	}
-	if drop <= first {
-		return h, total, 0, 0, 0
+	if share <= 0 || share > 1 {
+		share = defaultTrimTarget
 	}
-	lo, hi := starts[first], starts[drop]
-	out := append(append([]message(nil), h[:lo]...), h[hi:]...)
-	return out, total, lo, hi, drop - first
+	keep := max(int(float64(limit)*share), min(limit, 2)) // the first and the newest, when the setting leaves room for two
+	if keep < 2 {
+		return keepGroups(h, keep), len(starts) - keep
+	}
+	out := append([]message(nil), h[:starts[1]]...) // the lead and the first group
+	return append(out, h[starts[len(starts)-keep+1]:]...), len(starts) - keep
 }
 
 // line is the stderr line: what was done, in order, with numbers that add
@@ -401,8 +592,20 @@ func (r trimReport) line(limit int) string {
 	if r.shrunk > 0 {
 		what = append(what, fmt.Sprintf("shrank %s of this turn (~%d tokens, each says where its full text is)", plural(r.shrunk, "tool result"), r.shrunkSaved))
 	}
+	if r.collapsed > 0 {
+		what = append(what, fmt.Sprintf("let the masked tool rounds of %s go", plural(r.collapsed, "older turn group")))
+	}
 	if r.groups > 0 {
-		what = append(what, fmt.Sprintf("dropped %s (~%d tokens)", plural(r.groups, "turn group"), r.tokens))
+		what = append(what, fmt.Sprintf("dropped the tool rounds and answers of %s", plural(r.groups, "older turn group")))
+	}
+	if r.words > 0 {
+		what = append(what, fmt.Sprintf("cut your %s (your words alone were over a quarter of the budget)", plural(r.words, "oldest message")))
+	}
+	if r.collapsed+r.groups+r.words > 0 {
+		what[len(what)-1] += fmt.Sprintf(" (~%d tokens)", r.tokens)
+		if r.words == 0 {
+			what[len(what)-1] += "; what you wrote in them stays"
+		}
 	}
 	if !r.reduced() {
 		return ""
@@ -527,9 +730,7 @@ func pageCut(fw fileWindow, n, next int) string {
 	}
 	kept := utf8.RuneCountInString(content)
 	fw.Content, fw.ReturnedChars, fw.Truncated = content, kept, true
-	q := strconv.Quote(fw.Path)
-	return jsonText(fw) + fmt.Sprintf("\n[… page cut to fit the room left in the request: %d of its %d characters shown; the rest is in the same file … read more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}]\n",
-		kept, shown, q, fw.Offset+kept, max(next, minPage))
+	return jsonText(fw) + pageCutNote(fw.Path, kept, shown, fw.Offset+kept, max(next, minPage))
 }
 
 // cutter is how result m is rendered within n characters, its full text

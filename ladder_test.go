@@ -418,7 +418,9 @@ func TestHysteresisEighthOfBudget(t *testing.T) {
 	if n > 10 || n == 0 {
 		t.Errorf("%d of 30 turns reduced, want 1 to 10:\n%s", n, r.stderr)
 	}
-	if lines := checkReductionLines(t, r.stderr); lines < n {
+	// INTERACTIVE_ROUND is said in its own words: the person's words staying,
+	// a 30-turn session reaches 25 turn groups.
+	if lines := checkReductionLines(t, r.stderr) + strings.Count(r.stderr, "yaicli: over INTERACTIVE_ROUND="); lines < n {
 		t.Errorf("%d turns reduced, %d said so", n, lines)
 	}
 	for k, req := range reqs {
@@ -515,11 +517,12 @@ func TestForcedDropKeepsTheFirstGroup(t *testing.T) {
 			t.Errorf("words %v: first message %q, %d groups dropped, %d tokens of %d", words, got[0].Content, rep.groups, totalTokens(got), l.limit)
 		}
 	}
-	// The first group itself too big: it goes, since the request must fit.
+	// The first group itself too big: its answer goes, since the request
+	// must fit; the person's words in it stay.
 	big := append(group("remember this long task", 2000), h[2:]...)
 	l := ladder{limit: totalTokens(big) / 3, mark: totalTokens(big) / 5, keep: 1, est: messageTokens, words: true}
-	if got, _ := l.reduce(big); got[0].Content == big[0].Content || totalTokens(got) > l.limit {
-		t.Errorf("a first group over the limit was kept: %d tokens of %d", totalTokens(got), l.limit)
+	if got, _ := l.reduce(big); got[0].Content != big[0].Content || got[1].Content == big[1].Content || totalTokens(got) > l.limit {
+		t.Errorf("a first group over the limit kept its answer, or lost its words: %d tokens of %d", totalTokens(got), l.limit)
 	}
 }
 
@@ -536,7 +539,8 @@ func resultOf(r *rand.Rand, id string, tokens int) message {
 // makes room under the limit (no reduction yet: fitting the next request
 // masks); when even masking every older output leaves them over it, they
 // are cut on entry, and that is a reduction to the low-water mark, the
-// old output masked; from a turn's second tool round on, a result is held
+// old output masked (a result that masking makes room for is taken in
+// whole, the old output masked on entry too); from a turn's second tool round on, a result is held
 // to a sixteenth of the budget without a reduction, but a page of a file
 // is as long as the model asked.
 func TestAdmit(t *testing.T) {
@@ -555,8 +559,11 @@ func TestAdmit(t *testing.T) {
 	whole := resultOf(r, "c1", 26000)
 	h, start := turn(whole, false)
 	got, rep := l.admit(h, start)
-	if rep.reduced() || got[len(got)-1].Content != whole.Content {
-		t.Errorf("masking made room, yet the result was cut or the history reduced: %+v", rep)
+	// Over the limit, the reduction is made on entry (so the room the
+	// paging calls are fitted to is the next request's): the old output is
+	// masked, and the result, which masking makes room for, stays whole.
+	if rep.shrunk != 0 || rep.masked != 1 || got[len(got)-1].Content != whole.Content {
+		t.Errorf("masking made room, yet the result was cut: %+v", rep)
 	}
 	h, start = turn(resultOf(r, "c1", 45000), false)
 	got, rep = l.admit(h, start)

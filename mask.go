@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,108 +23,9 @@ const (
 	defaultKeepGroups = 2
 )
 
-// stubPrefix starts every stub. It is how masking knows a result is masked
-// already, in a chat loaded from disk as well, which keeps mask idempotent.
-const stubPrefix = "[masked old tool output: "
-
-// stubHeadChars bounds the "first lines" of a stub: enough to recognise the
-// output, little enough that a stub costs a small fraction of a result.
-const stubHeadChars = 160
-
 // stubPathStandIn is as long as a typical spill path; a result is priced
 // against a stub carrying it before anything is written to disk.
 var stubPathStandIn = strings.Repeat("x", 90)
-
-// isStub reports whether a tool result is a mask stub.
-func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
-
-// stubText renders the stub of a result of tool: total characters that
-// cost about tokens in the request, starting with head, in full in the
-// files at paths (a spill file, a page's file, or a list read's files)
-// from offset on (0 but for a page of a file), read back limit characters
-// at a time. Its first lines are the real lines, quoted as a block.
-func stubText(tool string, total, tokens int, head string, paths []string, offset, limit int) string {
-	q := make([]string, len(paths))
-	for i, p := range paths {
-		q[i] = strconv.Quote(p)
-	}
-	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); moved out of the conversation, the full text is on disk\n"+
-		"first lines:\n%s\nfull output: %s\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}]",
-		stubPrefix, tool, total, tokens, firstLines(head, 2, stubHeadChars), strings.Join(q, ", "), strings.Join(q, ", "), offset, limit)
-}
-
-// stubTokensRe reads back the tokens a stub's result cost, for /context.
-var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(it took ~(\d+) tokens`)
-
-// stubTokens is what the result behind a stub cost in the request; 0 when
-// content is not a stub.
-func stubTokens(content string) int {
-	m := stubTokensRe.FindStringSubmatch(content)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
-}
-
-// firstLines is up to n lines of s, within max characters, quoted as a
-// block ("> " before each): lines end at a newline or at the two
-// characters \n of JSON text, as tool results are written, so the model
-// reads real lines, never an escaped break.
-func firstLines(s string, n, max int) string {
-	var b strings.Builder
-	b.WriteString(quoteMark)
-	breaks, chars := 0, 0
-	for i := 0; i < len(s); {
-		if chars == max {
-			return b.String() + "…"
-		}
-		if s[i] == '\n' || strings.HasPrefix(s[i:], `\n`) {
-			if breaks++; breaks == n {
-				return b.String() + "…"
-			}
-			i += 2
-			if s[i-2] == '\n' {
-				i--
-			}
-			b.WriteString("\n" + quoteMark)
-			chars++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteRune(r)
-		i += size
-		chars++
-	}
-	return b.String()
-}
-
-// quoteMark starts each line of a stub's first lines: what follows is the
-// result's text, not the stub's.
-const quoteMark = "> "
-
-// markerRe finds the truncation marker in a result's text, for results
-// loaded from a saved chat, which have no clip: its path is reused, not
-// written again.
-var markerRe = regexp.MustCompile(`\n\[… \d+ characters omitted \(of (\d+)\) … full output: ("(?:[^"\\]|\\.)*")`)
-
-// findMarker is markerRe's submatch indexes in s, or nil; most results
-// have no marker, and are told apart without running the expression.
-func findMarker(s string) []int {
-	at := strings.Index(s, " characters omitted (of ")
-	if at < 0 {
-		return nil
-	}
-	from := strings.LastIndex(s[:at], "\n[… ")
-	if from < 0 {
-		return nil
-	}
-	loc := markerRe.FindStringSubmatchIndex(s[from:])
-	for i := range loc {
-		loc[i] += from
-	}
-	return loc
-}
 
 // fullText is where a result's full text is: a spill file already written
 // (path set), or the text itself, to be written before it is masked.
@@ -229,7 +128,7 @@ func stubWithin(m message, cost int, est func(message) int, spill func(*message)
 	}
 	s := m
 	s.clip, s.images = nil, nil // an image read by a tool is read again from its path, named in the text
-	s.Content = stubText(m.Name, src.total, cost, src.text, append([]string{stubPathStandIn}, src.more...), src.offset, limit)
+	s.Content = stubText(m.Name, src.total, cost, append([]string{stubPathStandIn}, src.more...), src.offset, limit)
 	if est(s)*2 > cost {
 		return m, 0, notWorth
 	}
@@ -241,7 +140,7 @@ func stubWithin(m message, cost int, est func(message) int, spill func(*message)
 		}
 		src.path = tmp.clip.onDisk()
 	}
-	s.Content = stubText(m.Name, src.total, cost, src.text, src.paths(), src.offset, limit)
+	s.Content = stubText(m.Name, src.total, cost, src.paths(), src.offset, limit)
 	if after := est(s); after < cost {
 		return s, cost - after, stubbed
 	}
@@ -314,10 +213,6 @@ func maskRange(h []message, costs []int, total, target int, span maskSpan, est f
 	}
 	return out, total, rep
 }
-
-// minPage is the fewest characters a paging call suggests: less would
-// take the model more calls than the page is worth.
-const minPage = 500
 
 // pageChars is the limit, in characters, of a page that fits room tokens
 // of the request when its text is like sample: priced as fs_read_file
@@ -397,7 +292,7 @@ func maskableIn(h []message, est func(message) int) int {
 		src := sourceOf(m)
 		s := m
 		s.images = nil
-		s.Content = stubText(m.Name, src.size(), est(m), src.text, append([]string{stubPathStandIn}, src.more...), src.offset, pageLimit)
+		s.Content = stubText(m.Name, src.size(), est(m), append([]string{stubPathStandIn}, src.more...), src.offset, pageLimit)
 		if cost, after := est(m), est(s); after*2 <= cost {
 			n += cost - after
 		}

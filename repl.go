@@ -914,31 +914,6 @@ func writeHistory(w io.Writer, h []message) {
 	}
 }
 
-// keptRounds is h after a turn: whole while it has at most
-// INTERACTIVE_ROUND turn groups; past that, the session's first group (the
-// task, as first said) and the newest, CONTEXT_TRIM_TARGET of them in all,
-// in one go; dropped is how many groups went. Dropping the oldest group
-// every turn would change the start of the history each turn, and the
-// provider's prompt cache would be written again whole every turn; dropped
-// to the mark, the next drop is that many turns away. round and share are
-// those two settings.
-func keptRounds(h []message, round int, share float64) (kept []message, dropped int) {
-	limit := max(round, 1)
-	starts := groupStarts(h)
-	if len(starts) <= limit {
-		return h, 0
-	}
-	if share <= 0 || share > 1 {
-		share = defaultTrimTarget
-	}
-	keep := max(int(float64(limit)*share), min(limit, 2)) // the first and the newest, when the setting leaves room for two
-	if keep < 2 {
-		return keepGroups(h, keep), len(starts) - keep
-	}
-	out := append([]message(nil), h[:starts[1]]...) // the lead and the first group
-	return append(out, h[starts[len(starts)-keep+1]:]...), len(starts) - keep
-}
-
 // keepRounds applies INTERACTIVE_ROUND to h (keptRounds) and says what it
 // dropped, on stderr in text mode and as a context.trim event in the JSON
 // modes, as the agent's reductions are told (agent.report).

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -266,18 +265,17 @@ func readableText(s string) string {
 // marker is the note that replaces the omitted middle.
 func (c *clip) marker(offset, omitted int, lines []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n[… %d characters omitted (of %d) …", omitted, c.total)
+	b.WriteString(omittedHead(omitted, c.total))
 	switch {
 	case c.path != "":
-		q := strconv.Quote(c.path)
-		fmt.Fprintf(&b, " full output: %s", q)
+		b.WriteString(fullOutputAt(c.path))
 		if c.holds != "" {
 			b.WriteString(" (" + c.holds + ")")
 		}
 		if c.diskBytes > 0 {
 			fmt.Fprintf(&b, "; the output was cut on disk too: the file holds only its first %d bytes (TOOL_OUTPUT_SPILL_MAX_BYTES)", c.diskBytes)
 		}
-		fmt.Fprintf(&b, "\nread more with fs_read_file: {\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", q, offset, c.pageSize())
+		b.WriteString("\n" + readMoreCall([]string{c.path}, offset, c.pageSize()))
 	case c.spillErr != nil:
 		fmt.Fprintf(&b, " the full output could not be saved: %s", c.spillErr)
 	default:

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The agent's side of the ladder (ladder.go has its rungs): a request
+// fitted to the budget (fitTo), a round's results taken in (admit), what a
+// reduction did said (report), and the heal: a provider's context-length
+// rejection teaches the window and the estimator (learn), and the request
+// climbs the ladder once more, to the figures the rejection stated, and is
+// sent again once (healContext, heal); an output cap lowers max_tokens
+// (lowerMaxTokens), a byte cap halves the largest parts (shrinkBytes).
+// stderr says the cause first, then what was done.
+
+// fitTo climbs the ladder for a request of h limited to limit tokens,
+// says what it did, and validates the history.
+func (a *agent) fitTo(h []message, specs []toolSpec, limit int) ([]message, int) {
+	out, rep := a.ladderFor(limit, specs).reduce(h)
+	a.report(rep, limit)
+	return validate(out), rep.after
+}
+
+// admit takes a round's results, h[start:], into the history: cut to the
+// room left when even masking every older output leaves them too big
+// (a reduction to the mark, said as any other), and their markers' paging
+// calls fitted to the room.
+func (a *agent) admit(h []message, start int, specs []toolSpec) []message {
+	out, rep := a.ladderFor(a.budget.tokens, specs).admit(h, start)
+	a.report(rep, a.budget.tokens)
+	return validate(out)
+}
+
+// report says what a reduction did: one stderr line in text mode, the
+// events otherwise (masking, then cutting and dropping, each event adding
+// up on its own). Both carry the same numbers.
+func (a *agent) report(rep trimReport, limit int) {
+	if line := rep.line(limit); line != "" && !a.ev.on() {
+		fmt.Fprintln(a.stderr, line)
+	}
+	masks, rest := rep.parts()
+	a.ev.trim(masks, limit)
+	a.ev.trim(rest, limit)
+}
+
+// ladderFor is the ladder of a request limited to limit tokens that sends
+// specs: its mark and kept groups by policy, priced by this session.
+func (a *agent) ladderFor(limit int, specs []toolSpec) ladder {
+	p := a.policy(limit)
+	return ladder{limit: limit, mark: p.target, keep: p.keep, fixed: a.cal.scale(a.fam.toolsTokens(specs)), est: a.estimate, spill: a.spill}
+}
+
+// healContext makes the request smaller after a context-length rejection
+// and retries exactly once.
+func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec, first *apiError, est int) (reply, error) {
+	a.discardPartial()
+	a.learn(first, est)
+	smaller, maxTokens, how, rep, limit := a.heal(*h, specs, first)
+	stuck := maxTokens == a.maxTokens && sameHistory(smaller, *h)
+	if stuck && a.toolsAreWeight(smaller, specs, first) {
+		// The tool schemas are the weight: send fewer (the window the
+		// rejection named may take some), else none, rather than the same request.
+		all := len(specs)
+		if specs = specs[:a.toolsThatFit(smaller, specs)]; len(specs) == all {
+			specs = nil
+		}
+		a.dropTools = len(specs) == 0
+		how = fmt.Sprintf("the %d tool schemas are the weight: sending %d of them (ENABLE_FUNCTIONS=false sends none)", all, len(specs))
+	} else if stuck {
+		how = "nothing is left to trim (a single message is too big)"
+	}
+	if a.ev.heal(first, how); !a.ev.on() {
+		fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.o.provider, numbers(first), how)
+	}
+	a.report(rep, limit) // after the cause: what the reduction did, in its own numbers
+	*h = smaller
+	est = a.requestTokens(smaller, specs)
+	r, err := a.sendOnce(ctx, smaller, specs, maxTokens)
+	var second *apiError
+	if errors.As(err, &second) && second.Kind == kindContextLength {
+		a.learn(second, est)
+		return r, &healError{model: a.o.model, last: second, stuck: stuck}
+	}
+	a.observe(r, smaller, specs)
+	return r, err
+}
+
+// lowerMaxTokens retries once with max_tokens at the output cap the
+// provider stated (half the current value when it stated none), and keeps
+// that value for the session. Trimming would not help: the prompt fits.
+func (a *agent) lowerMaxTokens(ctx context.Context, h []message, specs []toolSpec, r reply, err error, e *apiError) (reply, error) {
+	lowered := e.Cap
+	if lowered <= 0 || a.maxTokens > 0 && lowered >= a.maxTokens {
+		lowered = a.maxTokens / 2
+	}
+	if lowered <= 0 {
+		return r, err // yaicli sent no max_tokens of its own: nothing to lower
+	}
+	a.discardPartial()
+	fmt.Fprintf(a.stderr, "yaicli: %s refused max_tokens %d for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
+		a.o.provider, a.maxTokens, a.o.model, e.Message, lowered)
+	a.maxTokens = lowered
+	r, err = a.sendOnce(ctx, h, specs, lowered)
+	a.observe(r, h, specs)
+	return r, err
+}
+
+// shrinkBytes retries once after a byte cap with the largest tool outputs
+// and the attached files cut to half. It learns no token window: the
+// limit is on bytes of the body, whatever the model's window.
+func (a *agent) shrinkBytes(ctx context.Context, h *[]message, specs []toolSpec, r reply, err error, e *apiError) (reply, error) {
+	smaller, n := shrinkLargest(*h, a.spill)
+	if n == 0 {
+		return r, err // nothing of ours to shrink: the provider's words say why
+	}
+	a.discardPartial()
+	fmt.Fprintf(a.stderr, "yaicli: %s refused the request as too large (%s); shrank the %d largest tool output(s) and attachments (full text stays on disk); retrying once\n",
+		a.o.provider, e.Message, n)
+	*h = validate(smaller)
+	r, err = a.sendOnce(ctx, *h, specs, a.maxTokens)
+	a.observe(r, *h, specs)
+	return r, err
+}
+
+// learn takes what a rejection says: the real size calibrates the
+// estimator, and the window replaces the table's value for this model.
+func (a *agent) learn(e *apiError, est int) {
+	if e.Actual > 0 && !e.MaxTokens {
+		a.cal.observe(e.Actual, est)
+	}
+	if e.Limit > 0 && (a.budget.window == 0 || e.Limit < a.budget.window) {
+		source := a.windows.learn(a.o.window, e.Limit) // dated, with its expiry
+		if a.o.window.budgetTokens == 0 {
+			a.budget = budgetFor(0, a.o.model, e.Limit, source)
+		}
+	}
+}
+
+// heal returns a smaller history, the max_tokens for the retry, what was
+// done, in words, and the ladder's report with the limit it reduced to,
+// for healContext to say after the cause.
+func (a *agent) heal(h []message, specs []toolSpec, e *apiError) ([]message, int, string, trimReport, int) {
+	maxTokens := a.maxTokens
+	var how []string
+	if e.MaxTokens {
+		lowered := maxTokens / 2
+		if e.Limit > 0 && e.Actual > 0 && e.Actual < e.Limit {
+			lowered = min(maxTokens, max(e.Limit-e.Actual-64, 256))
+		}
+		if lowered < maxTokens {
+			maxTokens = lowered
+			how = append(how, fmt.Sprintf("lowered max_tokens to %d", maxTokens))
+		}
+	}
+	// Smaller than what was rejected, within the budget (which a rejection
+	// may just have lowered) and the figures the provider stated (in
+	// tokens, or scaled from characters).
+	measured := a.measure(h, specs)
+	limit := min(measured-1, a.budget.tokens)
+	if target := e.healTarget(measured, maxTokens); target > 0 {
+		limit = min(limit, target)
+	}
+	l := a.ladderFor(max(limit, 1), specs)
+	l.words = true
+	out, rep := l.reduce(h)
+	out, after := validate(out), rep.after
+	if !sameHistory(out, h) {
+		how = append(how, fmt.Sprintf("reduced the context to ~%d tokens", after))
+	}
+	return out, maxTokens, strings.Join(how, ", "), rep, l.limit
+}
+
+// policy is the trimming policy for a request limited to limit tokens:
+// CONTEXT_TRIM_TARGET of it is the low-water mark, CONTEXT_KEEP_GROUPS the
+// turn groups whose results are masked last.
+func (a *agent) policy(limit int) trimPolicy {
+	share := a.o.trimTarget
+	if share <= 0 || share > 1 {
+		share = defaultTrimTarget
+	}
+	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.o.keepGroups}
+}

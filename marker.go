@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Every marker and stub the model reads is written here and read back
+// here: the truncation marker a cut result carries (truncate.go), the
+// note of a page cut to the room left (ladder.go) or to a tool's cap
+// (fstools.go), and the stub of a masked output (mask.go), each ending
+// with the same ready paging call; and the readers of that text: masking
+// of a chat loaded from disk (findMarker), the tool.result event's
+// paging_call and the viewer (markerCall), /context (stubTokens). A change
+// of wording made here reaches every reader, or fails their tests here.
+
+// stubPrefix starts every stub. It is how masking knows a result is masked
+// already, in a chat loaded from disk as well, which keeps mask idempotent.
+const stubPrefix = "[masked old tool output: "
+
+// isStub reports whether a tool result is a mask stub.
+func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
+
+// stubText renders the stub of a result of tool: total characters that
+// cost about tokens in the request, in full in the files at paths (a
+// spill file, a page's file, or a list read's files) from offset on (0
+// but for a page of a file), read back limit characters at a time. It is
+// one short line of a fixed size, whatever the result: a long session
+// piles up dozens of them, and their first lines cost a small budget a
+// tenth of itself (longsession_test.go); the paging call brings the text back.
+func stubText(tool string, total, tokens int, paths []string, offset, limit int) string {
+	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); %s]", stubPrefix, tool, total, tokens, readMoreCall(paths, offset, limit))
+}
+
+// stubTokensRe reads back the tokens a stub's result cost, for /context.
+var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(it took ~(\d+) tokens`)
+
+// stubTokens is what the result behind a stub cost in the request; 0 when
+// content is not a stub.
+func stubTokens(content string) int {
+	m := stubTokensRe.FindStringSubmatch(content)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// markerRe finds the truncation marker in a result's text, for results
+// loaded from a saved chat, which have no clip: its path is reused, not
+// written again.
+var markerRe = regexp.MustCompile(`\n\[… \d+ characters omitted \(of (\d+)\) … full output: ("(?:[^"\\]|\\.)*")`)
+
+// findMarker is markerRe's submatch indexes in s, or nil; most results
+// have no marker, and are told apart without running the expression.
+func findMarker(s string) []int {
+	at := strings.Index(s, " characters omitted (of ")
+	if at < 0 {
+		return nil
+	}
+	from := strings.LastIndex(s[:at], "\n[… ")
+	if from < 0 {
+		return nil
+	}
+	loc := markerRe.FindStringSubmatchIndex(s[from:])
+	for i := range loc {
+		loc[i] += from
+	}
+	return loc
+}
+
+// pagingPrefix introduces the paging call in a marker.
+const pagingPrefix = "read more with fs_read_file: "
+
+// markerCall is the arguments of the paging call the last marker in text
+// names, as it names them.
+func markerCall(text string) (map[string]any, bool) {
+	i := strings.LastIndex(text, pagingPrefix)
+	if i < 0 {
+		return nil, false
+	}
+	line, _, _ := strings.Cut(text[i+len(pagingPrefix):], "\n")
+	var args map[string]any // the first JSON value: the marker's "]" may follow
+	if err := json.NewDecoder(strings.NewReader(line)).Decode(&args); err != nil {
+		return nil, false
+	}
+	return args, true
+}
+
+// readMoreCall is the ready paging call every marker and stub ends with:
+// fs_read_file of paths from offset, limit characters; markerCall reads
+// it back.
+func readMoreCall(paths []string, offset, limit int) string {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		q[i] = strconv.Quote(p)
+	}
+	return fmt.Sprintf("%s{\"file_paths\": [%s], \"offset\": %d, \"limit\": %d}", pagingPrefix, strings.Join(q, ", "), offset, limit)
+}
+
+// omittedHead opens the truncation marker of a result whose middle, omitted
+// of its total characters, is left out; markerRe reads it back.
+func omittedHead(omitted, total int) string {
+	return fmt.Sprintf("\n[… %d characters omitted (of %d) …", omitted, total)
+}
+
+// fullOutputAt names the spill file in a truncation marker; markerRe reads
+// it back.
+func fullOutputAt(path string) string { return " full output: " + strconv.Quote(path) }
+
+// pageCutNote ends a page of a file cut to the room left in the request:
+// kept of its shown characters, the rest read on in the same file.
+func pageCutNote(path string, kept, shown, offset, limit int) string {
+	return fmt.Sprintf("\n[… page cut to fit the room left in the request: %d of its %d characters shown; the rest is in the same file … %s]\n",
+		kept, shown, readMoreCall([]string{path}, offset, limit))
+}
+
+// windowCapNote is the note of a window of a file cut to fs_read_file's
+// result cap: where the next page starts, as a ready call.
+func windowCapNote(path string, next, limit int) string {
+	return "window cut to fit this tool's result cap; " + readMoreCall([]string{path}, next, limit)
+}
+
+// minPage is the fewest characters a paging call suggests: less would
+// take the model more calls than the page is worth.
+const minPage = 500
