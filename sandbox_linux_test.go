@@ -539,7 +539,7 @@ func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 	d := t.TempDir()
 	marker := "1007." + strconv.Itoa(os.Getpid())
 	pg := filepath.Join(d, "pgid")
-	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & echo $$ > "+pg+"; sleep 600"))), sse(textStream("done")))
+	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & cut -d' ' -f5 /proc/self/stat > "+pg+"; sleep 600"))), sse(textStream("done")))
 	env, _ := e2eEnv(t, f, e2e{})
 	cmd := exec.Command(binary, "--yes", "go")
 	cmd.Env, cmd.Dir = env, d
