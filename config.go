@@ -642,7 +642,9 @@ func (c *config) toolbox() toolboxOptions {
 // shell is what running a command in the person's shell needs of the
 // configuration (-s/--shell, the REPL's exec mode and !command).
 func (c *config) shell() shellOptions {
-	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: c.environ, workDir: c.workDir}
+	self, _ := os.Executable() // re-executed as a fenced command's wrapper
+	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: c.redactor().childEnv(c.environ, nil), workDir: c.workDir,
+		sandbox: newSandbox(c.toolbox().fence, self)}
 }
 
 // render is what the answer's renderer needs of the configuration.
