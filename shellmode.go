@@ -194,6 +194,7 @@ func runInShell(ctx context.Context, o shellOptions, cmdline string, stdin io.Re
 	fmt.Fprintf(stderr, "yaicli: running the command: %v\n", err)
 	return exitFailure
 }
+
 // fenceFilter is --code's output: when the answer has fenced code, only the
 // code inside the fences (blocks separated by a blank line), so "Here is the
 // code:" and "Hope this helps." do not break `yaicli --code ... > file.go`;
