@@ -614,8 +614,9 @@ func (c *config) mcp(configDir string, red *redactor) mcpOptions {
 	if path == "" {
 		path = filepath.Join(configDir, "mcp.json")
 	}
+	self, _ := os.Executable() // re-executed as a fenced server's wrapper
 	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
-		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }}
+		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }, box: newSandbox(c.toolbox().fence, self)}
 }
 
 // toolbox is what the toolbox and its tools need of the configuration.

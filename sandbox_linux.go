@@ -215,18 +215,36 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	if st.refuse != "" {
 		return nil, nil, errors.New(st.refuse)
 	}
-	ws := wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line}
+	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
+	return cmd, func(pid int) { syscall.Kill(pid, syscall.SIGTERM) }, err
+}
+
+// serverCommand starts an MCP server's program fenced, through the
+// wrapper (st fenced; refused when st says so), or directly in a process
+// group of its own.
+func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, error) {
+	if !st.fenced() {
+		cmd := exec.Command(prog, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
+		return cmd, nil
+	}
+	return st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Argv: append([]string{prog}, args...)})
+}
+
+// wrapped is the wrapper's process for ws, in the namespaces this kernel
+// gives when ws is fenced.
+func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if st.fenced() {
 		isolate(attr, !st.fence.Network && len(st.fence.Ports) == 0, &ws)
 	}
 	spec, err := json.Marshal(ws)
 	if err != nil {
-		return nil, nil, fmt.Errorf("describing the command for its wrapper: %w", err)
+		return nil, fmt.Errorf("describing the command for its wrapper: %w", err)
 	}
-	cmd = exec.Command(st.self, sandboxArg, string(spec))
+	cmd := exec.Command(st.self, sandboxArg, string(spec))
 	cmd.SysProcAttr = attr
-	return cmd, func(pid int) { syscall.Kill(pid, syscall.SIGTERM) }, nil
+	return cmd, nil
 }
 
 // sandboxEntry is yaicli re-executed as a command's wrapper (args[1] is
@@ -273,17 +291,21 @@ func sandboxEntry(args []string) (code int, ok bool) {
 // outside the fence; it returns only when something failed.
 func fencedExec(s fencedSpec) int {
 	runtime.LockOSThread() // the fence is on this thread, and the exec is from it; never unlocked
-	shell, err := exec.LookPath(s.Shell)
+	argv := s.Argv
+	if len(argv) == 0 {
+		argv = []string{s.Shell, "-c", s.Command}
+	}
+	prog, err := exec.LookPath(argv[0]) // the PATH of the environment it was given
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
+		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", argv[0], err)
 		return 127
 	}
 	if err := applyFence(s.Fence); err != nil {
 		fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 		return 126
 	}
-	err = syscall.Exec(shell, []string{s.Shell, "-c", s.Command}, os.Environ())
-	fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
+	err = syscall.Exec(prog, argv, os.Environ())
+	fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", argv[0], err)
 	return 127
 }
 
@@ -319,7 +341,7 @@ func wrapShell(s wrapSpec) int {
 	cmd := exec.Command(s.Shell, "-c", s.Command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if s.Fence != nil {
-		spec, err := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command})
+		spec, err := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv})
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: describing the command: %v\n", err)
 			return 126

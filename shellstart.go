@@ -45,8 +45,9 @@ type wrapSpec struct {
 	Parent         int
 	Fence          *fenceSpec
 	Shell, Command string
-	MountNS        bool `json:",omitempty"`
-	MapUID, MapGID int  `json:",omitempty"`
+	Argv           []string `json:",omitempty"` // run instead of the shell: an MCP server's program and arguments
+	MountNS        bool     `json:",omitempty"`
+	MapUID, MapGID int      `json:",omitempty"`
 }
 
 // fencedSpec is the fenced process's instruction: the fence it enters and
@@ -54,6 +55,7 @@ type wrapSpec struct {
 type fencedSpec struct {
 	Fence          *fenceSpec
 	Shell, Command string
+	Argv           []string `json:",omitempty"`
 }
 
 // shellStart says how one command starts: through the wrapper (yaicli
