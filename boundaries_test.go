@@ -61,6 +61,9 @@ var walledParts = []part{
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "events.go:writeJSON",
 		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run",
 		"tools.go:oneLine", "tools.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
+		// a stdio server started fenced, as a command is
+		"sandbox.go:sandbox", "shellstart.go:shellStart", "shellstart.go:shellStart.environ", "shellstart.go:shellStart.fenced",
+		"shellstart.go:shellStart.done", "sandbox_linux.go:shellStart.serverCommand", "mcpfence.go:serverStart",
 	}},
 }
 

@@ -251,7 +251,8 @@ func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
 // sandboxArg) or as the fenced process (fenceArg), or as the probe of
 // namespaces (nsProbeArg): it runs what it is given and returns the exit
 // code for main to exit with; ok is false for every other invocation.
-func sandboxEntry(args []string) (code int, ok bool) {
+// environ is the process's environment, which the fenced process execs with.
+func sandboxEntry(args, environ []string) (code int, ok bool) {
 	if len(args) < 2 {
 		return 0, false
 	}
@@ -280,7 +281,7 @@ func sandboxEntry(args []string) (code int, ok bool) {
 			fmt.Fprintf(os.Stderr, "yaicli: unreadable fence instructions: %v\n", err)
 			return 126, true
 		}
-		return fencedExec(s), true
+		return fencedExec(s, environ), true
 	}
 	return 0, false
 }
@@ -289,7 +290,7 @@ func sandboxEntry(args []string) (code int, ok bool) {
 // fence and execs the shell. The exec ends every other thread of this
 // process, so the command never shares an address space with a thread
 // outside the fence; it returns only when something failed.
-func fencedExec(s fencedSpec) int {
+func fencedExec(s fencedSpec, environ []string) int {
 	runtime.LockOSThread() // the fence is on this thread, and the exec is from it; never unlocked
 	argv := s.Argv
 	if len(argv) == 0 {
@@ -304,15 +305,14 @@ func fencedExec(s fencedSpec) int {
 		fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 		return 126
 	}
-	err = syscall.Exec(prog, argv, os.Environ())
+	err = syscall.Exec(prog, argv, environ)
 	fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", argv[0], err)
 	return 127
 }
 
 // wrapShell is the wrapper, outside the fence and not dumpable (a fenced
-// command can neither trace nor signal it): it starts the command (for a
-// fenced one, yaicli again as the fenced process, in a session of its own
-// so it has no controlling terminal) and waits for it. As the init of a
+// command can neither trace nor signal it): it starts the command
+// (wrappedChild) and waits for it (waitWrapped). As the init of a
 // PID namespace its end ends every process of the command (the kernel
 // kills them all); elsewhere, as the subreaper of everything below, it
 // ends every descendant still alive: at the end, on SIGTERM (yaicli's
@@ -338,23 +338,33 @@ func wrapShell(s wrapSpec) int {
 			return 126
 		}
 	}
-	cmd := exec.Command(s.Shell, "-c", s.Command)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if s.Fence != nil {
-		spec, err := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv})
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "yaicli: describing the command: %v\n", err)
-			return 126
-		}
-		cmd = exec.Command("/proc/self/exe", fenceArg, string(spec))
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd := wrappedChild(s)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
 		return 127
 	}
-	pid := cmd.Process.Pid
+	return waitWrapped(cmd.Process.Pid, sigs, pidNS)
+}
+
+// wrappedChild is the wrapper's child: the shell, or for a fenced command
+// yaicli again as the fenced process, in a session of its own (no
+// controlling terminal), killed if the wrapper dies.
+func wrappedChild(s wrapSpec) *exec.Cmd {
+	cmd := exec.Command(s.Shell, "-c", s.Command)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if s.Fence != nil {
+		spec, _ := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv}) // plain data: cannot fail
+		cmd = exec.Command("/proc/self/exe", fenceArg, string(spec))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd
+}
+
+// waitWrapped waits for the wrapper's child pid and then ends every
+// process left (the whole PID namespace, or every descendant); a signal
+// on sigs ends them at once. It returns the child's status as an exit code.
+func waitWrapped(pid int, sigs chan os.Signal, pidNS bool) int {
 	stopped, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)

@@ -34,7 +34,7 @@ func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, erro
 }
 
 // sandboxEntry is never the wrapper here.
-func sandboxEntry(args []string) (code int, ok bool) { return 0, false }
+func sandboxEntry(args, environ []string) (code int, ok bool) { return 0, false }
 
 // hardenProcess has nothing to do here.
 func hardenProcess(keyVars []string) {}
