@@ -286,6 +286,8 @@ func TestSandboxOrdinaryWork(t *testing.T) {
 	work := []struct{ cmd, want string }{
 		{"go build -o tiny . && ./tiny 2>&1", "tiny"},
 		{"git status --short", "?? go.mod"},
+		{"git add go.mod main.go && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline | wc -l", "1"},
+		{"printf 'all:\\n\\t@echo made-by-make\\n' > Makefile && make", "made-by-make"},
 		{"ls", "main.go"},
 		{"echo hello | tr a-z A-Z | sed s/H/J/", "JELLO"},
 		{"mkdir -p sub/dir && echo ok > sub/dir/f && rm -r sub && echo removed", "removed"},
@@ -709,6 +711,7 @@ func TestFenceWorksBesideKeys(t *testing.T) {
 		{"go vet . && cat main.go credentials/c.go", "package main\n\nfunc main() { println(\"tiny\") }\npackage credentials"},
 		{"ls -a", ".env"},
 		{"git status --short", "?? go.mod"},
+		{"git add go.mod main.go && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline | wc -l", "1"},
 		{"echo made > new.txt && echo x > sub/f && cat sub/f && rm sub/f && echo ok", "x\nok"},
 		{"cat new.txt", "made"}, // made by the command before, read by this one
 	} {
