@@ -63,6 +63,9 @@ var walledParts = []part{
 		"tools.go:oneLine", "tools.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
 		// mcp.json read only if no one else can write it
 		"trustedfile.go:openTrusted",
+		// a stdio server started fenced, as a command is
+		"sandbox.go:sandbox", "shellstart.go:shellStart", "shellstart.go:shellStart.environ", "shellstart.go:shellStart.fenced",
+		"shellstart.go:shellStart.done", "sandbox_linux.go:shellStart.serverCommand", "mcpfence.go:serverStart",
 	}},
 }
 

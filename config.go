@@ -626,8 +626,9 @@ func (c *config) mcp(configDir string, red *redactor) mcpOptions {
 	if path == "" {
 		path = filepath.Join(configDir, "mcp.json")
 	}
+	self, _ := os.Executable() // re-executed as a fenced server's wrapper
 	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
-		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }}
+		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }, box: newSandbox(c.toolbox().fence, self)}
 }
 
 // toolbox is what the toolbox and its tools need of the configuration.
@@ -655,7 +656,9 @@ func (c *config) toolbox() toolboxOptions {
 // shell is what running a command in the person's shell needs of the
 // configuration (-s/--shell, the REPL's exec mode and !command).
 func (c *config) shell() shellOptions {
-	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: c.environ, workDir: c.workDir}
+	self, _ := os.Executable() // re-executed as a fenced command's wrapper
+	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: c.redactor().childEnv(c.environ, nil), workDir: c.workDir,
+		sandbox: newSandbox(c.toolbox().fence, self)}
 }
 
 // render is what the answer's renderer needs of the configuration.

@@ -121,7 +121,7 @@ Exit codes:
 // main runs run with the process's edge, arguments and streams, and exits
 // with its code.
 func main() {
-	if code, ok := sandboxEntry(os.Args); ok { // yaicli re-executed as a shell command's wrapper (sandbox.go)
+	if code, ok := sandboxEntry(os.Args, os.Environ()); ok { // yaicli re-executed as a shell command's wrapper (sandbox.go)
 		os.Exit(code)
 	}
 	hardenProcess(providerKeyVars())

@@ -32,10 +32,12 @@ type mcpServerConfig struct {
 	Transport string            `json:"transport"`
 	Trusted   bool              `json:"trusted"` // its tools run without approval
 	Disabled  bool              `json:"disabled"`
+	Sandbox   *bool             `json:"sandbox"` // false: a stdio server runs unfenced (mcpfence.go)
 	// environ is what a stdio server inherits before its own env: the
 	// run's environment without the API key (config.childEnv).
 	environ []string
-	workDir string // the run's workspace: where a server without cwd starts, and what a relative cwd is under
+	workDir string   // the run's workspace: where a server without cwd starts, and what a relative cwd is under
+	box     *sandbox // the run's sandbox, which fences a stdio server (nil: none)
 }
 
 // kind is the transport: stdio, http or sse.
@@ -59,6 +61,7 @@ type mcpOptions struct {
 	version  string                                // yaicli's, sent as the client's
 	workDir  string                                // where a server with a relative cwd starts
 	childEnv func(keep map[string]string) []string // a server's environment: no secrets but what its env names
+	box      *sandbox                              // fences stdio servers (nil: none)
 }
 
 // readMCPConfig reads the servers; a missing file means none.
@@ -172,7 +175,7 @@ func startMCP(ctx context.Context, o mcpOptions, warn io.Writer, verbose bool) (
 	var wg sync.WaitGroup
 	for _, n := range names {
 		s := &mcpServer{name: n, cfg: conf[n], clientVersion: o.version}
-		s.cfg.environ, s.cfg.workDir = o.childEnv(s.cfg.Env), o.workDir
+		s.cfg.environ, s.cfg.workDir, s.cfg.box = o.childEnv(s.cfg.Env), o.workDir, o.box
 		hub.servers = append(hub.servers, s)
 		wg.Add(1)
 		go func() {

@@ -178,6 +178,7 @@ type stdioTransport struct {
 	*rpcRouter
 	name   string
 	cmd    *exec.Cmd
+	start  *shellStart   // how it was started: fenced through the wrapper, or directly (nil)
 	stdin  *os.File      // our end of the server's stdin: a pipe with write deadlines
 	wlock  chan struct{} // one writer at a time; waiting for it honours ctx
 	stderr *tailBuffer
@@ -186,17 +187,29 @@ type stdioTransport struct {
 
 // startStdio starts the server process, in a process group of its own, and its reader.
 func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) (*stdioTransport, error) {
-	cmd := exec.Command(cfg.Command, cfg.Args...)
-	cmd.Env = append([]string{}, cfg.environ...) // the run's environment, never this process's implicitly
-	for k, v := range cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
+	st, err := serverStart(name, cfg, warn)
+	if err != nil {
+		return nil, err
 	}
+	if st.fenced() && (filepath.IsAbs(cfg.Command) || !strings.Contains(cfg.Command, "/")) {
+		if _, err := exec.LookPath(cfg.Command); err != nil { // said now, as a direct start would, not as the wrapper's exit
+			return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+		}
+	}
+	cmd, err := st.serverCommand(cfg.Command, cfg.Args)
+	if err != nil {
+		return nil, err
+	}
+	env := append([]string{}, cfg.environ...) // the run's environment, never this process's implicitly
+	for k, v := range cfg.Env {
+		env = append(env, k+"="+v)
+	}
+	cmd.Env = st.environ(env)
 	cmd.Dir = cfg.Cwd
 	if !filepath.IsAbs(cmd.Dir) && cfg.workDir != "" {
 		cmd.Dir = filepath.Join(cfg.workDir, cfg.Cwd)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
-	t := &stdioTransport{name: name, cmd: cmd, stderr: &tailBuffer{max: 4096}, wlock: make(chan struct{}, 1)}
+	t := &stdioTransport{name: name, cmd: cmd, start: st, stderr: &tailBuffer{max: 4096}, wlock: make(chan struct{}, 1)}
 	t.rpcRouter = newRouter(t.write)
 	if verbose {
 		cmd.Stderr = io.MultiWriter(t.stderr, &prefixWriter{w: &termWriter{w: warn}, prefix: "[mcp " + sanitize(name) + "] "})
@@ -217,6 +230,7 @@ func startStdio(name string, cfg mcpServerConfig, warn io.Writer, verbose bool) 
 	if err := cmd.Start(); err != nil {
 		pr.Close()
 		pw.Close()
+		st.done()
 		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
 	}
 	pr.Close()
@@ -244,6 +258,7 @@ func (t *stdioTransport) read(r io.Reader) {
 	}
 	io.Copy(io.Discard, r) // let the server finish writing, so Wait does not hang on a full pipe
 	werr := t.cmd.Wait()
+	t.start.done()
 	if why == nil {
 		why = fmt.Errorf("the server exited (%v)%s", werr, t.stderr.hint())
 	}

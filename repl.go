@@ -413,6 +413,7 @@ func (s *session) execTask(ctx context.Context, task string) {
 			fmt.Fprintln(s.errw, "yaicli: not run")
 			return
 		}
+		ctx = withAsked(ctx) // confirmed: run as the person's own
 	}
 	if code := runInShell(ctx, s.o.shell, cmd, s.stdin, s.shellOut, s.shellErr); code != 0 {
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
@@ -798,7 +799,7 @@ func (s *session) shell(ctx context.Context, cmdline string) {
 	}
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
-	if code := runInShell(turnCtx, s.o.shell, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 {
+	if code := runInShell(withAsked(turnCtx), s.o.shell, cmdline, s.stdin, s.shellOut, s.shellErr); code != 0 { // typed by the person
 		fmt.Fprintf(s.errw, "yaicli: exit status %d\n", code)
 	}
 }

@@ -175,6 +175,15 @@ func (s *sandbox) spec() *fenceSpec {
 			f.Ports = append(f.Ports, n)
 		}
 	}
+	// With ports listed, UDP (which goes anywhere: the filter cannot see a
+	// datagram's address) only when 53 is one of them; else names resolve
+	// over TCP to port 53 (RES_OPTIONS=use-vc, shellStart.environ), which
+	// reaches no further than the listed TCP ports already do.
+	if len(f.Ports) > 0 && !f.Network {
+		if f.UDP = slices.Contains(f.Ports, 53); !f.UDP {
+			f.Ports = append(f.Ports, 53)
+		}
+	}
 	return f
 }
 

@@ -79,9 +79,10 @@ type netPortAttr struct {
 	port    uint64
 }
 
-// applyFence fences the calling thread, and what it starts from now on, in
-// f: no_new_privs, then a Landlock domain that grants only f's places and
-// ports and keeps signals and abstract sockets inside it.
+// applyFence fences the calling thread in f, for the exec that follows
+// (fencedExec): a Landlock domain that grants only f's places and ports
+// and keeps signals and abstract sockets inside it, no_new_privs, no
+// capabilities (dropCaps), and the seccomp filter (seccompProgram).
 func applyFence(f *fenceSpec) error {
 	abi := landlockABI()
 	if abi < 1 {
@@ -121,14 +122,14 @@ func applyFence(f *fenceSpec) error {
 			unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, 2, uintptr(unsafe.Pointer(&a)), 0, 0, 0) // 2: LANDLOCK_RULE_NET_PORT
 		}
 	}
-	dropCaps()
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("setting no_new_privs: %w", err)
 	}
-	if !f.Network {
-		if err := applySocketFilter(len(f.Ports) > 0); err != nil {
-			return err
-		}
+	if err := dropCaps(); err != nil {
+		return err
+	}
+	if err := applyFenceFilter(!f.Network, f.UDP); err != nil {
+		return err
 	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
 		return fmt.Errorf("entering the Landlock domain: %w", errno)
@@ -136,22 +137,48 @@ func applyFence(f *fenceSpec) error {
 	return nil
 }
 
-// fenceDroppedCaps are the capabilities a fenced command run as root
-// loses, each a way around the fence: reading any process's memory and
-// environment (yaicli's too: it is not dumpable, but ptrace rights pass
-// that), opening files by handle past the path checks, raw memory and
-// kernel images, raw sockets past the TCP rules, modules, mounts, BPF.
-var fenceDroppedCaps = []uintptr{unix.CAP_SYS_PTRACE, unix.CAP_DAC_READ_SEARCH, unix.CAP_SYS_RAWIO, unix.CAP_SYS_MODULE,
-	unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_NET_RAW, unix.CAP_BPF, unix.CAP_PERFMON, unix.CAP_SYS_BOOT, unix.CAP_MAC_ADMIN,
-	unix.CAP_MAC_OVERRIDE, unix.CAP_AUDIT_CONTROL, unix.CAP_SYSLOG, unix.CAP_SYS_TIME, unix.CAP_LINUX_IMMUTABLE, unix.CAP_SETFCAP}
+// fenceSecurebits lock root out of capabilities for good: uid 0 gains none
+// at exec (NOROOT), a uid change keeps none (NO_SETUID_FIXUP, KEEP_CAPS
+// locked off), no ambient one can be raised, and each bit is locked.
+const fenceSecurebits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<7
 
-// dropCaps takes fenceDroppedCaps out of this thread's bounding set, so a
-// root shell started from it never has them (an ordinary user has none to
-// drop, and the call fails harmlessly).
-func dropCaps() {
-	for _, c := range fenceDroppedCaps {
-		unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0)
+// dropCaps leaves this thread, and what it execs, no capability: the
+// bounding set emptied (CAP_SETPCAP goes last: the others take it), the
+// securebits locked, the ambient set cleared, then effective, permitted
+// and inheritable zeroed. Without them root cannot make a device node
+// (a /dev/tty of the person's terminal), read another process's memory,
+// load modules or mount. An ordinary user has none to drop and its calls
+// fail harmlessly; what must hold is checked at the end.
+func dropCaps() error {
+	last := 63
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			last = n
+		}
 	}
+	for c := 0; c <= last; c++ {
+		if c != unix.CAP_SETPCAP {
+			unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0)
+		}
+	}
+	unix.Prctl(unix.PR_SET_SECUREBITS, fenceSecurebits, 0, 0, 0)
+	unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SETPCAP, 0, 0, 0)
+	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &none[0]); err != nil {
+		return fmt.Errorf("dropping capabilities: %w", err)
+	}
+	var got [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &got[0]); err != nil || got != none {
+		return fmt.Errorf("capabilities left after dropping them: %+v (%v)", got, err)
+	}
+	for c := 0; c <= last; c++ {
+		if in, _ := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); in == 1 {
+			return fmt.Errorf("capability %d is still in the bounding set", c)
+		}
+	}
+	return nil
 }
 
 // grantPath grants rights beneath path (file rights only on a file); a
@@ -175,7 +202,10 @@ func grantPath(ruleset uintptr, path string, rights uint64) {
 
 // command is the process that runs shell -c line: the wrapper, in a
 // process group of its own, told to stop if yaicli dies; end stops it and
-// everything the command started.
+// everything the command started. A fenced command's wrapper starts in
+// the namespaces this kernel gives (isolation): a PID namespace whose
+// init it is, so every process of the command ends with it; a mount
+// namespace; and, with the network off, a network namespace of its own.
 func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid int), err error) {
 	if st == nil || st.self == "" {
 		cmd = exec.Command(shell, "-c", line)
@@ -185,68 +215,181 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	if st.refuse != "" {
 		return nil, nil, errors.New(st.refuse)
 	}
-	spec, err := json.Marshal(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
-	if err != nil {
-		return nil, nil, fmt.Errorf("describing the command for its wrapper: %w", err)
+	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
+	return cmd, func(pid int) { syscall.Kill(pid, syscall.SIGTERM) }, err
+}
+
+// serverCommand starts an MCP server's program fenced, through the
+// wrapper (st fenced; refused when st says so), or directly in a process
+// group of its own.
+func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, error) {
+	if !st.fenced() {
+		cmd := exec.Command(prog, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
+		return cmd, nil
 	}
-	cmd = exec.Command(st.self, sandboxArg, string(spec))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	return cmd, func(pid int) { syscall.Kill(pid, syscall.SIGTERM) }, nil
+	return st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Argv: append([]string{prog}, args...)})
+}
+
+// wrapped is the wrapper's process for ws, in the namespaces this kernel
+// gives when ws is fenced.
+func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
+	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
+	if st.fenced() {
+		isolate(attr, !st.fence.Network && len(st.fence.Ports) == 0, &ws)
+	}
+	spec, err := json.Marshal(ws)
+	if err != nil {
+		return nil, fmt.Errorf("describing the command for its wrapper: %w", err)
+	}
+	cmd := exec.Command(st.self, sandboxArg, string(spec))
+	cmd.SysProcAttr = attr
+	return cmd, nil
 }
 
 // sandboxEntry is yaicli re-executed as a command's wrapper (args[1] is
-// sandboxArg): it runs the command and returns the exit code for main to
-// exit with; ok is false for every other invocation.
-func sandboxEntry(args []string) (code int, ok bool) {
-	if len(args) < 3 || args[1] != sandboxArg {
+// sandboxArg) or as the fenced process (fenceArg), or as the probe of
+// namespaces (nsProbeArg): it runs what it is given and returns the exit
+// code for main to exit with; ok is false for every other invocation.
+// environ is the process's environment, which the fenced process execs with.
+func sandboxEntry(args, environ []string) (code int, ok bool) {
+	if len(args) < 2 {
 		return 0, false
 	}
-	var s wrapSpec
-	if err := json.Unmarshal([]byte(args[2]), &s); err != nil {
-		fmt.Fprintf(os.Stderr, "yaicli: unreadable wrapper instructions: %v\n", err)
-		return 126, true
+	switch {
+	case args[1] == nsProbeArg: // as the wrapper would: map itself when given its ids
+		if len(args) == 4 && os.Getuid() != 0 {
+			uid, _ := strconv.Atoi(args[2])
+			gid, _ := strconv.Atoi(args[3])
+			if mapSelf(uid, gid) != nil {
+				return 1, true
+			}
+		}
+		return 0, true
+	case len(args) < 3:
+		return 0, false
+	case args[1] == sandboxArg:
+		var s wrapSpec
+		if err := json.Unmarshal([]byte(args[2]), &s); err != nil {
+			fmt.Fprintf(os.Stderr, "yaicli: unreadable wrapper instructions: %v\n", err)
+			return 126, true
+		}
+		return wrapShell(s), true
+	case args[1] == fenceArg:
+		var s fencedSpec
+		if err := json.Unmarshal([]byte(args[2]), &s); err != nil || s.Fence == nil {
+			fmt.Fprintf(os.Stderr, "yaicli: unreadable fence instructions: %v\n", err)
+			return 126, true
+		}
+		return fencedExec(s, environ), true
 	}
-	return wrapShell(s), true
+	return 0, false
 }
 
-// wrapShell fences this thread (when asked), starts the shell from it, and
-// as the subreaper of everything below waits for the shell, then ends
-// every descendant still alive: at the end, on SIGTERM (yaicli's timeout or
-// Ctrl+C) and when yaicli dies (the parent-death signal).
-func wrapShell(s wrapSpec) int {
-	runtime.LockOSThread() // the fence is on this thread, and the shell is forked from it; never unlocked
-	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	if s.Parent != 0 && os.Getppid() != s.Parent {
-		return 137 // yaicli ended before the wrapper could be told to follow it
+// fencedExec is the fenced process: on one locked thread it enters the
+// fence and execs the shell. The exec ends every other thread of this
+// process, so the command never shares an address space with a thread
+// outside the fence; it returns only when something failed.
+func fencedExec(s fencedSpec, environ []string) int {
+	runtime.LockOSThread() // the fence is on this thread, and the exec is from it; never unlocked
+	argv := s.Argv
+	if len(argv) == 0 {
+		argv = []string{s.Shell, "-c", s.Command}
 	}
-	if s.Fence != nil {
-		if err := applyFence(s.Fence); err != nil {
+	prog, err := exec.LookPath(argv[0]) // the PATH of the environment it was given
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", argv[0], err)
+		return 127
+	}
+	if err := applyFence(s.Fence); err != nil {
+		fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
+		return 126
+	}
+	err = syscall.Exec(prog, argv, environ)
+	fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", argv[0], err)
+	return 127
+}
+
+// wrapShell is the wrapper, outside the fence and not dumpable (a fenced
+// command can neither trace nor signal it): it starts the command
+// (wrappedChild) and waits for it (waitWrapped). As the init of a
+// PID namespace its end ends every process of the command (the kernel
+// kills them all); elsewhere, as the subreaper of everything below, it
+// ends every descendant still alive: at the end, on SIGTERM (yaicli's
+// timeout or Ctrl+C) and when yaicli dies (the parent-death signal).
+func wrapShell(s wrapSpec) int {
+	if s.MapUID != 0 { // while still dumpable: /proc/self/uid_map is ours to write only then
+		if err := mapSelf(s.MapUID, s.MapGID); err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 			return 126
 		}
 	}
-	cmd := exec.Command(s.Shell, "-c", s.Command)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0)
+	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	pidNS := os.Getpid() == 1 // the parent is outside the namespace: getppid is 0
+	if s.Parent != 0 && !pidNS && os.Getppid() != s.Parent {
+		return 137 // yaicli ended before the wrapper could be told to follow it
+	}
+	if s.MountNS {
+		if err := readOnlyOutside(s.Fence); err != nil {
+			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
+			return 126
+		}
+	}
+	cmd := wrappedChild(s)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
 		return 127
 	}
-	pid := cmd.Process.Pid
+	return waitWrapped(cmd.Process.Pid, sigs, pidNS)
+}
+
+// wrappedChild is the wrapper's child: the shell, or for a fenced command
+// yaicli again as the fenced process, in a session of its own (no
+// controlling terminal), killed if the wrapper dies.
+func wrappedChild(s wrapSpec) *exec.Cmd {
+	cmd := exec.Command(s.Shell, "-c", s.Command)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if s.Fence != nil {
+		spec, _ := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv}) // plain data: cannot fail
+		cmd = exec.Command("/proc/self/exe", fenceArg, string(spec))
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	return cmd
+}
+
+// waitWrapped waits for the wrapper's child pid and then ends every
+// process left (the whole PID namespace, or every descendant); a signal
+// on sigs ends them at once. It returns the child's status as an exit code.
+func waitWrapped(pid int, sigs chan os.Signal, pidNS bool) int {
 	stopped, watched := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(watched)
 		select {
 		case <-sigs:
+			if pidNS {
+				syscall.Kill(-1, syscall.SIGKILL) // in a PID namespace: every process in it but this one
+				return
+			}
 			syscall.Kill(-pid, syscall.SIGKILL)
 			killBelow(os.Getpid())
 		case <-stopped:
 		}
 	}()
 	ws := waitChild(pid)
-	sweep(os.Getpid())
+	if pidNS {
+		syscall.Kill(-1, syscall.SIGKILL) // the kernel would at this init's exit; here it is before the status
+		for {
+			if _, err := syscall.Wait4(-1, nil, 0, nil); err == syscall.ECHILD {
+				break
+			}
+		}
+	} else {
+		sweep(os.Getpid())
+	}
 	close(stopped)
 	<-watched
 	if ws.Signaled() {

@@ -286,6 +286,8 @@ func TestSandboxOrdinaryWork(t *testing.T) {
 	work := []struct{ cmd, want string }{
 		{"go build -o tiny . && ./tiny 2>&1", "tiny"},
 		{"git status --short", "?? go.mod"},
+		{"git add go.mod main.go && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline | wc -l", "1"},
+		{"printf 'all:\\n\\t@echo made-by-make\\n' > Makefile && make", "made-by-make"},
 		{"ls", "main.go"},
 		{"echo hello | tr a-z A-Z | sed s/H/J/", "JELLO"},
 		{"mkdir -p sub/dir && echo ok > sub/dir/f && rm -r sub && echo removed", "removed"},
@@ -546,7 +548,7 @@ func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 	d := t.TempDir()
 	marker := sleepMarker(1100, 0)
 	pg := filepath.Join(d, "pgid")
-	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & echo $$ > "+pg+"; sleep 600"))), sse(textStream("done")))
+	f := newFakeProvider(t, sse(toolStream(shellCall("setsid sleep "+marker+" & cut -d' ' -f5 /proc/self/stat > "+pg+"; sleep 600"))), sse(textStream("done")))
 	env, _ := e2eEnv(t, f, e2e{})
 	cmd := exec.Command(binary, "--yes", "go")
 	cmd.Env, cmd.Dir = env, d
@@ -716,6 +718,7 @@ func TestFenceWorksBesideKeys(t *testing.T) {
 		{"go vet . && cat main.go credentials/c.go", "package main\n\nfunc main() { println(\"tiny\") }\npackage credentials"},
 		{"ls -a", ".env"},
 		{"git status --short", "?? go.mod"},
+		{"git add go.mod main.go && git -c user.name=t -c user.email=t@example.com commit -qm first && git log --oneline | wc -l", "1"},
 		{"echo made > new.txt && echo x > sub/f && cat sub/f && rm sub/f && echo ok", "x\nok"},
 		{"cat new.txt", "made"}, // made by the command before, read by this one
 	} {

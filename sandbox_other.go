@@ -25,8 +25,16 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	return cmd, func(pid int) { syscall.Kill(-pid, syscall.SIGKILL) }, nil
 }
 
+// serverCommand starts an MCP server's program directly in a process
+// group of its own: there is no fence here.
+func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, error) {
+	cmd := exec.Command(prog, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd, nil
+}
+
 // sandboxEntry is never the wrapper here.
-func sandboxEntry(args []string) (code int, ok bool) { return 0, false }
+func sandboxEntry(args, environ []string) (code int, ok bool) { return 0, false }
 
 // hardenProcess has nothing to do here.
 func hardenProcess(keyVars []string) {}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 )
 
 // shellOptions is what running a command in the person's own shell needs
@@ -16,10 +17,14 @@ import (
 type shellOptions struct {
 	maxTokens int    // MAX_TOKENS of the request for the command
 	approval  string // TOOL_APPROVAL: auto runs the command without the question
-	// environ and workDir are the run's environment, whole (the command is
-	// the person's, confirmed), and its start directory.
+	// environ is the run's environment without the provider's keys and
+	// secrets (redactor.childEnv: the model wrote the command), workDir
+	// its start directory.
 	environ []string
 	workDir string
+	// sandbox fences a command nobody confirmed (--yes, TOOL_APPROVAL=auto)
+	// as the shell tool's are; nil: none.
+	sandbox *sandbox
 }
 
 // generateCommand asks the model for one shell command for task, without
@@ -82,6 +87,7 @@ func runShellMode(ctx context.Context, e *edge, o shellOptions, cmd string, stdi
 			fmt.Fprintln(stderr, "yaicli: not run")
 			return exitOK
 		}
+		ctx = withAsked(ctx) // the person confirmed this very command
 	}
 	return runInShell(ctx, o, cmd, stdin, stdout, stderr)
 }
@@ -141,13 +147,43 @@ func confirmOn(t *tty, w io.Writer, cmd string, cut bool) (string, bool) {
 	}
 }
 
-// runInShell runs cmd in the user's shell attached to this terminal and
-// returns its exit code.
+// runInShell runs cmd in the user's shell with this terminal and returns
+// its exit code. A command the person confirmed or typed (ctx marked
+// withAsked) runs in yaicli's process group, attached to the terminal as
+// before; one nobody confirmed runs fenced (o.sandbox, as the shell
+// tool's: SANDBOX=auto fences it, strict every command), in a session of
+// its own, with no capability and no TIOCSTI to type into the terminal.
 func runInShell(ctx context.Context, o shellOptions, cmdline string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c := exec.CommandContext(ctx, shellPath(o.environ), "-c", cmdline)
-	c.Env, c.Dir = o.environ, o.workDir // the run's environment and workspace
+	st := o.sandbox.start(ctx)
+	if st != nil && st.refuse == "" && !st.fenced() {
+		st = nil // not fenced: the terminal's foreground group, so an editor or pager works
+	}
+	c, end, err := st.command(shellPath(o.environ), cmdline)
+	if err != nil {
+		fmt.Fprintf(stderr, "yaicli: not run: %v\n", err)
+		return exitFailure
+	}
+	if st == nil {
+		c.SysProcAttr = nil
+		end = func(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
+	}
+	defer st.done()
+	c.Env, c.Dir = st.environ(o.environ), o.workDir // the run's environment without its keys, and workspace
 	c.Stdin, c.Stdout, c.Stderr = stdin, stdout, stderr
-	err := c.Run()
+	if err := c.Start(); err != nil {
+		fmt.Fprintf(stderr, "yaicli: running the command: %v\n", err)
+		return exitFailure
+	}
+	exited := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			end(c.Process.Pid)
+		case <-exited:
+		}
+	}()
+	err = c.Wait()
+	close(exited)
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -10,18 +12,24 @@ import (
 // it: the wrapper only ever fences and reaps the command it is given.
 const sandboxArg = "__yaicli_shell_wrapper__"
 
+// fenceArg is argv[1] of yaicli re-executed by the wrapper as the fenced
+// process: it restricts itself (every thread it has is gone at the exec
+// that follows) and execs the shell, so nothing of the command ever shares
+// an address space with an unfenced thread.
+const fenceArg = "__yaicli_fenced_exec__"
+
 // fenceSpec is what a fenced command may touch. Landlock only grants, so
 // the lists are everything allowed: Read and Write are places (a place
 // that holds a sensitive one is granted child by child, see carve),
 // ReadDirs and WriteDirs directories that hold a key file, granted all but
 // reading files (and renaming or removing them), Devices the device files
 // read and written, Ports the TCP ports it may connect to; Network leaves
-// TCP unfenced.
+// TCP unfenced; UDP allows datagram sockets (SANDBOX_NETWORK lists 53).
 type fenceSpec struct {
 	Read, Write, Devices []string
 	ReadDirs, WriteDirs  []string
 	Ports                []int
-	Network              bool
+	Network, UDP         bool
 	// TempDir is the command's own temporary directory, granted whole and
 	// given as TMPDIR, when the temp directory is carved (privateTemp).
 	TempDir string `json:",omitempty"`
@@ -29,11 +37,25 @@ type fenceSpec struct {
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
 // stops when it is gone; 0: not checked, for measuring the wrapper alone),
-// the fence (nil: none) and the command.
+// the fence (nil: none), the command, and whether the wrapper was started
+// in a mount namespace of its own (then it makes everything but the
+// writable places read-only before the command starts), and in a user
+// namespace where it maps itself to MapUID and MapGID (MapUID 0: none).
 type wrapSpec struct {
 	Parent         int
 	Fence          *fenceSpec
 	Shell, Command string
+	Argv           []string `json:",omitempty"` // run instead of the shell: an MCP server's program and arguments
+	MountNS        bool     `json:",omitempty"`
+	MapUID, MapGID int      `json:",omitempty"`
+}
+
+// fencedSpec is the fenced process's instruction: the fence it enters and
+// the shell it then becomes.
+type fencedSpec struct {
+	Fence          *fenceSpec
+	Shell, Command string
+	Argv           []string `json:",omitempty"`
 }
 
 // shellStart says how one command starts: through the wrapper (yaicli
@@ -47,19 +69,33 @@ type shellStart struct {
 }
 
 // environ is the command's environment: env, with TMPDIR set to the
-// fence's own temporary directory when it has one (nil, this process's
-// own, is left as it is: the tool always passes the run's).
+// fence's own temporary directory when it has one, and RES_OPTIONS=use-vc
+// when only listed TCP ports are reachable (nil, this process's own, is
+// left as it is: the tool always passes the run's).
 func (st *shellStart) environ(env []string) []string {
-	if !st.fenced() || st.fence.TempDir == "" || env == nil {
+	if !st.fenced() || env == nil {
 		return env
 	}
-	out := make([]string, 0, len(env)+1)
+	set := map[string]string{}
+	if st.fence.TempDir != "" {
+		set["TMPDIR"] = st.fence.TempDir
+	}
+	if len(st.fence.Ports) > 0 && !st.fence.UDP && !st.fence.Network {
+		set["RES_OPTIONS"] = "use-vc" // the C library asks the resolver over TCP: UDP is refused
+	}
+	if len(set) == 0 {
+		return env
+	}
+	out := make([]string, 0, len(env)+len(set))
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, "TMPDIR=") {
+		if k, _, _ := strings.Cut(kv, "="); set[k] == "" {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "TMPDIR="+st.fence.TempDir)
+	for _, k := range slices.Sorted(maps.Keys(set)) {
+		out = append(out, k+"="+set[k])
+	}
+	return out
 }
 
 // fenced reports whether the command runs fenced.

@@ -51,9 +51,11 @@ func TestSignalsEndTools(t *testing.T) {
 		call func(d string) fakeCall
 		busy func(pid int, d, stderr string) bool // the tool is at work
 	}{
-		{"shell sleep", func(d string) fakeCall { return shellCall("echo $$ > " + pgFile(d) + "; sleep 600") }, func(_ int, d, _ string) bool { return shellBusy(pgFile)(0, d) }},
+		{"shell sleep", func(d string) fakeCall {
+			return shellCall("cut -d' ' -f5 /proc/self/stat > " + pgFile(d) + "; sleep 600")
+		}, func(_ int, d, _ string) bool { return shellBusy(pgFile)(0, d) }},
 		{"shell ignoring signals", func(d string) fakeCall {
-			return shellCall("trap '' TERM INT HUP; echo $$ > " + pgFile(d) + "; sleep 600 & sleep 600")
+			return shellCall("trap '' TERM INT HUP; cut -d' ' -f5 /proc/self/stat > " + pgFile(d) + "; sleep 600 & sleep 600")
 		}, func(_ int, d, _ string) bool { return shellBusy(pgFile)(0, d) }},
 		{"fs_read_file 1 TiB", func(string) fakeCall {
 			args, _ := json.Marshal(map[string]any{"file_paths": []string{huge}})

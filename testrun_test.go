@@ -35,7 +35,7 @@ var binary string
 // runs the tests, then fails the run if they left a process or a tmux
 // socket behind, and names the capabilities the run went without.
 func TestMain(m *testing.M) {
-	if code, ok := sandboxEntry(os.Args); ok { // the test binary is the shell tool's wrapper in-process
+	if code, ok := sandboxEntry(os.Args, os.Environ()); ok { // the test binary is the shell tool's wrapper in-process
 		os.Exit(code)
 	}
 	if filepath.Base(os.Args[0]) == binaryName {

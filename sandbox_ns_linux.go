@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// nsProbeArg is argv[1] of yaicli re-executed once to learn which
+// namespaces this kernel lets it make (nsProbe); it exits at once.
+const nsProbeArg = "__yaicli_ns_probe__"
+
+// nsKinds are the namespaces a fenced command's wrapper can start in, as
+// probed: pid (every process of the command ends with the wrapper), mount
+// (the read-only view: chmod, chown, utime and xattr refused outside the
+// writable places) and net (with the network off, no interface but a
+// loopback that is down). user says a user namespace is needed for them
+// (not root); none is false when there is no namespace at all.
+type nsKinds struct {
+	user, pid, mount, net bool
+}
+
+// nsAvailable is the probe's answer, asked once per run.
+var nsAvailable = sync.OnceValue(nsProbe)
+
+// nsProbe starts yaicli once with each set of namespaces, most first, and
+// keeps the first that starts: root needs no user namespace; an ordinary
+// user needs an unprivileged one (sysctls or an LSM may forbid it).
+func nsProbe() nsKinds {
+	self, err := os.Executable()
+	if err != nil {
+		return nsKinds{}
+	}
+	root := os.Geteuid() == 0
+	for _, k := range []nsKinds{{user: !root, pid: true, mount: true, net: true}, {user: !root, pid: true, mount: true}, {user: !root, pid: true}} {
+		cmd := exec.Command(self, nsProbeArg, strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid()))
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		k.apply(cmd.SysProcAttr, true)
+		if cmd.Run() == nil {
+			return k
+		}
+	}
+	return nsKinds{}
+}
+
+// apply starts the process of attr in k's namespaces (net only when the
+// network is off). As an ordinary user that takes a user namespace, where
+// the process maps itself to its own uid and gid (mapSelf) with the
+// capabilities to do so, to mount, and to empty the bounding set and lock
+// the securebits, which the fenced process it starts uses, then drops.
+// Not yaicli: a process that is not dumpable (yaicli) cannot write its
+// child's maps, the child itself can once it has exec'd.
+func (k nsKinds) apply(attr *syscall.SysProcAttr, net bool) {
+	if k.pid {
+		attr.Cloneflags |= syscall.CLONE_NEWPID
+	}
+	if k.mount {
+		attr.Cloneflags |= syscall.CLONE_NEWNS
+	}
+	if k.net && net {
+		attr.Cloneflags |= syscall.CLONE_NEWNET
+	}
+	if k.user && attr.Cloneflags != 0 {
+		attr.Cloneflags |= syscall.CLONE_NEWUSER
+		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_SETUID, unix.CAP_SETGID}
+	}
+}
+
+// mapSelf maps, in the user namespace this process was started in, its
+// own uid and gid (as the parent namespace knows them) to themselves, so
+// files it makes keep their owner and the person's files stay theirs.
+func mapSelf(uid, gid int) error {
+	for _, w := range []struct{ file, text string }{{"setgroups", "deny"}, {"uid_map", fmt.Sprintf("%d %d 1", uid, uid)},
+		{"gid_map", fmt.Sprintf("%d %d 1", gid, gid)}} {
+		if err := os.WriteFile("/proc/self/"+w.file, []byte(w.text), 0); err != nil {
+			return fmt.Errorf("mapping the user namespace: %w", err)
+		}
+	}
+	return nil
+}
+
+// isolate puts a fenced command's wrapper (attr) in the namespaces this
+// kernel gives; net asks for a network namespace (the network is off). It
+// fills in what the wrapper then does: map itself in its user namespace,
+// make its mount namespace read-only.
+func isolate(attr *syscall.SysProcAttr, net bool, ws *wrapSpec) {
+	k := nsAvailable()
+	k.apply(attr, net)
+	ws.MountNS = k.mount
+	if attr.Cloneflags&syscall.CLONE_NEWUSER != 0 {
+		ws.MapUID, ws.MapGID = os.Getuid(), os.Getgid()
+	}
+}
+
+// readOnlyOutside makes, in the wrapper's own mount namespace, every
+// mount read-only but f's writable places, each bound back over itself
+// as it was: Landlock does not see chmod, chown, utime or extended
+// attributes, a read-only mount refuses them all. The fenced process
+// cannot undo it (Landlock forbids mounting, and it has no capability).
+func readOnlyOutside(f *fenceSpec) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	var keep []string
+	for _, p := range slices.Concat(f.Write, f.WriteDirs) {
+		if !insideAny(p, keep) {
+			keep = append(keep, p)
+		}
+	}
+	var bound []string
+	for _, p := range keep {
+		if unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, "") == nil {
+			bound = append(bound, p)
+		}
+	}
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 6 {
+			continue
+		}
+		point := unescapeMount(f[4])
+		if seen[point] || insideAny(point, bound) {
+			continue
+		}
+		seen[point] = true
+		flags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY)
+		for _, o := range strings.Split(f[5], ",") { // kept as they are: a user namespace may not clear them
+			flags |= map[string]uintptr{"nosuid": unix.MS_NOSUID, "nodev": unix.MS_NODEV, "noexec": unix.MS_NOEXEC,
+				"noatime": unix.MS_NOATIME, "nodiratime": unix.MS_NODIRATIME, "relatime": unix.MS_RELATIME}[o]
+		}
+		if err := unix.Mount("", point, "", flags, ""); err != nil && point == "/" {
+			return fmt.Errorf("making / read-only: %w", err)
+		}
+	}
+	if wd, err := unix.Getwd(); err == nil { // the working directory is still the mount below its bind: enter the bind
+		return unix.Chdir(wd)
+	}
+	return nil
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return filepath.Clean(b.String())
+}
