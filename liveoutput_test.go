@@ -25,7 +25,9 @@ func TestLiveOutput(t *testing.T) {
 	big := strings.Repeat("x", liveKeep) + strings.Repeat("y", 3*liveKeep) + "é-the-end"
 	w.Write([]byte(big))
 	got := tb.snapshot()[0].clip.modelText()
-	if !strings.Contains(got, "not shown while it runs") || !strings.HasSuffix(strings.TrimSuffix(got, "d"), "é-the-en") /* the redaction may hold back what could start a secret */ || len(got) > 2*liveKeep+200 {
+	// The redaction may hold back a few characters that could start a
+	// secret; what it shows ends with a prefix of the text's end.
+	if !strings.Contains(got, "not shown while it runs") || !endsWithPrefixOf(got, "é-the-end", len("é-the")) || len(got) > 2*liveKeep+200 {
 		t.Errorf("large running text: %d bytes, ends %q", len(got), got[max(len(got)-40, 0):])
 	}
 	if !strings.Contains(cl.String(), "sk-live-0123456789abcdef") { // the clipper below redacts on its own
@@ -51,4 +53,15 @@ func TestGatesKeepOrder(t *testing.T) {
 	if got := screen.String(); got != "notice\nanswer\nlater notice\nafter\n" {
 		t.Errorf("released = %q, want the writes in their order", got)
 	}
+}
+
+// endsWithPrefixOf reports whether s ends with a prefix of end at least
+// least bytes long.
+func endsWithPrefixOf(s, end string, least int) bool {
+	for n := len(end); n >= least; n-- {
+		if strings.HasSuffix(s, end[:n]) {
+			return true
+		}
+	}
+	return false
 }
