@@ -59,6 +59,7 @@ type agent struct {
 // what /context and session.start say of the run.
 type agentOptions struct {
 	model, provider    string
+	server             string  // where requests go, as messages name it (serverLabel)
 	maxTokens          int     // MAX_TOKENS; 0: the provider's default
 	maxDepth           int     // MAX_TOOL_CALL_DEPTH: tool rounds in one turn
 	trimTarget         float64 // CONTEXT_TRIM_TARGET: the low-water mark's share of the budget
@@ -312,7 +313,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 	switch {
 	case first.Kind == kindNoTools && len(specs) > 0:
 		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
-			a.o.provider, a.o.model, sanitize(first.Message))
+			a.o.server, a.o.model, sanitize(first.Message))
 		a.noTools = true
 		a.windows.markNoTools(a.o.window)
 		return a.request(ctx, h, nil)
@@ -429,7 +430,7 @@ func (a *agent) warnCut(p, est int, proof bool) {
 	if proof {
 		what = fmt.Sprintf("counted %d prompt tokens, its whole %d-token window, for a request estimated at %d: it cut the conversation silently to fit", p, a.budget.window, est)
 	}
-	fmt.Fprintf(a.stderr, "yaicli: %s %s (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.o.provider, what)
+	fmt.Fprintf(a.stderr, "yaicli: %s %s (for Ollama raise num_ctx / OLLAMA_CONTEXT_LENGTH, or lower CONTEXT_BUDGET_TOKENS)\n", a.o.server, what)
 }
 
 // numbers renders a rejection's token figures, when it gave any.
@@ -453,11 +454,11 @@ type healError struct {
 // Error names the provider, model, cause and numbers.
 func (e *healError) Error() string {
 	if e.stuck {
-		return fmt.Sprintf("provider %s, model %s, rejected the request as too long%s twice, and there is nothing left to trim (a single message is too big): %s",
-			e.last.Provider, e.model, numbers(e.last), e.last.Message)
+		return fmt.Sprintf("%s, model %s, rejected the request as too long%s twice, and there is nothing left to trim (a single message is too big): %s",
+			e.last.who(), e.model, numbers(e.last), e.last.Message)
 	}
-	return fmt.Sprintf("provider %s, model %s, rejected the request as too long even after trimming and one retry%s: %s",
-		e.last.Provider, e.model, numbers(e.last), e.last.Message)
+	return fmt.Sprintf("%s, model %s, rejected the request as too long even after trimming and one retry%s: %s",
+		e.last.who(), e.model, numbers(e.last), e.last.Message)
 }
 
 // advice is what to do when nothing could be trimmed: send less; else ""

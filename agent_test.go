@@ -107,10 +107,16 @@ func TestHealingGivesUp(t *testing.T) {
 	if r.code != 4 || len(fp.chats()) != 2 {
 		t.Fatalf("code %d after %d requests, want 4 after 2", r.code, len(fp.chats()))
 	}
-	for _, want := range []string{"provider openai, model gpt-4o", "prompt is too long: 208310 tokens > 200000 maximum", "(208310 tokens > 200000)", "hint: the current message alone is too big"} {
+	// The fake provider is a custom BASE_URL: the message names the server
+	// by its host, not "provider openai", whose wire format it only speaks.
+	host := strings.TrimPrefix(fp.srv.URL, "http://")
+	for _, want := range []string{"the server at " + host + ", model gpt-4o", "prompt is too long: 208310 tokens > 200000 maximum", "(208310 tokens > 200000)", "hint: the current message alone is too big"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
 		}
+	}
+	if strings.Contains(r.stderr, "openai rejected") || strings.Contains(r.stderr, "provider openai") {
+		t.Errorf("stderr names the wire format as the server:\n%s", r.stderr)
 	}
 }
 

@@ -62,6 +62,15 @@ type apiError struct {
 	Server string
 }
 
+// who names where the rejection came from: "provider openai", or the
+// server by its host when BASE_URL is custom.
+func (e *apiError) who() string {
+	if e.Server != "" {
+		return e.Server
+	}
+	return "provider " + e.Provider
+}
+
 // Error says which provider rejected what, in its own words.
 func (e *apiError) Error() string {
 	where := "rejected the request"
@@ -71,10 +80,7 @@ func (e *apiError) Error() string {
 	case e.Status == 0:
 		where = "sent an error mid-stream"
 	}
-	who := "provider " + e.Provider
-	if e.Server != "" {
-		who = e.Server
-	}
+	who := e.who()
 	s := fmt.Sprintf("%s %s: %s", who, where, e.Kind)
 	if e.Kind == kindNotAPI {
 		s = who + " " + where

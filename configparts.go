@@ -78,7 +78,7 @@ func (p parts) sendVia(w io.Writer) sendFunc {
 // budget and reduction settings, and what /context and session.start say.
 func (c *config) agent() agentOptions {
 	return agentOptions{
-		model: c.Model, provider: c.Provider, maxTokens: c.MaxTokens, maxDepth: c.MaxToolCallDepth,
+		model: c.Model, provider: c.Provider, server: c.client().label(), maxTokens: c.MaxTokens, maxDepth: c.MaxToolCallDepth,
 		trimTarget: c.ContextTrimTarget, keepGroups: c.ContextKeepGroups,
 		compactMode: c.CompactMode, autoCompactPercent: c.AutoCompactPercent,
 		tools: c.EnableFunctions, showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,

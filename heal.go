@@ -73,7 +73,7 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 		how = "nothing is left to trim (a single message is too big)"
 	}
 	if a.ev.heal(first, how); !a.ev.on() {
-		fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.o.provider, numbers(first), how)
+		fmt.Fprintf(a.stderr, "yaicli: %s rejected the request as too long%s; %s; retrying once\n", a.o.server, numbers(first), how)
 	}
 	a.report(rep, limit) // after the cause: what the reduction did, in its own numbers
 	*h = smaller
@@ -101,7 +101,7 @@ func (a *agent) lowerMaxTokens(ctx context.Context, h []message, specs []toolSpe
 	}
 	a.discardPartial()
 	fmt.Fprintf(a.stderr, "yaicli: %s refused max_tokens %d for %s (%s); retrying once with max_tokens %d (set MAX_TOKENS to skip this)\n",
-		a.o.provider, a.maxTokens, a.o.model, e.Message, lowered)
+		a.o.server, a.maxTokens, a.o.model, e.Message, lowered)
 	a.maxTokens = lowered
 	r, err = a.sendOnce(ctx, h, specs, lowered)
 	a.observe(r, h, specs)
@@ -118,7 +118,7 @@ func (a *agent) shrinkBytes(ctx context.Context, h *[]message, specs []toolSpec,
 	}
 	a.discardPartial()
 	fmt.Fprintf(a.stderr, "yaicli: %s refused the request as too large (%s); shrank the %d largest tool output(s) and attachments (full text stays on disk); retrying once\n",
-		a.o.provider, e.Message, n)
+		a.o.server, e.Message, n)
 	*h = validate(smaller)
 	r, err = a.sendOnce(ctx, *h, specs, a.maxTokens)
 	a.observe(r, *h, specs)

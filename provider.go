@@ -292,7 +292,11 @@ func (c *client) netError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return fmt.Errorf("talking to %s at %s: %w%s", c.o.provider, c.o.baseURL, err, c.unreachableHint(err))
+	who := c.o.provider
+	if c.o.custom() {
+		who = "the server"
+	}
+	return fmt.Errorf("talking to %s at %s: %w%s", who, c.o.baseURL, err, c.unreachableHint(err))
 }
 
 // unreachableHint tells the user what to do when the server cannot be
@@ -662,14 +666,27 @@ func (o clientOptions) named(err error) error {
 	if !errors.As(err, &ae) || !o.custom() {
 		return err
 	}
-	host := o.baseURL
-	if u, perr := url.Parse(o.baseURL); perr == nil && u.Host != "" {
+	ae.Server = serverLabel(o.provider, o.baseURL, true)
+	return err
+}
+
+// label names where this client's requests go, for messages (serverLabel).
+func (o clientOptions) label() string { return serverLabel(o.provider, o.baseURL, o.custom()) }
+
+// serverLabel is how every message names where requests go: the provider
+// ("openai") for its own BASE_URL; for another, the server by its host
+// ("the server at 127.0.0.1:8080", "ollama at gpu-box:11434"), since
+// PROVIDER then only names the wire format and "openai" would mislead.
+func serverLabel(provider, baseURL string, custom bool) string {
+	if !custom {
+		return provider
+	}
+	host := baseURL
+	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	if o.provider == "openai" {
-		ae.Server = "the server at " + host
-	} else {
-		ae.Server = o.provider + " at " + host
+	if provider == "openai" {
+		return "the server at " + host
 	}
-	return err
+	return provider + " at " + host
 }
