@@ -30,7 +30,7 @@ var walledParts = []part{
 		// the terminal's safety and cell widths (its settings come as renderOptions)
 		"termsafe.go:isControl", "termsafe.go:sanitize",
 		"width.go:lsb8", "width.go:msb8", "width.go:printable8", "width.go:runeWidth", "width.go:stringWidth",
-		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo",
+		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo", "width.go:boolInt", "width.go:spaces",
 	}},
 	{"the provider client", []string{"provider.go", "openaiwire.go", "anthropic.go", "ollamawire.go", "apierror.go", "ssefast.go"}, []string{
 		// (its settings come as clientOptions) the conversation it sends and the answer it builds
@@ -51,6 +51,8 @@ var walledParts = []part{
 		"sampling.go:.PromptCache", "sampling.go:.Seed", "sampling.go:.TopK", "sampling.go:anthropicThinking",
 		"sampling.go:openaiSampling", "sampling.go:sampling",
 		"sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next", "edge.go:envProxy",
+		// the usage each wire reports, in the one shape
+		"usage.go:usage", "usage.go:.PromptTokens", "usage.go:.CompletionTokens", "usage.go:.CachedTokens", "usage.go:.CacheWriteTokens",
 	}},
 	{"the MCP client", []string{"mcp.go", "mcptransport.go", "rpcread.go"}, []string{
 		// (its settings and the children's environment come as mcpOptions)

@@ -701,3 +701,13 @@ func blockCut(b []byte) int {
 	}
 	return len(b)
 }
+
+// sources are what loadConfig merges, as this edge and the flags give them.
+func (e *edge) sources(o *options) configSources {
+	src := configSources{version: version, path: o.configPath, explicit: o.configPath != "", env: e.getenv, flags: o.overrides,
+		tmpDir: e.tmpDir, uid: e.uid, home: e.home, workDir: e.workDir, environ: e.environ, cacheDir: e.cacheDir, now: e.now}
+	if src.path == "" {
+		src.path = filepath.Join(e.configDir(), "config.ini")
+	}
+	return src
+}

@@ -19,17 +19,6 @@ import (
 	"time"
 )
 
-// usage is the token count the provider reported for one request, in one
-// shape for every provider: PromptTokens is the whole prompt, the parts
-// read from and written to the provider's prompt cache included, as the
-// wires differ on that (Anthropic's input_tokens leaves them out).
-type usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	CachedTokens     int `json:"cached_tokens"`      // of PromptTokens, read from the cache
-	CacheWriteTokens int `json:"cache_write_tokens"` // of PromptTokens, written to it (billed above the input price)
-}
-
 // openaiUsage is the usage object of the chat completions wire, with the
 // cache fields each provider puts there: OpenAI, Gemini, xAI and OpenRouter
 // in prompt_tokens_details (OpenRouter also cache_write_tokens), DeepSeek
