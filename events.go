@@ -690,13 +690,6 @@ func (e *events) failed(ctx context.Context, err error, f failures, code int) {
 	}
 }
 
-// writeJSON writes v as compact JSON text without HTML escaping.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
-
 // turnMark is where a turn began in the run's totals, so the result that
 // ends a question can give the question's own figures.
 type turnMark struct {
