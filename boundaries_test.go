@@ -32,7 +32,7 @@ var walledParts = []part{
 		"width.go:lsb8", "width.go:msb8", "width.go:printable8", "width.go:runeWidth", "width.go:stringWidth",
 		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo", "width.go:boolInt", "width.go:spaces",
 	}},
-	{"the provider client", []string{"provider.go", "openaiwire.go", "anthropic.go", "ollamawire.go", "apierror.go", "ssefast.go"}, []string{
+	{"the provider client", []string{"provider.go", "streamassemble.go", "thinktags.go", "idleread.go", "openaiwire.go", "anthropic.go", "ollamawire.go", "apierror.go", "ssefast.go"}, []string{
 		// (its settings come as clientOptions) the conversation it sends and the answer it builds
 		"conversation.go:.Arguments", "conversation.go:.Content", "conversation.go:.Data", "conversation.go:.Description",
 		"conversation.go:.Function", "conversation.go:.ID", "conversation.go:.Name", "conversation.go:.Parameters",
