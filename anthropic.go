@@ -33,9 +33,6 @@ func (anthropicWire) auth(h http.Header, key string) {
 	h.Set("anthropic-version", anthropicVersion)
 }
 
-// anthropicBudgets are thinking budgets for REASONING_EFFORT.
-var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}
-
 // body builds a Messages request; EXTRA_BODY and EXCLUDE_PARAMS apply last.
 func (w anthropicWire) body(o clientOptions, req chatRequest) ([]byte, error) {
 	system, msgs := anthropicMessages(req.Messages)

@@ -30,9 +30,9 @@ var walledParts = []part{
 		// the terminal's safety and cell widths (its settings come as renderOptions)
 		"termsafe.go:isControl", "termsafe.go:sanitize",
 		"width.go:lsb8", "width.go:msb8", "width.go:printable8", "width.go:runeWidth", "width.go:stringWidth",
-		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo",
+		"width.go:tabbedLen", "width.go:word8", "width.go:writeTabsTo", "width.go:boolInt", "width.go:spaces",
 	}},
-	{"the provider client", []string{"provider.go", "openaiwire.go", "anthropic.go", "ollamawire.go", "apierror.go", "ssefast.go"}, []string{
+	{"the provider client", []string{"provider.go", "streamassemble.go", "thinktags.go", "idleread.go", "openaiwire.go", "anthropic.go", "ollamawire.go", "apierror.go", "ssefast.go"}, []string{
 		// (its settings come as clientOptions) the conversation it sends and the answer it builds
 		"conversation.go:.Arguments", "conversation.go:.Content", "conversation.go:.Data", "conversation.go:.Description",
 		"conversation.go:.Function", "conversation.go:.ID", "conversation.go:.Name", "conversation.go:.Parameters",
@@ -51,6 +51,8 @@ var walledParts = []part{
 		"sampling.go:.PromptCache", "sampling.go:.Seed", "sampling.go:.TopK", "sampling.go:anthropicThinking",
 		"sampling.go:openaiSampling", "sampling.go:sampling",
 		"sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next", "edge.go:envProxy",
+		// the usage each wire reports, in the one shape
+		"usage.go:usage", "usage.go:.PromptTokens", "usage.go:.CompletionTokens", "usage.go:.CachedTokens", "usage.go:.CacheWriteTokens",
 	}},
 	{"the MCP client", []string{"mcp.go", "mcptransport.go", "rpcread.go"}, []string{
 		// (its settings and the children's environment come as mcpOptions)
@@ -58,9 +60,9 @@ var walledParts = []part{
 		"limits.go:.limit", "limits.go:.what", "limits.go:blame", "limits.go:limitError", "limits.go:maxRPCMessage",
 		"limits.go:maxRPCSpill", "limits.go:sizeText", "sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next",
 		// a server's stderr made safe for the terminal, its tools in the toolbox's shape
-		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "events.go:writeJSON",
-		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run", "tools.go:.server",
-		"tools.go:oneLine", "tools.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
+		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "jsonout.go:writeJSON",
+		"toolbox.go:.changes", "toolbox.go:.desc", "toolbox.go:.mcp", "toolbox.go:.name", "toolbox.go:.params", "toolbox.go:.run", "toolbox.go:.server",
+		"toolbox.go:oneLine", "toolbox.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
 		// mcp.json read only if no one else can write it
 		"trustedfile.go:openTrusted",
 		// a stdio server started fenced, as a command is

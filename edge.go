@@ -77,16 +77,6 @@ func (e *edge) configDir() string {
 	return filepath.Join(e.home, ".config", "yaicli")
 }
 
-// sources are what loadConfig merges, as this edge and the flags give them.
-func (e *edge) sources(o *options) configSources {
-	src := configSources{version: version, path: o.configPath, explicit: o.configPath != "", env: e.getenv, flags: o.overrides,
-		tmpDir: e.tmpDir, uid: e.uid, home: e.home, workDir: e.workDir, environ: e.environ, cacheDir: e.cacheDir, now: e.now}
-	if src.path == "" {
-		src.path = filepath.Join(e.configDir(), "config.ini")
-	}
-	return src
-}
-
 // envValue is key's value in environ (KEY=value lines; the last one wins,
 // as getenv finds it), "" when unset.
 func envValue(environ []string, key string) string {

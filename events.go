@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -671,13 +670,6 @@ func (e *events) failed(ctx context.Context, err error, f failures, code int) {
 	default:
 		e.fail(errorKind(err), f.red.errorText(err), errorHint(err, f.hints, false), code)
 	}
-}
-
-// writeJSON writes v as compact JSON text without HTML escaping.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // turnMark is where a turn began in the run's totals, so the result that

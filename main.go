@@ -17,106 +17,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
-// usageText is --help: usage, flags, configuration, examples and exit codes.
-const usageText = `yaicli - an LLM chat agent for the command line
-
-Usage:
-  yaicli [flags] "question"          answer one question on stdout
-  cat file | yaicli [flags] "task"   stdin (up to 16 MiB) is sent as STDIN + "\n\n" + PROMPT
-  yaicli --chat [flags]              interactive REPL (/help inside)
-  yaicli --count-tokens [FILE...]    estimated tokens of stdin or each file and all (for -M MODEL)
-
-Flags (before or after the question):
-  -M, --model NAME          model (MODEL)
-  -T, --temperature X       sampling temperature, 0-2 (TEMPERATURE)
-  -P, --top-p X             nucleus sampling, 0-1 (TOP_P)
-      --max-tokens N        maximum tokens of the answer (MAX_TOKENS)
-      --no-stream           wait for the whole answer (STREAM=false)
-  -p, --print               answer once and exit (the default without --chat)
-  -i, --image PATH|URL      send an image with the question (repeatable; PNG, JPEG, GIF, WebP)
-      --output-format F     text, json or stream-json on stdout (OUTPUT_FORMAT)
-      --plain               print answers as the model sent them, no Markdown drawing (PRETTY=false)
-      --show-reasoning, --hide-reasoning
-                            show or hide the model's reasoning on stderr (SHOW_REASONING)
-      --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
-      --context-window N    the model's context window in tokens (CONTEXT_WINDOW), for a
-                            server that does not report it: 8192 for an 8k model; the budget
-                            is 70% of it (CONTEXT_BUDGET_TOKENS sets the budget itself);
-                            /context says where the window in use came from
-      --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
-      --disable-functions   offer no tools (ENABLE_FUNCTIONS=false). When the tools' schemas
-                            would take over 12% of the budget (TOOL_SCHEMA_SHARE; a small window, many MCP
-                            tools), the built-ins and each MCP server's share are sent with
-                            tool_search, which finds the rest; /context says what is deferred
-      --no-project-instructions
-                            leave out the workspace's AGENTS.md files (PROJECT_INSTRUCTIONS=false)
-  -y, --yes                 run tools that execute or write without asking, except on
-                            sensitive places (keys, yaicli's config, start-up files)
-  -c, --chat                start the interactive REPL
-      --config PATH         read PATH instead of ~/.config/yaicli/config.ini
-      --template            print a complete default config.ini
-      --write-config        write it to ~/.config/yaicli/config.ini (or --config PATH),
-                            creating the directory; never replaces a file
-  -s, --shell               ask for one shell command, confirm, run it (exit code is its own)
-      --code                answer with code only, no Markdown
-  -r, --role NAME           use a role's system prompt (DEFAULT_ROLE)
-      --list-roles, --show-role NAME, --create-role NAME, --delete-role NAME
-                            manage roles in ~/.config/yaicli/roles (prompt from stdin)
-      --list-chats          saved chats; --chat "title" continues one
-      --list-providers      provider presets, their URLs and key variables
-      --enable-mcp          offer the tools of ~/.config/yaicli/mcp.json (ENABLE_MCP)
-      --disable-mcp         offer no MCP tools (ENABLE_MCP=false)
-      --show-function-output, --hide-function-output
-                            preview built-in tool output or not (SHOW_FUNCTION_OUTPUT)
-      --show-mcp-output, --hide-mcp-output
-                            preview MCP tool output or not (SHOW_MCP_OUTPUT)
-      --justify MODE        default, left, center, right or full (JUSTIFY)
-      --list-mcp            start the MCP servers and list their tools (exit 1 if one fails)
-      --show-completion [bash|zsh|fish]
-                            print the shell completion script (shell from $SHELL if not named)
-      --install-completion [bash|zsh|fish]
-                            write it where that shell loads it, and say what to do next
-      --forget-window [MODEL]
-                            forget the context window learned from a rejection for
-                            MODEL (default: MODEL's setting; "all": every model).
-                            Learned windows are kept 7 days; /context shows the date
-  -V, --verbose             show the effective configuration (key masked) and any learned window
-  -v, --version             print the version
-  -h, --help                this text
-
-Configuration: ~/.config/yaicli/config.ini, section [core]; every key can be
-overridden as YAI_<KEY> in the environment. Precedence: flag > env > file >
-default. Run 'yaicli --write-config' to start one with every key and its default.
-
-Examples:
-  yaicli "how do I list open ports on linux?"
-  git diff | yaicli -M gpt-4.1 "write a commit message"
-  YAI_PROVIDER=ollama YAI_MODEL=qwen2.5 yaicli --yes "why is / full?"
-  YAI_BASE_URL=http://localhost:8080/v1 yaicli --context-window 8192 --chat   # an 8k local model
-  yaicli --write-config
-
-Exit codes:
-  0 success   1 provider or network error   2 usage or configuration error
-  3 tool-round limit reached (EXIT_ON_DEPTH_LIMIT)
-  4 context length exceeded after self-healing
-  130 interrupted (Ctrl+C)   143 SIGTERM   129 SIGHUP
-`
 
 // main runs run with the process's edge, arguments and streams, and exits
 // with its code.
@@ -135,128 +44,6 @@ func main() {
 	code := run(ctx, processEdge(os.Stdin, os.Stdout, os.Stderr), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
-}
-
-// options are the command-line flags, parsed but not yet merged into config.
-type options struct {
-	help, version, template, verbose, chat, countTokens bool
-	writeConfig                                         bool
-	listProviders, listMCP, listRoles, listChats        bool
-	shell, code, print, forgetWindow                    bool
-	role, showRole, createRole, deleteRole              string
-	configPath                                          string
-	images                                              []string
-	overrides                                           map[string]string // config KEY -> value
-	prompt                                              []string
-	completion                                          completionRequest // --show-completion, --install-completion
-}
-
-// defineFlags defines every flag on a new set storing into o: parseArgs
-// parses with it and shellcompletion.go generates the completion scripts
-// from it, so a new flag is completed without more work. contradiction
-// says which switches given together contradict each other.
-func defineFlags(o *options) (fs *flag.FlagSet, contradiction func() error) {
-	fs = flag.NewFlagSet("yaicli", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	valueFlags(fs, o.overrides)
-	contradiction = switches(fs, o.overrides)
-	for _, b := range []struct {
-		v     *bool
-		names []string
-	}{
-		{&o.print, []string{"p", "print"}}, // one-shot, as Python YAICLI spells it: the default mode
-		{&o.chat, []string{"c", "chat"}}, {&o.verbose, []string{"V", "verbose"}},
-		{&o.version, []string{"v", "version"}}, {&o.help, []string{"h", "help"}},
-		{&o.shell, []string{"s", "shell"}}, {&o.code, []string{"code"}},
-		{&o.template, []string{"template"}}, {&o.writeConfig, []string{"write-config"}}, {&o.countTokens, []string{"count-tokens"}},
-		{&o.listProviders, []string{"list-providers"}}, {&o.listMCP, []string{"list-mcp"}},
-		{&o.listRoles, []string{"list-roles"}}, {&o.listChats, []string{"list-chats"}},
-		{&o.forgetWindow, []string{"forget-window"}}, // the model, if named, is the next word
-	} {
-		for _, n := range b.names {
-			fs.BoolVar(b.v, n, false, "")
-		}
-	}
-	for _, s := range []struct {
-		v     *string
-		names []string
-	}{
-		{&o.role, []string{"r", "role"}}, {&o.configPath, []string{"config"}},
-		{&o.showRole, []string{"show-role"}}, {&o.createRole, []string{"create-role"}}, {&o.deleteRole, []string{"delete-role"}},
-	} {
-		for _, n := range s.names {
-			fs.StringVar(s.v, n, "", "")
-		}
-	}
-	for _, n := range []string{"i", "image"} {
-		fs.Func(n, "", func(v string) error { o.images = append(o.images, v); return nil })
-	}
-	completionFlags(fs, o)
-	return fs, contradiction
-}
-
-// parseArgs parses flags anywhere among the arguments; "--" ends them.
-// Flags that set a config key come from flagvalues.go's tables; the ones
-// defineFlags adds choose what the run does.
-func parseArgs(args []string) (*options, error) {
-	o := &options{overrides: map[string]string{}}
-	fs, contradiction := defineFlags(o)
-	if err := parseAnywhere(fs, args, &o.prompt); err != nil {
-		return nil, err
-	}
-	if err := contradiction(); err != nil {
-		return nil, err
-	}
-	if o.print && o.chat {
-		return nil, errors.New("-p/--print answers once and --chat starts a session; pick one")
-	}
-	if o.shell && o.code || (o.shell || o.code) && o.chat {
-		return nil, errors.New("--shell, --code and --chat are different modes; pick one")
-	}
-	if len(o.images) > 0 && (o.chat || o.shell) {
-		return nil, errors.New("--image goes with a one-shot question; in the REPL, ask the model to look at a file (fs_read_image)")
-	}
-	return o, nil
-}
-
-// parseAnywhere parses fs's flags before, between and after the words of
-// args, which it appends to words; everything after "--" is words.
-func parseAnywhere(fs *flag.FlagSet, args []string, words *[]string) error {
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return flagError(fs, err)
-		}
-		rest = fs.Args()
-		consumed := len(args) - len(rest)
-		if consumed > 0 && args[consumed-1] == "--" {
-			*words = append(*words, rest...)
-			break
-		}
-		if len(rest) > 0 {
-			*words = append(*words, rest[0])
-			rest = rest[1:]
-			args = rest
-		}
-	}
-	return nil
-}
-
-// invocation is what every mode starts from: the edge, the flags, the
-// configuration and the run's streams.
-type invocation struct {
-	e              *edge
-	o              *options
-	cfg            *config
-	p              parts // what each part of the program gets of cfg, built once (configparts.go)
-	stdin          io.Reader
-	stdout, stderr io.Writer
-}
-
-// fail prints err once, as run prints every error, and returns code.
-func (in *invocation) fail(code int, err error) int {
-	fmt.Fprintf(in.stderr, "yaicli: %v\n", err)
-	return code
 }
 
 // run is the whole program; it returns the exit code. e is the process
@@ -313,14 +100,6 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 func writeVerbose(w io.Writer, cfg *config, red *redactor) {
 	writeEffective(w, cfg, red)
 	fmt.Fprintln(w, sandboxStatus(cfg.Sandbox, cfg.SandboxNetwork))
-}
-
-// verboseAlone reports -V with no question and no other command: then the
-// configuration is what was asked for (on stdout, so `yaicli -V > cfg.txt`
-// keeps it), unless a question comes on stdin.
-func (o *options) verboseAlone() bool {
-	return o.verbose && len(o.prompt) == 0 && !o.chat && !o.countTokens && !o.listRoles && !o.listChats && !o.listMCP &&
-		o.showRole == "" && o.createRole == "" && o.deleteRole == ""
 }
 
 // writeConfigFile is --write-config: the --template text written to path,
@@ -494,41 +273,6 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	return prompt, attached, nil
 }
 
-// oneShot answers one question (the user message q, its images with it)
-// on stdout (--code: only its code) and exits with the turn's code.
-func (in *invocation) oneShot(ctx context.Context, system string, q message, attached []string, hub *mcpHub) int {
-	p, stdout, stderr := in.p, in.stdout, in.stderr
-	ev, diag, diagTTY := newEvents(p.session.outputFormat, jsonRedacting(stdout, p.red), in.e.now), stderr, in.e.stderrTTY
-	// One answer per file: a retry's partial answer is held back from a
-	// file or pipe, struck on a terminal (events.answers).
-	answer := ev.answers(stdout, stdout, stderr, in.e.stdoutTTY)
-	defer ev.keep() // after the fence filter's last line
-	var out io.Writer
-	if in.o.code {
-		ff := &fenceFilter{w: answer}
-		defer ff.flush()
-		out = ff
-		p.agent.tools = false // code only: a mode that must not use tools
-	} else {
-		out = answerWriter(p.render, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
-	}
-	if ev.on() { // stdout carries only events; the agent's diagnostics are events too
-		out, diag, diagTTY = io.Discard, &noticeWriter{ev: ev}, false
-	}
-	a := p.agentFor(p.window(ctx), agentIO{answer: out, raw: !in.e.stdoutTTY, diag: diag,
-		think: newReasoningView(diag, diagTTY, in.e.getenv), spinTo: spinnerOn(diag, diagTTY, in.e.getenv),
-		width: terminalWidth(stderr), ask: askOn(in.stdin, in.e.stdinTTY, stderr, in.e.openTTY), ev: ev}, hub)
-	a.startSession()
-	a.attach(attached...)
-	hist := []message{{Role: "system", Content: system}, q}
-	_, err := a.eventTurn(ctx, hist)
-	a.endAnswer()
-	if in.o.verbose {
-		fmt.Fprintln(stderr, a.spent.verboseLine(a.pricing()))
-	}
-	return exitEvents(ctx, err, p.session.failures, stderr, ev)
-}
-
 // roleCommand runs --list-roles, --show-role, --create-role or
 // --delete-role.
 func (in *invocation) roleCommand() int {
@@ -563,141 +307,12 @@ func (in *invocation) roleCommand() int {
 	return exitOK
 }
 
-// oneShotPrompt combines piped stdin (not a terminal: stdinTTY false) and
-// the prompt words.
-func oneShotPrompt(ctx context.Context, words []string, stdin io.Reader, stdinTTY bool) (string, error) {
-	prompt := strings.TrimSpace(strings.Join(words, " "))
-	var in string
-	if stdin != nil && !stdinTTY {
-		b, err := readPiped(ctx, stdin, maxPipedPrompt)
-		if err != nil {
-			return "", err
-		}
-		in = strings.TrimRight(string(b), "\n")
+// sources are what loadConfig merges, as this edge and the flags give them.
+func (e *edge) sources(o *options) configSources {
+	src := configSources{version: version, path: o.configPath, explicit: o.configPath != "", env: e.getenv, flags: o.overrides,
+		tmpDir: e.tmpDir, uid: e.uid, home: e.home, workDir: e.workDir, environ: e.environ, cacheDir: e.cacheDir, now: e.now}
+	if src.path == "" {
+		src.path = filepath.Join(e.configDir(), "config.ini")
 	}
-	switch {
-	case in != "" && prompt != "":
-		return in + "\n\n" + prompt, nil
-	case in != "":
-		return in, nil
-	case prompt != "":
-		return prompt, nil
-	}
-	return "", errNothingToAsk
-}
-
-// readPiped reads r to its end, at most limit bytes, or until ctx ends (a
-// signal), which it returns as a signalledRead. A read of a pipe cannot be
-// interrupted, so it reads in a goroutine of its own, left behind blocked
-// when a signal comes: the process is ending then.
-func readPiped(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, limit+1))
-		done <- result{b, err}
-	}()
-	select {
-	case res := <-done:
-		switch {
-		case res.err != nil:
-			return nil, fmt.Errorf("reading stdin: %w", res.err)
-		case int64(len(res.b)) > limit:
-			return nil, fmt.Errorf("the text piped in is over %d MiB, more than any model's window: pipe the part that matters (tail -n 2000 LOG | yaicli ...), or name the file in the question for the model to read in pages", limit>>20)
-		}
-		return res.b, nil
-	case <-ctx.Done():
-		return nil, signalledRead{interruptCode(ctx)}
-	}
-}
-
-// signalledRead is a read of stdin ended by a signal, with the exit code
-// that signal gives.
-type signalledRead struct{ code int }
-
-// Error says the read was interrupted.
-func (signalledRead) Error() string { return "interrupted while reading stdin" }
-
-// errNothingToAsk is a one-shot run without a question or piped text.
-var errNothingToAsk = errors.New(`nothing to ask: give a question ("yaicli \"why is the sky blue?\""), pipe text in, or use --chat`)
-
-// countTokens prints the estimate for files (or stdin) priced by the
-// model's tokenizer family, and names the family; with several files, a
-// line for each before the total, as wc prints them. Inputs are read in
-// blocks (countReader), so a log of any size is counted in bounded memory.
-func countTokens(model string, files []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fam := familyOf(model)
-	if len(files) == 0 {
-		n, err := countReader(fam, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "yaicli: reading stdin: %v\n", err)
-			return exitFailure
-		}
-		fmt.Fprintf(stdout, "~%d tokens (%s family: %s)\n", n, fam.name, model)
-		return exitOK
-	}
-	total := 0
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "yaicli: %v\n", err)
-			return exitUsage
-		}
-		n, err := countReader(fam, f)
-		f.Close()
-		if err != nil {
-			fmt.Fprintf(stderr, "yaicli: reading %s: %v\n", name, err)
-			return exitFailure
-		}
-		if len(files) > 1 {
-			fmt.Fprintf(stdout, "~%d tokens  %s\n", n, name)
-		}
-		total += n
-	}
-	fmt.Fprintf(stdout, "~%d tokens (%s family: %s)\n", total, fam.name, model)
-	return exitOK
-}
-
-// countBlock is how much of an input countReader estimates at a time.
-const countBlock = 4 << 20
-
-// countReader estimates what r holds a block at a time, each cut after its
-// last line break (or, in a line longer than a block, before a character
-// the block's end would split), so that no word or run is cut in two.
-func countReader(fam family, r io.Reader) (int, error) {
-	buf := make([]byte, countBlock)
-	total, have := 0, 0
-	for {
-		n, err := io.ReadFull(r, buf[have:])
-		have += n
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return total + fam.tokens(string(buf[:have])), nil
-		}
-		if err != nil {
-			return 0, err
-		}
-		cut := blockCut(buf)
-		total += fam.tokens(string(buf[:cut]))
-		have = copy(buf, buf[cut:have])
-	}
-}
-
-// blockCut is where a full block b is cut: after its last line break, or,
-// in a line longer than the block, before a character its end would split.
-func blockCut(b []byte) int {
-	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-		return i + 1
-	}
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return i
-			}
-			break
-		}
-	}
-	return len(b)
+	return src
 }

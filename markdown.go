@@ -677,14 +677,6 @@ func (m *markdown) makeSGR(st style) string {
 	return string(append(b, 'm'))
 }
 
-// boolInt is 1 for true.
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // rules is appendRule's source: 32 box-drawing horizontals.
 const rules = "────────────────────────────────"
 
@@ -696,17 +688,6 @@ func appendRule(b []byte, n int) []byte {
 		n -= k
 	}
 	return b
-}
-
-// blanks is spaces' source: most indents are shorter.
-const blanks = "                                                                "
-
-// spaces is n spaces, without allocating for the usual indents.
-func spaces(n int) string {
-	if n <= len(blanks) {
-		return blanks[:n]
-	}
-	return strings.Repeat(" ", n)
 }
 
 // renderOptions are the settings the renderer reads (PRETTY, CODE_THEME,

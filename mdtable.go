@@ -141,15 +141,6 @@ func (m *markdown) endTable() {
 	m.border("└", "┴", "┘", widths)
 }
 
-// piecesWidth is the cells pieces take on one row.
-func piecesWidth(ps []piece) int {
-	n := 0
-	for _, p := range ps {
-		n += cells(p.text)
-	}
-	return n
-}
-
 // fitColumns shares width (<= 0: unlimited) out among columns that want
 // natural cells each: narrow columns keep their width, wide ones split the
 // rest evenly. Borders take 3 cells a column and one more. When they fit

@@ -386,3 +386,12 @@ func (m *markdown) row(prefix string, segs []seg, slack int, justify string) {
 	}
 	m.out = append(b, '\n')
 }
+
+// piecesWidth is the cells pieces take on one row.
+func piecesWidth(ps []piece) int {
+	n := 0
+	for _, p := range ps {
+		n += cells(p.text)
+	}
+	return n
+}

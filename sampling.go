@@ -162,3 +162,6 @@ func anthropicThinking(s sampling, effort string) (budget int, ok bool) {
 	budget, ok = anthropicBudgets[strings.ToLower(effort)]
 	return budget, ok
 }
+
+// anthropicBudgets are thinking budgets for REASONING_EFFORT.
+var anthropicBudgets = map[string]int{"low": 1024, "medium": 4096, "high": 16384}

@@ -6,6 +6,17 @@ import (
 	"strings"
 )
 
+// usage is the token count the provider reported for one request, in one
+// shape for every provider: PromptTokens is the whole prompt, the parts
+// read from and written to the provider's prompt cache included, as the
+// wires differ on that (Anthropic's input_tokens leaves them out).
+type usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	CachedTokens     int `json:"cached_tokens"`      // of PromptTokens, read from the cache
+	CacheWriteTokens int `json:"cache_write_tokens"` // of PromptTokens, written to it (billed above the input price)
+}
+
 // usageSum is the usage providers reported for some requests: the whole
 // prompts, the parts of them read from the prompt cache and written to it,
 // and the answers.

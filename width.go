@@ -130,3 +130,22 @@ func writeTabsTo(b *strings.Builder, s string, stop int) {
 	}
 	b.WriteString(s[run:])
 }
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// blanks is spaces' source: most indents are shorter.
+const blanks = "                                                                "
+
+// spaces is n spaces, without allocating for the usual indents.
+func spaces(n int) string {
+	if n <= len(blanks) {
+		return blanks[:n]
+	}
+	return strings.Repeat(" ", n)
+}
