@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -9,20 +8,16 @@ import (
 	"testing"
 )
 
-// TestREADMESensitiveListInCode: every place and name the README's
-// "Sensitive places ask every time" paragraph lists is in the one list of
+// TestREADMESensitiveListInCode: every place and name the safety guide's
+// (docs/SAFETY.md) "Sensitive places ask every time" paragraph lists is in the one list of
 // sensitive.go: asked by the fs tools and denied by the fence (which
 // draws its deny set from the same lists), so the README promises nothing
 // the code does not do.
 func TestREADMESensitiveListInCode(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, para, ok := strings.Cut(string(b), "- **Sensitive places ask every time**")
+	_, para, ok := strings.Cut(docText(t, docSafety), "- **Sensitive places ask every time**")
 	if para, _, _ = strings.Cut(para, "Writes also ask"); !ok { // what follows is about writes
-		t.Fatal("README has no \"Sensitive places ask every time\" paragraph")
+		t.Fatal(docSafety + " has no \"Sensitive places ask every time\" paragraph")
 	}
 	home := t.TempDir()
 	p := places{home: home}
