@@ -380,7 +380,7 @@ func TestContextWindowSetting(t *testing.T) {
 	base := []string{"YAI_PROVIDER=llamacpp", "YAI_BASE_URL=" + srv.URL + "/v1", "YAI_MODEL=local.gguf"}
 	want := "budget 5734 (70% of local.gguf's 8192-token window, set by CONTEXT_WINDOW)\nmodel window 8192 (set by CONTEXT_WINDOW)"
 	for name, run := range map[string]func(home string) string{
-		"README recipe": func(home string) string {
+		"the configuration guide's recipe": func(home string) string {
 			os.MkdirAll(filepath.Join(home, "config", "yaicli"), 0o700)
 			os.WriteFile(filepath.Join(home, "config", "yaicli", "config.ini"), []byte(recipe), 0o600)
 			return contextAt(t, home, time.Now(), base)

@@ -11,7 +11,7 @@ import (
 // TestREADMESensitiveListInCode: every place and name the safety guide's
 // (docs/SAFETY.md) "Sensitive places ask every time" paragraph lists is in the one list of
 // sensitive.go: asked by the fs tools and denied by the fence (which
-// draws its deny set from the same lists), so the README promises nothing
+// draws its deny set from the same lists), so the guide promises nothing
 // the code does not do.
 func TestREADMESensitiveListInCode(t *testing.T) {
 	t.Parallel()
@@ -28,18 +28,18 @@ func TestREADMESensitiveListInCode(t *testing.T) {
 		case strings.HasPrefix(tok, "~/"):
 			rel := tok[2:]
 			if p.sensitive(filepath.Join(home, rel)) == "" {
-				t.Errorf("README lists %s; the fs tools read it unasked", tok)
+				t.Errorf(docSafety+" lists %s; the fs tools read it unasked", tok)
 			}
 			if !slices.Contains(sensitiveHome, rel) && !reKeyName.MatchString(filepath.Base(rel)) {
-				t.Errorf("README lists %s, which is neither in sensitiveHome nor named like a key: the fence would grant it", tok)
+				t.Errorf(docSafety+" lists %s, which is neither in sensitiveHome nor named like a key: the fence would grant it", tok)
 			}
 		case strings.HasPrefix(tok, "/etc/"):
 			if !slices.Contains(sensitiveSystem, tok) {
-				t.Errorf("README lists %s, which is not in sensitiveSystem", tok)
+				t.Errorf(docSafety+" lists %s, which is not in sensitiveSystem", tok)
 			}
 		case strings.Contains(tok, "*") || tok == ".envrc":
 			if !reKeyName.MatchString(strings.ReplaceAll(tok, "*", "x")) && !reKeyName.MatchString(strings.ReplaceAll(tok, "*", "")) {
-				t.Errorf("README lists the name %s, which sensitiveNames does not match", tok)
+				t.Errorf(docSafety+" lists the name %s, which sensitiveNames does not match", tok)
 			}
 		default:
 			continue
@@ -47,6 +47,6 @@ func TestREADMESensitiveListInCode(t *testing.T) {
 		n++
 	}
 	if n < 40 {
-		t.Errorf("read %d places off the README's paragraph; the test lost its way", n)
+		t.Errorf("read %d places off the safety guide's paragraph; the test lost its way", n)
 	}
 }

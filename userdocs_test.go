@@ -70,3 +70,20 @@ func TestREADMEIsShort(t *testing.T) {
 		}
 	}
 }
+
+// TestCIRunsREADMETestCommand: .ci/run ends with the README's test command,
+// word for word, and the README says what .ci/run installs first.
+func TestCIRunsREADMETestCommand(t *testing.T) {
+	t.Parallel()
+	readme, ci := docText(t, "README.md"), docText(t, ".ci/run")
+	_, test, _ := strings.Cut(readme, "## Test\n\n```sh\n")
+	command, _, _ := strings.Cut(test, "\n")
+	if !strings.HasPrefix(command, "go vet ./...") || !strings.HasSuffix(strings.TrimSpace(ci), "\n"+command) {
+		t.Errorf("the README's test command %q is not the last line of .ci/run", command)
+	}
+	for _, want := range []string{"npm ci", "tmux", "zsh and fish", ".ci/ollama-build"} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("the README does not say .ci/run installs %s", want)
+		}
+	}
+}
