@@ -20,7 +20,7 @@ import (
 )
 
 // The prompt caches of Anthropic and OpenAI, simulated by their documented
-// rules (see the README's prompt-caching paragraph), behind an httptest
+// rules (see docs/CONTEXT.md's prompt-caching section), behind an httptest
 // server that speaks each wire and reports usage as the provider does; a
 // scripted agent session of six questions runs against it.
 

@@ -247,7 +247,7 @@ func TestJSONOutput(t *testing.T) {
 // TestStreamJSONChat: piped --chat input is one stream over several turns,
 // each question's turn.end followed at once by a result of its own (final
 // false, its answer and its own figures) and the stream ended by the run's
-// result (final true, the totals), as the README says.
+// result (final true, the totals), as docs/SCRIPTING.md says.
 func TestStreamJSONChat(t *testing.T) {
 	t.Parallel()
 	f := newFakeProvider(t, sse(textStream("one")), sse(textStream("two")), sse(textStream("three")))

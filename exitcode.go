@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// Exit codes are part of the interface; --help and the README list them.
+// Exit codes are part of the interface; --help and docs/USING.md list them.
 const (
 	exitOK          = 0
 	exitFailure     = 1

@@ -9,7 +9,8 @@ import (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// usageText is --help: usage, flags, configuration, examples and exit codes.
+// usageText is --help: usage, flags, configuration, examples, exit codes
+// and where the documents are.
 const usageText = `yaicli - an LLM chat agent for the command line
 
 Usage:
@@ -92,6 +93,11 @@ Exit codes:
   3 tool-round limit reached (EXIT_ON_DEPTH_LIMIT)
   4 context length exceeded after self-healing
   130 interrupted (Ctrl+C)   143 SIGTERM   129 SIGHUP
+
+Documentation, in yaicli's source: README.md to start; docs/USING.md (flags,
+REPL, tools, MCP), docs/CONFIGURATION.md (every setting), docs/SAFETY.md
+(what asks, the sandbox), docs/CONTEXT.md (token budget, prompt cache),
+docs/SCRIPTING.md (--output-format json|stream-json).
 `
 
 // options are the command-line flags, parsed but not yet merged into config.

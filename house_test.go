@@ -80,7 +80,7 @@ func TestFuncLinesTableRule(t *testing.T) {
 }
 
 // TestTwoWayFilesSaidInREADME: where two files use each other's top-level
-// names (both ways), the README's "How it is put together" says why; any
+// names (both ways), "How it is put together" (docs/DEVELOPING.md) says why; any
 // other such pair is a back-edge to remove. The uses are read with
 // go/types, so a method or field used through a value counts too.
 func TestTwoWayFilesSaidInREADME(t *testing.T) {
@@ -89,12 +89,12 @@ func TestTwoWayFilesSaidInREADME(t *testing.T) {
 	found := twoWayPairs(t)
 	for _, p := range found {
 		if !said[p] {
-			t.Errorf("%s and %s use each other: remove the back-edge, or say why in the README's list", p[0], p[1])
+			t.Errorf("%s and %s use each other: remove the back-edge, or say why in the list of %s", p[0], p[1], docDeveloping)
 		}
 	}
 	for p := range said {
 		if !slices.Contains(found, p) {
-			t.Errorf("the README says %s and %s use each other, and they no longer do: take them off its list", p[0], p[1])
+			t.Errorf("%s says %s and %s use each other, and they no longer do: take them off its list", docDeveloping, p[0], p[1])
 		}
 	}
 }
@@ -231,18 +231,15 @@ func configReads(t *testing.T) map[string][]string {
 	return reads
 }
 
-// readmeTwoWayPairs reads the README's list of files that depend on each
-// other both ways: each item names its pairs before its colon, as
+// readmeTwoWayPairs reads the list of files that depend on each other both
+// ways, in docs/DEVELOPING.md's "How it is put together" (linked from the
+// README): each item names its pairs before its colon, as
 // "`a.go` with `b.go`, `c.go`, and `d.go` with `e.go`".
 func readmeTwoWayPairs(t *testing.T) map[[2]string]bool {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, list, ok := strings.Cut(string(readme), "Files that still depend on each other both ways")
+	_, list, ok := strings.Cut(docText(t, docDeveloping), "Files that still depend on each other both ways")
 	if !ok {
-		t.Fatal("README.md has no list of files that depend on each other both ways")
+		t.Fatal(docDeveloping + " has no list of files that depend on each other both ways")
 	}
 	list, _, _ = strings.Cut(list, "\n\n")
 	pairs := map[[2]string]bool{}
@@ -262,7 +259,7 @@ func readmeTwoWayPairs(t *testing.T) map[[2]string]bool {
 		}
 	}
 	if len(pairs) == 0 {
-		t.Fatal("README.md's list of files that depend on each other both ways names no pairs")
+		t.Fatal(docDeveloping + "'s list of files that depend on each other both ways names no pairs")
 	}
 	return pairs
 }
@@ -279,10 +276,11 @@ func (emptyImporter) Import(path string) (*types.Package, error) {
 
 // designDocs are the documents whose file names the house tests keep true
 // (docs/STYLE.md names other projects' files and ones not to write).
-var designDocs = []string{"docs/ARCHITECTURE.md", "README.md", "tools/tokenfit/README.md"}
+// The README and its guides (userDocs) are among them.
+var designDocs = append([]string{"docs/ARCHITECTURE.md", "tools/tokenfit/README.md"}, userDocs...)
 
 // TestDocsNameFilesThatExist: every Go file, and every path under docs/,
-// tools/ or testdata/, that the design documents and the README name
+// tools/ or testdata/, that the design documents, the README and its guides name
 // exists, so a renamed file is renamed in the documents too.
 func TestDocsNameFilesThatExist(t *testing.T) {
 	t.Parallel()
@@ -382,13 +380,13 @@ func packageNames(t *testing.T) (map[string]bool, string) {
 	return names, src.String()
 }
 
-// TestNoMachinePathInDesignDocs: the design documents, the README's
-// pointers to them and the tools hold no path of one machine: a clone
-// has none of it.
+// TestNoMachinePathInDesignDocs: the design documents, the README and its
+// guides, the README's pointers to them and the tools hold no path of one
+// machine: a clone has none of it.
 func TestNoMachinePathInDesignDocs(t *testing.T) {
 	t.Parallel()
 	machine := regexp.MustCompile(`(^|[^A-Za-z0-9_.])/(work|farm)/`)
-	files := []string{"docs/ARCHITECTURE.md", "docs/STYLE.md"}
+	files := append([]string{"docs/ARCHITECTURE.md", "docs/STYLE.md"}, userDocs...)
 	tools, _ := filepath.Glob("tools/*/*")
 	for _, p := range append(files, tools...) {
 		if fi, err := os.Stat(p); err != nil || fi.IsDir() {

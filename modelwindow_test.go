@@ -364,16 +364,15 @@ func TestWindowLookupNotRemembered(t *testing.T) {
 }
 
 // TestContextWindowSetting: CONTEXT_WINDOW sets the window for any server,
-// from config.ini (the README's small-window recipe, as written), the
+// from config.ini (the small-window recipe of docs/CONFIGURATION.md, as written), the
 // environment or --context-window; the server is not asked, and /context
 // says the window came from the setting; --help shows the way.
 func TestContextWindowSetting(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+	_, recipe, found := strings.Cut(docText(t, docConfiguration), "Recommended for long tasks with a small model window")
+	if !found {
+		t.Fatal(docConfiguration + " has no small-window recipe")
 	}
-	_, recipe, _ := strings.Cut(string(readme), "Recommended for long tasks with a small model window")
 	_, recipe, _ = strings.Cut(recipe, "```ini\n")
 	recipe, _, _ = strings.Cut(recipe, "```")
 	var asked atomic.Int32
@@ -381,7 +380,7 @@ func TestContextWindowSetting(t *testing.T) {
 	base := []string{"YAI_PROVIDER=llamacpp", "YAI_BASE_URL=" + srv.URL + "/v1", "YAI_MODEL=local.gguf"}
 	want := "budget 5734 (70% of local.gguf's 8192-token window, set by CONTEXT_WINDOW)\nmodel window 8192 (set by CONTEXT_WINDOW)"
 	for name, run := range map[string]func(home string) string{
-		"README recipe": func(home string) string {
+		"the configuration guide's recipe": func(home string) string {
 			os.MkdirAll(filepath.Join(home, "config", "yaicli"), 0o700)
 			os.WriteFile(filepath.Join(home, "config", "yaicli", "config.ini"), []byte(recipe), 0o600)
 			return contextAt(t, home, time.Now(), base)

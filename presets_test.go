@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -194,21 +193,21 @@ func TestHostedPresets(t *testing.T) {
 }
 
 // TestREADMEListsKeyVariables: every preset's key variable is in the
-// README's list, and the README says how long the tests take and that
-// -race needs cgo.
+// configuration guide's list, and the README and the developers' guide
+// say how long the tests take and that -race needs cgo.
 func TestREADMEListsKeyVariables(t *testing.T) {
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+	conf := docText(t, docConfiguration)
 	for _, n := range presetNames() {
-		if v := presets[n].keyEnv; v != "" && !strings.Contains(string(b), "`"+v+"`") {
-			t.Errorf("README does not list %s (provider %s)", v, n)
+		if v := presets[n].keyEnv; v != "" && !strings.Contains(conf, "`"+v+"`") {
+			t.Errorf("%s does not list %s (provider %s)", docConfiguration, v, n)
 		}
 	}
-	for _, want := range []string{"The suite takes about three minutes under `-race`", "`-race` needs cgo"} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("README lacks %q", want)
+	for _, doc := range []string{"README.md", docDeveloping} {
+		text := docText(t, doc)
+		for _, want := range []string{"The suite takes about three minutes under `-race`", "`-race` needs cgo"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s lacks %q", doc, want)
+			}
 		}
 	}
 }

@@ -230,7 +230,7 @@ func needOllama(t *testing.T) (bin, vocab string) {
 	t.Helper()
 	missing := func(what string) {
 		t.Helper()
-		msg := what + ": run `YAICLI_OLLAMA=$(.ci/ollama-build) go test -run TestOllama .` (README: Tests against a real Ollama)"
+		msg := what + ": run `YAICLI_OLLAMA=$(.ci/ollama-build) go test -run TestOllama .` (docs/DEVELOPING.md: Tests against a real Ollama)"
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}

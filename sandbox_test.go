@@ -6,7 +6,7 @@ import (
 )
 
 // TestSandboxStatusShown: how commands are fenced is said where the
-// README says, in --verbose and in /context.
+// safety guide (docs/SAFETY.md) says, in --verbose and in /context.
 func TestSandboxStatusShown(t *testing.T) {
 	t.Parallel()
 	f := newFakeProvider(t, sse(textStream("hi")), sse(textStream("hello")))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -9,20 +8,16 @@ import (
 	"testing"
 )
 
-// TestREADMESensitiveListInCode: every place and name the README's
-// "Sensitive places ask every time" paragraph lists is in the one list of
+// TestREADMESensitiveListInCode: every place and name the safety guide's
+// (docs/SAFETY.md) "Sensitive places ask every time" paragraph lists is in the one list of
 // sensitive.go: asked by the fs tools and denied by the fence (which
-// draws its deny set from the same lists), so the README promises nothing
+// draws its deny set from the same lists), so the guide promises nothing
 // the code does not do.
 func TestREADMESensitiveListInCode(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, para, ok := strings.Cut(string(b), "- **Sensitive places ask every time**")
+	_, para, ok := strings.Cut(docText(t, docSafety), "- **Sensitive places ask every time**")
 	if para, _, _ = strings.Cut(para, "Writes also ask"); !ok { // what follows is about writes
-		t.Fatal("README has no \"Sensitive places ask every time\" paragraph")
+		t.Fatal(docSafety + " has no \"Sensitive places ask every time\" paragraph")
 	}
 	home := t.TempDir()
 	p := places{home: home}
@@ -33,18 +28,18 @@ func TestREADMESensitiveListInCode(t *testing.T) {
 		case strings.HasPrefix(tok, "~/"):
 			rel := tok[2:]
 			if p.sensitive(filepath.Join(home, rel)) == "" {
-				t.Errorf("README lists %s; the fs tools read it unasked", tok)
+				t.Errorf(docSafety+" lists %s; the fs tools read it unasked", tok)
 			}
 			if !slices.Contains(sensitiveHome, rel) && !reKeyName.MatchString(filepath.Base(rel)) {
-				t.Errorf("README lists %s, which is neither in sensitiveHome nor named like a key: the fence would grant it", tok)
+				t.Errorf(docSafety+" lists %s, which is neither in sensitiveHome nor named like a key: the fence would grant it", tok)
 			}
 		case strings.HasPrefix(tok, "/etc/"):
 			if !slices.Contains(sensitiveSystem, tok) {
-				t.Errorf("README lists %s, which is not in sensitiveSystem", tok)
+				t.Errorf(docSafety+" lists %s, which is not in sensitiveSystem", tok)
 			}
 		case strings.Contains(tok, "*") || tok == ".envrc":
 			if !reKeyName.MatchString(strings.ReplaceAll(tok, "*", "x")) && !reKeyName.MatchString(strings.ReplaceAll(tok, "*", "")) {
-				t.Errorf("README lists the name %s, which sensitiveNames does not match", tok)
+				t.Errorf(docSafety+" lists the name %s, which sensitiveNames does not match", tok)
 			}
 		default:
 			continue
@@ -52,6 +47,6 @@ func TestREADMESensitiveListInCode(t *testing.T) {
 		n++
 	}
 	if n < 40 {
-		t.Errorf("read %d places off the README's paragraph; the test lost its way", n)
+		t.Errorf("read %d places off the safety guide's paragraph; the test lost its way", n)
 	}
 }

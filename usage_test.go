@@ -14,7 +14,7 @@ func cachedUsageStream(text string) string {
 }
 
 // TestUsageShown: what the provider reported reaches the person where the
-// README says: a one-shot run's --verbose line on stderr, and /context's
+// docs/CONTEXT.md says: a one-shot run's --verbose line on stderr, and /context's
 // session and turn rows in the REPL, with the cached share.
 func TestUsageShown(t *testing.T) {
 	t.Parallel()
