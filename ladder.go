@@ -412,13 +412,18 @@ func (l ladder) priceOf(ms []message) int {
 // more than a result's share, so that the page leaves room for the rounds
 // after it.
 func (l ladder) admit(h []message, start int) ([]message, trimReport) {
-	h = l.holdToShare(h, start)
-	_, total := l.price(h)
+	_, before := l.price(h)
+	h, held, heldSaved := l.holdToShare(h, start)
+	total := before - heldSaved
 	rep := trimReport{before: total, after: total}
 	fresh := len(h) - start // at the end of h, whatever older groups go
 	if total > l.limit {
 		h, rep = l.reduce(h)
 	}
+	// A result held to its share is a result cut to fit: said like rung
+	// c's cuts, in the same report, so the events, the notice and
+	// /context tell one story.
+	rep.before, rep.shrunk, rep.shrunkSaved = before, rep.shrunk+held, rep.shrunkSaved+heldSaved
 	room := max(min(l.limit-rep.after-callReserve, l.resultShare()), 1) // 1: the fewest a page may ask (minPage)
 	for i := len(h) - fresh; i < len(h); i++ {
 		pageIn(&h[i], room, l.est)
@@ -473,32 +478,39 @@ const loopCapNote = "the cap came from the token budget: one result takes at mos
 // resultShare, its full text kept on disk, when an earlier round of the
 // same turn (the last turn group) had results, or the budget is small; h
 // itself when none is cut. A page of a file is as long as the model asked.
-// h is never modified.
-func (l ladder) holdToShare(h []message, start int) []message {
+// held is how many were cut, saved the tokens they gave back. h is never
+// modified.
+func (l ladder) holdToShare(h []message, start int) (out []message, held, saved int) {
 	starts := groupStarts(h)
 	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
-		return h
+		return h, 0, 0
 	}
 	limit, floor := l.resultShare(), roomFloor
 	if l.small() {
 		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
 	}
-	var out []message
 	for i := start; i < len(h); i++ {
 		_, page := filePageOf(h[i])
 		_, list := listPageOf(h[i])
-		if page || list || h[i].Role != "tool" || l.est(h[i]) <= limit {
+		if page || list || h[i].Role != "tool" {
 			continue // a page of a file (or of a list of files) is as long as the model asked
+		}
+		cost := l.est(h[i])
+		if cost <= limit {
+			continue
 		}
 		if out == nil {
 			out = append([]message(nil), h...)
 		}
-		capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill)
+		if capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill) {
+			held++
+			saved += cost - l.est(out[i])
+		}
 	}
 	if out == nil {
-		return h
+		return h, 0, 0
 	}
-	return out
+	return out, held, saved
 }
 
 // hasTool reports whether any of ms is a tool result.
@@ -610,7 +622,11 @@ func (r trimReport) line(limit int) string {
 	if !r.reduced() {
 		return ""
 	}
-	return fmt.Sprintf("yaicli: context ~%d tokens, over the %d-token budget: %s; now ~%d", r.before, limit, strings.Join(what, ", "), r.after)
+	over := "over"
+	if r.before <= limit {
+		over = "within" // only new results held to their share on entry
+	}
+	return fmt.Sprintf("yaicli: context ~%d tokens, %s the %d-token budget: %s; now ~%d", r.before, over, limit, strings.Join(what, ", "), r.after)
 }
 
 // roomFloor is the fewest characters a budget-derived cap leaves a result:
