@@ -12,7 +12,9 @@ import (
 // The ladder is every reduction of the conversation in one place: fitting
 // a request to the budget before it is sent, taking a round's tool results
 // in (admit), and healing a context-length rejection (with the provider's
-// numbers as the limit) all climb it, cheapest loss first:
+// numbers as the limit) all climb it, cheapest loss first; the reductions
+// a person asks for by name, /compact N and INTERACTIVE_ROUND, are here
+// too (keepGroups, keptRounds):
 //
 //  0. a model-written summary of old turn groups, when COMPACT_MODE or
 //     AUTO_COMPACT_PERCENT ask for one (compact.go; the agent runs it before
@@ -589,6 +591,24 @@ func keptRounds(h []message, round int, share float64) (kept []message, dropped 
 	}
 	out := append([]message(nil), h[:starts[1]]...) // the lead and the first group
 	return append(out, h[starts[len(starts)-keep+1]:]...), len(starts) - keep
+}
+
+// keepGroups is /compact N, and keptRounds' when it keeps fewer than two:
+// the lead and the newest n turn groups, the older ones gone whole. The
+// person asked for it by name (/compact N, INTERACTIVE_ROUND), so what they
+// wrote in those groups goes with them: the rule that a person's words
+// stay is the budget's rungs' (toMark), which the person did not ask for.
+func keepGroups(h []message, n int) []message {
+	starts := groupStarts(h)
+	drop := len(starts) - n
+	if drop <= 0 || len(starts) == 0 {
+		return h
+	}
+	out := append([]message(nil), h[:leadLen(h)]...)
+	if drop >= len(starts) {
+		return out
+	}
+	return append(out, h[starts[drop]:]...)
 }
 
 // line is the stderr line: what was done, in order, with numbers that add

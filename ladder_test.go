@@ -584,3 +584,19 @@ func TestAdmit(t *testing.T) {
 		t.Errorf("a page of a file was cut to the loop's share")
 	}
 }
+
+// TestKeepGroups: /compact N keeps the lead and the newest N turn groups,
+// whole; the older ones go whole.
+func TestKeepGroups(t *testing.T) {
+	h := []message{{Role: "system"}, {Role: "user", Content: "1"}, {Role: "assistant"}, {Role: "user", Content: "2"}, {Role: "user", Content: "3"}, {Role: "assistant"}}
+	got := keepGroups(h, 2)
+	if len(got) != 4 || got[1].Content != "2" {
+		t.Errorf("keepGroups(2) = %+v", got)
+	}
+	if got := keepGroups(h, 0); len(got) != 1 {
+		t.Errorf("keepGroups(0) = %+v", got)
+	}
+	if got := keepGroups(h, 10); len(got) != len(h) {
+		t.Errorf("keepGroups(10) = %+v", got)
+	}
+}
