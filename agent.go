@@ -375,7 +375,7 @@ func (a *agent) requestTokens(h []message, specs []toolSpec) int {
 }
 
 // measure is the calibrated estimate of a request, summed the way
-// trimToBudget sums it.
+// the ladder sums it (ladder.price).
 func (a *agent) measure(h []message, specs []toolSpec) int {
 	n := a.cal.scale(a.fam.toolsTokens(specs))
 	for _, m := range h {

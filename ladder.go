@@ -85,12 +85,6 @@ func (r trimReport) parts() (masks, rest trimReport) {
 // reduced reports whether the reduction changed the request.
 func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collapsed+r.words > 0 }
 
-// trimToBudget is the ladder for a policy: h fitted to p.limit, down to
-// p.target, with fixed tokens outside the messages.
-func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
-	return ladder{limit: p.limit, mark: p.target, keep: p.keep, fixed: fixed, est: est, spill: spill}.reduce(h)
-}
-
 // reduce climbs the ladder when the request of h is over the limit, and
 // returns the history (h itself when nothing changed; h is never modified)
 // and what each rung did. It runs in time linear in the messages, each
@@ -346,7 +340,7 @@ func (l ladder) mask(h []message, costs []int, total, mark int, span maskSpan, a
 }
 
 // cut is rung c: this round's results, h[round:], share what is left of
-// the mark, the largest cut first (capToRoom); costs follow.
+// the mark, the largest cut first (capAbove); costs follow.
 func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimReport) ([]message, int) {
 	if round == len(h) {
 		return h, total
@@ -662,17 +656,12 @@ const lastFloor = 800
 // model knows why it is shorter than the tool's own cap.
 const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
 
-// capToRoom cuts one round's tool results (rs, changed in place) so that
+// capAbove cuts one round's tool results (rs, changed in place) so that
 // together they cost at most room tokens: each gets an equal share, and a
 // share a smaller result leaves unused goes to the larger ones. None is cut
-// below roomFloor characters or grows past what it was (its per-tool cap);
-// a result cut so is first written to disk through spill. It returns how
+// below floor characters or grows past what it was (its per-tool cap); a
+// result cut so is first written to disk through spill. It returns how
 // many it cut.
-func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
-	return capAbove(rs, room, roomFloor, est, spill)
-}
-
-// capAbove is capToRoom cutting no result below floor characters.
 func capAbove(rs []message, room, floor int, est func(message) int, spill func(*message)) int {
 	costs := make([]int, len(rs))
 	sum := 0
@@ -705,21 +694,11 @@ func capAbove(rs []message, room, floor int, est func(message) int, spill func(*
 	return cut
 }
 
-// capTo re-renders tool message m to cost about tokens, not under
-// roomFloor characters, with the budget note in its marker (cutter). It
-// reports whether m got shorter.
-func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
-	return capToFloor(m, tokens, roomFloor, est, spill)
-}
-
-// capToFloor is capTo cutting m to no fewer than floor characters.
+// capToFloor re-renders tool message m to cost about tokens, not under
+// floor characters, with the budget note in its marker. It reports
+// whether m got shorter.
 func capToFloor(m *message, tokens, floor int, est func(message) int, spill func(*message)) bool {
 	return capWith(m, tokens, floor, budgetCapNote, est, spill)
-}
-
-// capNoting is capTo with why in the marker instead of budgetCapNote.
-func capNoting(m *message, tokens int, why string, est func(message) int, spill func(*message)) bool {
-	return capWith(m, tokens, roomFloor, why, est, spill)
 }
 
 // capWith re-renders tool message m to cost about tokens, not under

@@ -600,3 +600,16 @@ func TestKeepGroups(t *testing.T) {
 		t.Errorf("keepGroups(10) = %+v", got)
 	}
 }
+
+// trimToBudget is the ladder for a policy: h fitted to p.limit, down to
+// p.target, with fixed tokens outside the messages.
+func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
+	return ladder{limit: p.limit, mark: p.target, keep: p.keep, fixed: fixed, est: est, spill: spill}.reduce(h)
+}
+
+// capTo re-renders tool message m to cost about tokens, not under
+// roomFloor characters, with the budget note in its marker (cutter). It
+// reports whether m got shorter.
+func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
+	return capToFloor(m, tokens, roomFloor, est, spill)
+}

@@ -677,3 +677,35 @@ func TestTrimSettings(t *testing.T) {
 		}
 	}
 }
+
+// capToRoom cuts one round's tool results (rs, changed in place) so that
+// together they cost at most room tokens: each gets an equal share, and a
+// share a smaller result leaves unused goes to the larger ones. None is cut
+// below roomFloor characters or grows past what it was (its per-tool cap);
+// a result cut so is first written to disk through spill. It returns how
+// many it cut.
+func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
+	return capAbove(rs, room, roomFloor, est, spill)
+}
+
+// mask replaces tool results by stubs, oldest first, until total (the
+// request's estimate, of which h's messages are part) is at most target;
+// results in the newest keep turn groups (at least one: the current turn)
+// are never masked, nor are stubs. It returns the new history (h itself
+// when nothing changed; h is never modified) and total. est prices one
+// message; spill writes a message's clip head to disk and sets its path
+// (nil: only results already on disk are masked).
+func mask(h []message, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	return maskPriced(h, nil, total, target, keep, est, spill)
+}
+
+// maskPriced is mask with the messages' prices known (costs[i] = est(h[i]);
+// nil: not known), as trimming has them: a long result is priced once.
+func maskPriced(h []message, costs []int, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	starts := groupStarts(h)
+	keep = max(keep, 1)
+	if len(starts) <= keep {
+		return h, total, maskReport{}
+	}
+	return maskRange(h, costs, total, target, maskSpan{to: starts[len(starts)-keep]}, est, spill)
+}
