@@ -816,3 +816,12 @@ func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
 	}
 	return h, n
 }
+
+// keepOnDisk writes a whole result (one never cut, so never spilled) to
+// disk through spill before it is cut, at most once: a spilled or failed
+// clip is not tried again.
+func keepOnDisk(m *message, spill func(*message)) {
+	if m.clip.needsSpill() && spill != nil {
+		spill(m)
+	}
+}
