@@ -263,41 +263,6 @@ func (a *agent) shownText() string { return a.shown.String() }
 // estimate prices a message with this session's calibration.
 func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
 
-// fit makes the request of h fit the budget: a summary first when one is
-// wanted (compact.go), then the ladder (ladder.go). It says what was done,
-// and warns once when the turn alone is over the budget.
-func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []message {
-	out, after := a.fitTo(a.autoCompact(ctx, h, specs), specs, a.budget.tokens)
-	if after > a.budget.tokens && !a.warnedBig {
-		// Nothing older is left to drop: the question itself (piped text,
-		// attached files) is the weight. Send it, but say what to do if the
-		// provider refuses it.
-		a.warnedBig = true
-		fate := "the provider may reject it"
-		if a.o.provider == "ollama" {
-			fate = "Ollama does not reject it but cuts it silently to its window"
-		}
-		advice := "send less (e.g. pipe through tail -n 500)"
-		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
-			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
-		}
-		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
-			after, a.budget.tokens, a.budget.source, fate, advice)
-	}
-	return out
-}
-
-// questionTokens is the estimate of the last user message in h: what the
-// person sent (piped text, attachments), as against what the turn added.
-func questionTokens(h []message, estimate func(message) int) int {
-	for i := len(h) - 1; i >= 0; i-- {
-		if h[i].Role == "user" {
-			return estimate(h[i])
-		}
-	}
-	return 0
-}
-
 // request sends h and handles a rejection by what it means: a
 // context-length rejection heals (trim, retry once), an output cap lowers
 // max_tokens, a byte cap shrinks the largest parts once, a model without
@@ -310,23 +275,7 @@ func (a *agent) request(ctx context.Context, h *[]message, specs []toolSpec) (re
 		a.observe(r, *h, specs)
 		return r, err
 	}
-	switch {
-	case first.Kind == kindNoTools && len(specs) > 0:
-		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
-			a.o.server, a.o.model, sanitize(first.Message))
-		a.noTools = true
-		a.windows.markNoTools(a.o.window)
-		return a.request(ctx, h, nil)
-	case first.Kind == kindContextLength:
-		return a.healContext(ctx, h, specs, first, est)
-	case first.Kind == kindOutputCap:
-		return a.lowerMaxTokens(ctx, *h, specs, r, err, first)
-	case first.Kind == kindTooLarge:
-		return a.shrinkBytes(ctx, h, specs, r, err, first)
-	case first.Kind == kindOther && hasImages(*h) && imageHint(first.Message) != "":
-		*h = withoutImages(*h) // not retried: the next turn must not send them again
-	}
-	return r, err
+	return a.retryAfter(ctx, h, specs, r, err, first, est)
 }
 
 // sendOnce sends one request and notes whether answer text was streamed,
@@ -376,7 +325,7 @@ func (a *agent) requestTokens(h []message, specs []toolSpec) int {
 }
 
 // measure is the calibrated estimate of a request, summed the way
-// trimToBudget sums it.
+// the ladder sums it (ladder.price).
 func (a *agent) measure(h []message, specs []toolSpec) int {
 	n := a.cal.scale(a.fam.toolsTokens(specs))
 	for _, m := range h {
@@ -505,23 +454,6 @@ func (a *agent) toolsFor(h []message, specs []toolSpec) []toolSpec {
 			len(specs), a.cal.scale(a.fam.toolsTokens(specs)), a.measure(lead, nil), a.budget.tokens, a.budget.source, n)
 	}
 	return specs[:n]
-}
-
-// toolsAreWeight reports whether leaving the tool schemas out could make
-// h fit the window a rejection named (or, when it named none, whether they
-// outweigh the messages).
-func (a *agent) toolsAreWeight(h []message, specs []toolSpec, e *apiError) bool {
-	if len(specs) == 0 {
-		return false
-	}
-	tools, msgs := a.fam.toolsTokens(specs), a.measure(h, nil)
-	switch {
-	case e.Limit > 0 && e.Actual > 0: // would it fit without them, priced high?
-		return e.Actual-int(float64(tools)*maxRatio) < e.Limit
-	case e.Limit > 0:
-		return msgs < e.Limit*9/10
-	}
-	return a.cal.scale(tools) > msgs
 }
 
 // toolsThatFit is how many of specs, in order, fit the budget beside the

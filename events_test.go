@@ -108,8 +108,13 @@ func TestStreamJSONEndToEnd(t *testing.T) {
 		fail(429, `{"error":{"message":"Rate limit reached for gpt-4o on requests per min (RPM): Limit 500, Used 500, Requested 1.","type":"requests","param":null,"code":"rate_limit_exceeded"}}`, "Retry-After", "0.2"),
 		sse(toolStream(fakeCall{"call_again", "fs_read_file", `{"file_paths": ["build.log"]}`})),
 	)
+	// A budget over smallBudget, so the first round's results enter at the
+	// tool's cap, not held to a share (on a small budget the log would enter
+	// at its share, leaving the heal nothing to cut): the heal's reduction
+	// to the rejection's figures is the trim.
+	budget := smallBudget + base
 	r := runBinaryIn(t, f, dir, e2e{args: []string{"-p", "--output-format", "stream-json", "-y", "--max-turns", "1", "why did the build fail?"},
-		env: []string{"YAI_TOOL_OUTPUT_MAX_CHARS=8000", fmt.Sprintf("YAI_CONTEXT_BUDGET_TOKENS=%d", base+1200), "YAI_MAX_TOKENS=256"}})
+		env: []string{"YAI_TOOL_OUTPUT_MAX_CHARS=8000", fmt.Sprintf("YAI_CONTEXT_BUDGET_TOKENS=%d", budget), "YAI_MAX_TOKENS=256"}})
 	if r.code != exitDepthLimit {
 		t.Fatalf("exit %d, want %d; stderr:\n%s\nstdout:\n%s", r.code, exitDepthLimit, r.stderr, r.stdout)
 	}
@@ -122,7 +127,7 @@ func TestStreamJSONEndToEnd(t *testing.T) {
 		t.Fatalf("provider got %d chat requests, want 4", len(reqs))
 	}
 	if evs[0]["type"] != "session.start" || num(evs[0], "schema_version") != eventsSchema || evs[0]["model"] != reqs[0].Body["model"] ||
-		num(evs[0], "budget_tokens") != base+1200 || evs[0]["tokenizer_family"] == "" {
+		num(evs[0], "budget_tokens") != budget || evs[0]["tokenizer_family"] == "" {
 		t.Errorf("session.start = %v", evs[0])
 	}
 	last := evs[len(evs)-1]

@@ -53,6 +53,32 @@ func (a *agent) ladderFor(limit int, specs []toolSpec) ladder {
 	return ladder{limit: limit, mark: p.target, keep: p.keep, fixed: a.cal.scale(a.fam.toolsTokens(specs)), est: a.estimate, spill: a.spill}
 }
 
+// retryAfter is what a rejected request does next, by its kind: without
+// tools when the model takes none, healed after a context-length
+// rejection, with a lower max_tokens after an output cap, with the largest
+// parts halved after a byte cap, and without images (not retried) when
+// the provider refused them; r and err as they were otherwise. est is the
+// rejected request's estimate.
+func (a *agent) retryAfter(ctx context.Context, h *[]message, specs []toolSpec, r reply, err error, first *apiError, est int) (reply, error) {
+	switch {
+	case first.Kind == kindNoTools && len(specs) > 0:
+		fmt.Fprintf(a.stderr, "yaicli: %s's model %s takes no tools (%s); continuing without them (ENABLE_FUNCTIONS=false skips this)\n",
+			a.o.server, a.o.model, sanitize(first.Message))
+		a.noTools = true
+		a.windows.markNoTools(a.o.window)
+		return a.request(ctx, h, nil)
+	case first.Kind == kindContextLength:
+		return a.healContext(ctx, h, specs, first, est)
+	case first.Kind == kindOutputCap:
+		return a.lowerMaxTokens(ctx, *h, specs, r, err, first)
+	case first.Kind == kindTooLarge:
+		return a.shrinkBytes(ctx, h, specs, r, err, first)
+	case first.Kind == kindOther && hasImages(*h) && imageHint(first.Message) != "":
+		*h = withoutImages(*h) // not retried: the next turn must not send them again
+	}
+	return r, err
+}
+
 // healContext makes the request smaller after a context-length rejection
 // and retries exactly once.
 func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec, first *apiError, est int) (reply, error) {
@@ -182,4 +208,56 @@ func (a *agent) policy(limit int) trimPolicy {
 		share = defaultTrimTarget
 	}
 	return trimPolicy{limit: limit, target: int(float64(limit) * share), keep: a.o.keepGroups}
+}
+
+// fit makes the request of h fit the budget: a summary first when one is
+// wanted (compact.go), then the ladder (ladder.go). It says what was done,
+// and warns once when the turn alone is over the budget.
+func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []message {
+	out, after := a.fitTo(a.autoCompact(ctx, h, specs), specs, a.budget.tokens)
+	if after > a.budget.tokens && !a.warnedBig {
+		// Nothing older is left to drop: the question itself (piped text,
+		// attached files) is the weight. Send it, but say what to do if the
+		// provider refuses it.
+		a.warnedBig = true
+		fate := "the provider may reject it"
+		if a.o.provider == "ollama" {
+			fate = "Ollama does not reject it but cuts it silently to its window"
+		}
+		advice := "send less (e.g. pipe through tail -n 500)"
+		if questionTokens(out, a.estimate) < after/2 { // the model's own calls (their arguments) and results weigh most
+			advice = "most of it is the model's own tool calls and their results in this turn: ask for smaller steps"
+		}
+		fmt.Fprintf(a.stderr, "yaicli: this turn alone is ~%d tokens, over the %d-token budget (%s); %s: %s, or raise CONTEXT_BUDGET_TOKENS if the model's window is larger\n",
+			after, a.budget.tokens, a.budget.source, fate, advice)
+	}
+	return out
+}
+
+// questionTokens is the estimate of the last user message in h: what the
+// person sent (piped text, attachments), as against what the turn added.
+func questionTokens(h []message, estimate func(message) int) int {
+	for i := len(h) - 1; i >= 0; i-- {
+		if h[i].Role == "user" {
+			return estimate(h[i])
+		}
+	}
+	return 0
+}
+
+// toolsAreWeight reports whether leaving the tool schemas out could make
+// h fit the window a rejection named (or, when it named none, whether they
+// outweigh the messages).
+func (a *agent) toolsAreWeight(h []message, specs []toolSpec, e *apiError) bool {
+	if len(specs) == 0 {
+		return false
+	}
+	tools, msgs := a.fam.toolsTokens(specs), a.measure(h, nil)
+	switch {
+	case e.Limit > 0 && e.Actual > 0: // would it fit without them, priced high?
+		return e.Actual-int(float64(tools)*maxRatio) < e.Limit
+	case e.Limit > 0:
+		return msgs < e.Limit*9/10
+	}
+	return a.cal.scale(tools) > msgs
 }

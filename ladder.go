@@ -12,7 +12,9 @@ import (
 // The ladder is every reduction of the conversation in one place: fitting
 // a request to the budget before it is sent, taking a round's tool results
 // in (admit), and healing a context-length rejection (with the provider's
-// numbers as the limit) all climb it, cheapest loss first:
+// numbers as the limit) all climb it, cheapest loss first; the reductions
+// a person asks for by name, /compact N and INTERACTIVE_ROUND, are here
+// too (keepGroups, keptRounds):
 //
 //  0. a model-written summary of old turn groups, when COMPACT_MODE or
 //     AUTO_COMPACT_PERCENT ask for one (compact.go; the agent runs it before
@@ -82,12 +84,6 @@ func (r trimReport) parts() (masks, rest trimReport) {
 
 // reduced reports whether the reduction changed the request.
 func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collapsed+r.words > 0 }
-
-// trimToBudget is the ladder for a policy: h fitted to p.limit, down to
-// p.target, with fixed tokens outside the messages.
-func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
-	return ladder{limit: p.limit, mark: p.target, keep: p.keep, fixed: fixed, est: est, spill: spill}.reduce(h)
-}
 
 // reduce climbs the ladder when the request of h is over the limit, and
 // returns the history (h itself when nothing changed; h is never modified)
@@ -344,7 +340,7 @@ func (l ladder) mask(h []message, costs []int, total, mark int, span maskSpan, a
 }
 
 // cut is rung c: this round's results, h[round:], share what is left of
-// the mark, the largest cut first (capToRoom); costs follow.
+// the mark, the largest cut first (capAbove); costs follow.
 func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimReport) ([]message, int) {
 	if round == len(h) {
 		return h, total
@@ -412,13 +408,18 @@ func (l ladder) priceOf(ms []message) int {
 // more than a result's share, so that the page leaves room for the rounds
 // after it.
 func (l ladder) admit(h []message, start int) ([]message, trimReport) {
-	h = l.holdToShare(h, start)
-	_, total := l.price(h)
+	_, before := l.price(h)
+	h, held, heldSaved := l.holdToShare(h, start)
+	total := before - heldSaved
 	rep := trimReport{before: total, after: total}
 	fresh := len(h) - start // at the end of h, whatever older groups go
 	if total > l.limit {
 		h, rep = l.reduce(h)
 	}
+	// A result held to its share is a result cut to fit: said like rung
+	// c's cuts, in the same report, so the events, the notice and
+	// /context tell one story.
+	rep.before, rep.shrunk, rep.shrunkSaved = before, rep.shrunk+held, rep.shrunkSaved+heldSaved
 	room := max(min(l.limit-rep.after-callReserve, l.resultShare()), 1) // 1: the fewest a page may ask (minPage)
 	for i := len(h) - fresh; i < len(h); i++ {
 		pageIn(&h[i], room, l.est)
@@ -473,32 +474,39 @@ const loopCapNote = "the cap came from the token budget: one result takes at mos
 // resultShare, its full text kept on disk, when an earlier round of the
 // same turn (the last turn group) had results, or the budget is small; h
 // itself when none is cut. A page of a file is as long as the model asked.
-// h is never modified.
-func (l ladder) holdToShare(h []message, start int) []message {
+// held is how many were cut, saved the tokens they gave back. h is never
+// modified.
+func (l ladder) holdToShare(h []message, start int) (out []message, held, saved int) {
 	starts := groupStarts(h)
 	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
-		return h
+		return h, 0, 0
 	}
 	limit, floor := l.resultShare(), roomFloor
 	if l.small() {
 		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
 	}
-	var out []message
 	for i := start; i < len(h); i++ {
 		_, page := filePageOf(h[i])
 		_, list := listPageOf(h[i])
-		if page || list || h[i].Role != "tool" || l.est(h[i]) <= limit {
+		if page || list || h[i].Role != "tool" {
 			continue // a page of a file (or of a list of files) is as long as the model asked
+		}
+		cost := l.est(h[i])
+		if cost <= limit {
+			continue
 		}
 		if out == nil {
 			out = append([]message(nil), h...)
 		}
-		capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill)
+		if capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill) {
+			held++
+			saved += cost - l.est(out[i])
+		}
 	}
 	if out == nil {
-		return h
+		return h, 0, 0
 	}
-	return out
+	return out, held, saved
 }
 
 // hasTool reports whether any of ms is a tool result.
@@ -579,6 +587,24 @@ func keptRounds(h []message, round int, share float64) (kept []message, dropped 
 	return append(out, h[starts[len(starts)-keep+1]:]...), len(starts) - keep
 }
 
+// keepGroups is /compact N, and keptRounds' when it keeps fewer than two:
+// the lead and the newest n turn groups, the older ones gone whole. The
+// person asked for it by name (/compact N, INTERACTIVE_ROUND), so what they
+// wrote in those groups goes with them: the rule that a person's words
+// stay is the budget's rungs' (toMark), which the person did not ask for.
+func keepGroups(h []message, n int) []message {
+	starts := groupStarts(h)
+	drop := len(starts) - n
+	if drop <= 0 || len(starts) == 0 {
+		return h
+	}
+	out := append([]message(nil), h[:leadLen(h)]...)
+	if drop >= len(starts) {
+		return out
+	}
+	return append(out, h[starts[drop]:]...)
+}
+
 // line is the stderr line: what was done, in order, with numbers that add
 // up; "" when nothing was.
 func (r trimReport) line(limit int) string {
@@ -610,7 +636,11 @@ func (r trimReport) line(limit int) string {
 	if !r.reduced() {
 		return ""
 	}
-	return fmt.Sprintf("yaicli: context ~%d tokens, over the %d-token budget: %s; now ~%d", r.before, limit, strings.Join(what, ", "), r.after)
+	over := "over"
+	if r.before <= limit {
+		over = "within" // only new results held to their share on entry
+	}
+	return fmt.Sprintf("yaicli: context ~%d tokens, %s the %d-token budget: %s; now ~%d", r.before, over, limit, strings.Join(what, ", "), r.after)
 }
 
 // roomFloor is the fewest characters a budget-derived cap leaves a result:
@@ -626,17 +656,12 @@ const lastFloor = 800
 // model knows why it is shorter than the tool's own cap.
 const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
 
-// capToRoom cuts one round's tool results (rs, changed in place) so that
+// capAbove cuts one round's tool results (rs, changed in place) so that
 // together they cost at most room tokens: each gets an equal share, and a
 // share a smaller result leaves unused goes to the larger ones. None is cut
-// below roomFloor characters or grows past what it was (its per-tool cap);
-// a result cut so is first written to disk through spill. It returns how
+// below floor characters or grows past what it was (its per-tool cap); a
+// result cut so is first written to disk through spill. It returns how
 // many it cut.
-func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
-	return capAbove(rs, room, roomFloor, est, spill)
-}
-
-// capAbove is capToRoom cutting no result below floor characters.
 func capAbove(rs []message, room, floor int, est func(message) int, spill func(*message)) int {
 	costs := make([]int, len(rs))
 	sum := 0
@@ -669,21 +694,11 @@ func capAbove(rs []message, room, floor int, est func(message) int, spill func(*
 	return cut
 }
 
-// capTo re-renders tool message m to cost about tokens, not under
-// roomFloor characters, with the budget note in its marker (cutter). It
-// reports whether m got shorter.
-func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
-	return capToFloor(m, tokens, roomFloor, est, spill)
-}
-
-// capToFloor is capTo cutting m to no fewer than floor characters.
+// capToFloor re-renders tool message m to cost about tokens, not under
+// floor characters, with the budget note in its marker. It reports
+// whether m got shorter.
 func capToFloor(m *message, tokens, floor int, est func(message) int, spill func(*message)) bool {
 	return capWith(m, tokens, floor, budgetCapNote, est, spill)
-}
-
-// capNoting is capTo with why in the marker instead of budgetCapNote.
-func capNoting(m *message, tokens int, why string, est func(message) int, spill func(*message)) bool {
-	return capWith(m, tokens, roomFloor, why, est, spill)
 }
 
 // capWith re-renders tool message m to cost about tokens, not under
@@ -800,4 +815,13 @@ func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
 		n++
 	}
 	return h, n
+}
+
+// keepOnDisk writes a whole result (one never cut, so never spilled) to
+// disk through spill before it is cut, at most once: a spilled or failed
+// clip is not tried again.
+func keepOnDisk(m *message, spill func(*message)) {
+	if m.clip.needsSpill() && spill != nil {
+		spill(m)
+	}
 }

@@ -541,8 +541,8 @@ func resultOf(r *rand.Rand, id string, tokens int) message {
 // are cut on entry, and that is a reduction to the low-water mark, the
 // old output masked (a result that masking makes room for is taken in
 // whole, the old output masked on entry too); from a turn's second tool round on, a result is held
-// to a sixteenth of the budget without a reduction, but a page of a file
-// is as long as the model asked.
+// to a sixteenth of the budget, which is reported as a cut, but a page of
+// a file is as long as the model asked.
 func TestAdmit(t *testing.T) {
 	r := rand.New(rand.NewSource(35))
 	fs := &fakeSpill{saved: map[string]string{}}
@@ -572,7 +572,10 @@ func TestAdmit(t *testing.T) {
 	}
 	h, start = turn(resultOf(r, "c1", 8000), true)
 	got, rep = l.admit(h, start)
-	if c := got[len(got)-1]; rep.reduced() || messageTokens(c) > 2700 || !strings.Contains(c.Content, loopCapNote) {
+	// Held to its share on entry: a cut said like any other (the events and
+	// the notice), though the request was within its limit.
+	if c := got[len(got)-1]; rep.shrunk != 1 || rep.masked != 0 || rep.after >= rep.before || totalTokens(got) != rep.after ||
+		messageTokens(c) > 2700 || !strings.Contains(c.Content, loopCapNote) {
 		t.Errorf("a second round's result of 8000 tokens: %d tokens, report %+v: %.200s", messageTokens(c), rep, c.Content)
 	}
 	page := pageMessage("/work/notes.txt", wordsResult(r, 30000), 0, 90000)
@@ -580,4 +583,33 @@ func TestAdmit(t *testing.T) {
 	if got, _ = l.admit(h, start); got[len(got)-1].Content != page.Content {
 		t.Errorf("a page of a file was cut to the loop's share")
 	}
+}
+
+// TestKeepGroups: /compact N keeps the lead and the newest N turn groups,
+// whole; the older ones go whole.
+func TestKeepGroups(t *testing.T) {
+	h := []message{{Role: "system"}, {Role: "user", Content: "1"}, {Role: "assistant"}, {Role: "user", Content: "2"}, {Role: "user", Content: "3"}, {Role: "assistant"}}
+	got := keepGroups(h, 2)
+	if len(got) != 4 || got[1].Content != "2" {
+		t.Errorf("keepGroups(2) = %+v", got)
+	}
+	if got := keepGroups(h, 0); len(got) != 1 {
+		t.Errorf("keepGroups(0) = %+v", got)
+	}
+	if got := keepGroups(h, 10); len(got) != len(h) {
+		t.Errorf("keepGroups(10) = %+v", got)
+	}
+}
+
+// trimToBudget is the ladder for a policy: h fitted to p.limit, down to
+// p.target, with fixed tokens outside the messages.
+func trimToBudget(h []message, fixed int, p trimPolicy, est func(message) int, spill func(*message)) ([]message, trimReport) {
+	return ladder{limit: p.limit, mark: p.target, keep: p.keep, fixed: fixed, est: est, spill: spill}.reduce(h)
+}
+
+// capTo re-renders tool message m to cost about tokens, not under
+// roomFloor characters, with the budget note in its marker (cutter). It
+// reports whether m got shorter.
+func capTo(m *message, tokens int, est func(message) int, spill func(*message)) bool {
+	return capToFloor(m, tokens, roomFloor, est, spill)
 }

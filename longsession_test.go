@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -129,6 +131,10 @@ type longFigures struct {
 func runLongSession(t *testing.T, env ...string) (scenarioRun, longFigures) {
 	t.Helper()
 	const model = "llama3"
+	// A key as random as a real one: the scenarios' sk-test-0123456789abcdef
+	// holds "abcdef", whose hex shape (616263646566) the redactor finds in
+	// seq's lines 61 to 66, so a page starting at 60 came back redacted.
+	env = append([]string{"YAI_API_KEY=sk-test-q7VxR2mK9pLw4ZtN"}, env...)
 	sr := runScenario(t, scenario{model: model, args: []string{"--chat", "--yes"}, stdin: longInput(), files: longFiles(),
 		script: longModel(familyOf(model), new(atomic.Int64)), env: env})
 	if sr.r.code != 0 {
@@ -238,4 +244,54 @@ func TestLongSessionSmallWindow(t *testing.T) {
 		t.Errorf("%d requests over the budget", f.over)
 	}
 	checkNoOrphans(t, sr)
+	checkLongREADME(t, sr.budget, f, wide)
 }
+
+// longREADME is the README's paragraph of the benchmark's figures, read
+// back: the window, the reductions, the pages, the stubs, the rules and
+// the tokens sent against the 128k window.
+var longREADME = regexp.MustCompile(`budget ([\d,]+) tokens, mark ([\d,]+)\)\.[\s\S]*?Now: (\d+)\s+reductions \(one per ([\d.]+) rounds\), all (\d+) at the mark; (\d+) of (\d+) pages whole; stubs of ([\d,]+) characters\s+\(([\d.]+)%\); (\d+) of (\d+) rules kept; no request over the budget; ~([\d,]+) tokens sent, ([\d.]+)% of the same session on\s+a 128k window \(~([\d,]+);`)
+
+// checkLongREADME: the long-session figures in docs/CONTEXT.md are the ones this
+// run measured: counts exactly, the stubs' characters and the tokens sent
+// within a tenth (spill files are named by the second, so their paths,
+// and with them the sizes, vary a little between runs).
+func checkLongREADME(t *testing.T, budget int, f, wide longFigures) {
+	t.Helper()
+	m := longREADME.FindStringSubmatch(docText(t, "docs/CONTEXT.md"))
+	if m == nil {
+		t.Fatalf("docs/CONTEXT.md has no long-session paragraph matching %s", longREADME)
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(strings.ReplaceAll(m[i], ",", "")); return v }
+	exact := []struct {
+		what         string
+		readme, have int
+	}{
+		{"budget", n(1), budget}, {"mark", n(2), int(float64(budget) * defaultTrimTarget)},
+		{"reductions", n(3), f.reductions}, {"reductions at the mark", n(5), f.atMark},
+		{"pages whole", n(6), f.whole}, {"pages asked as suggested", n(7), f.pages},
+		{"rules kept", n(10), f.rulesKept}, {"rules", n(11), f.rules},
+	}
+	for _, e := range exact {
+		if e.readme != e.have {
+			t.Errorf("docs/CONTEXT.md says %d %s, the benchmark measured %d", e.readme, e.what, e.have)
+		}
+	}
+	near := []struct {
+		what         string
+		readme, have int
+	}{
+		{"stub characters", n(8), f.stubChars}, {"tokens sent", n(12), f.sent}, {"tokens sent on a 128k window", n(14), wide.sent},
+	}
+	for _, e := range near {
+		if 10*abs(e.readme-e.have) > e.have {
+			t.Errorf("docs/CONTEXT.md says ~%d %s, the benchmark measured %d", e.readme, e.what, e.have)
+		}
+	}
+	if per := fmt.Sprintf("%.1f", float64(f.rounds)/float64(max(f.reductions, 1))); per != m[4] {
+		t.Errorf("docs/CONTEXT.md says one reduction per %s rounds, the benchmark measured %s", m[4], per)
+	}
+}
+
+// abs is |n|.
+func abs(n int) int { return max(n, -n) }

@@ -17,11 +17,9 @@ import (
 // marker's contract), so the model can read it back; the question, the
 // answer and the call/result pairing stay as they were.
 
-// Defaults of the two settings, used where a config has none (tests).
-const (
-	defaultTrimTarget = 0.6
-	defaultKeepGroups = 2
-)
+// defaultTrimTarget is CONTEXT_TRIM_TARGET's default, used where a
+// config has none.
+const defaultTrimTarget = 0.6
 
 // stubPathStandIn is as long as a typical spill path; a result is priced
 // against a stub carrying it before anything is written to disk.
@@ -153,33 +151,17 @@ type maskReport struct {
 	unsaved   int   // results left whole because their text could not be saved
 }
 
-// mask replaces tool results by stubs, oldest first, until total (the
-// request's estimate, of which h's messages are part) is at most target;
-// results in the newest keep turn groups (at least one: the current turn)
-// are never masked, nor are stubs. It returns the new history (h itself
-// when nothing changed; h is never modified) and total. est prices one
-// message; spill writes a message's clip head to disk and sets its path
-// (nil: only results already on disk are masked).
-func mask(h []message, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
-	return maskPriced(h, nil, total, target, keep, est, spill)
-}
-
-// maskPriced is mask with the messages' prices known (costs[i] = est(h[i]);
-// nil: not known), as trimming has them: a long result is priced once.
-func maskPriced(h []message, costs []int, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
-	starts := groupStarts(h)
-	keep = max(keep, 1)
-	if len(starts) <= keep {
-		return h, total, maskReport{}
-	}
-	return maskRange(h, costs, total, target, maskSpan{to: starts[len(starts)-keep]}, est, spill)
-}
-
 // maskSpan is the part of a history masking may change, h[from:to], and
 // the room (tokens) its stubs' paging calls are fitted to (0: pageLimit).
 type maskSpan struct{ from, to, room int }
 
-// maskRange is maskPriced over the results in span, oldest first.
+// maskRange replaces the tool results in span by stubs, oldest first,
+// until total (the request's estimate, of which h's messages are part) is
+// at most target; stubs are never masked again. It returns the new history
+// (h itself when nothing changed; h is never modified) and total. costs
+// are the messages' prices when known (nil: est prices them); spill
+// writes a message's clip head to disk and sets its path (nil: only
+// results already on disk are masked).
 func maskRange(h []message, costs []int, total, target int, span maskSpan, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
 	var rep maskReport
 	var out []message
@@ -268,34 +250,4 @@ func maskedIn(h []message, est func(message) int) (n, saved int) {
 		}
 	}
 	return n, saved
-}
-
-// maskable is how many tokens masking could give back in h: the results
-// outside the newest keep turn groups that are worth a stub.
-func maskable(h []message, keep int, est func(message) int) int {
-	starts := groupStarts(h)
-	keep = max(keep, 1)
-	if len(starts) <= keep {
-		return 0
-	}
-	return maskableIn(h[:starts[len(starts)-keep]], est)
-}
-
-// maskableIn is how many tokens masking every result of h worth a stub
-// would give back.
-func maskableIn(h []message, est func(message) int) int {
-	n := 0
-	for _, m := range h {
-		if m.Role != "tool" || isStub(m.Content) {
-			continue
-		}
-		src := sourceOf(m)
-		s := m
-		s.images = nil
-		s.Content = stubText(m.Name, src.size(), est(m), append([]string{stubPathStandIn}, src.more...), src.offset, pageLimit)
-		if cost, after := est(m), est(s); after*2 <= cost {
-			n += cost - after
-		}
-	}
-	return n
 }

@@ -557,33 +557,6 @@ func TestHysteresis30Turns(t *testing.T) {
 	}
 }
 
-// /context shows the provider's last prompt count even when it did not
-// calibrate the estimator (a local server that cut the conversation).
-func TestContextShowsIgnoredReport(t *testing.T) {
-	cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": "ollama", "CONTEXT_TRIM_TARGET": "0.6"})
-	var out strings.Builder
-	a := &agent{o: cfg.agent(), stdout: &out, stderr: &out, budget: budget{tokens: 10000, source: "CONTEXT_BUDGET_TOKENS"}}
-	h := []message{{Role: "user", Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
-	a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
-	out.Reset()
-	writeContext(&out, a.contextReport([]message{{Role: "system", Content: "s"}}))
-	est := fmt.Sprint(a.requestTokens(h, nil))
-	for _, want := range []string{`low-water mark\s+6000\s+60% of the budget`, `last reported by provider\s+1000\s+prompt tokens \(our estimate of that request: ` + est + `; not used to calibrate: far below it.*cut the conversation`} {
-		if !matches(want, out.String()) {
-			t.Errorf("/context lacks %q:\n%s", want, out.String())
-		}
-	}
-	// A tool round on a local server is not a cut: /context says which.
-	tools := []toolSpec{{Type: "function", Function: toolFunction{Name: "t", Description: "d"}}}
-	round := []message{{Role: "user", Content: "hi"}, {Role: "assistant", ToolCalls: []toolCall{{ID: "1", Type: "function", Function: functionCall{Name: "t", Arguments: "{}"}}}}, {Role: "tool", ToolCallID: "1", Content: "ok"}}
-	a.observe(reply{Usage: usage{PromptTokens: 40}}, round, tools)
-	out.Reset()
-	writeContext(&out, a.contextReport(round))
-	if want := `not used to calibrate: a tool round`; !matches(want, out.String()) || matches(`cut the conversation`, out.String()) {
-		t.Errorf("/context after a tool round lacks %q or blames a cut:\n%s", want, out.String())
-	}
-}
-
 // TestTrimWithMaskingProperties: over random histories with spillable
 // results, trimming leaves no orphan, keeps the system messages, fits the
 // limit unless only the newest group is left, reaches the low-water mark
@@ -676,4 +649,36 @@ func TestTrimSettings(t *testing.T) {
 			t.Errorf("policy target %d for share %v", a.policy(20000).target, tc.share)
 		}
 	}
+}
+
+// capToRoom cuts one round's tool results (rs, changed in place) so that
+// together they cost at most room tokens: each gets an equal share, and a
+// share a smaller result leaves unused goes to the larger ones. None is cut
+// below roomFloor characters or grows past what it was (its per-tool cap);
+// a result cut so is first written to disk through spill. It returns how
+// many it cut.
+func capToRoom(rs []message, room int, est func(message) int, spill func(*message)) int {
+	return capAbove(rs, room, roomFloor, est, spill)
+}
+
+// mask replaces tool results by stubs, oldest first, until total (the
+// request's estimate, of which h's messages are part) is at most target;
+// results in the newest keep turn groups (at least one: the current turn)
+// are never masked, nor are stubs. It returns the new history (h itself
+// when nothing changed; h is never modified) and total. est prices one
+// message; spill writes a message's clip head to disk and sets its path
+// (nil: only results already on disk are masked).
+func mask(h []message, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	return maskPriced(h, nil, total, target, keep, est, spill)
+}
+
+// maskPriced is mask with the messages' prices known (costs[i] = est(h[i]);
+// nil: not known), as trimming has them: a long result is priced once.
+func maskPriced(h []message, costs []int, total, target, keep int, est func(message) int, spill func(*message)) ([]message, int, maskReport) {
+	starts := groupStarts(h)
+	keep = max(keep, 1)
+	if len(starts) <= keep {
+		return h, total, maskReport{}
+	}
+	return maskRange(h, costs, total, target, maskSpan{to: starts[len(starts)-keep]}, est, spill)
 }

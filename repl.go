@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -420,107 +419,6 @@ func (s *session) execTask(ctx context.Context, task string) {
 	}
 }
 
-// replHelp lists the commands.
-const replHelp = `Commands:
-  /help, ?              this list
-  /context, /ctx        estimated context usage and the budget in use
-  /compact [N]          keep only the last N turn groups (default 2)
-  /compact --summary [N] replace all but the last N turn groups by a model-written summary
-  /clear                start over with an empty history, as a new chat (a saved one keeps what it had)
-  /forget-window [MODEL|all]
-                        forget the window learned from a rejection (kept 7 days)
-  /his                  the conversation so far, tool calls summarised
-  /show-output          this turn's tool outputs
-  /save [title]         save the chat (a titled chat saves itself after every answer)
-  /list, /chats         saved chats; /load N continues one, /del N deletes one
-  /add PATH             attach a file or directory (2 levels) for the session; /drop PATH|all
-  /context list|add PATH|remove PATH|clear
-                        the same as YAICLI names it: list, attach, detach (a path or a file name), detach all
-  /mode chat|exec       exec: each line is a task for one shell command (Shift+Tab toggles)
-  /max-turns [N]        tool rounds a question may take, for the rest of the session (MAX_TOOL_CALL_DEPTH)
-  @path, @"a b"         in a question: attach that file to it
-  !cmd                  run cmd in your shell (not added to the conversation)
-  /exit                 leave (also Ctrl+D)
-A line ending in \ continues on the next line.
-`
-
-// replCommand is one slash command: its names, the words Tab offers as its
-// first argument, the arguments after which Tab completes a path ("" for
-// right after the name), and what it does with its words and argument text.
-type replCommand struct {
-	names     []string
-	subs      []string
-	pathAfter []string
-	run       func(s *session, words []string, arg string)
-}
-
-// replCommands is the one table of slash commands: command runs them, Tab
-// completes them (tabcomplete.go), and the unknown-command line lists them.
-var replCommands = []replCommand{
-	{names: []string{"/help", "?"}, run: func(s *session, _ []string, _ string) { fmt.Fprint(s.out, replHelp) }},
-	{names: []string{"/exit", "/quit"}},
-	{names: []string{"/clear"}, run: func(s *session, _ []string, _ string) {
-		s.save() // a saved chat keeps what it had: what follows is a new chat, not written over it
-		s.hist = s.prefix()
-		s.forgetReported()
-		if fmt.Fprintln(s.out, "history cleared"); s.title != "" {
-			fmt.Fprintf(s.out, "the saved chat %q keeps what it had (yaicli --chat %q continues it); /save NAME saves this one\n", s.title, s.title)
-			s.title = ""
-		}
-	}},
-	{names: []string{"/context", "/ctx"}, subs: contextSubs, pathAfter: []string{"add", "remove", "rm", "delete", "del"}, run: (*session).contextCommand},
-	{names: []string{"/compact"}, subs: []string{"--summary"}, run: func(s *session, f []string, _ string) {
-		if len(f) > 1 && f[1] == "--summary" {
-			s.compactSummary(f[2:])
-			return
-		}
-		s.compact(f[1:])
-	}},
-	{names: []string{"/forget-window"}, run: func(s *session, _ []string, arg string) { s.agent.forgetWindow(context.Background(), arg, s.out) }},
-	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
-	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
-	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
-	{names: []string{"/list", "/chats"}, run: func(s *session, _ []string, _ string) {
-		writeChatList(s.out, s.o.chatDir, s.o.maxSavedChats)
-	}},
-	{names: []string{"/load"}, run: func(s *session, _ []string, arg string) { s.chatByNumber("/load", arg) }},
-	{names: []string{"/del"}, run: func(s *session, _ []string, arg string) { s.chatByNumber("/del", arg) }},
-	{names: []string{"/add"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.add(arg) }},
-	{names: []string{"/drop"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.drop(arg) }},
-	{names: []string{"/mode"}, subs: []string{"chat", "exec"}, run: func(s *session, _ []string, arg string) { s.setMode(arg) }},
-	{names: []string{"/max-turns"}, run: func(s *session, _ []string, arg string) { maxTurns(s.agent, arg, s.out) }},
-}
-
-// findCommand is the table row one of whose names is name.
-func findCommand(name string) (replCommand, bool) {
-	for _, c := range replCommands {
-		if slices.Contains(c.names, name) {
-			return c, true
-		}
-	}
-	return replCommand{}, false
-}
-
-// command runs a slash command; it reports whether the session should end.
-func (s *session) command(line string) bool {
-	f := strings.Fields(line)
-	arg := strings.TrimSpace(strings.TrimPrefix(line, f[0]))
-	c, ok := findCommand(f[0])
-	switch {
-	case !ok:
-		var known []string
-		for _, c := range replCommands {
-			known = append(known, slices.DeleteFunc(slices.Clone(c.names), func(n string) bool { return n == "?" })...)
-		}
-		fmt.Fprintf(s.out, "unknown command %s; known: %s, !cmd\n", f[0], strings.Join(known, " "))
-	case c.run == nil: // /exit
-		return true
-	default:
-		c.run(s, f, arg)
-	}
-	return false
-}
-
 // contextSubs are /context's subcommands as YAICLI names them.
 var contextSubs = []string{"list", "add", "remove", "clear"}
 
@@ -828,66 +726,6 @@ func historyTokens(h []message, a *agent) int {
 		n += a.estimate(m)
 	}
 	return n
-}
-
-// writeContext prints /context: where the tokens go, the budget and its
-// source, and what the provider last reported.
-func writeContext(w io.Writer, r contextReport) {
-	total := r.system + r.project + r.attached + r.hist + r.tools + r.schemas
-	b := r.budget.tokens
-	row := func(name string, n int, extra string) {
-		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-26s %9d  %s", name, n, extra), " "))
-	}
-	fmt.Fprintln(w, "context (estimated tokens)")
-	row("system prompt", r.system, "")
-	if r.project > 0 {
-		row("project instructions", r.project, "AGENTS.md, pinned: no reduction removes it (--no-project-instructions)")
-	}
-	if r.attached > 0 {
-		row("attached files", r.attached, "/drop PATH|all to detach")
-	}
-	row("history ("+plural(r.nHist, "message")+")", r.hist, plural(r.groups, "turn group"))
-	masked := ""
-	if r.masked > 0 {
-		masked = fmt.Sprintf("%d masked to their spill files, ~%d tokens saved", r.masked, r.maskedSaved)
-	}
-	if r.summaries > 0 {
-		row("  of it a summary", r.summaryTokens, plural(r.summaries, "summary turn")+" (/compact --summary)")
-	}
-	row("tool output ("+plural(r.nTools, "result")+")", r.tools, masked)
-	row("tool schemas ("+plural(r.nSpecs, "tool")+")", r.schemas, r.deferred)
-	row("total", total, usageBar(total, b, 24))
-	row("budget", b, "("+r.budget.source+")")
-	row("model window", r.budget.shownWindow(), "("+r.budget.windowFrom+")")
-	row("low-water mark", r.lowWater, fmt.Sprintf("%d%% of the budget (CONTEXT_TRIM_TARGET): trimming reduces to this", (r.lowWater*100+max(b, 1)/2)/max(b, 1)))
-	row("remaining", b-total, "")
-	writeReported(w, r)
-	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", r.family, r.model)
-	fmt.Fprintf(w, "  %s\n", r.sandbox)
-}
-
-// writeReported is /context's line on what the provider last reported.
-func writeReported(w io.Writer, r contextReport) {
-	switch {
-	case r.reported > 0 && r.calibrated:
-		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; calibration ×%.2f)\n",
-			r.reported, r.reportedEst, r.ratio)
-	case r.reported > 0:
-		fmt.Fprintf(w, "  last reported by provider  %9d  prompt tokens (our estimate of that request: %d; not used to calibrate: %s)\n",
-			r.reported, r.reportedEst, cmp.Or(r.skipped, "outside what calibration accepts"))
-	default:
-		fmt.Fprintln(w, "  last reported by provider          -  (no usage reported yet)")
-	}
-}
-
-// usageBar draws used/limit as a text bar with a percentage.
-func usageBar(used, limit, width int) string {
-	if limit <= 0 {
-		return ""
-	}
-	pct := used * 100 / limit
-	fill := min(max(used*width/limit, 0), width)
-	return fmt.Sprintf("%s%s %d%%", strings.Repeat("█", fill), strings.Repeat("░", width-fill), pct)
 }
 
 // writeHistory prints the conversation with tool calls summarised.

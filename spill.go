@@ -139,15 +139,6 @@ func spillTo(d spillDir) func(*message) {
 	}
 }
 
-// keepOnDisk writes a whole result (one never cut, so never spilled) to
-// disk through spill before it is cut, at most once: a spilled or failed
-// clip is not tried again.
-func keepOnDisk(m *message, spill func(*message)) {
-	if m.clip.needsSpill() && spill != nil {
-		spill(m)
-	}
-}
-
 // missingSpill explains an open error for a spilled tool output that is
 // gone (removed after TOOL_OUTPUT_RETENTION_DAYS, or by hand), as a stub in
 // an old saved chat may point to one; "" for any other error.

@@ -262,7 +262,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 
 // sent is told the messages of a request as it is sent: each tool result
 // in it that the model gets for the first time is reported as it gets it,
-// after any cut of the agent's (capToRoom, trimming, healing): tool.result
+// after any cut of the agent's (holding to a share, trimming, healing): tool.result
 // with the figures of the message sent, and the viewer's and
 // /show-output's text. The agent calls it right before every request.
 func (tb *toolbox) sent(ms []message) {

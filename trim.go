@@ -32,24 +32,6 @@ func groupStarts(h []message) []int {
 	return starts
 }
 
-// dropGroups removes the n oldest turn groups, keeping the lead.
-func dropGroups(h []message, n int) []message {
-	starts := groupStarts(h)
-	if n <= 0 || len(starts) == 0 {
-		return h
-	}
-	if n >= len(starts) {
-		return append([]message(nil), h[:leadLen(h)]...)
-	}
-	out := append([]message(nil), h[:leadLen(h)]...)
-	return append(out, h[starts[n]:]...)
-}
-
-// keepGroups keeps the lead and the last n turn groups.
-func keepGroups(h []message, n int) []message {
-	return dropGroups(h, len(groupStarts(h))-n)
-}
-
 // plural is "1 thing" or "N things".
 func plural(n int, thing string) string {
 	if n == 1 {

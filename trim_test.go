@@ -114,20 +114,6 @@ func TestValidateRepairs(t *testing.T) {
 	}
 }
 
-func TestKeepGroups(t *testing.T) {
-	h := []message{{Role: "system"}, {Role: "user", Content: "1"}, {Role: "assistant"}, {Role: "user", Content: "2"}, {Role: "user", Content: "3"}, {Role: "assistant"}}
-	got := keepGroups(h, 2)
-	if len(got) != 4 || got[1].Content != "2" {
-		t.Errorf("keepGroups(2) = %+v", got)
-	}
-	if got := keepGroups(h, 0); len(got) != 1 {
-		t.Errorf("keepGroups(0) = %+v", got)
-	}
-	if got := keepGroups(h, 10); len(got) != len(h) {
-		t.Errorf("keepGroups(10) = %+v", got)
-	}
-}
-
 func TestShrinkCurrentGroup(t *testing.T) {
 	big := truncate(strings.Repeat("result line\n", 20000), 32000)
 	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "go"},
