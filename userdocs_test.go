@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -81,9 +82,14 @@ func TestCIRunsREADMETestCommand(t *testing.T) {
 	if !strings.HasPrefix(command, "go vet ./...") || !strings.HasSuffix(strings.TrimSpace(ci), "\n"+command) {
 		t.Errorf("the README's test command %q is not the last line of .ci/run", command)
 	}
-	for _, want := range []string{"npm ci", "tmux", "zsh and fish", ".ci/ollama-build"} {
+	for _, want := range []string{"npm ci", "tmux", "zsh and fish", "python3, git and make", ".ci/ollama-build"} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("the README does not say .ci/run installs %s", want)
+		}
+	}
+	for _, prog := range []string{"tmux", "zsh", "fish", "python3", "git", "make"} { // what the README names, .ci/run installs
+		if !regexp.MustCompile(`for p in [a-z0-9 ]*\b` + prog + `\b`).MatchString(ci) {
+			t.Errorf(".ci/run does not install %s when it is missing", prog)
 		}
 	}
 }
