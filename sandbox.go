@@ -29,6 +29,9 @@ type sandbox struct {
 	network string   // SANDBOX_NETWORK: off, on or ports
 	abi     int      // the kernel's Landlock version, read once; 0: none
 	temp    string   // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
+	// workspace and home are where the files that run code later are
+	// looked for (fenceRunsLater); workspace is "" when there is none.
+	workspace, home string
 }
 
 // askedKey marks a context whose tool call the person approved by answering
@@ -89,8 +92,10 @@ type sandboxOptions struct {
 func newSandbox(f sandboxOptions, self string) *sandbox {
 	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: []string{"/"}, abi: landlockABI(), own: f.private}
 	home := f.homeDir
+	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
 		s.write = append(s.write, ws) // started in /, $HOME or above it, there is no workspace to write
+		s.workspace = ws
 		s.keyRoot = append(s.keyRoot, keyDir{ws, keyWalkDepth})
 	}
 	s.caches = append(s.caches, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
@@ -170,6 +175,7 @@ func (s *sandbox) spec() *fenceSpec {
 			write.carve(w, &f.Write, &f.WriteDirs)
 		}
 	}
+	f.RunsLater = fenceRunsLater(s.workspace, s.home)
 	for _, p := range strings.Split(s.network, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil && n > 0 && n < 65536 {
 			f.Ports = append(f.Ports, n)

@@ -333,7 +333,11 @@ func wrapShell(s wrapSpec) int {
 		return 137 // yaicli ended before the wrapper could be told to follow it
 	}
 	if s.MountNS {
-		if err := readOnlyOutside(s.Fence); err != nil {
+		err := readOnlyOutside(s.Fence)
+		if err == nil {
+			err = withholdRunsLater(s.Fence)
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 			return 126
 		}
