@@ -75,6 +75,9 @@ type sandboxOptions struct {
 	mode     string   // SANDBOX: auto, strict or off
 	network  string   // SANDBOX_NETWORK: off, on or ports
 	writable []string // SANDBOX_WRITABLE: places also granted for writing
+	// readRoots are TOOL_READ_ROOTS: read by a fenced command too, besides
+	// the system's directories, toolchains and the workspace (fenceReadRoots).
+	readRoots []string
 	// environ is the run's environment, read for TMPDIR, GOPATH and the
 	// caches named by sandboxCacheVars; cacheDir the user's cache
 	// directory ("" = none).
@@ -90,7 +93,7 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: []string{"/"}, abi: landlockABI(), own: f.private}
+	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private}
 	home := f.homeDir
 	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
