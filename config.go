@@ -67,7 +67,7 @@ var settings = []setting{
 	{"MCP_CONFIG", "", "MCP servers file; empty = ~/.config/yaicli/mcp.json"},
 	{"MCP_TIMEOUT", "120", "seconds an MCP tool call may take"},
 	{"TOOL_APPROVAL", "ask", "ask, auto or deny for tools that execute or write, and for reads outside the workspace"},
-	{"TOOL_READ_ROOTS", "", "directories the fs_ tools read without asking, besides the start directory, TOOL_OUTPUT_DIR and attached files; comma-separated"},
+	{"TOOL_READ_ROOTS", "", "directories the fs_ tools read without asking, besides the start directory, TOOL_OUTPUT_DIR and attached files, and a fenced command may read; comma-separated"},
 	{"TOOL_ALLOW", "", "command prefixes execute_shell_command runs without asking, comma-separated (git status,git log,ls); options only from a per-program table"},
 	{"TOOL_DENY", "", "command prefixes execute_shell_command never runs, comma-separated; deny wins, even over --yes; a guard against mistakes, not a boundary"},
 	{"TOOL_PERMISSIONS_FILE", "", "tools answered [p]ermanently; empty = ~/.config/yaicli/tool_permissions.json"},
@@ -642,7 +642,7 @@ func (c *config) toolbox() toolboxOptions {
 	}
 	perms := permissionOptions{allow: c.ToolAllow, deny: c.ToolDeny, readRoots: c.ToolReadRoots, saveFile: c.ToolPermissionsFile,
 		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own}
-	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, environ: c.environ,
+	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, readRoots: c.ToolReadRoots, environ: c.environ,
 		cacheDir: c.cacheDir, workDir: c.workDir, homeDir: c.homeDir, spill: c.ToolOutputDir, private: own.all()}
 	return toolboxOptions{outputMaxChars: c.ToolOutputMaxChars, outputDir: c.ToolOutputDir, spillMaxBytes: c.ToolOutputSpillMaxBytes,
 		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,

@@ -29,6 +29,9 @@ type sandbox struct {
 	network string   // SANDBOX_NETWORK: off, on or ports
 	abi     int      // the kernel's Landlock version, read once; 0: none
 	temp    string   // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
+	// workspace and home are where the files that run code later are
+	// looked for (fenceRunsLater); workspace is "" when there is none.
+	workspace, home string
 }
 
 // askedKey marks a context whose tool call the person approved by answering
@@ -72,6 +75,9 @@ type sandboxOptions struct {
 	mode     string   // SANDBOX: auto, strict or off
 	network  string   // SANDBOX_NETWORK: off, on or ports
 	writable []string // SANDBOX_WRITABLE: places also granted for writing
+	// readRoots are TOOL_READ_ROOTS: read by a fenced command too, besides
+	// the system's directories, toolchains and the workspace (fenceReadRoots).
+	readRoots []string
 	// environ is the run's environment, read for TMPDIR, GOPATH and the
 	// caches named by sandboxCacheVars; cacheDir the user's cache
 	// directory ("" = none).
@@ -87,10 +93,12 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: []string{"/"}, abi: landlockABI(), own: f.private}
+	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private}
 	home := f.homeDir
+	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
 		s.write = append(s.write, ws) // started in /, $HOME or above it, there is no workspace to write
+		s.workspace = ws
 		s.keyRoot = append(s.keyRoot, keyDir{ws, keyWalkDepth})
 	}
 	s.caches = append(s.caches, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
@@ -170,6 +178,7 @@ func (s *sandbox) spec() *fenceSpec {
 			write.carve(w, &f.Write, &f.WriteDirs)
 		}
 	}
+	f.RunsLater = fenceRunsLater(s.workspace, s.home)
 	for _, p := range strings.Split(s.network, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil && n > 0 && n < 65536 {
 			f.Ports = append(f.Ports, n)

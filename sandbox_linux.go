@@ -210,13 +210,19 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	if st == nil || st.self == "" {
 		cmd = exec.Command(shell, "-c", line)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		return cmd, func(pid int) { syscall.Kill(-pid, syscall.SIGKILL) }, nil
+		return cmd, func(pid int) {
+			if cmd.Process.Signal(syscall.Signal(0)) == nil { // not yet reaped: the group is still the command's, not a reused number
+				syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		}, nil
 	}
 	if st.refuse != "" {
 		return nil, nil, errors.New(st.refuse)
 	}
 	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
-	return cmd, func(pid int) { syscall.Kill(pid, syscall.SIGTERM) }, err
+	// By the process's pidfd, not its number: a stop that fires as the
+	// wrapper is reaped must not reach a process that took the number since.
+	return cmd, func(int) { cmd.Process.Signal(syscall.SIGTERM) }, err
 }
 
 // serverCommand starts an MCP server's program fenced, through the
@@ -333,7 +339,11 @@ func wrapShell(s wrapSpec) int {
 		return 137 // yaicli ended before the wrapper could be told to follow it
 	}
 	if s.MountNS {
-		if err := readOnlyOutside(s.Fence); err != nil {
+		err := readOnlyOutside(s.Fence)
+		if err == nil {
+			err = withholdRunsLater(s.Fence)
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 			return 126
 		}

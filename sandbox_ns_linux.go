@@ -169,3 +169,48 @@ func unescapeMount(s string) string {
 	}
 	return filepath.Clean(b.String())
 }
+
+// withholdRunsLater binds each of f's files that run code later read-only
+// over itself, after readOnlyOutside: a write, a truncation, a rename over
+// it or its removal fails (EROFS, EBUSY). Each directory between it and
+// the writable place that holds it is first bound over itself, so it
+// cannot be moved aside and replaced by one holding a new file either
+// (a mount point cannot be renamed). A place that is a link is skipped: a
+// mount would land on its target and leave the link to be replaced.
+func withholdRunsLater(f *fenceSpec) error {
+	roots := slices.Concat(f.Write, f.WriteDirs)
+	pinned := map[string]bool{}
+	for _, p := range f.RunsLater {
+		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink != 0 {
+			continue
+		}
+		var chain []string
+		for d := filepath.Dir(p); insideAny(d, roots) && !slices.Contains(roots, d); d = filepath.Dir(d) {
+			chain = append([]string{d}, chain...)
+		}
+		for _, d := range chain {
+			if !pinned[d] {
+				if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+					return fmt.Errorf("keeping %s in place: %w", d, err)
+				}
+				pinned[d] = true
+			}
+		}
+		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("withholding %s: %w", p, err)
+		}
+		var sfs unix.Statfs_t
+		unix.Statfs(p, &sfs)
+		flags := uintptr(unix.MS_REMOUNT | unix.MS_BIND | unix.MS_RDONLY)
+		for bit, m := range map[int64]uintptr{unix.ST_NOSUID: unix.MS_NOSUID, unix.ST_NODEV: unix.MS_NODEV, unix.ST_NOEXEC: unix.MS_NOEXEC,
+			unix.ST_NOATIME: unix.MS_NOATIME, unix.ST_NODIRATIME: unix.MS_NODIRATIME, unix.ST_RELATIME: unix.MS_RELATIME} {
+			if sfs.Flags&bit != 0 { // kept as they are: a user namespace may not clear them
+				flags |= m
+			}
+		}
+		if err := unix.Mount("", p, "", flags, ""); err != nil {
+			return fmt.Errorf("withholding %s: %w", p, err)
+		}
+	}
+	return nil
+}

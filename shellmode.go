@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 )
 
 // shellOptions is what running a command in the person's own shell needs
@@ -165,7 +164,7 @@ func runInShell(ctx context.Context, o shellOptions, cmdline string, stdin io.Re
 	}
 	if st == nil {
 		c.SysProcAttr = nil
-		end = func(pid int) { syscall.Kill(pid, syscall.SIGKILL) }
+		end = func(int) { c.Process.Kill() } // by its pidfd: never a process that took the number after the reap
 	}
 	defer st.done()
 	c.Env, c.Dir = st.environ(o.environ), o.workDir // the run's environment without its keys, and workspace

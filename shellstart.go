@@ -33,6 +33,10 @@ type fenceSpec struct {
 	// TempDir is the command's own temporary directory, granted whole and
 	// given as TMPDIR, when the temp directory is carved (privateTemp).
 	TempDir string `json:",omitempty"`
+	// RunsLater are the files that run code later, as they exist now
+	// (fenceRunsLater): the wrapper binds each read-only where it has a
+	// mount namespace.
+	RunsLater []string `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
