@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -118,4 +120,81 @@ func (c *config) failures(red *redactor) failures {
 	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv,
 		model: c.Model, baseURL: maskUserinfo(strings.SplitN(c.baseURL(), "?", 2)[0])}, // a query may carry a key
 		depthFails: c.ExitOnDepthLimit}
+}
+
+// client is what the provider client needs of the configuration: BASE_URL
+// resolved with the provider's preset, the environment for its proxy, and
+// the run's clock (the zero time without one, as now reads).
+func (c *config) client() clientOptions {
+	now := c.clock
+	if now == nil {
+		now = func() time.Time { return time.Time{} }
+	}
+	return clientOptions{provider: c.Provider, baseURL: c.baseURL(), apiKey: c.APIKey, model: c.Model,
+		temperature: c.Temperature, topP: c.TopP, stream: c.Stream, timeout: c.Timeout,
+		extraHeaders: c.ExtraHeaders, extraBody: c.ExtraBody, excludeParams: c.ExcludeParams,
+		reasoningEffort: c.ReasoningEffort, sampling: c.sampling, proxyEnv: c.environ, now: now}
+}
+
+// mcp is what the MCP client needs of the configuration; its servers are
+// listed in MCP_CONFIG, else mcp.json in configDir (edge.configDir), and
+// red, the run's redactor, keeps the secrets out of their environment.
+func (c *config) mcp(configDir string, red *redactor) mcpOptions {
+	path := c.MCPConfig
+	if path == "" {
+		path = filepath.Join(configDir, "mcp.json")
+	}
+	self, _ := os.Executable() // re-executed as a fenced server's wrapper
+	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
+		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }, box: newSandbox(c.toolbox().fence, self)}
+}
+
+// toolbox is what the toolbox and its tools need of the configuration.
+// yaicli's own places are listed here, once: the fs tools ask before they
+// read them and a fenced command never reaches them (ownPlaces).
+func (c *config) toolbox() toolboxOptions {
+	home := func(p string) string { return expandHome(p, c.homeDir) } // "~/…" as the fs tools read it: the fence denies the same place
+	own := ownPlaces{state: []string{home(c.ToolPermissionsFile), home(c.ToolAuditLog), home(c.ChatHistoryDir)}, mcpConfig: home(c.MCPConfig)}
+	if c.configPath != "" {
+		own.configDir = filepath.Dir(c.configPath)
+	}
+	perms := permissionOptions{allow: c.ToolAllow, deny: c.ToolDeny, readRoots: c.ToolReadRoots, saveFile: c.ToolPermissionsFile,
+		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own}
+	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, environ: c.environ,
+		cacheDir: c.cacheDir, workDir: c.workDir, homeDir: c.homeDir, spill: c.ToolOutputDir, private: own.all()}
+	return toolboxOptions{outputMaxChars: c.ToolOutputMaxChars, outputDir: c.ToolOutputDir, spillMaxBytes: c.ToolOutputSpillMaxBytes,
+		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,
+		showFunction: c.ShowFunctionOut, showMCP: c.ShowMCPOutput, approval: c.ToolApproval, provider: c.Provider, shellTimeout: c.ShellTimeout,
+		workDir: c.workDir, homeDir: c.homeDir, environ: c.environ, now: c.now, perms: perms, fence: fence,
+		schemaShare: max(c.ToolSchemaShare, 1e-9), // 0 is "always defer", not "unset"
+		web: webOptions{searchProvider: c.WebSearchProvider, searchURL: c.WebSearchURL, allowPrivate: c.FetchAllowPrivate,
+			allowHosts: c.FetchAllowHosts, environ: c.environ, timeout: c.Timeout, version: c.version}}
+}
+
+// shell is what running a command in the person's shell needs of the
+// configuration (-s/--shell, the REPL's exec mode and !command).
+func (c *config) shell() shellOptions {
+	self, _ := os.Executable() // re-executed as a fenced command's wrapper
+	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: c.redactor().childEnv(c.environ, nil), workDir: c.workDir,
+		sandbox: newSandbox(c.toolbox().fence, self)}
+}
+
+// render is what the answer's renderer needs of the configuration.
+func (c *config) render() renderOptions {
+	return renderOptions{pretty: c.Pretty, theme: c.CodeTheme, justify: c.Justify}
+}
+
+// redactor collects the config's secrets (the API key, EXTRA_HEADERS'
+// values and their bearer tokens, BASE_URL's user:password) and builds
+// the run's redactor over them (newRedactor).
+func (c *config) redactor() *redactor {
+	var raw []string
+	raw = append(raw, c.APIKey)
+	for _, v := range c.ExtraHeaders {
+		raw = append(raw, v)
+		if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>": the token alone too
+			raw = append(raw, strings.TrimSpace(token))
+		}
+	}
+	return newRedactor(append(raw, userinfoSecrets(c.BaseURL)...))
 }
