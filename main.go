@@ -187,7 +187,7 @@ func (in *invocation) listMCP(ctx context.Context) int {
 // starts the MCP servers the mode offers.
 func (in *invocation) ask(ctx context.Context, cfg *config) int {
 	o := in.o
-	roleName := in.p.session.defaultRole
+	roleName := in.p.defaultRole
 	switch {
 	case o.role != "":
 		roleName = o.role
@@ -232,7 +232,7 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 		return in.shellMode(runCtx, prompt)
 	}
 	var hub *mcpHub
-	if in.p.session.mcp && in.p.session.tools && !o.code {
+	if in.p.useMCP && in.p.useTools && !o.code {
 		if hub, err = startMCP(ctx, in.p.mcp, in.stderr, o.verbose); err != nil {
 			return in.fail(exitUsage, err)
 		}
