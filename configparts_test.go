@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"go/types"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -71,6 +73,36 @@ func TestFailuresHideTheKey(t *testing.T) {
 		}
 		if code := exitCode(t.Context(), errDepthLimit, f, &strings.Builder{}); code != want {
 			t.Errorf("EXIT_ON_DEPTH_LIMIT=%v: exit code %d, want %d", fails, code, want)
+		}
+	}
+}
+
+// TestOptionsHoldWhatTheirPartReads: every field of a part's options is
+// read (selected) in a file other than configparts.go, which fills them;
+// a field only filled, or read only by newParts' own methods, is a setting
+// the part does not use: drop it, or make it a field of parts when it is
+// run's decision (as useTools, useMCP and defaultRole are).
+func TestOptionsHoldWhatTheirPartReads(t *testing.T) {
+	t.Parallel()
+	fset, pkg, info := checkPackage(t)
+	readers := map[*types.Var]map[string]bool{}
+	for sel, s := range info.Selections {
+		if v, ok := s.Obj().(*types.Var); ok && v.IsField() {
+			if readers[v] == nil {
+				readers[v] = map[string]bool{}
+			}
+			readers[v][filepath.Base(fset.Position(sel.Pos()).Filename)] = true
+		}
+	}
+	for _, name := range []string{"agentOptions", "sessionOptions", "clientOptions", "toolboxOptions", "permissionOptions",
+		"sandboxOptions", "webOptions", "shellOptions", "renderOptions", "mcpOptions", "roleFacts", "failures", "hintFacts",
+		"windowQuery", "startFacts"} {
+		st := pkg.Scope().Lookup(name).Type().Underlying().(*types.Struct)
+		for i := range st.NumFields() {
+			f := st.Field(i)
+			if files := readers[f]; len(files) == 0 || len(files) == 1 && files["configparts.go"] {
+				t.Errorf("%s.%s is filled but read by no part: drop it, or make it run's (a field of parts)", name, f.Name())
+			}
 		}
 	}
 }
