@@ -66,7 +66,6 @@ type agentOptions struct {
 	keepGroups         int     // CONTEXT_KEEP_GROUPS: turn groups whose results are masked last
 	compactMode        string  // COMPACT_MODE: "summary" summarises before dropping
 	autoCompactPercent int     // AUTO_COMPACT_PERCENT: the share of the budget that starts a summary; 0: off
-	tools              bool    // ENABLE_FUNCTIONS: the agent has a toolbox
 	showReasoning      bool    // SHOW_REASONING
 	cacheTTL           string  // PROMPT_CACHE_TTL, which prices a cache write (usage.go)
 	spillDir           string  // TOOL_OUTPUT_DIR: where a result is kept whole before it is cut

@@ -62,7 +62,7 @@ var walledParts = []part{
 		// a server's stderr made safe for the terminal, its tools in the toolbox's shape
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "jsonout.go:writeJSON",
 		"toolbox.go:.changes", "toolbox.go:.desc", "toolbox.go:.mcp", "toolbox.go:.name", "toolbox.go:.params", "toolbox.go:.run", "toolbox.go:.server",
-		"toolbox.go:oneLine", "toolbox.go:tool", "spill.go:asciiName", "truncate.go:firstRunes",
+		"toolbox.go:oneLine", "toolbox.go:tool", "spill.go:asciiName", "width.go:firstRunes",
 		// mcp.json read only if no one else can write it
 		"trustedfile.go:openTrusted",
 		// a stdio server started fenced, as a command is

@@ -604,68 +604,6 @@ func writeTemplate(w io.Writer) {
 	}
 }
 
-// client is what the provider client needs of the configuration: BASE_URL
-// resolved with the provider's preset, the environment for its proxy, and
-// the run's clock (the zero time without one, as now reads).
-func (c *config) client() clientOptions {
-	now := c.clock
-	if now == nil {
-		now = func() time.Time { return time.Time{} }
-	}
-	return clientOptions{provider: c.Provider, baseURL: c.baseURL(), apiKey: c.APIKey, model: c.Model,
-		temperature: c.Temperature, topP: c.TopP, stream: c.Stream, timeout: c.Timeout,
-		extraHeaders: c.ExtraHeaders, extraBody: c.ExtraBody, excludeParams: c.ExcludeParams,
-		reasoningEffort: c.ReasoningEffort, sampling: c.sampling, proxyEnv: c.environ, now: now}
-}
-
-// mcp is what the MCP client needs of the configuration; its servers are
-// listed in MCP_CONFIG, else mcp.json in configDir (edge.configDir), and
-// red, the run's redactor, keeps the secrets out of their environment.
-func (c *config) mcp(configDir string, red *redactor) mcpOptions {
-	path := c.MCPConfig
-	if path == "" {
-		path = filepath.Join(configDir, "mcp.json")
-	}
-	self, _ := os.Executable() // re-executed as a fenced server's wrapper
-	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
-		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }, box: newSandbox(c.toolbox().fence, self)}
-}
-
-// toolbox is what the toolbox and its tools need of the configuration.
-// yaicli's own places are listed here, once: the fs tools ask before they
-// read them and a fenced command never reaches them (ownPlaces).
-func (c *config) toolbox() toolboxOptions {
-	home := func(p string) string { return expandHome(p, c.homeDir) } // "~/…" as the fs tools read it: the fence denies the same place
-	own := ownPlaces{state: []string{home(c.ToolPermissionsFile), home(c.ToolAuditLog), home(c.ChatHistoryDir)}, mcpConfig: home(c.MCPConfig)}
-	if c.configPath != "" {
-		own.configDir = filepath.Dir(c.configPath)
-	}
-	perms := permissionOptions{allow: c.ToolAllow, deny: c.ToolDeny, readRoots: c.ToolReadRoots, saveFile: c.ToolPermissionsFile,
-		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own}
-	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, readRoots: c.ToolReadRoots, environ: c.environ,
-		cacheDir: c.cacheDir, workDir: c.workDir, homeDir: c.homeDir, spill: c.ToolOutputDir, private: own.all()}
-	return toolboxOptions{outputMaxChars: c.ToolOutputMaxChars, outputDir: c.ToolOutputDir, spillMaxBytes: c.ToolOutputSpillMaxBytes,
-		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,
-		showFunction: c.ShowFunctionOut, showMCP: c.ShowMCPOutput, approval: c.ToolApproval, provider: c.Provider, shellTimeout: c.ShellTimeout,
-		workDir: c.workDir, homeDir: c.homeDir, environ: c.environ, now: c.now, perms: perms, fence: fence,
-		schemaShare: max(c.ToolSchemaShare, 1e-9), // 0 is "always defer", not "unset"
-		web: webOptions{searchProvider: c.WebSearchProvider, searchURL: c.WebSearchURL, allowPrivate: c.FetchAllowPrivate,
-			allowHosts: c.FetchAllowHosts, environ: c.environ, timeout: c.Timeout, version: c.version}}
-}
-
-// shell is what running a command in the person's shell needs of the
-// configuration (-s/--shell, the REPL's exec mode and !command).
-func (c *config) shell() shellOptions {
-	self, _ := os.Executable() // re-executed as a fenced command's wrapper
-	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: c.redactor().childEnv(c.environ, nil), workDir: c.workDir,
-		sandbox: newSandbox(c.toolbox().fence, self)}
-}
-
-// render is what the answer's renderer needs of the configuration.
-func (c *config) render() renderOptions {
-	return renderOptions{pretty: c.Pretty, theme: c.CodeTheme, justify: c.Justify}
-}
-
 // writeEffective prints the effective configuration with the source of each
 // value. Secrets are masked: the API key and EXTRA_HEADERS values show at
 // most their ends (maskKey), BASE_URL's user:password is [redacted], and
@@ -737,24 +675,6 @@ func maskHeaders(h map[string]string) string {
 	return string(b)
 }
 
-// maskUserinfo replaces a URL's user:password with [redacted].
-func maskUserinfo(raw string) string {
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return raw
-	}
-	host, path, slash := strings.Cut(rest, "/")
-	at := strings.LastIndex(host, "@")
-	if at < 0 {
-		return raw
-	}
-	out := scheme + "://" + redactedMark + host[at:]
-	if slash {
-		out += "/" + path
-	}
-	return out
-}
-
 // Output formats (OUTPUT_FORMAT, --output-format).
 const (
 	formatText       = "text"
@@ -768,3 +688,124 @@ var (
 	justifyModes  = []string{"default", "left", "center", "right", "full"}
 	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
 )
+
+// baseURL is BASE_URL, or the provider's default.
+func (c *config) baseURL() string {
+	if c.BaseURL != "" {
+		return c.BaseURL
+	}
+	return presets[c.Provider].baseURL
+}
+
+// resolveAPIKey picks API_KEY, else the provider's conventional variable,
+// and says where it came from.
+func resolveAPIKey(c *config, env func(string) string) (key, source string) {
+	if c.APIKey != "" {
+		return c.APIKey, c.sources["API_KEY"]
+	}
+	if v := presets[c.Provider].keyEnv; v != "" && env(v) != "" {
+		return env(v), "env " + v
+	}
+	return "", "unset"
+}
+
+// checkAPIKey fails before any request when a hosted provider has no key.
+func checkAPIKey(c *config) error {
+	p := presets[c.Provider]
+	if c.APIKey != "" || p.keyEnv == "" || c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "https://") {
+		return nil
+	}
+	return fmt.Errorf("no API key for provider %s: set YAI_API_KEY or %s (or API_KEY in config.ini); for a local model use PROVIDER=ollama", c.Provider, p.keyEnv)
+}
+
+// loadSampling reads the settings, warning about a value out of range or
+// one the provider has no field for (and then not sending it).
+func (c *config) loadSampling(p parser) {
+	c.TopK = p.optInt("TOP_K", 1, math.MaxInt32, "a whole number >= 1")
+	if s := p.str("SEED"); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			c.Seed = &n
+		} else {
+			p.fallback("SEED", "a whole number")
+		}
+	}
+	c.FrequencyPenalty = p.optFloat("FREQUENCY_PENALTY", -2, 2)
+	c.PresencePenalty = p.optFloat("PRESENCE_PENALTY", -2, 2)
+	c.ThinkingBudget = p.optInt("THINKING_BUDGET", -1, math.MaxInt32, "a whole number of tokens (Gemini also takes 0 = off and -1 = dynamic)")
+	if n := p.optInt("NUM_CTX", minNumCtx, math.MaxInt32, fmt.Sprintf("a whole number of tokens >= %d", minNumCtx)); n != nil {
+		c.NumCtx = *n
+	}
+	c.PromptCache = p.oneOf("PROMPT_CACHE", "auto", "off") == "auto"
+	c.CacheTTL = p.oneOf("PROMPT_CACHE_TTL", "5m", "1h")
+	c.checkSamplingProvider(p)
+}
+
+// checkSamplingProvider drops, with a warning, settings the provider has
+// no field for: the Messages API has no seed or penalties, thinking
+// budgets are Anthropic's and Gemini's, num_ctx is Ollama's.
+func (c *config) checkSamplingProvider(p parser) {
+	unsent := func(k, why string) {
+		fmt.Fprintf(p.warn, "yaicli: %s=%s from %s is not sent: %s\n", k, p.str(k), p.from[k], why)
+		p.vals[k], p.from[k] = "", "default"
+	}
+	if c.Provider == "anthropic" {
+		if c.Seed != nil {
+			c.Seed = nil
+			unsent("SEED", "Anthropic's Messages API has no seed")
+		}
+		if c.FrequencyPenalty != nil {
+			c.FrequencyPenalty = nil
+			unsent("FREQUENCY_PENALTY", "Anthropic's Messages API has no frequency_penalty")
+		}
+		if c.PresencePenalty != nil {
+			c.PresencePenalty = nil
+			unsent("PRESENCE_PENALTY", "Anthropic's Messages API has no presence_penalty")
+		}
+	}
+	switch b := c.ThinkingBudget; {
+	case b == nil:
+	case c.Provider == "anthropic" && *b < anthropicMinThinking:
+		c.ThinkingBudget = nil
+		unsent("THINKING_BUDGET", fmt.Sprintf("Anthropic takes a thinking budget of %d tokens or more", anthropicMinThinking))
+	case c.Provider != "anthropic" && c.Provider != "gemini":
+		c.ThinkingBudget = nil
+		unsent("THINKING_BUDGET", "it is sent to PROVIDER=anthropic and gemini only; for "+c.Provider+" put the field its API documents in EXTRA_BODY")
+	}
+	if c.NumCtx > 0 && c.Provider != "ollama" {
+		c.NumCtx = 0
+		unsent("NUM_CTX", "it is Ollama's setting (PROVIDER=ollama); for other servers CONTEXT_BUDGET_TOKENS sets the budget")
+	}
+	if _, thinking := anthropicThinking(c.sampling, c.ReasoningEffort); thinking && c.Provider == "anthropic" && c.TopK != nil {
+		c.TopK = nil
+		unsent("TOP_K", "Anthropic refuses top_k while thinking (THINKING_BUDGET or REASONING_EFFORT is set)")
+	}
+}
+
+// optInt is k as a whole number from lo to hi, nil when empty; a value
+// out of range warns and is not sent.
+func (p parser) optInt(k string, lo, hi int, want string) *int {
+	s := p.str(k)
+	if s == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		p.fallback(k, want)
+		return nil
+	}
+	return &n
+}
+
+// optFloat is k as a number from lo to hi, nil when empty.
+func (p parser) optFloat(k string, lo, hi float64) *float64 {
+	s := p.str(k)
+	if s == "" {
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || f < lo || f > hi {
+		p.fallback(k, fmt.Sprintf("a number from %g to %g", lo, hi))
+		return nil
+	}
+	return &f
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -21,6 +23,12 @@ type parts struct {
 	session sessionOptions
 	render  renderOptions
 	mcp     mcpOptions
+	// useTools is ENABLE_FUNCTIONS: an agent gets a toolbox (--code turns
+	// it off in its copy of the parts); useMCP is ENABLE_MCP: a mode with
+	// tools starts the MCP servers; defaultRole is DEFAULT_ROLE, the role
+	// asked in when no flag names one. They are run's to decide, no part's.
+	useTools, useMCP bool
+	defaultRole      string
 	// cacheDir and now are where the model's window is remembered
 	// (windows.json under the user's cache directory) and the run's clock.
 	cacheDir string
@@ -28,11 +36,14 @@ type parts struct {
 }
 
 // newParts builds every part's options from cfg, once; configDir is the
-// edge's (where mcp.json is looked for).
+// edge's (where mcp.json is looked for). The toolbox's options are built
+// once too: the session judges an attached file by their permissions, and
+// shell mode and the MCP servers are fenced by their fence.
 func newParts(cfg *config, configDir string) parts {
-	red := cfg.redactor()
-	return parts{red: red, client: cfg.client(), tools: cfg.toolbox(), agent: cfg.agent(), session: cfg.session(red),
-		render: cfg.render(), mcp: cfg.mcp(configDir, red), cacheDir: cfg.cacheDir, now: cfg.now}
+	red, tools := cfg.redactor(), cfg.toolbox()
+	return parts{red: red, client: cfg.client(), tools: tools, agent: cfg.agent(), session: cfg.session(red, tools),
+		render: cfg.render(), mcp: cfg.mcp(configDir, red, tools.fence), useTools: cfg.EnableFunctions, useMCP: cfg.EnableMCP,
+		defaultRole: cfg.DefaultRole, cacheDir: cfg.cacheDir, now: cfg.now}
 }
 
 // window resolves the model's window for a session: the cache, then the
@@ -56,7 +67,7 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 		c.retried = o.ev.retry
 	}
 	var tb *toolbox
-	if p.agent.tools {
+	if p.useTools {
 		tb = newToolbox(p.tools, p.red, &termWriter{w: o.preview}, o.ask, hub.tools())
 		tb.width, tb.spinTo, tb.expand, tb.ev = o.width, o.spinTo, o.expand, o.ev
 	}
@@ -81,7 +92,7 @@ func (c *config) agent() agentOptions {
 		model: c.Model, provider: c.Provider, server: c.client().label(), maxTokens: c.MaxTokens, maxDepth: c.MaxToolCallDepth,
 		trimTarget: c.ContextTrimTarget, keepGroups: c.ContextKeepGroups,
 		compactMode: c.CompactMode, autoCompactPercent: c.AutoCompactPercent,
-		tools: c.EnableFunctions, showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,
+		showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,
 		spillDir: c.ToolOutputDir, now: c.now, silentCut: mayCutSilently(c.Provider, isLocal(c.baseURL())),
 		sandbox: sandboxStatus(c.Sandbox, c.SandboxNetwork), window: c.window(),
 		start: startFacts{version: c.version, provider: c.Provider, model: c.Model,
@@ -97,13 +108,15 @@ func (c *config) window() windowQuery {
 
 // session is what a REPL session and a one-shot run need of the
 // configuration beside the agent's: saved chats, history, output format,
-// and how failures are told (with red, the run's redactor).
-func (c *config) session(red *redactor) sessionOptions {
+// and how failures are told (with red, the run's redactor); tools are the
+// toolbox's options, whose permissions judge an attached file and whose
+// fence fences the shell's commands.
+func (c *config) session(red *redactor, tools toolboxOptions) sessionOptions {
 	return sessionOptions{
 		chatDir: c.ChatHistoryDir, maxSavedChats: c.MaxSavedChats, interactiveRound: c.InteractiveRound,
-		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, tools: c.EnableFunctions, mcp: c.EnableMCP,
-		outputFormat: c.OutputFormat, defaultRole: c.DefaultRole, homeDir: c.homeDir, perms: c.toolbox().perms,
-		shell: c.shell(), roles: c.roles(), failures: c.failures(red),
+		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, tools: c.EnableFunctions,
+		outputFormat: c.OutputFormat, homeDir: c.homeDir, perms: tools.perms,
+		shell: c.shell(red, tools.fence), roles: c.roles(), failures: c.failures(red),
 	}
 }
 
@@ -118,4 +131,83 @@ func (c *config) failures(red *redactor) failures {
 	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv,
 		model: c.Model, baseURL: maskUserinfo(strings.SplitN(c.baseURL(), "?", 2)[0])}, // a query may carry a key
 		depthFails: c.ExitOnDepthLimit}
+}
+
+// client is what the provider client needs of the configuration: BASE_URL
+// resolved with the provider's preset, the environment for its proxy, and
+// the run's clock (the zero time without one, as now reads).
+func (c *config) client() clientOptions {
+	now := c.clock
+	if now == nil {
+		now = func() time.Time { return time.Time{} }
+	}
+	return clientOptions{provider: c.Provider, baseURL: c.baseURL(), apiKey: c.APIKey, model: c.Model,
+		temperature: c.Temperature, topP: c.TopP, stream: c.Stream, timeout: c.Timeout,
+		extraHeaders: c.ExtraHeaders, extraBody: c.ExtraBody, excludeParams: c.ExcludeParams,
+		reasoningEffort: c.ReasoningEffort, sampling: c.sampling, proxyEnv: c.environ, now: now}
+}
+
+// mcp is what the MCP client needs of the configuration; its servers are
+// listed in MCP_CONFIG, else mcp.json in configDir (edge.configDir), red,
+// the run's redactor, keeps the secrets out of their environment, and a
+// fenced one runs in fence (the toolbox's).
+func (c *config) mcp(configDir string, red *redactor, fence sandboxOptions) mcpOptions {
+	path := c.MCPConfig
+	if path == "" {
+		path = filepath.Join(configDir, "mcp.json")
+	}
+	self, _ := os.Executable() // re-executed as a fenced server's wrapper
+	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
+		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }, box: newSandbox(fence, self)}
+}
+
+// toolbox is what the toolbox and its tools need of the configuration.
+// yaicli's own places are listed here, once: the fs tools ask before they
+// read them and a fenced command never reaches them (ownPlaces).
+func (c *config) toolbox() toolboxOptions {
+	home := func(p string) string { return expandHome(p, c.homeDir) } // "~/…" as the fs tools read it: the fence denies the same place
+	own := ownPlaces{state: []string{home(c.ToolPermissionsFile), home(c.ToolAuditLog), home(c.ChatHistoryDir)}, mcpConfig: home(c.MCPConfig)}
+	if c.configPath != "" {
+		own.configDir = filepath.Dir(c.configPath)
+	}
+	perms := permissionOptions{allow: c.ToolAllow, deny: c.ToolDeny, readRoots: c.ToolReadRoots, saveFile: c.ToolPermissionsFile,
+		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own}
+	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, readRoots: c.ToolReadRoots, environ: c.environ,
+		cacheDir: c.cacheDir, workDir: c.workDir, homeDir: c.homeDir, spill: c.ToolOutputDir, private: own.all()}
+	return toolboxOptions{outputMaxChars: c.ToolOutputMaxChars, outputDir: c.ToolOutputDir, spillMaxBytes: c.ToolOutputSpillMaxBytes,
+		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,
+		showFunction: c.ShowFunctionOut, showMCP: c.ShowMCPOutput, approval: c.ToolApproval, provider: c.Provider, shellTimeout: c.ShellTimeout,
+		workDir: c.workDir, homeDir: c.homeDir, environ: c.environ, now: c.now, perms: perms, fence: fence,
+		schemaShare: max(c.ToolSchemaShare, 1e-9), // 0 is "always defer", not "unset"
+		web: webOptions{searchProvider: c.WebSearchProvider, searchURL: c.WebSearchURL, allowPrivate: c.FetchAllowPrivate,
+			allowHosts: c.FetchAllowHosts, environ: c.environ, timeout: c.Timeout, version: c.version}}
+}
+
+// shell is what running a command in the person's shell needs of the
+// configuration (-s/--shell, the REPL's exec mode and !command): its
+// environment without red's secrets, its commands fenced by fence.
+func (c *config) shell(red *redactor, fence sandboxOptions) shellOptions {
+	self, _ := os.Executable() // re-executed as a fenced command's wrapper
+	return shellOptions{maxTokens: c.MaxTokens, approval: c.ToolApproval, environ: red.childEnv(c.environ, nil), workDir: c.workDir,
+		sandbox: newSandbox(fence, self)}
+}
+
+// render is what the answer's renderer needs of the configuration.
+func (c *config) render() renderOptions {
+	return renderOptions{pretty: c.Pretty, theme: c.CodeTheme, justify: c.Justify}
+}
+
+// redactor collects the config's secrets (the API key, EXTRA_HEADERS'
+// values and their bearer tokens, BASE_URL's user:password) and builds
+// the run's redactor over them (newRedactor).
+func (c *config) redactor() *redactor {
+	var raw []string
+	raw = append(raw, c.APIKey)
+	for _, v := range c.ExtraHeaders {
+		raw = append(raw, v)
+		if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>": the token alone too
+			raw = append(raw, strings.TrimSpace(token))
+		}
+	}
+	return newRedactor(append(raw, userinfoSecrets(c.BaseURL)...))
 }

@@ -176,19 +176,18 @@ func checkPackage(t *testing.T) (*token.FileSet, *types.Package, *types.Info) {
 	return fset, pkg, info
 }
 
-// configReaders are the files that may select a field or method of
-// config: config.go, which parses the settings and fills each part's
-// options; presets.go and sampling.go, which fill and check the settings;
-// redact.go, which builds the redactor from the secrets; and run (main.go)
-// and newParts (configparts.go), which hand every other part its own
+// configReaders are the files that may take, build or read config:
+// config.go, which parses the settings; configparts.go, which fills each
+// part's options from them (and the redactor from their secrets); and
+// run (main.go), which loads them and hands every other part its own
 // options. A new reader is a part to give options instead.
-var configReaders = []string{"config.go", "presets.go", "sampling.go", "redact.go", "main.go", "configparts.go"}
+var configReaders = []string{"config.go", "configparts.go", "main.go"}
 
-// TestOnlyRunReadsConfig: below run no file reads config itself; what a
-// part needs of the settings comes to it as its options, built once by
-// newParts. It fails when a file not in configReaders selects a field or
-// method of config (take an option instead), and when one in it no longer
-// does (take it off the list).
+// TestOnlyRunReadsConfig: below run no file takes or reads config itself;
+// what a part needs of the settings comes to it as its options, built once
+// by newParts. It fails when a file not in configReaders names config or
+// selects a field or method of it (take an option instead), and when one
+// in it no longer does (take it off the list).
 func TestOnlyRunReadsConfig(t *testing.T) {
 	t.Parallel()
 	reads := configReads(t)
@@ -206,12 +205,19 @@ func TestOnlyRunReadsConfig(t *testing.T) {
 
 // configReads returns, for each non-test file, the names of config's
 // fields and methods it selects (through config or *config, promoted
-// fields of its embedded structs included), sorted.
+// fields of its embedded structs included), and "config" where it names
+// the type (a parameter, a field, a value built), sorted.
 func configReads(t *testing.T) map[string][]string {
 	t.Helper()
 	fset, pkg, info := checkPackage(t)
-	cfg := pkg.Scope().Lookup("config").Type()
+	named := pkg.Scope().Lookup("config")
+	cfg := named.Type()
 	reads := map[string][]string{}
+	for id, obj := range info.Uses {
+		if file := filepath.Base(fset.Position(id.Pos()).Filename); obj == named && !slices.Contains(reads[file], "config") {
+			reads[file] = append(reads[file], "config")
+		}
+	}
 	for sel, s := range info.Selections {
 		recv := s.Recv()
 		if p, ok := recv.(*types.Pointer); ok {

@@ -5,13 +5,12 @@ import (
 	"io"
 )
 
-// invocation is what every mode starts from: the edge, the flags, the
-// configuration and the run's streams.
+// invocation is what every mode starts from: the edge, the flags, each
+// part's options and the run's streams.
 type invocation struct {
 	e              *edge
 	o              *options
-	cfg            *config
-	p              parts // what each part of the program gets of cfg, built once (configparts.go)
+	p              parts // what each part of the program gets of the config, built once (configparts.go)
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }

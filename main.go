@@ -64,20 +64,21 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	if o.writeConfig {
 		return writeConfigFile(e.sources(o).path, stdout, stderr)
 	}
-	if in.cfg, err = loadConfig(e.sources(o), stderr); err != nil {
+	cfg, err := loadConfig(e.sources(o), stderr)
+	if err != nil {
 		return in.fail(exitUsage, err)
 	}
-	in.p = newParts(in.cfg, e.configDir())
+	in.p = newParts(cfg, e.configDir())
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
-		writeVerbose(stderr, in.cfg, in.p.red)
-		writeLearnedWindows(stderr, openWindowCache(in.p.cacheDir, in.p.now), in.cfg.Model)
+		writeVerbose(stderr, cfg, in.p.red)
+		writeLearnedWindows(stderr, openWindowCache(in.p.cacheDir, in.p.now), cfg.Model)
 	}
 	if o.countTokens {
-		return countTokens(in.cfg.Model, o.prompt, stdin, stdout, stderr)
+		return countTokens(cfg.Model, o.prompt, stdin, stdout, stderr)
 	}
 	cleaned := make(chan struct{})
 	go func() {
-		removeOldSpills(in.cfg.ToolOutputDir, in.cfg.ToolOutputRetentionDays, e.now())
+		removeOldSpills(cfg.ToolOutputDir, cfg.ToolOutputRetentionDays, e.now())
 		close(cleaned)
 	}()
 	defer func() { <-cleaned }()
@@ -85,14 +86,14 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	case o.listRoles || o.showRole != "" || o.createRole != "" || o.deleteRole != "":
 		return in.roleCommand()
 	case o.listChats:
-		writeChatList(screenWriter{w: stdout}, in.cfg.ChatHistoryDir, in.cfg.MaxSavedChats)
+		writeChatList(screenWriter{w: stdout}, cfg.ChatHistoryDir, cfg.MaxSavedChats)
 		return exitOK
 	case o.forgetWindow:
-		return forgetWindowCommand(openWindowCache(in.p.cacheDir, in.p.now), in.cfg.Model, o.prompt, stdout)
+		return forgetWindowCommand(openWindowCache(in.p.cacheDir, in.p.now), cfg.Model, o.prompt, stdout)
 	case o.listMCP:
 		return in.listMCP(ctx)
 	}
-	return in.ask(ctx)
+	return in.ask(ctx, cfg)
 }
 
 // writeVerbose is --verbose's report: the effective configuration (its
@@ -184,9 +185,9 @@ func (in *invocation) listMCP(ctx context.Context) int {
 // ask is every mode that asks the model: one-shot (the default), --shell,
 // --code and --chat. It reads the role and the prompt, checks the key and
 // starts the MCP servers the mode offers.
-func (in *invocation) ask(ctx context.Context) int {
-	cfg, o := in.cfg, in.o
-	roleName := in.p.session.defaultRole
+func (in *invocation) ask(ctx context.Context, cfg *config) int {
+	o := in.o
+	roleName := in.p.defaultRole
 	switch {
 	case o.role != "":
 		roleName = o.role
@@ -201,7 +202,7 @@ func (in *invocation) ask(ctx context.Context) int {
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
-		if prompt, attached, err = in.prompt(ctx); err != nil {
+		if prompt, attached, err = in.prompt(ctx, cfg.homeDir); err != nil {
 			var stopped signalledRead
 			if errors.As(err, &stopped) {
 				fmt.Fprintln(in.stderr, "yaicli: interrupted")
@@ -231,7 +232,7 @@ func (in *invocation) ask(ctx context.Context) int {
 		return in.shellMode(runCtx, prompt)
 	}
 	var hub *mcpHub
-	if in.p.session.mcp && in.p.session.tools && !o.code {
+	if in.p.useMCP && in.p.useTools && !o.code {
 		if hub, err = startMCP(ctx, in.p.mcp, in.stderr, o.verbose); err != nil {
 			return in.fail(exitUsage, err)
 		}
@@ -257,8 +258,9 @@ func (in *invocation) shellMode(ctx context.Context, task string) int {
 }
 
 // prompt is a one-shot run's question: piped stdin and the words, with the
-// files it names by @ attached; problems attaching are told, not fatal.
-func (in *invocation) prompt(ctx context.Context) (prompt string, attached []string, err error) {
+// files it names by @ attached (a typed ~ is homeDir); problems attaching
+// are told, not fatal.
+func (in *invocation) prompt(ctx context.Context, homeDir string) (prompt string, attached []string, err error) {
 	readCtx, stop := in.e.interrupts(ctx) // Ctrl+C while piped text is still coming
 	defer stop()
 	if prompt, err = oneShotPrompt(readCtx, in.o.prompt, in.stdin, in.e.stdinTTY); err != nil {
@@ -266,7 +268,7 @@ func (in *invocation) prompt(ctx context.Context) (prompt string, attached []str
 	}
 	var problems []string
 	typed := strings.Join(in.o.prompt, " ") // piped text never attaches files (attach.go)
-	attached = fileRefs(typed, in.cfg.homeDir)
+	attached = fileRefs(typed, homeDir)
 	if prompt, problems = expandTypedRefs(prompt, typed, attachGate(in.p.tools.perms, in.p.red)); len(problems) > 0 {
 		fmt.Fprintf(onScreen(in.stderr), "yaicli: not attached: %s\n", strings.Join(problems, "; "))
 	}

@@ -138,7 +138,7 @@ func startHub(t *testing.T, servers map[string]mcpServerConfig, timeout string) 
 	os.WriteFile(path, b, 0o600)
 	cfg, _ := load(t, "", nil, map[string]string{"MCP_TIMEOUT": timeout})
 	var warn strings.Builder
-	o := cfg.mcp("", cfg.redactor())
+	o := cfg.mcp("", cfg.redactor(), cfg.toolbox().fence)
 	o.path = path
 	hub, err := startMCP(t.Context(), o, &warn, false)
 	if err != nil {

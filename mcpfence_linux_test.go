@@ -36,7 +36,7 @@ func TestMCPServerFenced(t *testing.T) {
 			t.Fatal(err)
 		}
 		var warn strings.Builder
-		o := cfg.mcp("", cfg.redactor())
+		o := cfg.mcp("", cfg.redactor(), cfg.toolbox().fence)
 		hub, err := startMCP(t.Context(), o, &warn, false)
 		if err != nil {
 			t.Fatal(err)

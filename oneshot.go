@@ -22,7 +22,7 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 		ff := &fenceFilter{w: answer}
 		defer ff.flush()
 		out = ff
-		p.agent.tools = false // code only: a mode that must not use tools
+		p.useTools = false // code only: a mode that must not use tools
 	} else {
 		out = answerWriter(p.render, answer, in.e.stdoutTTY, in.e.getenv, terminalSize(stdout))
 	}

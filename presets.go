@@ -86,35 +86,6 @@ func writeProviders(w io.Writer) {
 	}
 }
 
-// baseURL is BASE_URL, or the provider's default.
-func (c *config) baseURL() string {
-	if c.BaseURL != "" {
-		return c.BaseURL
-	}
-	return presets[c.Provider].baseURL
-}
-
-// resolveAPIKey picks API_KEY, else the provider's conventional variable,
-// and says where it came from.
-func resolveAPIKey(c *config, env func(string) string) (key, source string) {
-	if c.APIKey != "" {
-		return c.APIKey, c.sources["API_KEY"]
-	}
-	if v := presets[c.Provider].keyEnv; v != "" && env(v) != "" {
-		return env(v), "env " + v
-	}
-	return "", "unset"
-}
-
-// checkAPIKey fails before any request when a hosted provider has no key.
-func checkAPIKey(c *config) error {
-	p := presets[c.Provider]
-	if c.APIKey != "" || p.keyEnv == "" || c.BaseURL != "" && !strings.HasPrefix(c.BaseURL, "https://") {
-		return nil
-	}
-	return fmt.Errorf("no API key for provider %s: set YAI_API_KEY or %s (or API_KEY in config.ini); for a local model use PROVIDER=ollama", c.Provider, p.keyEnv)
-}
-
 // Azure OpenAI serves each model as a deployment of a resource:
 // https://RESOURCE.openai.azure.com/openai/deployments/DEPLOYMENT/chat/completions?api-version=V,
 // with the key in an api-key header instead of a bearer token.

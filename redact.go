@@ -33,18 +33,9 @@ type redactor struct {
 	pool    sync.Pool           // *skeleton buffers, one per scan at a time
 }
 
-// redactor collects cfg's secrets in each spelling they can take in what
-// yaicli writes: as given, inside a JSON string, and percent-encoded.
-func (c *config) redactor() *redactor {
-	var raw []string
-	raw = append(raw, c.APIKey)
-	for _, v := range c.ExtraHeaders {
-		raw = append(raw, v)
-		if _, token, ok := strings.Cut(v, " "); ok { // "Bearer <token>": the token alone too
-			raw = append(raw, strings.TrimSpace(token))
-		}
-	}
-	raw = append(raw, userinfoSecrets(c.BaseURL)...)
+// newRedactor hides the secrets raw in each spelling they can take in
+// what yaicli writes: as given, inside a JSON string, and percent-encoded.
+func newRedactor(raw []string) *redactor {
 	seen := map[string]bool{}
 	r := &redactor{}
 	var shapes [][]byte
@@ -604,4 +595,22 @@ func (r *redactor) request(req chatRequest) chatRequest {
 	}
 	req.Tools = specs
 	return req
+}
+
+// maskUserinfo replaces a URL's user:password with [redacted].
+func maskUserinfo(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return raw
+	}
+	host, path, slash := strings.Cut(rest, "/")
+	at := strings.LastIndex(host, "@")
+	if at < 0 {
+		return raw
+	}
+	out := scheme + "://" + redactedMark + host[at:]
+	if slash {
+		out += "/" + path
+	}
+	return out
 }

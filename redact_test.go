@@ -142,7 +142,7 @@ func TestMCPServerEnvHidesKey(t *testing.T) {
 	conf := `{"mcpServers": {"dump": {"command": "sh", "args": ["-c", "env > ` + out + `"], "env": {"OPENAI_API_KEY": "sk-openai-1111"}}}}`
 	path := filepath.Join(dir, "mcp.json")
 	os.WriteFile(path, []byte(conf), 0o600)
-	o := cfg.mcp("", cfg.redactor())
+	o := cfg.mcp("", cfg.redactor(), cfg.toolbox().fence)
 	o.path = path
 	hub, err := startMCP(context.Background(), o, &bytes.Buffer{}, false)
 	if err != nil {

@@ -59,9 +59,8 @@ type sessionOptions struct {
 	interactiveRound int          // INTERACTIVE_ROUND: turn groups kept whole between turns (keptRounds)
 	trimTarget       float64      // CONTEXT_TRIM_TARGET: the share of them kept past that
 	maxHistory       int          // MAX_HISTORY: prompts remembered for the line editor
-	tools, mcp       bool         // ENABLE_FUNCTIONS, ENABLE_MCP
+	tools            bool         // ENABLE_FUNCTIONS: approval is asked on the terminal
 	outputFormat     string       // OUTPUT_FORMAT: text, json or stream-json
-	defaultRole      string       // DEFAULT_ROLE
 	homeDir          string       // what ~ in a typed path means
 	shell            shellOptions // exec mode's commands and !cmd (shellmode.go)
 	roles            roleFacts    // what a role prompt's {_os} and {_shell} are

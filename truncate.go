@@ -294,30 +294,6 @@ func (c *clip) marker(offset, omitted int, lines []string) string {
 	return b.String()
 }
 
-// firstRunes is the first n characters of s.
-func firstRunes(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
-}
-
-// lastRunes is the last n characters of s.
-func lastRunes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	i := len(s)
-	for ; i > 0 && n > 0; n-- {
-		_, size := utf8.DecodeLastRuneInString(s[:i])
-		i -= size
-	}
-	return s[i:]
-}
-
 // clipper receives a tool result's text as it is produced and keeps
 // memory bounded by the cap: the head, a ring of the tail, and, once the
 // text outgrows the cap, everything streamed to the spill file, itself

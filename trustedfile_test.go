@@ -85,7 +85,7 @@ func TestMCPSSEEndpointOtherOrigin(t *testing.T) {
 		b, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"old": map[string]any{"url": sse.URL + "/sse", "type": "sse", "headers": map[string]string{"Authorization": "Bearer mcp-TOKEN-123456"}}}})
 		os.WriteFile(path, b, 0o600)
 		cfg := secretConfig()
-		o := cfg.mcp("", cfg.redactor())
+		o := cfg.mcp("", cfg.redactor(), cfg.toolbox().fence)
 		o.path, o.timeout = path, hangBound
 		var warn bytes.Buffer
 		hub, err := startMCP(t.Context(), o, &warn, false)

@@ -149,3 +149,27 @@ func spaces(n int) string {
 	}
 	return strings.Repeat(" ", n)
 }
+
+// firstRunes is the first n characters of s.
+func firstRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
+}
+
+// lastRunes is the last n characters of s.
+func lastRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := len(s)
+	for ; i > 0 && n > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
+}
