@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -28,7 +29,39 @@ func openTrusted(path string) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("not reading %s: %s; run chmod go-w %s (and own it) to use it", path, why, path)
 	}
+	if dir, why := untrustedDir(path, os.Geteuid()); why != "" {
+		f.Close()
+		return nil, fmt.Errorf("not reading %s: its directory %s %s, so another user could put a file of theirs in its place; run chmod go-w %s to use it", path, dir, why, dir)
+	}
 	return f, nil
+}
+
+// untrustedDir is the first directory above path (the real one, links
+// resolved) that another user could rename entries in: writable by group
+// or others without the sticky bit, or owned by someone who is neither uid
+// nor root. A trusted file in such a directory can be swapped for theirs
+// between two runs, as ssh's StrictModes refuses for ~/.ssh.
+func untrustedDir(path string, uid int) (dir, why string) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", ""
+	}
+	for d := filepath.Dir(real); ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil {
+			return "", ""
+		}
+		m := st.Mode()
+		if m.Perm()&0o022 != 0 && m&os.ModeSticky == 0 {
+			return d, fmt.Sprintf("can be written by other users (mode %04o)", m.Perm())
+		}
+		if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != uid && sys.Uid != 0 {
+			return d, fmt.Sprintf("belongs to uid %d, not to you (uid %d)", sys.Uid, uid)
+		}
+		if d == filepath.Dir(d) {
+			return "", ""
+		}
+	}
 }
 
 // untrusted says why a file others could change must not be trusted: others

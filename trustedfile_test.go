@@ -56,6 +56,22 @@ func TestConfigFilesOthersCanWriteRefused(t *testing.T) {
 	if _, err := openTrusted(link); err == nil {
 		t.Errorf("a link to a file others can write was opened")
 	}
+	// A file of yours in a directory others can write: they could rename
+	// theirs into its place. A sticky directory (as /tmp) is not that.
+	os.Chmod(ini, 0o600)
+	os.Chmod(mcp, 0o600)
+	os.Chmod(dir, 0o777)
+	defer os.Chmod(dir, 0o700)
+	if _, err := readMCPConfig(mcp); err == nil || !strings.Contains(err.Error(), "chmod go-w "+dir) {
+		t.Errorf("mcp.json in a directory of mode 0777: err = %v, want a refusal naming chmod go-w %s", err, dir)
+	}
+	if err := loadINI(); err == nil || !strings.Contains(err.Error(), "its directory") {
+		t.Errorf("config.ini in a directory of mode 0777: err = %v, want a refusal", err)
+	}
+	os.Chmod(dir, os.ModeSticky|0o777)
+	if _, err := readMCPConfig(mcp); err != nil {
+		t.Errorf("mcp.json in a sticky directory: %v", err)
+	}
 }
 
 // TestMCPSSEEndpointOtherOrigin: a legacy SSE server whose endpoint event
