@@ -47,11 +47,16 @@ func TestOllama(t *testing.T) {
 		rec := o.proxy(t)
 		r := rec.run(t, yai{model: "tiny", args: []string{"hello"}})
 		chats := rec.chats()
-		if r.code != 0 || strings.TrimSpace(r.stdout) == "" || len(chats) != 1 {
+		// Random weights may answer with whitespace alone (what they pick
+		// follows the prompt's tokens): an answer is whatever reached stdout.
+		if r.code != 0 || r.stdout == "" || len(chats) != 1 {
 			t.Fatalf("code %d, stdout %q, requests %v; want 0, an answer, one chat request\n%s", r.code, r.stdout, rec.paths(), r.stderr)
 		}
-		if n := chats[0].tools(); n != 11 {
-			t.Errorf("request carried %d tools, want the 11 built-in ones (fs_read_image, fs_file_operations and fs_get_filesystem_info included)", n)
+		// Ollama's default 4096 window: the 11 built-ins' schemas are past
+		// TOOL_SCHEMA_SHARE of its budget, so the first ones come with
+		// tool_search and call_tool, which reach the rest.
+		if b, _ := json.Marshal(chats[0].Req["tools"]); chats[0].tools() >= 11 || !strings.Contains(string(b), `"tool_search"`) || !strings.Contains(string(b), `"call_tool"`) {
+			t.Errorf("request carried %d tools, want a compact set with tool_search and call_tool on a 4096 window", chats[0].tools())
 		}
 		if !strings.Contains(chats[0].Resp, `"finish_reason":"length"`) {
 			t.Fatalf("server did not stop at the limit: %s", tail(chats[0].Resp, 400))
@@ -113,7 +118,8 @@ func TestOllama(t *testing.T) {
 			t.Fatalf("requests %v, first answer %s; want a tool call, then a second round", rec.paths(), tail(chats[0].Resp, 500))
 		}
 		first, second := chats[0].promptTokens(), chats[1].promptTokens()
-		if second*2 > first {
+		// Round 2 holds more messages than round 1 but no schemas: fewer tokens.
+		if second >= first {
 			t.Fatalf("round 2 counted %d tokens, round 1 %d: the template was expected to drop the schemas", second, first)
 		}
 		if strings.Contains(r.stderr, "cut the conversation") {
@@ -190,8 +196,13 @@ func TestOllama(t *testing.T) {
 		if n, p := chats[0].tools(), chats[0].promptTokens(); n >= 8 || p >= 768 {
 			t.Errorf("sent %d tools, server counted %d of its 768: want fewer tools and no cut", n, p)
 		}
-		if !strings.Contains(r.stderr, "ENABLE_FUNCTIONS=false") || strings.Contains(r.stderr, "this turn alone") {
-			t.Errorf("stderr = %q, want the tools named as the weight, with ENABLE_FUNCTIONS=false", r.stderr)
+		// On a window this small the schemas are deferred behind tool_search
+		// (tooldefer.go), so they fit: no cut, and nothing blamed on this turn.
+		if strings.Contains(r.stderr, "cut the conversation") || strings.Contains(r.stderr, "this turn alone") {
+			t.Errorf("stderr = %q, want no cut and nothing blamed on the turn", r.stderr)
+		}
+		if b, _ := json.Marshal(chats[0].Req["tools"]); !strings.Contains(string(b), `"tool_search"`) {
+			t.Errorf("the request did not offer tool_search: the deferred tools cannot be reached")
 		}
 	})
 
