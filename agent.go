@@ -443,7 +443,7 @@ func (a *agent) toolsFor(h []message, specs []toolSpec) []toolSpec {
 	o := a.tools.choose(specs, a.budget.tokens, a.schemaCost) // past a share of the budget: a compact set and tool_search
 	if specs = o.sent; o.deferredMCP(a.tools) > 0 && !a.warnedDefer && !a.ev.on() {
 		a.warnedDefer = true
-		fmt.Fprintf(a.stderr, "yaicli: tool schemas: %s; /context lists them\n", o.deferredLine(a.tools))
+		fmt.Fprintf(a.stderr, "yaicli: tool schemas: %s; the model finds them with tool_search, /context counts them\n", o.deferredLine(a.tools))
 	}
 	lead := h[:leadLen(h)]
 	n := a.toolsThatFit(lead, specs)
