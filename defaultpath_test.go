@@ -123,6 +123,10 @@ type scenario struct {
 	override map[int]step
 	script   step     // answers every request instead of scenarioModel when set
 	env      []string // more settings, KEY=value
+	// clock is the run's clock (time.Now when nil): a fixed one names the
+	// spill files the same in every run, so a benchmark's figures do not
+	// follow how many outputs a busy machine spilled in one second.
+	clock func() time.Time
 }
 
 // scenarioRun is what a scenario left: the run's result, the requests the
@@ -164,7 +168,11 @@ func runScenario(t *testing.T, sc scenario) scenarioRun {
 	// relative one against the process's directory, which in-process runs share.
 	args := strings.Split(strings.ReplaceAll(strings.Join(sc.args, "\x00"), "READ ", "READ "+work+"/"), "\x00")
 	stdin := strings.ReplaceAll(sc.stdin, "READ ", "READ "+work+"/")
-	code := run(t.Context(), mapEdge(env, work, time.Now), args, strings.NewReader(stdin), &out, &errb)
+	clock := time.Now
+	if sc.clock != nil {
+		clock = sc.clock
+	}
+	code := run(t.Context(), mapEdge(env, work, clock), args, strings.NewReader(stdin), &out, &errb)
 	window := windowOf(sc.model)
 	return scenarioRun{r: e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: home},
 		reqs: fp.chats(), budget: budgetFor(0, sc.model, window, "").tokens, fam: familyOf(sc.model)}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -136,7 +137,8 @@ func runLongSession(t *testing.T, env ...string) (scenarioRun, longFigures) {
 	// seq's lines 61 to 66, so a page starting at 60 came back redacted.
 	env = append([]string{"YAI_API_KEY=sk-test-q7VxR2mK9pLw4ZtN"}, env...)
 	sr := runScenario(t, scenario{model: model, args: []string{"--chat", "--yes"}, stdin: longInput(), files: longFiles(),
-		script: longModel(familyOf(model), new(atomic.Int64)), env: env})
+		script: longModel(familyOf(model), new(atomic.Int64)), env: env,
+		clock: func() time.Time { return time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC) }})
 	if sr.r.code != 0 {
 		t.Fatalf("code %d; stderr:\n%s", sr.r.code, sr.r.stderr)
 	}
