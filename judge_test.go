@@ -116,24 +116,7 @@ func tinyPNG() []byte {
 
 // TestJudgeAttacks runs judgeAttacks as TestPathAttacks runs its own.
 func TestJudgeAttacks(t *testing.T) {
-	held, total := 0, 0
-	for _, c := range judgeAttacks() {
-		modes := []string{"ask"}
-		if c.yes {
-			modes = append(modes, "auto")
-		}
-		for _, m := range modes {
-			total++
-			t.Run(c.name+"/"+m, func(t *testing.T) {
-				if c.run(t, m) {
-					held++
-				} else {
-					t.Errorf("attack %q under TOOL_APPROVAL=%s broke the rule", c.name, m)
-				}
-			})
-		}
-	}
-	t.Logf("judgement attacks: %d, held %d, broke %d", total, held, total-held)
+	runAttacks(t, "judgement attacks", judgeAttacks())
 }
 
 // TestJudgeOrdinaryStillFree: the judgement does not take what is not

@@ -429,8 +429,14 @@ func matchesRun(t *testing.T, name string) bool {
 // TestPathAttacks runs every attack with default settings, and those
 // marked yes under --yes too, and reports how many held.
 func TestPathAttacks(t *testing.T) {
+	runAttacks(t, "attack cases", atkCases())
+}
+
+// runAttacks runs each case under TOOL_APPROVAL=ask, and the cases marked
+// yes under auto too, and logs how many of them held as label.
+func runAttacks(t *testing.T, label string, cases []atkCase) {
 	held, total := 0, 0
-	for _, c := range atkCases() {
+	for _, c := range cases {
 		if !matchesRun(t, c.name) {
 			continue
 		}
@@ -449,7 +455,7 @@ func TestPathAttacks(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("attack cases: %d, held %d, broke %d", total, held, total-held)
+	t.Logf("%s: %d, held %d, broke %d", label, total, held, total-held)
 }
 
 // BenchmarkJudgedRead is one fs_read_file call of a 100 KB workspace file

@@ -275,9 +275,12 @@ func (r *redactor) nextRun(data []byte, from int) (int, int) {
 // An EXTRA_HEADERS value such as "my-organization-name" is redacted whole,
 // while "organization" elsewhere stays; any 12 characters of a random key
 // mix classes but for one chance in tens of thousands.
-func keyLike(run []byte) bool {
+func keyLike(run []byte) bool { return keyLikeRun(run, len(run)) }
+
+// charClasses counts which of lower case, upper case and digits b holds.
+func charClasses(b []byte) int {
 	var lower, upper, digit int
-	for _, c := range run {
+	for _, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z':
 			lower = 1
@@ -287,7 +290,7 @@ func keyLike(run []byte) bool {
 			digit = 1
 		}
 	}
-	return lower+upper+digit >= 2 || len(run) >= 2*minRun
+	return lower + upper + digit
 }
 
 // partialTail is the length of the longest end of data that could go on

@@ -233,20 +233,10 @@ func (x *shapeIndex) next(sk *skeleton, data []byte, from int) (int, int) {
 	return -1, 0
 }
 
-// keyLikeRun is keyLike for a run of n characters spread over span.
+// keyLikeRun is keyLike for a run of n characters spread over span (the
+// skeleton's gaps do not count towards its length).
 func keyLikeRun(span []byte, n int) bool {
-	var lower, upper, digit int
-	for _, c := range span {
-		switch {
-		case c >= 'a' && c <= 'z':
-			lower = 1
-		case c >= 'A' && c <= 'Z':
-			upper = 1
-		case c >= '0' && c <= '9':
-			digit = 1
-		}
-	}
-	return lower+upper+digit >= 2 || n >= 2*minRun
+	return charClasses(span) >= 2 || n >= 2*minRun
 }
 
 // tail is where the end of data that could go on into a run of a
