@@ -277,22 +277,6 @@ func (r *redactor) nextRun(data []byte, from int) (int, int) {
 // mix classes but for one chance in tens of thousands.
 func keyLike(run []byte) bool { return keyLikeRun(run, len(run)) }
 
-// charClasses counts which of lower case, upper case and digits b holds.
-func charClasses(b []byte) int {
-	var lower, upper, digit int
-	for _, c := range b {
-		switch {
-		case c >= 'a' && c <= 'z':
-			lower = 1
-		case c >= 'A' && c <= 'Z':
-			upper = 1
-		case c >= '0' && c <= '9':
-			digit = 1
-		}
-	}
-	return lower + upper + digit
-}
-
 // partialTail is the length of the longest end of data that could go on
 // into a secret or a run of one: the longest end that occurs in a secret.
 func (r *redactor) partialTail(data []byte) int {

@@ -275,3 +275,19 @@ func (x *shapeIndex) holds(b []byte) bool {
 	}
 	return false
 }
+
+// charClasses counts which of lower case, upper case and digits b holds.
+func charClasses(b []byte) int {
+	var lower, upper, digit int
+	for _, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = 1
+		case c >= 'A' && c <= 'Z':
+			upper = 1
+		case c >= '0' && c <= '9':
+			digit = 1
+		}
+	}
+	return lower + upper + digit
+}
