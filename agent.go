@@ -52,6 +52,7 @@ type agent struct {
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
 	ev         *events        // json and stream-json events; nil: text mode
+	sub        subState       // sub-agents: this turn's system messages, their ids (subagent.go)
 }
 
 // agentOptions is what the agent needs of the configuration, built once in
@@ -62,6 +63,7 @@ type agentOptions struct {
 	server             string  // where requests go, as messages name it (serverLabel)
 	maxTokens          int     // MAX_TOKENS; 0: the provider's default
 	maxDepth           int     // MAX_TOOL_CALL_DEPTH: tool rounds in one turn
+	subagentMaxTurns   int     // SUBAGENT_MAX_TURNS: a sub-agent's tool rounds; 0: maxDepth (subagent.go)
 	trimTarget         float64 // CONTEXT_TRIM_TARGET: the low-water mark's share of the budget
 	keepGroups         int     // CONTEXT_KEEP_GROUPS: turn groups whose results are masked last
 	compactMode        string  // COMPACT_MODE: "summary" summarises before dropping
@@ -202,6 +204,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	var specs []toolSpec
 	a.warnedBig = false
 	a.compaction.triedTurn = false
+	a.sub.lead = h[:leadLen(h):leadLen(h)]
 	if a.tools != nil {
 		a.tools.newTurn()
 		if a.hub.refresh(ctx) { // a server announced notifications/tools/list_changed
@@ -232,7 +235,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
 				a.ev.notRun(tc, h[len(h)-1].Content)
 			}
-			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (MAX_TOOL_CALL_DEPTH)\n", a.maxDepth)
+			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (%s)\n", a.maxDepth, a.sub.limit())
 			return h, errDepthLimit
 		}
 		start := len(h)

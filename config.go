@@ -100,6 +100,7 @@ var settings = []setting{
 	{"AUTO_COMPACT_PERCENT", "0", "share of the budget, in percent, at which an automatic summary starts (0 = off: with COMPACT_MODE=summary, once over the budget)"},
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
 	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
+	{"SUBAGENT_MAX_TURNS", "0", "tool rounds a sub-agent (run_subagent) may take; 0 = MAX_TOOL_CALL_DEPTH"},
 }
 
 // displayOnlyKeys are YAICLI settings for its rich-text display, which
@@ -156,6 +157,7 @@ type config struct {
 	AutoCompactPercent               int    // 0: off
 	MaxToolCallDepth                 int
 	ExitOnDepthLimit                 bool
+	SubagentMaxTurns                 int // SUBAGENT_MAX_TURNS; 0 = MaxToolCallDepth (subagent.go)
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
 	ToolReadRoots                    []string
 	ToolAllow, ToolDeny              []string
@@ -335,6 +337,7 @@ func (c *config) parseToolSettings(p parser) {
 	}
 	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
+	c.SubagentMaxTurns = max(p.int("SUBAGENT_MAX_TURNS"), 0)
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")

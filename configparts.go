@@ -73,6 +73,7 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 	}
 	a := newAgent(p.agent, p.red, scrubbed(c.send, p.red), win, tb, o)
 	a.hub = hub
+	a.offerSubagent()
 	if a.noTools {
 		fmt.Fprintf(o.preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", p.agent.provider, p.agent.model)
 	}
@@ -90,7 +91,8 @@ func (p parts) sendVia(w io.Writer) sendFunc {
 func (c *config) agent() agentOptions {
 	return agentOptions{
 		model: c.Model, provider: c.Provider, server: c.client().label(), maxTokens: c.MaxTokens, maxDepth: c.MaxToolCallDepth,
-		trimTarget: c.ContextTrimTarget, keepGroups: c.ContextKeepGroups,
+		subagentMaxTurns: c.SubagentMaxTurns,
+		trimTarget:       c.ContextTrimTarget, keepGroups: c.ContextKeepGroups,
 		compactMode: c.CompactMode, autoCompactPercent: c.AutoCompactPercent,
 		showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,
 		spillDir: c.ToolOutputDir, now: c.now, silentCut: mayCutSilently(c.Provider, isLocal(c.baseURL())),

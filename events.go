@@ -49,6 +49,9 @@ type events struct {
 	// turn began, for its figures (eventturns.go).
 	perQuestion bool
 	mark        turnMark
+	// sub is the id of the sub-agent running now ("": none): its events
+	// carry it, and its answer text is not the run's (subagent.go).
+	sub string
 }
 
 // ranResult is a tool result waiting to be sent.
@@ -69,6 +72,7 @@ type summary struct {
 	Notices       []string         `json:"notices"`
 	Usage         totals           `json:"usage"`
 	Turns         int              `json:"turns"`
+	Subagents     []map[string]any `json:"subagents,omitempty"`
 	Error         map[string]any   `json:"error,omitempty"`
 	ExitCode      int              `json:"exit_code"`
 	DurationMS    int64            `json:"duration_ms"`
@@ -108,6 +112,9 @@ func (e *events) emit(kind string, fields map[string]any) {
 	ev := map[string]any{"type": kind, "seq": e.seq, "time": e.now().UTC().Format(time.RFC3339Nano)}
 	for k, v := range fields {
 		ev[k] = v
+	}
+	if e.sub != "" {
+		ev["subagent"] = e.sub
 	}
 	var b bytes.Buffer
 	writeJSON(&b, ev) // one line: the encoder escapes newlines inside strings
@@ -196,6 +203,9 @@ func (e *events) textDelta(t string) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.sub != "" { // a sub-agent's answer is its tool's result, not the run's answer
+		return
+	}
 	e.answer.WriteString(t)
 	e.emit("text.delta", map[string]any{"text": t})
 }
@@ -204,6 +214,9 @@ func (e *events) textDelta(t string) {
 // text mode it never reaches a file or pipe (hold), and on a terminal it
 // is struck with a rule below it.
 func (e *events) discard() {
+	if e.running() != "" { // a sub-agent's answer was never shown nor kept
+		return
+	}
 	if e != nil && e.plain {
 		e.hold.void()
 		if e.strike != nil {
@@ -237,6 +250,9 @@ func (e *events) toolCall(tc toolCall) {
 	defer e.mu.Unlock()
 	e.calls[tc.ID] = len(e.sum.ToolCalls)
 	e.sum.ToolCalls = append(e.sum.ToolCalls, map[string]any{"id": tc.ID, "name": tc.Function.Name, "arguments": tc.Function.Arguments})
+	if e.sub != "" {
+		e.sum.ToolCalls[len(e.sum.ToolCalls)-1]["subagent"] = e.sub
+	}
 	e.emit("tool.call", f)
 }
 

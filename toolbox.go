@@ -25,6 +25,9 @@ type tool struct {
 	// deferOnly: offered only while schemas are deferred (tool_search,
 	// call_tool), so never in specs nor found by a search.
 	deferOnly bool
+	// agentLoop: it runs an agent loop of its own (run_subagent), whose
+	// requests and tools draw their own spinners: it draws none.
+	agentLoop bool
 	// unwrap, when set, names the tool a call runs and its arguments
 	// (call_tool), or why it cannot: that tool is then approved, capped
 	// and run as if called by its own name.
@@ -37,7 +40,8 @@ type tool struct {
 type toolOutput struct {
 	id, name, caption string
 	clip              *clip
-	running           bool // the call running now: its output so far (liveoutput.go)
+	running           bool   // the call running now: its output so far (liveoutput.go)
+	under             string // the run_subagent call it ran for ("": the main agent's) (subagent.go)
 }
 
 // toolboxOptions is what the toolbox and its tools need of the
@@ -83,7 +87,12 @@ type toolbox struct {
 	outputs []toolOutput
 	unsent  map[string]bool // calls run whose result the model has not been sent yet
 	// live is the running call's output so far; nil: none runs.
-	live *liveOutput
+	live   *liveOutput
+	liveID string // the running call's id
+	// sub is the toolbox of the sub-agent running now, under the call
+	// subCall: the viewer shows its outputs as they come (subagent.go).
+	sub     *toolbox
+	subCall string
 	// spillWarned: the person was told once that full outputs are not being
 	// saved; the marker tells the model each time.
 	spillWarned bool
@@ -132,9 +141,9 @@ func (tb *toolbox) snapshot() []toolOutput {
 	defer tb.mu.Unlock()
 	outs := append([]toolOutput(nil), tb.outputs...)
 	if l := tb.live; l != nil {
-		outs = append(outs, toolOutput{name: l.name, caption: l.caption, clip: l.clip(), running: true})
+		outs = append(outs, toolOutput{id: tb.liveID, name: l.name, caption: l.caption, clip: l.clip(), running: true})
 	}
-	return outs
+	return append(outs, tb.subOutputs()...)
 }
 
 // goLive starts recording the output of the call about to run as the
@@ -144,7 +153,7 @@ func (tb *toolbox) snapshot() []toolOutput {
 func (tb *toolbox) goLive(name, args string, cl io.Writer) io.Writer {
 	l := newLiveOutput(name, tb.red.text(caption(args)))
 	tb.mu.Lock()
-	tb.live = l
+	tb.live, tb.liveID = l, tb.callID
 	tb.mu.Unlock()
 	return io.MultiWriter(cl, newRedactWriter(l, tb.red))
 }
@@ -343,7 +352,11 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
 	counted := &countingWriter{w: tb.goLive(name, tc.Function.Arguments, cl)}
-	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
+	spinTo := tb.spinTo
+	if t.agentLoop {
+		spinTo = nil
+	}
+	sp := startSpinner(spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})
 	sp.stop()
 	if err != nil && counted.n == 0 {
@@ -459,7 +472,7 @@ func oneLine(s string) string {
 func caption(args string) string {
 	var m map[string]any
 	json.Unmarshal([]byte(args), &m)
-	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "path", "url", "query"} {
+	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "path", "url", "query", "task"} {
 		if v, ok := m[k]; ok {
 			s := strings.Trim(jsonText(v), `"`)
 			return firstRunes(oneLine(s), 80)

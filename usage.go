@@ -34,6 +34,15 @@ func (s *usageSum) add(u usage) {
 	s.Completion += max(u.CompletionTokens, 0)
 }
 
+// plus adds o's requests to s.
+func (s *usageSum) plus(o usageSum) {
+	s.Requests += o.Requests
+	s.Prompt += o.Prompt
+	s.Cached += o.Cached
+	s.Written += o.Written
+	s.Completion += o.Completion
+}
+
 // cachedShare is the part of the prompt tokens read from the cache, 0 to 1.
 func (s usageSum) cachedShare() float64 {
 	if s.Prompt <= 0 {
@@ -47,6 +56,7 @@ func (s usageSum) cachedShare() float64 {
 // The agent adds every reply's usage with the request's history.
 type usageTally struct {
 	session, turn usageSum
+	sub           usageSum // the sub-agents' part of session (subagent.go)
 }
 
 // add counts one request. A request whose history ends with the person's
@@ -57,6 +67,14 @@ func (t *usageTally) add(u usage, h []message) {
 	}
 	t.session.add(u)
 	t.turn.add(u)
+}
+
+// addSub counts a sub-agent's requests, s, as the session's and the
+// turn's: it ran for the turn under way.
+func (t *usageTally) addSub(s usageSum) {
+	t.session.plus(s)
+	t.turn.plus(s)
+	t.sub.plus(s)
 }
 
 // price is what a model costs, in dollars per million tokens, and where
@@ -155,6 +173,7 @@ func (t usageTally) writeUsage(w io.Writer, q pricing) {
 		return
 	}
 	fmt.Fprintf(w, "  %-26s %9d  %s\n", "this session (reported)", t.session.Prompt, t.session.describe())
+	io.WriteString(w, subagentUsage(t.sub))
 	if t.turn.Requests > 0 {
 		fmt.Fprintf(w, "  %-26s %9d  %s\n", "this turn (reported)", t.turn.Prompt, t.turn.describe())
 	}

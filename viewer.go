@@ -40,8 +40,12 @@ type viewerState struct {
 // viewerEntries turns the turn's tool outputs into viewer entries.
 func viewerEntries(outs []toolOutput) []viewerEntry {
 	var es []viewerEntry
-	for _, o := range outs {
-		e := viewerEntry{name: o.name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk(), running: o.running}
+	for _, o := range underTheirCall(outs) {
+		name := o.name
+		if o.under != "" { // a sub-agent's call, under its run_subagent
+			name = "↳ " + name
+		}
+		e := viewerEntry{name: name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk(), running: o.running}
 		if err := o.clip.spillError(); err != nil {
 			e.spillErr = err.Error()
 		}
