@@ -157,7 +157,7 @@ type config struct {
 	AutoCompactPercent               int    // 0: off
 	MaxToolCallDepth                 int
 	ExitOnDepthLimit                 bool
-	SubagentMaxTurns                 int // SUBAGENT_MAX_TURNS; 0 = MaxToolCallDepth (subagent.go)
+	SubagentMaxTurns                 int               // SUBAGENT_MAX_TURNS; 0 = MaxToolCallDepth (subagent.go)
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
 	ToolReadRoots                    []string
 	ToolAllow, ToolDeny              []string
