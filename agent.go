@@ -55,6 +55,13 @@ type agent struct {
 	sub        subState       // sub-agents: this turn's system messages, their ids (subagent.go)
 }
 
+// subState is what an agent keeps for sub-agents (subagent.go).
+type subState struct {
+	lead []message // this turn's system messages: a sub-agent starts from them
+	n    int       // sub-agents started this session, which numbers their ids
+	id   string    // this agent's id when it is a sub-agent ("sub-1"); "" for the main one
+}
+
 // agentOptions is what the agent needs of the configuration, built once in
 // run (config.agent): its model, its budget and reduction settings, and
 // what /context and session.start say of the run.
@@ -235,7 +242,11 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
 				a.ev.notRun(tc, h[len(h)-1].Content)
 			}
-			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (%s)\n", a.maxDepth, a.sub.limit())
+			limit := "MAX_TOOL_CALL_DEPTH"
+			if a.sub.id != "" {
+				limit = "SUBAGENT_MAX_TURNS"
+			}
+			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (%s)\n", a.maxDepth, limit)
 			return h, errDepthLimit
 		}
 		start := len(h)

@@ -68,7 +68,7 @@ func TestAnthropicToolLoop(t *testing.T) {
 			if !strings.HasPrefix(a.System, "You are yaicli") || a.MaxTokens != 1024 || !a.Stream || len(a.Messages) != 1 || a.Messages[0].Role != "user" {
 				t.Errorf("first request = %+v", a)
 			}
-			if len(a.Tools) != 11 || !json.Valid(a.Tools[0].InputSchema) {
+			if len(a.Tools) != 12 || !json.Valid(a.Tools[0].InputSchema) {
 				t.Errorf("tools = %+v", a.Tools)
 			}
 		}),

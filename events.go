@@ -727,3 +727,57 @@ func (e *events) questionResult(status string) {
 		"tool_calls": len(e.sum.ToolCalls) - m.calls, "context_actions": len(e.sum.Context) - m.context,
 		"duration_ms": e.now().Sub(m.at).Milliseconds()})
 }
+
+// under makes the events that follow a sub-agent's, id ("": the main
+// agent's again).
+func (e *events) under(id string) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sub = id
+}
+
+// running is the id of the sub-agent whose events these are now.
+func (e *events) running() string {
+	if e == nil {
+		return ""
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sub
+}
+
+// subagentStart is subagent.start: a sub-agent's id, the run_subagent call
+// it runs for, its task and the tools it may use.
+func (e *events) subagentStart(id, call, task string, tools []string) {
+	if !e.on() {
+		return
+	}
+	f := map[string]any{"id": id, "call_id": call, "task": task, "tools": tools}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.sum.Subagents = append(e.sum.Subagents, map[string]any{"id": id, "call_id": call, "task": task})
+	e.emit("subagent.start", f)
+}
+
+// subagentEnd is subagent.end: how the sub-agent's run ended (turn.end's
+// words), its rounds and the tokens its requests were reported to use.
+func (e *events) subagentEnd(id, status string, rounds int, u usageSum) {
+	if !e.on() {
+		return
+	}
+	f := map[string]any{"id": id, "status": status, "rounds": rounds, "requests": u.Requests, "prompt_tokens": u.Prompt,
+		"completion_tokens": u.Completion, "cached_tokens": u.Cached, "cache_write_tokens": u.Written}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, s := range e.sum.Subagents {
+		if s["id"] == id {
+			for k, v := range f {
+				s[k] = v
+			}
+		}
+	}
+	e.emit("subagent.end", f)
+}

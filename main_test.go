@@ -149,8 +149,8 @@ func TestRequestShape(t *testing.T) {
 			t.Errorf("body[%s] = %v, want %v", k, req.Body[k], v)
 		}
 	}
-	if tools, _ := req.Body["tools"].([]any); len(tools) != 11 {
-		t.Errorf("sent %d tools, want the 11 built-in ones (fs_read_image, fs_file_operations and fs_get_filesystem_info included)", len(tools))
+	if tools, _ := req.Body["tools"].([]any); len(tools) != 12 {
+		t.Errorf("sent %d tools, want the 12 built-in ones (fs_read_image, fs_file_operations, fs_get_filesystem_info and run_subagent included)", len(tools))
 	}
 	m := req.messages()
 	if len(m) != 2 || m[0].Role != "system" || m[1].Role != "user" || m[1].Content != "hi" {

@@ -52,10 +52,10 @@ func TestOllama(t *testing.T) {
 		if r.code != 0 || r.stdout == "" || len(chats) != 1 {
 			t.Fatalf("code %d, stdout %q, requests %v; want 0, an answer, one chat request\n%s", r.code, r.stdout, rec.paths(), r.stderr)
 		}
-		// Ollama's default 4096 window: the 11 built-ins' schemas are past
+		// Ollama's default 4096 window: the 12 built-ins' schemas are past
 		// TOOL_SCHEMA_SHARE of its budget, so the first ones come with
 		// tool_search and call_tool, which reach the rest.
-		if b, _ := json.Marshal(chats[0].Req["tools"]); chats[0].tools() >= 11 || !strings.Contains(string(b), `"tool_search"`) || !strings.Contains(string(b), `"call_tool"`) {
+		if b, _ := json.Marshal(chats[0].Req["tools"]); chats[0].tools() >= 12 || !strings.Contains(string(b), `"tool_search"`) || !strings.Contains(string(b), `"call_tool"`) {
 			t.Errorf("request carried %d tools, want a compact set with tool_search and call_tool on a 4096 window", chats[0].tools())
 		}
 		if !strings.Contains(chats[0].Resp, `"finish_reason":"length"`) {

@@ -30,7 +30,7 @@ func TestREPLOverPipe(t *testing.T) {
 		`first answer\nsecond answer\nthird answer\n`,
 		`context \(estimated tokens\)\n  system prompt\s+\d+`,
 		`history \(6 messages\)\s+\d+\s+3 turn groups`,
-		`tool schemas \(11 tools\)\s+\d+`,
+		`tool schemas \(12 tools\)\s+\d+`,
 		`budget\s+89600\s+\(70% of gpt-4o's 128000-token window, from the model table\)`,
 		`last reported by provider\s+\d+\s+prompt tokens`,
 		`nothing to compact: 3 turn group\(s\), ~\d+ tokens, within the 5 kept\n`,

@@ -30,13 +30,6 @@ const (
 // subagentHolds is what the spill file of a sub-agent's result holds.
 const subagentHolds = "the sub-agent's whole answer, without the header above"
 
-// subState is what an agent keeps for sub-agents.
-type subState struct {
-	lead []message // this turn's system messages: a sub-agent starts from them
-	n    int       // sub-agents started this session, which numbers their ids
-	id   string    // this agent's id when it is a sub-agent ("sub-1"); "" for the main one
-}
-
 // subagentTool is run_subagent for a's toolbox: each call runs a sub-agent
 // of a (runSubagent). It draws no spinner of its own: the sub-agent's
 // requests and tools draw theirs.
@@ -311,19 +304,6 @@ func (tb *toolbox) ranUnder(sub *toolbox, call string) {
 	tb.sub, tb.subCall = nil, ""
 }
 
-// subOutputs is the running sub-agent's outputs so far, under its call.
-// The caller holds tb.mu.
-func (tb *toolbox) subOutputs() []toolOutput {
-	if tb.sub == nil {
-		return nil
-	}
-	outs := tb.sub.snapshot()
-	for i := range outs {
-		outs[i].under = tb.subCall
-	}
-	return outs
-}
-
 // underTheirCall orders outputs so each sub-agent's follow the
 // run_subagent call they ran under; those whose call is not among them
 // (it is still running) keep their place.
@@ -399,76 +379,4 @@ func (iw *indentWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-// subagentUsage is /context's line on what sub-agents used, part of the
-// session's figures above it; "" when none ran.
-func subagentUsage(s usageSum) string {
-	if s.Requests == 0 {
-		return ""
-	}
-	return fmt.Sprintf("  %-26s %9d  %s\n", "of which sub-agents", s.Prompt, s.describe())
-}
-
-// limit is the setting that limits the agent's tool rounds, for the
-// notice when it stops there.
-func (s subState) limit() string {
-	if s.id != "" {
-		return "SUBAGENT_MAX_TURNS"
-	}
-	return "MAX_TOOL_CALL_DEPTH"
-}
-
-// under makes the events that follow a sub-agent's, id ("": the main
-// agent's again).
-func (e *events) under(id string) {
-	if e == nil {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.sub = id
-}
-
-// running is the id of the sub-agent whose events these are now.
-func (e *events) running() string {
-	if e == nil {
-		return ""
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.sub
-}
-
-// subagentStart is subagent.start: a sub-agent's id, the run_subagent call
-// it runs for, its task and the tools it may use.
-func (e *events) subagentStart(id, call, task string, tools []string) {
-	if !e.on() {
-		return
-	}
-	f := map[string]any{"id": id, "call_id": call, "task": task, "tools": tools}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.sum.Subagents = append(e.sum.Subagents, map[string]any{"id": id, "call_id": call, "task": task})
-	e.emit("subagent.start", f)
-}
-
-// subagentEnd is subagent.end: how the sub-agent's run ended (turn.end's
-// words), its rounds and the tokens its requests were reported to use.
-func (e *events) subagentEnd(id, status string, rounds int, u usageSum) {
-	if !e.on() {
-		return
-	}
-	f := map[string]any{"id": id, "status": status, "rounds": rounds, "requests": u.Requests, "prompt_tokens": u.Prompt,
-		"completion_tokens": u.Completion, "cached_tokens": u.Cached, "cache_write_tokens": u.Written}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	for _, s := range e.sum.Subagents {
-		if s["id"] == id {
-			for k, v := range f {
-				s[k] = v
-			}
-		}
-	}
-	e.emit("subagent.end", f)
 }

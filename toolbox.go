@@ -146,6 +146,19 @@ func (tb *toolbox) snapshot() []toolOutput {
 	return append(outs, tb.subOutputs()...)
 }
 
+// subOutputs is the running sub-agent's outputs so far, under its call.
+// The caller holds tb.mu.
+func (tb *toolbox) subOutputs() []toolOutput {
+	if tb.sub == nil {
+		return nil
+	}
+	outs := tb.sub.snapshot()
+	for i := range outs {
+		outs[i].under = tb.subCall
+	}
+	return outs
+}
+
 // goLive starts recording the output of the call about to run as the
 // turn's running output (liveoutput.go), and returns where the call
 // writes: cl and the record. call drops the record when the result joins

@@ -190,3 +190,12 @@ func (t usageTally) verboseLine(q pricing) string {
 	}
 	return line
 }
+
+// subagentUsage is /context's line on what sub-agents used, part of the
+// session's figures above it; "" when none ran.
+func subagentUsage(s usageSum) string {
+	if s.Requests == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  %-26s %9d  %s\n", "of which sub-agents", s.Prompt, s.describe())
+}
