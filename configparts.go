@@ -73,7 +73,9 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 	}
 	a := newAgent(p.agent, p.red, scrubbed(c.send, p.red), win, tb, o)
 	a.hub = hub
-	a.offerSubagent()
+	if tb != nil {
+		tb.subagent = a.runSubagent // run_subagent runs a sub-agent of this agent (subagent.go)
+	}
 	if a.noTools {
 		fmt.Fprintf(o.preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", p.agent.provider, p.agent.model)
 	}

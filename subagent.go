@@ -30,27 +30,21 @@ const (
 // subagentHolds is what the spill file of a sub-agent's result holds.
 const subagentHolds = "the sub-agent's whole answer, without the header above"
 
-// subagentTool is run_subagent for a's toolbox: each call runs a sub-agent
-// of a (runSubagent). It draws no spinner of its own: the sub-agent's
-// requests and tools draw theirs.
-func subagentTool(a *agent) tool {
-	return tool{name: subagentName, desc: subagentDesc, params: subagentParams, agentLoop: true,
-		run: func(ctx context.Context, args map[string]any, out io.Writer) error {
-			return a.runSubagent(ctx, args, out)
-		}}
+// subagentTool is run_subagent's definition: each call runs a sub-agent
+// of the agent that runs the toolbox (toolbox.subagent, set by agentFor).
+// It draws no spinner of its own: the sub-agent's requests and tools draw
+// theirs. Its result's cap is TOOL_OUTPUT_MAX_CHARS'.
+func subagentTool() tool {
+	return tool{name: subagentName, desc: subagentDesc, params: subagentParams, caption: "task", agentLoop: true,
+		bind: func(e *toolEnv) runFunc { return e.tb.runSubagent }}
 }
 
-// offerSubagent adds run_subagent to a's tools, last of the built-ins (a
-// deferred set reaches it through tool_search and call_tool). A sub-agent
-// is never offered it.
-func (a *agent) offerSubagent() {
-	if a.tools == nil || a.sub.id != "" {
-		return
+// runSubagent runs a run_subagent call with the agent's runner.
+func (tb *toolbox) runSubagent(ctx context.Context, args map[string]any, out io.Writer) error {
+	if tb.subagent == nil {
+		return errors.New("run_subagent is not available here: a sub-agent cannot start another; do the task with the other tools")
 	}
-	if _, ok := a.tools.tools[subagentName]; !ok {
-		a.tools.tools[subagentName] = subagentTool(a)
-		a.tools.builtins = append(a.tools.builtins, subagentName)
-	}
+	return tb.subagent(ctx, args, out)
 }
 
 // subagentOutcome is how a sub-agent's run ended, in the words of turn.end's
@@ -199,7 +193,7 @@ func subagentResult(c *agent, h []message, err error, status string, rounds int)
 	} else {
 		b.WriteString("(no answer yet)\n")
 	}
-	if ran := ranIn(h); len(ran) > 0 {
+	if ran := ranIn(h, c.tools); len(ran) > 0 {
 		fmt.Fprintf(&b, "tools it ran: %s\n", strings.Join(ran, "; "))
 	}
 	switch status {
@@ -216,14 +210,16 @@ func subagentResult(c *agent, h []message, err error, status string, rounds int)
 // ranMax bounds the calls a stopped sub-agent's result lists.
 const ranMax = 20
 
-// ranIn lists the calls of h as name(caption), at most ranMax of them.
-func ranIn(h []message) []string {
+// ranIn lists the calls of h as name(caption), at most ranMax of them;
+// tb has the tools called, which say what their caption is.
+func ranIn(h []message, tb *toolbox) []string {
 	var ran []string
 	n := 0
 	for _, m := range h {
 		for _, tc := range m.ToolCalls {
 			if n++; len(ran) < ranMax {
-				ran = append(ran, tc.Function.Name+"("+caption(tc.Function.Arguments)+")")
+				t := tb.tools[tc.Function.Name]
+				ran = append(ran, tc.Function.Name+"("+t.captionOf(tc.Function.Arguments)+")")
 			}
 		}
 	}
@@ -262,13 +258,20 @@ func (tb *toolbox) narrowed(names []string) (*toolbox, string) {
 		}
 		keep = func(n string) bool { return want[n] }
 	}
-	for n, t := range tb.tools {
-		if !t.deferOnly && n != subagentName && keep(n) {
-			c.tools[n] = t
-		}
+	var env *toolEnv
+	if tb.env != nil { // the built-ins run in the toolbox that calls them (an image is handed to it), sharing the rest
+		e := *tb.env
+		e.tb, env = c, &e
 	}
-	if _, ok := c.tools["fs_read_image"]; ok {
-		c.tools["fs_read_image"] = readImageTool(c) // it hands its image to the toolbox that runs it
+	c.env = env
+	for n, t := range tb.tools {
+		if t.deferOnly || n == subagentName || !keep(n) {
+			continue
+		}
+		if t.bind != nil && env != nil {
+			t.run = t.bind(env)
+		}
+		c.tools[n] = t
 	}
 	for _, n := range tb.builtins {
 		if _, ok := c.tools[n]; ok {

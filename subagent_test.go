@@ -37,7 +37,7 @@ func subAgent(t *testing.T, script *scriptedSend, tools []tool, env map[string]s
 	t.Helper()
 	var diag bytes.Buffer
 	a := scriptedAgent(t, script, tools, 100000, &diag, env)
-	a.offerSubagent()
+	a.tools.subagent = a.runSubagent // as agentFor does
 	return a, &diag
 }
 
