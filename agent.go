@@ -62,6 +62,15 @@ type subState struct {
 	id   string    // this agent's id when it is a sub-agent ("sub-1"); "" for the main one
 }
 
+// limit is the setting that bounds the agent's tool rounds, for the
+// notice when it stops there.
+func (s subState) limit() string {
+	if s.id != "" {
+		return "SUBAGENT_MAX_TURNS"
+	}
+	return "MAX_TOOL_CALL_DEPTH"
+}
+
 // agentOptions is what the agent needs of the configuration, built once in
 // run (config.agent): its model, its budget and reduction settings, and
 // what /context and session.start say of the run.
@@ -242,11 +251,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
 				a.ev.notRun(tc, h[len(h)-1].Content)
 			}
-			limit := "MAX_TOOL_CALL_DEPTH"
-			if a.sub.id != "" {
-				limit = "SUBAGENT_MAX_TURNS"
-			}
-			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (%s)\n", a.maxDepth, limit)
+			fmt.Fprintf(a.stderr, "yaicli: stopped after %d tool rounds (%s)\n", a.maxDepth, a.sub.limit())
 			return h, errDepthLimit
 		}
 		start := len(h)

@@ -482,3 +482,37 @@ func TestSubagentLongAnswerClipped(t *testing.T) {
 	}
 	t.Logf("a 60,000-character answer entered the main conversation as %d characters with the call %s", n, lastMarkerCall(result.Content))
 }
+
+// TestSubagentTextModeAndContext: in text mode the sub-agent's calls are
+// shown indented under the main agent's call, with a line of its rounds
+// and tokens, and stdout holds the answer alone; in the REPL, /context
+// counts its requests in the session's and names their part.
+func TestSubagentTextModeAndContext(t *testing.T) {
+	t.Parallel()
+	sr := runScenario(t, scenario{model: "llama3", args: []string{subQuestion}, files: subWorkspace(),
+		script: subModel(familyOf("llama3"), new(atomic.Int64), "")})
+	if sr.r.code != 0 {
+		t.Fatalf("code %d; stderr:\n%s", sr.r.code, sr.r.stderr)
+	}
+	main := strings.Index(sr.r.stderr, "@Function call: call_tool(")
+	sub := strings.Index(sr.r.stderr, "\n  @Function call: fs_read_file(")
+	end := regexp.MustCompile(`\n  sub-task sub-1 done after 7 rounds \(\d+ prompt tokens, \d+ answer tokens\)\n`)
+	if main < 0 || sub < main || !end.MatchString(sr.r.stderr) {
+		t.Errorf("stderr does not show the sub-agent's calls indented under the main call, and its end:\n%s", firstRunes(sr.r.stderr, 3000))
+	}
+	if got := keysIn(sr.r.stdout); len(got) != subFiles || strings.Contains(sr.r.stdout, "@Function") {
+		t.Errorf("stdout holds %d keys and more than the answer:\n%s", len(got), sr.r.stdout)
+	}
+	chat := runScenario(t, scenario{model: "llama3", args: []string{"--chat"}, stdin: subQuestion + "\n/context\n", files: subWorkspace(),
+		script: subModel(familyOf("llama3"), new(atomic.Int64), "")})
+	subs := 0
+	for _, q := range chat.reqs {
+		if strings.HasPrefix(firstUser(q.messages()), subTaskWords) {
+			subs++
+		}
+	}
+	want := regexp.MustCompile(fmt.Sprintf(`this session \(reported\)\s+\d+\s+prompt tokens in %d requests.*\n\s+of which sub-agents\s+\d+\s+prompt tokens in %d requests`, len(chat.reqs), subs))
+	if chat.r.code != 0 || subs == 0 || !want.MatchString(chat.r.stdout) {
+		t.Errorf("code %d; /context does not count the %d sub-agent requests of %d:\n%s\nstderr:\n%s", chat.r.code, subs, len(chat.reqs), chat.r.stdout, chat.r.stderr)
+	}
+}
