@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -281,5 +282,36 @@ func TestSubagentUsageInContext(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("usage lines lack %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestSubagentViewerWhileRunning: while the sub-agent runs, the viewer
+// (another goroutine, as Ctrl+O opens it) lists its finished calls under
+// the running run_subagent entry.
+func TestSubagentViewerWhileRunning(t *testing.T) {
+	var seen []viewerEntry
+	var a *agent
+	peek := echoTool("peek")
+	inner := peek.run
+	peek.run = func(ctx context.Context, args map[string]any, out io.Writer) error {
+		done := make(chan []viewerEntry)
+		go func() { done <- viewerEntries(a.outputs()) }() // the viewer's goroutine
+		seen = <-done
+		return inner(ctx, args, out)
+	}
+	script := &scriptedSend{t: t, steps: []scriptStep{
+		callWith("m-1", subagentName, taskArgs("look twice")),
+		callTools("s", "alpha"), callTools("t", "peek"), answer("seen"), answer("done"),
+	}}
+	a, _ = subAgent(t, script, []tool{echoTool("alpha"), peek}, nil)
+	if _, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range seen {
+		names = append(names, fmt.Sprintf("%s/%v", e.name, e.running))
+	}
+	if got := strings.Join(names, ","); got != "run_subagent/true,↳ alpha/false,↳ peek/true" {
+		t.Errorf("the viewer saw %s, want the running run_subagent with alpha done and peek running under it", got)
 	}
 }
