@@ -145,9 +145,11 @@ func (tb *toolbox) writeApproval(t tool, writes, reads []string, args map[string
 	}
 	a.subject = strings.Join(subject, "\n")
 	a.what = "writing " + strings.Join(subject, ", ")
-	if a.body == "" {
-		b, _ := json.MarshalIndent(args, "", "  ")
-		a.body = fmt.Sprintf("%s wants to write %s with these arguments (%s):\n%s", t.name, strings.Join(subject, ", "), sizeOf(string(b)), boxed(string(b), 0, "│"))
+	if a.body == "" { // a tool whose use of its paths is not known (MCP): its arguments, and the paths as judged
+		b, _ := json.MarshalIndent(modelArgs(args), "", "  ")
+		a.what = "naming " + strings.Join(subject, ", ")
+		a.body = fmt.Sprintf("%s wants to run with these arguments (%s):\n%s  naming, judged as read and written:\n%s", t.name, sizeOf(string(b)),
+			boxed(string(b), 0, "│"), boxed(a.subject, 0, "│"))
 	}
 	return a, true
 }

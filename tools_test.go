@@ -446,3 +446,51 @@ func TestAddingAToolIsOneFileAndOneEntry(t *testing.T) {
 		t.Error("the new tool is not offered to the model")
 	}
 }
+
+// TestMCPReferencePathsJudged: every path argument of the reference
+// servers' tools (the filesystem server trusted, as people run it) is
+// found and judged: a file outside the workspace is asked about, a key
+// every time, and a file inside it runs unasked on the trusted server.
+func TestMCPReferencePathsJudged(t *testing.T) {
+	dir := mcpServersDir(t)
+	root := t.TempDir()
+	hub, warn := startHub(t, map[string]mcpServerConfig{
+		"everything": {Command: "node", Args: []string{filepath.Join(dir, "server-everything", "dist", "index.js"), "stdio"}},
+		"fs":         {Command: "node", Args: []string{filepath.Join(dir, "server-filesystem", "dist", "index.js"), root}, Trusted: true},
+	}, "60")
+	if warn != "" {
+		t.Fatalf("start: %s", warn)
+	}
+	w := newAtkWorld(t, "ws", "ask")
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, hub.tools())
+	judged, found := 0, []string{}
+	for name, x := range tb.tools {
+		if !x.mcp {
+			continue
+		}
+		for _, p := range x.paths {
+			found = append(found, strings.TrimPrefix(name, "mcp__")+"."+p.key)
+		}
+		if why := undeclaredPaths(x); len(why) > 0 {
+			t.Errorf("%s: path arguments no judgement covers: %v", name, why)
+		}
+		for _, p := range x.paths {
+			judged++
+			if !askedAbout(t, tb, x, p.key, filepath.Join(w.other, "secret.txt"), false) {
+				t.Errorf("%s: a file outside the workspace in %s is not asked about", name, p.key)
+			}
+			if !askedAbout(t, tb, x, p.key, filepath.Join(w.home, ".ssh", "id_ed25519"), true) {
+				t.Errorf("%s: a key in %s is not asked about every time", name, p.key)
+			}
+		}
+	}
+	read := tb.tools["mcp__fs__read_text_file"]
+	if _, need := tb.approvalFor(read, map[string]any{"path": filepath.Join(w.ws, "notes.txt")}); need {
+		t.Error("the trusted server's read_text_file is asked about a file inside the workspace")
+	}
+	slices.Sort(found)
+	t.Logf("%d path arguments judged among %d MCP tools: %s", judged, len(hub.tools()), strings.Join(found, " "))
+	if judged < 10 {
+		t.Errorf("%d path arguments found in the filesystem server's tools, want 10 or more", judged)
+	}
+}
