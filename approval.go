@@ -98,6 +98,26 @@ func (t tool) pathsIn(args map[string]any) (reads, writes []string) {
 	return reads, writes
 }
 
+// writtenPaths are the paths a call of t will create, change or delete,
+// as judged: read after the call was permitted (for a checkpoint to keep
+// what was there). A dry run writes nothing; a tool that plans its own
+// calls says what its plan writes (written); else its written paths, the
+// first as the approval resolved it. A path used in ways not known (MCP)
+// counts as written.
+func (t tool) writtenPaths(args map[string]any) []string {
+	if t.written != nil {
+		return t.written(args)
+	}
+	_, writes := t.pathsIn(args)
+	if len(writes) == 0 || t.readOnlyIf != "" && argBool(args, t.readOnlyIf) {
+		return nil
+	}
+	if rc, ok := args[writeKey].(readCheck); ok {
+		writes[0] = rc.path
+	}
+	return writes
+}
+
 // commandApproval is the question for a command t runs: its prefix is
 // what "always" remembers, and a destructive one asks every time.
 func (tb *toolbox) commandApproval(t tool, args map[string]any) (approval, bool) {

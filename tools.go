@@ -41,6 +41,10 @@ type tool struct {
 	// approve, when set, judges a call itself: a tool whose paths are
 	// read or written by what the call asks (pathPlanned).
 	approve func(tb *toolbox, t tool, args map[string]any) (approval, bool)
+	// written, when set, is what a call that judges itself (approve) will
+	// write, read off its judgement in args after approval; nil: its
+	// pathWrites arguments (writtenPaths, approval.go).
+	written func(args map[string]any) []string
 	// summary is what the question shows above it for a call writing the
 	// path judged as rc; nil: the arguments.
 	summary  func(name string, args map[string]any, rc readCheck) string

@@ -494,3 +494,35 @@ func TestMCPReferencePathsJudged(t *testing.T) {
 		t.Errorf("%d path arguments found in the filesystem server's tools, want 10 or more", judged)
 	}
 }
+
+// TestWrittenPaths: what a permitted call will write, by its definition,
+// for a checkpoint to keep first.
+func TestWrittenPaths(t *testing.T) {
+	w := newAtkWorld(t, "ws", "auto")
+	schema := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)
+	mcp := (&mcpHub{servers: []*mcpServer{{name: "s", cfg: mcpServerConfig{Trusted: true}, tools: []mcpTool{{Name: "touch", InputSchema: schema}}}}}).tools()
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, mcp)
+	notes, moved := filepath.Join(w.ws, "notes.txt"), filepath.Join(w.ws, "moved.txt")
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want []string
+	}{
+		{"fs_write_file", map[string]any{"file_path": "new.txt", "content": "x"}, []string{filepath.Join(w.ws, "new.txt")}},
+		{"fs_edit_file", map[string]any{"file_path": "notes.txt", "new_text": "x", "old_text": "project"}, []string{notes}},
+		{"fs_edit_file", map[string]any{"file_path": "notes.txt", "new_text": "x", "old_text": "project", "dry_run": true}, nil},
+		{"fs_file_operations", map[string]any{"operation": "move", "path": "notes.txt", "destination": "moved.txt"}, []string{notes, moved}},
+		{"fs_file_operations", map[string]any{"operation": "copy", "path": "notes.txt", "destination": "moved.txt"}, []string{moved}},
+		{"fs_file_operations", map[string]any{"operation": "exists", "path": "notes.txt"}, nil},
+		{"fs_read_file", map[string]any{"file_paths": "notes.txt"}, nil},
+		{"mcp__s__touch", map[string]any{"path": notes}, []string{notes}},
+	} {
+		x := tb.tools[tc.tool]
+		if why := tb.permit(x, tc.args); why != "" {
+			t.Fatalf("%s %v not permitted: %s", tc.tool, tc.args, why)
+		}
+		if got := x.writtenPaths(tc.args); !slices.Equal(got, tc.want) {
+			t.Errorf("writtenPaths(%s %v) = %v, want %v", tc.tool, tc.args, got, tc.want)
+		}
+	}
+}
