@@ -22,7 +22,6 @@ import (
 // The tool's name, description and schema. The description tells the
 // model when to use it, as docs/USING.md tells the person.
 const (
-	subagentName   = "run_subagent"
 	subagentDesc   = "Hand a self-contained sub-task to a helper with a fresh context of its own: it sees only the task (not this conversation), may use the tools, and returns only its final answer. Use it for work that needs much reading (many files, long outputs) when you need the findings, not the text: say in the task exactly what to report (paths, lines, figures). tools limits the tools it may use."
 	subagentParams = `{"type":"object","properties":{"task":{"type":"string","description":"the whole sub-task: what to do and what to report"},"tools":{"type":"array","items":{"type":"string"},"description":"tool names it may use; default: all but run_subagent"}},"required":["task"]}`
 )
@@ -35,7 +34,7 @@ const subagentHolds = "the sub-agent's whole answer, without the header above"
 // It draws no spinner of its own: the sub-agent's requests and tools draw
 // theirs. Its result's cap is TOOL_OUTPUT_MAX_CHARS'.
 func subagentTool() tool {
-	return tool{name: subagentName, desc: subagentDesc, params: subagentParams, caption: "task", agentLoop: true,
+	return tool{name: "run_subagent", desc: subagentDesc, params: subagentParams, caption: "task", agentLoop: true,
 		bind: func(e *toolEnv) runFunc { return e.tb.runSubagent }}
 }
 
@@ -150,7 +149,7 @@ func (a *agent) subLead(answerChars int) []message {
 // budget one result gets there (a sixteenth, about 4 characters a token).
 func (c *agent) answerChars() int {
 	n := max(c.budget.tokens/4, 800)
-	if cap := capFor(subagentName, c.tools.o.outputMaxChars); cap > 0 {
+	if cap := subagentTool().capOf(c.tools.o.outputMaxChars); cap > 0 {
 		n = min(n, cap)
 	}
 	return n
@@ -230,19 +229,21 @@ func ranIn(h []message, tb *toolbox) []string {
 }
 
 // narrowed is the toolbox a sub-agent runs with: tb's tools (only those
-// named, when names are given) but run_subagent and the deferral tools
-// (the sub-agent's own choice makes its own), with tb's options,
-// permissions and remembered answers; its outputs and approvals are its
-// own. why says what is wrong with names.
+// named, when names are given) but those that run an agent loop
+// (run_subagent: a sub-agent starts none) and the deferral tools (the
+// sub-agent's own choice makes its own), with tb's options, permissions
+// and remembered answers; its outputs and approvals are its own. why says
+// what is wrong with names.
 func (tb *toolbox) narrowed(names []string) (*toolbox, string) {
 	c := &toolbox{o: tb.o, red: tb.red, tools: map[string]tool{}, ask: tb.ask, perm: tb.perm, preview: tb.preview, now: tb.now,
 		spillWarned: tb.spillWarned, expand: tb.expand, width: tb.width, spinTo: tb.spinTo, ev: tb.ev}
-	keep := func(n string) bool { return true }
+	offered := func(t tool) bool { return !t.deferOnly && !t.agentLoop }
+	keep := func(string) bool { return true }
 	if len(names) > 0 {
 		want := map[string]bool{}
 		var unknown []string
 		for _, n := range names {
-			if t, ok := tb.tools[n]; (!ok || t.deferOnly) && n != subagentName {
+			if t, ok := tb.tools[n]; !ok || t.deferOnly {
 				unknown = append(unknown, n)
 			}
 			want[n] = true
@@ -250,11 +251,11 @@ func (tb *toolbox) narrowed(names []string) (*toolbox, string) {
 		if len(unknown) > 0 {
 			var all []string
 			for _, n := range tb.names() {
-				if n != subagentName {
+				if offered(tb.tools[n]) {
 					all = append(all, n)
 				}
 			}
-			return nil, fmt.Sprintf("run_subagent was not run: no tool named %s; tools a sub-agent may use: %s", strings.Join(unknown, ", "), strings.Join(all, ", "))
+			return nil, fmt.Sprintf("%s was not run: no tool named %s; tools a sub-agent may use: %s", subagentTool().name, strings.Join(unknown, ", "), strings.Join(all, ", "))
 		}
 		keep = func(n string) bool { return want[n] }
 	}
@@ -265,7 +266,7 @@ func (tb *toolbox) narrowed(names []string) (*toolbox, string) {
 	}
 	c.env = env
 	for n, t := range tb.tools {
-		if t.deferOnly || n == subagentName || !keep(n) {
+		if !offered(t) || !keep(n) {
 			continue
 		}
 		if t.bind != nil && env != nil {

@@ -12,7 +12,10 @@ import (
 	"time"
 )
 
-// step is the scripted model's answer to one request.
+// subagentName is the tool under test's name, read from its definition.
+var subagentName = subagentTool().name
+
+// scriptStep is the scripted model's answer to one request.
 type scriptStep = func(context.Context, chatRequest, streamSink) (reply, error)
 
 // callWith is a step asking for one call of name with args (JSON).
