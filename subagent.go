@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -85,7 +86,8 @@ func (a *agent) runSubagent(ctx context.Context, args map[string]any, out io.Wri
 	status, rounds := subagentOutcome(err), roundsIn(h)
 	a.ev.subagentEnd(id, status, rounds, c.spent.session)
 	if !a.ev.on() {
-		fmt.Fprintf(c.stderr, "sub-task %s %s after %d rounds (%d prompt tokens, %d answer tokens)\n", id, map[bool]string{true: "done", false: status}[status == "done"], rounds, c.spent.session.Prompt, c.spent.session.Completion)
+		said := map[string]string{"depth_limit": "stopped at SUBAGENT_MAX_TURNS", "interrupted": "stopped by Ctrl+C", "error": "failed"}[status]
+		fmt.Fprintf(c.stderr, "sub-task %s %s after %d rounds (%d prompt tokens, %d answer tokens)\n", id, cmp.Or(said, status), rounds, c.spent.session.Prompt, c.spent.session.Completion)
 	}
 	header, text := subagentResult(c, h, err, status, rounds)
 	if l, ok := out.(labeler); ok {

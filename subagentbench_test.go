@@ -84,8 +84,9 @@ func keyList(keys map[string]string) string {
 // answers with the keys its result names; as a sub-agent (its task is
 // the first user message) it reads two files a round, noting the keys it
 // was sent, then answers with them all; answer, when set, is the
-// sub-agent's answer instead (a long one).
-func subModel(fam family, calls *atomic.Int64, answer string) step {
+// sub-agent's answer instead (a long one); direct calls run_subagent by
+// its name even when it is not among the tools offered.
+func subModel(fam family, calls *atomic.Int64, answer string, direct bool) step {
 	return func(w http.ResponseWriter, r received) {
 		msgs := r.messages()
 		id := func() string { return fmt.Sprintf("call_%d", calls.Add(1)) }
@@ -93,7 +94,7 @@ func subModel(fam family, calls *atomic.Int64, answer string) step {
 		if first := firstUser(msgs); strings.HasPrefix(first, subTaskWords) {
 			body = subStep(msgs, first, id, answer)
 		} else {
-			body = mainStep(r, msgs, id)
+			body = mainStep(r, msgs, id, direct)
 		}
 		streamCounted(w, r, fam, body)
 	}
@@ -110,7 +111,7 @@ func firstUser(msgs []message) string {
 }
 
 // mainStep is the main agent's move.
-func mainStep(r received, msgs []message, id func() string) string {
+func mainStep(r received, msgs []message, id func() string, direct bool) string {
 	last := msgs[len(msgs)-1]
 	if last.Role == "tool" && last.Name != toolSearchName {
 		return textStream("The keys:\n" + keyList(keysIn(last.Content)))
@@ -123,7 +124,7 @@ func mainStep(r received, msgs []message, id func() string) string {
 	}
 	task := subTaskWords + strings.Join(files, " ") + " and report the KEY line of each (KEY-NN = value), nothing else"
 	args, _ := json.Marshal(map[string]any{"task": task})
-	if strings.Contains(string(r.Raw), `"name":"`+subagentName+`"`) {
+	if direct || strings.Contains(string(r.Raw), `"name":"`+subagentName+`"`) {
 		return toolStream(fakeCall{id(), subagentName, string(args)})
 	}
 	if last.Role == "tool" { // tool_search found it: run it through call_tool
@@ -177,11 +178,12 @@ type subRun struct {
 }
 
 // runSubBenchmark runs the question one-shot on llama3's 8k window, with
-// the sub-agent answering answer when set; env adds settings.
-func runSubBenchmark(t *testing.T, answer string, env ...string) subRun {
+// the sub-agent answering answer when set and the main agent calling
+// run_subagent by name when direct; env adds settings.
+func runSubBenchmark(t *testing.T, answer string, direct bool, env ...string) subRun {
 	t.Helper()
 	sr := runScenario(t, scenario{model: "llama3", args: []string{"--output-format", "stream-json", subQuestion}, files: subWorkspace(),
-		script: subModel(familyOf("llama3"), new(atomic.Int64), answer), env: env})
+		script: subModel(familyOf("llama3"), new(atomic.Int64), answer, direct), env: env})
 	var run subRun
 	run.sr = sr
 	for _, q := range sr.reqs {
@@ -340,7 +342,7 @@ var subREADME = regexp.MustCompile(strings.ReplaceAll(`twelve files of 40 KB on 
 // docs/CONTEXT.md gives the figures measured.
 func TestSubagentBenchmark(t *testing.T) {
 	t.Parallel()
-	run := runSubBenchmark(t, "")
+	run := runSubBenchmark(t, "", false)
 	if run.sr.r.code != 0 {
 		t.Fatalf("code %d; stderr:\n%s", run.sr.r.code, run.sr.r.stderr)
 	}
@@ -389,10 +391,24 @@ func TestSubagentBenchmark(t *testing.T) {
 // requests carry the task and not the person's question and never offer
 // run_subagent; the files it read never enter a later main request; the
 // events say it started and ended, with its figures, and its tool calls
-// carry its id; the run finishes.
+// carry its id; the run finishes. On the 8k window run_subagent is among
+// the deferred tools: the model either finds it (tool_search, call_tool)
+// or calls it by name.
 func TestSubagentOneShotDefaultPath(t *testing.T) {
 	t.Parallel()
-	run := runSubBenchmark(t, "")
+	for _, direct := range []bool{false, true} {
+		t.Run(map[bool]string{false: "through call_tool", true: "by name"}[direct], func(t *testing.T) {
+			t.Parallel()
+			checkSubagentRun(t, direct)
+		})
+	}
+}
+
+// checkSubagentRun is TestSubagentOneShotDefaultPath's checks of one run:
+// the model finds run_subagent with tool_search and runs it with
+// call_tool, or calls it by name (direct).
+func checkSubagentRun(t *testing.T, direct bool) {
+	run := runSubBenchmark(t, "", direct)
 	if run.sr.r.code != 0 || len(run.sub) == 0 || len(run.main) < 2 {
 		t.Fatalf("code %d, %d sub-agent and %d main requests; stderr:\n%s", run.sr.r.code, len(run.sub), len(run.main), run.sr.r.stderr)
 	}
@@ -453,7 +469,7 @@ func TestSubagentOneShotDefaultPath(t *testing.T) {
 func TestSubagentLongAnswerClipped(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("the sub-agent says a great deal here, line after line.\n", 60000/55+1)[:60000]
-	run := runSubBenchmark(t, long)
+	run := runSubBenchmark(t, long, true)
 	if run.sr.r.code != 0 {
 		t.Fatalf("code %d; stderr:\n%s", run.sr.r.code, run.sr.r.stderr)
 	}
@@ -490,7 +506,7 @@ func TestSubagentLongAnswerClipped(t *testing.T) {
 func TestSubagentTextModeAndContext(t *testing.T) {
 	t.Parallel()
 	sr := runScenario(t, scenario{model: "llama3", args: []string{subQuestion}, files: subWorkspace(),
-		script: subModel(familyOf("llama3"), new(atomic.Int64), "")})
+		script: subModel(familyOf("llama3"), new(atomic.Int64), "", false)})
 	if sr.r.code != 0 {
 		t.Fatalf("code %d; stderr:\n%s", sr.r.code, sr.r.stderr)
 	}
@@ -504,7 +520,7 @@ func TestSubagentTextModeAndContext(t *testing.T) {
 		t.Errorf("stdout holds %d keys and more than the answer:\n%s", len(got), sr.r.stdout)
 	}
 	chat := runScenario(t, scenario{model: "llama3", args: []string{"--chat"}, stdin: subQuestion + "\n/context\n", files: subWorkspace(),
-		script: subModel(familyOf("llama3"), new(atomic.Int64), "")})
+		script: subModel(familyOf("llama3"), new(atomic.Int64), "", false)})
 	subs := 0
 	for _, q := range chat.reqs {
 		if strings.HasPrefix(firstUser(q.messages()), subTaskWords) {
