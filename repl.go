@@ -708,7 +708,10 @@ func (s *session) showOutput() {
 		fmt.Fprintln(s.out, "no tool output in this turn")
 		return
 	}
-	for i, o := range outs {
+	for i, o := range underTheirCall(outs) { // a sub-agent's after its run_subagent call
+		if o.under != "" {
+			o.name = "↳ " + o.name
+		}
 		fmt.Fprintf(s.out, "── %d. %s %s (%d chars", i+1, o.name, o.caption, o.clip.chars())
 		if p := o.clip.onDisk(); p != "" {
 			fmt.Fprintf(s.out, ", full text: %s", p)

@@ -502,7 +502,8 @@ func TestSubagentLongAnswerClipped(t *testing.T) {
 // TestSubagentTextModeAndContext: in text mode the sub-agent's calls are
 // shown indented under the main agent's call, with a line of its rounds
 // and tokens, and stdout holds the answer alone; in the REPL, /context
-// counts its requests in the session's and names their part.
+// counts its requests in the session's and names their part, and
+// /show-output lists its outputs after the call they ran for.
 func TestSubagentTextModeAndContext(t *testing.T) {
 	t.Parallel()
 	sr := runScenario(t, scenario{model: "llama3", args: []string{subQuestion}, files: subWorkspace(),
@@ -519,7 +520,7 @@ func TestSubagentTextModeAndContext(t *testing.T) {
 	if got := keysIn(sr.r.stdout); len(got) != subFiles || strings.Contains(sr.r.stdout, "@Function") {
 		t.Errorf("stdout holds %d keys and more than the answer:\n%s", len(got), sr.r.stdout)
 	}
-	chat := runScenario(t, scenario{model: "llama3", args: []string{"--chat"}, stdin: subQuestion + "\n/context\n", files: subWorkspace(),
+	chat := runScenario(t, scenario{model: "llama3", args: []string{"--chat"}, stdin: subQuestion + "\n/context\n/show-output\n", files: subWorkspace(),
 		script: subModel(familyOf("llama3"), new(atomic.Int64), "", false)})
 	subs := 0
 	for _, q := range chat.reqs {
@@ -530,5 +531,13 @@ func TestSubagentTextModeAndContext(t *testing.T) {
 	want := regexp.MustCompile(fmt.Sprintf(`this session \(reported\)\s+\d+\s+prompt tokens in %d requests.*\n\s+of which sub-agents\s+\d+\s+prompt tokens in %d requests`, len(chat.reqs), subs))
 	if chat.r.code != 0 || subs == 0 || !want.MatchString(chat.r.stdout) {
 		t.Errorf("code %d; /context does not count the %d sub-agent requests of %d:\n%s\nstderr:\n%s", chat.r.code, subs, len(chat.reqs), chat.r.stdout, chat.r.stderr)
+	}
+	listed := regexp.MustCompile(`── \d+\. (↳ )?(\S+)`).FindAllStringSubmatch(chat.r.stdout, -1)
+	var order []string
+	for _, m := range listed {
+		order = append(order, m[1]+m[2])
+	}
+	if got, want := strings.Join(order, ","), "tool_search,call_tool"+strings.Repeat(",↳ fs_read_file", subFiles); got != want {
+		t.Errorf("/show-output lists %s, want the sub-agent's outputs under its call: %s", got, want)
 	}
 }
