@@ -202,6 +202,7 @@ func newToolbox(o toolboxOptions, red *redactor, preview io.Writer, ask func(str
 	env := newToolEnv(tb)
 	tb.env = env
 	for _, t := range append(builtins(), extra...) {
+		t = t.failClosed()
 		if t.bind != nil {
 			t.run = t.bind(env)
 		}

@@ -226,6 +226,20 @@ func pathArgsOf(schema string) []pathArg {
 	return out
 }
 
+// failClosed is t with every argument its schema shows may be a path,
+// and its definition does not declare, judged as read and written
+// (pathUnknown): a definition that forgot one is still asked about a key
+// or a place outside the workspace. TestEveryPathArgumentIsJudged fails
+// on a built-in that needs it.
+func (t tool) failClosed() tool {
+	for _, p := range pathArgsOf(t.params) {
+		if !slices.ContainsFunc(t.paths, func(d pathArg) bool { return d.key == p.key }) {
+			t.paths = append(slices.Clip(t.paths), p)
+		}
+	}
+	return t
+}
+
 // textual reports whether a property of JSON schema type typ (a name, a
 // list of names, or absent) can hold a path: a string or a list.
 func textual(typ any) bool {

@@ -259,10 +259,12 @@ func TestEveryPathArgumentIsJudged(t *testing.T) {
 		{Name: "many", InputSchema: json.RawMessage(`{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"}}}}`)},
 	}}}}).tools()
 	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, mcp)
-	for name, x := range tb.tools {
+	for _, x := range append(builtins(), mcp...) { // as defined, before the toolbox fails closed on what they forgot
 		if why := undeclaredPaths(x); len(why) > 0 {
-			t.Errorf("%s: path arguments no judgement covers: %v (declare them in its paths)", name, why)
+			t.Errorf("%s: path arguments no judgement covers: %v (declare them in its paths)", x.name, why)
 		}
+	}
+	for name, x := range tb.tools {
 		if x.deferOnly {
 			continue
 		}
@@ -333,6 +335,21 @@ func TestNewToolWithReadPathIsAsked(t *testing.T) {
 	key := tb.call(context.Background(), call("c3", "peek_file", `{"target":"~/.ssh/id_ed25519"}`)).Content
 	if len(asked) != 2 || !strings.Contains(asked[1], "asked every time") || strings.Contains(key, "KEY-PRIVATE") {
 		t.Errorf("a key: asked %q, result %s", asked, key)
+	}
+	// A definition that forgets to declare its path is still judged (fail
+	// closed), from what its schema shows.
+	forgot := peek
+	forgot.name, forgot.paths, forgot.params = "peek_forgot", nil, `{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}`
+	forgot.run = func(_ context.Context, a map[string]any, out io.Writer) error {
+		b, err := os.ReadFile(argString(a, "file_path", ""))
+		out.Write(b)
+		return err
+	}
+	asked = nil
+	tb = newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, ask, []tool{forgot})
+	out = tb.call(context.Background(), call("c4", "peek_forgot", `{"file_path":"`+filepath.Join(w.other, "secret.txt")+`"}`)).Content
+	if len(asked) != 1 || strings.Contains(out, "OTHER-SECRET") {
+		t.Errorf("a forgetful definition's read outside the workspace: asked %q, result %s", asked, out)
 	}
 }
 
@@ -463,6 +480,11 @@ func TestMCPReferencePathsJudged(t *testing.T) {
 	}
 	w := newAtkWorld(t, "ws", "ask")
 	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, hub.tools())
+	for _, x := range hub.tools() {
+		if why := undeclaredPaths(x); len(why) > 0 {
+			t.Errorf("%s: path arguments no judgement covers: %v", x.name, why)
+		}
+	}
 	judged, found := 0, []string{}
 	for name, x := range tb.tools {
 		if !x.mcp {
@@ -470,9 +492,6 @@ func TestMCPReferencePathsJudged(t *testing.T) {
 		}
 		for _, p := range x.paths {
 			found = append(found, strings.TrimPrefix(name, "mcp__")+"."+p.key)
-		}
-		if why := undeclaredPaths(x); len(why) > 0 {
-			t.Errorf("%s: path arguments no judgement covers: %v", name, why)
 		}
 		for _, p := range x.paths {
 			judged++
@@ -524,5 +543,22 @@ func TestWrittenPaths(t *testing.T) {
 		if got := x.writtenPaths(tc.args); !slices.Equal(got, tc.want) {
 			t.Errorf("writtenPaths(%s %v) = %v, want %v", tc.tool, tc.args, got, tc.want)
 		}
+	}
+}
+
+// TestChangingToolReadingAKeyAsksEveryTime: a tool that changes things and
+// reads a path is asked about a key every time, even under --yes.
+func TestChangingToolReadingAKeyAsksEveryTime(t *testing.T) {
+	w := newAtkWorld(t, "ws", "auto")
+	upload := tool{name: "upload_file", desc: "Upload a file.", changes: true,
+		params: `{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}`,
+		paths:  []pathArg{{key: "file_path", use: pathReads}},
+		run:    func(context.Context, map[string]any, io.Writer) error { return nil }}
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, []tool{upload})
+	if why := tb.permit(tb.tools["upload_file"], map[string]any{"file_path": "~/.ssh/id_ed25519"}); why == "" {
+		t.Error("a changing tool reading a key ran under TOOL_APPROVAL=auto without a question")
+	}
+	if why := tb.permit(tb.tools["upload_file"], map[string]any{"file_path": "notes.txt"}); why != "" {
+		t.Errorf("a changing tool reading a workspace file under TOOL_APPROVAL=auto: %s", why)
 	}
 }
