@@ -1,0 +1,361 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// cpRig is a toolbox with a checkpoint store, its workspace and its state
+// directory apart, running the real file tools as the agent calls them.
+type cpRig struct {
+	t       *testing.T
+	tb      *toolbox
+	cp      *cpStore
+	ws      string
+	state   string
+	preview *bytes.Buffer
+	asked   []string
+	n       int
+}
+
+// newCPRig builds the rig; env sets keys as YAI_ variables would.
+func newCPRig(t *testing.T, approval string, env map[string]string) *cpRig {
+	t.Helper()
+	r := &cpRig{t: t, ws: t.TempDir(), state: t.TempDir(), preview: &bytes.Buffer{}}
+	flags := map[string]string{"TOOL_APPROVAL": approval, "TOOL_OUTPUT_DIR": filepath.Join(r.state, "spill")}
+	vars := map[string]string{"XDG_STATE_HOME": r.state}
+	for k, v := range env {
+		vars["YAI_"+k] = v
+	}
+	cfg, err := loadConfig(configSources{env: func(k string) string { return vars[k] }, flags: flags, tmpDir: r.state, workDir: r.ws, now: time.Now}, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask := func(q string) (string, error) { r.asked = append(r.asked, q); return "y", nil }
+	r.tb = newToolbox(cfg.toolbox(), cfg.redactor(), r.preview, ask, nil)
+	r.cp = newCPStore(cfg.session(cfg.redactor(), cfg.toolbox()).checkpoints)
+	r.tb.cp = r.cp
+	return r
+}
+
+// path is name inside the workspace.
+func (r *cpRig) path(name string) string { return filepath.Join(r.ws, name) }
+
+// turn runs the calls as one turn of question q; each call's arguments
+// are JSON objects.
+func (r *cpRig) turn(q string, calls ...map[string]any) []string {
+	r.t.Helper()
+	r.cp.begin(q, q)
+	defer r.cp.end()
+	var results []string
+	for _, c := range calls {
+		name := c["tool"].(string)
+		delete(c, "tool")
+		b, _ := json.Marshal(c)
+		r.n++
+		m := r.tb.call(context.Background(), call("c"+string(rune('a'+r.n)), name, string(b)))
+		results = append(results, m.Content)
+	}
+	return results
+}
+
+// undo takes back the newest turn not taken back.
+func (r *cpRig) undo() map[string]restoreResult {
+	r.t.Helper()
+	for i := len(r.cp.sess.Turns) - 1; i >= 0; i-- {
+		if t := &r.cp.sess.Turns[i]; !t.Undone && len(t.Changes) > 0 {
+			out := map[string]restoreResult{}
+			for _, res := range r.cp.undoTurn(t) {
+				out[res.path] = res
+			}
+			return out
+		}
+	}
+	r.t.Fatal("nothing to undo")
+	return nil
+}
+
+func write(t *testing.T, path string, b []byte, mode fs.FileMode) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, b, mode); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, mode)
+}
+
+func randomBytes(n int) []byte {
+	b := make([]byte, n)
+	rand.Read(b)
+	b[0], b[n/2] = 0, 0 // NULs, never text
+	return b
+}
+
+// wantFile fails unless path holds exactly b with mode.
+func wantFile(t *testing.T, path string, b []byte, mode fs.FileMode) {
+	t.Helper()
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if !bytes.Equal(got, b) {
+		t.Errorf("%s holds %d bytes (%.20q), want the %d bytes it held", path, len(got), got, len(b))
+	}
+	if fi, _ := os.Lstat(path); fi.Mode() != mode {
+		t.Errorf("%s mode = %v, want %v", path, fi.Mode(), mode)
+	}
+}
+
+func wantGone(t *testing.T, path string) {
+	t.Helper()
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("%s is there (%v), want it gone", path, err)
+	}
+}
+
+func TestCheckpointUndoEveryChange(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	bin, text := randomBytes(300<<10), []byte("alpha\nbeta\ngamma\n")
+	write(t, r.path("app.bin"), bin, 0o751)
+	write(t, r.path("notes.txt"), text, 0o640)
+	write(t, r.path("old/keep.sh"), []byte("#!/bin/sh\necho hi\n"), 0o700)
+	write(t, r.path("old/deep/data"), randomBytes(4096), 0o604)
+	os.Symlink("../notes.txt", r.path("old/link"))
+	os.Chmod(r.path("old/deep"), 0o750)
+	os.Symlink("notes.txt", r.path("alias"))
+	deepData, _ := os.ReadFile(r.path("old/deep/data"))
+
+	r.turn("change everything",
+		map[string]any{"tool": "fs_write_file", "file_path": "app.bin", "content": "now text"},
+		map[string]any{"tool": "fs_edit_file", "file_path": "notes.txt", "old_text": "beta", "new_text": "BETA"},
+		map[string]any{"tool": "fs_write_file", "file_path": "new/sub/made.txt", "content": "fresh"},
+		map[string]any{"tool": "fs_file_operations", "operation": "delete", "path": "old", "recursive": true},
+		map[string]any{"tool": "fs_file_operations", "operation": "delete", "path": "alias"},
+		map[string]any{"tool": "fs_file_operations", "operation": "mkdir", "path": "x/y/z"},
+	)
+	if got, _ := os.ReadFile(r.path("notes.txt")); string(got) != "alpha\nBETA\ngamma\n" {
+		t.Fatalf("the edit did not run: %q (preview %s)", got, r.preview)
+	}
+	wantGone(t, r.path("old"))
+	res := r.undo()
+	for p, x := range res {
+		if x.outcome != "restored" {
+			t.Errorf("%s: %s (%s)", p, x.outcome, x.why)
+		}
+	}
+	wantFile(t, r.path("app.bin"), bin, 0o751)
+	wantFile(t, r.path("notes.txt"), text, 0o640)
+	wantFile(t, r.path("old/keep.sh"), []byte("#!/bin/sh\necho hi\n"), 0o700)
+	wantFile(t, r.path("old/deep/data"), deepData, 0o604)
+	if fi, _ := os.Lstat(r.path("old/deep")); fi == nil || fi.Mode() != fs.ModeDir|0o750 {
+		t.Errorf("old/deep = %v, want a directory of mode 0750", fi)
+	}
+	for link, to := range map[string]string{"old/link": "../notes.txt", "alias": "notes.txt"} {
+		if got, err := os.Readlink(r.path(link)); got != to || err != nil {
+			t.Errorf("%s links to %q (%v), want %q: a link is restored as the link", link, got, err, to)
+		}
+	}
+	wantGone(t, r.path("new"))
+	wantGone(t, r.path("x"))
+}
+
+func TestCheckpointDirectoryMovedAndMovedBack(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	write(t, r.path("proj/a.txt"), []byte("a"), 0o644)
+	write(t, r.path("proj/lib/b.txt"), []byte("b"), 0o600)
+	write(t, r.path("one.txt"), []byte("one"), 0o644)
+	write(t, r.path("two.txt"), []byte("two"), 0o644)
+	ino := func(p string) uint64 {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := keyOf(fi)
+		return k.ino
+	}
+	before := ino(r.path("proj/lib/b.txt"))
+	os.Mkdir(r.path("archive"), 0o755)
+
+	r.turn("move things",
+		map[string]any{"tool": "fs_file_operations", "operation": "move", "path": "proj", "destination": "archive"},
+		map[string]any{"tool": "fs_file_operations", "operation": "move", "path": "one.txt", "destination": "two.txt"},
+	)
+	wantFile(t, r.path("archive/proj/lib/b.txt"), []byte("b"), 0o600)
+	wantFile(t, r.path("two.txt"), []byte("one"), 0o644)
+	for p, x := range r.undo() {
+		if x.outcome != "restored" {
+			t.Errorf("%s: %s (%s)", p, x.outcome, x.why)
+		}
+	}
+	wantFile(t, r.path("proj/a.txt"), []byte("a"), 0o644)
+	wantFile(t, r.path("proj/lib/b.txt"), []byte("b"), 0o600)
+	if ino(r.path("proj/lib/b.txt")) != before {
+		t.Errorf("the moved directory came back as a copy: a move is taken back by moving it back")
+	}
+	wantGone(t, r.path("archive/proj"))
+	wantFile(t, r.path("one.txt"), []byte("one"), 0o644)
+	wantFile(t, r.path("two.txt"), []byte("two"), 0o644)
+}
+
+func TestCheckpointChangedByHandIsLeft(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	write(t, r.path("a.txt"), []byte("a0"), 0o644)
+	write(t, r.path("b.txt"), []byte("b0"), 0o644)
+	r.turn("edit both",
+		map[string]any{"tool": "fs_write_file", "file_path": "a.txt", "content": "a1"},
+		map[string]any{"tool": "fs_write_file", "file_path": "b.txt", "content": "b1"},
+		map[string]any{"tool": "fs_write_file", "file_path": "c.txt", "content": "c1"},
+	)
+	write(t, r.path("b.txt"), []byte("by hand"), 0o644)
+	os.Remove(r.path("c.txt"))
+	write(t, r.path("c.txt"), []byte("c1"), 0o600) // the same text, but its mode changed by hand
+	res := r.undo()
+	wantFile(t, r.path("a.txt"), []byte("a0"), 0o644)
+	wantFile(t, r.path("b.txt"), []byte("by hand"), 0o644)
+	wantFile(t, r.path("c.txt"), []byte("c1"), 0o600)
+	for _, p := range []string{"b.txt", "c.txt"} {
+		if x := res[r.path(p)]; x.outcome != "left" || !strings.Contains(x.why, "changed since") {
+			t.Errorf("%s: %+v, want it left and said to have changed since", p, x)
+		}
+	}
+}
+
+func TestCheckpointStorePrivateAndOnce(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	same := randomBytes(64 << 10)
+	write(t, r.path("a"), same, 0o644)
+	write(t, r.path("b"), same, 0o644)
+	r.turn("overwrite both",
+		map[string]any{"tool": "fs_write_file", "file_path": "a", "content": "x"},
+		map[string]any{"tool": "fs_write_file", "file_path": "b", "content": "y"},
+	)
+	objects := 0
+	filepath.WalkDir(r.cp.o.dir, func(p string, d fs.DirEntry, err error) error {
+		fi, _ := d.Info()
+		switch {
+		case d.IsDir() && fi.Mode().Perm() != 0o700:
+			t.Errorf("%s mode %v, want 0700", p, fi.Mode().Perm())
+		case !d.IsDir() && fi.Mode().Perm() != 0o600:
+			t.Errorf("%s mode %v, want 0600", p, fi.Mode().Perm())
+		case !d.IsDir() && strings.Contains(p, "/objects/"):
+			objects++
+			if b, _ := os.ReadFile(p); !bytes.Equal(b, same) {
+				t.Errorf("object %s is not the content saved", p)
+			}
+		}
+		return nil
+	})
+	if objects != 1 {
+		t.Errorf("%d objects for one content saved twice, want 1", objects)
+	}
+	if insideDir(r.cp.o.dir, r.ws) || !insideDir(r.cp.o.dir, r.state) {
+		t.Errorf("store %s: want it under the state directory %s, never in the workspace %s", r.cp.o.dir, r.state, r.ws)
+	}
+	entries, _ := os.ReadDir(r.ws)
+	if len(entries) != 2 {
+		t.Errorf("workspace holds %d entries, want a and b only", len(entries))
+	}
+}
+
+func TestCheckpointFileLimit(t *testing.T) {
+	slowTest(t)
+	big := randomBytes(50 << 20)
+	for _, tc := range []struct {
+		limit string
+		saved bool
+	}{{"", true}, {"40", false}} { // the default (64) holds it; 40 does not
+		t.Run("CHECKPOINT_MAX_FILE_MB="+tc.limit, func(t *testing.T) {
+			env := map[string]string{}
+			if tc.limit != "" {
+				env["CHECKPOINT_MAX_FILE_MB"] = tc.limit
+			}
+			r := newCPRig(t, "ask", env)
+			write(t, r.path("big.img"), big, 0o640)
+			r.turn("shrink it", map[string]any{"tool": "fs_write_file", "file_path": "big.img", "content": "small"})
+			question := strings.Join(r.asked, "\n")
+			told := strings.Contains(question, "big.img is not saved first") && strings.Contains(r.preview.String(), "big.img is not saved")
+			if told == tc.saved {
+				t.Errorf("saved=%v but the question and the notice said %v:\n%s\n%s", tc.saved, told, question, r.preview)
+			}
+			x := r.undo()[r.path("big.img")]
+			if tc.saved {
+				if x.outcome != "restored" {
+					t.Fatalf("undo: %+v", x)
+				}
+				wantFile(t, r.path("big.img"), big, 0o640)
+				return
+			}
+			if x.outcome != "unsaved" || !strings.Contains(x.why, "CHECKPOINT_MAX_FILE_MB=40") {
+				t.Errorf("undo of an unsaved file: %+v, want it named unsaved with the limit", x)
+			}
+			wantFile(t, r.path("big.img"), []byte("small"), 0o640)
+		})
+	}
+}
+
+func TestCheckpointEvictsOldestSessions(t *testing.T) {
+	state := t.TempDir()
+	o := checkpointOptions{on: true, dir: filepath.Join(state, "checkpoints"), maxBytes: 1 << 20, maxFileBytes: 1 << 20}
+	ws := t.TempDir()
+	var stores []*cpStore
+	for i, name := range []string{"first", "second", "third"} {
+		st := newCPStore(o)
+		write(t, filepath.Join(ws, name), randomBytes(400<<10), 0o644)
+		st.begin(name, name)
+		st.turnOpen = true
+		st.turn().Changes = append(st.turn().Changes, pathChange{Path: name, Before: st.snapshot(filepath.Join(ws, name))})
+		st.end()
+		gone := st.bound()
+		t.Logf("session %d: evicted %v, store %d bytes", i+1, gone, st.usage())
+		stores = append(stores, st)
+	}
+	if _, err := os.Stat(stores[0].sessionPath(stores[0].sess.ID)); !os.IsNotExist(err) {
+		t.Errorf("the oldest session's log is still there (%v)", err)
+	}
+	if _, err := os.Stat(stores[2].sessionPath(stores[2].sess.ID)); err != nil {
+		t.Errorf("the newest session's log is gone: %v", err)
+	}
+	if u := stores[2].usage(); u > o.maxBytes {
+		t.Errorf("store takes %d bytes, over CHECKPOINT_MAX_MB's %d", u, o.maxBytes)
+	}
+	if objs, _ := filepath.Glob(filepath.Join(o.dir, "objects", "*", "*")); len(objs) != 2 {
+		t.Errorf("%d objects left, want the 2 newest sessions'", len(objs))
+	}
+}
+
+func TestCheckpointsOff(t *testing.T) {
+	r := newCPRig(t, "auto", map[string]string{"CHECKPOINTS": "false"})
+	if r.cp != nil {
+		t.Fatalf("CHECKPOINTS=false made a store")
+	}
+}
+
+func TestTurnCut(t *testing.T) {
+	u := func(s string) message { return message{Role: "user", Content: s} }
+	a := message{Role: "assistant", Content: "ok"}
+	ts := []cpTurn{{N: 1, Key: messageKey("q1")}, {N: 2, Key: messageKey("q2")}, {N: 3, Key: messageKey("q3")}}
+	sys := message{Role: "system", Content: "s"}
+	for _, tc := range []struct {
+		name string
+		h    []message
+		n    int
+		want int
+	}{
+		{"all there", []message{sys, u("q1"), a, u("q2"), a, u("q3"), a}, 2, 3},
+		{"the first turn trimmed away", []message{sys, u("q2"), a, u("q3"), a}, 1, 1},
+		{"an older chat before the turns", []message{sys, u("old"), a, u("q1"), a, u("q2"), a, u("q3"), a}, 1, 3},
+		{"keys lost (redacted): counted back", []message{sys, u("x1"), a, u("x2"), a, u("x3"), a}, 3, 5},
+	} {
+		if got := turnCut(tc.h, 1, ts, tc.n); got != tc.want {
+			t.Errorf("%s: turnCut(n=%d) = %d, want %d", tc.name, tc.n, got, tc.want)
+		}
+	}
+}
