@@ -294,32 +294,56 @@ func (s *session) untrackedSaid(ts []cpTurn) {
 	}
 }
 
-// sayRestored tells what a take-back did, path by path, and notes for the
+// sayRestored tells what a take-back did, path by path (a path changed
+// several times once, left if any of its changes was), notes for the
 // model what the files are now (cpNote), and an event for each path.
 func (s *session) sayRestored(res []restoreResult, t *cpTurn) {
-	restored, left := 0, []string{}
+	var order []string
+	last := map[string]restoreResult{}
 	for _, r := range res {
-		switch r.outcome {
-		case "restored":
-			restored++
-			fmt.Fprintf(s.out, "  restored %s\n", r.path)
-		default:
-			left = append(left, r.path)
-			fmt.Fprintf(s.out, "  left %s: %s\n", r.path, r.why)
+		if _, seen := last[r.path]; !seen {
+			order = append(order, r.path)
+		}
+		if prev, seen := last[r.path]; !seen || prev.outcome == "restored" {
+			last[r.path] = r
 		}
 		s.ev.event("checkpoint.restore", map[string]any{"turn": t.N, "path": s.red.text(r.path), "outcome": r.outcome, "why": r.why})
+	}
+	restored, left := 0, []string{}
+	for _, p := range order {
+		r := last[p]
+		if r.outcome == "restored" {
+			restored++
+			fmt.Fprintf(s.out, "  restored %s\n", s.shownPath(p))
+			continue
+		}
+		left = append(left, s.shownPath(p))
+		fmt.Fprintf(s.out, "  left %s: %s\n", s.shownPath(p), r.why)
 	}
 	if len(t.Untracked) > 0 {
 		fmt.Fprintf(s.out, "  turn %d also ran %s: what they changed is not tracked and stays as it is\n", t.N, strings.Join(t.Untracked, ", "))
 	}
 	fmt.Fprintf(s.out, "%s restored, %d left as %s\n", plural(restored, "path"), len(left), map[bool]string{true: "they are", false: "it is"}[len(left) != 1])
-	if len(res) > 0 {
+	if len(order) > 0 {
 		s.cpNote = fmt.Sprintf("[yaicli: the person took back the file changes of an earlier turn (%q) with /undo: %s are as they were before it", t.Question, plural(restored, "path"))
 		if len(left) > 0 {
 			s.cpNote += "; left as they are (changed since): " + strings.Join(left, ", ")
 		}
 		s.cpNote += "]\n\n"
 	}
+}
+
+// shownPath is p as the person reads it: relative to the workspace when
+// inside it.
+func (s *session) shownPath(p string) string {
+	if ws := s.o.perms.workDir; ws != "" {
+		for _, base := range []string{ws, resolvePath(ws, "/")} {
+			if rel, err := filepath.Rel(base, p); err == nil && insideDir(p, base) && rel != "." {
+				return rel
+			}
+		}
+	}
+	return p
 }
 
 // rewind is /rewind: alone, the turns of the session; with N, the files
@@ -379,7 +403,7 @@ func (s *session) listTurns(ts []cpTurn) {
 		for _, c := range t.Changes {
 			if !seen[c.Path] {
 				seen[c.Path] = true
-				paths = append(paths, c.Path)
+				paths = append(paths, s.shownPath(c.Path))
 			}
 		}
 		switch {
