@@ -112,6 +112,9 @@ type cpStore struct {
 	// turnOpen: a turn is open and the calls log into it; told: the
 	// person was told once that the log could not be written.
 	turnOpen, told bool
+	// used is the store's size as last measured plus what this session
+	// added since (-1: not measured), so a call does not walk the store.
+	used int64
 }
 
 // newCPStore is the store of one session, a new one; nil when off.
@@ -119,7 +122,7 @@ func newCPStore(o checkpointOptions) *cpStore {
 	if !o.on || o.dir == "" {
 		return nil
 	}
-	st := &cpStore{o: o}
+	st := &cpStore{o: o, used: -1}
 	st.fresh()
 	return st
 }
@@ -353,6 +356,9 @@ func (st *cpStore) put(path string) (string, int64, error) {
 	if err := os.MkdirAll(filepath.Dir(obj), 0o700); err != nil {
 		return "", 0, err
 	}
+	if st.used >= 0 {
+		st.used += n
+	}
 	return hash, n, os.Rename(tmp.Name(), obj)
 }
 
@@ -408,6 +414,20 @@ func fingerprint(path string, deep bool) string {
 		return fmt.Sprintf("dir %v", m)
 	}
 	return fmt.Sprintf("other %v", m)
+}
+
+// print is the fingerprint of what s kept, where s says all of it (an
+// absent path, a file, a link); "" where the path must be looked at.
+func (s pathState) print() string {
+	switch s.Kind {
+	case cpAbsent:
+		return cpAbsent
+	case cpFile:
+		return fmt.Sprintf("file %v %s", s.Mode, s.Hash)
+	case cpLink:
+		return "link " + s.Target
+	}
+	return ""
 }
 
 // restoreResult is what taking back one change did.
@@ -565,9 +585,16 @@ func (st *cpStore) usage() int64 {
 // first, oldest first, then this session's oldest turns' copies (their
 // turns stay listed, marked evicted). It reports what it evicted.
 func (st *cpStore) bound() []string {
-	if !st.ready || st.usage() <= st.o.maxBytes {
+	if !st.ready {
 		return nil
 	}
+	if st.used < 0 || st.used > st.o.maxBytes {
+		st.used = st.usage()
+	}
+	if st.used <= st.o.maxBytes {
+		return nil
+	}
+	defer func() { st.used = st.usage() }()
 	var gone []string
 	for _, s := range st.otherSessions() {
 		os.Remove(s)

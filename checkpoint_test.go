@@ -359,3 +359,43 @@ func TestTurnCut(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckpointEvictsOwnOldestTurns(t *testing.T) {
+	r := newCPRig(t, "auto", map[string]string{"CHECKPOINT_MAX_MB": "1"})
+	for i, name := range []string{"a", "b", "c"} {
+		write(t, r.path(name), randomBytes(400<<10), 0o644)
+		r.turn("turn "+name, map[string]any{"tool": "fs_write_file", "file_path": name, "content": "x"})
+		t.Logf("after turn %d: store %d bytes; preview %q", i+1, r.cp.usage(), r.preview)
+	}
+	ts := r.cp.sess.Turns
+	if !ts[0].Evicted || ts[0].Changes != nil || ts[2].Evicted || len(ts[2].Changes) != 1 {
+		t.Errorf("turns after eviction: %+v; want the oldest's copies gone, the newest's kept", ts)
+	}
+	if u := r.cp.usage(); u > 1<<20 {
+		t.Errorf("store takes %d bytes, over CHECKPOINT_MAX_MB=1", u)
+	}
+	if !strings.Contains(r.preview.String(), "turn 1 of this session evicted to keep the store within CHECKPOINT_MAX_MB=1") {
+		t.Errorf("the eviction was not said:\n%s", r.preview)
+	}
+}
+
+func TestCheckpointPrintIsFingerprint(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	for _, mode := range []fs.FileMode{0o644, 0o4755, 0o2750, 0o1777, 0} {
+		p := r.path("f")
+		os.Remove(p)
+		write(t, p, []byte("same"), 0o600)
+		os.Chmod(p, mode)
+		if mode == 0 {
+			os.Chmod(p, 0o600) // unreadable files are not kept; a readable one stands in
+		}
+		s := r.cp.snapshot(p)
+		if got, want := s.print(), fingerprint(p, true); got != want {
+			t.Errorf("mode %v: print %q, fingerprint %q: a file read once must print as it is seen", mode, got, want)
+		}
+	}
+	os.Symlink("f", r.path("l"))
+	if s := r.cp.snapshot(r.path("l")); s.print() != fingerprint(r.path("l"), true) {
+		t.Errorf("link: %q vs %q", s.print(), fingerprint(r.path("l"), true))
+	}
+}

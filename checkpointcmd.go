@@ -140,10 +140,12 @@ func (tb *toolbox) checkpointBefore(t tool, args map[string]any) *cpCall {
 	cp.hold()
 	c := &cpCall{tool: t.name}
 	for _, tg := range ts {
-		tg.before = fingerprint(tg.path, !tg.shallow)
 		s := pathState{Kind: cpMoved, To: tg.movedTo}
 		if tg.movedTo == "" {
 			s = cp.snapshot(tg.path)
+		}
+		if tg.before = s.print(); tg.before == "" { // a file's print is its saved copy's: read once
+			tg.before = fingerprint(tg.path, !tg.shallow)
 		}
 		if s.Kind == cpUnsaved {
 			fmt.Fprintf(tb.preview, "yaicli: checkpoint: %s is not saved (%s); /undo cannot bring back what it holds now\n", sanitize(tg.path), sanitize(s.Why))
