@@ -50,55 +50,104 @@ type approval struct {
 	unasked string
 }
 
-// readTools are the tools whose reads are free inside the read area only.
-var readTools = map[string]string{"fs_read_file": "file_paths", "fs_read_image": "file_path", "fs_list_directory": "directory_path", "fs_search_files": "search_path", "fs_get_filesystem_info": "path"}
-
 // approvalFor says whether a call of t with args needs approval and how to
-// ask for it: reads outside the free area, and every tool that executes or
-// writes.
+// ask for it, from t's definition: its path arguments judged as it uses
+// them (reads outside the free area are asked, writes always, sensitive
+// places every time), its command judged by its prefix, and every other
+// call of a tool that changes things.
 func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
-	if t.name == "fs_file_operations" { // reads or writes by its operation (fsops.go)
-		return tb.fileOpsApproval(t, args)
+	if t.approve != nil { // reads or writes by what the call asks (fs_file_operations)
+		return t.approve(tb, t, args)
 	}
-	if key, ok := readTools[t.name]; ok {
-		paths, _ := stringOrList(args[key])
-		if len(paths) == 0 && key != "file_paths" {
-			paths = []string{"."}
+	reads, writes := t.pathsIn(args)
+	if len(writes) > 0 && t.readOnlyIf != "" && argBool(args, t.readOnlyIf) { // writes nothing: a read
+		return tb.readApproval(t, append(reads, writes...), args)
+	}
+	switch {
+	case t.command != "":
+		return tb.commandApproval(t, args)
+	case len(writes) > 0:
+		return tb.writeApproval(t, writes, reads, args)
+	case !t.changes:
+		return tb.readApproval(t, reads, args)
+	}
+	a := approval{tool: t.name, question: t.questionText(), unasked: "--yes or TOOL_APPROVAL=auto"}
+	b, _ := json.MarshalIndent(args, "", "  ")
+	a.subject = string(b)
+	a.body = fmt.Sprintf("%s wants to run with these arguments (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
+	return a, true
+}
+
+// pathsIn are the paths a call of t names, by how it uses them; an absent
+// argument is its default path, when it has one.
+func (t tool) pathsIn(args map[string]any) (reads, writes []string) {
+	for _, p := range t.paths {
+		paths, _ := stringOrList(args[p.key])
+		if len(paths) == 0 && p.dflt != "" {
+			paths = []string{p.dflt}
 		}
-		return tb.readApproval(t.name, paths, args)
-	}
-	if t.name == "fs_edit_file" && argBool(args, "dry_run") { // writes nothing: a read
-		return tb.readApproval(t.name, []string{argString(args, "file_path", "")}, args)
-	}
-	if !t.changes {
-		return approval{}, false
-	}
-	a := approval{tool: t.name, question: "Run " + t.name + "?", unasked: "--yes or TOOL_APPROVAL=auto"}
-	switch t.name {
-	case "execute_shell_command":
-		a.subject = argString(args, "shell_command", "")
-		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
-		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
-		if a.prefix = commandPrefix(a.subject); a.prefix == "" {
-			a.sensitive = "no prefix of it can be allowed: " + noPrefixWhy(a.subject)
+		switch p.use {
+		case pathReads:
+			reads = append(reads, paths...)
+		case pathWrites:
+			writes = append(writes, paths...)
+		default: // pathUnknown, or pathPlanned without its approve: both, failing closed
+			reads, writes = append(reads, paths...), append(writes, paths...)
 		}
-		a.scope(tb.perm.destructiveShell(a.subject)) // destructive.go: rm -rf ~ asks every time
-	case "fs_write_file", "fs_edit_file":
-		rc := tb.perm.writeCheck(argString(args, "file_path", ""))
-		args[writeKey] = rc
-		a.subject, a.workspace, a.what = rc.path, true, "writing "+rc.path
-		if a.sensitive = rc.sensitive; a.sensitive != "" {
-			a.placeOf(a.sensitive, "make that change yourself")
-		} else if !rc.free {
+	}
+	return reads, writes
+}
+
+// commandApproval is the question for a command t runs: its prefix is
+// what "always" remembers, and a destructive one asks every time.
+func (tb *toolbox) commandApproval(t tool, args map[string]any) (approval, bool) {
+	a := approval{tool: t.name, question: t.questionText(), unasked: "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"}
+	a.subject = argString(args, t.command, "")
+	a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
+	if a.prefix = commandPrefix(a.subject); a.prefix == "" {
+		a.sensitive = "no prefix of it can be allowed: " + noPrefixWhy(a.subject)
+	}
+	a.scope(tb.perm.destructiveShell(a.subject)) // destructive.go: rm -rf ~ asks every time
+	return a, true
+}
+
+// writeApproval is the question for a call writing paths: always asked,
+// every time outside the workspace or at a sensitive place, which a read
+// path of the call can be too. The first write's judgement is left in
+// args (writeKey) for the run, which writes the file judged.
+func (tb *toolbox) writeApproval(t tool, writes, reads []string, args map[string]any) (approval, bool) {
+	a := approval{tool: t.name, question: t.questionText(), unasked: "--yes or TOOL_APPROVAL=auto", workspace: true}
+	var subject []string
+	for i, p := range writes {
+		rc := tb.perm.writeCheck(p)
+		if i == 0 {
+			args[writeKey] = rc
+			if t.summary != nil {
+				a.body = t.summary(t.name, args, rc)
+			}
+		}
+		subject = append(subject, rc.path)
+		switch {
+		case a.place != "":
+		case rc.sensitive != "":
+			a.placeOf(rc.sensitive, "make that change yourself")
+		case !rc.free && a.sensitive == "":
 			a.sensitive = "a write outside the workspace"
 		}
-		if a.body = editSummary(args, rc); t.name == "fs_write_file" {
-			a.body = writeSummary(rc, argString(args, "content", ""), argBool(args, "append"))
+	}
+	for _, p := range reads { // a path used in ways not known is judged as a read too
+		if rc := tb.perm.classify(p); rc.sensitive != "" && a.place == "" {
+			a.placeOf(rc.sensitive, "make that change yourself")
 		}
-	default:
+	}
+	if !t.changes && a.sensitive == "" { // a trusted server's tool: free inside the workspace
+		return approval{}, false
+	}
+	a.subject = strings.Join(subject, "\n")
+	a.what = "writing " + strings.Join(subject, ", ")
+	if a.body == "" {
 		b, _ := json.MarshalIndent(args, "", "  ")
-		a.subject = string(b)
-		a.body = fmt.Sprintf("%s wants to run with these arguments (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
+		a.body = fmt.Sprintf("%s wants to write %s with these arguments (%s):\n%s", t.name, strings.Join(subject, ", "), sizeOf(string(b)), boxed(string(b), 0, "│"))
 	}
 	return a, true
 }
@@ -106,11 +155,12 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 // readApproval is the question for reads outside the free area; ok is
 // false when every path is free. Each path's judgement is left in args
 // (readsKey) for the run, which opens the files judged and no other.
-func (tb *toolbox) readApproval(tool string, paths []string, args map[string]any) (approval, bool) {
+func (tb *toolbox) readApproval(t tool, paths []string, args map[string]any) (approval, bool) {
 	var rows, subject []string
+	tool := t.name
 	a := approval{tool: tool, question: "Allow " + tool + "?", reads: true}
-	if _, only := readTools[tool]; !only {
-		a.grant = tool + " reads" // fs_edit_file's dry run, fs_file_operations' exists and get_info
+	if t.changes {
+		a.grant = tool + " reads" // a dry run, fs_file_operations' exists and get_info: never the writes
 	}
 	plans := map[string]readCheck{}
 	args[readsKey] = judged{files: plans, red: tb.red}
@@ -184,7 +234,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 			fmt.Fprintln(tb.preview, w)
 		}
 	}
-	shell := t.name == "execute_shell_command"
+	shell := t.runsCode()
 	if r := deniedBy(a.subject, tb.perm.deny); shell && r != nil {
 		decided("refused", "TOOL_DENY "+r.String())
 		return fmt.Sprintf("%s was refused: the command matches the TOOL_DENY rule %q, which the person set; do not run it another way", t.name, r.String())
@@ -464,9 +514,9 @@ func visible(s string) string {
 	return string(b)
 }
 
-// writeSummary is the prompt of fs_write_file: the real file that will
+// writeSummary is the prompt of fs_write_file (name): the real file that will
 // change, size and what it replaces.
-func writeSummary(rc readCheck, content string, appending bool) string {
+func writeSummary(name string, rc readCheck, content string, appending bool) string {
 	abs := rc.path
 	what := "a new file"
 	if st, err := os.Stat(abs); err == nil && rc.at.exists {
@@ -475,15 +525,15 @@ func writeSummary(rc readCheck, content string, appending bool) string {
 			what = fmt.Sprintf("appended to %d bytes", st.Size())
 		}
 	}
-	return fmt.Sprintf("fs_write_file wants to write %d bytes (%s) to\n%s  %s\n", len(content), sizeOf(content), boxed(abs, 0, "│"), what)
+	return fmt.Sprintf("%s wants to write %d bytes (%s) to\n%s  %s\n", name, len(content), sizeOf(content), boxed(abs, 0, "│"), what)
 }
 
-// editSummary is the prompt of fs_edit_file: the real file and the change.
-func editSummary(args map[string]any, rc readCheck) string {
+// editSummary is the prompt of fs_edit_file (name): the real file and the change.
+func editSummary(name string, args map[string]any, rc readCheck) string {
 	abs := rc.path
 	newText := argString(args, "new_text", "")
 	var b strings.Builder
-	fmt.Fprintf(&b, "fs_edit_file wants to change\n%s", boxed(abs, 0, "│"))
+	fmt.Fprintf(&b, "%s wants to change\n%s", name, boxed(abs, 0, "│"))
 	if old := argString(args, "old_text", ""); old != "" {
 		all := ""
 		if argBool(args, "replace_all") {

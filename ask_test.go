@@ -28,7 +28,7 @@ func shellQuestion(t *testing.T, cmd string) string {
 	t.Helper()
 	w := newAtkWorld(t, "ws", "ask")
 	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, nil)
-	a, need := tb.approvalFor(tool{name: "execute_shell_command", changes: true}, map[string]any{"shell_command": cmd})
+	a, need := tb.approvalFor(shellTool(), map[string]any{"shell_command": cmd})
 	if !need {
 		t.Fatal("no question")
 	}

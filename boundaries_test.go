@@ -61,8 +61,8 @@ var walledParts = []part{
 		"limits.go:maxRPCSpill", "limits.go:sizeText", "sse.go:.data", "sse.go:.name", "sse.go:newSSEReader", "sse.go:sseReader.next",
 		// a server's stderr made safe for the terminal, its tools in the toolbox's shape
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "jsonout.go:writeJSON",
-		"toolbox.go:.changes", "toolbox.go:.desc", "toolbox.go:.mcp", "toolbox.go:.name", "toolbox.go:.params", "toolbox.go:.run", "toolbox.go:.server",
-		"toolbox.go:oneLine", "toolbox.go:tool", "spill.go:asciiName", "width.go:firstRunes",
+		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run", "tools.go:.server",
+		"tools.go:.paths", "tools.go:pathArgsOf", "toolbox.go:oneLine", "tools.go:tool", "spill.go:asciiName", "width.go:firstRunes",
 		// mcp.json read only if no one else can write it
 		"trustedfile.go:openTrusted",
 		// a stdio server started fenced, as a command is

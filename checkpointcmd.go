@@ -33,55 +33,72 @@ type cpCall struct {
 }
 
 // writtenTargets are the paths a permitted call of t will change, in the
-// order it changes them: a write's missing parents then its file; a
-// delete's path; a move's destination then its source; a copy's
-// destination; create_dir's first missing directory. The approval left
-// each resolved in args (writeKey, planKey), as the run will use it.
+// order it changes them, from its definition (tools.go): each path
+// argument it writes, after the directories a write makes to hold it; and
+// for a tool whose paths are planned by operation (fs_file_operations),
+// what its plan changes: a delete's path, a move's destination then its
+// source, a copy's destination, create_dir's first missing directory. The
+// approval left each resolved in args (writeKey, planKey), as the run
+// uses it; a dry run (readOnlyIf) changes nothing.
 func (tb *toolbox) writtenTargets(t tool, args map[string]any) []cpTarget {
-	switch t.name {
-	case "fs_write_file", "fs_edit_file":
-		if argBool(args, "dry_run") && t.name == "fs_edit_file" {
-			return nil
-		}
-		rc, ok := args[writeKey].(readCheck)
-		if !ok {
-			rc = tb.perm.writeCheck(argString(args, "file_path", ""))
-		}
-		if rc.err != nil {
-			return nil
-		}
-		var ts []cpTarget
-		if d := firstMissing(filepath.Dir(rc.path)); d != "" && t.name == "fs_write_file" {
-			ts = append(ts, cpTarget{path: d, shallow: true})
-		}
-		return append(ts, cpTarget{path: rc.path})
-	case "fs_file_operations":
-		p, ok := args[planKey].(planned)
-		if !ok || p.err != nil || !p.op.writes() {
-			return nil
-		}
-		switch op := p.op; op.op {
-		case "create_dir":
-			if d := firstMissing(op.path); d != "" {
-				return []cpTarget{{path: d, shallow: true}}
+	if t.readOnlyIf != "" && argBool(args, t.readOnlyIf) {
+		return nil
+	}
+	var ts []cpTarget
+	first, planDone := true, false
+	for _, pa := range t.paths {
+		switch pa.use {
+		case pathWrites:
+			paths, _ := stringOrList(args[pa.key])
+			for _, p := range paths {
+				rc, ok := args[writeKey].(readCheck)
+				if !ok || !first {
+					rc = tb.perm.writeCheck(p)
+				}
+				first = false
+				if rc.err != nil {
+					continue
+				}
+				if d := firstMissing(filepath.Dir(rc.path)); d != "" {
+					ts = append(ts, cpTarget{path: d, shallow: true})
+				}
+				ts = append(ts, cpTarget{path: rc.path})
 			}
-		case "delete":
-			return []cpTarget{{path: op.path}}
-		case "move":
-			return []cpTarget{{path: op.dest}, {path: op.path, movedTo: op.dest}}
-		case "copy":
-			return []cpTarget{{path: op.dest}}
+		case pathPlanned: // one plan covers all the call's planned arguments
+			if p, ok := args[planKey].(planned); ok && p.err == nil && p.op.writes() && !planDone {
+				ts = append(ts, p.op.targets()...)
+			}
+			planDone = true
 		}
+	}
+	return ts
+}
+
+// targets are the paths a planned fs_file_operations call changes.
+func (op fileOp) targets() []cpTarget {
+	switch op.op {
+	case "create_dir":
+		if d := firstMissing(op.path); d != "" {
+			return []cpTarget{{path: d, shallow: true}}
+		}
+	case "delete":
+		return []cpTarget{{path: op.path}}
+	case "move":
+		return []cpTarget{{path: op.dest}, {path: op.path, movedTo: op.dest}}
+	case "copy":
+		return []cpTarget{{path: op.dest}}
 	}
 	return nil
 }
 
-// tracked reports whether t's changes are checkpointed: the file tools'
-// are; a shell command's or an MCP tool's are not, and /rewind says so.
+// tracked reports whether t's changes are checkpointed: a tool whose
+// definition names paths it writes (or plans) is; one that changes things
+// otherwise (a shell command, an MCP tool) is not, and /rewind says so.
 func tracked(t tool) bool {
-	switch t.name {
-	case "fs_write_file", "fs_edit_file", "fs_file_operations":
-		return true
+	for _, pa := range t.paths {
+		if pa.use == pathWrites || pa.use == pathPlanned {
+			return true
+		}
 	}
 	return !t.changes
 }

@@ -349,7 +349,7 @@ func resultFields(name, text string, c *clip) map[string]any {
 		f["spill_error"] = err.Error()
 	}
 	if call, ok := markerCall(text); ok {
-		f["paging_call"] = map[string]any{"name": "fs_read_file", "arguments": call}
+		f["paging_call"] = map[string]any{"name": pagerName(), "arguments": call}
 	}
 	return f
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"io"
 	"io/fs"
@@ -118,4 +119,19 @@ func osRelease() string {
 		return ""
 	}
 	return unix.ByteSliceToString(u.Release[:])
+}
+
+// filesystemInfoTool is fs_get_filesystem_info: facts about a path, read.
+func filesystemInfoTool() tool {
+	return tool{
+		name:   "fs_get_filesystem_info",
+		desc:   "Facts about a path (type, size, mode, time, owner) and the system: OS, working and home directories, space used and free.",
+		params: filesystemInfoParams,
+		paths:  []pathArg{{key: "path", use: pathReads, dflt: "."}},
+		bind: func(e *toolEnv) runFunc {
+			return func(_ context.Context, a map[string]any, out io.Writer) error {
+				return filesystemInfo(a, e.workDir, e.homeDir, out)
+			}
+		},
+	}
 }

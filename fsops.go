@@ -290,12 +290,12 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 	}
 	args[planKey] = planned{op, err}
 	if err == nil && !op.writes() || err != nil && (lexicalOp(args) == "exists" || lexicalOp(args) == "get_info") {
-		return tb.readApproval(t.name, []string{argString(args, "path", ".")}, args)
+		return tb.readApproval(t, []string{argString(args, "path", ".")}, args)
 	}
 	if err != nil {
 		return approval{}, false // the call fails as it runs, changing nothing
 	}
-	a := approval{tool: t.name, question: "Run fs_file_operations (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary(), workspace: true}
+	a := approval{tool: t.name, question: strings.TrimSuffix(t.questionText(), "?") + " (" + op.op + ")?", unasked: "--yes or TOOL_APPROVAL=auto", body: op.summary(), workspace: true}
 	a.subject = op.op + " " + op.path
 	if op.dest != "" {
 		a.subject += " -> " + op.dest
@@ -485,5 +485,23 @@ func pathInfo(path string, st os.FileInfo) map[string]any {
 func (a *approval) scope(why string) {
 	if why != "" {
 		a.placeOf(why, "do it yourself in a shell if you mean it")
+	}
+}
+
+// fileOperationsTool is fs_file_operations: it reads or writes by its
+// operation, so it judges its own calls (fileOpsApproval).
+func fileOperationsTool() tool {
+	return tool{
+		name:    "fs_file_operations",
+		desc:    "Create a directory, delete, move or copy a file or directory, or check one (exists, get_info). Links are handled as links, never followed; a directory with contents is deleted only when recursive is true.",
+		params:  fileOpsParams,
+		paths:   []pathArg{{key: "path", use: pathPlanned}, {key: "destination", use: pathPlanned}},
+		changes: true,
+		approve: (*toolbox).fileOpsApproval,
+		bind: func(e *toolEnv) runFunc {
+			return func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return fileOperations(ctx, a, e.perm.workspaceOr(), e.homeDir, out)
+			}
+		},
 	}
 }

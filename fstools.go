@@ -489,7 +489,7 @@ type fileList struct {
 // false when m is not a list read.
 func listCutter(m message) (render func(n int) string, ok bool) {
 	var l fileList
-	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"total_files":`) ||
+	if m.Role != "tool" || m.Name != readFileTool().name || !strings.HasPrefix(m.Content, `{"total_files":`) ||
 		json.Unmarshal([]byte(m.Content), &l) != nil || len(l.Files) == 0 {
 		return nil, false
 	}
@@ -670,4 +670,56 @@ func stringOrList(v any) (items []string, list bool) {
 		return items, true
 	}
 	return nil, false
+}
+
+// readFileTool is fs_read_file: windows of text files, paged by offset
+// and limit; the pager every marker's ready call names.
+func readFileTool() tool {
+	return tool{
+		name: "fs_read_file",
+		desc: "Read text files. offset and limit (characters; 0: start, to the end) page through large ones, a spilled tool output too; keep limit under 64000 (e.g. 12000).",
+		params: `{"type":"object","properties":{"file_paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}],"description":"a path or a list"},` +
+			`"encoding":{"type":"string","description":"utf-8 (default) or latin-1"},"offset":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0}},"required":["file_paths"]}`,
+		paths: []pathArg{{key: "file_paths", use: pathReads}},
+		cap:   capRatio{2, 1},
+		pages: pageFiles,
+		bind: func(e *toolEnv) runFunc {
+			return readFilesWithin(readFileTool().capOf(e.outputMaxChars))
+		},
+	}
+}
+
+// writeFileTool is fs_write_file: text to a file, judged as a write.
+func writeFileTool() tool {
+	return tool{
+		name:    "fs_write_file",
+		desc:    "Write text to a file, creating parent directories; append adds to the end instead of replacing.",
+		params:  `{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean"}},"required":["file_path","content"]}`,
+		paths:   []pathArg{{key: "file_path", use: pathWrites}},
+		changes: true,
+		summary: func(name string, a map[string]any, rc readCheck) string {
+			return writeSummary(name, rc, argString(a, "content", ""), argBool(a, "append"))
+		},
+		bind: func(*toolEnv) runFunc {
+			return func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) }
+		},
+	}
+}
+
+// editFileTool is fs_edit_file: a change to a file, judged as a write; a
+// dry run is judged as a read.
+func editFileTool() tool {
+	return tool{
+		name: "fs_edit_file",
+		desc: "Edit a file: replace old_text with new_text (one match unless replace_all), or lines start_line..end_line. dry_run returns the result unwritten.",
+		params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
+			`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
+		paths:      []pathArg{{key: "file_path", use: pathWrites}},
+		changes:    true,
+		readOnlyIf: "dry_run",
+		summary:    editSummary,
+		bind: func(*toolEnv) runFunc {
+			return func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }
+		},
+	}
 }

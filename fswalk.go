@@ -240,3 +240,36 @@ func (s *search) grep(r, shown string, d fs.DirEntry) []string {
 	}
 	return out
 }
+
+// listDirectoryTool is fs_list_directory: a directory's entries, read.
+func listDirectoryTool() tool {
+	return tool{
+		name:   "fs_list_directory",
+		desc:   "List a directory, optionally recursively and with hidden entries. Symbolic links are shown, not followed.",
+		params: `{"type":"object","properties":{"directory_path":{"type":"string"},"show_hidden":{"type":"boolean"},"recursive":{"type":"boolean"}},"required":["directory_path"]}`,
+		paths:  []pathArg{{key: "directory_path", use: pathReads, dflt: "."}},
+		cap:    capRatio{3, 2},
+		bind: func(e *toolEnv) runFunc {
+			return func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return listDirectory(ctx, a, out, e.perm.hider(argString(a, "directory_path", ".")))
+			}
+		},
+	}
+}
+
+// searchFilesTool is fs_search_files: names by glob, lines by expression.
+func searchFilesTool() tool {
+	return tool{
+		name: "fs_search_files",
+		desc: "Find files under search_path whose names match the glob pattern; with content, grep them by regular expression (path:line:text).",
+		params: `{"type":"object","properties":{"search_path":{"type":"string"},"pattern":{"type":"string","description":"glob on file names, e.g. *.go"},` +
+			`"exclude_patterns":{"type":"array","items":{"type":"string"}},"max_results":{"type":"integer"},"content":{"type":"string","description":"regular expression"}},"required":["search_path"]}`,
+		paths: []pathArg{{key: "search_path", use: pathReads, dflt: "."}},
+		cap:   capRatio{3, 2},
+		bind: func(e *toolEnv) runFunc {
+			return func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return searchFiles(ctx, a, out, e.perm.hider(argString(a, "search_path", ".")))
+			}
+		},
+	}
+}

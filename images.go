@@ -379,34 +379,39 @@ func imagesTokens(m message) int {
 }
 
 // readImageTool is fs_read_image: the model looks at an image file. Its
-// reads are permitted as fs_read_file's are (approval.go's readTools).
+// path is judged as a read, as every read path is (approval.go).
 // The result's text describes the image; the image itself is kept for the
 // toolbox to put on the tool message (takeImage), and each wire format
 // sends it where its provider takes images.
-func readImageTool(tb *toolbox) tool {
+func readImageTool() tool {
 	return tool{
 		name:   "fs_read_image",
 		desc:   "Look at an image file (PNG, JPEG, GIF or WebP, at most 20 MB): the image is shown to you with the result. For screenshots, diagrams, photos and charts; fs_read_file reads text.",
 		params: `{"type":"object","properties":{"file_path":{"type":"string","description":"the image file"}},"required":["file_path"]}`,
-		run: func(ctx context.Context, args map[string]any, out io.Writer) error {
-			path := argString(args, "file_path", "")
-			if path == "" {
-				return errors.New("file_path is required: the image file to look at")
-			}
-			img, err := loadJudgedImage(args, path)
-			if err == nil {
-				err = img.fits(tb.o.provider)
-			}
-			if err != nil {
-				return err
-			}
-			img = img.priced(tb.o.provider)
-			tb.image = &img
-			return writeJSON(out, map[string]any{"success": true, "path": img.path, "media_type": img.mediaType,
-				"width": img.width, "height": img.height, "size": img.size, "estimated_tokens": img.tokens,
-				"note": "the image is attached to this result"})
-		},
+		paths:  []pathArg{{key: "file_path", use: pathReads}},
+		bind:   func(e *toolEnv) runFunc { return e.tb.readImage },
 	}
+}
+
+// readImage runs fs_read_image: the image judged at path, fitted to the
+// provider, kept for the tool message.
+func (tb *toolbox) readImage(_ context.Context, args map[string]any, out io.Writer) error {
+	path := argString(args, "file_path", "")
+	if path == "" {
+		return errors.New("file_path is required: the image file to look at")
+	}
+	img, err := loadJudgedImage(args, path)
+	if err == nil {
+		err = img.fits(tb.o.provider)
+	}
+	if err != nil {
+		return err
+	}
+	img = img.priced(tb.o.provider)
+	tb.image = &img
+	return writeJSON(out, map[string]any{"success": true, "path": img.path, "media_type": img.mediaType,
+		"width": img.width, "height": img.height, "size": img.size, "estimated_tokens": img.tokens,
+		"note": "the image is attached to this result"})
 }
 
 // takeImage returns the image the last fs_read_image call read, once.

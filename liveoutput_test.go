@@ -13,7 +13,7 @@ func TestLiveOutput(t *testing.T) {
 	red := (&config{APIKey: "sk-live-0123456789abcdef"}).redactor()
 	tb := &toolbox{red: red}
 	var cl bytes.Buffer
-	w := tb.goLive("execute_shell_command", `{"shell_command":"make"}`, &cl)
+	w := tb.goLive(shellTool(), `{"shell_command":"make"}`, &cl)
 	w.Write([]byte("key sk-live-0123456789abcdef here\né"[:len("key sk-live-0123456789abcdef here\né")-1])) // é's first byte only
 	outs := tb.snapshot()
 	if len(outs) != 1 || !outs[0].running || outs[0].caption != "make" {

@@ -46,7 +46,7 @@ func (f fullText) paths() []string { return append([]string{f.path}, f.more...) 
 // not one or a file in it failed.
 func listPageOf(m message) (fullText, bool) {
 	var l fileList
-	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"total_files":`) ||
+	if m.Role != "tool" || !pagesFiles(m.Name) || !strings.HasPrefix(m.Content, `{"total_files":`) ||
 		json.Unmarshal([]byte(m.Content), &l) != nil || len(l.Files) == 0 || l.ErrorCount > 0 {
 		return fullText{}, false
 	}
@@ -231,7 +231,7 @@ type filePage struct {
 // filePageOf reads tool message m as one page of one file, a continuation
 // marker after it ignored: its full text is that file, never spilled again.
 func filePageOf(m message) (filePage, bool) {
-	if m.Role != "tool" || m.Name != "fs_read_file" || !strings.HasPrefix(m.Content, `{"path":`) {
+	if m.Role != "tool" || !pagesFiles(m.Name) || !strings.HasPrefix(m.Content, `{"path":`) {
 		return filePage{}, false
 	}
 	var p filePage

@@ -314,10 +314,24 @@ func (h *mcpHub) tools() []tool {
 			s, t := s, t
 			out = append(out, tool{
 				name: mcpToolName(s.name, t.Name), desc: t.Description, params: string(schema), changes: !s.cfg.Trusted, mcp: true, server: s.name,
+				paths: pathArgsOf(string(schema)), // judged as read and written: fail closed
 				run: func(ctx context.Context, args map[string]any, w io.Writer) error {
-					return h.callTool(ctx, s, t.Name, args, w)
+					return h.callTool(ctx, s, t.Name, modelArgs(args), w)
 				},
 			})
+		}
+	}
+	return out
+}
+
+// modelArgs is args as the model wrote them: without what the toolbox
+// left in them for a built-in's run (judgements under keys starting with
+// a NUL, which decoded JSON never holds).
+func modelArgs(args map[string]any) map[string]any {
+	out := make(map[string]any, len(args))
+	for k, v := range args {
+		if !strings.HasPrefix(k, "\x00") {
+			out[k] = v
 		}
 	}
 	return out

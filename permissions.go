@@ -267,6 +267,16 @@ func (p *permissions) always(tool string) bool {
 	return p.session[tool] || p.saved[tool]
 }
 
+// dropSaved forgets tool among the saved "always" answers, and reports
+// whether it was there.
+func (p *permissions) dropSaved(tool string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	had := p.saved[tool]
+	delete(p.saved, tool)
+	return had
+}
+
 // remember records an "always" answer; with keep it is saved for later
 // sessions too. It returns why saving failed, or "".
 func (p *permissions) remember(tool string, keep bool) string {
@@ -346,11 +356,7 @@ func (p *permissions) loadSaved(warn func(string)) {
 	}
 	names, _ := f["always_allow"].([]any)
 	for _, n := range names {
-		switch s, _ := n.(string); s {
-		case "":
-		case "execute_shell_command":
-			warn(fmt.Sprintf("yaicli: %s allows every shell command (execute_shell_command), which is no longer honoured: answer [p] to a command to save its prefix instead", p.savePath))
-		default:
+		if s, _ := n.(string); s != "" { // a tool that runs code is never allowed whole (newToolbox)
 			p.saved[s] = true
 		}
 	}

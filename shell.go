@@ -158,3 +158,24 @@ func watchGroup(ctx context.Context, pid int, timeout time.Duration, killed chan
 		<-exited
 	}
 }
+
+// shellTool is execute_shell_command: a command in the user's shell,
+// fenced (sandbox.go), its prefix judged by TOOL_ALLOW and TOOL_DENY.
+func shellTool() tool {
+	return tool{
+		name:    "execute_shell_command",
+		desc:    "Run a command in the user's shell; returns its output (stdout and stderr merged) and exit code. Large output is cut; the result says where the whole is.",
+		params:  `{"type":"object","properties":{"shell_command":{"type":"string"}},"required":["shell_command"]}`,
+		changes: true,
+		command: "shell_command",
+		bind: func(e *toolEnv) runFunc {
+			return func(ctx context.Context, a map[string]any, out io.Writer) error {
+				cmd := argString(a, "shell_command", "")
+				if cmd == "" {
+					return errors.New("shell_command is required")
+				}
+				return runShell(ctx, cmd, e.workDir, e.shellTimeout, e.env, e.box.start(ctx), out)
+			}
+		},
+	}
+}

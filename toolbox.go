@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,25 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 )
-
-// tool is one function the model may call. run writes the result's JSON
-// text to out; an error returned before anything was written becomes a
-// {"success": false, "error": ...} result.
-type tool struct {
-	name, desc string
-	params     string // JSON schema of the arguments
-	changes    bool   // executes or writes, so it needs approval
-	mcp        bool   // comes from an MCP server (SHOW_MCP_OUTPUT governs its preview)
-	server     string // the MCP server it comes from: each gets a share of the tool room (tooldefer.go)
-	// deferOnly: offered only while schemas are deferred (tool_search,
-	// call_tool), so never in specs nor found by a search.
-	deferOnly bool
-	// unwrap, when set, names the tool a call runs and its arguments
-	// (call_tool), or why it cannot: that tool is then approved, capped
-	// and run as if called by its own name.
-	unwrap func(args map[string]any) (tool, map[string]any, string)
-	run    func(ctx context.Context, args map[string]any, out io.Writer) error
-}
 
 // toolOutput is one tool result of the current turn, for /show-output and
 // the viewer: its clip's modelText is what the model was sent (sent).
@@ -129,6 +111,14 @@ type toolOffer struct {
 	share    int      // the room: deferShare of the budget
 }
 
+// newToolEnv builds what the built-ins' runs share.
+func newToolEnv(tb *toolbox) *toolEnv {
+	self, _ := os.Executable() // re-executed as each command's wrapper
+	o := tb.o
+	return &toolEnv{workDir: o.workDir, homeDir: o.homeDir, shellTimeout: o.shellTimeout, outputMaxChars: o.outputMaxChars,
+		web: o.web, client: o.web.guard().client(), box: newSandbox(o.fence, self), env: tb.red.childEnv(o.environ, nil), perm: tb.perm, tb: tb}
+}
+
 // snapshot copies this turn's outputs.
 func (tb *toolbox) snapshot() []toolOutput {
 	tb.mu.Lock()
@@ -144,8 +134,8 @@ func (tb *toolbox) snapshot() []toolOutput {
 // turn's running output (liveoutput.go), and returns where the call
 // writes: cl and the record. call drops the record when the result joins
 // the outputs, in the same step.
-func (tb *toolbox) goLive(name, args string, cl io.Writer) io.Writer {
-	l := newLiveOutput(name, tb.red.text(caption(args)))
+func (tb *toolbox) goLive(t tool, args string, cl io.Writer) io.Writer {
+	l := newLiveOutput(t.name, tb.red.text(t.captionOf(args)))
 	tb.mu.Lock()
 	tb.live = l
 	tb.mu.Unlock()
@@ -187,10 +177,17 @@ func newToolbox(o toolboxOptions, red *redactor, preview io.Writer, ask func(str
 		tb.now = func() time.Time { return time.Time{} }
 	}
 	tb.perm = newPermissions(o.perms, red, func(w string) { fmt.Fprintln(preview, w) })
-	for _, t := range append(append(builtinTools(o, red, tb.perm), readImageTool(tb)), extra...) {
+	env := newToolEnv(tb)
+	for _, t := range append(builtins(), extra...) {
+		if t.bind != nil {
+			t.run = t.bind(env)
+		}
 		tb.tools[t.name] = t
 		if !t.mcp {
 			tb.builtins = append(tb.builtins, t.name)
+		}
+		if t.runsCode() && tb.perm.dropSaved(t.name) { // "always" covers a command's prefix, never every command
+			fmt.Fprintf(preview, "yaicli: %s allows every command of %s, which is no longer honoured: answer [p] to a command to save its prefix instead\n", tb.perm.savePath, t.name)
 		}
 	}
 	return tb
@@ -230,7 +227,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 	c, failed := tb.runCall(ctx, tc)
 	images := tb.takeImage()
 	tb.mu.Lock()
-	tb.outputs = append(tb.outputs, toolOutput{id: tc.ID, name: name, caption: red.text(caption(tc.Function.Arguments)), clip: c})
+	tb.outputs = append(tb.outputs, toolOutput{id: tc.ID, name: name, caption: red.text(tb.tools[name].captionOf(tc.Function.Arguments)), clip: c})
 	tb.live = nil // in the same step: the viewer sees the running output or the result, never both or neither
 	if tb.unsent == nil {
 		tb.unsent = map[string]bool{}
@@ -327,6 +324,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if why := missingArgs(t.name, t.params, args); why != "" { // nothing to ask the person about
 		return failure(why), why
 	}
+	t.expandPaths(args, tb.o.homeDir)
 	if why := tb.permit(t, args); why != "" {
 		tb.refused = true
 		switch { // the person is told in their words; the model gets why
@@ -343,9 +341,9 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if tb.asked {
 		ctx = withAsked(ctx)
 	}
-	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
+	cl := newClipper(t.capOf(tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
-	counted := &countingWriter{w: tb.goLive(name, tc.Function.Arguments, cl)}
+	counted := &countingWriter{w: tb.goLive(t, tc.Function.Arguments, cl)}
 	cpc := tb.checkpointBefore(t, args)
 	sp := startSpinner(tb.spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})
@@ -458,19 +456,6 @@ func callPreview(name, args string, max int) string {
 // oneLine folds whitespace runs, newlines included, into single spaces.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-// caption is a short label of a call for the viewer: its command or path.
-func caption(args string) string {
-	var m map[string]any
-	json.Unmarshal([]byte(args), &m)
-	for _, k := range []string{"shell_command", "file_path", "file_paths", "directory_path", "search_path", "path", "url", "query"} {
-		if v, ok := m[k]; ok {
-			s := strings.Trim(jsonText(v), `"`)
-			return firstRunes(oneLine(s), 80)
-		}
-	}
-	return ""
 }
 
 // displayPreview is the head-only terminal preview of a result: at most

@@ -16,21 +16,12 @@ import (
 // it, the suggestion fits the room left in the request (clip.paging).
 const pageLimit = 12000
 
-// capFor is the character cap for one tool's result. The per-tool caps of
-// the specification scale with TOOL_OUTPUT_MAX_CHARS (0 = no cap).
+// capFor is the character cap for the result of the built-in called
+// tool, from its definition (tool.cap): the per-tool caps of the
+// specification scale with TOOL_OUTPUT_MAX_CHARS (0 = no cap).
 func capFor(tool string, global int) int {
-	if global <= 0 {
-		return 0
-	}
-	switch tool {
-	case "fs_read_file":
-		return global * 2
-	case "fetch_webpage":
-		return global * 25 / 8
-	case "fs_search_files", "fs_list_directory":
-		return global * 3 / 2
-	}
-	return global
+	t, _ := builtinNamed(tool)
+	return t.capOf(global)
 }
 
 // clip is a tool result as the model sees it: the head and tail of the full

@@ -228,3 +228,34 @@ func ddgTarget(link string) string {
 	}
 	return link
 }
+
+// fetchWebpageTool is fetch_webpage: a public page as text.
+func fetchWebpageTool() tool {
+	return tool{
+		name:    "fetch_webpage",
+		desc:    "Download a public web page as readable text. Addresses on this machine and private networks are refused unless allowed.",
+		params:  `{"type":"object","properties":{"url":{"type":"string"}},"required":["url"]}`,
+		caption: "url",
+		cap:     capRatio{25, 8},
+		bind: func(e *toolEnv) runFunc {
+			return func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return fetchWebpage(ctx, e.client, a, out, e.web.timeout, e.web.version)
+			}
+		},
+	}
+}
+
+// webSearchTool is web_search: titles, URLs and snippets.
+func webSearchTool() tool {
+	return tool{
+		name:    "web_search",
+		desc:    "Search the web and return titles, URLs and snippets.",
+		params:  `{"type":"object","properties":{"query":{"type":"string"},"max_results":{"type":"integer"}},"required":["query"]}`,
+		caption: "query",
+		bind: func(e *toolEnv) runFunc {
+			return func(ctx context.Context, a map[string]any, out io.Writer) error {
+				return webSearch(ctx, e.web, e.client, a, out)
+			}
+		},
+	}
+}
