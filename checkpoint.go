@@ -152,8 +152,8 @@ func (st *cpStore) resume(id string) bool {
 	return true
 }
 
-// validID is a session id as fresh makes them: hex only, so it names a
-// file inside sessions/ and nothing else.
+// validID is a session id as fresh makes them (or a hash): lower-case hex
+// only, so it names a file inside the store and nothing else.
 func validID(id string) bool {
 	if len(id) == 0 || len(id) > 64 {
 		return false
@@ -181,11 +181,17 @@ func (st *cpStore) open() error {
 	return nil
 }
 
+// sessionPath is the log of session id.
 func (st *cpStore) sessionPath(id string) string {
 	return filepath.Join(st.o.dir, "sessions", id+".json")
 }
 
+// objectPath is where the content of hash is kept; a hash that is not
+// one (a log edited by hand) names no file.
 func (st *cpStore) objectPath(hash string) string {
+	if len(hash) != sha256.Size*2 || !validID(hash) {
+		return filepath.Join(st.o.dir, "objects", "none")
+	}
 	return filepath.Join(st.o.dir, "objects", hash[:2], hash)
 }
 
