@@ -65,6 +65,15 @@ func notInGit(t *testing.T, dir string) {
 // turns and /rewind 1: the files as before turn 1, and neither turn in the
 // next request.
 func TestCheckpointPipedChatUndoAndRewind(t *testing.T) {
+	t.Run("in process", func(t *testing.T) { pipedUndoAndRewind(t, runInProcess) })
+	t.Run("the binary", func(t *testing.T) {
+		pipedUndoAndRewind(t, func(t testing.TB, f *fakeProvider, dir string, c e2e) e2eResult { return runProcess(t.(*testing.T), f, dir, c) })
+	})
+}
+
+// pipedUndoAndRewind is the check, run by run (in this process, or the
+// binary in a process of its own).
+func pipedUndoAndRewind(t *testing.T, run func(testing.TB, *fakeProvider, string, e2e) e2eResult) {
 	ws := t.TempDir()
 	notInGit(t, ws)
 	blob := randomBytes(2 << 20)
@@ -98,7 +107,7 @@ func TestCheckpointPipedChatUndoAndRewind(t *testing.T) {
 		sse(textStream("done three")),
 		sse(textStream("done four")),
 	)
-	r := runInProcess(t, f, ws, e2e{args: []string{"--chat", "-y"},
+	r := run(t, f, ws, e2e{args: []string{"--chat", "-y"},
 		stdin: "tidy the config files\n/undo\nturn two\nturn three\n/rewind\n/rewind 1\nafter the rewind\n"})
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
