@@ -110,8 +110,9 @@ type cpStore struct {
 	fail  error
 	lock  *os.File // held shared from a call's save to its log entry
 	// turnOpen: a turn is open and the calls log into it; told: the
-	// person was told once that the log could not be written.
-	turnOpen, told bool
+	// person was told once that the log could not be written; dirty: the
+	// log on disk is behind.
+	turnOpen, told, dirty bool
 	// used is the store's size as last measured plus what this session
 	// added since (-1: not measured), so a call does not walk the store.
 	used int64
@@ -230,7 +231,11 @@ func (st *cpStore) writeLog() error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(st.sessionPath(st.sess.ID), b)
+	if err := writeFileAtomic(st.sessionPath(st.sess.ID), b); err != nil {
+		return err
+	}
+	st.dirty = false
+	return nil
 }
 
 // snapshot keeps what is at path now: a directory with all in it; what

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // cpRig is a toolbox with a checkpoint store, its workspace and its state
 // directory apart, running the real file tools as the agent calls them.
 type cpRig struct {
-	t       *testing.T
+	t       testing.TB
 	tb      *toolbox
 	cp      *cpStore
 	ws      string
@@ -27,7 +28,7 @@ type cpRig struct {
 }
 
 // newCPRig builds the rig; env sets keys as YAI_ variables would.
-func newCPRig(t *testing.T, approval string, env map[string]string) *cpRig {
+func newCPRig(t testing.TB, approval string, env map[string]string) *cpRig {
 	t.Helper()
 	r := &cpRig{t: t, ws: t.TempDir(), state: t.TempDir(), preview: &bytes.Buffer{}}
 	flags := map[string]string{"TOOL_APPROVAL": approval, "TOOL_OUTPUT_DIR": filepath.Join(r.state, "spill")}
@@ -83,7 +84,7 @@ func (r *cpRig) undo() map[string]restoreResult {
 	return nil
 }
 
-func write(t *testing.T, path string, b []byte, mode fs.FileMode) {
+func write(t testing.TB, path string, b []byte, mode fs.FileMode) {
 	t.Helper()
 	os.MkdirAll(filepath.Dir(path), 0o755)
 	if err := os.WriteFile(path, b, mode); err != nil {
@@ -397,5 +398,32 @@ func TestCheckpointPrintIsFingerprint(t *testing.T) {
 	os.Symlink("f", r.path("l"))
 	if s := r.cp.snapshot(r.path("l")); s.print() != fingerprint(r.path("l"), true) {
 		t.Errorf("link: %q vs %q", s.print(), fingerprint(r.path("l"), true))
+	}
+}
+
+// BenchmarkCheckpointedWrite is one fs_write_file over a file of each
+// size, with the checkpoint (saved, printed before and after) and without.
+func BenchmarkCheckpointedWrite(b *testing.B) {
+	for _, size := range []int{4 << 10, 1 << 20, 32 << 20} {
+		for _, on := range []bool{true, false} {
+			b.Run(fmt.Sprintf("%dKB/checkpoints=%v", size>>10, on), func(b *testing.B) {
+				r := newCPRig(b, "auto", map[string]string{"CHECKPOINTS": fmt.Sprint(on)})
+				content := randomBytes(size)
+				b.SetBytes(int64(size))
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					write(b, r.path("f"), content, 0o644)
+					content[1]++ // a new content each time: saved anew
+					b.StartTimer()
+					if r.cp != nil {
+						r.cp.begin("q", "q")
+					}
+					r.tb.call(context.Background(), call("c", "fs_write_file", `{"file_path":"f","content":"x"}`))
+					if r.cp != nil {
+						r.cp.end()
+					}
+				}
+			})
+		}
 	}
 }

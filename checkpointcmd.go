@@ -220,6 +220,7 @@ func (st *cpStore) untracked(name string) {
 		}
 	}
 	t.Untracked = append(t.Untracked, name)
+	st.dirty = true
 }
 
 // begin opens turn n+1 for the user message content (typed: the line as
@@ -227,16 +228,18 @@ func (st *cpStore) untracked(name string) {
 func (st *cpStore) begin(typed, content string) {
 	line, _, _ := strings.Cut(strings.TrimSpace(typed), "\n")
 	st.sess.Turns = append(st.sess.Turns, cpTurn{N: len(st.sess.Turns) + 1, Question: firstRunes(line, 80), Key: messageKey(content)})
-	st.turnOpen = true
+	st.turnOpen, st.dirty = true, true
 }
 
-// end closes the open turn and writes the log.
+// end closes the open turn and writes the log, unless its last call did.
 func (st *cpStore) end() {
 	if !st.turnOpen {
 		return
 	}
 	st.turnOpen = false
-	st.writeLog()
+	if st.dirty {
+		st.writeLog()
+	}
 }
 
 // messageKey names a user message's text, to find its turn in a history.
