@@ -67,7 +67,9 @@ func notInGit(t *testing.T, dir string) {
 func TestCheckpointPipedChatUndoAndRewind(t *testing.T) {
 	t.Run("in process", func(t *testing.T) { pipedUndoAndRewind(t, runInProcess) })
 	t.Run("the binary", func(t *testing.T) {
-		pipedUndoAndRewind(t, func(t testing.TB, f *fakeProvider, dir string, c e2e) e2eResult { return runProcess(t.(*testing.T), f, dir, c) })
+		pipedUndoAndRewind(t, func(t testing.TB, f *fakeProvider, dir string, c e2e) e2eResult {
+			return runProcess(t.(*testing.T), f, dir, c)
+		})
 	})
 }
 
