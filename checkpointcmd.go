@@ -345,14 +345,16 @@ func (s *session) sayRestored(res []restoreResult, t *cpTurn) {
 	if len(t.Untracked) > 0 {
 		fmt.Fprintf(s.out, "  turn %d also ran %s: what they changed is not tracked and stays as it is\n", t.N, strings.Join(t.Untracked, ", "))
 	}
-	fmt.Fprintf(s.out, "%s restored, %d left as %s\n", plural(restored, "path"), len(left), map[bool]string{true: "they are", false: "it is"}[len(left) != 1])
-	if len(order) > 0 {
-		s.cpNote = fmt.Sprintf("[yaicli: the person took back the file changes of an earlier turn (%q) with /undo: %s are as they were before it", t.Question, plural(restored, "path"))
-		if len(left) > 0 {
-			s.cpNote += "; left as they are (changed since): " + strings.Join(left, ", ")
-		}
-		s.cpNote += "]\n\n"
+	if len(order) == 0 {
+		fmt.Fprintln(s.out, "  no file changes to take back")
+		return
 	}
+	fmt.Fprintf(s.out, "%s restored, %d left as %s\n", plural(restored, "path"), len(left), map[bool]string{true: "they are", false: "it is"}[len(left) != 1])
+	note := fmt.Sprintf("[yaicli: the person took back the file changes of an earlier turn (%q) with /undo: %s are as they were before it", t.Question, plural(restored, "path"))
+	if len(left) > 0 {
+		note += "; left as they are (changed since): " + strings.Join(left, ", ")
+	}
+	s.cpNote += note + "]\n\n" // a second /undo before the next question adds its own
 }
 
 // shownPath is p as the person reads it: relative to the workspace when
@@ -381,7 +383,11 @@ func (s *session) rewind(f []string, _ string) {
 		return
 	}
 	n, err := strconv.Atoi(f[1])
-	if err != nil || n < 1 || n > len(cp.sess.Turns) {
+	switch {
+	case len(cp.sess.Turns) == 0:
+		fmt.Fprintln(s.out, "/rewind: no turns in this session yet")
+		return
+	case err != nil || n < 1 || n > len(cp.sess.Turns):
 		fmt.Fprintf(s.out, "/rewind takes the number of a turn from /rewind's list (1-%d)\n", len(cp.sess.Turns))
 		return
 	}
