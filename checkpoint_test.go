@@ -282,6 +282,7 @@ func TestCheckpointFileLimit(t *testing.T) {
 			write(t, r.path("big.img"), big, 0o640)
 			r.turn("shrink it", map[string]any{"tool": "fs_write_file", "file_path": "big.img", "content": "small"})
 			question := strings.Join(r.asked, "\n")
+			t.Logf("question:\n%s\nnotice: %s", question, r.preview)
 			told := strings.Contains(question, "big.img is not saved first") && strings.Contains(r.preview.String(), "big.img is not saved")
 			if told == tc.saved {
 				t.Errorf("saved=%v but the question and the notice said %v:\n%s\n%s", tc.saved, told, question, r.preview)
