@@ -131,7 +131,7 @@ func (tb *toolbox) checkpointNote(t tool, args map[string]any) string {
 			continue
 		}
 		if size, n := sizeUnder(tg.path, fi); size > tb.cp.o.maxFileBytes || n > cpTreeMax {
-			fmt.Fprintf(&b, "checkpoint: %s is not saved first (%s): /undo could not bring it back\n", visible(tg.path), tb.cp.tooLarge(size, n)) // shown, never obeyed
+			fmt.Fprintf(&b, "checkpoint: %s is not saved first (%s): /undo could not bring it back\n", sanitize(tg.path), tb.cp.tooLarge(size, n)) // shown, never obeyed
 		}
 	}
 	return b.String()

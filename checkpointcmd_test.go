@@ -201,7 +201,13 @@ func TestCheckpointUndoAfterResume(t *testing.T) {
 	)
 	home := t.TempDir() // kept across the runs: the chat is continued
 	c := e2e{env: []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config")}}
-	first := runWithHome(t, f, ws, home, e2e{args: []string{"--chat", "ops", "-y", "--output-format", "stream-json"}, stdin: "write them\n", env: c.env})
+	first := runWithHome(t, f, ws, home, e2e{args: []string{"--chat", "ops", "-y", "--output-format", "stream-json"}, stdin: "write them, key sk-test-0123456789abcdef\n", env: c.env})
+	logs, _ := filepath.Glob(filepath.Join(home, ".local", "state", "yaicli", "checkpoints", "sessions", "*.json"))
+	for _, p := range logs {
+		if b, _ := os.ReadFile(p); len(logs) != 1 || strings.Contains(string(b), "0123456789abcdef") || !strings.Contains(string(b), `"question":"write them, key `) {
+			t.Errorf("checkpoint logs %v: want one, with the question's line and no secret of the run in it:\n%s", logs, b)
+		}
+	}
 	var events []map[string]any
 	for _, line := range strings.Split(strings.TrimSpace(first.stdout), "\n") {
 		var ev map[string]any
@@ -226,7 +232,7 @@ func TestCheckpointUndoAfterResume(t *testing.T) {
 				args = []string{"--chat"}
 			}
 			r := runWithHome(t, f, ws, home, e2e{args: args, stdin: tc.stdin + "/undo\n/context\n", env: c.env})
-			if !strings.Contains(r.stdout, "undid turn 1 (\"write them\")") || !strings.Contains(r.stdout, "3 paths restored") {
+			if !strings.Contains(r.stdout, "undid turn 1 (\"write them, key ") || !strings.Contains(r.stdout, "3 paths restored") {
 				t.Fatalf("/undo after resume:\n%s\n%s", r.stdout, r.stderr)
 			}
 			if !matches(`checkpoints: 0 turns of this session can be taken back \(/undo, /rewind\); the store takes [0-9.]+ MB of CHECKPOINT_MAX_MB=1024`, r.stdout) {

@@ -291,7 +291,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	h := append(s.hist, message{Role: "user", Content: prompt})
 	cp := s.checkpoints()
 	if cp != nil {
-		cp.begin(typed, prompt)
+		cp.begin(s.red.text(typed), prompt) // the log keeps the question's first line, never a secret in it
 	}
 	h, err := s.agent.eventTurn(turnCtx, h)
 	if cp != nil {
