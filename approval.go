@@ -98,6 +98,26 @@ func (t tool) pathsIn(args map[string]any) (reads, writes []string) {
 	return reads, writes
 }
 
+// writtenPaths are the paths a call of t will create, change or delete,
+// as judged: read after the call was permitted (for a checkpoint to keep
+// what was there). A dry run writes nothing; a tool that plans its own
+// calls says what its plan writes (written); else its written paths, the
+// first as the approval resolved it. A path used in ways not known (MCP)
+// counts as written.
+func (t tool) writtenPaths(args map[string]any) []string {
+	if t.written != nil {
+		return t.written(args)
+	}
+	_, writes := t.pathsIn(args)
+	if len(writes) == 0 || t.readOnlyIf != "" && argBool(args, t.readOnlyIf) {
+		return nil
+	}
+	if rc, ok := args[writeKey].(readCheck); ok {
+		writes[0] = rc.path
+	}
+	return writes
+}
+
 // commandApproval is the question for a command t runs: its prefix is
 // what "always" remembers, and a destructive one asks every time.
 func (tb *toolbox) commandApproval(t tool, args map[string]any) (approval, bool) {
@@ -145,9 +165,11 @@ func (tb *toolbox) writeApproval(t tool, writes, reads []string, args map[string
 	}
 	a.subject = strings.Join(subject, "\n")
 	a.what = "writing " + strings.Join(subject, ", ")
-	if a.body == "" {
-		b, _ := json.MarshalIndent(args, "", "  ")
-		a.body = fmt.Sprintf("%s wants to write %s with these arguments (%s):\n%s", t.name, strings.Join(subject, ", "), sizeOf(string(b)), boxed(string(b), 0, "│"))
+	if a.body == "" { // a tool whose use of its paths is not known (MCP): its arguments, and the paths as judged
+		b, _ := json.MarshalIndent(modelArgs(args), "", "  ")
+		a.what = "naming " + strings.Join(subject, ", ")
+		a.body = fmt.Sprintf("%s wants to run with these arguments (%s):\n%s  naming, judged as read and written:\n%s", t.name, sizeOf(string(b)),
+			boxed(string(b), 0, "│"), boxed(a.subject, 0, "│"))
 	}
 	return a, true
 }

@@ -85,11 +85,17 @@ func runInProcess(t testing.TB, f *fakeProvider, dir string, c e2e) e2eResult {
 // what needs a process of its own.
 func runProcess(t *testing.T, f *fakeProvider, dir string, c e2e) e2eResult {
 	t.Helper()
+	return runBuilt(t, binary, f, dir, c)
+}
+
+// runBuilt is runProcess of the binary at bin (a build of a changed copy).
+func runBuilt(t *testing.T, bin string, f *fakeProvider, dir string, c e2e) e2eResult {
+	t.Helper()
 	slowTest(t)
 	env, home := e2eEnv(t, f, c)
 	ctx, cancel := context.WithTimeout(context.Background(), e2eTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, c.args...)
+	cmd := exec.CommandContext(ctx, bin, c.args...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = strings.NewReader(c.stdin)
 	// A session of its own: no controlling terminal, so approval questions

@@ -326,6 +326,24 @@ func (tb *toolbox) fileOpsApproval(t tool, args map[string]any) (approval, bool)
 	return a, true
 }
 
+// plannedWrites are the paths a planned call changes: the source of a
+// delete, a move or a new directory, and the destination of a move or a
+// copy; none for a check or a call that could not be planned.
+func plannedWrites(args map[string]any) []string {
+	p, ok := args[planKey].(planned)
+	if !ok || p.err != nil || !p.op.writes() {
+		return nil
+	}
+	var out []string
+	if p.op.op != "copy" {
+		out = append(out, p.op.path)
+	}
+	if p.op.dest != "" {
+		out = append(out, p.op.dest)
+	}
+	return out
+}
+
 // fileOpResult is the JSON of one fs_file_operations call, YAICLI's keys.
 type fileOpResult map[string]any
 
@@ -498,6 +516,7 @@ func fileOperationsTool() tool {
 		paths:   []pathArg{{key: "path", use: pathPlanned}, {key: "destination", use: pathPlanned}},
 		changes: true,
 		approve: (*toolbox).fileOpsApproval,
+		written: plannedWrites,
 		bind: func(e *toolEnv) runFunc {
 			return func(ctx context.Context, a map[string]any, out io.Writer) error {
 				return fileOperations(ctx, a, e.perm.workspaceOr(), e.homeDir, out)

@@ -446,6 +446,11 @@ func readmeBuildEnv(t *testing.T) []string {
 // in the cache instead of compiling the package and its standard library
 // again. Where the cache cannot be locked, it builds at once.
 func goBuild(out string, env ...string) ([]byte, error) {
+	return goBuildIn(".", out, env...)
+}
+
+// goBuildIn is goBuild of the package in dir.
+func goBuildIn(dir, out string, env ...string) ([]byte, error) {
 	if dir, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
 		if f, err := os.Open(strings.TrimSpace(string(dir))); err == nil {
 			defer f.Close()
@@ -455,6 +460,6 @@ func goBuild(out string, env ...string) ([]byte, error) {
 		}
 	}
 	cmd := exec.Command("go", "build", "-trimpath", "-o", out, ".")
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env, cmd.Dir = append(os.Environ(), env...), dir
 	return cmd.CombinedOutput()
 }

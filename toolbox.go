@@ -179,6 +179,7 @@ func newToolbox(o toolboxOptions, red *redactor, preview io.Writer, ask func(str
 	tb.perm = newPermissions(o.perms, red, func(w string) { fmt.Fprintln(preview, w) })
 	env := newToolEnv(tb)
 	for _, t := range append(builtins(), extra...) {
+		t = t.failClosed()
 		if t.bind != nil {
 			t.run = t.bind(env)
 		}

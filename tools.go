@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -40,6 +41,10 @@ type tool struct {
 	// approve, when set, judges a call itself: a tool whose paths are
 	// read or written by what the call asks (pathPlanned).
 	approve func(tb *toolbox, t tool, args map[string]any) (approval, bool)
+	// written, when set, is what a call that judges itself (approve) will
+	// write, read off its judgement in args after approval; nil: its
+	// pathWrites arguments (writtenPaths, approval.go).
+	written func(args map[string]any) []string
 	// summary is what the question shows above it for a call writing the
 	// path judged as rc; nil: the arguments.
 	summary  func(name string, args map[string]any, rc readCheck) string
@@ -200,6 +205,7 @@ var pathWords = map[string]bool{"path": true, "paths": true, "file": true, "file
 func pathArgsOf(schema string) []pathArg {
 	var s struct {
 		Properties map[string]struct {
+			Type        any    `json:"type"`
 			Format      string `json:"format"`
 			Description string `json:"description"`
 		} `json:"properties"`
@@ -209,12 +215,38 @@ func pathArgsOf(schema string) []pathArg {
 	}
 	var out []pathArg
 	for k, p := range s.Properties {
-		if looksLikePath(k, p.Format, p.Description) {
+		if textual(p.Type) && looksLikePath(k, p.Format, p.Description) {
 			out = append(out, pathArg{key: k, use: pathUnknown})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out
+}
+
+// failClosed is t with every argument its schema shows may be a path,
+// and its definition does not declare, judged as read and written
+// (pathUnknown): a definition that forgot one is still asked about a key
+// or a place outside the workspace. TestEveryPathArgumentIsJudged fails
+// on a built-in that needs it.
+func (t tool) failClosed() tool {
+	for _, p := range pathArgsOf(t.params) {
+		if !slices.ContainsFunc(t.paths, func(d pathArg) bool { return d.key == p.key }) {
+			t.paths = append(slices.Clip(t.paths), p)
+		}
+	}
+	return t
+}
+
+// textual reports whether a property of JSON schema type typ (a name, a
+// list of names, or absent) can hold a path: a string or a list.
+func textual(typ any) bool {
+	switch v := typ.(type) {
+	case string:
+		return v == "string" || v == "array"
+	case []any:
+		return slices.ContainsFunc(v, func(x any) bool { return textual(x) })
+	}
+	return true // absent or anything else: it may be one
 }
 
 // looksLikePath reports whether an argument named key, with format and
