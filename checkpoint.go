@@ -116,6 +116,9 @@ type cpStore struct {
 	// used is the store's size as last measured plus what this session
 	// added since (-1: not measured), so a call does not walk the store.
 	used int64
+	// created are the objects the call being saved added to the store:
+	// those its log does not name (the path did not change) go again.
+	created []string
 }
 
 // newCPStore is the store of one session, a new one; nil when off.
@@ -367,10 +370,14 @@ func (st *cpStore) put(path string) (string, int64, error) {
 	if err := os.MkdirAll(filepath.Dir(obj), 0o700); err != nil {
 		return "", 0, err
 	}
+	if err := os.Rename(tmp.Name(), obj); err != nil {
+		return "", 0, err
+	}
 	if st.used >= 0 {
 		st.used += n
 	}
-	return hash, n, os.Rename(tmp.Name(), obj)
+	st.created = append(st.created, hash)
+	return hash, n, nil
 }
 
 // fingerprint is a print of what is at path now: equal prints, the same
@@ -683,6 +690,22 @@ func (st *cpStore) collect() {
 			os.Remove(o)
 		}
 	}
+}
+
+// dropUnused removes the objects this call created that the session's
+// log does not name: what a call saved of a path it then left as it was.
+func (st *cpStore) dropUnused() {
+	if len(st.created) == 0 {
+		return
+	}
+	used := map[string]bool{}
+	st.sess.hashes(used)
+	for _, h := range st.created {
+		if !used[h] {
+			os.Remove(st.objectPath(h))
+		}
+	}
+	st.created = nil
 }
 
 // hashes adds the content hashes s names to used.

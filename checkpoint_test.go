@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -427,4 +428,43 @@ func BenchmarkCheckpointedWrite(b *testing.B) {
 			})
 		}
 	}
+}
+
+// A call that leaves a path as it was (a failed edit) keeps no copy of it.
+func TestCheckpointUnchangedKeepsNothing(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	write(t, r.path("a.txt"), []byte("alpha"), 0o644)
+	res := r.turn("edit", map[string]any{"tool": "fs_edit_file", "file_path": "a.txt", "old_text": "missing", "new_text": "x"})
+	if !strings.Contains(res[0], "was not found") {
+		t.Fatalf("the edit did not fail: %s", res[0])
+	}
+	if objs, _ := filepath.Glob(filepath.Join(r.cp.o.dir, "objects", "*", "*")); len(objs) != 0 || len(r.cp.sess.Turns[0].Changes) != 0 {
+		t.Errorf("an unchanged path left objects %v and changes %v", objs, r.cp.sess.Turns[0].Changes)
+	}
+}
+
+// The checkpoint follows the definition, not the tool's name: a tool
+// (here an MCP tool) whose path argument may be written is saved first,
+// and a tool that changes things without a path argument is said
+// untracked.
+func TestCheckpointFollowsTheDefinition(t *testing.T) {
+	r := newCPRig(t, "auto", nil)
+	write(t, r.path("cfg.ini"), []byte("[a]\nx=1\n"), 0o640)
+	r.tb.tools["mcp__fs__write"] = tool{name: "mcp__fs__write", mcp: true, changes: true, params: `{"type":"object","properties":{"target":{"type":"string"}}}`,
+		paths: []pathArg{{key: "target", use: pathUnknown}},
+		run: func(_ context.Context, a map[string]any, out io.Writer) error {
+			return os.WriteFile(argString(a, "target", ""), []byte("clobbered"), 0o600)
+		}}
+	r.tb.tools["mcp__db__drop"] = tool{name: "mcp__db__drop", mcp: true, changes: true, params: `{"type":"object"}`,
+		run: func(context.Context, map[string]any, io.Writer) error { return nil }}
+	r.turn("via mcp",
+		map[string]any{"tool": "mcp__fs__write", "target": r.path("cfg.ini")},
+		map[string]any{"tool": "mcp__db__drop"})
+	if got := r.cp.sess.Turns[0].Untracked; len(got) != 1 || got[0] != "mcp__db__drop" {
+		t.Errorf("untracked = %v, want the tool without a path", got)
+	}
+	if x := r.undo()[r.path("cfg.ini")]; x.outcome != "restored" {
+		t.Fatalf("undo: %+v", x)
+	}
+	wantFile(t, r.path("cfg.ini"), []byte("[a]\nx=1\n"), 0o640)
 }

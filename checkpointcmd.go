@@ -32,71 +32,64 @@ type cpCall struct {
 	states  []pathState
 }
 
-// writtenTargets are the paths a permitted call of t will change, in the
-// order it changes them, from its definition (tools.go): each path
-// argument it writes, after the directories a write makes to hold it; and
-// for a tool whose paths are planned by operation (fs_file_operations),
-// what its plan changes: a delete's path, a move's destination then its
-// source, a copy's destination, create_dir's first missing directory. The
-// approval left each resolved in args (writeKey, planKey), as the run
-// uses it; a dry run (readOnlyIf) changes nothing.
+// writtenTargets are the paths a permitted call of t will change, read
+// from its definition (writtenPaths, tools.go: its written path arguments
+// as judged, or its plan's), each after the directories a write makes to
+// hold it, and a move's source last, as it is taken back first: by moving
+// it back.
 func (tb *toolbox) writtenTargets(t tool, args map[string]any) []cpTarget {
-	if t.readOnlyIf != "" && argBool(args, t.readOnlyIf) {
-		return nil
-	}
-	var ts []cpTarget
-	first, planDone := true, false
-	for _, pa := range t.paths {
-		switch pa.use {
-		case pathWrites:
-			paths, _ := stringOrList(args[pa.key])
-			for _, p := range paths {
-				rc, ok := args[writeKey].(readCheck)
-				if !ok || !first {
-					rc = tb.perm.writeCheck(p)
-				}
-				first = false
-				if rc.err != nil {
-					continue
-				}
-				if d := firstMissing(filepath.Dir(rc.path)); d != "" {
-					ts = append(ts, cpTarget{path: d, shallow: true})
-				}
-				ts = append(ts, cpTarget{path: rc.path})
-			}
-		case pathPlanned: // one plan covers all the call's planned arguments
-			if p, ok := args[planKey].(planned); ok && p.err == nil && p.op.writes() && !planDone {
-				ts = append(ts, p.op.targets()...)
-			}
-			planDone = true
+	src, dest, moving := movePlanned(args)
+	var ts, moved []cpTarget
+	made := map[string]bool{}
+	for _, p := range t.writtenPaths(args) {
+		if p = tb.realWritten(p); p == "" {
+			continue
 		}
+		if d := firstMissing(filepath.Dir(p)); d != "" && !made[d] {
+			made[d] = true
+			ts = append(ts, cpTarget{path: d, shallow: true})
+		}
+		if moving && p == src {
+			moved = append(moved, cpTarget{path: p, movedTo: dest})
+			continue
+		}
+		ts = append(ts, cpTarget{path: p})
 	}
-	return ts
+	return append(ts, moved...)
 }
 
-// targets are the paths a planned fs_file_operations call changes.
-func (op fileOp) targets() []cpTarget {
-	switch op.op {
-	case "create_dir":
-		if d := firstMissing(op.path); d != "" {
-			return []cpTarget{{path: d, shallow: true}}
-		}
-	case "delete":
-		return []cpTarget{{path: op.path}}
-	case "move":
-		return []cpTarget{{path: op.dest}, {path: op.path, movedTo: op.dest}}
-	case "copy":
-		return []cpTarget{{path: op.dest}}
+// realWritten is a written path as the change reaches it: as judged when
+// absolute (a write's real file, a planned operation's leaf, never
+// followed again), else judged now as a write is; "" when it cannot be.
+func (tb *toolbox) realWritten(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
 	}
-	return nil
+	rc := tb.perm.writeCheck(p)
+	if rc.err != nil {
+		return ""
+	}
+	return rc.path
+}
+
+// movePlanned is the source and destination of a planned move
+// (fs_file_operations' plan, fsops.go), which is taken back by moving it
+// back rather than by a copy of what it moved.
+func movePlanned(args map[string]any) (src, dest string, ok bool) {
+	p, ok := args[planKey].(planned)
+	if !ok || p.err != nil || p.op.op != "move" {
+		return "", "", false
+	}
+	return p.op.path, p.op.dest, true
 }
 
 // tracked reports whether t's changes are checkpointed: a tool whose
-// definition names paths it writes (or plans) is; one that changes things
-// otherwise (a shell command, an MCP tool) is not, and /rewind says so.
+// definition names paths it may write (written, planned, or used in ways
+// not known, as an MCP tool's) is; one that changes things otherwise (a
+// shell command) is not, and /rewind says so.
 func tracked(t tool) bool {
 	for _, pa := range t.paths {
-		if pa.use == pathWrites || pa.use == pathPlanned {
+		if pa.use != pathReads {
 			return true
 		}
 	}
@@ -155,6 +148,7 @@ func (tb *toolbox) checkpointBefore(t tool, args map[string]any) *cpCall {
 		return nil
 	}
 	cp.hold()
+	cp.created = nil
 	c := &cpCall{tool: t.name}
 	for _, tg := range ts {
 		s := pathState{Kind: cpMoved, To: tg.movedTo}
@@ -194,6 +188,7 @@ func (tb *toolbox) checkpointAfter(c *cpCall) {
 		tb.ev.event("checkpoint", map[string]any{"id": tb.callID, "tool": c.tool, "turn": t.N, "path": tb.red.text(tg.path),
 			"before": s.Kind, "saved": s.Kind != cpUnsaved, "bytes": s.Size, "why": s.Why})
 	}
+	cp.dropUnused() // under the shared lock still: the log names what it keeps
 	if err := cp.writeLog(); err != nil && !cp.told {
 		cp.told = true
 		fmt.Fprintf(tb.preview, "yaicli: checkpoints could not be kept (%v); /undo will not know this turn's changes\n", err)
