@@ -253,6 +253,7 @@ func (tb *toolbox) permit(t tool, args map[string]any) string {
 	if !need {
 		return ""
 	}
+	a.body += tb.checkpointNote(t, args) // a path too large to save is said before the change
 	decided := func(answer, reason string) {
 		tb.decision, tb.told = reason, ""
 		tb.asked = reason == "asked" && answer != "no" && answer != "refused" // SANDBOX=auto leaves what the person saw unfenced

@@ -101,6 +101,9 @@ var settings = []setting{
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
 	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
 	{"SUBAGENT_MAX_TURNS", "0", "tool rounds a sub-agent (run_subagent) may take; 0 = MAX_TOOL_CALL_DEPTH"},
+	{"CHECKPOINTS", "true", "keep what the file tools change, in a private store under the state directory ($XDG_STATE_HOME/yaicli/checkpoints), so /undo and /rewind take it back"},
+	{"CHECKPOINT_MAX_MB", "1024", "megabytes the checkpoint store may take; past it the oldest sessions' copies are removed first"},
+	{"CHECKPOINT_MAX_FILE_MB", "64", "a file (or a directory's files together) larger than this many megabytes is not saved before a change; the question and a notice say so"},
 }
 
 // displayOnlyKeys are YAICLI settings for its rich-text display, which
@@ -111,63 +114,66 @@ var displayOnlyKeys = map[string]bool{"AUTO_SUGGEST": true, "ROLE_MODIFY_WARNING
 // config is the effective configuration, built once by loadConfig and never
 // changed afterwards.
 type config struct {
-	Provider, BaseURL, APIKey, Model string
-	AzureAPIVersion                  string
-	Temperature, TopP                float64
-	MaxTokens                        int
-	Timeout                          time.Duration
-	Stream                           bool
-	ExtraHeaders                     map[string]string
-	ExtraBody                        map[string]any
-	ExcludeParams                    []string
-	ReasoningEffort                  string
-	sampling                         // optional settings sent only when set (sampling.go)
-	ShowReasoning                    bool
-	OutputFormat                     string // text, json or stream-json
-	Pretty                           bool   // draw answers as Markdown on a terminal
-	CodeTheme, Justify               string // the renderer's palette and alignment
-	InteractiveRound, MaxHistory     int
-	ChatHistoryDir                   string
-	MaxSavedChats                    int
-	EnableFunctions, ShowFunctionOut bool
-	EnableMCP, ShowMCPOutput         bool
-	MCPConfig                        string
-	DefaultRole                      string
-	ProjectInstructions              bool   // PROJECT_INSTRUCTIONS: AGENTS.md into the system prompt (projectinstr.go)
-	OSName, ShellName                string // "auto" = detected
-	MCPTimeout                       time.Duration
-	ToolApproval                     string
-	ShellTimeout                     time.Duration
-	WebSearchProvider, WebSearchURL  string
-	FetchAllowPrivate                bool
-	FetchAllowHosts                  []string
-	ToolOutputMaxChars               int
-	ToolOutputDir                    string
-	ToolOutputSpillMaxBytes          int64
-	ToolOutputRetentionDays          int
-	ToolDisplayMaxLines              int
-	ToolDisplayMaxChars              int
-	ToolCallPreviewMaxChars          int
-	ToolSchemaShare                  float64 // TOOL_SCHEMA_SHARE: past it, schemas are deferred (tooldefer.go)
-	ContextBudgetTokens              int
-	ContextWindow                    int // CONTEXT_WINDOW: the model's window; 0 = found (modelwindow.go)
-	ContextTrimTarget                float64
-	ContextKeepGroups                int
-	CompactMode                      string // mechanical or summary (compact.go)
-	AutoCompactPercent               int    // 0: off
-	MaxToolCallDepth                 int
-	ExitOnDepthLimit                 bool
-	SubagentMaxTurns                 int               // SUBAGENT_MAX_TURNS; 0 = MaxToolCallDepth (subagent.go)
-	values, sources                  map[string]string // raw text and origin of each key, for --verbose
-	ToolReadRoots                    []string
-	ToolAllow, ToolDeny              []string
-	Sandbox, SandboxNetwork          string   // SANDBOX: auto, strict or off (sandbox.go)
-	SandboxWritable                  []string // extra places fenced commands may write
-	ToolPermissionsFile              string
-	ToolAuditLog                     string // "" = no audit log
-	apiKeySource                     string
-	configPath                       string
-	configMissing                    bool // configPath was not there; defaults were used
+	Provider, BaseURL, APIKey, Model  string
+	AzureAPIVersion                   string
+	Temperature, TopP                 float64
+	MaxTokens                         int
+	Timeout                           time.Duration
+	Stream                            bool
+	ExtraHeaders                      map[string]string
+	ExtraBody                         map[string]any
+	ExcludeParams                     []string
+	ReasoningEffort                   string
+	sampling                          // optional settings sent only when set (sampling.go)
+	ShowReasoning                     bool
+	OutputFormat                      string // text, json or stream-json
+	Pretty                            bool   // draw answers as Markdown on a terminal
+	CodeTheme, Justify                string // the renderer's palette and alignment
+	InteractiveRound, MaxHistory      int
+	ChatHistoryDir                    string
+	MaxSavedChats                     int
+	EnableFunctions, ShowFunctionOut  bool
+	EnableMCP, ShowMCPOutput          bool
+	MCPConfig                         string
+	DefaultRole                       string
+	ProjectInstructions               bool   // PROJECT_INSTRUCTIONS: AGENTS.md into the system prompt (projectinstr.go)
+	OSName, ShellName                 string // "auto" = detected
+	MCPTimeout                        time.Duration
+	ToolApproval                      string
+	ShellTimeout                      time.Duration
+	WebSearchProvider, WebSearchURL   string
+	FetchAllowPrivate                 bool
+	FetchAllowHosts                   []string
+	ToolOutputMaxChars                int
+	ToolOutputDir                     string
+	ToolOutputSpillMaxBytes           int64
+	ToolOutputRetentionDays           int
+	ToolDisplayMaxLines               int
+	ToolDisplayMaxChars               int
+	ToolCallPreviewMaxChars           int
+	ToolSchemaShare                   float64 // TOOL_SCHEMA_SHARE: past it, schemas are deferred (tooldefer.go)
+	ContextBudgetTokens               int
+	ContextWindow                     int // CONTEXT_WINDOW: the model's window; 0 = found (modelwindow.go)
+	ContextTrimTarget                 float64
+	ContextKeepGroups                 int
+	CompactMode                       string // mechanical or summary (compact.go)
+	AutoCompactPercent                int    // 0: off
+	MaxToolCallDepth                  int
+	ExitOnDepthLimit                  bool
+	SubagentMaxTurns                  int               // SUBAGENT_MAX_TURNS; 0 = MaxToolCallDepth (subagent.go)
+	Checkpoints                       bool              // CHECKPOINTS (checkpoint.go)
+	CheckpointMaxMB, CheckpointFileMB int               // CHECKPOINT_MAX_MB, CHECKPOINT_MAX_FILE_MB
+	CheckpointDir                     string            // <state dir>/checkpoints
+	values, sources                   map[string]string // raw text and origin of each key, for --verbose
+	ToolReadRoots                     []string
+	ToolAllow, ToolDeny               []string
+	Sandbox, SandboxNetwork           string   // SANDBOX: auto, strict or off (sandbox.go)
+	SandboxWritable                   []string // extra places fenced commands may write
+	ToolPermissionsFile               string
+	ToolAuditLog                      string // "" = no audit log
+	apiKeySource                      string
+	configPath                        string
+	configMissing                     bool // configPath was not there; defaults were used
 	// workDir is the directory yaicli started in (the workspace whose
 	// files the fs_ tools read freely); homeDir is $HOME. Both come from
 	// run, "" when unknown.
@@ -338,6 +344,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 	c.SubagentMaxTurns = max(p.int("SUBAGENT_MAX_TURNS"), 0)
+	c.Checkpoints, c.CheckpointMaxMB, c.CheckpointFileMB = p.bool("CHECKPOINTS"), p.int("CHECKPOINT_MAX_MB"), p.int("CHECKPOINT_MAX_FILE_MB")
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")
@@ -355,6 +362,7 @@ func (c *config) settle(src configSources) error {
 	if c.ToolOutputDir == "" {
 		c.ToolOutputDir = filepath.Join(c.ChatHistoryDir, "tool-outputs")
 	}
+	c.CheckpointDir = filepath.Join(stateDir(src.env, src.tmpDir, src.uid), "checkpoints")
 	if _, ok := presets[c.Provider]; !ok && c.BaseURL == "" {
 		// With a BASE_URL any name is an OpenAI-compatible server (YAICLI's
 		// users have many); without one there is nowhere to send requests.

@@ -121,6 +121,8 @@ func (c *config) session(red *redactor, tools toolboxOptions) sessionOptions {
 		trimTarget: c.ContextTrimTarget, maxHistory: c.MaxHistory, tools: c.EnableFunctions,
 		outputFormat: c.OutputFormat, homeDir: c.homeDir, perms: tools.perms,
 		shell: c.shell(red, tools.fence), roles: c.roles(), failures: c.failures(red),
+		checkpoints: checkpointOptions{on: c.Checkpoints, dir: c.CheckpointDir,
+			maxBytes: int64(c.CheckpointMaxMB) << 20, maxFileBytes: int64(c.CheckpointFileMB) << 20},
 	}
 }
 
@@ -170,7 +172,7 @@ func (c *config) mcp(configDir string, red *redactor, fence sandboxOptions) mcpO
 // read them and a fenced command never reaches them (ownPlaces).
 func (c *config) toolbox() toolboxOptions {
 	home := func(p string) string { return expandHome(p, c.homeDir) } // "~/…" as the fs tools read it: the fence denies the same place
-	own := ownPlaces{state: []string{home(c.ToolPermissionsFile), home(c.ToolAuditLog), home(c.ChatHistoryDir)}, mcpConfig: home(c.MCPConfig)}
+	own := ownPlaces{state: []string{home(c.ToolPermissionsFile), home(c.ToolAuditLog), home(c.ChatHistoryDir), c.CheckpointDir}, mcpConfig: home(c.MCPConfig)}
 	if c.configPath != "" {
 		own.configDir = filepath.Dir(c.configPath)
 	}

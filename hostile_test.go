@@ -97,7 +97,7 @@ func TestHostileProviderEndToEnd(t *testing.T) {
 			if !strings.Contains(string(b), "PATH=") || !strings.Contains(string(b), "API_KEY=[redacted]") && !strings.Contains(string(b), "config.ini: Permission denied") || strings.Contains(string(b), "YAI_API_KEY=") || strings.Contains(string(b), "OPENAI_API_KEY=") {
 				t.Errorf("spill %s: the shell saw the key variables, or ran no env:\n%s", p, b)
 			}
-		case strings.HasSuffix(p, ".json"):
+		case strings.HasSuffix(p, ".json") && strings.Contains(p, "/chats/"): // not a checkpoint log
 			chats++
 		}
 	}

@@ -49,6 +49,9 @@ type session struct {
 	// replaced (/clear, /load): a size of a conversation that is gone,
 	// which /context does not show. The next request reports anew.
 	stale contextReport
+	// cpNote tells the model, before the next question, what /undo took
+	// back (checkpointcmd.go); "" when nothing.
+	cpNote string
 }
 
 // sessionOptions is what a session (and a one-shot run) needs of the
@@ -69,6 +72,9 @@ type sessionOptions struct {
 	// perms are the fs tools' places and rules: an attached file is
 	// judged by them as a read of it would be (attach.go).
 	perms permissionOptions
+	// checkpoints is where what the file tools change is kept for /undo
+	// and /rewind (checkpoint.go).
+	checkpoints checkpointOptions
 }
 
 // newSession starts a conversation run by a, whose command output goes to
@@ -78,6 +84,9 @@ func newSession(o sessionOptions, red *redactor, system string, a *agent, ev *ev
 	s := &session{o: o, red: red, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
 		system: message{Role: "system", Content: system}}
 	s.hist = []message{s.system}
+	if a != nil && a.tools != nil {
+		a.tools.cp = newCPStore(o.checkpoints)
+	}
 	return s
 }
 
@@ -100,6 +109,7 @@ func (s *session) open(title string) {
 	s.hist = append(s.prefix(), h...)
 	s.reattach(saved.Attached)
 	s.forgetReported()
+	s.resumeCheckpoints(saved.Checkpoints)
 	fmt.Fprintf(s.out, "continuing chat %q (%s)\n", title, countMessages(h))
 }
 
@@ -146,7 +156,7 @@ func (s *session) save() {
 	if s.title == "" {
 		return
 	}
-	if _, err := saveChat(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.attachedPaths()...); err != nil {
+	if _, err := saveChatWith(s.o.chatDir, s.title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.chatExtra()); err != nil {
 		if err.Error() != s.saveErr {
 			fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		}
@@ -261,6 +271,7 @@ func (s *session) handle(ctx context.Context, line string) bool {
 
 // runTurn runs one turn; Ctrl+C cancels it and the history stays valid.
 func (s *session) runTurn(ctx context.Context, prompt string) {
+	typed := prompt
 	turnCtx, stop := s.e.interrupts(ctx)
 	defer stop()
 	s.quietCancel = false
@@ -276,8 +287,16 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 	if !s.attachmentsFit() {
 		return
 	}
+	prompt, s.cpNote = s.cpNote+prompt, ""
 	h := append(s.hist, message{Role: "user", Content: prompt})
+	cp := s.checkpoints()
+	if cp != nil {
+		cp.begin(s.red.text(typed), prompt) // the log keeps the question's first line, never a secret in it
+	}
 	h, err := s.agent.eventTurn(turnCtx, h)
+	if cp != nil {
+		cp.end()
+	}
 	s.agent.endAnswer()
 	s.ev.failed(turnCtx, err, s.o.failures, exitCode(turnCtx, err, s.o.failures, io.Discard))
 	if err != nil && turnCtx.Err() != nil {
@@ -432,6 +451,7 @@ func (s *session) contextCommand(f []string, arg string) {
 		}
 		writeContext(s.out, r)
 		s.agent.spent.writeUsage(s.out, s.agent.pricing())
+		s.cpContext()
 		return
 	}
 	rest := strings.TrimSpace(strings.TrimPrefix(arg, f[1]))
@@ -477,7 +497,7 @@ func (s *session) saveAs(title string) {
 		title = firstUserLine(s.hist)
 	}
 	s.title = title
-	path, err := saveChat(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.attachedPaths()...)
+	path, err := saveChatWith(s.o.chatDir, title, s.red.messages(s.conversation()), s.o.maxSavedChats, s.e.now(), s.chatExtra())
 	if err != nil {
 		fmt.Fprintf(s.errw, "yaicli: %v\n", err)
 		return
@@ -530,6 +550,7 @@ func (s *session) chatByNumber(cmd, arg string) {
 	s.hist = append(s.prefix(), h...)
 	s.reattach(saved.Attached)
 	s.forgetReported()
+	s.resumeCheckpoints(saved.Checkpoints)
 	fmt.Fprintf(s.out, "loaded %q (%s)\n", c.title, countMessages(h))
 }
 

@@ -26,6 +26,9 @@ type savedChat struct {
 	// Attached is the files /add'ed to the chat, attached again when it is
 	// continued: the prompt then opens as it did, and the cache holds it.
 	Attached []string `json:"attached,omitempty"`
+	// Checkpoints names the chat's session in the checkpoint store
+	// (checkpoint.go), so /undo works in a chat continued later.
+	Checkpoints string `json:"checkpoints,omitempty"`
 }
 
 // savedMessage is a message as stored, reasoning included.
@@ -128,6 +131,12 @@ func findChat(dir, title string) (chatInfo, bool) {
 // beyond max. A same-title file that cannot be read is kept as .bak.
 // attached is the paths of the files the chat has attached.
 func saveChat(dir, title string, h []message, max int, now time.Time, attached ...string) (string, error) {
+	return saveChatWith(dir, title, h, max, now, savedChat{Attached: attached})
+}
+
+// saveChatWith is saveChat keeping what extra says beside the history:
+// the attached files and the checkpoint session.
+func saveChatWith(dir, title string, h []message, max int, now time.Time, extra savedChat) (string, error) {
 	title = chatName(strings.TrimSpace(title))
 	if title == "" {
 		title = "Chat " + now.Format("20060102-150405")
@@ -135,7 +144,7 @@ func saveChat(dir, title string, h []message, max int, now time.Time, attached .
 	if err := privateDir(dir, os.Geteuid(), "CHAT_HISTORY_DIR"); err != nil {
 		return "", err
 	}
-	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000"), Attached: attached}
+	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000"), Attached: extra.Attached, Checkpoints: extra.Checkpoints}
 	for _, m := range h {
 		if m.Role != "system" {
 			c.History = append(c.History, savedMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.reasoning, Images: savedImages(m.images)})

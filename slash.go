@@ -22,6 +22,8 @@ const replHelp = `Commands:
                         forget the window learned from a rejection (kept 7 days)
   /his                  the conversation so far, tool calls summarised
   /show-output          this turn's tool outputs
+  /undo                 take back the last turn's file changes (a file changed since is left, and named)
+  /rewind [N]           list the turns; with N, files as before turn N and turns N onward dropped
   /save [title]         save the chat (a titled chat saves itself after every answer)
   /list, /chats         saved chats; /load N continues one, /del N deletes one
   /add PATH             attach a file or directory (2 levels) for the session; /drop PATH|all
@@ -54,6 +56,7 @@ var replCommands = []replCommand{
 		s.save() // a saved chat keeps what it had: what follows is a new chat, not written over it
 		s.hist = s.prefix()
 		s.forgetReported()
+		s.resumeCheckpoints("") // a new chat: its own checkpoints
 		if fmt.Fprintln(s.out, "history cleared"); s.title != "" {
 			fmt.Fprintf(s.out, "the saved chat %q keeps what it had (yaicli --chat %q continues it); /save NAME saves this one\n", s.title, s.title)
 			s.title = ""
@@ -70,6 +73,8 @@ var replCommands = []replCommand{
 	{names: []string{"/forget-window"}, run: func(s *session, _ []string, arg string) { s.agent.forgetWindow(context.Background(), arg, s.out) }},
 	{names: []string{"/his"}, run: func(s *session, _ []string, _ string) { writeHistory(s.out, s.hist) }},
 	{names: []string{"/show-output"}, run: func(s *session, _ []string, _ string) { s.showOutput() }},
+	{names: []string{"/undo"}, run: (*session).undo},
+	{names: []string{"/rewind"}, run: (*session).rewind},
 	{names: []string{"/save"}, run: func(s *session, _ []string, arg string) { s.saveAs(arg) }},
 	{names: []string{"/list", "/chats"}, run: func(s *session, _ []string, _ string) {
 		writeChatList(s.out, s.o.chatDir, s.o.maxSavedChats)

@@ -107,6 +107,9 @@ type toolbox struct {
 	// when the schemas are deferred; offer is the last choice (tooldefer.go).
 	builtins []string
 	offer    toolOffer
+	// cp keeps what the file tools change, for /undo and /rewind
+	// (checkpointcmd.go); nil: not kept (off, or a one-shot run).
+	cp *cpStore
 }
 
 // toolOffer is the tools a request carries and those deferred behind
@@ -368,6 +371,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	cl := newClipper(t.capOf(tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
 	counted := &countingWriter{w: tb.goLive(t, tc.Function.Arguments, cl)}
+	cpc := tb.checkpointBefore(t, args)
 	spinTo := tb.spinTo
 	if t.agentLoop {
 		spinTo = nil
@@ -375,6 +379,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	sp := startSpinner(spinTo, "running "+name, tb.now)
 	err := t.run(ctx, args, resultWriter{w: sp.counting(counted), c: cl})
 	sp.stop()
+	tb.checkpointAfter(cpc)
 	if err != nil && counted.n == 0 {
 		cl.label("", "") // a text tool that failed before its text: a JSON failure
 		writeJSON(cl, map[string]any{"success": false, "error": err.Error()})
