@@ -57,15 +57,14 @@ func builtinTools(o toolboxOptions, red *redactor, perm *permissions) []tool {
 			desc:    "Write text to a file, creating parent directories; append adds to the end instead of replacing.",
 			params:  `{"type":"object","properties":{"file_path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean"}},"required":["file_path","content"]}`,
 			changes: true,
-			run:     homed(o.homeDir, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) }),
+			run:     homed(o.homeDir, "file_path", writeFile),
 		},
 		{
-			name: "fs_edit_file",
-			desc: "Edit a file: replace old_text with new_text (one match unless replace_all), or lines start_line..end_line. dry_run returns the result unwritten.",
-			params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
-				`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
+			name:    "fs_edit_file",
+			desc:    editDesc,
+			params:  editParams,
 			changes: true,
-			run:     homed(o.homeDir, "file_path", func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }),
+			run:     homed(o.homeDir, "file_path", editFile),
 		},
 		{
 			name:    "fs_file_operations",

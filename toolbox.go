@@ -113,6 +113,9 @@ type toolbox struct {
 	// when the schemas are deferred; offer is the last choice (tooldefer.go).
 	builtins []string
 	offer    toolOffer
+	// seen is what the model last saw of the files it read or wrote: an
+	// edit of one changed since is refused (fsedit.go).
+	seen seenFiles
 }
 
 // toolOffer is the tools a request carries and those deferred behind
@@ -340,6 +343,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if tb.asked {
 		ctx = withAsked(ctx)
 	}
+	ctx = withSeen(ctx, &tb.seen)
 	cl := newClipper(capFor(name, tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
 	counted := &countingWriter{w: tb.goLive(name, tc.Function.Arguments, cl)}
