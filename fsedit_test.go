@@ -70,7 +70,7 @@ func indented(b editBase) bool {
 	return true
 }
 
-func crlf(b editBase) bool { return strings.Contains(b.file, "\r\n") }
+func crlf(b editBase) bool  { return strings.Contains(b.file, "\r\n") }
 func anyBase(editBase) bool { return true }
 
 var editSlips = []editSlip{
