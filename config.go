@@ -100,6 +100,8 @@ var settings = []setting{
 	{"AUTO_COMPACT_PERCENT", "0", "share of the budget, in percent, at which an automatic summary starts (0 = off: with COMPACT_MODE=summary, once over the budget)"},
 	{"MAX_TOOL_CALL_DEPTH", "8", "tool rounds per request (--max-turns overrides per run)"},
 	{"EXIT_ON_DEPTH_LIMIT", "true", "one-shot run exits 3 when the tool-round limit is reached"},
+	{"TEXT_TOOL_CALLS", "true", "run a tool call the model wrote as text (Hermes/Qwen <tool_call>, Qwen3-Coder <function=…>, Llama 3.1 python_tag, Mistral [TOOL_CALLS], or a bare JSON call as the whole answer) when it names a tool offered with arguments its schema takes"},
+	{"REPEAT_CALL_LIMIT", "2", "times one tool call with the same arguments runs in a turn; the next is not run and the model is asked for a different step (0 = no limit)"},
 }
 
 // displayOnlyKeys are YAICLI settings for its rich-text display, which
@@ -156,6 +158,8 @@ type config struct {
 	AutoCompactPercent               int    // 0: off
 	MaxToolCallDepth                 int
 	ExitOnDepthLimit                 bool
+	TextToolCalls                    bool              // run calls written as text (textcalls.go)
+	RepeatCallLimit                  int               // runs of one same call per turn; 0: no limit (repeatguard.go)
 	values, sources                  map[string]string // raw text and origin of each key, for --verbose
 	ToolReadRoots                    []string
 	ToolAllow, ToolDeny              []string
@@ -335,6 +339,7 @@ func (c *config) parseToolSettings(p parser) {
 	}
 	c.MaxToolCallDepth = p.int("MAX_TOOL_CALL_DEPTH")
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
+	c.TextToolCalls, c.RepeatCallLimit = p.bool("TEXT_TOOL_CALLS"), max(p.int("REPEAT_CALL_LIMIT"), 0)
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")
