@@ -311,3 +311,45 @@ func TestEditMissGivesReadCall(t *testing.T) {
 		t.Errorf("the read call's window is %q", got)
 	}
 }
+
+// TestEditOnWires: on each wire, a model reads a file, a command of its
+// own changes it, and its edit is refused with the current lines; the
+// edit made again, with spaces where the file has tabs, applies
+// re-indented.
+func TestEditOnWires(t *testing.T) {
+	t.Parallel()
+	for _, wire := range wires {
+		t.Run(wire, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "main.go")
+			os.WriteFile(path, []byte("package main\n\nfunc f(x bool) int {\n\tif x {\n\t\treturn 1\n\t}\n\treturn 0\n}\n"), 0o644)
+			q := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+			edit := `{"file_path":` + q(path) + `,"old_text":"    if x {\n        return 1\n    }","new_text":"    if x {\n        return 2\n    }"}`
+			script := []wireScript{
+				{call: "fs_read_file", args: `{"file_paths":` + q(path) + `}`},
+				{call: "execute_shell_command", args: `{"shell_command":` + q("printf '// changed\\n' >> "+path) + `}`},
+				{call: "fs_edit_file", args: edit},
+				{call: "fs_edit_file", args: edit},
+				{text: "done"},
+			}
+			r, reqs := wireRun(t, wire, script, []string{"--yes", "make f return 2"}, "YAI_SANDBOX=off")
+			if r.code != 0 || len(reqs) != 5 {
+				t.Fatalf("code %d, %d requests\n%s", r.code, len(reqs), r.stderr)
+			}
+			calls, ok := callsSent(t, wire, reqs[4])
+			if !ok || len(calls) != 4 {
+				t.Fatalf("calls %+v (paired %v)", calls, ok)
+			}
+			if res := calls[2].result; !strings.Contains(res, "changed since you last read or wrote it") || !strings.Contains(res, "// changed") {
+				t.Errorf("the stale edit's result = %s", res)
+			}
+			if res := calls[3].result; !strings.Contains(res, `success`) || !strings.Contains(res, "ignoring indentation") {
+				t.Errorf("the second edit's result = %s", res)
+			}
+			got, _ := os.ReadFile(path)
+			if want := "package main\n\nfunc f(x bool) int {\n\tif x {\n\t\treturn 2\n\t}\n\treturn 0\n}\n// changed\n"; string(got) != want {
+				t.Errorf("file = %q, want %q", got, want)
+			}
+		})
+	}
+}
