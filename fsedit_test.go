@@ -94,6 +94,13 @@ var editSlips = []editSlip{
 		return eachLine(s, func(l string) string { return strings.TrimRight(l, "\r") + "  " })
 	}},
 	{"LF for CRLF", true, crlf, func(_ editBase, s string, _ bool) string { return strings.ReplaceAll(s, "\r\n", "\n") }},
+	{"CRLF for LF", true, func(b editBase) bool { return !crlf(b) }, func(_ editBase, s string, _ bool) string { return strings.ReplaceAll(s, "\n", "\r\n") }},
+	{"spaces doubled", true, func(b editBase) bool { return strings.Contains(b.old, " = ") || strings.Contains(b.old, ", ") || strings.Contains(b.old, " {") }, func(_ editBase, s string, isOld bool) string {
+		if !isOld {
+			return s
+		}
+		return strings.NewReplacer(" = ", "  =  ", ", ", ",   ", " {", "   {").Replace(s)
+	}},
 	{"one level less", true, indented, func(b editBase, s string, _ bool) string {
 		return eachLine(s, func(l string) string { return strings.TrimPrefix(l, b.unit) })
 	}},
@@ -202,6 +209,10 @@ func TestEditSlips(t *testing.T) {
 	t.Logf("%d edit calls: %d applied as meant, %d refused (nothing written), %d applied wrongly", calls, counts[asMeant], counts[refused], counts[wrongly])
 	if calls < 40 || counts[wrongly] != 0 {
 		t.Errorf("%d calls, %d wrong", calls, counts[wrongly])
+	}
+	said := fmt.Sprintf("Of %d edit calls with the slips small models make\n(`TestEditSlips`), %d apply as meant and %d are refused", calls, counts[asMeant], counts[refused])
+	if doc := docText(t, docUsing); !strings.Contains(doc, said) {
+		t.Errorf("%s does not say what was measured: %q", docUsing, said)
 	}
 }
 
