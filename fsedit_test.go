@@ -95,7 +95,9 @@ var editSlips = []editSlip{
 	}},
 	{"LF for CRLF", true, crlf, func(_ editBase, s string, _ bool) string { return strings.ReplaceAll(s, "\r\n", "\n") }},
 	{"CRLF for LF", true, func(b editBase) bool { return !crlf(b) }, func(_ editBase, s string, _ bool) string { return strings.ReplaceAll(s, "\n", "\r\n") }},
-	{"spaces doubled", true, func(b editBase) bool { return strings.Contains(b.old, " = ") || strings.Contains(b.old, ", ") || strings.Contains(b.old, " {") }, func(_ editBase, s string, isOld bool) string {
+	{"spaces doubled", true, func(b editBase) bool {
+		return strings.Contains(b.old, " = ") || strings.Contains(b.old, ", ") || strings.Contains(b.old, " {")
+	}, func(_ editBase, s string, isOld bool) string {
 		if !isOld {
 			return s
 		}

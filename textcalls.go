@@ -33,7 +33,26 @@ var textFormats = []struct {
 	{"<function=…>", parseQwenCoder},
 	{"<|python_tag|>", parsePythonTag},
 	{"[TOOL_CALLS]", parseMistral},
+	{"<|tool_call|>", parseGranite},
 	{"JSON", parseBareJSON},
+}
+
+// endTokens are end-of-turn tokens a server may leave at the end of the
+// text; they are not part of it.
+var endTokens = []string{"<|im_end|>", "<|eot_id|>", "<|eom_id|>", "<|end|>", "</s>", "<|endoftext|>"}
+
+// withoutEndTokens is s without the end-of-turn tokens that close it.
+func withoutEndTokens(s string) string {
+	for {
+		t := s
+		for _, tok := range endTokens {
+			t = strings.TrimSpace(strings.TrimSuffix(t, tok))
+		}
+		if t == s {
+			return s
+		}
+		s = t
+	}
 }
 
 // callsInText reads text as tool calls of the offered tools: the format
@@ -41,7 +60,7 @@ var textFormats = []struct {
 // text is not wholly calls, names a tool not offered, or gives arguments
 // its schema does not take.
 func callsInText(text string, offered []toolSpec) (string, []functionCall) {
-	s := strings.TrimSpace(text)
+	s := withoutEndTokens(strings.TrimSpace(text))
 	if s == "" || len(offered) == 0 {
 		return "", nil
 	}
@@ -93,9 +112,7 @@ func parseHermes(s string) ([]textCall, bool) {
 		if strings.HasPrefix(body, "<function=") {
 			got, ok = parseQwenCoder(body)
 		} else {
-			var c textCall
-			c, ok = jsonCall(body)
-			got = []textCall{c}
+			got, ok = jsonCalls(body, false)
 		}
 		if !ok {
 			return nil, false
@@ -107,7 +124,8 @@ func parseHermes(s string) ([]textCall, bool) {
 }
 
 // parseQwenCoder reads Qwen3-Coder's <function=NAME><parameter=K>V
-// </parameter>…</function> blocks, with only whitespace between them.
+// </parameter>…</function> blocks (or Llama 3.1's <function=NAME>{…}
+// </function>), with only whitespace between them.
 func parseQwenCoder(s string) ([]textCall, bool) {
 	var calls []textCall
 	for s != "" {
@@ -120,8 +138,17 @@ func parseQwenCoder(s string) ([]textCall, bool) {
 		if !ok {
 			return nil, false
 		}
+		if body = strings.TrimSpace(body); strings.HasPrefix(body, "{") { // Llama 3.1's <function=NAME>{…}</function>
+			var args map[string]any
+			if !oneJSON(body, &args) || args == nil {
+				return nil, false
+			}
+			calls = append(calls, textCall{name: name, args: args})
+			s = strings.TrimSpace(after)
+			continue
+		}
 		c := textCall{name: name, raw: map[string]string{}}
-		for body = strings.TrimSpace(body); body != ""; body = strings.TrimSpace(body) {
+		for ; body != ""; body = strings.TrimSpace(body) {
 			head, rest, ok := strings.Cut(body, ">")
 			key, isParam := strings.CutPrefix(head, "<parameter=")
 			if !ok || !isParam || key == "" || strings.ContainsAny(key, "<>\n") {
@@ -151,11 +178,17 @@ func parsePythonTag(s string) ([]textCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	for _, tok := range []string{"<|eom_id|>", "<|eot_id|>"} {
-		rest = strings.TrimSuffix(strings.TrimSpace(rest), tok)
+	return jsonCalls(strings.TrimSpace(rest), false)
+}
+
+// parseGranite reads Granite's <|tool_call|> followed by a JSON list of
+// calls (or one call).
+func parseGranite(s string) ([]textCall, bool) {
+	rest, ok := strings.CutPrefix(s, "<|tool_call|>")
+	if !ok {
+		return nil, false
 	}
-	c, ok := jsonCall(strings.TrimSpace(rest))
-	return []textCall{c}, ok
+	return jsonCalls(strings.TrimSpace(rest), false)
 }
 
 // parseMistral reads Mistral's [TOOL_CALLS] followed by a JSON list of
@@ -165,25 +198,15 @@ func parseMistral(s string) ([]textCall, bool) {
 	if !ok {
 		return nil, false
 	}
-	rest = strings.TrimSuffix(strings.TrimSpace(rest), "</s>")
-	if strings.HasPrefix(strings.TrimSpace(rest), "[") {
-		var list []json.RawMessage
-		if !oneJSON(rest, &list) || len(list) == 0 {
-			return nil, false
-		}
-		calls := make([]textCall, 0, len(list))
-		for _, raw := range list {
-			c, ok := jsonCall(string(raw))
-			if !ok {
-				return nil, false
-			}
-			calls = append(calls, c)
-		}
-		return calls, true
+	if rest = strings.TrimSpace(rest); strings.HasPrefix(rest, "[") || strings.HasPrefix(rest, "{") {
+		return jsonCalls(rest, false)
 	}
 	var calls []textCall
 	for _, part := range strings.Split(rest, "[TOOL_CALLS]") {
 		name, args, ok := strings.Cut(strings.TrimSpace(part), "[ARGS]")
+		if n, _, hasID := strings.Cut(name, "[CALL_ID]"); hasID { // name[CALL_ID]id[ARGS]{…}
+			name = n
+		}
 		var m map[string]any
 		if !ok || !toolName(name) || !oneJSON(args, &m) || m == nil {
 			return nil, false
@@ -196,18 +219,40 @@ func parseMistral(s string) ([]textCall, bool) {
 // parseBareJSON reads an answer that is one JSON object with name and
 // arguments (or parameters) and nothing else.
 func parseBareJSON(s string) ([]textCall, bool) {
-	if !strings.HasPrefix(s, "{") {
+	if !strings.HasPrefix(s, "{") && !strings.HasPrefix(s, "[") {
 		return nil, false
 	}
-	c, ok := jsonCall(s)
-	return []textCall{c}, ok
+	return jsonCalls(s, true)
+}
+
+// jsonCalls reads one JSON call or a list of them; needArgs: each must
+// give its arguments (else a call without them has none).
+func jsonCalls(s string, needArgs bool) ([]textCall, bool) {
+	if !strings.HasPrefix(s, "[") {
+		c, ok := jsonCall(s, needArgs)
+		return []textCall{c}, ok
+	}
+	var list []json.RawMessage
+	if !oneJSON(s, &list) || len(list) == 0 {
+		return nil, false
+	}
+	calls := make([]textCall, 0, len(list))
+	for _, raw := range list {
+		c, ok := jsonCall(string(raw), needArgs)
+		if !ok {
+			return nil, false
+		}
+		calls = append(calls, c)
+	}
+	return calls, true
 }
 
 // jsonCall reads one JSON object holding a call: name, and arguments or
-// parameters (an object, or a string holding one); "type": "function"
+// parameters (an object, or a string holding one; without them, none
+// unless needArgs); "type": "function"
 // and an id may be there too, nothing else. {"function": {…}} is read
 // as what it wraps.
-func jsonCall(s string) (textCall, bool) {
+func jsonCall(s string, needArgs bool) (textCall, bool) {
 	var m map[string]json.RawMessage
 	if !oneJSON(s, &m) {
 		return textCall{}, false
@@ -218,7 +263,7 @@ func jsonCall(s string) (textCall, bool) {
 				return textCall{}, false
 			}
 		}
-		return jsonCall(string(fn))
+		return jsonCall(string(fn), needArgs)
 	}
 	var c textCall
 	if json.Unmarshal(m["name"], &c.name) != nil || !toolName(c.name) {
@@ -243,8 +288,11 @@ func jsonCall(s string) (textCall, bool) {
 			return textCall{}, false
 		}
 	}
-	if !hasArgs {
+	if !hasArgs && needArgs {
 		return textCall{}, false
+	}
+	if !hasArgs {
+		argsRaw = json.RawMessage("{}")
 	}
 	var text string
 	if json.Unmarshal(argsRaw, &text) == nil { // arguments as a JSON string, as OpenAI sends them

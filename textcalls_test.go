@@ -50,8 +50,22 @@ func TestCallsInText(t *testing.T) {
 			[]string{`fetch_webpage({"url":"https://go.dev"})`}},
 		{"bare json, OpenAI's shape", `{"type": "function", "function": {"name": "fetch_webpage", "arguments": "{\"url\": \"https://go.dev\"}"}}`, "JSON",
 			[]string{`fetch_webpage({"url":"https://go.dev"})`}},
+		{"llama 3.1 function tag", `<function=fs_list_directory>{"directory_path": "/tmp"}</function>`, "<function=…>",
+			[]string{`fs_list_directory({"directory_path":"/tmp"})`}},
+		{"mistral with call id", `[TOOL_CALLS]fs_read_file[CALL_ID]a1b2c3d4e[ARGS]{"file_paths": "a"}`, "[TOOL_CALLS]",
+			[]string{`fs_read_file({"file_paths":"a"})`}},
+		{"granite", `<|tool_call|>[{"name": "web_search", "arguments": {"query": "ollama tools"}}]`, "<|tool_call|>",
+			[]string{`web_search({"query":"ollama tools"})`}},
+		{"hermes list", "<tool_call>\n[{\"name\": \"fs_read_file\", \"arguments\": {\"file_paths\": \"a\"}}, {\"name\": \"fs_read_file\", \"arguments\": {\"file_paths\": \"b\"}}]\n</tool_call>", "<tool_call>",
+			[]string{`fs_read_file({"file_paths":"a"})`, `fs_read_file({"file_paths":"b"})`}},
+		{"hermes, no arguments", `<tool_call>{"name": "fs_get_filesystem_info"}</tool_call>`, "<tool_call>", []string{`fs_get_filesystem_info({})`}},
+		{"end tokens left in", "<tool_call>\n{\"name\": \"fs_read_file\", \"arguments\": {\"file_paths\": \"a\"}}\n</tool_call><|im_end|>\n", "<tool_call>",
+			[]string{`fs_read_file({"file_paths":"a"})`}},
+		{"bare json list", `[{"name": "fs_list_directory", "parameters": {"directory_path": "."}}]`, "JSON", []string{`fs_list_directory({"directory_path":"."})`}},
 
 		// Look-alikes: none of these runs.
+		{"bare json, no arguments", `{"name": "fs_get_filesystem_info"}`, "", nil},
+		{"a list of records", `[{"name": "fs_read_file", "arguments": {"file_paths": "a"}}, {"name": "Bob", "age": 3}]`, "", nil},
 		{"example in a fenced block", "To read a file the model writes:\n```json\n{\"name\": \"fs_read_file\", \"arguments\": {\"file_paths\": \"a\"}}\n```\nand the client runs it.", "", nil},
 		{"a fenced block alone", "```json\n{\"name\": \"fs_read_file\", \"arguments\": {\"file_paths\": \"a\"}}\n```", "", nil},
 		{"unknown tool", `<tool_call>{"name": "delete_everything", "arguments": {}}</tool_call>`, "", nil},
@@ -293,5 +307,60 @@ func TestTextCallNeedsApproval(t *testing.T) {
 	}
 	if _, err := http.Dir(dir).Open("made"); err == nil {
 		t.Errorf("the command ran without approval")
+	}
+}
+
+// TestTextCallEvents: in stream-json, a call written as text is told as
+// text.call (its format and the ids it runs as), its tool.call follows,
+// and the turn's answer is the answer alone, not the call's text.
+func TestTextCallEvents(t *testing.T) {
+	t.Parallel()
+	text := `<|python_tag|>{"name": "fs_read_file", "parameters": {"file_paths": "go.mod"}}<|eom_id|>`
+	f := newFakeProvider(t, sse(textStream(text[:20], text[20:])), sse(textStream("yaicli")))
+	r := runBinary(t, f, e2e{args: []string{"--output-format", "stream-json", "what module?"}})
+	evs := consume(t, r.stdout)
+	var kinds []string
+	var call, end streamEvent
+	for _, ev := range evs {
+		switch ev["type"] {
+		case "text.call":
+			call = ev
+		case "turn.end":
+			end = ev
+		}
+		kinds = append(kinds, fmt.Sprint(ev["type"]))
+	}
+	seq := strings.Join(kinds, " ")
+	if r.code != 0 || call == nil || call["format"] != "<|python_tag|>" || fmt.Sprint(call["ids"]) != "[call_text_1]" || call["first"] != true ||
+		!strings.Contains(seq, "text.call tool.call") || end["answer"] != "yaicli" {
+		t.Errorf("code %d, events %s\ntext.call %v\nturn.end %v\nstderr %s", r.code, seq, call, end, r.stderr)
+	}
+}
+
+// TestTextCallNoticeOnTerminal: on a terminal the text was shown, so each
+// call read from text is said to have become a call, the first time with
+// what yaicli does and how to turn it off; an ordinary answer is left be.
+func TestTextCallNoticeOnTerminal(t *testing.T) {
+	var stdout, stderr strings.Builder
+	a := newAgent(agentOptions{textCalls: true}, newRedactor(nil), nil, modelWindow{}, newToolbox(toolboxOptions{workDir: t.TempDir()}, newRedactor(nil), io.Discard, nil, nil),
+		agentIO{answer: &stdout, diag: &stderr})
+	specs := a.tools.specs()
+	for i := 1; i <= 2; i++ {
+		m := message{Role: "assistant", Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
+		if !a.callsFromText(&m, specs) || m.Content != "" || len(m.ToolCalls) != 1 || m.ToolCalls[0].ID != fmt.Sprintf("call_text_%d", i) {
+			t.Fatalf("call %d: %+v", i, m)
+		}
+	}
+	if strings.Count(stderr.String(), "TEXT_TOOL_CALLS=false") != 1 || strings.Count(stderr.String(), "the text above is run as a call to fs_list_directory") != 2 {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+	m := message{Role: "assistant", Content: "Use fs_list_directory."}
+	if a.callsFromText(&m, specs) || m.Content != "Use fs_list_directory." {
+		t.Errorf("an answer became a call: %+v", m)
+	}
+	off := newAgent(agentOptions{}, newRedactor(nil), nil, modelWindow{}, a.tools, agentIO{answer: &stdout, diag: &stderr})
+	m = message{Role: "assistant", Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
+	if off.callsFromText(&m, specs) {
+		t.Errorf("TEXT_TOOL_CALLS=false read a call")
 	}
 }
