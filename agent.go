@@ -257,7 +257,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 				a.ev.notRun(tc, h[len(h)-1].Content)
 				continue
 			}
-			h = append(h, a.repeats.call(ctx, a, tc))
+			h = append(h, a.repeats.call(ctx, tc, a.tools.call, a.ev, a.stderr))
 		}
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()

@@ -162,23 +162,6 @@ func regularOnly(path string, m fs.FileMode) error {
 	return fmt.Errorf("%s is not a regular file (%v); only regular files are read", path, m.Type())
 }
 
-// fileKey tells one file's content apart from another's within a call:
-// device, inode, size and modification time.
-type fileKey struct {
-	dev, ino uint64
-	size     int64
-	mtime    int64
-}
-
-// keyOf is st's fileKey; ok is false where the system gives no inode.
-func keyOf(st os.FileInfo) (fileKey, bool) {
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileKey{}, false
-	}
-	return fileKey{dev: uint64(sys.Dev), ino: uint64(sys.Ino), size: st.Size(), mtime: st.ModTime().UnixNano()}, true
-}
-
 // readWindowKnown is readWindow remembering, in totals (nil: none), each
 // file's character count: a file listed again is read only up to the end
 // of its window instead of to its end.

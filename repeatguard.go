@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 )
 
 // repeatGuard stops a model that repeats itself: within one turn, a call
@@ -34,21 +35,22 @@ func callKey(tc toolCall) string {
 	return tc.Function.Name + "\x00" + tc.Function.Arguments
 }
 
-// call runs tc through a's toolbox unless the same call already ran the
-// limit's times this turn; either way it returns the call's tool message.
-func (g *repeatGuard) call(ctx context.Context, a *agent, tc toolCall) message {
+// call runs tc with run (the toolbox's call) unless the same call already
+// ran the limit's times this turn; either way it returns the call's tool
+// message. A call not run is told to ev, or on diag in text mode.
+func (g *repeatGuard) call(ctx context.Context, tc toolCall, run func(context.Context, toolCall) message, ev *events, diag io.Writer) message {
 	key := callKey(tc)
 	r := g.runs[key]
 	if g.limit > 0 && r != nil && r.n >= g.limit {
 		content := jsonText(map[string]any{"success": false, "error": repeatNote(tc.Function.Name, r)})
-		a.ev.notRun(tc, content)
-		if !a.ev.on() {
-			fmt.Fprintf(a.stderr, "yaicli: %s not run: the same call with the same arguments already ran %s this turn (REPEAT_CALL_LIMIT=%d)\n",
+		ev.notRun(tc, content)
+		if !ev.on() {
+			fmt.Fprintf(diag, "yaicli: %s not run: the same call with the same arguments already ran %s this turn (REPEAT_CALL_LIMIT=%d)\n",
 				sanitize(tc.Function.Name), times(r.n), g.limit)
 		}
 		return message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name, Content: content}
 	}
-	m := a.tools.call(ctx, tc)
+	m := run(ctx, tc)
 	if g.runs == nil {
 		g.runs = map[string]*repeatRuns{}
 	}
