@@ -34,6 +34,7 @@ var textFormats = []struct {
 	{"<|python_tag|>", parsePythonTag},
 	{"[TOOL_CALLS]", parseMistral},
 	{"<|tool_call|>", parseGranite},
+	{"<｜tool▁calls▁begin｜>", parseDeepSeek},
 	{"JSON", parseBareJSON},
 }
 
@@ -83,8 +84,7 @@ func callsInText(text string, offered []toolSpec) (string, []functionCall) {
 			if !ok {
 				return "", nil
 			}
-			b, _ := json.Marshal(args)
-			out = append(out, functionCall{Name: c.name, Arguments: string(b)})
+			out = append(out, functionCall{Name: c.name, Arguments: jsonText(args)})
 		}
 		return f.name, out
 	}
@@ -92,9 +92,10 @@ func callsInText(text string, offered []toolSpec) (string, []functionCall) {
 }
 
 // parseHermes reads <tool_call>…</tool_call> blocks (Hermes, Qwen 2.5 and
-// 3), each a JSON object with name and arguments or Qwen3-Coder's
-// <function=…> block, with only whitespace between them; the last may
-// lack its closing tag (a stop token ended the answer).
+// 3), each a JSON object with name and arguments (or a list of them),
+// Qwen3-Coder's <function=…> block or GLM-4.5's name and <arg_key> pairs,
+// with only whitespace between them; the last may lack its closing tag (a
+// stop token ended the answer).
 func parseHermes(s string) ([]textCall, bool) {
 	const open, end = "<tool_call>", "</tool_call>"
 	var calls []textCall
@@ -109,10 +110,13 @@ func parseHermes(s string) ([]textCall, bool) {
 		body = strings.TrimSpace(body)
 		var got []textCall
 		var ok bool
-		if strings.HasPrefix(body, "<function=") {
-			got, ok = parseQwenCoder(body)
-		} else {
+		switch name, args, glm := strings.Cut(body, "<arg_key>"); {
+		case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "["):
 			got, ok = jsonCalls(body, false)
+		case strings.HasPrefix(body, "<function="):
+			got, ok = parseQwenCoder(body)
+		default: // GLM-4.5: the name, then its arguments as pairs
+			got, ok = parseGLM(name, args, glm)
 		}
 		if !ok {
 			return nil, false
@@ -121,6 +125,33 @@ func parseHermes(s string) ([]textCall, bool) {
 		s = strings.TrimSpace(rest)
 	}
 	return calls, true
+}
+
+// parseGLM reads the inside of GLM-4.5's <tool_call>: the name, then
+// <arg_key>K</arg_key><arg_value>V</arg_value> pairs (rest, after the
+// first <arg_key>, when hasArgs), values typed by the schema.
+func parseGLM(name, rest string, hasArgs bool) ([]textCall, bool) {
+	c := textCall{name: strings.TrimSpace(name), raw: map[string]string{}}
+	if !toolName(c.name) {
+		return nil, false
+	}
+	for hasArgs {
+		key, after, ok := strings.Cut(rest, "</arg_key>")
+		v, more, okV := strings.Cut(strings.TrimSpace(after), "</arg_value>")
+		v, isValue := strings.CutPrefix(v, "<arg_value>")
+		if _, dup := c.raw[key]; !ok || !okV || !isValue || dup || key == "" || strings.ContainsAny(key, "<>") {
+			return nil, false
+		}
+		c.raw[key] = v
+		more = strings.TrimSpace(more)
+		if more == "" {
+			break
+		}
+		if rest, ok = strings.CutPrefix(more, "<arg_key>"); !ok {
+			return nil, false
+		}
+	}
+	return []textCall{c}, true
 }
 
 // parseQwenCoder reads Qwen3-Coder's <function=NAME><parameter=K>V
@@ -181,14 +212,50 @@ func parsePythonTag(s string) ([]textCall, bool) {
 	return jsonCalls(strings.TrimSpace(rest), false)
 }
 
-// parseGranite reads Granite's <|tool_call|> followed by a JSON list of
-// calls (or one call).
+// parseGranite reads Granite's and Phi-4's <|tool_call|> followed by a
+// JSON list of calls (or one call), closed by <|/tool_call|> or not.
 func parseGranite(s string) ([]textCall, bool) {
 	rest, ok := strings.CutPrefix(s, "<|tool_call|>")
 	if !ok {
 		return nil, false
 	}
-	return jsonCalls(strings.TrimSpace(rest), false)
+	return jsonCalls(strings.TrimSpace(strings.TrimSuffix(rest, "<|/tool_call|>")), false)
+}
+
+// parseDeepSeek reads DeepSeek's calls: between <｜tool▁calls▁begin｜> and
+// its end, each <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>
+// (V3.1), or function<｜tool▁sep｜>NAME and a ```json block (V3).
+func parseDeepSeek(s string) ([]textCall, bool) {
+	const begin, end, callBegin, callEnd, sep = "<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>", "<｜tool▁call▁begin｜>", "<｜tool▁call▁end｜>", "<｜tool▁sep｜>"
+	rest, ok := strings.CutPrefix(s, begin)
+	if !ok {
+		return nil, false
+	}
+	rest = strings.TrimSpace(strings.TrimSuffix(rest, end))
+	var calls []textCall
+	for rest != "" {
+		body, after, ok := strings.Cut(strings.TrimPrefix(rest, callBegin), callEnd)
+		name, args, hasSep := strings.Cut(body, sep)
+		if !ok || !strings.HasPrefix(rest, callBegin) || !hasSep {
+			return nil, false
+		}
+		if name == "function" { // V3: the name, then its arguments in a json block
+			name, args, _ = strings.Cut(args, "\n")
+			args = strings.TrimSpace(args)
+			inner, fenced := strings.CutPrefix(args, "```json")
+			if !fenced || !strings.HasSuffix(inner, "```") {
+				return nil, false
+			}
+			args = strings.TrimSuffix(inner, "```")
+		}
+		var m map[string]any
+		if name = strings.TrimSpace(name); !toolName(name) || !oneJSON(strings.TrimSpace(args), &m) || m == nil {
+			return nil, false
+		}
+		calls = append(calls, textCall{name: name, args: m})
+		rest = strings.TrimSpace(after)
+	}
+	return calls, len(calls) > 0
 }
 
 // parseMistral reads Mistral's [TOOL_CALLS] followed by a JSON list of
@@ -551,8 +618,11 @@ func (e *events) textCall(text, format string, calls []toolCall, first bool) {
 		e.answer.Reset()
 		e.answer.WriteString(strings.TrimSuffix(s, text))
 	}
-	e.emit("text.call", map[string]any{"format": format, "ids": ids, "first": first,
-		"message": "the answer's text was a tool call written as text; it runs as a call (TEXT_TOOL_CALLS=false leaves it as text)"})
+	msg := "the answer's text was a tool call written as text; it runs as a call (TEXT_TOOL_CALLS=false leaves it as text)"
+	if first { // json mode keeps no events, but its notices
+		e.sum.Notices = append(e.sum.Notices, msg)
+	}
+	e.emit("text.call", map[string]any{"format": format, "ids": ids, "first": first, "message": msg})
 }
 
 // holdTextCall keeps an answer that is calls written as text out of a
