@@ -56,7 +56,8 @@ func withoutEndTokens(s string) string {
 	}
 }
 
-// callsInText reads text as tool calls of the offered tools: the format
+// callsInText reads text as tool calls of the offered tools (the request's
+// and those deferred behind its call_tool): the format
 // it is in, and the calls with their arguments as JSON; none when the
 // text is not wholly calls, names a tool not offered, or gives arguments
 // its schema does not take.
@@ -569,7 +570,7 @@ func (a *agent) callsFromText(m *message, offered []toolSpec) bool {
 	if !a.o.textCalls || a.tools == nil || len(m.ToolCalls) > 0 {
 		return false
 	}
-	format, calls := callsInText(m.Content, offered)
+	format, calls := callsInText(m.Content, a.textOffer(offered))
 	if len(calls) == 0 {
 		return false
 	}
@@ -625,6 +626,22 @@ func (e *events) textCall(text, format string, calls []toolCall, first bool) {
 	e.emit("text.call", map[string]any{"format": format, "ids": ids, "first": first, "message": msg})
 }
 
+// textOffer is the tools a call written as text may name: those sent,
+// and, when call_tool was sent, those deferred behind it, which a call by
+// name runs as call_tool would (tooldefer.go).
+func (a *agent) textOffer(sent []toolSpec) []toolSpec {
+	for _, s := range sent {
+		if s.Function.Name == toolCallName {
+			out := append([]toolSpec(nil), sent...)
+			for _, name := range a.tools.offer.deferred {
+				out = append(out, a.tools.spec(name))
+			}
+			return out
+		}
+	}
+	return sent
+}
+
 // holdTextCall keeps an answer that is calls written as text out of a
 // file or pipe (stdout not a terminal), where the request's text is held
 // until it ends well: such text is not an answer. The agent calls it as
@@ -633,7 +650,7 @@ func (a *agent) holdTextCall(r reply, offered []toolSpec) {
 	if !a.o.textCalls || a.tools == nil || !a.rawAnswer || a.ev.on() || len(r.Message.ToolCalls) > 0 {
 		return
 	}
-	if _, calls := callsInText(r.Message.Content, offered); len(calls) > 0 {
+	if _, calls := callsInText(r.Message.Content, a.textOffer(offered)); len(calls) > 0 {
 		a.ev.dropHeld()
 		a.openLine = false
 	}

@@ -377,3 +377,19 @@ func TestTextCallNoticeOnTerminal(t *testing.T) {
 		t.Errorf("TEXT_TOOL_CALLS=false read a call")
 	}
 }
+
+// TestTextCallOfDeferredTool: with every schema deferred behind
+// tool_search and call_tool (TOOL_SCHEMA_SHARE=0), a call written as text
+// of a deferred tool runs, as a call of it by name would.
+func TestTextCallOfDeferredTool(t *testing.T) {
+	t.Parallel()
+	text := `{"name": "fs_read_file", "arguments": {"file_paths": "go.mod"}}`
+	r, reqs := wireRun(t, "openai", []wireScript{{text: text}, {text: "yaicli"}}, []string{"what module?"}, "YAI_TOOL_SCHEMA_SHARE=0")
+	if b, _ := json.Marshal(reqs[0]["tools"]); strings.Contains(string(b), `"name":"fs_read_file"`) {
+		t.Fatalf("fs_read_file was sent, not deferred: %s", b)
+	}
+	calls, ok := callsSent(t, "openai", reqs[len(reqs)-1])
+	if r.code != 0 || !ok || len(calls) != 1 || !strings.Contains(calls[0].result, "module yaicli") {
+		t.Errorf("code %d, calls %+v\n%s", r.code, calls, r.stderr)
+	}
+}
