@@ -52,6 +52,11 @@ type agent struct {
 	compaction compactState
 	spill      func(*message) // writes a result whole to TOOL_OUTPUT_DIR before it is cut (spillTo)
 	ev         *events        // json and stream-json events; nil: text mode
+	// textCallN numbers the calls read from answers' text (textcalls.go);
+	// warnedText: the person was told once that they are.
+	textCallN  int
+	warnedText bool
+	repeats    repeatGuard // this turn's calls, so a third same call is not run (repeatguard.go)
 	sub        subState       // sub-agents: this turn's system messages, their ids (subagent.go)
 }
 
@@ -92,6 +97,8 @@ type agentOptions struct {
 	sandbox            string      // how commands are fenced, the line /context shows (sandboxStatus)
 	window             windowQuery // what finds the model's window again after /forget-window
 	start              startFacts  // what session.start says of the run
+	textCalls          bool        // TEXT_TOOL_CALLS: run calls a model wrote as text (textcalls.go)
+	repeatLimit        int         // REPEAT_CALL_LIMIT: runs of one same call per turn; 0: no limit (repeatguard.go)
 }
 
 // sendFunc sends one chat request and streams its answer into the sink.
@@ -221,6 +228,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	a.warnedBig = false
 	a.compaction.triedTurn = false
 	a.sub.lead = h[:leadLen(h):leadLen(h)]
+	a.repeats = repeatGuard{limit: a.o.repeatLimit}
 	if a.tools != nil {
 		a.tools.newTurn()
 		if a.hub.refresh(ctx) { // a server announced notifications/tools/list_changed
@@ -240,6 +248,9 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		r.Message = a.red.messages([]message{r.Message})[0]
 		h = append(h, r.Message)
 		calls := r.Message.ToolCalls
+		if len(calls) == 0 && a.callsFromText(&h[len(h)-1], sent) { // a call written as text (textcalls.go)
+			calls = h[len(h)-1].ToolCalls
+		}
 		if len(calls) == 0 {
 			a.noteLength(r)
 			return h, nil
@@ -265,7 +276,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 				a.ev.notRun(tc, h[len(h)-1].Content)
 				continue
 			}
-			h = append(h, a.tools.call(ctx, tc))
+			h = append(h, a.repeats.call(ctx, tc, a.tools.call, a.ev, a.stderr))
 		}
 		if ctx.Err() != nil {
 			return validate(h), ctx.Err()
@@ -362,6 +373,7 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 // tool round does not calibrate: its template may leave the tool schemas
 // out then (Llama 3.1's shows them with the user's last message only).
 func (a *agent) observe(r reply, h []message, specs []toolSpec) {
+	a.holdTextCall(r, specs) // before usage keeps the answer: a call written as text is not one (textcalls.go)
 	p, est := r.Usage.PromptTokens, a.requestTokens(h, specs)
 	a.ev.usage(r.Usage, est)
 	a.spent.add(r.Usage, h)

@@ -104,6 +104,8 @@ var settings = []setting{
 	{"CHECKPOINTS", "true", "keep what the file tools change, in a private store under the state directory ($XDG_STATE_HOME/yaicli/checkpoints), so /undo and /rewind take it back"},
 	{"CHECKPOINT_MAX_MB", "1024", "megabytes the checkpoint store may take; past it the oldest sessions' copies are removed first"},
 	{"CHECKPOINT_MAX_FILE_MB", "64", "a file (or a directory's files together) larger than this many megabytes is not saved before a change; the question and a notice say so"},
+	{"TEXT_TOOL_CALLS", "true", "run a tool call the model wrote as text (Hermes/Qwen <tool_call>, Qwen3-Coder <function=…>, Llama 3.1 python_tag, Mistral [TOOL_CALLS], or a bare JSON call as the whole answer) when it names a tool offered with arguments its schema takes"},
+	{"REPEAT_CALL_LIMIT", "2", "times one tool call with the same arguments runs in a turn; the next is not run and the model is asked for a different step (0 = no limit)"},
 }
 
 // displayOnlyKeys are YAICLI settings for its rich-text display, which
@@ -161,6 +163,8 @@ type config struct {
 	MaxToolCallDepth                  int
 	ExitOnDepthLimit                  bool
 	SubagentMaxTurns                  int               // SUBAGENT_MAX_TURNS; 0 = MaxToolCallDepth (subagent.go)
+	TextToolCalls                     bool              // run calls written as text (textcalls.go)
+	RepeatCallLimit                   int               // runs of one same call per turn; 0: no limit (repeatguard.go)
 	Checkpoints                       bool              // CHECKPOINTS (checkpoint.go)
 	CheckpointMaxMB, CheckpointFileMB int               // CHECKPOINT_MAX_MB, CHECKPOINT_MAX_FILE_MB
 	CheckpointDir                     string            // <state dir>/checkpoints
@@ -345,6 +349,7 @@ func (c *config) parseToolSettings(p parser) {
 	c.ExitOnDepthLimit = p.bool("EXIT_ON_DEPTH_LIMIT")
 	c.SubagentMaxTurns = max(p.int("SUBAGENT_MAX_TURNS"), 0)
 	c.Checkpoints, c.CheckpointMaxMB, c.CheckpointFileMB = p.bool("CHECKPOINTS"), p.int("CHECKPOINT_MAX_MB"), p.int("CHECKPOINT_MAX_FILE_MB")
+	c.TextToolCalls, c.RepeatCallLimit = p.bool("TEXT_TOOL_CALLS"), max(p.int("REPEAT_CALL_LIMIT"), 0)
 	c.ToolReadRoots = p.list("TOOL_READ_ROOTS")
 	c.ToolAllow, c.ToolDeny = p.list("TOOL_ALLOW"), p.list("TOOL_DENY")
 	c.Sandbox, c.SandboxNetwork = p.oneOf("SANDBOX", "auto", "strict", "off"), p.str("SANDBOX_NETWORK")

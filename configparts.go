@@ -99,6 +99,7 @@ func (c *config) agent() agentOptions {
 		showReasoning: c.ShowReasoning, cacheTTL: c.CacheTTL,
 		spillDir: c.ToolOutputDir, now: c.now, silentCut: mayCutSilently(c.Provider, isLocal(c.baseURL())),
 		sandbox: sandboxStatus(c.Sandbox, c.SandboxNetwork), window: c.window(),
+		textCalls: c.TextToolCalls, repeatLimit: c.RepeatCallLimit,
 		start: startFacts{version: c.version, provider: c.Provider, model: c.Model,
 			maxToolRounds: c.MaxToolCallDepth, outputMaxChars: c.ToolOutputMaxChars},
 	}

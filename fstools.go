@@ -162,23 +162,6 @@ func regularOnly(path string, m fs.FileMode) error {
 	return fmt.Errorf("%s is not a regular file (%v); only regular files are read", path, m.Type())
 }
 
-// fileKey tells one file's content apart from another's within a call:
-// device, inode, size and modification time.
-type fileKey struct {
-	dev, ino uint64
-	size     int64
-	mtime    int64
-}
-
-// keyOf is st's fileKey; ok is false where the system gives no inode.
-func keyOf(st os.FileInfo) (fileKey, bool) {
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileKey{}, false
-	}
-	return fileKey{dev: uint64(sys.Dev), ino: uint64(sys.Ino), size: st.Size(), mtime: st.ModTime().UnixNano()}, true
-}
-
 // readWindowKnown is readWindow remembering, in totals (nil: none), each
 // file's character count: a file listed again is read only up to the end
 // of its window instead of to its end.
@@ -190,6 +173,7 @@ func readWindowKnown(ctx context.Context, open opener, path, encoding string, of
 		return fw
 	}
 	defer f.Close()
+	seenIn(ctx).saw(path, st) // an edit of this file after it changes is refused (fsedit.go)
 	fw.Size = st.Size()
 	want := limit
 	if want <= 0 || want > readWindowMax {
@@ -558,7 +542,7 @@ func judgedFile(args map[string]any, flags int) (*os.File, string, error) {
 // writeFile is fs_write_file: write (or append) text, creating parent
 // directories. The file is truncated only once it is known to be the one
 // judged.
-func writeFile(args map[string]any, out io.Writer) error {
+func writeFile(ctx context.Context, args map[string]any, out io.Writer) error {
 	if argString(args, "file_path", "") == "" {
 		return errors.New("file_path is required")
 	}
@@ -577,6 +561,9 @@ func writeFile(args map[string]any, out io.Writer) error {
 	if err == nil {
 		_, err = f.WriteString(content)
 	}
+	if st, serr := f.Stat(); err == nil && serr == nil {
+		seenIn(ctx).saw(argString(args, "file_path", path), st) // what the model wrote, it has seen (fsedit.go)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -584,74 +571,6 @@ func writeFile(args map[string]any, out io.Writer) error {
 		return err
 	}
 	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(content)})
-}
-
-// editFile is fs_edit_file: replace text (old_text -> new_text, exactly one
-// match unless replace_all) or lines (start_line..end_line -> new_text);
-// dry_run shows the result without writing. The file is read and written
-// through one handle.
-func editFile(args map[string]any, out io.Writer) error {
-	flags := os.O_RDWR
-	if argBool(args, "dry_run") {
-		flags = os.O_RDONLY
-	}
-	f, path, err := judgedFile(args, flags)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
-	if err != nil {
-		return err
-	}
-	updated, err := edited(string(b), path, args)
-	if err != nil {
-		return err
-	}
-	if argBool(args, "dry_run") {
-		return writeJSON(out, map[string]any{"path": path, "success": true, "dry_run": true, "new_content": updated})
-	}
-	if err := f.Truncate(0); err != nil {
-		return err
-	}
-	if _, err := f.WriteAt([]byte(updated), 0); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return writeJSON(out, map[string]any{"path": path, "success": true, "bytes_written": len(updated)})
-}
-
-// edited is old with the edit args asks for applied.
-func edited(old, path string, args map[string]any) (string, error) {
-	newText := argString(args, "new_text", "")
-	switch {
-	case argString(args, "old_text", "") != "":
-		find := argString(args, "old_text", "")
-		count := strings.Count(old, find)
-		if count == 0 {
-			return "", fmt.Errorf("old_text was not found in %s; read the file and copy the text exactly", path)
-		}
-		if count > 1 && !argBool(args, "replace_all") {
-			return "", fmt.Errorf("old_text occurs %d times in %s; add context to make it unique or set replace_all", count, path)
-		}
-		return strings.ReplaceAll(old, find, newText), nil
-	case argInt(args, "start_line", 0) > 0:
-		lines := strings.SplitAfter(old, "\n")
-		start, end := argInt(args, "start_line", 0), argInt(args, "end_line", 0)
-		if end < start {
-			end = start
-		}
-		if start > len(lines) || end > len(lines) {
-			return "", fmt.Errorf("lines %d-%d are outside %s (%d lines)", start, end, path, len(lines))
-		}
-		if newText != "" && !strings.HasSuffix(newText, "\n") && end < len(lines) {
-			newText += "\n"
-		}
-		return strings.Join(lines[:start-1], "") + newText + strings.Join(lines[end:], ""), nil
-	}
-	return "", errors.New("give old_text and new_text, or start_line, end_line and new_text")
 }
 
 // stringOrList accepts a string or a list of strings; list reports which.
@@ -701,7 +620,7 @@ func writeFileTool() tool {
 			return writeSummary(name, rc, argString(a, "content", ""), argBool(a, "append"))
 		},
 		bind: func(*toolEnv) runFunc {
-			return func(_ context.Context, a map[string]any, out io.Writer) error { return writeFile(a, out) }
+			return writeFile
 		},
 	}
 }
@@ -710,16 +629,15 @@ func writeFileTool() tool {
 // dry run is judged as a read.
 func editFileTool() tool {
 	return tool{
-		name: "fs_edit_file",
-		desc: "Edit a file: replace old_text with new_text (one match unless replace_all), or lines start_line..end_line. dry_run returns the result unwritten.",
-		params: `{"type":"object","properties":{"file_path":{"type":"string"},"old_text":{"type":"string"},"new_text":{"type":"string"},"replace_all":{"type":"boolean"},` +
-			`"start_line":{"type":"integer"},"end_line":{"type":"integer"},"dry_run":{"type":"boolean"}},"required":["file_path","new_text"]}`,
+		name:       "fs_edit_file",
+		desc:       editDesc,
+		params:     editParams,
 		paths:      []pathArg{{key: "file_path", use: pathWrites}},
 		changes:    true,
 		readOnlyIf: "dry_run",
 		summary:    editSummary,
 		bind: func(*toolEnv) runFunc {
-			return func(_ context.Context, a map[string]any, out io.Writer) error { return editFile(a, out) }
+			return editFile
 		},
 	}
 }

@@ -122,8 +122,8 @@ func TestReadFileLatin1(t *testing.T) {
 
 func TestWriteAndEdit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "new", "f.txt")
-	write := func(a map[string]any, out *bytes.Buffer) error { return writeFile(a, out) }
-	edit := func(a map[string]any, out *bytes.Buffer) error { return editFile(a, out) }
+	write := func(a map[string]any, out *bytes.Buffer) error { return writeFile(context.Background(), a, out) }
+	edit := func(a map[string]any, out *bytes.Buffer) error { return editFile(context.Background(), a, out) }
 	runTool(t, write, `{"file_path": "`+p+`", "content": "one\ntwo\nthree\n"}`)
 	if m, err := runTool(t, edit, `{"file_path": "`+p+`", "old_text": "two", "new_text": "2", "dry_run": true}`); err != nil || m["new_content"] != "one\n2\nthree\n" {
 		t.Errorf("dry run = %v %v", m, err)

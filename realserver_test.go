@@ -39,7 +39,8 @@ func TestOllama(t *testing.T) {
 		ollamaModel{"tiny-2k", 1, llama31Template, 2048}, // tools; num_ctx 2048
 		ollamaModel{"tiny-768", 1, llama31Template, 768}, // tools; the schemas alone overflow it
 		ollamaModel{"plain", 1, llama3Template, 1024},    // no tools capability
-		ollamaModel{"cold", 2, llama31Template, 0})       // a runner of its own, not loaded before its test
+		ollamaModel{"cold", 2, llama31Template, 0},       // a runner of its own, not loaded before its test
+		ollamaModel{"tiny-qwen", 1, qwenTemplate, 0})     // tools; the server reads calls only inside <tool_call>
 	t.Parallel()
 	o := ready()
 
@@ -203,6 +204,39 @@ func TestOllama(t *testing.T) {
 		}
 		if b, _ := json.Marshal(chats[0].Req["tools"]); !strings.Contains(string(b), `"tool_search"`) {
 			t.Errorf("the request did not offer tool_search: the deferred tools cannot be reached")
+		}
+	})
+
+	t.Run("a call written as text runs as a call", func(t *testing.T) {
+		rec := o.proxy(t)
+		// The template's calls are <tool_call> blocks, so Ollama reads only
+		// those as calls; the grammar makes the model write one bare, as
+		// small Qwen models do when they leave the tags out. Ollama answers
+		// it as text; yaicli runs it, and the next request carries it as a
+		// real call, which the server takes.
+		// fs_read_file is among the tools a 4096 window offers (the rest
+		// are deferred behind tool_search, and a call of one not offered is
+		// an answer).
+		home := t.TempDir()
+		os.WriteFile(filepath.Join(home, "notes.txt"), []byte("the notes of the test\n"), 0o644)
+		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","schema":` +
+			`{"const":{"name":"fs_read_file","arguments":{"file_paths":"notes.txt"}}}}}}`
+		r := rec.run(t, yai{home: home, model: "tiny-qwen", args: []string{"read my notes"}, env: []string{"YAI_EXTRA_BODY=" + force,
+			"YAI_MAX_TOKENS=64", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false", "YAI_TOOL_READ_ROOTS=" + home}})
+		chats := rec.chats()
+		if len(chats) < 2 || strings.Contains(chats[0].Resp, `"tool_calls"`) || !strings.Contains(chats[0].answer(), `"fs_read_file"`) {
+			t.Fatalf("requests %v, first answer %s; want the call as text, then a second round", rec.paths(), tail(chats[0].Resp, 600))
+		}
+		if !strings.Contains(r.stderr, "wrote its tool call as text (JSON)") || !strings.Contains(r.stderr, "@Function call: fs_read_file") {
+			t.Errorf("stderr = %q, want the call read from text and run", r.stderr)
+		}
+		b, _ := json.Marshal(chats[1].Req["messages"])
+		if chats[1].Status != 200 || !strings.Contains(string(b), `"id":"call_text_1"`) || !strings.Contains(string(b), `"tool_call_id":"call_text_1"`) ||
+			!strings.Contains(string(b), "the notes of the test") {
+			t.Errorf("second request (status %d) does not carry the call and its result: %s", chats[1].Status, tail(string(b), 800))
+		}
+		if strings.Contains(r.stdout, "fs_read_file") {
+			t.Errorf("stdout = %q: the call's text reached the answer", r.stdout)
 		}
 	})
 
@@ -431,6 +465,46 @@ Question: {{ .Content }}<|eot_id|>
 {{- end }}
 {{- end }}`
 
+// qwenTemplate renders tools and calls as Qwen 2.5's template does, calls
+// inside <tool_call> tags: the tag Ollama's parser then looks for, so a
+// call the model writes without it stays text.
+const qwenTemplate = `{{- if or .System .Tools }}<|im_start|>system
+{{- if .System }}
+{{ .System }}
+{{- end }}
+{{- if .Tools }}
+
+# Tools
+
+<tools>
+{{- range .Tools }}
+{{ . }}
+{{- end }}
+</tools>
+
+For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags.
+{{- end }}<|im_end|>
+{{ end }}
+{{- range $i, $_ := .Messages }}
+{{- $last := eq (len (slice $.Messages $i)) 1 -}}
+{{- if eq .Role "user" }}<|im_start|>user
+{{ .Content }}<|im_end|>
+{{ else if eq .Role "assistant" }}<|im_start|>assistant
+{{ if .Content }}{{ .Content }}
+{{- else if .ToolCalls }}<tool_call>
+{{ range .ToolCalls }}{"name": "{{ .Function.Name }}", "arguments": {{ .Function.Arguments }}}
+{{ end }}</tool_call>
+{{- end }}{{ if not $last }}<|im_end|>
+{{ end }}
+{{- else if eq .Role "tool" }}<|im_start|>user
+<tool_response>
+{{ .Content }}
+</tool_response><|im_end|>
+{{ end }}
+{{- if and (ne .Role "assistant") $last }}<|im_start|>assistant
+{{ end }}
+{{- end }}`
+
 // llama3Template is Ollama's llama3-instruct template: no .Tools, so the
 // server refuses tools for the model.
 const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|end_header_id|>
@@ -551,6 +625,24 @@ func (e exchange) promptTokens() int {
 		}
 	}
 	return n
+}
+
+// answer is the answer text of a streamed exchange, its deltas joined.
+func (e exchange) answer() string {
+	var b strings.Builder
+	for _, line := range strings.Split(e.Resp, "\n") {
+		var ch struct {
+			Choices []struct {
+				Delta struct{ Content string } `json:"delta"`
+			} `json:"choices"`
+		}
+		if json.Unmarshal([]byte(strings.TrimPrefix(strings.TrimSpace(line), "data: ")), &ch) == nil {
+			for _, c := range ch.Choices {
+				b.WriteString(c.Delta.Content)
+			}
+		}
+	}
+	return b.String()
 }
 
 // tools is the number of tool schemas the request carried.

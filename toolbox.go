@@ -110,6 +110,9 @@ type toolbox struct {
 	// cp keeps what the file tools change, for /undo and /rewind
 	// (checkpointcmd.go); nil: not kept (off, or a one-shot run).
 	cp *cpStore
+	// seen is what the model last saw of the files it read or wrote: an
+	// edit of one changed since is refused (fsedit.go).
+	seen seenFiles
 }
 
 // toolOffer is the tools a request carries and those deferred behind
@@ -368,6 +371,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if tb.asked {
 		ctx = withAsked(ctx)
 	}
+	ctx = withSeen(ctx, &tb.seen)
 	cl := newClipper(t.capOf(tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
 		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
 	counted := &countingWriter{w: tb.goLive(t, tc.Function.Arguments, cl)}
