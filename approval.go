@@ -75,6 +75,12 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 	b, _ := json.MarshalIndent(args, "", "  ")
 	a.subject = string(b)
 	a.body = fmt.Sprintf("%s wants to run with these arguments (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
+	for _, p := range reads { // a tool that changes things and reads a sensitive place: asked every time, --yes or not
+		if rc := tb.perm.classify(p); rc.sensitive != "" {
+			a.placeOf(rc.sensitive, "read it yourself and give the model only what it needs")
+			break
+		}
+	}
 	return a, true
 }
 

@@ -545,3 +545,20 @@ func TestWrittenPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestChangingToolReadingAKeyAsksEveryTime: a tool that changes things and
+// reads a path is asked about a key every time, even under --yes.
+func TestChangingToolReadingAKeyAsksEveryTime(t *testing.T) {
+	w := newAtkWorld(t, "ws", "auto")
+	upload := tool{name: "upload_file", desc: "Upload a file.", changes: true,
+		params: `{"type":"object","properties":{"file_path":{"type":"string"}},"required":["file_path"]}`,
+		paths:  []pathArg{{key: "file_path", use: pathReads}},
+		run:    func(context.Context, map[string]any, io.Writer) error { return nil }}
+	tb := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &bytes.Buffer{}, nil, []tool{upload})
+	if why := tb.permit(tb.tools["upload_file"], map[string]any{"file_path": "~/.ssh/id_ed25519"}); why == "" {
+		t.Error("a changing tool reading a key ran under TOOL_APPROVAL=auto without a question")
+	}
+	if why := tb.permit(tb.tools["upload_file"], map[string]any{"file_path": "notes.txt"}); why != "" {
+		t.Errorf("a changing tool reading a workspace file under TOOL_APPROVAL=auto: %s", why)
+	}
+}
