@@ -394,7 +394,10 @@ func (s *session) rewind(f []string, _ string) {
 			res = append(res, cp.undoTurn(t)...)
 		}
 		if len(t.Untracked) > 0 {
-			untracked = append(untracked, fmt.Sprintf("turn %d ran %s", t.N, strings.Join(t.Untracked, ", ")))
+			untracked = append(untracked, fmt.Sprintf("turn %d ran %s: what they changed is not tracked and stays as it is", t.N, strings.Join(t.Untracked, ", ")))
+		}
+		if t.Evicted {
+			untracked = append(untracked, fmt.Sprintf("turn %d's saved copies were evicted (CHECKPOINT_MAX_MB): its files stay as they are", t.N))
 		}
 	}
 	cut := turnCut(s.hist, leadLen(s.hist), cp.sess.Turns, n)
@@ -407,7 +410,7 @@ func (s *session) rewind(f []string, _ string) {
 	s.sayRestored(res, &cpTurn{N: n})
 	s.cpNote = "" // the model never saw what was taken back: nothing to tell it
 	for _, u := range untracked {
-		fmt.Fprintf(s.out, "  %s: what they changed is not tracked and stays as it is\n", u)
+		fmt.Fprintf(s.out, "  %s\n", u)
 	}
 	s.save()
 }

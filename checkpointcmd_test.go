@@ -336,3 +336,20 @@ func TestTmuxCheckpoints(t *testing.T) {
 		t.Errorf("after /rewind 1 the request holds the user messages %q, want only the new one", got)
 	}
 }
+
+// TestCheckpointsOffInChat: CHECKPOINTS=false keeps nothing, and /undo
+// says why it has nothing to take back.
+func TestCheckpointsOffInChat(t *testing.T) {
+	ws := t.TempDir()
+	f := newFakeProvider(t,
+		sse(toolStream(fakeCall{"c1", "fs_write_file", jsonArgs(map[string]any{"file_path": "a.txt", "content": "x"})})),
+		sse(textStream("ok")))
+	r := runInProcess(t, f, ws, e2e{args: []string{"--chat", "-y"}, stdin: "write\n/undo\n", env: []string{"YAI_CHECKPOINTS=false"}})
+	if !strings.Contains(r.stdout, "/undo: nothing to take back: checkpoints are off (CHECKPOINTS=false)") {
+		t.Errorf("/undo with checkpoints off:\n%s", r.stdout)
+	}
+	wantFile(t, filepath.Join(ws, "a.txt"), []byte("x"), 0o644)
+	if _, err := os.Stat(filepath.Join(r.home, ".local", "state", "yaicli", "checkpoints")); !os.IsNotExist(err) {
+		t.Errorf("a store was made with CHECKPOINTS=false (%v)", err)
+	}
+}
