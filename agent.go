@@ -57,7 +57,7 @@ type agent struct {
 	textCallN  int
 	warnedText bool
 	repeats    repeatGuard // this turn's calls, so a third same call is not run (repeatguard.go)
-	sub        subState       // sub-agents: this turn's system messages, their ids (subagent.go)
+	sub        subState    // sub-agents: this turn's system messages, their ids (subagent.go)
 }
 
 // subState is what an agent keeps for sub-agents (subagent.go).

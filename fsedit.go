@@ -613,7 +613,7 @@ func readCallFor(text, path string, from, to int) string {
 			line++
 		}
 	}
-	return fmt.Sprintf(`fs_read_file {"file_paths": %s, "offset": %d, "limit": %d}`, jsonText(path), offset, limit)
+	return readMoreCall([]string{path}, offset, limit)
 }
 
 // closest is the window of fl most like old's lines: its 0-based start
@@ -682,7 +682,7 @@ func missNote(text, path, old string) string {
 	lines, _ := trimBlankEnds(editLinesOf(old), nil)
 	j, score := fl.closest(lines)
 	if len(fl.text) == 0 || score < 0.3 {
-		return fmt.Sprintf("old_text was not found in %s (%d lines), and no lines are like it; nothing was changed. Read the file (%s) and copy old_text from it",
+		return fmt.Sprintf("old_text was not found in %s (%d lines), and no lines are like it; nothing was changed. Copy old_text from the file; %s",
 			path, len(fl.text), readCallFor(text, path, 1, min(len(fl.text), 60)))
 	}
 	from, to := j+1-2, j+len(lines)+2
@@ -691,7 +691,7 @@ func missNote(text, path, old string) string {
 		to = from + 60
 	}
 	return fmt.Sprintf("old_text was not found in %s, even ignoring whitespace and indentation; nothing was changed. The closest lines are %d-%d:\n%s"+
-		"Copy old_text from these lines (without the numbers and the |), or read them with %s",
+		"Copy old_text from these lines (without the numbers and the |); %s",
 		path, from, to, fl.numberLines(from, to), readCallFor(text, path, from, to))
 }
 
@@ -713,6 +713,6 @@ func staleNote(text, path string, args map[string]any) string {
 	}
 	from, to = max(from, 1), min(to, len(fl.text), max(from, 1)+60)
 	return fmt.Sprintf("%s changed since you last read or wrote it; nothing was changed. Its current lines %d-%d (of %d):\n%s"+
-		"Make the edit against the file as it is now (read more with %s)",
+		"Make the edit against the file as it is now; %s",
 		path, from, to, len(fl.text), fl.numberLines(from, to), readCallFor(text, path, from, to))
 }

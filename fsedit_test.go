@@ -314,7 +314,7 @@ func TestEditMissGivesReadCall(t *testing.T) {
 	if err == nil {
 		t.Fatal("a miss applied")
 	}
-	m := regexp.MustCompile(`closest lines are (\d+)-(\d+):[\s\S]*fs_read_file (\{.*\})`).FindStringSubmatch(err.Error())
+	m := regexp.MustCompile(`closest lines are (\d+)-(\d+):[\s\S]*fs_read_file: (\{.*\})`).FindStringSubmatch(err.Error())
 	if m == nil || m[1] != "28" || m[2] != "33" {
 		t.Fatalf("miss = %v", err)
 	}

@@ -356,16 +356,7 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	}
 	t.expandPaths(args, tb.o.homeDir)
 	if why := tb.permit(t, args); why != "" {
-		tb.refused = true
-		switch { // the person is told in their words; the model gets why
-		case ctx.Err() != nil: // Ctrl+C at the question: it said so, the turn ends
-		case tb.decision == "asked":
-			fmt.Fprintf(tb.preview, "yaicli: %s not run: you answered no\n", sanitize(name))
-		case tb.told != "":
-			fmt.Fprintf(tb.preview, "yaicli: %s\n", tb.told)
-		default:
-			fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
-		}
+		tb.tellRefused(ctx, name, why)
 		return failure(why), ""
 	}
 	if tb.asked {
@@ -390,6 +381,21 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 		return cl.finish(), err.Error()
 	}
 	return cl.finish(), ""
+}
+
+// tellRefused tells the person, in their words, why a call was not run
+// (the model gets why in its result).
+func (tb *toolbox) tellRefused(ctx context.Context, name, why string) {
+	tb.refused = true
+	switch {
+	case ctx.Err() != nil: // Ctrl+C at the question: it said so, the turn ends
+	case tb.decision == "asked":
+		fmt.Fprintf(tb.preview, "yaicli: %s not run: you answered no\n", sanitize(name))
+	case tb.told != "":
+		fmt.Fprintf(tb.preview, "yaicli: %s\n", tb.told)
+	default:
+		fmt.Fprintf(tb.preview, "yaicli: %s\n", why)
+	}
 }
 
 // names lists the tools alphabetically, but those offered only while
