@@ -198,7 +198,12 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 	if err != nil {
 		return in.fail(exitUsage, err)
 	}
-	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, cfg.workDir, in.stderr)
+	pl := projectLoad{workDir: cfg.workDir, home: cfg.homeDir, red: in.p.red, warn: onScreen(in.stderr),
+		memory: filepath.Join(stateDir(in.e.getenv, in.e.tmpDir, in.e.uid), projectMemoryFile)}
+	if f, ok := in.stdin.(*os.File); ok && o.chat && in.e.stdinTTY && in.e.stdoutTTY { // the REPL on a terminal asks
+		pl.ask = askLine(f, pl.warn)
+	}
+	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, pl)
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
