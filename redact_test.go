@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math/rand"
 	"os"
@@ -266,5 +267,60 @@ func TestRedactorRuns(t *testing.T) {
 		if string(got) != want {
 			t.Fatalf("read cut at %d = %q, want %q", cut, got, want)
 		}
+	}
+}
+
+// TestKeyPiecesAcrossCallsNotDelivered: a model that reads a file holding
+// the key (under an ordinary name, so a fenced command reads it) eight
+// characters a call, each piece shorter than a run, does not get the key
+// put together: once the pieces shown reach fragBudget of its bytes, the
+// next piece reaches the provider as the mark, in that request and every
+// later one; the first piece is shown (pieces, not tool output, are
+// counted).
+func TestKeyPiecesAcrossCallsNotDelivered(t *testing.T) {
+	t.Parallel()
+	const key = "sk-test-0123456789abcdef" // e2eEnv's
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "settings.txt"), []byte("token="+key+"\n"), 0o644)
+	cut := func(id string, from int) step {
+		return sse(toolStream(fakeCall{id, "execute_shell_command", fmt.Sprintf(`{"shell_command": "cut -c%d-%d settings.txt"}`, from+7, from+14)}))
+	}
+	fp := newFakeProvider(t, cut("c1", 0), cut("c2", 8), cut("c3", 16), sse(textStream("done")))
+	r := runBinaryIn(t, fp, dir, e2e{args: []string{"--yes", "read the token in pieces"}})
+	if r.code != 0 || len(fp.chats()) != 4 {
+		t.Fatalf("code %d, %d requests, stderr %s", r.code, len(fp.chats()), r.stderr)
+	}
+	shown := make([]bool, len(key))
+	for k, req := range fp.chats() {
+		for _, m := range req.messages() {
+			if m.Role != "tool" {
+				continue
+			}
+			for i := 0; i+fragMin <= len(key); i++ {
+				for j := i + fragMin; j <= len(key); j++ {
+					if strings.Contains(m.Content, key[i:j]) {
+						for x := i; x < j; x++ {
+							shown[x] = true
+						}
+					}
+				}
+			}
+			if k == 1 && !strings.Contains(m.Content, key[:8]) {
+				t.Errorf("the first piece was not shown: %q", m.Content)
+			}
+		}
+	}
+	n := 0
+	for _, s := range shown {
+		if s {
+			n++
+		}
+	}
+	if n > minRun-1 {
+		t.Errorf("the tool results showed %d of the key's %d characters in pieces, want at most %d", n, len(key), minRun-1)
+	}
+	last := fp.chats()[3].messages()
+	if got := last[len(last)-1].Content; !strings.Contains(got, redactedMark) {
+		t.Errorf("the last piece reached the provider: %q", got)
 	}
 }

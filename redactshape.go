@@ -36,6 +36,22 @@ const maxGap = 8
 // reverses, and its base32 at the five offsets of a base32 stream. Each is
 // lower-case; those shorter than minRun are left out, and so are copies.
 func shapesOf(s string) [][]byte {
+	var out [][]byte
+	for _, w := range weightedShapes(s) {
+		out = append(out, w.b)
+	}
+	return out
+}
+
+// weightedShape is one shape of a secret and how many of the secret's
+// bytes one of its characters stands for (hex 1/2, base64 3/4).
+type weightedShape struct {
+	b   []byte
+	per float64
+}
+
+// weightedShapes is shapesOf with each shape's weight.
+func weightedShapes(s string) []weightedShape {
 	own := skeletonBytes([]byte(s))
 	raw := []byte(s)
 	hx := []byte(hex.EncodeToString(raw))
@@ -44,18 +60,19 @@ func shapesOf(s string) [][]byte {
 		oct = fmt.Appendf(oct, "%03o", c)
 		dec = strconv.AppendInt(dec, int64(c), 10)
 	}
-	out := [][]byte{own, reversed(own), rot13(own), hx, reversed(hx), oct, dec,
-		everyOther(own, 0), everyOther(own, 1), skeletonBytes(everyOther(raw, 0)), skeletonBytes(everyOther(raw, 1))}
+	out := []weightedShape{{own, 1}, {reversed(own), 1}, {rot13(own), 1}, {hx, 0.5}, {reversed(hx), 0.5},
+		{oct, 1.0 / 3}, {dec, float64(len(raw)) / float64(max(1, len(dec)))},
+		{everyOther(own, 0), 1}, {everyOther(own, 1), 1}, {skeletonBytes(everyOther(raw, 0)), 1}, {skeletonBytes(everyOther(raw, 1)), 1}}
 	for pad := 0; pad < 3; pad++ {
 		b := skeletonBytes([]byte(encodedInner(base64.StdEncoding.EncodeToString(append(make([]byte, pad), s...)), 6, pad, len(s))))
-		out = append(out, b, reversed(b))
+		out = append(out, weightedShape{b, 0.75}, weightedShape{reversed(b), 0.75})
 	}
 	for pad := 0; pad < 5; pad++ {
-		out = append(out, skeletonBytes([]byte(encodedInner(base32.StdEncoding.EncodeToString(append(make([]byte, pad), s...)), 5, pad, len(s)))))
+		out = append(out, weightedShape{skeletonBytes([]byte(encodedInner(base32.StdEncoding.EncodeToString(append(make([]byte, pad), s...)), 5, pad, len(s)))), 0.625})
 	}
-	var kept [][]byte
+	var kept []weightedShape
 	for _, sh := range out {
-		if len(sh) >= minRun && !slices.ContainsFunc(kept, func(k []byte) bool { return bytes.Equal(k, sh) }) {
+		if len(sh.b) >= minRun && !slices.ContainsFunc(kept, func(k weightedShape) bool { return bytes.Equal(k.b, sh.b) }) {
 			kept = append(kept, sh)
 		}
 	}

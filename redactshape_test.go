@@ -230,3 +230,37 @@ func seq(a, b int) string {
 	}
 	return sb.String()
 }
+
+// TestFragmentsAddUp: pieces of a key shorter than a run add up over a
+// session whatever shape they take (plain, hex, reversed): past the
+// budget the next new piece is the mark; a piece shown before stays
+// shown; text without the key is untouched; a secret of words is not
+// counted in pieces.
+func TestFragmentsAddUp(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: shapeKey, ExtraHeaders: map[string]string{"X-Org": "my-organization-name"}}).redactor()
+	f := r.frag
+	own := string(skeletonBytes([]byte(shapeKey))) // skprojq7vx2mkp9lzr4twn8ybc3hjd
+	first := "piece: " + shapeKey[8:15]                // Q7vX2mK: 7 of 11
+	if got := f.track(first); got != first {
+		t.Errorf("the first piece: %q", got)
+	}
+	if got := f.track(first); got != first {
+		t.Errorf("the first piece again: %q", got)
+	}
+	hexPiece := "hex: " + hex.EncodeToString([]byte(shapeKey[20:25])) // 5 bytes as 10 hex characters: 7+5 > 11
+	if got := f.track(hexPiece); got != "hex: "+redactedMark {
+		t.Errorf("a hex piece past the budget: %q", got)
+	}
+	small := "tail: " + reverse(own[len(own)-4:]) // 4 characters: under fragMin, not counted
+	if got := f.track(small); got != small {
+		t.Errorf("a piece under fragMin: %q", got)
+	}
+	if got := f.track("rev: " + reverse(shapeKey[15:22])); got != "rev: "+redactedMark {
+		t.Errorf("a reversed piece past the budget: %q", got)
+	}
+	for _, s := range []string{"the organization name is in the my-organization field", seq(1, 3000), "plain words and code: func main() {}"} {
+		if got := f.track(s); got != s {
+			t.Errorf("track(%.60q) changed it: %.200q", s, got)
+		}
+	}
+}
