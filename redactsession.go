@@ -1,6 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"encoding/base64"
+	"encoding/hex"
+	"io"
 	"math"
 	"strings"
 	"sync"
@@ -157,4 +163,74 @@ func (f *fragments) show(k, off, n int) bool {
 		shown[i] = true
 	}
 	return true
+}
+
+// packedMin is the shortest base64 or hex blob looked inside: a zlib or
+// gzip stream of a key is longer.
+const packedMin = 16
+
+// packedMax bounds what one blob inflates to before it is judged.
+const packedMax = 1 << 20
+
+// unpacked is text with every base64 or hex blob that holds a zlib or
+// gzip stream whose content holds a secret (in any shape the redactor
+// finds) replaced by the mark: `gzip | base64` of a file holding the key.
+func (r *redactor) unpacked(text string) string {
+	var out strings.Builder
+	last := 0
+	for i := 0; i < len(text); {
+		j := i
+		for j < len(text) && isBlobByte(text[j]) {
+			j++
+		}
+		if j-i >= packedMin && r.packedSecret(text[i:j]) {
+			out.WriteString(text[last:i])
+			out.WriteString(redactedMark)
+			last = j
+		}
+		i = j + 1
+	}
+	if last == 0 {
+		return text
+	}
+	out.WriteString(text[last:])
+	return out.String()
+}
+
+// isBlobByte reports whether c may be part of a base64 (standard or URL)
+// or hex blob.
+func isBlobByte(c byte) bool {
+	return skelClass[c] != 0 || c == '+' || c == '/' || c == '=' || c == '-' || c == '_'
+}
+
+// packedSecret reports whether blob, decoded as base64 or hex, is a zlib
+// or gzip stream whose content holds a secret.
+func (r *redactor) packedSecret(blob string) bool {
+	for _, dec := range []func(string) ([]byte, error){
+		hex.DecodeString,
+		base64.StdEncoding.DecodeString, base64.RawStdEncoding.DecodeString,
+		base64.URLEncoding.DecodeString, base64.RawURLEncoding.DecodeString,
+	} {
+		b, err := dec(blob)
+		if err != nil || len(b) < 2 {
+			continue
+		}
+		var z io.Reader
+		switch {
+		case b[0] == 0x1f && b[1] == 0x8b:
+			z, err = gzip.NewReader(bytes.NewReader(b))
+		case b[0]&0x0f == 8 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
+			z, err = zlib.NewReader(bytes.NewReader(b))
+		default:
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		plain, _ := io.ReadAll(io.LimitReader(z, packedMax))
+		if s := string(plain); len(s) > 0 && r.text(s) != s {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
+	"compress/zlib"
 	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
@@ -240,7 +242,7 @@ func TestFragmentsAddUp(t *testing.T) {
 	r := (&config{Provider: "openai", APIKey: shapeKey, ExtraHeaders: map[string]string{"X-Org": "my-organization-name"}}).redactor()
 	f := r.frag
 	own := string(skeletonBytes([]byte(shapeKey))) // skprojq7vx2mkp9lzr4twn8ybc3hjd
-	first := "piece: " + shapeKey[8:15]                // Q7vX2mK: 7 of 11
+	first := "piece: " + shapeKey[8:15]            // Q7vX2mK: 7 of 11
 	if got := f.track(first); got != first {
 		t.Errorf("the first piece: %q", got)
 	}
@@ -262,5 +264,37 @@ func TestFragmentsAddUp(t *testing.T) {
 		if got := f.track(s); got != s {
 			t.Errorf("track(%.60q) changed it: %.200q", s, got)
 		}
+	}
+}
+
+// TestRedactorUnpacks: the key compressed with zlib or gzip and sent as
+// base64 or hex is found inside and the blob is sent as the mark; a
+// compressed blob of other text is not touched.
+func TestRedactorUnpacks(t *testing.T) {
+	r := (&config{Provider: "openai", APIKey: shapeKey}).redactor()
+	pack := func(gz bool, s string) []byte {
+		var b bytes.Buffer
+		var w io.WriteCloser = zlib.NewWriter(&b)
+		if gz {
+			w = gzip.NewWriter(&b)
+		}
+		io.WriteString(w, s)
+		w.Close()
+		return b.Bytes()
+	}
+	for name, blob := range map[string]string{
+		"zlib base64": base64.StdEncoding.EncodeToString(pack(false, "token="+shapeKey+"\n")),
+		"gzip base64": base64.StdEncoding.EncodeToString(pack(true, "token="+shapeKey+"\n")),
+		"zlib hex":    hex.EncodeToString(pack(false, shapeKey)),
+		"gzip url":    base64.RawURLEncoding.EncodeToString(pack(true, reverse(shapeKey))),
+	} {
+		text := "out: " + blob + " end"
+		if got := r.request(chatRequest{Messages: []message{{Role: "tool", Content: text}}}).Messages[0].Content; got != "out: "+redactedMark+" end" {
+			t.Errorf("%s: sent %q", name, got)
+		}
+	}
+	other := "out: " + base64.StdEncoding.EncodeToString(pack(false, "an ordinary log line\n")) + " end"
+	if got := r.unpacked(other); got != other {
+		t.Errorf("an ordinary compressed blob: %q", got)
 	}
 }
