@@ -247,3 +247,42 @@ func TestProjectInstructionsPinned(t *testing.T) {
 		t.Errorf("code %d stderr %s", r.code, r.stderr)
 	}
 }
+
+// TestProjectInstructionsTrustAskedInREPL: on the default path (no -y),
+// the REPL on a real terminal asks once whether to trust a repository's
+// AGENTS.md, names the file with its size and hash, sends it after "y",
+// and a second session in the same repository neither asks nor names it
+// again, and sends it.
+func TestProjectInstructionsTrustAskedInREPL(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, projectFile), []byte(fiveRules[0]+"\n"), 0o644)
+	fp := newFakeProvider(t, sse(textStream("first answer")), sse(textStream("second answer")))
+	s := launchTmux(t, fp, "sh -c "+quoteAll([]string{"cd " + quoteAll([]string{dir})[0] + " && " + binary + " --chat; " + binary + " --chat"})[0])
+	sc := s.waitFor("[y/N]")
+	if !strings.Contains(sc, "first loaded in this repository") || !strings.Contains(sc, "Trust the project instructions of "+dir) {
+		t.Fatalf("no notice or question:\n%s", sc)
+	}
+	s.typeText("y")
+	s.send("Enter")
+	s.waitFor(">>>")
+	s.typeText("one")
+	s.send("Enter")
+	s.waitFor("first answer")
+	s.typeText("/exit")
+	s.send("Enter")
+	s.waitForCount(">>>", 2)
+	if sc := s.scrollback(); strings.Count(sc, "[y/N]") != 1 || strings.Count(sc, "first loaded") != 1 {
+		t.Errorf("the second session asked or named it again:\n%s", sc)
+	}
+	s.typeText("two")
+	s.send("Enter")
+	s.waitFor("second answer")
+	for k, req := range fp.chats() {
+		if !strings.Contains(req.messages()[0].Content, fiveRules[0]) {
+			t.Errorf("request %d lacks the trusted rule", k+1)
+		}
+	}
+	s.typeText("/exit")
+	s.send("Enter")
+}
