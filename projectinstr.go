@@ -60,29 +60,6 @@ func projectDirs(workDir string) []string {
 	return up
 }
 
-// projectLoad is what loading one run's project instructions needs.
-type projectLoad struct {
-	workDir string
-	home    string    // the run's home, for the judgement of places ("" unknown)
-	red     *redactor // this run's secrets: a file that holds one is not sent
-	// memory is where what was loaded is remembered per repository
-	// (projecttrust.go); "" remembers nothing, so every run names them.
-	memory string
-	// ask is the REPL's question on a terminal, once per repository and
-	// again when the files change; nil when there is no one to ask (a
-	// one-shot run, a piped chat): the files are named on stderr instead.
-	ask  func(question string) (bool, error)
-	warn io.Writer
-}
-
-// projectFound is one AGENTS.md read and judged.
-type projectFound struct {
-	path string
-	text string // as sent: trimmed, controls and invisible characters shown
-	size int64
-	hash string // sha256 of the file's bytes, hex
-}
-
 // projectInstructions is the system prompt's block of the AGENTS.md files
 // found for pl.workDir ("" when none), and the files it holds. A file that
 // is not the person's own or that others may write, a link, not a regular
@@ -126,7 +103,7 @@ func projectInstructions(pl projectLoad) (string, []string) {
 	var b strings.Builder
 	var used []string
 	for _, pf := range found {
-		fmt.Fprintf(&b, "\n## %s\n%s\n", pf.path, pf.text)
+		fmt.Fprintf(&b, "\n## %s\n%s\n", sanitize(pf.path), pf.text) // a directory name of the repository is its words too
 		used = append(used, pf.path)
 	}
 	return projectHeader + "Rules of this project, from its AGENTS.md files (the nearest last: it wins where they differ):\n" + b.String(), used

@@ -20,6 +20,29 @@ import (
 // What was loaded and answered is kept in the state directory, per
 // repository, as the files' hashes.
 
+// projectLoad is what loading one run's project instructions needs.
+type projectLoad struct {
+	workDir string
+	home    string    // the run's home, for the judgement of places ("" unknown)
+	red     *redactor // this run's secrets: a file that holds one is not sent
+	// memory is where what was loaded is remembered per repository
+	// (projecttrust.go); "" remembers nothing, so every run names them.
+	memory string
+	// ask is the REPL's question on a terminal, once per repository and
+	// again when the files change; nil when there is no one to ask (a
+	// one-shot run, a piped chat): the files are named on stderr instead.
+	ask  func(question string) (bool, error)
+	warn io.Writer
+}
+
+// projectFound is one AGENTS.md read and judged.
+type projectFound struct {
+	path string
+	text string // as sent: trimmed, controls and invisible characters shown
+	size int64
+	hash string // sha256 of the file's bytes, hex
+}
+
 // projectMemoryFile is the file in yaicli's state directory that keeps,
 // per repository, the hashes of the AGENTS.md files loaded and answered.
 const projectMemoryFile = "project_instructions.json"

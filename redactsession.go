@@ -25,7 +25,9 @@ import (
 // each shape by the secret's bytes a character stands for (hex: half).
 
 // fragMin is the shortest piece of a shape that is counted: shorter ones
-// are what any text shares with a key by chance.
+// are what any text shares with a key by chance. A piece of one class of
+// characters (all digits, all letters) counts only from 2*minRun on, as a
+// run does (skeletonKeyLike): seq's numbers are not a key's decimal bytes.
 const fragMin = 5
 
 // fragBudget is how many bytes of one secret a session's tool results may
@@ -104,11 +106,15 @@ func (f *fragments) track(text string) string {
 			p++
 			continue
 		}
+		start, end := int(sk.at[p]), charEnd(data, int(sk.at[p+n-1]))
+		if !skeletonKeyLike(&sk, data, p, p+n) { // one class of characters: what numbers and words share by chance
+			p++
+			continue
+		}
 		if f.show(k, off, n) {
 			p += n
 			continue
 		}
-		start, end := int(sk.at[p]), charEnd(data, int(sk.at[p+n-1]))
 		out = append(append(out, data[last:start]...), redactedMark...)
 		last = end
 		p += n

@@ -451,12 +451,38 @@ func (x *shapeIndex) next(sk *skeleton, data []byte, from int) (int, int) {
 		}
 		if s >= 0 {
 			start, end := int(sk.at[s]), charEnd(data, int(sk.at[e-1]))
-			if keyLikeRun(data[start:end], e-s) {
+			if skeletonKeyLike(sk, data, s, e) {
 				return start, end
 			}
 		}
 	}
 	return -1, 0
+}
+
+// skeletonKeyLike is keyLikeRun for the skeleton's characters s to e of
+// data: the classes of the characters themselves, not of what stands
+// between them (the n of a JSON "\n" between digits is not a letter of
+// the run).
+func skeletonKeyLike(sk *skeleton, data []byte, s, e int) bool {
+	if e-s >= 2*minRun {
+		return true
+	}
+	var lower, upper, digit int
+	for j := s; j < e; j++ {
+		c := data[sk.at[j]]
+		if skelClass[c] == 0 {
+			c = sk.b[j] // a spelled character: its case is not known
+		}
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = 1
+		case c >= 'A' && c <= 'Z':
+			upper = 1
+		case c >= '0' && c <= '9':
+			digit = 1
+		}
+	}
+	return lower+upper+digit >= 2
 }
 
 // keyLikeRun is keyLike for a run of n characters spread over span (the
