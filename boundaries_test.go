@@ -68,6 +68,9 @@ var walledParts = []part{
 		// a stdio server started fenced, as a command is
 		"sandbox.go:sandbox", "shellstart.go:shellStart", "shellstart.go:shellStart.environ", "shellstart.go:shellStart.fenced",
 		"shellstart.go:shellStart.done", "sandbox_linux.go:shellStart.serverCommand", "mcpfence.go:serverStart",
+		// an HTTP server's connections under the web tools' address rules, its own host and port allowed
+		"netguard.go:netGuard", "netguard.go:allowEntries", "netguard.go:.allowHosts", "netguard.go:.environ",
+		"netguard.go:netGuard.client", "redact.go:maskUserinfo",
 	}},
 }
 

@@ -198,7 +198,7 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 	if err != nil {
 		return in.fail(exitUsage, err)
 	}
-	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, cfg.workDir, in.stderr)
+	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, in.projectLoad(cfg))
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
@@ -244,6 +244,18 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 		return runREPL(ctx, in.e, st, strings.Join(o.prompt, " "), system, in.stdin, in.stdout, in.stderr)
 	}
 	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
+}
+
+// projectLoad is how this run loads the project instructions: judged as
+// reads are, remembered per repository in the state directory, and asked
+// about when the REPL runs on a terminal.
+func (in *invocation) projectLoad(cfg *config) projectLoad {
+	pl := projectLoad{workDir: cfg.workDir, home: cfg.homeDir, red: in.p.red, warn: onScreen(in.stderr),
+		memory: filepath.Join(stateDir(in.e.getenv, in.e.tmpDir, in.e.uid), projectMemoryFile)}
+	if f, ok := in.stdin.(*os.File); ok && in.o.chat && in.e.stdinTTY && in.e.stdoutTTY { // the REPL on a terminal asks
+		pl.ask = askLine(f, pl.warn)
+	}
+	return pl
 }
 
 // shellMode is -s/--shell: the model's command for task, shown, confirmed

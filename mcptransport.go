@@ -350,7 +350,7 @@ func startSSE(ctx context.Context, cfg mcpServerConfig) (*sseTransport, error) {
 	for k, v := range cfg.Headers {
 		req.Header.Set(k, v)
 	}
-	t := &sseTransport{client: &http.Client{}, headers: cfg.Headers, cancel: cancel}
+	t := &sseTransport{client: mcpClient(cfg), headers: cfg.Headers, cancel: cancel}
 	t.rpcRouter = newRouter(t.post)
 	// Starting is bounded by ctx; the stream itself lives until close.
 	stop := context.AfterFunc(ctx, cancel)
@@ -498,7 +498,7 @@ type httpTransport struct {
 
 // newHTTPTransport prepares a session with the server at cfg.URL.
 func newHTTPTransport(cfg mcpServerConfig) *httpTransport {
-	return &httpTransport{url: cfg.URL, headers: cfg.Headers, client: &http.Client{}}
+	return &httpTransport{url: cfg.URL, headers: cfg.Headers, client: mcpClient(cfg)}
 }
 
 // setVersion records the negotiated protocol version for later requests.
@@ -632,6 +632,41 @@ func (h *httpTransport) close() {
 	if resp, err := h.client.Do(req); err == nil {
 		resp.Body.Close()
 	}
+}
+
+// mcpMaxRedirects bounds the redirects one request to an MCP server follows
+// (net/http's own default).
+const mcpMaxRedirects = 10
+
+// mcpClient is the HTTP client of the server at cfg.URL. Every request
+// carries the headers the configuration gives the server (an
+// Authorization, an API key), so a redirect is followed only on the
+// server's own origin (sameOrigin): a server that answers 307 with a
+// loopback-only service, a cloud's metadata address or another host gets
+// no request there, headers or not. Every connection is made under the
+// web tools' address rules too (netGuard): the server's own host and port
+// are the person's choice, as FETCH_ALLOW_HOSTS names one, and nothing
+// else private is dialled (cfg.environ gives the proxy).
+func mcpClient(cfg mcpServerConfig) *http.Client {
+	base, err := url.Parse(cfg.URL)
+	if err != nil {
+		base = &url.URL{} // no origin: no redirect is followed (the request itself fails)
+	}
+	g := netGuard{environ: cfg.environ}
+	if base.Host != "" {
+		g.allowHosts = allowEntries(base.Scheme + "://" + base.Host)
+	}
+	c := g.client()
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		switch {
+		case base.Host == "" || !sameOrigin(base, req.URL):
+			return fmt.Errorf("the server redirected to %s, not on its own origin %s://%s; yaicli follows an MCP server's redirects only there (its requests carry the server's headers): put the new address in the server's \"url\"", sanitize(maskUserinfo(req.URL.String())), base.Scheme, base.Host)
+		case len(via) >= mcpMaxRedirects:
+			return fmt.Errorf("stopped after %d redirects", mcpMaxRedirects)
+		}
+		return nil
+	}
+	return c
 }
 
 // sameOrigin reports whether b is on a's origin: the same scheme, host and

@@ -327,17 +327,28 @@ func (p *permissions) rememberCommand(prefix string, keep bool) string {
 	return ""
 }
 
+// maxPermissionFile bounds what is read of tool_permissions.json: a file of
+// saved answers is a few kilobytes; past this it is not one.
+const maxPermissionFile = 1 << 20
+
 // permissionFile is tool_permissions.json as Python YAICLI 0.19 writes it:
 // {"always_allow": [tool names]}; other keys are kept as they are.
 type permissionFile map[string]any
 
 // loadSaved reads the saved tools. A file another user could have written
-// grants nothing.
+// grants nothing, and neither does one in a directory another user could
+// rename a file of theirs into (untrustedDir, as config.ini and mcp.json
+// are judged); the file is judged on the handle that is read.
 func (p *permissions) loadSaved(warn func(string)) {
 	if p.savePath == "" {
 		return
 	}
-	st, err := os.Stat(p.savePath)
+	fh, err := os.Open(p.savePath)
+	if err != nil {
+		return
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
 	if err != nil {
 		return
 	}
@@ -345,7 +356,11 @@ func (p *permissions) loadSaved(warn func(string)) {
 		warn(fmt.Sprintf("yaicli: %s is %s, so its saved permissions are ignored; fix it with: chmod 600 %s (and own it)", p.savePath, why, p.savePath))
 		return
 	}
-	b, err := os.ReadFile(p.savePath)
+	if dir, why := untrustedDir(p.savePath, os.Geteuid()); why != "" {
+		warn(fmt.Sprintf("yaicli: %s is in %s, which %s, so another user could put a file of theirs in its place: its saved permissions are ignored; fix it with: chmod go-w %s (and own it)", p.savePath, dir, why, dir))
+		return
+	}
+	b, err := io.ReadAll(io.LimitReader(fh, maxPermissionFile))
 	var f permissionFile
 	if err == nil {
 		err = json.Unmarshal(b, &f)

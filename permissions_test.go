@@ -271,6 +271,43 @@ func TestPermanentApproval(t *testing.T) {
 	}
 }
 
+// TestPermissionsFileInOthersDirectory: a tool_permissions.json of your
+// own, mode 0600, in a directory other users can write (not sticky) or that
+// belongs to another user is refused as config.ini and mcp.json are: they
+// could rename a file of theirs into its place. A sticky directory, as
+// /tmp, is not that. The warning names the fix.
+func TestPermissionsFileInOthersDirectory(t *testing.T) {
+	w := newPermWorld(t, nil)
+	dir := filepath.Join(t.TempDir(), "shared")
+	os.Mkdir(dir, 0o700)
+	w.cfg.ToolPermissionsFile = filepath.Join(dir, "tool_permissions.json")
+	os.WriteFile(w.cfg.ToolPermissionsFile, []byte(`{"allow_commands": ["echo planted"]}`), 0o600)
+	shell := call("c", "execute_shell_command", `{"shell_command": "echo planted"}`)
+	run := func() (string, string) {
+		var warn bytes.Buffer
+		m := newToolbox(w.cfg.toolbox(), w.cfg.redactor(), &warn, nil, nil).call(context.Background(), shell)
+		return m.Content, warn.String()
+	}
+	if out, warn := run(); !strings.Contains(out, "planted\n") || strings.Contains(warn, "ignored") { // the control: a private directory is trusted
+		t.Fatalf("private directory: %s / %q", out, warn)
+	}
+	os.Chmod(dir, 0o777)
+	if out, warn := run(); !strings.Contains(out, "refused") || !strings.Contains(warn, "chmod go-w "+dir) {
+		t.Errorf("a directory others can write: %s / %q", out, warn)
+	}
+	os.Chmod(dir, os.ModeSticky|0o777)
+	if out, warn := run(); !strings.Contains(out, "planted\n") || strings.Contains(warn, "ignored") {
+		t.Errorf("a sticky directory: %s / %q", out, warn)
+	}
+	os.Chmod(dir, 0o755)
+	if os.Geteuid() == 0 { // as root the other-owner case is real: the directory is nobody's
+		os.Chown(dir, 65534, 65534)
+		if out, warn := run(); !strings.Contains(out, "refused") || !strings.Contains(warn, "belongs to uid 65534") {
+			t.Errorf("a directory of another user: %s / %q", out, warn)
+		}
+	}
+}
+
 // TestSensitiveHiddenInListings: a listing or search of the free area
 // names keys but does not enter them or search inside them.
 func TestSensitiveHiddenInListings(t *testing.T) {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,80 +61,128 @@ func projectDirs(workDir string) []string {
 }
 
 // projectInstructions is the system prompt's block of the AGENTS.md files
-// found for workDir ("" when none), and the files it holds. A file that is
-// not the person's own or that others may write, a link, or not a regular
-// file is said on warn and left out; so is what passes projectMaxChars.
-func projectInstructions(workDir string, warn io.Writer) (string, []string) {
-	var b strings.Builder
-	var used []string
+// found for pl.workDir ("" when none), and the files it holds. A file that
+// is not the person's own or that others may write, a link, not a regular
+// file, or one the judgement of reads refuses (a hard link to a key file,
+// a key by content) is said on warn and left out. The cap is shared
+// nearest first: the workspace's own file wins its room, the root's is cut.
+func projectInstructions(pl projectLoad) (string, []string) {
+	dirs := projectDirs(pl.workDir)
+	if len(dirs) == 0 {
+		return "", nil
+	}
+	repo := dirs[0]
+	var found []projectFound
 	left := projectMaxChars
-	for _, dir := range projectDirs(workDir) {
-		path := filepath.Join(dir, projectFile)
-		text, err := readTrusted(path)
+	for i := len(dirs) - 1; i >= 0; i-- { // nearest first: it wins its room
+		path := filepath.Join(dirs[i], projectFile)
+		pf, err := readProjectFile(path, repo, pl)
 		if err != nil {
 			if !os.IsNotExist(err) {
-				fmt.Fprintf(warn, "yaicli: %s not loaded: %s\n", sanitize(path), sanitize(err.Error()))
+				fmt.Fprintf(pl.warn, "yaicli: %s not loaded: %s\n", sanitize(path), sanitize(err.Error()))
 			}
 			continue
 		}
-		text = strings.TrimSpace(text)
-		if text == "" {
+		if pf.text == "" {
 			continue
 		}
 		if left <= 0 {
-			fmt.Fprintf(warn, "yaicli: %s not loaded: the project instructions' cap of %d characters was reached\n", sanitize(path), projectMaxChars)
+			fmt.Fprintf(pl.warn, "yaicli: %s not loaded: the project instructions' cap of %d characters was reached by the nearer files\n", sanitize(path), projectMaxChars)
 			continue
 		}
-		if n := utf8.RuneCountInString(text); n > left {
-			fmt.Fprintf(warn, "yaicli: %s cut to its first %d characters, of %d (the project instructions' cap is %d in all)\n", sanitize(path), left, n, projectMaxChars)
-			text = firstRunes(text, left)
+		if n := utf8.RuneCountInString(pf.text); n > left {
+			fmt.Fprintf(pl.warn, "yaicli: %s cut to its first %d characters, of %d (the project instructions' cap is %d in all, nearer files first)\n", sanitize(path), left, n, projectMaxChars)
+			pf.text = firstRunes(pf.text, left)
 		}
-		left -= utf8.RuneCountInString(text)
-		fmt.Fprintf(&b, "\n## %s\n%s\n", path, text)
-		used = append(used, path)
+		left -= utf8.RuneCountInString(pf.text)
+		found = append([]projectFound{pf}, found...) // the root first in the prompt
 	}
-	if len(used) == 0 {
+	if len(found) == 0 || !pl.trusted(repo, found) {
 		return "", nil
+	}
+	var b strings.Builder
+	var used []string
+	for _, pf := range found {
+		fmt.Fprintf(&b, "\n## %s\n%s\n", sanitize(pf.path), pf.text) // a directory name of the repository is its words too
+		used = append(used, pf.path)
 	}
 	return projectHeader + "Rules of this project, from its AGENTS.md files (the nearest last: it wins where they differ):\n" + b.String(), used
 }
 
+// readProjectFile reads and judges one AGENTS.md (repo: the repository's
+// root, where the file's other names are looked for).
+func readProjectFile(path, repo string, pl projectLoad) (projectFound, error) {
+	raw, st, err := readTrusted(path, repo, pl)
+	if err != nil {
+		return projectFound{}, err
+	}
+	sum := sha256.Sum256(raw)
+	text := strings.ToValidUTF8(string(raw), "\uFFFD")
+	return projectFound{path: path, text: sanitize(strings.TrimSpace(text)), size: st.Size(), hash: hex.EncodeToString(sum[:])}, nil
+}
+
 // readTrusted reads a file that is the person's own: not a link, regular,
-// owned by this user and writable by no one else, all judged on the handle
-// that is read, so a swap between the look and the read changes nothing.
-func readTrusted(path string) (string, error) {
+// owned by this user and writable by no one else, not a hard link to
+// anything but names of its own in the repository, and holding no key,
+// all judged on the handle that is read, so a swap between the look and
+// the read changes nothing. It is judged as a read of fs_read_file is
+// (places: name and place; identity; content), so the system prompt
+// carries nothing a read would ask about.
+func readTrusted(path, repo string, pl projectLoad) ([]byte, os.FileInfo, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if lst, lerr := os.Lstat(path); lerr == nil && lst.Mode()&os.ModeSymlink != 0 {
-			return "", fmt.Errorf("it is a symbolic link (only the person's own regular file is read)")
+			return nil, nil, fmt.Errorf("it is a symbolic link (only the person's own regular file is read)")
 		}
-		return "", err
+		return nil, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return "", fmt.Errorf("not a regular file")
+		return nil, nil, fmt.Errorf("not a regular file")
 	}
 	if why := unsafeFile(st); why != "" {
-		return "", fmt.Errorf("%s; only a file of your own that others cannot write is trusted", why)
+		return nil, nil, fmt.Errorf("%s; only a file of your own that others cannot write is trusted: run %s %s to use it", why, writeFix(st), path)
 	}
+	pls := places{home: pl.home}
+	if why := pls.sensitive(path); why != "" {
+		return nil, nil, fmt.Errorf("it lies in a sensitive place: %s", why)
+	}
+	if why := otherNames(path, repo, st, pls); why != "" {
+		return nil, nil, errors.New(why)
+	}
+	if why, _ := sensitiveContent(path, f, pl.red); why != "" {
+		return nil, nil, fmt.Errorf("it is %s; project instructions never carry one", why)
+	}
+	f.Seek(0, io.SeekStart)
 	b, err := io.ReadAll(io.LimitReader(f, 4*projectMaxChars+1))
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+	return b, st, nil
+}
+
+// writeFix is the chmod that takes away the write bits others have.
+func writeFix(st os.FileInfo) string {
+	switch m := st.Mode().Perm(); {
+	case m&0o022 == 0o020:
+		return "chmod g-w"
+	case m&0o022 == 0o002:
+		return "chmod o-w"
+	}
+	return "chmod go-w"
 }
 
 // withProjectInstructions is the system prompt with the workspace's
 // AGENTS.md block after the role's words (on: PROJECT_INSTRUCTIONS).
-func withProjectInstructions(system string, on bool, workDir string, warn io.Writer) string {
+func withProjectInstructions(system string, on bool, pl projectLoad) string {
 	if !on {
 		return system
 	}
-	block, _ := projectInstructions(workDir, warn)
+	block, _ := projectInstructions(pl)
 	return system + block
 }
 

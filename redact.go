@@ -30,6 +30,7 @@ type redactor struct {
 	grams   map[uint64][]gramAt // every gramLen-piece of the secrets of minRun or more
 	seen    []uint64            // a bit per gramHash of the pieces: most lookups end here
 	shapes  shapeIndex          // every secret's shapes (shapesOf), runs of which are redacted
+	frag    *fragments          // the pieces of keys this session's tool results showed (redactsession.go)
 	pool    sync.Pool           // *skeleton buffers, one per scan at a time
 }
 
@@ -62,6 +63,7 @@ func newRedactor(raw []string) *redactor {
 	if len(r.secrets) > 0 {
 		r.shapes = newShapeIndex(shapes)
 	}
+	r.frag = newFragments(raw)
 	r.grams, r.seen = map[uint64][]gramAt{}, make([]uint64, 1<<gramBits/64)
 	for k, sec := range r.secrets {
 		for off := 0; len(sec) >= minRun && off+gramLen <= len(sec); off++ {
@@ -568,12 +570,18 @@ func (j jsonRedactWriter) Write(p []byte) (int, error) {
 
 // request is req as it may leave for the provider: every message's text,
 // reasoning and tool arguments, and every tool's description and schema,
-// without r's secrets in any shape.
+// without r's secrets in any shape, and tool results without pieces of a
+// key past what this session's results have shown (fragments.track).
 func (r *redactor) request(req chatRequest) chatRequest {
 	if r.empty() {
 		return req
 	}
 	req.Messages = r.messages(req.Messages)
+	for i, m := range req.Messages { // the pieces of a key tool results show add up over the session
+		if m.Role == "tool" {
+			req.Messages[i].Content = r.frag.track(r.unpacked(m.Content))
+		}
+	}
 	specs := make([]toolSpec, len(req.Tools))
 	for i, s := range req.Tools {
 		s.Function.Description = r.text(s.Function.Description)

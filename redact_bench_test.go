@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // benchText is 1 MiB of what the redactor sees on its hot paths: the
@@ -81,4 +83,31 @@ func BenchmarkRedactTextKeyOnly(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r.text(text)
 	}
+}
+
+// BenchmarkShellCatRedacted is the shell tool's path over a large output:
+// `cat` of YAICLI_BENCH_FILE (else a 38.9 MB file of benchText) through
+// the clipper, redacted and spilled as it streams, as yaicli runs it. Run
+// with -benchtime 1x under a whole-process timer beside `cat FILE`.
+func BenchmarkShellCatRedacted(b *testing.B) {
+	path := os.Getenv("YAICLI_BENCH_FILE")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "big.txt")
+		text := benchText(b)
+		f, _ := os.Create(path)
+		for n := 0; n < 38_900_000; n += len(text) {
+			f.Write(text[:min(len(text), 38_900_000-n)])
+		}
+		f.Close()
+	}
+	dir := b.TempDir()
+	cfg := secretConfig()
+	for b.Loop() {
+		cl := newClipper(32000, spillOpener(dir, "execute_shell_command", time.Now())).redacting(cfg.redactor())
+		if err := runShell(context.Background(), "cat "+path, "", time.Hour, cfg.redactor().childEnv(cfg.environ, nil), nil, cl); err != nil {
+			b.Fatal(err)
+		}
+		os.Remove(cl.finish().path)
+	}
+	b.ReportMetric(float64(maxRSS())/(1<<20), "maxrss-MiB")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"math/rand"
 	"os"
@@ -265,6 +266,64 @@ func TestRedactorRuns(t *testing.T) {
 		got, _ := io.ReadAll(newRedactReader(io.MultiReader(strings.NewReader(text[:cut]), strings.NewReader(text[cut:])), r))
 		if string(got) != want {
 			t.Fatalf("read cut at %d = %q, want %q", cut, got, want)
+		}
+	}
+}
+
+// TestKeyPiecesAcrossCallsNotDelivered: a model that reads a file holding
+// the key (under an ordinary name, so a fenced command reads it) eight
+// characters a call, each piece shorter than a run, does not get the key
+// put together: once the pieces shown reach fragBudget of its bytes, the
+// next piece reaches the provider as the mark, in that request and every
+// later one; the first pieces are shown (pieces, not tool output, are
+// counted).
+func TestKeyPiecesAcrossCallsNotDelivered(t *testing.T) {
+	t.Parallel()
+	const key = "sk-proj-Q7vX2mKp9LzR4tWn8YbC3hJd"
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "settings.txt"), []byte("token="+key+"\n"), 0o644)
+	cut := func(id string, from int) step {
+		return sse(toolStream(fakeCall{id, "execute_shell_command", fmt.Sprintf(`{"shell_command": "cut -c%d-%d settings.txt"}`, from+7, from+14)}))
+	}
+	fp := newFakeProvider(t, cut("c1", 0), cut("c2", 8), cut("c3", 16), cut("c4", 24), sse(textStream("done")))
+	r := runBinaryIn(t, fp, dir, e2e{args: []string{"--yes", "read the token in pieces"}, env: []string{"YAI_API_KEY=" + key}})
+	if r.code != 0 || len(fp.chats()) != 5 {
+		t.Fatalf("code %d, %d requests, stderr %s", r.code, len(fp.chats()), r.stderr)
+	}
+	secret := key[8:] // what follows the public prefix
+	shown := make([]bool, len(secret))
+	for _, req := range fp.chats() {
+		for _, m := range req.messages() {
+			if m.Role != "tool" {
+				continue
+			}
+			for i := 0; i+fragMin <= len(secret); i++ {
+				for j := i + fragMin; j <= len(secret); j++ {
+					if strings.Contains(m.Content, secret[i:j]) {
+						for x := i; x < j; x++ {
+							shown[x] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	n := 0
+	for _, s := range shown {
+		if s {
+			n++
+		}
+	}
+	if n > fragBudget {
+		t.Errorf("the tool results showed %d of the key's %d secret characters in pieces, want at most %d", n, len(secret), fragBudget)
+	}
+	last := fp.chats()[4].messages()
+	if first := last[len(last)-5].Content; !strings.Contains(first, key[8:16]) { // the first piece of the secret part
+		t.Errorf("the first piece was not shown: %q", first)
+	}
+	for _, m := range last[len(last)-3:] {
+		if m.Role == "tool" && !strings.Contains(m.Content, redactedMark) {
+			t.Errorf("a later piece reached the provider: %q", m.Content)
 		}
 	}
 }

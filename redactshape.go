@@ -2,9 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 )
 
 // A secret leaves in more shapes than its spellings: folded over lines
@@ -25,48 +29,110 @@ import (
 const maxGap = 8
 
 // shapesOf are the skeletons s takes in what a command or the model may
-// write: its letters and digits, reversed, its hex, and its base64 at the
-// three offsets of a base64 stream. Each is lower-case; those shorter than
-// minRun are left out.
+// write: its letters and digits, reversed, in rot13, every other one
+// (even and odd, of the skeleton and of s), its hex and its hex reversed,
+// its bytes as octal and decimal numbers (od -b, od -tu1, HTML entities
+// &#115;), its base64 at the three offsets of a base64 stream and their
+// reverses, and its base32 at the five offsets of a base32 stream. Each is
+// lower-case; those shorter than minRun are left out, and so are copies.
 func shapesOf(s string) [][]byte {
+	var out [][]byte
+	for _, w := range weightedShapes(s) {
+		out = append(out, w.b)
+	}
+	return out
+}
+
+// weightedShape is one shape of a secret and how many of the secret's
+// bytes one of its characters stands for (hex 1/2, base64 3/4).
+type weightedShape struct {
+	b   []byte
+	per float64
+}
+
+// weightedShapes is shapesOf with each shape's weight.
+func weightedShapes(s string) []weightedShape {
 	own := skeletonBytes([]byte(s))
-	rev := make([]byte, len(own))
-	for i, c := range own {
-		rev[len(own)-1-i] = c
+	raw := []byte(s)
+	hx := []byte(hex.EncodeToString(raw))
+	var oct, dec []byte
+	for _, c := range raw {
+		oct = fmt.Appendf(oct, "%03o", c)
+		dec = strconv.AppendInt(dec, int64(c), 10)
 	}
-	out := [][]byte{own, rev, []byte(hex.EncodeToString([]byte(s)))}
+	out := []weightedShape{{own, 1}, {reversed(own), 1}, {rot13(own), 1}, {hx, 0.5}, {reversed(hx), 0.5},
+		{oct, 1.0 / 3}, {dec, float64(len(raw)) / float64(max(1, len(dec)))},
+		{everyOther(own, 0), 1}, {everyOther(own, 1), 1}, {skeletonBytes(everyOther(raw, 0)), 1}, {skeletonBytes(everyOther(raw, 1)), 1}}
 	for pad := 0; pad < 3; pad++ {
-		out = append(out, skeletonBytes([]byte(base64Inner(s, pad))))
+		b := skeletonBytes([]byte(encodedInner(base64.StdEncoding.EncodeToString(append(make([]byte, pad), s...)), 6, pad, len(s))))
+		out = append(out, weightedShape{b, 0.75}, weightedShape{reversed(b), 0.75})
 	}
-	kept := out[:0]
+	for pad := 0; pad < 5; pad++ {
+		out = append(out, weightedShape{skeletonBytes([]byte(encodedInner(base32.StdEncoding.EncodeToString(append(make([]byte, pad), s...)), 5, pad, len(s)))), 0.625})
+	}
+	var kept []weightedShape
 	for _, sh := range out {
-		if len(sh) >= minRun {
+		if len(sh.b) >= minRun && !slices.ContainsFunc(kept, func(k weightedShape) bool { return bytes.Equal(k.b, sh.b) }) {
 			kept = append(kept, sh)
 		}
 	}
 	return kept
 }
 
-// base64Inner is the part of the base64 of s, when s starts pad bytes
-// into a 3-byte group, that depends on s alone: the characters that also
-// hold bits of the bytes before or after s are left off both ends.
-func base64Inner(s string, pad int) string {
-	enc := base64.StdEncoding.EncodeToString(append(make([]byte, pad), s...))
-	start := []int{0, 2, 3}[pad] // pad 1: characters 0-1 hold its bits; pad 2: 0-2
-	n := pad + len(s)
-	end := n/3*4 + n%3 // a last partial group: 1 byte fixes 1 character, 2 fix 2
+// encodedInner is the part of enc, the encoding (bits bits a character)
+// of pad zero bytes and then n bytes of a secret, that depends on the
+// secret alone: the characters that also hold bits of the bytes before or
+// after it are left off both ends, so the shape is found at any offset of
+// a stream.
+func encodedInner(enc string, bits, pad, n int) string {
+	start := (8*pad + bits - 1) / bits
+	end := min(8*(pad+n)/bits, len(enc))
 	if end <= start {
 		return ""
 	}
 	return enc[start:end]
 }
 
-// skeletonBytes is b's letters and digits, lower-cased.
-func skeletonBytes(b []byte) []byte {
+// reversed is b backwards, in a new slice.
+func reversed(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[len(b)-1-i] = c
+	}
+	return out
+}
+
+// rot13 is b with its letters turned 13 places (b is lower-case).
+func rot13(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			c = 'a' + (c-'a'+13)%26
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// everyOther is b's bytes at even (from 0) or odd (from 1) positions.
+func everyOther(b []byte, from int) []byte {
 	var out []byte
-	for _, c := range b {
-		if k := skelClass[c]; k != 0 {
-			out = append(out, k)
+	for i := from; i < len(b); i += 2 {
+		out = append(out, b[i])
+	}
+	return out
+}
+
+// skeletonBytes is b's skeleton as the redactor reads a text: its letters
+// and digits, lower-cased, with escapes decoded and escape sequences
+// dropped (skeleton.build), breaks left out.
+func skeletonBytes(b []byte) []byte {
+	var sk skeleton
+	sk.build(b, false)
+	out := make([]byte, 0, len(sk.b))
+	for _, c := range sk.b {
+		if c != 0 {
+			out = append(out, c)
 		}
 	}
 	return out
@@ -94,7 +160,12 @@ type skeleton struct {
 }
 
 // build fills s with data's skeleton. In json mode an unescaped quote is
-// a break, so a run never spans two strings and the text stays JSON.
+// a break, so a run never spans two strings and the text stays JSON. What
+// a text spells a character with counts as that character: a backslash
+// escape (\x41, \u0041), an HTML entity (&#65;, &#x41;) and a fullwidth
+// letter or digit (Ａ). Terminal escape sequences, raw or escaped (\x1b[31m,
+// \u001b[0m, \033[1m, ^[[31m), are stripped: they take no room, so a colour
+// code between every character leaves the characters side by side.
 func (s *skeleton) build(data []byte, json bool) {
 	if need := len(data) + len(data)/(maxGap+1) + 1; cap(s.b) < need { // a break takes a place per maxGap+1 bytes at most
 		s.b, s.at = make([]byte, need), make([]int32, need)
@@ -103,7 +174,23 @@ func (s *skeleton) build(data []byte, json bool) {
 	n, gap := 0, 0
 	for i := 0; i < len(data); {
 		c := data[i]
-		if k := skelClass[c]; k != 0 {
+		k := skelClass[c]
+		w := 1
+		if k == 0 {
+			switch {
+			case c == '\\' || c == '&' || c == 0xef || c == '^':
+				w, k = spelledAt(data[i:])
+			case c == 0x1b:
+				w, k = escSeqLen(data[i:]), 0xff
+			case c == '"' && json:
+				gap = maxGap // the next character starts after a break
+			}
+		}
+		switch k {
+		case 0:
+			gap += w
+		case 0xff: // an escape sequence: no room at all
+		default:
 			if gap > maxGap {
 				b[n], at[n] = 0, int32(i)
 				n++
@@ -111,58 +198,197 @@ func (s *skeleton) build(data []byte, json bool) {
 			b[n], at[n] = k, int32(i)
 			n++
 			gap = 0
-			i++
-			continue
 		}
-		w := 1
-		switch {
-		case c == '\\':
-			w = escapeLen(data[i:])
-		case c == 0x1b:
-			w = csiLen(data[i:])
-		case c == '"' && json:
-			gap = maxGap // the next character starts after a break
-		}
-		gap += w
 		i += w
 	}
 	s.b, s.at = b[:n], at[:n]
 }
 
-// escapeLen is the length of the backslash escape b starts with: \n and
-// its kind 2, \u2028 6, \x0a 4; a lone backslash 1. Its letters are not
-// the text's, so they stand between characters, as the character would.
-func escapeLen(b []byte) int {
-	if len(b) < 2 {
-		return 1
+// charEnd is where the skeleton character at data[i] ends: after its
+// escape, entity or fullwidth form, else after its byte.
+func charEnd(data []byte, i int) int {
+	if skelClass[data[i]] != 0 {
+		return i + 1
 	}
+	w, _ := spelledAt(data[i:])
+	return i + w
+}
+
+// spelledAt reads the spelling b starts with (a backslash, '&', '^' or a
+// fullwidth form's first byte): its length and the skeleton character it
+// stands for, 0 for one that is not a letter or digit (it is a gap of its
+// length), 0xff for an escape sequence (no room).
+func spelledAt(b []byte) (int, byte) {
+	switch b[0] {
+	case '\\':
+		return escapeAt(b)
+	case '&':
+		return entityAt(b)
+	case '^':
+		if len(b) >= 2 && b[1] == '[' { // cat -v's ESC
+			return 1 + escSeqLen(append([]byte{0x1b}, b[2:min(len(b), 2+escSeqMax)]...)), 0xff
+		}
+	case 0xef:
+		if len(b) >= 3 && b[1]&0xc0 == 0x80 && b[2]&0xc0 == 0x80 {
+			r := rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f) | 0xf000
+			if r >= 0xff10 && r <= 0xff5a { // fullwidth digits and letters
+				if k := skelClass[byte(r-0xfee0)]; k != 0 {
+					return 3, k
+				}
+			}
+		}
+	}
+	return 1, 0
+}
+
+// escapeAt reads the backslash escape b starts with: \n and its kind are
+// gaps of 2; \uXXXX and \xXX stand for their character; \e, \033, \x1b
+// and \u001b with the sequence after them are an escape sequence; a lone
+// backslash is a gap of 1.
+func escapeAt(b []byte) (int, byte) {
+	if len(b) < 2 {
+		return 1, 0
+	}
+	w, v := 0, -1
 	switch b[1] {
-	case 'n', 'r', 't', 'b', 'f', 'v', 'a', 'e', '"', '\\', '/', '\'':
-		return 2
+	case 'e':
+		w, v = 2, 0x1b
+	case 'n', 'r', 't', 'b', 'f', 'v', 'a', '"', '\\', '/', '\'':
+		return 2, 0
 	case 'u':
 		if len(b) >= 6 && isHex(b[2:6]) {
-			return 6
+			w, v = 6, hexValue(b[2:6])
 		}
 	case 'x':
 		if len(b) >= 4 && isHex(b[2:4]) {
-			return 4
+			w, v = 4, hexValue(b[2:4])
 		}
+	case '0':
+		if len(b) >= 4 && b[2] == '3' && b[3] == '3' {
+			w, v = 4, 0x1b
+		}
+	}
+	switch {
+	case v < 0:
+		return 1, 0
+	case v == 0x1b:
+		seq := append([]byte{0x1b}, b[w:min(len(b), w+escSeqMax)]...)
+		return w + escSeqLen(seq) - 1, 0xff
+	case v < 0x80:
+		return w, skelClass[v]
+	case v >= 0xff10 && v <= 0xff5a:
+		return w, skelClass[v-0xfee0]
+	}
+	return w, 0
+}
+
+// entityAt reads the HTML entity b starts with: &#NNN; and &#xHH; stand
+// for their character, a named one (&amp;) is a gap of its length, and a
+// lone & a gap of 1.
+func entityAt(b []byte) (int, byte) {
+	end := bytes.IndexByte(b[:min(len(b), 12)], ';')
+	if end < 2 {
+		return 1, 0
+	}
+	body, v := b[1:end], -1
+	switch {
+	case body[0] == '#' && len(body) > 2 && (body[1] == 'x' || body[1] == 'X') && isHex(body[2:]):
+		v = hexValue(body[2:])
+	case body[0] == '#' && len(body) > 1 && isDecimal(body[1:]):
+		v, _ = strconv.Atoi(string(body[1:]))
+	case isLetters(body):
+		return end + 1, 0
+	default:
+		return 1, 0
+	}
+	switch {
+	case v >= 0 && v < 0x80:
+		return end + 1, skelClass[v]
+	case v >= 0xff10 && v <= 0xff5a:
+		return end + 1, skelClass[v-0xfee0]
+	}
+	return end + 1, 0
+}
+
+// escSeqMax bounds an escape sequence's length: a longer one is not one
+// (its first bytes are taken as text).
+const escSeqMax = 64
+
+// escSeqLen is the length of the terminal escape sequence b starts with
+// (b[0] is ESC): a CSI (ESC [ parameters intermediates final, as long as
+// SGR's 24-bit colours), the introducer of a string sequence (ESC ] 8 ;,
+// whose text is text), or ESC and its one or two following bytes; a lone
+// ESC 1.
+func escSeqLen(b []byte) int {
+	if len(b) < 2 {
+		return 1
+	}
+	switch c := b[1]; {
+	case c == '[':
+		for i := 2; i < len(b) && i < escSeqMax; i++ {
+			switch d := b[i]; {
+			case d >= 0x40 && d <= 0x7e:
+				return i + 1
+			case d < 0x20 || d > 0x3f && d < 0x40 || d > 0x7e:
+				return 1
+			}
+		}
+		return 1
+	case c == ']' || c == 'P' || c == '_' || c == '^' || c == 'X':
+		i := 2
+		for i < len(b) && i < 8 && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i < len(b) && b[i] == ';' {
+			i++
+		}
+		return i
+	case c >= 0x20 && c <= 0x2f: // ESC ( B and its kind
+		if len(b) >= 3 {
+			return 3
+		}
+		return 2
+	case c >= 0x30 && c <= 0x7e:
+		return 2
 	}
 	return 1
 }
 
-// csiLen is the length of the terminal escape sequence b starts with
-// (ESC [ parameters final), at most 16 bytes; a lone ESC 1.
-func csiLen(b []byte) int {
-	if len(b) < 2 || b[1] != '[' {
-		return 1
-	}
-	for i := 2; i < len(b) && i < 16; i++ {
-		if b[i] >= 0x40 && b[i] <= 0x7e {
-			return i + 1
+// hexValue is b's value as hex digits (isHex).
+func hexValue(b []byte) int {
+	v := 0
+	for _, c := range b {
+		v <<= 4
+		switch {
+		case c <= '9':
+			v |= int(c - '0')
+		case c >= 'a':
+			v |= int(c-'a') + 10
+		default:
+			v |= int(c-'A') + 10
 		}
 	}
-	return 1
+	return v
+}
+
+// isDecimal reports whether b is all decimal digits, at most 7.
+func isDecimal(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) <= 7
+}
+
+// isLetters reports whether b is all ASCII letters.
+func isLetters(b []byte) bool {
+	for _, c := range b {
+		if skelClass[c] == 0 || c <= '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // isHex reports whether b is all hex digits.
@@ -224,13 +450,39 @@ func (x *shapeIndex) next(sk *skeleton, data []byte, from int) (int, int) {
 			}
 		}
 		if s >= 0 {
-			start, end := int(sk.at[s]), int(sk.at[e-1])+1
-			if keyLikeRun(data[start:end], e-s) {
+			start, end := int(sk.at[s]), charEnd(data, int(sk.at[e-1]))
+			if skeletonKeyLike(sk, data, s, e) {
 				return start, end
 			}
 		}
 	}
 	return -1, 0
+}
+
+// skeletonKeyLike is keyLikeRun for the skeleton's characters s to e of
+// data: the classes of the characters themselves, not of what stands
+// between them (the n of a JSON "\n" between digits is not a letter of
+// the run).
+func skeletonKeyLike(sk *skeleton, data []byte, s, e int) bool {
+	if e-s >= 2*minRun {
+		return true
+	}
+	var lower, upper, digit int
+	for j := s; j < e; j++ {
+		c := data[sk.at[j]]
+		if skelClass[c] == 0 {
+			c = sk.b[j] // a spelled character: its case is not known
+		}
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = 1
+		case c >= 'A' && c <= 'Z':
+			upper = 1
+		case c >= '0' && c <= '9':
+			digit = 1
+		}
+	}
+	return lower+upper+digit >= 2
 }
 
 // keyLikeRun is keyLike for a run of n characters spread over span (the
@@ -246,14 +498,14 @@ func keyLikeRun(span []byte, n int) bool {
 // the end holds from there too, as its escape may be cut.
 func (x *shapeIndex) tail(sk *skeleton, data []byte, minHold int) int {
 	hold := len(data)
-	for i := max(0, len(data)-16); i < len(data); i++ {
-		if data[i] == '\\' && len(data)-i < 6 || data[i] == 0x1b {
-			hold = i
+	for i := max(0, len(data)-escSeqMax-6); i < len(data); i++ {
+		if left := len(data) - i; left < spellingMax(data[i:]) {
+			hold = i // what a cut spelling stands for is not yet known
 			break
 		}
 	}
 	n := sort.Search(len(sk.at), func(j int) bool { return int(sk.at[j]) >= hold }) // what the cut escape holds is not yet known
-	if n == 0 || hold-int(sk.at[n-1])-1 > maxGap {
+	if n == 0 || gapBetween(data, charEnd(data, int(sk.at[n-1])), hold) > maxGap {
 		return hold
 	}
 	j := n
@@ -264,6 +516,53 @@ func (x *shapeIndex) tail(sk *skeleton, data []byte, minHold int) int {
 		hold = min(hold, int(sk.at[j]))
 	}
 	return hold
+}
+
+// gapBetween is the room data[from:to] takes between two characters of
+// a run, as build counts it (escape sequences take none), or more than
+// maxGap once it is that wide.
+func gapBetween(data []byte, from, to int) int {
+	gap := 0
+	for i := from; i < to && gap <= maxGap; {
+		w, k := 1, byte(0)
+		switch c := data[i]; c {
+		case '\\', '&', 0xef, '^':
+			w, k = spelledAt(data[i:to])
+		case 0x1b:
+			w, k = escSeqLen(data[i:to]), 0xff
+		}
+		if k != 0xff {
+			gap += w
+		}
+		i += w
+	}
+	return gap
+}
+
+// spellingMax is how long the spelling b starts with may be (0: none
+// starts there): a stream cut closer to its start than this may have cut
+// it, so what it stands for waits for the next write.
+func spellingMax(b []byte) int {
+	switch b[0] {
+	case '\\':
+		if _, k := escapeAt(b); k == 0xff {
+			return escSeqMax + 6
+		}
+		return 6
+	case 0x1b:
+		return escSeqMax + 2
+	case '^': // cat -v's ESC is ^[
+		if len(b) == 1 || b[1] == '[' {
+			return escSeqMax + 2
+		}
+	case '&':
+		if len(b) == 1 || b[1] == '#' || skelClass[b[1]] != 0 {
+			return 12
+		}
+	case 0xef:
+		return 3
+	}
+	return 0
 }
 
 // holds reports whether b occurs in a shape.
