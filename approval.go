@@ -37,7 +37,8 @@ type approval struct {
 	place     string
 	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
 	yourself  string // for a sensitive place: how the person can do it themselves
-	prefix    string // the command prefix [a]lways / [p]ermanently allow, for a shell command
+	prefix    string // the shell command [a]lways / [p]ermanently learn a rule from (alwaysrule.go)
+	always    string // what that rule allows, for the question
 	workspace bool   // a write: [a]lways and [p]ermanently cover writes in the workspace only
 	reads     bool   // a read: [a]lways and [p]ermanently cover reads outside the workspace by this tool
 	// grant is what [a]lways and [p]ermanently remember for a call without a
@@ -79,8 +80,10 @@ func (tb *toolbox) approvalFor(t tool, args map[string]any) (approval, bool) {
 		a.subject = argString(args, "shell_command", "")
 		a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
 		a.unasked = "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"
-		if a.prefix = commandPrefix(a.subject); a.prefix == "" {
-			a.sensitive = "no prefix of it can be allowed: " + noPrefixWhy(a.subject)
+		if r, ok := learnAlways(a.subject); ok { // alwaysrule.go: what [a]lways would allow
+			a.prefix, a.always = a.subject, r.describe()
+		} else {
+			a.sensitive = "no rule for it can be kept: " + alwaysWhy(a.subject)
 		}
 		a.scope(tb.perm.destructiveShell(a.subject)) // destructive.go: rm -rf ~ asks every time
 	case "fs_write_file", "fs_edit_file":
@@ -293,7 +296,7 @@ func (a approval) choices() string {
 	case a.sensitive != "":
 		return " [y]es / [N]o (asked every time: " + a.sensitive + "): " // the capital is what Enter answers
 	case a.prefix != "":
-		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
+		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: %s, this session / [p]ermanently: the same, saved: ", a.always)
 	case a.workspace:
 		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every %s write inside the workspace, this session / [p]ermanently: "+
 			"every %s write inside the workspace of every future session, saved (sensitive places still ask): ", a.tool, a.tool)
@@ -366,40 +369,6 @@ func commandPrefix(cmd string) string {
 		return ""
 	}
 	return words[0]
-}
-
-// noPrefixWhy is why commandPrefix finds no prefix of cmd that [a]lways
-// could allow, in the person's words, for the approval question: it takes
-// commandPrefix's checks in the same order and names the first that
-// failed, so the question states the real reason (rm -rf build: yaicli
-// knows no harmless options of rm), not a list of every possible one. ""
-// when cmd has a prefix.
-func noPrefixWhy(cmd string) string {
-	c := splitCommand(cmd)
-	switch {
-	case c.unsure:
-		return "yaicli cannot tell exactly how the shell reads it (an expansion as the command, quoting, a substitution or a here-document)"
-	case c.redirect:
-		return "it redirects to or from a file"
-	case len(c.parts) != 1:
-		return fmt.Sprintf("it is %d commands", len(c.parts))
-	}
-	words := stripKeywords(c.parts[0])
-	switch {
-	case len(words) == 0:
-		return "it names no program"
-	case !rePlainWord.MatchString(words[0]):
-		return fmt.Sprintf("%q is not a plain program name (a path, an assignment or an expansion)", words[0])
-	case runsOthers(words[0]):
-		return fmt.Sprintf("%s runs other programs, so a prefix would allow anything", words[0])
-	case len(words) > 1 && reSubcommand.MatchString(words[1]) && runVerbs[words[1]]:
-		return fmt.Sprintf("%s %s runs other programs, so a prefix would allow anything", words[0], words[1])
-	case len(words) > 1 && reSubcommand.MatchString(words[1]):
-		return ""
-	case tableOf(words[:1]) == "" && words[0] != "sed":
-		return fmt.Sprintf("yaicli knows no harmless options of %s, so %q would allow every use of it", words[0], words[0])
-	}
-	return ""
 }
 
 // sizeOf describes a text's length for the prompt.
