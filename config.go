@@ -225,6 +225,9 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	for k, v := range src.flags {
 		vals[k], from[k] = v, "flag"
 	}
+	if err := checkSettings(vals, from, src.path); err != nil { // one check for every source (settingchecks.go)
+		return nil, err
+	}
 	c := &config{values: vals, sources: from, configPath: src.path, configMissing: missing}
 	p := parser{vals: vals, from: from, warn: warn}
 	c.parseModelSettings(p)
@@ -235,7 +238,21 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	if err := c.settle(src); err != nil {
 		return nil, err
 	}
+	if key, w := c.setWindow(); w > 0 {
+		if err := windowRoom(key, w, c.MaxTokens, 0); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// setWindow is the window the person set and its key: CONTEXT_WINDOW,
+// else Ollama's NUM_CTX; 0 when neither is set.
+func (c *config) setWindow() (key string, window int) {
+	if c.ContextWindow > 0 {
+		return "CONTEXT_WINDOW", c.ContextWindow
+	}
+	return "NUM_CTX", c.NumCtx
 }
 
 // readConfigFile lays the [core] keys of src's file over vals (from says
@@ -281,7 +298,7 @@ func (c *config) parseModelSettings(p parser) {
 	c.AzureAPIVersion = p.str("AZURE_API_VERSION")
 	c.Temperature = p.float("TEMPERATURE")
 	c.TopP = p.float("TOP_P")
-	c.MaxTokens = p.int("MAX_TOKENS")
+	c.MaxTokens = p.tokens("MAX_TOKENS")
 	c.Timeout = time.Duration(p.int("TIMEOUT")) * time.Second
 	c.Stream = p.bool("STREAM")
 	c.ExtraHeaders = p.headers("EXTRA_HEADERS")
@@ -325,8 +342,8 @@ func (c *config) parseToolSettings(p parser) {
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
 	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
 	c.ToolSchemaShare = p.float("TOOL_SCHEMA_SHARE")
-	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
-	c.ContextWindow = max(p.int("CONTEXT_WINDOW"), 0)
+	c.ContextBudgetTokens = p.tokens("CONTEXT_BUDGET_TOKENS")
+	c.ContextWindow = p.tokens("CONTEXT_WINDOW")
 	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
 	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
 	c.CompactMode = p.oneOf("COMPACT_MODE", "mechanical", "summary")
@@ -444,6 +461,15 @@ func (p parser) int(k string) int {
 	n, err := strconv.Atoi(p.str(k))
 	if err != nil || n < 0 {
 		n, _ = strconv.Atoi(p.fallback(k, "a whole number >= 0"))
+	}
+	return n
+}
+
+// tokens is k as a token count >= 0 (parseTokens: 8k is 8192).
+func (p parser) tokens(k string) int {
+	n, err := parseTokens(p.str(k))
+	if err != nil || n < 0 {
+		n, _ = parseTokens(p.fallback(k, "a whole number of tokens >= 0"))
 	}
 	return n
 }
@@ -731,8 +757,8 @@ func (c *config) loadSampling(p parser) {
 	}
 	c.FrequencyPenalty = p.optFloat("FREQUENCY_PENALTY", -2, 2)
 	c.PresencePenalty = p.optFloat("PRESENCE_PENALTY", -2, 2)
-	c.ThinkingBudget = p.optInt("THINKING_BUDGET", -1, math.MaxInt32, "a whole number of tokens (Gemini also takes 0 = off and -1 = dynamic)")
-	if n := p.optInt("NUM_CTX", minNumCtx, math.MaxInt32, fmt.Sprintf("a whole number of tokens >= %d", minNumCtx)); n != nil {
+	c.ThinkingBudget = p.optTokens("THINKING_BUDGET", -1)
+	if n := p.optTokens("NUM_CTX", minNumCtx); n != nil {
 		c.NumCtx = *n
 	}
 	c.PromptCache = p.oneOf("PROMPT_CACHE", "auto", "off") == "auto"
@@ -792,6 +818,16 @@ func (p parser) optInt(k string, lo, hi int, want string) *int {
 	if err != nil || n < lo || n > hi {
 		p.fallback(k, want)
 		return nil
+	}
+	return &n
+}
+
+// optTokens is k as a token count of at least lo (8k is 8192), nil when
+// empty.
+func (p parser) optTokens(k string, lo int) *int {
+	n, err := parseTokens(p.str(k))
+	if p.str(k) == "" || err != nil || n < lo {
+		return nil // settingChecks refused any other value before
 	}
 	return &n
 }

@@ -33,7 +33,7 @@ Flags (before or after the question):
                             show or hide the model's reasoning on stderr (SHOW_REASONING)
       --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
       --context-window N    the model's context window in tokens (CONTEXT_WINDOW), for a
-                            server that does not report it: 8192 for an 8k model; the budget
+                            server that does not report it: 8192 (or 8k) for an 8k model; the budget
                             is 70% of it (CONTEXT_BUDGET_TOKENS sets the budget itself);
                             /context says where the window in use came from
       --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)

@@ -9,26 +9,25 @@ import (
 	"strings"
 )
 
-// valueFlag is a flag that sets a config key, checked as it is read: a value
-// that does not parse is a usage error (exit 2) naming the flag, the value
-// and what is expected, not a config warning after which the API is called
-// with the default.
+// valueFlag is a flag that sets a config key, checked as it is read by
+// the key's one check (settingChecks, the same a YAI_* variable or
+// config.ini gets): a value that does not pass is a usage error (exit 2)
+// naming the flag, the value and what is expected.
 type valueFlag struct {
 	key   string
 	names []string
-	check func(string) error // nil accepts any value
 }
 
 // valueFlagTable maps each value flag's short and long names to its key.
 var valueFlagTable = []valueFlag{
-	{"MODEL", []string{"M", "model"}, nonEmpty},
-	{"TEMPERATURE", []string{"T", "temperature"}, numberIn(0, 2)},
-	{"TOP_P", []string{"P", "top-p"}, numberIn(0, 1)},
-	{"MAX_TOKENS", []string{"max-tokens"}, wholeFrom(1)},
-	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}, wholeFrom(0)},
-	{"CONTEXT_WINDOW", []string{"context-window"}, wholeFrom(0)},
-	{"JUSTIFY", []string{"justify"}, oneOfWords(justifyModes...)},
-	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(outputFormats...)},
+	{"MODEL", []string{"M", "model"}},
+	{"TEMPERATURE", []string{"T", "temperature"}},
+	{"TOP_P", []string{"P", "top-p"}},
+	{"MAX_TOKENS", []string{"max-tokens"}},
+	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}},
+	{"CONTEXT_WINDOW", []string{"context-window"}},
+	{"JUSTIFY", []string{"justify"}},
+	{"OUTPUT_FORMAT", []string{"output-format"}},
 }
 
 // switchFlag is a boolean flag that sets a config key to a fixed value.
@@ -62,8 +61,8 @@ func valueFlags(fs *flag.FlagSet, overrides map[string]string) {
 	for _, vf := range valueFlagTable {
 		for _, n := range vf.names {
 			fs.Func(n, "", func(v string) error {
-				if vf.check != nil {
-					if err := vf.check(v); err != nil {
+				if check := settingChecks[vf.key]; check != nil {
+					if err := check(v); err != nil {
 						return err
 					}
 				}

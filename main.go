@@ -199,6 +199,11 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 		return in.fail(exitUsage, err)
 	}
 	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, cfg.workDir, in.stderr)
+	if key, w := cfg.setWindow(); w > 0 { // a window set too small for one request is refused before any is sent
+		if err := windowRoom(key, w, cfg.MaxTokens, familyOf(cfg.Model).tokens(system)); err != nil {
+			return in.fail(exitUsage, err)
+		}
+	}
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
