@@ -53,7 +53,7 @@ func stubPrograms(t *testing.T, dir string) []string {
 // command runs it, runs it again and the next one of its kind without a
 // question, and asks for a command it did not name; [p]ermanently does
 // the same in a new session, from tool_permissions.json. The question
-// says what else the answer allows.
+// says what else the answer allows, and that the answer needs Enter.
 func TestAlwaysAllowsWhatItNamed(t *testing.T) {
 	slowTest(t)
 	for _, keep := range []string{"a", "p"} {
@@ -69,7 +69,7 @@ func TestAlwaysAllowsWhatItNamed(t *testing.T) {
 			if got := run(tb, tc.cmd); !strings.Contains(got, "ran "+strings.Fields(tc.cmd)[0]) || len(s.questions) != 1 {
 				t.Fatalf("%s: %q answered %s: %s (asked %d)", keep, tc.cmd, keep, got, len(s.questions))
 			}
-			if !strings.Contains(s.questions[0], "[a]lways: ") || strings.Contains(s.questions[0], "asked every time") {
+			if !strings.Contains(s.questions[0], "[a]lways: ") || strings.Contains(s.questions[0], "asked every time") || !strings.HasSuffix(s.questions[0], "(then Enter): ") {
 				t.Errorf("%q: the question offers no [a]lways: %q", tc.cmd, s.questions[0])
 			}
 			if keep == "p" { // the next session
