@@ -258,8 +258,8 @@ func (a approval) whatText() string {
 
 // askPerson puts the question and acts on the answer.
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
-	answer, err := tb.ask(a.body + a.question + thenEnter(a.choices())) // ask.go: the answer is a line
-	if errors.Is(err, context.Canceled) {                               // Ctrl+C at the question: the person stopped the turn
+	answer, err := tb.ask(a.body + a.question + thenEnter(a.choices()))
+	if errors.Is(err, context.Canceled) { // Ctrl+C at the question: the person stopped the turn
 		decided("refused", "interrupted at the question")
 		return fmt.Sprintf("%s was not run: the person interrupted (Ctrl+C) at its approval question; do not retry it, wait for what they say next", a.tool)
 	}
