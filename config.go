@@ -27,7 +27,9 @@ type setting struct {
 
 // settings lists every key yaicli reads, in the order --template prints them.
 // Defaults that depend on the machine (CHAT_HISTORY_DIR, TOOL_OUTPUT_DIR) are
-// empty here and derived in load.
+// empty here and derived in load. A default a part also needs without a
+// configuration (a value left zero) is the part's constant, named here, so
+// it has one source.
 var settings = []setting{
 	{"PROVIDER", "openai", "a preset (yaicli --list-providers), or any name with BASE_URL: an OpenAI-compatible server"},
 	{"BASE_URL", "", "empty = the provider's default URL"},
@@ -86,11 +88,11 @@ var settings = []setting{
 	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, on ports 80 and 443 (host:port for another), comma-separated (*.corp.example for subdomains)"},
 	{"TOOL_OUTPUT_MAX_CHARS", "32000", "per-tool-result character cap (0 = unlimited)"},
 	{"TOOL_OUTPUT_DIR", "", "where full tool outputs are spilled; empty = <CHAT_HISTORY_DIR>/tool-outputs"},
-	{"TOOL_OUTPUT_SPILL_MAX_BYTES", "67108864", "bytes one spilled tool output may take on disk (64 MiB); the rest is cut and the marker says so (0 = no cap)"},
+	{"TOOL_OUTPUT_SPILL_MAX_BYTES", strconv.Itoa(defaultSpillMax), "bytes one spilled tool output may take on disk (64 MiB); the rest is cut and the marker says so (0 = no cap)"},
 	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
 	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
-	{"TOOL_SCHEMA_SHARE", "0.12", "share of the budget the tool schemas may take; past it the built-ins and each MCP server's share are sent with tool_search, which finds the rest (0 = always that way, 1 = never)"},
+	{"TOOL_SCHEMA_SHARE", strconv.FormatFloat(deferShare, 'g', -1, 64), "share of the budget the tool schemas may take; past it the built-ins and each MCP server's share are sent with tool_search, which finds the rest (0 = always that way, 1 = never)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_WINDOW", "0", "the model's context window in tokens, for any server (an 8k model: 8192; --context-window N); wins over NUM_CTX and what servers report; 0 = the server's (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter), else the model table, else 128000"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
@@ -375,7 +377,7 @@ func (c *config) settle(src configSources) error {
 		return fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
 			c.Provider, didYouMean(nearestName(c.Provider, presetNames())), strings.Join(presetNames(), ", "))
 	}
-	if c.Provider == "azure" {
+	if c.Provider == providerAzure {
 		base := cmp.Or(c.BaseURL, strings.TrimRight(src.env(azureEndpointEnv), "/"))
 		var err error
 		if c.BaseURL, err = azureBase(base, c.Model, c.AzureAPIVersion); err != nil {
@@ -774,7 +776,7 @@ func (c *config) checkSamplingProvider(p parser) {
 		fmt.Fprintf(p.warn, "yaicli: %s=%s from %s is not sent: %s\n", k, p.str(k), p.from[k], why)
 		p.vals[k], p.from[k] = "", "default"
 	}
-	if c.Provider == "anthropic" {
+	if c.Provider == providerAnthropic {
 		if c.Seed != nil {
 			c.Seed = nil
 			unsent("SEED", "Anthropic's Messages API has no seed")
@@ -790,18 +792,18 @@ func (c *config) checkSamplingProvider(p parser) {
 	}
 	switch b := c.ThinkingBudget; {
 	case b == nil:
-	case c.Provider == "anthropic" && *b < anthropicMinThinking:
+	case c.Provider == providerAnthropic && *b < anthropicMinThinking:
 		c.ThinkingBudget = nil
 		unsent("THINKING_BUDGET", fmt.Sprintf("Anthropic takes a thinking budget of %d tokens or more", anthropicMinThinking))
-	case c.Provider != "anthropic" && c.Provider != "gemini":
+	case c.Provider != providerAnthropic && c.Provider != providerGemini:
 		c.ThinkingBudget = nil
 		unsent("THINKING_BUDGET", "it is sent to PROVIDER=anthropic and gemini only; for "+c.Provider+" put the field its API documents in EXTRA_BODY")
 	}
-	if c.NumCtx > 0 && c.Provider != "ollama" {
+	if c.NumCtx > 0 && c.Provider != providerOllama {
 		c.NumCtx = 0
 		unsent("NUM_CTX", "it is Ollama's setting (PROVIDER=ollama); for other servers CONTEXT_BUDGET_TOKENS sets the budget")
 	}
-	if _, thinking := anthropicThinking(c.sampling, c.ReasoningEffort); thinking && c.Provider == "anthropic" && c.TopK != nil {
+	if _, thinking := anthropicThinking(c.sampling, c.ReasoningEffort); thinking && c.Provider == providerAnthropic && c.TopK != nil {
 		c.TopK = nil
 		unsent("TOP_K", "Anthropic refuses top_k while thinking (THINKING_BUDGET or REASONING_EFFORT is set)")
 	}

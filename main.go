@@ -248,7 +248,7 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 		st := sessionStart{o: in.p.session, red: in.p.red, render: in.p.render, agent: made}
 		return runREPL(ctx, in.e, st, strings.Join(o.prompt, " "), system, in.stdin, in.stdout, in.stderr)
 	}
-	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
+	return in.oneShot(runCtx, system, message{Role: roleUser, Content: prompt, images: images}, attached, hub)
 }
 
 // shellMode is -s/--shell: the model's command for task, shown, confirmed

@@ -161,3 +161,16 @@ func TestWindowTooSmallRefused(t *testing.T) {
 		t.Errorf("an 8k window with room was refused: %v", err)
 	}
 }
+
+// TestPartDefaultsAreTheSettings: a part's own default for a value left
+// zero is the setting's default. TOOL_SCHEMA_SHARE and
+// TOOL_OUTPUT_SPILL_MAX_BYTES take theirs from the part's constant;
+// CONTEXT_TRIM_TARGET's is still written twice (mask.go's
+// defaultTrimTarget), so this keeps the two equal.
+func TestPartDefaultsAreTheSettings(t *testing.T) {
+	for key, part := range map[string]float64{"TOOL_SCHEMA_SHARE": deferShare, "TOOL_OUTPUT_SPILL_MAX_BYTES": defaultSpillMax, "CONTEXT_TRIM_TARGET": defaultTrimTarget} {
+		if got := fmt.Sprint(part); got != defaultOf(key) {
+			t.Errorf("%s's default is %s, its part's %s", key, defaultOf(key), got)
+		}
+	}
+}

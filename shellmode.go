@@ -30,7 +30,7 @@ type shellOptions struct {
 // tools and without streaming it to the screen, and cleans the answer;
 // system is the shell role's prompt, filled (fillRole).
 func generateCommand(ctx context.Context, o shellOptions, system string, send sendFunc, task string) (string, error) {
-	h := []message{{Role: "system", Content: system}, {Role: "user", Content: task}}
+	h := []message{{Role: roleSystem, Content: system}, {Role: roleUser, Content: task}}
 	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: o.maxTokens}, streamSink{})
 	if err != nil {
 		return "", err
