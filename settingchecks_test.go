@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -169,7 +170,7 @@ func TestWindowTooSmallRefused(t *testing.T) {
 // defaultTrimTarget), so this keeps the two equal.
 func TestPartDefaultsAreTheSettings(t *testing.T) {
 	for key, part := range map[string]float64{"TOOL_SCHEMA_SHARE": deferShare, "TOOL_OUTPUT_SPILL_MAX_BYTES": defaultSpillMax, "CONTEXT_TRIM_TARGET": defaultTrimTarget} {
-		if got := fmt.Sprint(part); got != defaultOf(key) {
+		if got := strconv.FormatFloat(part, 'f', -1, 64); got != defaultOf(key) {
 			t.Errorf("%s's default is %s, its part's %s", key, defaultOf(key), got)
 		}
 	}
