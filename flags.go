@@ -85,7 +85,7 @@ Examples:
   yaicli "how do I list open ports on linux?"
   git diff | yaicli -M gpt-4.1 "write a commit message"
   YAI_PROVIDER=ollama YAI_MODEL=qwen2.5 yaicli --yes "why is / full?"
-  YAI_BASE_URL=http://localhost:8080/v1 yaicli --context-window 8192 --chat   # an 8k local model
+  YAI_BASE_URL=http://localhost:8080/v1 yaicli --context-window 8k --chat   # an 8k local model: set the window, the rest follows
   yaicli --write-config
 
 Exit codes:

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCutOnEntryIsNoAlarm: on a small window a tool result cut as it
+// enters (its whole text on disk) prints no "over the budget" line: in
+// text mode stderr says nothing of it, and the events still carry the
+// reduction (context.trim).
+func TestCutOnEntryIsNoAlarm(t *testing.T) {
+	t.Parallel()
+	steps := func() *fakeProvider {
+		return newFakeProvider(t,
+			sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"seq 1 30000"}`})),
+			sse(textStream("counted.")))
+	}
+	env := []string{"YAI_CONTEXT_WINDOW=8k", "YAI_SANDBOX=off"}
+	r := runBinary(t, steps(), e2e{args: []string{"--yes", "count"}, env: env})
+	if r.code != 0 || strings.Contains(r.stderr, "budget") || !strings.Contains(r.stdout, "counted.") {
+		t.Errorf("text mode: code %d, stderr:\n%s", r.code, r.stderr)
+	}
+	j := runBinary(t, steps(), e2e{args: []string{"--yes", "--output-format", "stream-json", "count"}, env: env})
+	if j.code != 0 || !strings.Contains(j.stdout, `"context.trim"`) || !strings.Contains(j.stdout, `"results_shrunk":1`) {
+		t.Errorf("stream-json: code %d, the cut is not among the events:\n%s", j.code, j.stdout)
+	}
+}
+
+// smallWindowRecipe is docs/CONFIGURATION.md's recipe for a small window:
+// the keys of its ini block.
+func smallWindowRecipe(t *testing.T) []string {
+	t.Helper()
+	_, recipe, found := strings.Cut(docText(t, docConfiguration), "Recommended for long tasks with a small model window")
+	if !found || !strings.Contains(strings.SplitN(recipe, "```", 2)[0], "set these keys") {
+		t.Fatal(docConfiguration + " has no small-window recipe that says \"set these keys\"")
+	}
+	_, recipe, _ = strings.Cut(recipe, "```ini\n")
+	recipe, _, _ = strings.Cut(recipe, "```")
+	var lines []string
+	for _, l := range strings.Split(recipe, "\n") {
+		if strings.Contains(l, "=") {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+// TestSmallWindowRecipeChangesSomething: each key of the small-window
+// recipe changes what an 8k session sends: the requests of a session
+// with the whole recipe differ from those of one without that key (a
+// TOOL_OUTPUT_MAX_CHARS above what an 8k budget lets a result keep, say,
+// changes nothing and fails this).
+func TestSmallWindowRecipeChangesSomething(t *testing.T) {
+	t.Parallel()
+	recipe := smallWindowRecipe(t)
+	if len(recipe) == 0 {
+		t.Fatal("the recipe sets no key")
+	}
+	sent := func(lines []string) string {
+		f := newFakeProvider(t,
+			sse(toolStream(fakeCall{"c1", "execute_shell_command", `{"shell_command":"seq 1 30000"}`})),
+			sse(textStream("counted.")))
+		r := runBinary(t, f, e2e{args: []string{"--yes", "count"}, env: []string{"YAI_SANDBOX=off"}, file: "[core]\n" + strings.Join(lines, "\n") + "\n"})
+		if r.code != 0 {
+			t.Fatalf("recipe %q: exit %d: %s", lines, r.code, r.stderr)
+		}
+		var b strings.Builder
+		for _, c := range f.chats() {
+			b.WriteString(strings.ReplaceAll(string(c.Raw), r.home, "HOME"))
+		}
+		return b.String()
+	}
+	whole := sent(recipe)
+	for i, line := range recipe {
+		without := append(append([]string{}, recipe[:i]...), recipe[i+1:]...)
+		if sent(without) == whole {
+			t.Errorf("the small-window recipe's %s changes nothing a session sends: take it out of the recipe", line)
+		}
+	}
+}
