@@ -295,3 +295,30 @@ func isTimeout(err error) bool {
 
 // errIdle is the cause when the stream goes silent longer than TIMEOUT.
 var errIdle = errors.New("the provider stopped sending for longer than TIMEOUT; raise TIMEOUT or try again")
+
+// smallRequest is a request no model's window refuses: the system prompt
+// and a question of a few words. A server that refuses one as too long
+// runs the model at a smaller context than it says.
+const smallRequest = 2048
+
+// smallerThanReported is the advice for a request refused as too long by
+// a server whose real window is smaller than the one it reported
+// (llama.cpp's n_ctx, Ollama's num_ctx), or that refuses a small request
+// it counts as small too: "" when neither is the case.
+func smallerThanReported(e *healError) string {
+	limit := ""
+	if e.last.Limit > 0 {
+		limit = fmt.Sprintf(" (it says %d tokens", e.last.Limit)
+		if e.reported > e.last.Limit {
+			limit += fmt.Sprintf(", though it reported %d", e.reported)
+		}
+		limit += ")"
+	}
+	small := e.sent > 0 && e.sent < smallRequest && (e.last.Actual == 0 || e.last.Actual < smallRequest) // the server, too, counts few
+	switch {
+	case e.reported > 0 && e.last.Limit > 0 && e.last.Limit < e.reported, e.stuck && small:
+		return fmt.Sprintf("the server refused a request of ~%d tokens as too long: it runs the model with a smaller window than it reports%s; "+
+			"start it with a larger context (llama.cpp: --ctx-size, n_ctx; Ollama: NUM_CTX or OLLAMA_CONTEXT_LENGTH), or set CONTEXT_WINDOW to the window it really has", e.sent, limit)
+	}
+	return ""
+}

@@ -91,6 +91,10 @@ func (a *agent) retryAfter(ctx context.Context, h *[]message, specs []toolSpec, 
 // and retries exactly once.
 func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec, first *apiError, est int) (reply, error) {
 	a.discardPartial()
+	reported := 0 // the window the server reported, before the rejection teaches another
+	if strings.Contains(a.budget.windowFrom, "reported by") {
+		reported = a.budget.window
+	}
 	a.learn(first, est)
 	smaller, maxTokens, how, rep, limit := a.heal(*h, specs, first)
 	stuck := maxTokens == a.maxTokens && sameHistory(smaller, *h)
@@ -116,7 +120,7 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 	var second *apiError
 	if errors.As(err, &second) && second.Kind == kindContextLength {
 		a.learn(second, est)
-		return r, &healError{model: a.o.model, last: second, stuck: stuck}
+		return r, &healError{model: a.o.model, last: second, stuck: stuck, sent: est, reported: reported}
 	}
 	a.observe(r, smaller, specs)
 	return r, err

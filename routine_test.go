@@ -79,3 +79,19 @@ func TestSmallWindowRecipeChangesSomething(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallRequestRefusedSaysWindowIsSmaller: a server that refuses a
+// two-word question as too long (llama.cpp run with a tiny n_ctx) is
+// told to run with a larger context or to be given CONTEXT_WINDOW, not
+// that the message alone is too big.
+func TestSmallRequestRefusedSaysWindowIsSmaller(t *testing.T) {
+	t.Parallel()
+	body := `{"error":{"code":400,"message":"the request exceeds the available context size, try increasing it","type":"exceed_context_size_error","n_prompt_tokens":180,"n_ctx":128}}`
+	f := newFakeProvider(t, fail(400, body), fail(400, body))
+	r := runBinary(t, f, e2e{args: []string{"--disable-functions", "hello there"}})
+	if r.code != exitContextFull || !strings.Contains(r.stderr, "hint: the server refused a request of ~") ||
+		!strings.Contains(r.stderr, "it runs the model with a smaller window than it reports (it says 128 tokens)") ||
+		strings.Contains(r.stderr, "the current message alone is too big") {
+		t.Errorf("code %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
