@@ -294,7 +294,7 @@ func readConfigFile(src configSources, vals, from map[string]string, warn io.Wri
 // settings.
 func (c *config) parseModelSettings(p parser) {
 	c.Provider = strings.ToLower(p.str("PROVIDER"))
-	c.BaseURL = strings.TrimRight(p.str("BASE_URL"), "/")
+	c.BaseURL = strings.TrimRight(trimEndpoint(p.str("BASE_URL"), p.warn), "/")
 	c.APIKey = p.str("API_KEY")
 	c.Model = p.str("MODEL")
 	c.AzureAPIVersion = p.str("AZURE_API_VERSION")

@@ -116,7 +116,7 @@ func readTrusted(path string) (string, error) {
 		return "", fmt.Errorf("not a regular file")
 	}
 	if why := unsafeFile(st); why != "" {
-		return "", fmt.Errorf("%s; only a file of your own that others cannot write is trusted", why)
+		return "", fmt.Errorf("%s; only a file of your own that others cannot write is trusted: run chmod go-w %s (and own it) to use it", why, path)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, 4*projectMaxChars+1))
 	if err != nil {

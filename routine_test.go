@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -93,5 +95,44 @@ func TestSmallRequestRefusedSaysWindowIsSmaller(t *testing.T) {
 		!strings.Contains(r.stderr, "it runs the model with a smaller window than it reports (it says 128 tokens)") ||
 		strings.Contains(r.stderr, "the current message alone is too big") {
 		t.Errorf("code %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestGroupWritableAgentsNamesTheFix: an AGENTS.md others may write is
+// refused with the command that fixes it, as mcp.json's refusal gives.
+func TestGroupWritableAgentsNamesTheFix(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "AGENTS.md")
+	os.WriteFile(path, []byte("rules"), 0o600)
+	os.Chmod(path, 0o664)
+	if _, err := readTrusted(path); err == nil || !strings.Contains(err.Error(), "run chmod go-w "+path) {
+		t.Errorf("readTrusted(group-writable) = %v, want the chmod that fixes it", err)
+	}
+}
+
+// TestBaseURLWithEndpoint: a BASE_URL copied with the endpoint yaicli
+// adds itself (/chat/completions) is understood, and said so.
+func TestBaseURLWithEndpoint(t *testing.T) {
+	t.Parallel()
+	f := newFakeProvider(t, sse(textStream("hi.")))
+	r := runBinary(t, f, e2e{args: []string{"q"}, env: []string{"YAI_BASE_URL=" + f.url() + "/chat/completions/"}})
+	if r.code != 0 || r.stdout != "hi.\n" || !strings.Contains(r.stderr, "BASE_URL ends in /chat/completions, which yaicli adds itself; using "+f.url()) {
+		t.Errorf("code %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestAnthropicAtAnotherServer: PROVIDER=anthropic (the README's line)
+// run while config.ini sets a local BASE_URL: the failure says where
+// BASE_URL came from and that the server may not speak the Messages API,
+// not "try again".
+func TestAnthropicAtAnotherServer(t *testing.T) {
+	t.Parallel()
+	for _, step := range []step{fail(404, "404 page not found"), fail(500, `{"error":"unknown endpoint"}`)} {
+		f := newFakeProvider(t, step)
+		r := runBinary(t, nil, e2e{args: []string{"q"}, file: "[core]\nBASE_URL=" + f.url() + "\n",
+			env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-5", "ANTHROPIC_API_KEY=sk-ant-test-0123456789"}})
+		if r.code != 1 || !strings.Contains(r.stderr, "hint: BASE_URL "+f.url()+" comes from "+filepath.Join(r.home, "config", "yaicli", "config.ini")) ||
+			!strings.Contains(r.stderr, "may not speak Anthropic's Messages API") || strings.Contains(r.stderr, "try again") {
+			t.Errorf("code %d, stderr:\n%s", r.code, r.stderr)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -176,4 +177,26 @@ func windowRoom(key string, window, maxTokens, system int) error {
 	}
 	return fmt.Errorf("%s=%d cannot hold a request: the system prompt takes about %d tokens and MAX_TOKENS keeps %d for the answer, %d in all; "+
 		"set %s to the model's real window (an 8k model: 8192, or 8k), or lower MAX_TOKENS", key, window, system, maxTokens, system+maxTokens, key)
+}
+
+// endpointSuffixes are the paths yaicli adds to BASE_URL itself: a
+// BASE_URL copied with one (a server's documented endpoint) would be
+// asked at .../chat/completions/chat/completions and answer 404.
+var endpointSuffixes = []string{"/chat/completions", "/messages"}
+
+// trimEndpoint takes an endpoint path yaicli adds itself off base, saying
+// so on warn, so BASE_URL=http://host:8080/v1/chat/completions works as
+// http://host:8080/v1 does. A query (Azure's api-version) stays.
+func trimEndpoint(base string, warn io.Writer) string {
+	path, query, hasQuery := strings.Cut(base, "?")
+	for _, suf := range endpointSuffixes {
+		if trimmed, ok := strings.CutSuffix(strings.TrimRight(path, "/"), suf); ok && strings.Contains(trimmed, "://") {
+			if hasQuery {
+				trimmed += "?" + query
+			}
+			fmt.Fprintf(warn, "yaicli: BASE_URL ends in %s, which yaicli adds itself; using %s\n", suf, maskUserinfo(strings.SplitN(trimmed, "?", 2)[0]))
+			return trimmed
+		}
+	}
+	return base
 }
