@@ -70,8 +70,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	}
 	in.p = newParts(cfg, e.configDir())
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
-		writeVerbose(stderr, cfg, in.p.red)
-		writeLearnedWindows(stderr, openWindowCache(in.p.cacheDir, in.p.now), cfg.Model)
+		in.writeVerbose(stderr, cfg)
 	}
 	if o.countTokens {
 		return countTokens(cfg.Model, o.prompt, stdin, stdout, stderr)
@@ -96,11 +95,13 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	return in.ask(ctx, cfg)
 }
 
-// writeVerbose is --verbose's report: the effective configuration (its
-// secrets hidden by red) and how commands are fenced.
-func writeVerbose(w io.Writer, cfg *config, red *redactor) {
-	writeEffective(w, cfg, red)
+// writeVerbose is --verbose's report, -V alone as with a question: the
+// effective configuration (its secrets hidden by the run's redactor), how
+// commands are fenced, and the windows learned for the model.
+func (in *invocation) writeVerbose(w io.Writer, cfg *config) {
+	writeEffective(w, cfg, in.p.red)
 	fmt.Fprintln(w, sandboxStatus(cfg.Sandbox, cfg.SandboxNetwork))
+	writeLearnedWindows(w, openWindowCache(in.p.cacheDir, in.p.now), cfg.Model)
 }
 
 // writeConfigFile is --write-config: the --template text written to path,
@@ -214,13 +215,13 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 				return stopped.code
 			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
-				writeVerbose(in.stdout, cfg, in.p.red) // -V alone: the configuration is the output, and that is all
+				in.writeVerbose(in.stdout, cfg) // -V alone: the configuration is the output, and that is all
 				return exitOK
 			}
 			return in.fail(exitUsage, err)
 		}
 		if o.verboseAlone() { // the question came on stdin: the configuration is a diagnostic
-			writeVerbose(in.stderr, cfg, in.p.red)
+			in.writeVerbose(in.stderr, cfg)
 		}
 	}
 	images, err := imageArgs(o.images, cfg.Provider)
