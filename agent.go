@@ -415,7 +415,7 @@ func (e *healError) Error() string {
 // advice is what to do when nothing could be trimmed: send less; else ""
 // (the rejection's own hint applies).
 func (e *healError) advice(bool) string {
-	if h := smallerThanReported(e); h != "" {
+	if h := smallerThanReported(e.last, e.sent, e.reported, e.stuck); h != "" {
 		return h
 	}
 	if e.stuck {

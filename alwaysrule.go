@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -202,4 +203,68 @@ func (r alwaysRule) describe() string {
 		words = fmt.Sprintf("at most %d argument%s that %s not an option", n, map[bool]string{true: "", false: "s"}[n == 1], map[bool]string{true: "is", false: "are"}[n == 1])
 	}
 	return fmt.Sprintf("every command starting with %q, with %s and %s", r.words.String(), opts, words)
+}
+
+// runners are programs whose next word is a program or code to run: a
+// prefix of them alone would allow anything.
+var runners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "ash": true, "busybox": true,
+	"eval": true, "exec": true, "command": true, "builtin": true, "source": true, ".": true, "sudo": true, "doas": true, "su": true,
+	"env": true, "xargs": true, "nohup": true, "nice": true, "timeout": true, "time": true, "watch": true, "strace": true, "chroot": true,
+	"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true, "deno": true, "bun": true, "php": true,
+	"lua": true, "awk": true, "gawk": true, "ssh": true, "script": true, "setsid": true, "stdbuf": true, "unshare": true, "nsenter": true}
+
+// rePlainWord is a program name a prefix may hold: a name, not an
+// option, a path or anything the shell would expand.
+var rePlainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
+
+// reSubcommand is a second word a prefix may hold: a plain lower-case word
+// (git status, go build), not a number (timeout 5), a path (flock /tmp/l),
+// an option or a file name.
+var reSubcommand = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// runVerbs are subcommands that run a program or image named after them
+// (docker run IMAGE CMD, kubectl exec POD -- CMD, npm exec, uv run): a
+// prefix ending in one would allow anything.
+var runVerbs = map[string]bool{"run": true, "exec": true, "x": true, "dlx": true, "shell": true, "sh": true, "bash": true,
+	"eval": true, "do": true, "debug": true, "attach": true, "ssh": true, "foreach": true, "tool": true, "with": true}
+
+// runsOthers reports whether the program name runs another program given
+// in its arguments, by what cmdsplit.go knows (its wrappers, shells and
+// the programs TOOL_DENY reads into) and runners.
+func runsOthers(name string) bool {
+	if _, ok := wrapperArgs[name]; ok || runners[name] || shells[name] {
+		return true
+	}
+	_, inner, why := programCommands(name, []string{"x"}, nil)
+	return len(inner) > 0 || why != ""
+}
+
+// commandPrefix is the prefix of cmd that [a]lways and [p]ermanently allow,
+// as a TOOL_ALLOW rule would: a program and a plain subcommand word after
+// it (git status, go build), or a program alone when its option table says
+// what it is (ls, grep). It fails closed, "" (asked every time), when cmd
+// is more than one simple command, redirects, starts with an assignment or
+// an expansion, names a program that runs others (timeout, flock, sh,
+// python, docker run), or a program it has no table for whose next word
+// is not a subcommand (a number, a path, an option: it may be a wrapper's
+// argument, as in chrt 1 CMD or bwrap --bind / / CMD).
+func commandPrefix(cmd string) string {
+	c := splitCommand(cmd)
+	if c.unsure || c.redirect || len(c.parts) != 1 {
+		return ""
+	}
+	words := stripKeywords(c.parts[0])
+	if len(words) == 0 || !rePlainWord.MatchString(words[0]) || runsOthers(words[0]) {
+		return ""
+	}
+	if len(words) > 1 && reSubcommand.MatchString(words[1]) {
+		if runVerbs[words[1]] {
+			return ""
+		}
+		return words[0] + " " + words[1]
+	}
+	if tableOf(words[:1]) == "" && words[0] != "sed" {
+		return ""
+	}
+	return words[0]
 }

@@ -304,21 +304,23 @@ const smallRequest = 2048
 // smallerThanReported is the advice for a request refused as too long by
 // a server whose real window is smaller than the one it reported
 // (llama.cpp's n_ctx, Ollama's num_ctx), or that refuses a small request
-// it counts as small too: "" when neither is the case.
-func smallerThanReported(e *healError) string {
+// it counts as small too: "" when neither is the case. last is the second
+// refusal, sent the estimate of the request, reported the window the
+// server had reported (0: none), stuck whether nothing could be trimmed.
+func smallerThanReported(last *apiError, sent, reported int, stuck bool) string {
 	limit := ""
-	if e.last.Limit > 0 {
-		limit = fmt.Sprintf(" (it says %d tokens", e.last.Limit)
-		if e.reported > e.last.Limit {
-			limit += fmt.Sprintf(", though it reported %d", e.reported)
+	if last.Limit > 0 {
+		limit = fmt.Sprintf(" (it says %d tokens", last.Limit)
+		if reported > last.Limit {
+			limit += fmt.Sprintf(", though it reported %d", reported)
 		}
 		limit += ")"
 	}
-	small := e.sent > 0 && e.sent < smallRequest && (e.last.Actual == 0 || e.last.Actual < smallRequest) // the server, too, counts few
+	small := sent > 0 && sent < smallRequest && (last.Actual == 0 || last.Actual < smallRequest) // the server, too, counts few
 	switch {
-	case e.reported > 0 && e.last.Limit > 0 && e.last.Limit < e.reported, e.stuck && small:
+	case reported > 0 && last.Limit > 0 && last.Limit < reported, stuck && small:
 		return fmt.Sprintf("the server refused a request of ~%d tokens as too long: it runs the model with a smaller window than it reports%s; "+
-			"start it with a larger context (llama.cpp: --ctx-size, n_ctx; Ollama: NUM_CTX or OLLAMA_CONTEXT_LENGTH), or set CONTEXT_WINDOW to the window it really has", e.sent, limit)
+			"start it with a larger context (llama.cpp: --ctx-size, n_ctx; Ollama: NUM_CTX or OLLAMA_CONTEXT_LENGTH), or set CONTEXT_WINDOW to the window it really has", sent, limit)
 	}
 	return ""
 }

@@ -227,7 +227,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	for k, v := range src.flags {
 		vals[k], from[k] = v, "flag"
 	}
-	if err := checkSettings(vals, from, src.path); err != nil { // one check for every source (settingchecks.go)
+	if err := checkSettings(vals, from, src.path, defaultOf); err != nil { // one check for every source (settingchecks.go)
 		return nil, err
 	}
 	c := &config{values: vals, sources: from, configPath: src.path, configMissing: missing}
@@ -702,20 +702,6 @@ func maskHeaders(h map[string]string) string {
 	b, _ := json.Marshal(m)
 	return string(b)
 }
-
-// Output formats (OUTPUT_FORMAT, --output-format).
-const (
-	formatText       = "text"
-	formatJSON       = "json"
-	formatStreamJSON = "stream-json"
-)
-
-// justifyModes are JUSTIFY's values, and outputFormats OUTPUT_FORMAT's:
-// the flags check them and the completion scripts offer them.
-var (
-	justifyModes  = []string{"default", "left", "center", "right", "full"}
-	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
-)
 
 // baseURL is BASE_URL, or the provider's default.
 func (c *config) baseURL() string {

@@ -163,7 +163,7 @@ func foreignBaseHint(k errKind, c hintFacts) string {
 		return ""
 	}
 	switch k {
-	case kindNotAPI, kindServer, kindOverloaded, kindOther, kindNoModel:
+	case kindNotAPI, kindServer: // what answered is no Anthropic: a page, a 404, a server error
 		return fmt.Sprintf("BASE_URL %s comes from %s and is not Anthropic's, and the server there may not speak Anthropic's Messages API (/v1/messages): "+
 			"remove it there to reach api.anthropic.com, or use that server's own PROVIDER (ollama, openai)", c.baseURL, c.baseFrom)
 	}

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
 )
 
 // valueFlag is a flag that sets a config key, checked as it is read by
@@ -98,46 +96,4 @@ func switches(fs *flag.FlagSet, overrides map[string]string) (contradiction func
 		}
 	}
 	return func() error { return clash }
-}
-
-// nonEmpty refuses an empty value.
-func nonEmpty(v string) error {
-	if strings.TrimSpace(v) == "" {
-		return errors.New("expected a name, not nothing")
-	}
-	return nil
-}
-
-// numberIn accepts a finite number from lo to hi.
-func numberIn(lo, hi float64) func(string) error {
-	return func(v string) error {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(f) || f < lo || f > hi {
-			return errors.New("expected a number from " + strconv.FormatFloat(lo, 'g', -1, 64) + " to " + strconv.FormatFloat(hi, 'g', -1, 64))
-		}
-		return nil
-	}
-}
-
-// wholeFrom accepts a whole number of at least lo.
-func wholeFrom(lo int) func(string) error {
-	return func(v string) error {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < lo {
-			return errors.New("expected a whole number >= " + strconv.Itoa(lo))
-		}
-		return nil
-	}
-}
-
-// oneOfWords accepts one of words, case-insensitively.
-func oneOfWords(words ...string) func(string) error {
-	return func(v string) error {
-		for _, w := range words {
-			if strings.EqualFold(strings.TrimSpace(v), w) {
-				return nil
-			}
-		}
-		return errors.New("expected one of " + strings.Join(words, ", "))
-	}
 }

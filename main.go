@@ -188,22 +188,9 @@ func (in *invocation) listMCP(ctx context.Context) int {
 // starts the MCP servers the mode offers.
 func (in *invocation) ask(ctx context.Context, cfg *config) int {
 	o := in.o
-	roleName := in.p.defaultRole
-	switch {
-	case o.role != "":
-		roleName = o.role
-	case o.code:
-		roleName = roleCode
-	}
-	r, err := loadRole(rolesDir(in.e.configDir()), roleName)
+	system, err := in.systemPrompt(cfg)
 	if err != nil {
 		return in.fail(exitUsage, err)
-	}
-	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, cfg.workDir, in.stderr)
-	if key, w := cfg.setWindow(); w > 0 { // a window set too small for one request is refused before any is sent
-		if err := windowRoom(key, w, cfg.MaxTokens, familyOf(cfg.Model).tokens(system)); err != nil {
-			return in.fail(exitUsage, err)
-		}
 	}
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
@@ -250,6 +237,28 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 		return runREPL(ctx, in.e, st, strings.Join(o.prompt, " "), system, in.stdin, in.stdout, in.stderr)
 	}
 	return in.oneShot(runCtx, system, message{Role: roleUser, Content: prompt, images: images}, attached, hub)
+}
+
+// systemPrompt is the role's prompt (-r, --code's, else DEFAULT_ROLE's)
+// with the project's instructions; a window set too small to hold it and
+// MAX_TOKENS is refused before any request is sent.
+func (in *invocation) systemPrompt(cfg *config) (string, error) {
+	roleName := in.p.defaultRole
+	switch {
+	case in.o.role != "":
+		roleName = in.o.role
+	case in.o.code:
+		roleName = roleCode
+	}
+	r, err := loadRole(rolesDir(in.e.configDir()), roleName)
+	if err != nil {
+		return "", err
+	}
+	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, cfg.workDir, in.stderr)
+	if key, w := cfg.setWindow(); w > 0 {
+		return system, windowRoom(key, w, cfg.MaxTokens, familyOf(cfg.Model).tokens(system))
+	}
+	return system, nil
 }
 
 // shellMode is -s/--shell: the model's command for task, shown, confirmed

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -42,21 +44,21 @@ var settingChecks = map[string]func(string) error{
 }
 
 // checkSettings judges every value of vals by settingChecks; from says
-// where each came from and path is config.ini's. It returns every
-// failure at once, each saying where to fix it.
-func checkSettings(vals, from map[string]string, path string) error {
+// where each came from, path is config.ini's and defaultOf gives each
+// key's default. It returns every failure at once, each saying where to
+// fix it.
+func checkSettings(vals, from map[string]string, path string, defaultOf func(string) string) error {
 	var errs []error
-	for _, s := range settings {
-		check := settingChecks[s.key]
-		if check == nil || from[s.key] == "default" {
+	for _, key := range slices.Sorted(maps.Keys(settingChecks)) {
+		if from[key] == "default" || from[key] == "" {
 			continue
 		}
-		if err := check(vals[s.key]); err != nil {
+		if err := settingChecks[key](vals[key]); err != nil {
 			hint := ""
-			if v := vals[s.key]; strings.Contains(v, " ;") || strings.Contains(v, " #") {
+			if v := vals[key]; strings.Contains(v, " ;") || strings.Contains(v, " #") {
 				hint = " (a comment must be on a line of its own)"
 			}
-			errs = append(errs, fmt.Errorf("%s=%q from %s: %w%s; %s", s.key, vals[s.key], sourceName(s.key, from[s.key], path), err, hint, fixWhere(s.key, from[s.key], path)))
+			errs = append(errs, fmt.Errorf("%s=%q from %s: %w%s; %s", key, vals[key], sourceName(key, from[key], path), err, hint, fixWhere(key, from[key], path, defaultOf(key))))
 		}
 	}
 	return errors.Join(errs...)
@@ -75,10 +77,11 @@ func sourceName(key, from, path string) string {
 	return from
 }
 
-// fixWhere says how to put a bad value right, where it was set.
-func fixWhere(key, from, path string) string {
-	def := "the default (" + defaultOf(key) + ")"
-	if defaultOf(key) == "" {
+// fixWhere says how to put a bad value right, where it was set; def is
+// the key's default.
+func fixWhere(key, from, path, dflt string) string {
+	def := "the default (" + dflt + ")"
+	if dflt == "" {
 		def = "none"
 	}
 	switch from {
@@ -199,4 +202,60 @@ func trimEndpoint(base string, warn io.Writer) string {
 		}
 	}
 	return base
+}
+
+// Output formats (OUTPUT_FORMAT, --output-format).
+const (
+	formatText       = "text"
+	formatJSON       = "json"
+	formatStreamJSON = "stream-json"
+)
+
+// justifyModes are JUSTIFY's values, and outputFormats OUTPUT_FORMAT's:
+// the flags check them and the completion scripts offer them.
+var (
+	justifyModes  = []string{"default", "left", "center", "right", "full"}
+	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
+)
+
+// nonEmpty refuses an empty value.
+func nonEmpty(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return errors.New("expected a name, not nothing")
+	}
+	return nil
+}
+
+// numberIn accepts a finite number from lo to hi.
+func numberIn(lo, hi float64) func(string) error {
+	return func(v string) error {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || f < lo || f > hi {
+			return errors.New("expected a number from " + strconv.FormatFloat(lo, 'g', -1, 64) + " to " + strconv.FormatFloat(hi, 'g', -1, 64))
+		}
+		return nil
+	}
+}
+
+// wholeFrom accepts a whole number of at least lo.
+func wholeFrom(lo int) func(string) error {
+	return func(v string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < lo {
+			return errors.New("expected a whole number >= " + strconv.Itoa(lo))
+		}
+		return nil
+	}
+}
+
+// oneOfWords accepts one of words, case-insensitively.
+func oneOfWords(words ...string) func(string) error {
+	return func(v string) error {
+		for _, w := range words {
+			if strings.EqualFold(strings.TrimSpace(v), w) {
+				return nil
+			}
+		}
+		return errors.New("expected one of " + strings.Join(words, ", "))
+	}
 }
