@@ -428,6 +428,9 @@ type healError struct {
 	model string
 	last  *apiError
 	stuck bool // nothing could be trimmed before the retry
+	// sent is the estimate of the request refused twice, reported the
+	// window the budget was taken from before the first refusal (0: none).
+	sent, reported int
 }
 
 // Error names the provider, model, cause and numbers.
@@ -443,6 +446,9 @@ func (e *healError) Error() string {
 // advice is what to do when nothing could be trimmed: send less; else ""
 // (the rejection's own hint applies).
 func (e *healError) advice(bool) string {
+	if h := smallerThanReported(e.last, e.sent, e.reported, e.stuck); h != "" {
+		return h
+	}
 	if e.stuck {
 		return "the current message alone is too big for this model: send less (pipe through head or tail, attach fewer files), or use a model with a larger window"
 	}

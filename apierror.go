@@ -295,3 +295,32 @@ func isTimeout(err error) bool {
 
 // errIdle is the cause when the stream goes silent longer than TIMEOUT.
 var errIdle = errors.New("the provider stopped sending for longer than TIMEOUT; raise TIMEOUT or try again")
+
+// smallRequest is a request no model's window refuses: the system prompt
+// and a question of a few words. A server that refuses one as too long
+// runs the model at a smaller context than it says.
+const smallRequest = 2048
+
+// smallerThanReported is the advice for a request refused as too long by
+// a server whose real window is smaller than the one it reported
+// (llama.cpp's n_ctx, Ollama's num_ctx), or that refuses a small request
+// it counts as small too: "" when neither is the case. last is the second
+// refusal, sent the estimate of the request, reported the window the
+// server had reported (0: none), stuck whether nothing could be trimmed.
+func smallerThanReported(last *apiError, sent, reported int, stuck bool) string {
+	limit := ""
+	if last.Limit > 0 {
+		limit = fmt.Sprintf(" (it says %d tokens", last.Limit)
+		if reported > last.Limit {
+			limit += fmt.Sprintf(", though it reported %d", reported)
+		}
+		limit += ")"
+	}
+	small := sent > 0 && sent < smallRequest && (last.Actual == 0 || last.Actual < smallRequest) // the server, too, counts few
+	switch {
+	case reported > 0 && last.Limit > 0 && last.Limit < reported, stuck && small:
+		return fmt.Sprintf("the server refused a request of ~%d tokens as too long: it runs the model with a smaller window than it reports%s; "+
+			"start it with a larger context (llama.cpp: --ctx-size, n_ctx; Ollama: NUM_CTX or OLLAMA_CONTEXT_LENGTH), or set CONTEXT_WINDOW to the window it really has", sent, limit)
+	}
+	return ""
+}

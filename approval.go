@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -37,7 +36,8 @@ type approval struct {
 	place     string
 	what      string // what was asked for, in a refusal: "reading /etc/x (outside the workspace)"
 	yourself  string // for a sensitive place: how the person can do it themselves
-	prefix    string // the command prefix [a]lways / [p]ermanently allow, for a shell command
+	prefix    string // the shell command [a]lways / [p]ermanently learn a rule from (alwaysrule.go)
+	always    string // what that rule allows, for the question
 	workspace bool   // a write: [a]lways and [p]ermanently cover writes in the workspace only
 	reads     bool   // a read: [a]lways and [p]ermanently cover reads outside the workspace by this tool
 	// grant is what [a]lways and [p]ermanently remember for a call without a
@@ -130,8 +130,10 @@ func (tb *toolbox) commandApproval(t tool, args map[string]any) (approval, bool)
 	a := approval{tool: t.name, question: t.questionText(), unasked: "--yes, TOOL_APPROVAL=auto or a TOOL_ALLOW prefix"}
 	a.subject = argString(args, t.command, "")
 	a.body = fmt.Sprintf("%s wants to run this command (%s):\n%s", t.name, sizeOf(a.subject), boxed(a.subject, 0, "│"))
-	if a.prefix = commandPrefix(a.subject); a.prefix == "" {
-		a.sensitive = "no prefix of it can be allowed: " + noPrefixWhy(a.subject)
+	if r, ok := learnAlways(a.subject); ok { // alwaysrule.go: what [a]lways would allow
+		a.prefix, a.always = a.subject, r.describe()
+	} else {
+		a.sensitive = "no rule for it can be kept: " + alwaysWhy(a.subject)
 	}
 	a.scope(tb.perm.destructiveShell(a.subject)) // destructive.go: rm -rf ~ asks every time
 	return a, true
@@ -334,7 +336,7 @@ func (a approval) whatText() string {
 
 // askPerson puts the question and acts on the answer.
 func (tb *toolbox) askPerson(a approval, decided func(answer, reason string)) string {
-	answer, err := tb.ask(a.body + a.question + a.choices())
+	answer, err := tb.ask(a.body + a.question + thenEnter(a.choices()))
 	if errors.Is(err, context.Canceled) { // Ctrl+C at the question: the person stopped the turn
 		decided("refused", "interrupted at the question")
 		return fmt.Sprintf("%s was not run: the person interrupted (Ctrl+C) at its approval question; do not retry it, wait for what they say next", a.tool)
@@ -372,7 +374,7 @@ func (a approval) choices() string {
 	case a.sensitive != "":
 		return " [y]es / [N]o (asked every time: " + a.sensitive + "): " // the capital is what Enter answers
 	case a.prefix != "":
-		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every command starting with %q, this session / [p]ermanently: the same, saved: ", a.prefix)
+		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: %s, this session / [p]ermanently: the same, saved: ", a.always)
 	case a.workspace:
 		return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every %s write inside the workspace, this session / [p]ermanently: "+
 			"every %s write inside the workspace of every future session, saved (sensitive places still ask): ", a.tool, a.tool)
@@ -381,104 +383,6 @@ func (a approval) choices() string {
 			"the same in every future session, saved (sensitive places still ask): ", a.tool)
 	}
 	return fmt.Sprintf("\n [y]es / [N]o / [a]lways: every %s call, whatever its arguments, this session / [p]ermanently: the same in every future session, saved: ", a.tool)
-}
-
-// runners are programs whose next word is a program or code to run: a
-// prefix of them alone would allow anything.
-var runners = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "ash": true, "busybox": true,
-	"eval": true, "exec": true, "command": true, "builtin": true, "source": true, ".": true, "sudo": true, "doas": true, "su": true,
-	"env": true, "xargs": true, "nohup": true, "nice": true, "timeout": true, "time": true, "watch": true, "strace": true, "chroot": true,
-	"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true, "deno": true, "bun": true, "php": true,
-	"lua": true, "awk": true, "gawk": true, "ssh": true, "script": true, "setsid": true, "stdbuf": true, "unshare": true, "nsenter": true}
-
-// rePlainWord is a program name a prefix may hold: a name, not an
-// option, a path or anything the shell would expand.
-var rePlainWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.+-]*$`)
-
-// reSubcommand is a second word a prefix may hold: a plain lower-case word
-// (git status, go build), not a number (timeout 5), a path (flock /tmp/l),
-// an option or a file name.
-var reSubcommand = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-
-// runVerbs are subcommands that run a program or image named after them
-// (docker run IMAGE CMD, kubectl exec POD -- CMD, npm exec, uv run): a
-// prefix ending in one would allow anything.
-var runVerbs = map[string]bool{"run": true, "exec": true, "x": true, "dlx": true, "shell": true, "sh": true, "bash": true,
-	"eval": true, "do": true, "debug": true, "attach": true, "ssh": true, "foreach": true, "tool": true, "with": true}
-
-// runsOthers reports whether the program name runs another program given
-// in its arguments, by what cmdsplit.go knows (its wrappers, shells and
-// the programs TOOL_DENY reads into) and runners.
-func runsOthers(name string) bool {
-	if _, ok := wrapperArgs[name]; ok || runners[name] || shells[name] {
-		return true
-	}
-	_, inner, why := programCommands(name, []string{"x"}, nil)
-	return len(inner) > 0 || why != ""
-}
-
-// commandPrefix is the prefix of cmd that [a]lways and [p]ermanently allow,
-// as a TOOL_ALLOW rule would: a program and a plain subcommand word after
-// it (git status, go build), or a program alone when its option table says
-// what it is (ls, grep). It fails closed, "" (asked every time), when cmd
-// is more than one simple command, redirects, starts with an assignment or
-// an expansion, names a program that runs others (timeout, flock, sh,
-// python, docker run), or a program it has no table for whose next word
-// is not a subcommand (a number, a path, an option: it may be a wrapper's
-// argument, as in chrt 1 CMD or bwrap --bind / / CMD).
-func commandPrefix(cmd string) string {
-	c := splitCommand(cmd)
-	if c.unsure || c.redirect || len(c.parts) != 1 {
-		return ""
-	}
-	words := stripKeywords(c.parts[0])
-	if len(words) == 0 || !rePlainWord.MatchString(words[0]) || runsOthers(words[0]) {
-		return ""
-	}
-	if len(words) > 1 && reSubcommand.MatchString(words[1]) {
-		if runVerbs[words[1]] {
-			return ""
-		}
-		return words[0] + " " + words[1]
-	}
-	if tableOf(words[:1]) == "" && words[0] != "sed" {
-		return ""
-	}
-	return words[0]
-}
-
-// noPrefixWhy is why commandPrefix finds no prefix of cmd that [a]lways
-// could allow, in the person's words, for the approval question: it takes
-// commandPrefix's checks in the same order and names the first that
-// failed, so the question states the real reason (rm -rf build: yaicli
-// knows no harmless options of rm), not a list of every possible one. ""
-// when cmd has a prefix.
-func noPrefixWhy(cmd string) string {
-	c := splitCommand(cmd)
-	switch {
-	case c.unsure:
-		return "yaicli cannot tell exactly how the shell reads it (an expansion as the command, quoting, a substitution or a here-document)"
-	case c.redirect:
-		return "it redirects to or from a file"
-	case len(c.parts) != 1:
-		return fmt.Sprintf("it is %d commands", len(c.parts))
-	}
-	words := stripKeywords(c.parts[0])
-	switch {
-	case len(words) == 0:
-		return "it names no program"
-	case !rePlainWord.MatchString(words[0]):
-		return fmt.Sprintf("%q is not a plain program name (a path, an assignment or an expansion)", words[0])
-	case runsOthers(words[0]):
-		return fmt.Sprintf("%s runs other programs, so a prefix would allow anything", words[0])
-	case len(words) > 1 && reSubcommand.MatchString(words[1]) && runVerbs[words[1]]:
-		return fmt.Sprintf("%s %s runs other programs, so a prefix would allow anything", words[0], words[1])
-	case len(words) > 1 && reSubcommand.MatchString(words[1]):
-		return ""
-	case tableOf(words[:1]) == "" && words[0] != "sed":
-		return fmt.Sprintf("yaicli knows no harmless options of %s, so %q would allow every use of it", words[0], words[0])
-	}
-	return ""
 }
 
 // sizeOf describes a text's length for the prompt.

@@ -60,25 +60,47 @@ func screenSize(w io.Writer) (width, height int) {
 	return 80, 24
 }
 
-// writeQuestion writes q, whose last line is what is asked: whole when all
-// is true or it fits a screen of width by height, else its head (the size
-// line first, then the command's first line) and the question together,
-// saying how many lines are not shown and how to see them; it reports
-// whether it cut.
+// writeQuestion writes q, whose last line is what is asked, laid out by
+// fitQuestion; it reports whether it cut.
 func writeQuestion(w screenWriter, q string, width, height int, all bool) (cut bool) {
 	lines := strings.Split(q, "\n")
 	body, ask := lines[:len(lines)-1], lines[len(lines)-1]
-	room := max(height-3, 3) // the "more" line, the question and a row to spare
-	if all || rowsAt(body, width)+rowsAt([]string{ask}, width) <= room+1 {
+	shown, more := fitQuestion(body, ask, width, height, all)
+	if more == "" {
 		fmt.Fprint(w, q)
 		return false
 	}
-	room -= rowsAt([]string{ask}, width) - 1 // a question that wraps takes its rows from the head
-	shown, used := 0, 0
-	for shown < len(body) && (shown < 2 || used+rowsAt(body[shown:shown+1], width) <= room-1) {
-		used += rowsAt(body[shown:shown+1], width)
-		shown++
-	}
-	fmt.Fprintf(w, "%s\n  … +%d more lines not shown: answer s to see them all\n%s", strings.Join(body[:shown], "\n"), len(body)-shown, ask)
+	fmt.Fprintf(w, "%s\n%s\n%s", strings.Join(shown, "\n"), more, ask)
 	return true
+}
+
+// fitQuestion is the one layout of a question (the approval question of
+// one-shot runs and of the REPL, and -s's command before its question):
+// body, the lines above the line asked (ask), on a screen of width by
+// height cells. It returns the lines of body to show and the line that
+// says how many are not shown and how to see them ("" when body is
+// shown whole): whole when all is set or body and ask fit the screen
+// with a row to spare; else body's head, its first two lines at least (a
+// question's size line and the command's first line), so the head and
+// what is asked are on the screen together.
+func fitQuestion(body []string, ask string, width, height int, all bool) (shown []string, more string) {
+	room := max(height-3, 3) // the "more" line, the question and a row to spare
+	askRows := rowsAt([]string{ask}, width)
+	if all || rowsAt(body, width)+askRows <= room+1 {
+		return body, ""
+	}
+	room -= askRows - 1 // a question that wraps takes its rows from the head
+	n, used := 0, 0
+	for n < len(body) && (n < 2 || used+rowsAt(body[n:n+1], width) <= room-1) {
+		used += rowsAt(body[n:n+1], width)
+		n++
+	}
+	return body[:n], fmt.Sprintf("  … +%d more lines not shown: answer s to see them all", len(body)-n)
+}
+
+// thenEnter is an approval question's choices (ending ": ") saying that
+// the answer is a line: one-shot runs read it whole, and the REPL the same
+// way, so y alone does nothing until Enter.
+func thenEnter(choices string) string {
+	return strings.TrimSuffix(choices, ": ") + " (then Enter): "
 }

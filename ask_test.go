@@ -133,3 +133,46 @@ func TestNotAttachedLineIsSafe(t *testing.T) {
 		t.Errorf("stderr holds %v raw:\n%q", raw, r.stderr)
 	}
 }
+
+// TestOneQuestionLayout: the approval question (one-shot and REPL, both
+// writeQuestion) and -s's command (showCommand) are laid out by the one
+// fitQuestion: the same head, the same line saying what is not shown,
+// the first line and the question on one screen; no other file writes a
+// "more lines" line of its own.
+func TestOneQuestionLayout(t *testing.T) {
+	var long []string
+	for i := range 60 {
+		long = append(long, fmt.Sprintf("echo line %d %s", i, strings.Repeat("x", i)))
+	}
+	for _, size := range [][2]int{{80, 24}, {40, 10}, {200, 5}, {20, 60}} {
+		body := append([]string{"the command (710 characters, 60 lines):"}, long...)
+		q := strings.Join(body, "\n") + "\n" + confirmQuestion(true)
+		var one, shell bytes.Buffer
+		cut := writeQuestion(screenWriter{w: &one}, q, size[0], size[1], false)
+		shellCut := showCommand(screenWriter{w: &shell}, strings.Join(long, "\n"), func() (int, int) { return size[0], size[1] })
+		shown, more := fitQuestion(body, confirmQuestion(true), size[0], size[1], false)
+		if cut != (more != "") || shellCut != cut {
+			t.Errorf("%v: cut %v, -s cut %v, layout %q", size, cut, shellCut, more)
+			continue
+		}
+		if !cut {
+			continue
+		}
+		if want := strings.Join(shown, "\n") + "\n" + more + "\n" + confirmQuestion(true); one.String() != want {
+			t.Errorf("%v: question =\n%s\nwant\n%s", size, one.String(), want)
+		}
+		if want := strings.Join(shown[1:], "\n") + "\n" + more; !strings.HasPrefix(shell.String(), want) {
+			t.Errorf("%v: -s shows\n%s\nwant it to begin\n%s", size, shell.String(), want)
+		}
+		if rows := rowsAt(strings.Split(one.String(), "\n"), size[0]); rows > max(size[1], 5) {
+			t.Errorf("%v: the question takes %d rows", size, rows)
+		}
+	}
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		if !strings.HasSuffix(f, "_test.go") && f != "ask.go" && strings.Contains(string(b), "more lines not shown") {
+			t.Errorf("%s writes a \"more lines\" line of its own: lay the question out with fitQuestion", f)
+		}
+	}
+}

@@ -74,6 +74,12 @@ var reAwkRisk = regexp.MustCompile(`system|getline|[|>]|close|fflush|ENVIRON|@`)
 // hold only options the rule's table knows to be harmless, and for sed
 // and awk only scripts that cannot run programs or write files.
 func optionsHarmless(rule, args []string) bool {
+	return optionsHarmlessBy(rule, tableOf(rule), args)
+}
+
+// optionsHarmlessBy is optionsHarmless by the table given (an "always"
+// rule's, alwaysrule.go) rather than the rule's own.
+func optionsHarmlessBy(rule []string, table string, args []string) bool {
 	prog := rule[0]
 	switch prog {
 	case "sed":
@@ -85,7 +91,7 @@ func optionsHarmless(rule, args []string) bool {
 			return false
 		}
 	}
-	known := strings.Fields(tableOf(rule))
+	known := strings.Fields(table)
 	operands, most := len(rule)-1, 1 // a subcommand the rule names is its program's first operand
 	for _, k := range known {
 		if n, ok := strings.CutPrefix(k, "operands:"); ok && n == "*" {

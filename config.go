@@ -27,7 +27,9 @@ type setting struct {
 
 // settings lists every key yaicli reads, in the order --template prints them.
 // Defaults that depend on the machine (CHAT_HISTORY_DIR, TOOL_OUTPUT_DIR) are
-// empty here and derived in load.
+// empty here and derived in load. A default a part also needs without a
+// configuration (a value left zero) is the part's constant, named here, so
+// it has one source.
 var settings = []setting{
 	{"PROVIDER", "openai", "a preset (yaicli --list-providers), or any name with BASE_URL: an OpenAI-compatible server"},
 	{"BASE_URL", "", "empty = the provider's default URL"},
@@ -86,11 +88,11 @@ var settings = []setting{
 	{"FETCH_ALLOW_HOSTS", "", "hosts fetch_webpage may reach even on private addresses, on ports 80 and 443 (host:port for another), comma-separated (*.corp.example for subdomains)"},
 	{"TOOL_OUTPUT_MAX_CHARS", "32000", "per-tool-result character cap (0 = unlimited)"},
 	{"TOOL_OUTPUT_DIR", "", "where full tool outputs are spilled; empty = <CHAT_HISTORY_DIR>/tool-outputs"},
-	{"TOOL_OUTPUT_SPILL_MAX_BYTES", "67108864", "bytes one spilled tool output may take on disk (64 MiB); the rest is cut and the marker says so (0 = no cap)"},
+	{"TOOL_OUTPUT_SPILL_MAX_BYTES", strconv.Itoa(defaultSpillMax), "bytes one spilled tool output may take on disk (64 MiB); the rest is cut and the marker says so (0 = no cap)"},
 	{"TOOL_OUTPUT_RETENTION_DAYS", "7", "spilled outputs older than this are removed at start (0 = keep)"},
 	{"TOOL_DISPLAY_MAX_LINES", "15", "terminal preview lines (0 = unlimited; model unaffected)"},
 	{"TOOL_DISPLAY_MAX_CHARS", "4000", "terminal preview characters (0 = unlimited; model unaffected)"},
-	{"TOOL_SCHEMA_SHARE", "0.12", "share of the budget the tool schemas may take; past it the built-ins and each MCP server's share are sent with tool_search, which finds the rest (0 = always that way, 1 = never)"},
+	{"TOOL_SCHEMA_SHARE", strconv.FormatFloat(deferShare, 'g', -1, 64), "share of the budget the tool schemas may take; past it the built-ins and each MCP server's share are sent with tool_search, which finds the rest (0 = always that way, 1 = never)"},
 	{"TOOL_CALL_PREVIEW_MAX_CHARS", "300", "max characters of the @Function call: line (0 = raw)"},
 	{"CONTEXT_WINDOW", "0", "the model's context window in tokens, for any server (an 8k model: 8192; --context-window N); wins over NUM_CTX and what servers report; 0 = the server's (Ollama, llama.cpp, vLLM, LM Studio, OpenRouter), else the model table, else 128000"},
 	{"CONTEXT_BUDGET_TOKENS", "0", "per-request token budget; 0 = 70% of the model's window"},
@@ -237,6 +239,9 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	for k, v := range src.flags {
 		vals[k], from[k] = v, "flag"
 	}
+	if err := checkSettings(vals, from, src.path, defaultOf); err != nil { // one check for every source (settingchecks.go)
+		return nil, err
+	}
 	c := &config{values: vals, sources: from, configPath: src.path, configMissing: missing}
 	p := parser{vals: vals, from: from, warn: warn}
 	c.parseModelSettings(p)
@@ -247,7 +252,21 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	if err := c.settle(src); err != nil {
 		return nil, err
 	}
+	if key, w := c.setWindow(); w > 0 {
+		if err := windowRoom(key, w, c.MaxTokens, 0); err != nil {
+			return nil, err
+		}
+	}
 	return c, nil
+}
+
+// setWindow is the window the person set and its key: CONTEXT_WINDOW,
+// else Ollama's NUM_CTX; 0 when neither is set.
+func (c *config) setWindow() (key string, window int) {
+	if c.ContextWindow > 0 {
+		return "CONTEXT_WINDOW", c.ContextWindow
+	}
+	return "NUM_CTX", c.NumCtx
 }
 
 // readConfigFile lays the [core] keys of src's file over vals (from says
@@ -287,13 +306,13 @@ func readConfigFile(src configSources, vals, from map[string]string, warn io.Wri
 // settings.
 func (c *config) parseModelSettings(p parser) {
 	c.Provider = strings.ToLower(p.str("PROVIDER"))
-	c.BaseURL = strings.TrimRight(p.str("BASE_URL"), "/")
+	c.BaseURL = strings.TrimRight(trimEndpoint(p.str("BASE_URL"), p.warn), "/")
 	c.APIKey = p.str("API_KEY")
 	c.Model = p.str("MODEL")
 	c.AzureAPIVersion = p.str("AZURE_API_VERSION")
 	c.Temperature = p.float("TEMPERATURE")
 	c.TopP = p.float("TOP_P")
-	c.MaxTokens = p.int("MAX_TOKENS")
+	c.MaxTokens = p.tokens("MAX_TOKENS")
 	c.Timeout = time.Duration(p.int("TIMEOUT")) * time.Second
 	c.Stream = p.bool("STREAM")
 	c.ExtraHeaders = p.headers("EXTRA_HEADERS")
@@ -337,8 +356,8 @@ func (c *config) parseToolSettings(p parser) {
 	c.ToolDisplayMaxChars = p.int("TOOL_DISPLAY_MAX_CHARS")
 	c.ToolCallPreviewMaxChars = p.int("TOOL_CALL_PREVIEW_MAX_CHARS")
 	c.ToolSchemaShare = p.float("TOOL_SCHEMA_SHARE")
-	c.ContextBudgetTokens = p.int("CONTEXT_BUDGET_TOKENS")
-	c.ContextWindow = max(p.int("CONTEXT_WINDOW"), 0)
+	c.ContextBudgetTokens = p.tokens("CONTEXT_BUDGET_TOKENS")
+	c.ContextWindow = p.tokens("CONTEXT_WINDOW")
 	c.ContextTrimTarget = p.share("CONTEXT_TRIM_TARGET", 0.1)
 	c.ContextKeepGroups = max(p.int("CONTEXT_KEEP_GROUPS"), 1)
 	c.CompactMode = p.oneOf("COMPACT_MODE", "mechanical", "summary")
@@ -374,7 +393,7 @@ func (c *config) settle(src configSources) error {
 		return fmt.Errorf("unknown PROVIDER %q%s (known: %s); or set BASE_URL to use any OpenAI-compatible server under this name",
 			c.Provider, didYouMean(nearestName(c.Provider, presetNames())), strings.Join(presetNames(), ", "))
 	}
-	if c.Provider == "azure" {
+	if c.Provider == providerAzure {
 		base := cmp.Or(c.BaseURL, strings.TrimRight(src.env(azureEndpointEnv), "/"))
 		var err error
 		if c.BaseURL, err = azureBase(base, c.Model, c.AzureAPIVersion); err != nil {
@@ -460,6 +479,15 @@ func (p parser) int(k string) int {
 	n, err := strconv.Atoi(p.str(k))
 	if err != nil || n < 0 {
 		n, _ = strconv.Atoi(p.fallback(k, "a whole number >= 0"))
+	}
+	return n
+}
+
+// tokens is k as a token count >= 0 (parseTokens: 8k is 8192).
+func (p parser) tokens(k string) int {
+	n, err := parseTokens(p.str(k))
+	if err != nil || n < 0 {
+		n, _ = parseTokens(p.fallback(k, "a whole number of tokens >= 0"))
 	}
 	return n
 }
@@ -691,20 +719,6 @@ func maskHeaders(h map[string]string) string {
 	return string(b)
 }
 
-// Output formats (OUTPUT_FORMAT, --output-format).
-const (
-	formatText       = "text"
-	formatJSON       = "json"
-	formatStreamJSON = "stream-json"
-)
-
-// justifyModes are JUSTIFY's values, and outputFormats OUTPUT_FORMAT's:
-// the flags check them and the completion scripts offer them.
-var (
-	justifyModes  = []string{"default", "left", "center", "right", "full"}
-	outputFormats = []string{formatText, formatJSON, formatStreamJSON}
-)
-
 // baseURL is BASE_URL, or the provider's default.
 func (c *config) baseURL() string {
 	if c.BaseURL != "" {
@@ -747,8 +761,8 @@ func (c *config) loadSampling(p parser) {
 	}
 	c.FrequencyPenalty = p.optFloat("FREQUENCY_PENALTY", -2, 2)
 	c.PresencePenalty = p.optFloat("PRESENCE_PENALTY", -2, 2)
-	c.ThinkingBudget = p.optInt("THINKING_BUDGET", -1, math.MaxInt32, "a whole number of tokens (Gemini also takes 0 = off and -1 = dynamic)")
-	if n := p.optInt("NUM_CTX", minNumCtx, math.MaxInt32, fmt.Sprintf("a whole number of tokens >= %d", minNumCtx)); n != nil {
+	c.ThinkingBudget = p.optTokens("THINKING_BUDGET", -1)
+	if n := p.optTokens("NUM_CTX", minNumCtx); n != nil {
 		c.NumCtx = *n
 	}
 	c.PromptCache = p.oneOf("PROMPT_CACHE", "auto", "off") == "auto"
@@ -764,7 +778,7 @@ func (c *config) checkSamplingProvider(p parser) {
 		fmt.Fprintf(p.warn, "yaicli: %s=%s from %s is not sent: %s\n", k, p.str(k), p.from[k], why)
 		p.vals[k], p.from[k] = "", "default"
 	}
-	if c.Provider == "anthropic" {
+	if c.Provider == providerAnthropic {
 		if c.Seed != nil {
 			c.Seed = nil
 			unsent("SEED", "Anthropic's Messages API has no seed")
@@ -780,18 +794,18 @@ func (c *config) checkSamplingProvider(p parser) {
 	}
 	switch b := c.ThinkingBudget; {
 	case b == nil:
-	case c.Provider == "anthropic" && *b < anthropicMinThinking:
+	case c.Provider == providerAnthropic && *b < anthropicMinThinking:
 		c.ThinkingBudget = nil
 		unsent("THINKING_BUDGET", fmt.Sprintf("Anthropic takes a thinking budget of %d tokens or more", anthropicMinThinking))
-	case c.Provider != "anthropic" && c.Provider != "gemini":
+	case c.Provider != providerAnthropic && c.Provider != providerGemini:
 		c.ThinkingBudget = nil
 		unsent("THINKING_BUDGET", "it is sent to PROVIDER=anthropic and gemini only; for "+c.Provider+" put the field its API documents in EXTRA_BODY")
 	}
-	if c.NumCtx > 0 && c.Provider != "ollama" {
+	if c.NumCtx > 0 && c.Provider != providerOllama {
 		c.NumCtx = 0
 		unsent("NUM_CTX", "it is Ollama's setting (PROVIDER=ollama); for other servers CONTEXT_BUDGET_TOKENS sets the budget")
 	}
-	if _, thinking := anthropicThinking(c.sampling, c.ReasoningEffort); thinking && c.Provider == "anthropic" && c.TopK != nil {
+	if _, thinking := anthropicThinking(c.sampling, c.ReasoningEffort); thinking && c.Provider == providerAnthropic && c.TopK != nil {
 		c.TopK = nil
 		unsent("TOP_K", "Anthropic refuses top_k while thinking (THINKING_BUDGET or REASONING_EFFORT is set)")
 	}
@@ -808,6 +822,16 @@ func (p parser) optInt(k string, lo, hi int, want string) *int {
 	if err != nil || n < lo || n > hi {
 		p.fallback(k, want)
 		return nil
+	}
+	return &n
+}
+
+// optTokens is k as a token count of at least lo (8k is 8192), nil when
+// empty.
+func (p parser) optTokens(k string, lo int) *int {
+	n, err := parseTokens(p.str(k))
+	if p.str(k) == "" || err != nil || n < lo {
+		return nil // settingChecks refused any other value before
 	}
 	return &n
 }

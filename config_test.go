@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -101,18 +102,23 @@ func TestConfigPrecedenceUnit(t *testing.T) {
 	}
 }
 
+// TestConfigBadValues: bad values in config.ini stop the run, every one
+// named at once with its line's fix, none replaced by its default.
 func TestConfigBadValues(t *testing.T) {
-	c, warn := load(t, "[core]\nMAX_TOKENS=lots\nSTREAM=maybe\nTOOL_APPROVAL=sometimes\nEXTRA_BODY=[1]\n", nil, nil)
-	if c.MaxTokens != 1024 || !c.Stream || c.ToolApproval != "ask" || len(c.ExtraBody) != 0 {
-		t.Errorf("bad values not replaced by defaults: %+v", c)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.ini")
+	os.WriteFile(path, []byte("[core]\nMAX_TOKENS=lots\nSTREAM=maybe\nTOOL_APPROVAL=sometimes\nEXTRA_BODY=[1]\n"), 0o600)
+	_, err := loadConfig(configSources{path: path, env: func(string) string { return "" }, tmpDir: dir}, io.Discard)
+	if err == nil {
+		t.Fatal("bad values were accepted")
 	}
 	for _, k := range []string{"MAX_TOKENS", "STREAM", "TOOL_APPROVAL", "EXTRA_BODY"} {
-		if !strings.Contains(warn, k+"=") {
-			t.Errorf("no warning for %s in %q", k, warn)
+		if !strings.Contains(err.Error(), k+"=") {
+			t.Errorf("no error for %s in %q", k, err)
 		}
 	}
-	if n := strings.Count(warn, "\n"); n != 4 {
-		t.Errorf("%d warning lines, want one per bad key:\n%s", n, warn)
+	if n := strings.Count(err.Error(), "fix its line in "+path); n != 4 {
+		t.Errorf("%d errors say where to fix them, want one per bad key:\n%s", n, err)
 	}
 }
 
@@ -141,11 +147,18 @@ func TestMaskKey(t *testing.T) {
 // Typos and inline comments are the usual reasons a setting "does not
 // work": the warning says which.
 func TestConfigWarningsExplain(t *testing.T) {
-	c, warn := load(t, "[core]\nMODLE=gpt-4.1\nTEMPERATURE=0.5 ; warmer\n", nil, nil)
-	if c.Model != "gpt-4o" || c.Temperature != 0.3 {
-		t.Errorf("model %q, temperature %v: want the defaults", c.Model, c.Temperature)
+	c, warn := load(t, "[core]\nMODLE=gpt-4.1\n", nil, nil)
+	if c.Model != "gpt-4o" {
+		t.Errorf("model %q: want the default", c.Model)
 	}
-	for _, want := range []string{"unknown key MODLE ignored; did you mean MODEL?", `TEMPERATURE="0.5 ; warmer" from file is not a number; using default "0.3" (a comment must be on a line of its own)`} {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.ini")
+	os.WriteFile(path, []byte("[core]\nTEMPERATURE=0.5 ; warmer\n"), 0o600)
+	_, err := loadConfig(configSources{path: path, env: func(string) string { return "" }, tmpDir: dir}, io.Discard)
+	if err != nil {
+		warn += err.Error()
+	}
+	for _, want := range []string{"unknown key MODLE ignored; did you mean MODEL?", `TEMPERATURE="0.5 ; warmer" from ` + path + `: expected a number from 0 to 2 (a comment must be on a line of its own)`} {
 		if !strings.Contains(warn, want) {
 			t.Errorf("warnings lack %q:\n%s", want, warn)
 		}

@@ -136,8 +136,18 @@ func (c *config) roles() roleFacts {
 // the provider's settings) and what it exits with.
 func (c *config) failures(red *redactor) failures {
 	return failures{red: red, hints: hintFacts{timeout: c.Timeout, provider: c.Provider, keyEnv: presets[c.Provider].keyEnv,
-		model: c.Model, baseURL: maskUserinfo(strings.SplitN(c.baseURL(), "?", 2)[0])}, // a query may carry a key
+		model: c.Model, baseURL: maskUserinfo(strings.SplitN(c.baseURL(), "?", 2)[0]), // a query may carry a key
+		baseFrom: c.baseFrom()},
 		depthFails: c.ExitOnDepthLimit}
+}
+
+// baseFrom names where a BASE_URL the person set came from, "" when it
+// is the provider's own.
+func (c *config) baseFrom() string {
+	if c.BaseURL == "" || c.sources["BASE_URL"] == "" || c.sources["BASE_URL"] == "default" {
+		return ""
+	}
+	return sourceName("BASE_URL", c.sources["BASE_URL"], c.configPath)
 }
 
 // client is what the provider client needs of the configuration: BASE_URL

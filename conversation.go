@@ -9,6 +9,14 @@ import (
 // anthropic.go, ollamawire.go), and trimming, masking, saving and the
 // validator all work on this one shape.
 
+// The roles of a message, as OpenAI's wire names them.
+const (
+	roleSystem    = "system"
+	roleUser      = "user"
+	roleAssistant = "assistant"
+	roleTool      = "tool"
+)
+
 // message is one entry of the conversation in OpenAI's shape.
 type message struct {
 	Role       string          `json:"role"`

@@ -97,6 +97,9 @@ type hintFacts struct {
 	keyEnv   string
 	model    string
 	baseURL  string // where requests go, user:password@ hidden
+	// baseFrom says where a BASE_URL the person set came from ("" for the
+	// provider's own), for a failure that may be the wrong server's.
+	baseFrom string
 }
 
 // advised is an error that knows what a person should do about it; errorHint
@@ -122,6 +125,9 @@ func errorHint(err error, c hintFacts, repl bool) string {
 	if !errors.As(err, &ae) {
 		return ""
 	}
+	if h := foreignBaseHint(ae.Kind, c); h != "" {
+		return h
+	}
 	switch ae.Kind {
 	case kindAuth:
 		if v := c.keyEnv; v != "" {
@@ -144,6 +150,22 @@ func errorHint(err error, c hintFacts, repl bool) string {
 		return fmt.Sprintf("nothing at BASE_URL %s answers chat requests: check BASE_URL (YAI_BASE_URL); an OpenAI-compatible server's URL usually ends in /v1 (Ollama: http://localhost:11434/v1)", c.baseURL)
 	case kindOther:
 		return imageHint(ae.Message)
+	}
+	return ""
+}
+
+// foreignBaseHint is the advice when PROVIDER=anthropic sends to a
+// BASE_URL the person set elsewhere (config.ini's local server, say) and
+// what answers is not Anthropic: where BASE_URL came from and that the
+// server there may not speak the Messages API, rather than "try again".
+func foreignBaseHint(k errKind, c hintFacts) string {
+	if c.provider != providerAnthropic || c.baseFrom == "" || c.baseURL == presets[c.provider].baseURL {
+		return ""
+	}
+	switch k {
+	case kindNotAPI, kindServer: // what answered is no Anthropic: a page, a 404, a server error
+		return fmt.Sprintf("BASE_URL %s comes from %s and is not Anthropic's, and the server there may not speak Anthropic's Messages API (/v1/messages): "+
+			"remove it there to reach api.anthropic.com, or use that server's own PROVIDER (ollama, openai)", c.baseURL, c.baseFrom)
 	}
 	return ""
 }

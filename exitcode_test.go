@@ -20,7 +20,7 @@ func TestBadFlagValueIsUsageError(t *testing.T) {
 		"--max-turns abc hi": `invalid value "abc" for flag --max-turns: expected a whole number >= 0`,
 		"-T hot hi":          `invalid value "hot" for flag -T: expected a number from 0 to 2`,
 		"--top-p 1.5 hi":     `invalid value "1.5" for flag --top-p: expected a number from 0 to 1`,
-		"--max-tokens 0 hi":  `invalid value "0" for flag --max-tokens: expected a whole number >= 1`,
+		"--max-tokens 0 hi":  `invalid value "0" for flag --max-tokens: expected a whole number of tokens >= 1`,
 		"--justify wide hi":  `invalid value "wide" for flag --justify: expected one of default, left`,
 		"-M  hi --max-turns": `flag needs an argument`,
 	} {

@@ -33,7 +33,7 @@ Flags (before or after the question):
                             show or hide the model's reasoning on stderr (SHOW_REASONING)
       --max-turns N         tool rounds for this run (MAX_TOOL_CALL_DEPTH)
       --context-window N    the model's context window in tokens (CONTEXT_WINDOW), for a
-                            server that does not report it: 8192 for an 8k model; the budget
+                            server that does not report it: 8192 (or 8k) for an 8k model; the budget
                             is 70% of it (CONTEXT_BUDGET_TOKENS sets the budget itself);
                             /context says where the window in use came from
       --enable-functions    offer the built-in tools (ENABLE_FUNCTIONS=true)
@@ -85,7 +85,7 @@ Examples:
   yaicli "how do I list open ports on linux?"
   git diff | yaicli -M gpt-4.1 "write a commit message"
   YAI_PROVIDER=ollama YAI_MODEL=qwen2.5 yaicli --yes "why is / full?"
-  YAI_BASE_URL=http://localhost:8080/v1 yaicli --context-window 8192 --chat   # an 8k local model
+  YAI_BASE_URL=http://localhost:8080/v1 yaicli --context-window 8k --chat   # an 8k local model: set the window, the rest follows
   yaicli --write-config
 
 Exit codes:

@@ -4,31 +4,28 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"strconv"
-	"strings"
 )
 
-// valueFlag is a flag that sets a config key, checked as it is read: a value
-// that does not parse is a usage error (exit 2) naming the flag, the value
-// and what is expected, not a config warning after which the API is called
-// with the default.
+// valueFlag is a flag that sets a config key, checked as it is read by
+// the key's one check (settingChecks, the same a YAI_* variable or
+// config.ini gets): a value that does not pass is a usage error (exit 2)
+// naming the flag, the value and what is expected.
 type valueFlag struct {
 	key   string
 	names []string
-	check func(string) error // nil accepts any value
 }
 
 // valueFlagTable maps each value flag's short and long names to its key.
 var valueFlagTable = []valueFlag{
-	{"MODEL", []string{"M", "model"}, nonEmpty},
-	{"TEMPERATURE", []string{"T", "temperature"}, numberIn(0, 2)},
-	{"TOP_P", []string{"P", "top-p"}, numberIn(0, 1)},
-	{"MAX_TOKENS", []string{"max-tokens"}, wholeFrom(1)},
-	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}, wholeFrom(0)},
-	{"CONTEXT_WINDOW", []string{"context-window"}, wholeFrom(0)},
-	{"JUSTIFY", []string{"justify"}, oneOfWords(justifyModes...)},
-	{"OUTPUT_FORMAT", []string{"output-format"}, oneOfWords(outputFormats...)},
+	{"MODEL", []string{"M", "model"}},
+	{"TEMPERATURE", []string{"T", "temperature"}},
+	{"TOP_P", []string{"P", "top-p"}},
+	{"MAX_TOKENS", []string{"max-tokens"}},
+	{"MAX_TOOL_CALL_DEPTH", []string{"max-turns"}},
+	{"CONTEXT_WINDOW", []string{"context-window"}},
+	{"JUSTIFY", []string{"justify"}},
+	{"OUTPUT_FORMAT", []string{"output-format"}},
 }
 
 // switchFlag is a boolean flag that sets a config key to a fixed value.
@@ -62,8 +59,8 @@ func valueFlags(fs *flag.FlagSet, overrides map[string]string) {
 	for _, vf := range valueFlagTable {
 		for _, n := range vf.names {
 			fs.Func(n, "", func(v string) error {
-				if vf.check != nil {
-					if err := vf.check(v); err != nil {
+				if check := settingChecks[vf.key]; check != nil {
+					if err := check(v); err != nil {
 						return err
 					}
 				}
@@ -99,46 +96,4 @@ func switches(fs *flag.FlagSet, overrides map[string]string) (contradiction func
 		}
 	}
 	return func() error { return clash }
-}
-
-// nonEmpty refuses an empty value.
-func nonEmpty(v string) error {
-	if strings.TrimSpace(v) == "" {
-		return errors.New("expected a name, not nothing")
-	}
-	return nil
-}
-
-// numberIn accepts a finite number from lo to hi.
-func numberIn(lo, hi float64) func(string) error {
-	return func(v string) error {
-		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil || math.IsNaN(f) || f < lo || f > hi {
-			return errors.New("expected a number from " + strconv.FormatFloat(lo, 'g', -1, 64) + " to " + strconv.FormatFloat(hi, 'g', -1, 64))
-		}
-		return nil
-	}
-}
-
-// wholeFrom accepts a whole number of at least lo.
-func wholeFrom(lo int) func(string) error {
-	return func(v string) error {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < lo {
-			return errors.New("expected a whole number >= " + strconv.Itoa(lo))
-		}
-		return nil
-	}
-}
-
-// oneOfWords accepts one of words, case-insensitively.
-func oneOfWords(words ...string) func(string) error {
-	return func(v string) error {
-		for _, w := range words {
-			if strings.EqualFold(strings.TrimSpace(v), w) {
-				return nil
-			}
-		}
-		return errors.New("expected one of " + strings.Join(words, ", "))
-	}
 }

@@ -34,11 +34,19 @@ func (a *agent) admit(h []message, start int, specs []toolSpec) []message {
 	return validate(out)
 }
 
+// cutOnEntry reports whether a reduction only cut this round's results as
+// they entered (their whole text on disk), nothing older touched.
+func cutOnEntry(rep trimReport) bool {
+	return rep.shrunk > 0 && rep.masked+rep.unsaved+rep.collapsed+rep.groups+rep.words == 0
+}
+
 // report says what a reduction did: one stderr line in text mode, the
 // events otherwise (masking, then cutting and dropping, each event adding
-// up on its own). Both carry the same numbers.
+// up on its own). Both carry the same numbers. A reduction that only cut
+// this round's results as they entered is routine on a small window: the
+// events and /context have it, and no line on stderr alarms.
 func (a *agent) report(rep trimReport, limit int) {
-	if line := rep.line(limit); line != "" && !a.ev.on() {
+	if line := rep.line(limit); line != "" && !a.ev.on() && !cutOnEntry(rep) {
 		fmt.Fprintln(a.stderr, line)
 	}
 	masks, rest := rep.parts()
@@ -83,6 +91,10 @@ func (a *agent) retryAfter(ctx context.Context, h *[]message, specs []toolSpec, 
 // and retries exactly once.
 func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec, first *apiError, est int) (reply, error) {
 	a.discardPartial()
+	reported := 0 // the window the server reported, before the rejection teaches another
+	if strings.Contains(a.budget.windowFrom, "reported by") {
+		reported = a.budget.window
+	}
 	a.learn(first, est)
 	smaller, maxTokens, how, rep, limit := a.heal(*h, specs, first)
 	stuck := maxTokens == a.maxTokens && sameHistory(smaller, *h)
@@ -108,7 +120,7 @@ func (a *agent) healContext(ctx context.Context, h *[]message, specs []toolSpec,
 	var second *apiError
 	if errors.As(err, &second) && second.Kind == kindContextLength {
 		a.learn(second, est)
-		return r, &healError{model: a.o.model, last: second, stuck: stuck}
+		return r, &healError{model: a.o.model, last: second, stuck: stuck, sent: est, reported: reported}
 	}
 	a.observe(r, smaller, specs)
 	return r, err

@@ -364,19 +364,15 @@ func TestArgumentsInSmallDeltas(t *testing.T) {
 	}
 }
 
-// TestTemperatureNaN: a non-finite TEMPERATURE is refused with the usual
-// warning and the default goes out.
+// TestTemperatureNaN: a non-finite TEMPERATURE is refused (exit 2, no
+// request sent), as -T refuses it.
 func TestTemperatureNaN(t *testing.T) {
 	t.Parallel()
 	for _, v := range []string{"NaN", "Inf", "-infinity", "1e999"} {
-		f := newFakeProvider(t, check(sse(textStream("ok")), func(r received) {
-			if r.Body["temperature"] != 0.3 {
-				t.Errorf("TEMPERATURE=%s: request temperature %v, want the default 0.3", v, r.Body["temperature"])
-			}
-		}))
+		f := newFakeProvider(t)
 		r := runBinary(t, f, e2e{args: []string{"q"}, env: []string{"YAI_TEMPERATURE=" + v}})
-		if r.code != 0 || !strings.Contains(r.stderr, `TEMPERATURE="`+v+`" from env is not a finite number; using default "0.3"`) {
-			t.Errorf("TEMPERATURE=%s: code %d stderr %s", v, r.code, r.stderr)
+		if r.code != exitUsage || !strings.Contains(r.stderr, `TEMPERATURE="`+v+`" from the environment (YAI_TEMPERATURE): expected a number from 0 to 2`) || len(f.chats()) != 0 {
+			t.Errorf("TEMPERATURE=%s: code %d stderr %s, %d requests", v, r.code, r.stderr, len(f.chats()))
 		}
 	}
 }

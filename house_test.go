@@ -6,6 +6,7 @@ import (
 	goparser "go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -408,5 +409,194 @@ func TestNoMachinePathInDesignDocs(t *testing.T) {
 		if strings.Contains(line, "ARCHITECTURE.md") && !strings.Contains(line, "docs/ARCHITECTURE.md") {
 			t.Errorf("README.md points to a design document outside docs/: %s", line)
 		}
+	}
+}
+
+// houseDocs are the documents whose quoted identifiers and "`name`
+// (file.go)" references TestDocsNameCode keeps true to the code.
+var houseDocs = []string{"docs/ARCHITECTURE.md", "docs/STYLE.md"}
+
+// declIndex is where the package's names are declared, test files
+// included: a name (a function, type, variable, constant, or a method
+// or field as Type.name and as name alone) to the files declaring it.
+type declIndex map[string]map[string]bool
+
+// isType reports whether name is one of the package's types.
+func (d declIndex) isType(name string) bool { return d["type "+name] != nil }
+
+// add records that name is declared in file.
+func (d declIndex) add(name, file string) {
+	if d[name] == nil {
+		d[name] = map[string]bool{}
+	}
+	d[name][file] = true
+}
+
+// packageDecls indexes the declarations of every Go file of the package.
+func packageDecls(t *testing.T) declIndex {
+	t.Helper()
+	paths, _ := filepath.Glob("*.go")
+	d := declIndex{}
+	fset := token.NewFileSet()
+	for _, p := range paths {
+		f, err := goparser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			switch g := decl.(type) {
+			case *ast.FuncDecl:
+				d.add(g.Name.Name, p)
+				if g.Recv != nil && len(g.Recv.List) == 1 {
+					d.add(recvName(g.Recv.List[0].Type)+"."+g.Name.Name, p)
+				}
+			case *ast.GenDecl:
+				for _, s := range g.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						d.add(s.Name.Name, p)
+						d.add("type "+s.Name.Name, p)
+						if st, ok := s.Type.(*ast.StructType); ok {
+							for _, fl := range st.Fields.List {
+								for _, n := range fl.Names {
+									d.add(n.Name, p)
+									d.add(s.Name.Name+"."+n.Name, p)
+								}
+								if len(fl.Names) == 0 { // embedded: its name is the type's
+									d.add(s.Name.Name+"."+recvName(fl.Type), p)
+								}
+							}
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							d.add(n.Name, p)
+						}
+					}
+				}
+			}
+		}
+	}
+	return d
+}
+
+// recvName is the type name of a receiver or embedded field (*agent: agent).
+func recvName(e ast.Expr) string {
+	switch x := e.(type) {
+	case *ast.StarExpr:
+		return recvName(x.X)
+	case *ast.IndexExpr:
+		return recvName(x.X)
+	case *ast.Ident:
+		return x.Name
+	case *ast.SelectorExpr:
+		return x.Sel.Name
+	}
+	return ""
+}
+
+// docRef is one reference a document makes: a quoted identifier, and the
+// file it says declares it ("" when it names none).
+type docRef struct{ doc, ident, file string }
+
+// reDocToken is a backquoted span or a bare Go file name in a document.
+var reDocToken = regexp.MustCompile("`([^`\n]+)`|\\b([a-z0-9_]+\\.go)\\b")
+
+// reClaimGap is the text that may stand between an identifier and the
+// file that declares it: "`name` (file.go)", "`a`, `b`, `file.go`",
+// "`name` in `file.go`".
+var reClaimGap = regexp.MustCompile(`^[\s,(]*(?:(?:in|and)\s+)?$`)
+
+// reListGap is the text between two identifiers of one list ("`a`, `b`").
+var reListGap = regexp.MustCompile(`^[\s,]*(?:and\s+)?$`)
+
+// reIdent is a quoted identifier, or a selector of one (agent.turn).
+var reIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$`)
+
+// docRefs reads the references of text: every quoted identifier, with
+// the file that follows it across reClaimGap, if any. The paragraph of
+// other projects' examples (STYLE.md's "Examples worth opening") names
+// their identifiers, not ours, and is left out.
+func docRefs(doc, text string) []docRef {
+	if i := strings.Index(text, "Examples worth opening"); i >= 0 {
+		end := strings.Index(text[i:], "\n\n")
+		text = text[:i] + text[i+end:]
+	}
+	type tok struct {
+		start, end  int
+		ident, file string
+	}
+	var toks []tok
+	for _, m := range reDocToken.FindAllStringSubmatchIndex(text, -1) {
+		tk := tok{start: m[0], end: m[1]}
+		switch {
+		case m[4] >= 0:
+			tk.file = text[m[4]:m[5]]
+		case strings.HasSuffix(text[m[2]:m[3]], ".go") && !strings.ContainsAny(text[m[2]:m[3]], " /"):
+			tk.file = text[m[2]:m[3]]
+		case reIdent.MatchString(text[m[2]:m[3]]):
+			tk.ident = text[m[2]:m[3]]
+		}
+		toks = append(toks, tk)
+	}
+	var refs []docRef
+	for i, tk := range toks {
+		if tk.ident == "" {
+			continue
+		}
+		r := docRef{doc: doc, ident: tk.ident}
+		for j := i + 1; j < len(toks); j++ {
+			gap := text[toks[j-1].end:toks[j].start]
+			if toks[j].file != "" && reClaimGap.MatchString(gap) {
+				r.file = toks[j].file
+			}
+			if toks[j].ident == "" || !reListGap.MatchString(gap) {
+				break
+			}
+		}
+		refs = append(refs, r)
+	}
+	return refs
+}
+
+// TestDocsNameCode: every identifier ARCHITECTURE.md and STYLE.md quote
+// is declared in the package (a selector, agent.turn, as a method or
+// field of that type), and one they place in a file ("`stubText`,
+// `marker.go`", "`run` (main.go)") is declared in that file. Settings
+// (ALL_CAPS), Go's own words (`defer`, `panic`) and other packages'
+// names (`os.Exit`: a selector whose head is not our type) and wire names
+// in snake_case (`tool_calls`, `max_tokens`) are not ours to check.
+func TestDocsNameCode(t *testing.T) {
+	t.Parallel()
+	decls := packageDecls(t)
+	for _, doc := range houseDocs {
+		for _, r := range docRefs(doc, docText(t, doc)) {
+			head, _, selector := strings.Cut(r.ident, ".")
+			switch {
+			case strings.ToUpper(r.ident) == r.ident || token.IsKeyword(r.ident) || types.Universe.Lookup(r.ident) != nil:
+				continue
+			case selector && !decls.isType(head):
+				continue // another package's name (os.Exit, t.Helper), an event's (context.trim)
+			case strings.Contains(r.ident, "_") && decls[r.ident] == nil:
+				continue // a wire name: a tool, a JSON field
+			case decls[r.ident] == nil:
+				t.Errorf("%s names `%s`, which the package does not declare", r.doc, r.ident)
+			case r.file != "" && !decls[r.ident][r.file]:
+				t.Errorf("%s places `%s` in %s, but it is declared in %s", r.doc, r.ident, r.file, strings.Join(slices.Sorted(maps.Keys(decls[r.ident])), ", "))
+			}
+		}
+	}
+}
+
+// TestDocRefsRead: the reader of references finds the file a name is
+// placed in, in each way the documents write it, and no file where the
+// text between says something else; so TestDocsNameCode can fail.
+func TestDocRefsRead(t *testing.T) {
+	text := "(`budget`, `budgetFor`, `budget.go`); `run` (main.go) parses; `session` in repl.go; " +
+		"(`maskRange`, `mask.go`; rungs a and b of `ladder.go`); `agent.turn`; `x` then later.go; `a.b` and `c`\n(`d`, e.go)"
+	want := []docRef{{"d", "budget", "budget.go"}, {"d", "budgetFor", "budget.go"}, {"d", "run", "main.go"},
+		{"d", "session", "repl.go"}, {"d", "maskRange", "mask.go"}, {"d", "agent.turn", ""}, {"d", "x", ""},
+		{"d", "a.b", ""}, {"d", "c", ""}, {"d", "d", "e.go"}}
+	if got := docRefs("d", text); !slices.Equal(got, want) {
+		t.Errorf("docRefs = %v, want %v", got, want)
 	}
 }

@@ -70,8 +70,7 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	}
 	in.p = newParts(cfg, e.configDir())
 	if o.verbose && !o.verboseAlone() { // alone, it is the output asked for: ask writes it on stdout
-		writeVerbose(stderr, cfg, in.p.red)
-		writeLearnedWindows(stderr, openWindowCache(in.p.cacheDir, in.p.now), cfg.Model)
+		in.writeVerbose(stderr, cfg)
 	}
 	if o.countTokens {
 		return countTokens(cfg.Model, o.prompt, stdin, stdout, stderr)
@@ -96,11 +95,13 @@ func run(ctx context.Context, e *edge, args []string, stdin io.Reader, stdout, s
 	return in.ask(ctx, cfg)
 }
 
-// writeVerbose is --verbose's report: the effective configuration (its
-// secrets hidden by red) and how commands are fenced.
-func writeVerbose(w io.Writer, cfg *config, red *redactor) {
-	writeEffective(w, cfg, red)
+// writeVerbose is --verbose's report, -V alone as with a question: the
+// effective configuration (its secrets hidden by the run's redactor), how
+// commands are fenced, and the windows learned for the model.
+func (in *invocation) writeVerbose(w io.Writer, cfg *config) {
+	writeEffective(w, cfg, in.p.red)
 	fmt.Fprintln(w, sandboxStatus(cfg.Sandbox, cfg.SandboxNetwork))
+	writeLearnedWindows(w, openWindowCache(in.p.cacheDir, in.p.now), cfg.Model)
 }
 
 // writeConfigFile is --write-config: the --template text written to path,
@@ -187,18 +188,10 @@ func (in *invocation) listMCP(ctx context.Context) int {
 // starts the MCP servers the mode offers.
 func (in *invocation) ask(ctx context.Context, cfg *config) int {
 	o := in.o
-	roleName := in.p.defaultRole
-	switch {
-	case o.role != "":
-		roleName = o.role
-	case o.code:
-		roleName = roleCode
-	}
-	r, err := loadRole(rolesDir(in.e.configDir()), roleName)
+	system, err := in.systemPrompt(cfg)
 	if err != nil {
 		return in.fail(exitUsage, err)
 	}
-	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, in.projectLoad(cfg))
 	var prompt string
 	var attached []string // files the prompt attaches with @, free to read
 	if !o.chat {
@@ -209,13 +202,13 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 				return stopped.code
 			}
 			if o.verbose && errors.Is(err, errNothingToAsk) {
-				writeVerbose(in.stdout, cfg, in.p.red) // -V alone: the configuration is the output, and that is all
+				in.writeVerbose(in.stdout, cfg) // -V alone: the configuration is the output, and that is all
 				return exitOK
 			}
 			return in.fail(exitUsage, err)
 		}
 		if o.verboseAlone() { // the question came on stdin: the configuration is a diagnostic
-			writeVerbose(in.stderr, cfg, in.p.red)
+			in.writeVerbose(in.stderr, cfg)
 		}
 	}
 	images, err := imageArgs(o.images, cfg.Provider)
@@ -243,7 +236,29 @@ func (in *invocation) ask(ctx context.Context, cfg *config) int {
 		st := sessionStart{o: in.p.session, red: in.p.red, render: in.p.render, agent: made}
 		return runREPL(ctx, in.e, st, strings.Join(o.prompt, " "), system, in.stdin, in.stdout, in.stderr)
 	}
-	return in.oneShot(runCtx, system, message{Role: "user", Content: prompt, images: images}, attached, hub)
+	return in.oneShot(runCtx, system, message{Role: roleUser, Content: prompt, images: images}, attached, hub)
+}
+
+// systemPrompt is the role's prompt (-r, --code's, else DEFAULT_ROLE's)
+// with the project's instructions; a window set too small to hold it and
+// MAX_TOKENS is refused before any request is sent.
+func (in *invocation) systemPrompt(cfg *config) (string, error) {
+	roleName := in.p.defaultRole
+	switch {
+	case in.o.role != "":
+		roleName = in.o.role
+	case in.o.code:
+		roleName = roleCode
+	}
+	r, err := loadRole(rolesDir(in.e.configDir()), roleName)
+	if err != nil {
+		return "", err
+	}
+	system := withProjectInstructions(fillRole(in.p.session.roles, r.Prompt), cfg.ProjectInstructions, in.projectLoad(cfg))
+	if key, w := cfg.setWindow(); w > 0 {
+		return system, windowRoom(key, w, cfg.MaxTokens, familyOf(cfg.Model).tokens(system))
+	}
+	return system, nil
 }
 
 // projectLoad is how this run loads the project instructions: judged as

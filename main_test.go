@@ -63,12 +63,8 @@ func TestEndToEnd(t *testing.T) {
 		{name: "nothing to ask", steps: nil, run: e2e{args: []string{}}, wantStderr: "nothing to ask", wantCode: 2},
 		{name: "unknown flag", run: e2e{args: []string{"--frobnicate"}}, wantStderr: "unknown flag --frobnicate \\(see yaicli --help\\)", wantCode: 2},
 		{name: "misspelt flag", run: e2e{args: []string{"--modle", "x", "q"}}, wantStderr: "unknown flag --modle; did you mean --model\\?", wantCode: 2},
-		{name: "bad value warns and uses the default", steps: []step{check(replay(t, "openai_text.sse"), func(r received) {
-			if r.Body["temperature"] != 0.3 {
-				t.Errorf("temperature = %v, want default 0.3", r.Body["temperature"])
-			}
-		})}, run: e2e{args: []string{"q"}, env: []string{"YAI_TEMPERATURE=hot"}}, wantStdout: "~Rayleigh",
-			wantStderr: `TEMPERATURE="hot" from env is not a number; using default "0.3"`},
+		{name: "bad value stops the run as the flag would", run: e2e{args: []string{"q"}, env: []string{"YAI_TEMPERATURE=hot"}},
+			wantStderr: `TEMPERATURE="hot" from the environment \(YAI_TEMPERATURE\): expected a number from 0 to 2; set YAI_TEMPERATURE to one, or unset it for the default \(0.3\)`, wantCode: 2},
 		{name: "duplicate key is an error with both lines", run: e2e{args: []string{"q"}, file: "[core]\nMODEL=a\n# c\nmodel=b\n"},
 			wantStderr: "key MODEL is set twice, on lines 2 and 4", wantCode: 2},
 		{name: "context length rejected twice exits 4", steps: []step{fail(400, ctxErr), fail(400, ctxErr)}, run: e2e{args: []string{"q"}},

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand"
 	"net/http"
 	"os"
@@ -621,29 +622,37 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 	}
 }
 
-// CONTEXT_TRIM_TARGET is a share of the budget; anything else falls back to
-// 0.75 with a warning. CONTEXT_KEEP_GROUPS is at least 1: the current turn.
+// CONTEXT_TRIM_TARGET is a share of the budget from 0.1 to 1;
+// CONTEXT_KEEP_GROUPS is at least 1, the current turn; anything else stops
+// the run.
 func TestTrimSettings(t *testing.T) {
 	for _, tc := range []struct {
 		target, keep string
 		share        float64
 		groups       int
-		warns        bool
+		refused      bool // a value out of range stops the run, from any source (settingchecks.go)
 	}{
 		{"", "", 0.6, 2, false},
 		{"0.5", "4", 0.5, 4, false},
-		{"1", "0", 1, 1, false},
-		{"1.5", "2", 0.6, 2, true},
-		{"0.05", "2", 0.6, 2, true},
-		{"most", "2", 0.6, 2, true},
+		{"1", "1", 1, 1, false},
+		{"1", "0", 0, 0, true},
+		{"1.5", "2", 0, 0, true},
+		{"0.05", "2", 0, 0, true},
+		{"most", "2", 0, 0, true},
 	} {
 		env := map[string]string{}
 		if tc.target != "" {
 			env = map[string]string{"YAI_CONTEXT_TRIM_TARGET": tc.target, "YAI_CONTEXT_KEEP_GROUPS": tc.keep}
 		}
-		c, warn := load(t, "", env, nil)
-		if c.ContextTrimTarget != tc.share || c.ContextKeepGroups != tc.groups || (warn != "") != tc.warns {
-			t.Errorf("CONTEXT_TRIM_TARGET=%q CONTEXT_KEEP_GROUPS=%q: %v, %d, warning %q", tc.target, tc.keep, c.ContextTrimTarget, c.ContextKeepGroups, warn)
+		if tc.refused {
+			if _, err := loadConfig(configSources{env: func(k string) string { return env[k] }, tmpDir: t.TempDir()}, io.Discard); err == nil {
+				t.Errorf("CONTEXT_TRIM_TARGET=%q CONTEXT_KEEP_GROUPS=%q was taken", tc.target, tc.keep)
+			}
+			continue
+		}
+		c, _ := load(t, "", env, nil)
+		if c.ContextTrimTarget != tc.share || c.ContextKeepGroups != tc.groups {
+			t.Errorf("CONTEXT_TRIM_TARGET=%q CONTEXT_KEEP_GROUPS=%q: %v, %d", tc.target, tc.keep, c.ContextTrimTarget, c.ContextKeepGroups)
 		}
 		if a := (&agent{o: c.agent()}); a.policy(20000).target != int(20000*tc.share) {
 			t.Errorf("policy target %d for share %v", a.policy(20000).target, tc.share)

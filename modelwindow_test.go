@@ -241,6 +241,9 @@ func TestLearnedWindowLifecycle(t *testing.T) {
 	if !strings.Contains(v.stderr, "learned context window: 8192 tokens for openai") || !strings.Contains(v.stderr, "on 2026-12-05, kept until 2026-12-12") {
 		t.Errorf("--verbose does not show the learned window:\n%s", v.stderr)
 	}
+	if v := runAt(t, fp, home, day, []string{"-V"}, ""); !strings.Contains(v.stdout, "learned context window: 8192 tokens for openai") {
+		t.Errorf("-V alone does not show the learned window:\n%s%s", v.stdout, v.stderr)
+	}
 	if out := ctx(day.Add(windowLearnedFor + time.Hour)); !strings.Contains(out, "89600") || strings.Contains(out, "learned from a rejection") {
 		t.Errorf("/context a week later still uses the learned window (want 70%% of 128000 = 89600):\n%s", out)
 	}

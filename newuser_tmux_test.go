@@ -36,8 +36,8 @@ func (s *tmuxSession) waitJoined(want string) string {
 // TestTmuxQuestionsSayTrue: on the default path (no --yes, default
 // directories, started in a project directory) the write question counts
 // "line one\nline two\n" as 2 lines, and the question about rm -rf build
-// gives the real reason no prefix of it can be allowed, not a list of
-// reasons that do not apply.
+// offers to allow exactly that command (no prefix of rm is safe), not a
+// list of reasons that do not apply.
 func TestTmuxQuestionsSayTrue(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
@@ -60,7 +60,7 @@ func TestTmuxQuestionsSayTrue(t *testing.T) {
 	s.typeText("clean")
 	s.send("Enter")
 	sc = s.waitJoined("Run execute_shell_command?")
-	if !strings.Contains(sc, `(asked every time: no prefix of it can be allowed: yaicli knows no harmless options of rm, so "rm" would allow every use of it)`) ||
+	if !strings.Contains(sc, `[a]lways: exactly this command (no prefix of it is safe to allow), this session`) ||
 		strings.Contains(sc, "several commands") {
 		t.Errorf("rm question:\n%s", sc)
 	}

@@ -36,8 +36,8 @@ type permissions struct {
 	session  map[string]bool        // tools answered "always" in this session
 	saved    map[string]bool        // tools in tool_permissions.json
 	scanned  map[contentKey]verdict // sensitiveContent of files already read, by identity and version
-	commands []commandRule          // command prefixes answered "always" or "permanently"
-	savedCmd []string               // command prefixes in tool_permissions.json
+	commands []alwaysRule           // rules learned from commands answered "always" or "permanently"
+	savedCmd []string               // the commands answered "permanently", in tool_permissions.json
 	auditErr bool                   // the audit log failed once and said so
 }
 
@@ -295,32 +295,34 @@ func (p *permissions) remember(tool string, keep bool) string {
 	return ""
 }
 
-// remembered is the command prefix answered "always" or "permanently"
-// that allows cmd, as a TOOL_ALLOW rule would; "" when none does.
+// remembered is the "always" rule that allows cmd (alwaysrule.go), as
+// the audit log names it; "" when none does.
 func (p *permissions) remembered(cmd string) string {
 	p.mu.Lock()
 	rules := p.commands
 	p.mu.Unlock()
-	if used := allowedBy(cmd, rules); len(used) > 0 {
-		return used[0].String()
-	}
-	return ""
+	return alwaysCovers(cmd, rules)
 }
 
-// rememberCommand records an "always" answer to a shell command as its
-// prefix; with keep it is saved in tool_permissions.json's allow_commands
-// too. It returns why saving failed, or "".
-func (p *permissions) rememberCommand(prefix string, keep bool) string {
+// rememberCommand records an "always" answer to the shell command cmd as
+// the rule learned from it; with keep the command is saved in
+// tool_permissions.json's allow_commands too, and the rule learned from
+// it again in the next session. It returns why saving failed, or "".
+func (p *permissions) rememberCommand(cmd string, keep bool) string {
+	r, ok := learnAlways(cmd)
+	if !ok {
+		return "no rule can be learned from it; allowed this once"
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.commands = append(p.commands, parseRules([]string{prefix})...)
+	p.commands = append(p.commands, r)
 	if !keep {
 		return ""
 	}
 	if p.savePath == "" {
 		return "there is no home directory to keep it in; allowed for this session only"
 	}
-	p.savedCmd = append(p.savedCmd, prefix)
+	p.savedCmd = append(p.savedCmd, cmd)
 	if err := p.save(""); err != nil {
 		return fmt.Sprintf("could not save it in %s (%v); allowed for this session only", p.savePath, err)
 	}
@@ -377,9 +379,12 @@ func (p *permissions) loadSaved(warn func(string)) {
 	}
 	cmds, _ := f["allow_commands"].([]any)
 	for _, c := range cmds {
-		if s, ok := c.(string); ok && s != "" {
+		s, _ := c.(string)
+		if r, ok := learnAlways(s); ok {
 			p.savedCmd = append(p.savedCmd, s)
-			p.commands = append(p.commands, parseRules([]string{s})...)
+			p.commands = append(p.commands, r)
+		} else if s != "" {
+			warn(fmt.Sprintf("yaicli: %s: the saved command %q is not honoured: %s", p.savePath, s, alwaysWhy(s)))
 		}
 	}
 }

@@ -30,7 +30,7 @@ type shellOptions struct {
 // tools and without streaming it to the screen, and cleans the answer;
 // system is the shell role's prompt, filled (fillRole).
 func generateCommand(ctx context.Context, o shellOptions, system string, send sendFunc, task string) (string, error) {
-	h := []message{{Role: "system", Content: system}, {Role: "user", Content: task}}
+	h := []message{{Role: roleSystem, Content: system}, {Role: roleUser, Content: task}}
 	r, err := send(ctx, chatRequest{Messages: h, MaxTokens: o.maxTokens}, streamSink{})
 	if err != nil {
 		return "", err
@@ -92,25 +92,34 @@ func runShellMode(ctx context.Context, e *edge, o shellOptions, cmd string, stdi
 }
 
 // showCommand shows a command before the question that runs it, on a
-// terminal of the given size: whole when it fits with the question, else
-// its head and its size, so the first line and the question are on the
-// screen together (cut true: the question offers [s]how all).
+// terminal of the given size, laid out as every question is (fitQuestion):
+// whole when it fits with the question, else its head and how many lines
+// are not shown (cut true: the question offers [s]how all). Its size line
+// comes first, as an approval question's does.
 func showCommand(w screenWriter, cmd string, size func() (int, int)) (cut bool) {
 	width, height := size()
 	lines := strings.Split(cmd, "\n")
-	room := max(height-4, 3) // the size line, the question and a row to spare
-	if rowsAt(lines, width) <= room {
+	if len(lines) == 1 {
 		fmt.Fprintln(w, cmd)
 		return false
 	}
-	shown, used := 0, 0
-	for shown < len(lines) && used+rowsAt(lines[shown:shown+1], width) <= room-1 {
-		used += rowsAt(lines[shown:shown+1], width)
-		shown++
+	shown, more := fitQuestion(append([]string{"the command (" + sizeOf(cmd) + "):"}, lines...), confirmQuestion(true), width, height, false)
+	if more == "" {
+		fmt.Fprintln(w, cmd)
+		return false
 	}
-	fmt.Fprintln(w, strings.Join(lines[:shown], "\n"))
-	fmt.Fprintf(w, "… +%d more lines (%s in all; [s] at the question shows them all)\n", len(lines)-shown, sizeOf(cmd))
+	fmt.Fprintln(w, strings.Join(shown[1:], "\n"))
+	fmt.Fprintln(w, more+" ("+sizeOf(cmd)+" in all)")
 	return true
+}
+
+// confirmQuestion is -s's question; cut adds [s]how all. It takes one
+// key, no Enter.
+func confirmQuestion(cut bool) string {
+	if cut {
+		return "[e]dit, [Y]es, [n]o, [s]how all: "
+	}
+	return "[e]dit, [Y]es, [n]o: " // the capital is what Enter answers
 }
 
 // confirmOn asks [e]dit, [Y]es, [n]o on the terminal ([s]how all too when
@@ -119,11 +128,7 @@ func showCommand(w screenWriter, cmd string, size func() (int, int)) (cut bool) 
 func confirmOn(t *tty, w io.Writer, cmd string, cut bool) (string, bool) {
 	defer t.restore()
 	for {
-		q := "[e]dit, [Y]es, [n]o: " // the capital is what Enter answers
-		if cut {
-			q = "[e]dit, [Y]es, [n]o, [s]how all: "
-		}
-		fmt.Fprint(w, q)
+		fmt.Fprint(w, confirmQuestion(cut))
 		t.raw()
 		k, ok := t.readKey(-1)
 		t.restore()

@@ -16,7 +16,8 @@ const replHelp = `Commands:
   /help, ?              this list
   /context, /ctx        estimated context usage and the budget in use
   /compact [N]          keep only the last N turn groups (default 2)
-  /compact --summary [N] replace all but the last N turn groups by a model-written summary
+  /compact --summary [N]
+                        replace all but the last N turn groups by a model-written summary
   /clear                start over with an empty history, as a new chat (a saved one keeps what it had)
   /forget-window [MODEL|all]
                         forget the window learned from a rejection (kept 7 days)
@@ -108,11 +109,29 @@ func (s *session) command(line string) bool {
 		for _, c := range replCommands {
 			known = append(known, slices.DeleteFunc(slices.Clone(c.names), func(n string) bool { return n == "?" })...)
 		}
-		fmt.Fprintf(s.out, "unknown command %s; known: %s, !cmd\n", f[0], strings.Join(known, " "))
+		fmt.Fprintf(s.out, "unknown command %s%s; known: %s, !cmd\n", f[0], didYouMean(nearestCommand(f[0], known)), strings.Join(known, " "))
 	case c.run == nil: // /exit
 		return true
 	default:
 		c.run(s, f, arg)
 	}
 	return false
+}
+
+// nearestCommand is the command a mistyped one probably meant: within two
+// edits (/contxt, /hlep), or the one command it begins (/comp), or "".
+func nearestCommand(got string, known []string) string {
+	if n := nearestName(got, known); n != "" {
+		return n
+	}
+	var starts []string
+	for _, k := range known {
+		if strings.HasPrefix(k, got) {
+			starts = append(starts, k)
+		}
+	}
+	if len(starts) == 1 {
+		return starts[0]
+	}
+	return ""
 }

@@ -319,26 +319,11 @@ func (ts *termSession) question(ctx context.Context, q string) string {
 	return ""
 }
 
-// showQuestion writes an approval question, whose last line is what is
-// asked: whole when all is true or it fits the screen, else its head (the
-// size line is the first) and the question together, with how to see the
-// rest; it reports whether it cut.
+// showQuestion writes an approval question on the terminal as
+// writeQuestion lays it out (fitQuestion); it reports whether it cut.
 func (ts *termSession) showQuestion(w screenWriter, q string, all bool) (cut bool) {
 	width, height := ts.t.size()
-	lines := strings.Split(q, "\n")
-	body, ask := lines[:len(lines)-1], lines[len(lines)-1]
-	room := max(height-3, 3) // the "more" line, the question and a row to spare
-	if all || rowsAt(body, width) <= room {
-		fmt.Fprint(w, q)
-		return false
-	}
-	shown, used := 0, 0
-	for shown < len(body) && used+rowsAt(body[shown:shown+1], width) <= room-1 {
-		used += rowsAt(body[shown:shown+1], width)
-		shown++
-	}
-	fmt.Fprintf(w, "%s\n  … +%d more lines: s and Enter shows them all\n%s", strings.Join(body[:shown], "\n"), len(body)-shown, ask)
-	return true
+	return writeQuestion(w, q, width, height, all)
 }
 
 // viewer shows this turn's tool outputs full-screen, the running call's

@@ -187,7 +187,7 @@ func TestTmuxExecCommandShownAsIs(t *testing.T) {
 	s.typeText("count")
 	s.send("Enter")
 	sc = s.waitFor("[e]dit, [Y]es, [n]o, [s]how all:")
-	if !strings.Contains(sc, "exec> count\necho line1\n") || !strings.Contains(sc, "more lines (710 characters, 60 lines in all; [s] at the question shows them all)") {
+	if !strings.Contains(sc, "exec> count\necho line1\n") || !strings.Contains(sc, "more lines not shown: answer s to see them all (710 characters, 60 lines in all)") {
 		t.Errorf("a tall command's head, size and question are not on the screen together:\n%s", sc)
 	}
 	s.send("s")
@@ -230,7 +230,7 @@ func TestTmuxTallApprovalQuestion(t *testing.T) {
 	s.typeText("go")
 	s.send("Enter")
 	sc := s.waitFor("Run execute_shell_command? [y]es / [N]o") // several commands: no prefix to allow, so no [a] or [p]
-	for _, want := range []string{"wants to run this command (710 characters, 60 lines):", "│ echo line1\n", "more lines: s and Enter shows them all\nRun execute_shell_command?"} {
+	for _, want := range []string{"wants to run this command (710 characters, 60 lines):", "│ echo line1\n", "more lines not shown: answer s to see them all\nRun execute_shell_command?"} {
 		if !strings.Contains(sc, want) {
 			t.Errorf("the screen lacks %q:\n%s", want, sc)
 		}
