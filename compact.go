@@ -197,7 +197,7 @@ func (a *agent) compactUnits(ctx context.Context, h []message, units []int, keep
 		if !res.ok {
 			return h, res
 		}
-		return validate(out), res
+		return out, res // whole groups or rounds replaced: valid; the ladder validates what it sends
 	}
 }
 
@@ -223,7 +223,7 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		shown = h[starts[len(starts)-1]:end]
 	}
 	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(shown)}}
-	sent := a.requestTokens(req, nil)
+	sent := a.measure(req, nil)
 	r, err := a.send(ctx, chatRequest{Messages: req, MaxTokens: a.maxTokens}, streamSink{text: func(string) {}})
 	if err != nil {
 		return h, res, err
@@ -233,7 +233,7 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		in = sent
 	}
 	if got <= 0 {
-		got = a.fam.messageTokens(r.Message)
+		got = a.estimate(r.Message)
 	}
 	var repl []message
 	if rounds {

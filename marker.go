@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -21,8 +22,87 @@ import (
 // already, in a chat loaded from disk as well, which keeps mask idempotent.
 const stubPrefix = "[masked old tool output: "
 
-// isStub reports whether a tool result is a mask stub.
-func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
+// isStub reports whether a tool result is a mask stub, or the index of
+// stubs folded (stubIndex).
+func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix[:len(stubPrefix)-2]) }
+
+// stubIndexPrefix starts the index of folded stubs.
+const stubIndexPrefix = "[masked old tool outputs: "
+
+// isStubIndex reports whether a tool result is the index of folded stubs.
+func isStubIndex(content string) bool { return strings.HasPrefix(content, stubIndexPrefix) }
+
+// stubIndex is the one line older stubs fold into: how many results, the
+// files holding them by folder (the newest first, as many as fit chars
+// characters; how many more are said), and one ready call, to the newest,
+// limit characters at a time; stubFiles reads it back.
+func stubIndex(n int, paths []string, chars, limit int) string {
+	seen := map[string]bool{}
+	var dirs []string
+	names := map[string][]string{}
+	left, more := chars, 0
+	for i := len(paths) - 1; i >= 0; i-- {
+		p := paths[i]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		dir, name := filepath.Split(p)
+		if left -= len(name) + 2; left < 0 && len(seen) > 1 {
+			more++
+			continue
+		}
+		if names[dir] == nil {
+			dirs = append(dirs, dir)
+			left -= len(dir) + 8
+		}
+		names[dir] = append(names[dir], name)
+	}
+	var in []string
+	for _, d := range dirs {
+		in = append(in, fmt.Sprintf("in %s: %s", strconv.Quote(d), strings.Join(names[d], ", ")))
+	}
+	if more > 0 {
+		in[len(in)-1] += fmt.Sprintf(" (and %d older files not named)", more)
+	}
+	return fmt.Sprintf("%s%d older tool results went with their calls; their full text is %s; %s]", stubIndexPrefix, n, strings.Join(in, "; "),
+		readMoreCall(paths[len(paths)-1:], 0, limit))
+}
+
+// stubIndexRe reads back an index's count, and its folders with their files.
+var (
+	stubIndexRe    = regexp.MustCompile(`^\[masked old tool outputs: (\d+) older`)
+	stubIndexDirRe = regexp.MustCompile(`in ("(?:[^"\\]|\\.)*"): ([^;(]*)`)
+)
+
+// stubFiles is the files a stub or an index names, and how many results
+// it stands for.
+func stubFiles(content string) ([]string, int) {
+	m := stubIndexRe.FindStringSubmatch(content)
+	if m == nil {
+		args, ok := markerCall(content)
+		if !ok {
+			return nil, 1
+		}
+		ps, _ := args["file_paths"].([]any)
+		var out []string
+		for _, p := range ps {
+			if s, ok := p.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out, 1
+	}
+	n, _ := strconv.Atoi(m[1])
+	var out []string
+	for _, d := range stubIndexDirRe.FindAllStringSubmatch(content, -1) {
+		dir, _ := strconv.Unquote(d[1])
+		for _, name := range strings.Split(strings.TrimSpace(d[2]), ", ") {
+			out = append([]string{filepath.Join(dir, name)}, out...) // written newest first
+		}
+	}
+	return out, n
+}
 
 // stubText renders the stub of a result of tool: total characters that
 // cost about tokens in the request, in full in the files at paths (a

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/build"
+	goparser "go/parser"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The context engine's shape, by go/types: following the conversation
+// from (*agent).turn, through every call whose callee takes or returns a
+// message (or a slice of them), the reductions are one component that the
+// agent calls and that never calls back into agent.go, and few calls carry
+// the conversation from one file to another.
+
+// convCall is one call that carries the conversation: caller and callee,
+// each with the file that declares it.
+type convCall struct {
+	from, fromFile, to, toFile string
+	sites                      int // call sites of to in from
+}
+
+// conversationCalls walks the package's non-test files from (*agent).turn
+// and returns the distinct calls, reachable from it, whose callee's
+// signature carries a message: a parameter or result of type message,
+// *message, []message or *[]message.
+func conversationCalls(t *testing.T) []convCall {
+	t.Helper()
+	paths, _ := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, p := range paths {
+		if ok, _ := build.Default.MatchFile(".", p); !ok || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f, err := goparser.ParseFile(fset, p, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
+	pkg, _ := conf.Check("main", fset, files, info)
+	msg := pkg.Scope().Lookup("message")
+	if msg == nil {
+		t.Fatal("no type message")
+	}
+	decls := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+					decls[fn] = fd
+				}
+			}
+		}
+	}
+	carries := func(fn *types.Func) bool {
+		sig := fn.Type().(*types.Signature)
+		for _, tup := range []*types.Tuple{sig.Params(), sig.Results()} {
+			for i := range tup.Len() {
+				typ := tup.At(i).Type()
+				for {
+					switch u := typ.(type) {
+					case *types.Pointer:
+						typ = u.Elem()
+						continue
+					case *types.Slice:
+						typ = u.Elem()
+						continue
+					}
+					break
+				}
+				if n, ok := typ.(*types.Named); ok && n.Obj() == msg {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	name := func(fn *types.Func) string {
+		if r := fn.Type().(*types.Signature).Recv(); r != nil {
+			return strings.TrimPrefix(types.TypeString(r.Type(), func(*types.Package) string { return "" }), "*") + "." + fn.Name()
+		}
+		return fn.Name()
+	}
+	file := func(fn *types.Func) string { return filepath.Base(fset.Position(fn.Pos()).Filename) }
+	var start *types.Func
+	for fn := range decls {
+		if name(fn) == "agent.turn" {
+			start = fn
+		}
+	}
+	if start == nil {
+		t.Fatal("no (*agent).turn")
+	}
+	seen := map[*types.Func]bool{start: true}
+	found := map[convCall]int{}
+	queue := []*types.Func{start}
+	for len(queue) > 0 {
+		fn := queue[0]
+		queue = queue[1:]
+		ast.Inspect(decls[fn].Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			var id *ast.Ident
+			switch f := ast.Unparen(call.Fun).(type) {
+			case *ast.Ident:
+				id = f
+			case *ast.SelectorExpr:
+				id = f.Sel
+			}
+			callee, ok := info.Uses[id].(*types.Func)
+			if !ok || decls[callee] == nil || !carries(callee) {
+				return true
+			}
+			found[convCall{from: name(fn), fromFile: file(fn), to: name(callee), toFile: file(callee)}]++
+			if !seen[callee] {
+				seen[callee] = true
+				queue = append(queue, callee)
+			}
+			return true
+		})
+	}
+	var out []convCall
+	for c, n := range found {
+		c.sites = n
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].from+out[i].to < out[j].from+out[j].to })
+	return out
+}
+
+// TestEngineIsOneEntrance: from (*agent).turn, no call that carries the
+// conversation runs back into agent.go from another file (the reductions
+// are called, they do not call the agent), and at most maxCrossCalls
+// distinct calls carry it from one file to another.
+func TestEngineIsOneEntrance(t *testing.T) {
+	const maxCrossCalls = 25
+	var back []string
+	cross := map[string]bool{}
+	for _, c := range conversationCalls(t) {
+		if c.fromFile == c.toFile {
+			continue
+		}
+		s := c.fromFile + ":" + c.from + " -> " + c.toFile + ":" + c.to
+		cross[c.fromFile+" -> "+c.toFile+":"+c.to] = true
+		if c.toFile == "agent.go" {
+			back = append(back, s+fmt.Sprintf(" (%d call sites)", c.sites))
+		}
+	}
+	t.Logf("%d distinct cross-file calls carry the conversation from (*agent).turn, %d of them back into agent.go", len(cross), len(back))
+	var lines []string
+	for s := range cross {
+		lines = append(lines, s)
+	}
+	sort.Strings(lines)
+	t.Log("\n" + strings.Join(lines, "\n"))
+	if len(back) > 0 {
+		t.Errorf("%d calls run back into agent.go from other files:\n%s", len(back), strings.Join(back, "\n"))
+	}
+	if len(cross) > maxCrossCalls {
+		t.Errorf("%d distinct cross-file calls carry the conversation, want at most %d", len(cross), maxCrossCalls)
+	}
+}
