@@ -604,7 +604,7 @@ func (a *agent) retryAfter(ctx context.Context, h *[]message, specs []toolSpec, 
 		return a.lowerMaxTokens(ctx, *h, specs, r, err, first)
 	case first.Kind == kindTooLarge:
 		return a.shrinkBytes(ctx, h, specs, r, err, first)
-	case first.Kind == kindOther && hasImages(*h) && imageHint(first.Message) != "":
+	case first.Kind == kindOther && imageHint(first.Message) != "": // a refusal of images: none is sent again (a history without any is as it was)
 		*h = withoutImages(*h) // not retried: the next turn must not send them again
 	}
 	return r, err

@@ -223,7 +223,10 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		shown = h[starts[len(starts)-1]:end]
 	}
 	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(shown)}}
-	sent := a.measure(req, nil)
+	sent := 0
+	for _, m := range req {
+		sent += a.estimate(m)
+	}
 	r, err := a.send(ctx, chatRequest{Messages: req, MaxTokens: a.maxTokens}, streamSink{text: func(string) {}})
 	if err != nil {
 		return h, res, err
@@ -276,7 +279,11 @@ func (a *agent) summaryWanted(h []message, specs []toolSpec) bool {
 	if pct <= 0 || pct > 100 {
 		pct = 100
 	}
-	return a.measure(h, specs)*100 >= a.budget.tokens*pct
+	n := a.schemaCost(specs)
+	for _, m := range h {
+		n += a.estimate(m)
+	}
+	return n*100 >= a.budget.tokens*pct
 }
 
 // autoCompact runs an automatic summary before masking or dropping, when

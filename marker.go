@@ -112,11 +112,11 @@ func stubFiles(content string) ([]string, int) {
 // piles up dozens of them, and their first lines cost a small budget a
 // tenth of itself (longsession_test.go); the paging call brings the text back.
 func stubText(tool string, total, tokens int, paths []string, offset, limit int) string {
-	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); %s]", stubPrefix, tool, total, tokens, readMoreCall(paths, offset, limit))
+	return fmt.Sprintf("%s%s, %d characters (~%d tokens); %s]", stubPrefix, tool, total, tokens, readMoreCall(paths, offset, limit))
 }
 
 // stubTokensRe reads back the tokens a stub's result cost, for /context.
-var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(it took ~(\d+) tokens`)
+var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(~(\d+) tokens`)
 
 // stubTokens is what the result behind a stub cost in the request; 0 when
 // content is not a stub.

@@ -451,3 +451,124 @@ func pageIn(m *message, room int, est func(message) int) {
 		m.Content = t
 	}
 }
+
+// cutRound is rungs c and e: this round's results, h[round:], share what
+// is left of to once everything older is counted, the largest cut first
+// (capAbove), none under floor characters; spare leaves a page of a file
+// whole (c: it was asked for at a length suggested to fit, and the older
+// rounds yield first), and then the floor is roomFloor. costs follow.
+func (l ladder) cutRound(h []message, costs []int, total, to, round, floor int, spare bool, rep *trimReport) ([]message, int) {
+	if round == len(h) {
+		return h, total
+	}
+	h = append([]message(nil), h...)
+	rest := total
+	for _, c := range costs[round:] {
+		rest -= c
+	}
+	if spare {
+		capSparing(h[round:], to-rest, l.est, l.spill)
+	} else {
+		capAbove(h[round:], to-rest, floor, l.est, l.spill)
+	}
+	return h, l.recost(h, costs, total, round, rep)
+}
+
+// recost prices this round's results, h[round:], again after a cut: costs,
+// the total it returns and rep's shrinking follow.
+func (l ladder) recost(h []message, costs []int, total, round int, rep *trimReport) int {
+	for i := round; i < len(h); i++ {
+		c := l.est(h[i])
+		if c < costs[i] {
+			rep.shrunk++
+		}
+		rep.shrunkSaved += costs[i] - c
+		total -= costs[i] - c
+		costs[i] = c
+	}
+	return total
+}
+
+// capSparing is capAbove to roomFloor for the results of rs that are not
+// pages of a file: a page was asked for at a length suggested to fit, and
+// is never cut again while the request is within its limit. The pages'
+// cost comes off room first.
+func capSparing(rs []message, room int, est func(message) int, spill func(*message)) {
+	var others []message
+	var at []int
+	for i, m := range rs {
+		if _, page := filePageOf(m); page {
+			room -= est(m)
+			continue
+		}
+		others, at = append(others, m), append(at, i)
+	}
+	capAbove(others, room, roomFloor, est, spill)
+	for k, i := range at {
+		rs[i] = others[k]
+	}
+}
+
+// loopCapNote ends the marker of a result held to its share of the budget.
+const loopCapNote = "the cap came from the token budget: one result takes at most its share of CONTEXT_BUDGET_TOKENS, so the rounds after it fit; read the rest in pages"
+
+// holdToShare returns h with the fresh results h[start:] each cut to
+// resultShare, its full text kept on disk, when an earlier round of the
+// same turn (the last turn group) had results, or the budget is small; h
+// itself when none is cut. A page of a file is as long as the model asked.
+// held is how many were cut, saved the tokens they gave back. h is never
+// modified.
+func (l ladder) holdToShare(h []message, start int) (out []message, held, saved int) {
+	starts := l.starts
+	if starts == nil {
+		starts = groupStarts(h) // called on its own, not from admit
+	}
+	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
+		return h, 0, 0
+	}
+	limit, floor := l.resultShare(), roomFloor
+	if l.small() {
+		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
+	}
+	for i := start; i < len(h); i++ {
+		if h[i].Role != "tool" {
+			continue
+		}
+		cost := l.est(h[i])
+		_, page := filePageOf(h[i])
+		files, list := listPageOf(h[i])
+		if cost <= limit || (page || list) && cost <= 2*limit {
+			continue // a page of a file (or of a list of files) as long as was suggested enters as asked
+		}
+		if out == nil {
+			out = append([]message(nil), h...)
+		}
+		least := floor
+		if list {
+			least = max(floor, listFloor*len(files.paths())) // each window keeps some lines beside its path and note
+		}
+		if capWith(&out[i], limit, least, loopCapNote, l.est, l.spill) {
+			held++
+			saved += cost - l.est(out[i])
+		}
+	}
+	if out == nil {
+		return h, 0, 0
+	}
+	return out, held, saved
+}
+
+// listFloor is the fewest characters a list read held to its share keeps
+// for each of its files: the window's path and note, and a few lines.
+const listFloor = 1200
+
+// hasTool reports whether any of ms is a tool result.
+func hasTool(ms []message) bool {
+	for _, m := range ms {
+		if m.Role == "tool" {
+			return true
+		}
+	}
+	return false
+}
+

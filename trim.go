@@ -48,6 +48,9 @@ type ladder struct {
 	words bool
 	est   func(message) int // prices one message
 	spill func(*message)    // writes a result whole to disk before it is cut; nil: only what is on disk
+	// starts is where each turn group of the request begins, found once
+	// when it enters the ladder (reduce, admit): no rung moves them.
+	starts []int
 }
 
 // trimPolicy says when trimming starts and how far it goes.
@@ -87,6 +90,9 @@ func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collaps
 // and what each rung did. It runs in time linear in the messages, each
 // priced once: the rungs after pricing follow the costs, not the estimator.
 func (l ladder) reduce(h []message) ([]message, trimReport) {
+	if l.starts == nil {
+		l.starts = groupStarts(h) // once a request: no rung changes where groups begin
+	}
 	costs, total := l.price(h)
 	rep := trimReport{before: total, after: total}
 	if l.limit <= 0 || total <= l.limit {
@@ -95,7 +101,7 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	orig := append([]int(nil), costs...)
 	mark := min(l.mark, l.limit)
 	round := roundStart(h)
-	kept := min(keptStart(h, l.keep), round)
+	kept := min(l.keptStart(h), round)
 	room := min(max(l.limit-mark, l.limit/5), l.resultShare()) // a stub's page enters whole, and leaves room for more rounds
 	var masks maskReport
 	maskTo := 0
@@ -138,7 +144,7 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	// none under roomFloor: never a page the model asked for, whose length
 	// was suggested to fit.
 	if total > to {
-		h, total = l.cut(h, costs, total, to, round, rep)
+		h, total = l.cutRound(h, costs, total, to, round, roomFloor, true, rep)
 	}
 	// c'. the stubs of old turn groups go with their rounds, oldest first,
 	// once all are masked; the person's words and the answers stay. Then
@@ -160,7 +166,7 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	// next rounds append (a heal: under its limit).
 	for _, floor := range []int{lastFloor, minFloor} {
 		if total > to {
-			h, total = l.cutTo(h, costs, total, to, round, floor, rep)
+			h, total = l.cutRound(h, costs, total, to, round, floor, false, rep)
 		}
 	}
 	return h, total
@@ -180,14 +186,14 @@ func (l ladder) fit(h []message) ([]message, trimReport) {
 func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, collapse bool, gone []bool, rep *trimReport) int {
 	if collapse {
 		total = l.collapse(h, costs, orig, total, kept, gone, rep, to)
-		total = l.collapse(h, costs, orig, total, lastStart(h), gone, rep, to)
+		total = l.collapse(h, costs, orig, total, l.lastStart(h), gone, rep, to)
 	}
 	if total > to {
 		first := 1
-		if total > l.limit && total-droppable(h, costs, gone) > to {
+		if total > l.limit && total-l.droppable(h, costs, gone) > to {
 			first = 0
 		}
-		total = dropRounds(h, costs, orig, total, to, first, gone, rep)
+		total = l.dropRounds(h, costs, orig, total, to, first, gone, rep)
 	}
 	if total > to {
 		total = l.cutWords(h, costs, orig, total, to, gone, rep)
@@ -209,7 +215,7 @@ func (l ladder) dropTarget(mark int) int {
 // (or too small for one) go, oldest first, while total is over target,
 // the person's words and the answers staying; costs and gone follow.
 func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport, target int) int {
-	starts := append(groupStarts(h), len(h))
+	starts := l.groups(h)
 	for g := 0; g+1 < len(starts) && starts[g+1] <= to && total > target; g++ {
 		lo, hi := starts[g], starts[g+1]
 		all, any := true, false
@@ -258,7 +264,7 @@ func (l ladder) foldStubs(h []message, costs, orig []int, total int, gone []bool
 	if stubs*stubShare <= l.limit {
 		return total
 	}
-	last, group := lastStart(h), -1
+	last, group := l.lastStart(h), -1
 	for i := 0; i < last && 2*stubs*stubShare > l.limit; i++ {
 		if h[i].Role == "user" {
 			group = i
@@ -308,7 +314,7 @@ func stubRound(h []message, i int, gone []bool) int {
 func (l ladder) writeIndex(h []message, costs []int, total int, gone []bool) ([]message, int) {
 	var paths []string
 	n, host := 0, -1
-	last := lastStart(h)
+	last := l.lastStart(h)
 	for i := 0; i < last; i++ { // an earlier index goes into the new one
 		if end := stubRound(h, i, gone); end > 0 && isStubIndex(h[i+1].Content) {
 			for k := i; k < end; k++ {
@@ -335,8 +341,21 @@ func (l ladder) writeIndex(h []message, costs []int, total int, gone []bool) ([]
 		return h, total
 	}
 	h = append([]message(nil), h...)
-	h[host+1].Content = stubIndex(n, paths, 3*l.limit/(2*stubShare), pageChars(l.resultShare(), "", l.est))
+	// The index takes what the stubs that stay leave of their share.
+	left := l.limit / stubShare
+	for i, m := range h {
+		if !gone[i] && i != host+1 && m.Role == "tool" && isStub(m.Content) {
+			left -= costs[i]
+		}
+	}
 	h[host+1].clip, h[host+1].images = nil, nil
+	page := pageChars(l.resultShare(), "", l.est)
+	for chars := 3 * max(left-indexEnvelope, 0); ; chars = chars * 8 / 10 {
+		h[host+1].Content = stubIndex(n, paths, chars, page)
+		if chars < 40 || l.est(h[host+1]) <= left {
+			break // the fewest: one file named
+		}
+	}
 	for k := host; k <= host+1; k++ {
 		gone[k] = false
 		costs[k] = l.est(h[k])
@@ -345,11 +364,20 @@ func (l ladder) writeIndex(h []message, costs []int, total int, gone []bool) ([]
 	return h, total
 }
 
+// indexEnvelope is about what an index costs besides its files' names,
+// in tokens: its words, its ready call and the message around it.
+const indexEnvelope = 90
+
 // stubRoundGone reports whether h[i] is a tool round of one call whose
 // result is a stub.
 func stubRoundGone(h []message, i int) bool {
 	return h[i].Role == "assistant" && len(h[i].ToolCalls) == 1 && i+1 < len(h) && h[i+1].Role == "tool" &&
 		isStub(h[i+1].Content) && (i+2 == len(h) || h[i+2].Role != "tool")
+}
+
+// groups is where each turn group of h begins, and len(h) after the last.
+func (l ladder) groups(h []message) []int {
+	return append(l.starts[:len(l.starts):len(l.starts)], len(h))
 }
 
 // smallResult is the most tokens a result may cost and still go with its
@@ -373,8 +401,8 @@ func remaining(h []message, gone []bool) []message {
 
 // droppable is what dropping the rounds of every turn group but the first
 // and the newest would give back: all but the person's words.
-func droppable(h []message, costs []int, gone []bool) int {
-	starts := groupStarts(h)
+func (l ladder) droppable(h []message, costs []int, gone []bool) int {
+	starts := l.starts
 	n := 0
 	if len(starts) > 2 {
 		for i := starts[1]; i < starts[len(starts)-1]; i++ {
@@ -393,8 +421,8 @@ const wordsShare = 4
 // dropRounds is rung d: from the first-th turn group on (0: the oldest),
 // oldest first, never the newest, everything but the person's words goes
 // until total is at most target; costs price h, orig as it came.
-func dropRounds(h []message, costs, orig []int, total, target, first int, gone []bool, rep *trimReport) int {
-	starts := append(groupStarts(h), len(h))
+func (l ladder) dropRounds(h []message, costs, orig []int, total, target, first int, gone []bool, rep *trimReport) int {
+	starts := l.groups(h)
 	for g := first; g+2 < len(starts) && total > target; g++ {
 		dropped := false
 		for i := starts[g]; i < starts[g+1]; i++ {
@@ -417,7 +445,7 @@ func dropRounds(h []message, costs, orig []int, total, target, first int, gone [
 // limit) while total is over target and they are more than their share of
 // the limit.
 func (l ladder) cutWords(h []message, costs, orig []int, total, target int, gone []bool, rep *trimReport) int {
-	starts := groupStarts(h)
+	starts := l.starts
 	if len(starts) < 2 {
 		return total
 	}
@@ -467,73 +495,6 @@ func (l ladder) mask(h []message, costs []int, total, mark int, span maskSpan, a
 	return out, total
 }
 
-// cut is rung c: this round's results, h[round:], share what is left of
-// the mark, the largest cut first (capAbove); costs follow.
-func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimReport) ([]message, int) {
-	if round == len(h) {
-		return h, total
-	}
-	h = append([]message(nil), h...)
-	mine := 0
-	for _, c := range costs[round:] {
-		mine += c
-	}
-	rest := total - mine
-	capSparing(h[round:], mark-rest, l.est, l.spill)
-	return h, l.recost(h, costs, total, round, rep)
-}
-
-// cutTo is rung e: this round's results, pages too, share what is left
-// of to once everything older is counted, none cut under floor
-// characters; costs follow.
-func (l ladder) cutTo(h []message, costs []int, total, to, round, floor int, rep *trimReport) ([]message, int) {
-	if round == len(h) {
-		return h, total
-	}
-	h = append([]message(nil), h...)
-	rest := total
-	for _, c := range costs[round:] {
-		rest -= c
-	}
-	capAbove(h[round:], to-rest, floor, l.est, l.spill)
-	return h, l.recost(h, costs, total, round, rep)
-}
-
-// recost prices this round's results, h[round:], again after a cut: costs,
-// the total it returns and rep's shrinking follow.
-func (l ladder) recost(h []message, costs []int, total, round int, rep *trimReport) int {
-	for i := round; i < len(h); i++ {
-		c := l.est(h[i])
-		if c < costs[i] {
-			rep.shrunk++
-		}
-		rep.shrunkSaved += costs[i] - c
-		total -= costs[i] - c
-		costs[i] = c
-	}
-	return total
-}
-
-// capSparing is capAbove to roomFloor for the results of rs that are not
-// pages of a file: a page was asked for at a length suggested to fit, and
-// is never cut again while the request is within its limit. The pages'
-// cost comes off room first.
-func capSparing(rs []message, room int, est func(message) int, spill func(*message)) {
-	var others []message
-	var at []int
-	for i, m := range rs {
-		if _, page := filePageOf(m); page {
-			room -= est(m)
-			continue
-		}
-		others, at = append(others, m), append(at, i)
-	}
-	capAbove(others, room, roomFloor, est, spill)
-	for k, i := range at {
-		rs[i] = others[k]
-	}
-}
-
 // priceOf is what the messages ms cost.
 func (l ladder) priceOf(ms []message) int {
 	n := 0
@@ -554,6 +515,7 @@ func (l ladder) priceOf(ms []message) int {
 // more than a result's share, so that the page leaves room for the rounds
 // after it.
 func (l ladder) admit(h []message, start int) ([]message, trimReport) {
+	l.starts = groupStarts(h) // once a request: holding results and the rungs change no group's start
 	_, before := l.price(h)
 	h, held, heldSaved := l.holdToShare(h, start)
 	total := before - heldSaved
@@ -625,58 +587,6 @@ func (l ladder) small() bool { return l.limit < smallBudget }
 // would take most of the room.
 const smallBudget = 12500
 
-// loopCapNote ends the marker of a result held to its share of the budget.
-const loopCapNote = "the cap came from the token budget: one result takes at most its share of CONTEXT_BUDGET_TOKENS, so the rounds after it fit; read the rest in pages"
-
-// holdToShare returns h with the fresh results h[start:] each cut to
-// resultShare, its full text kept on disk, when an earlier round of the
-// same turn (the last turn group) had results, or the budget is small; h
-// itself when none is cut. A page of a file is as long as the model asked.
-// held is how many were cut, saved the tokens they gave back. h is never
-// modified.
-func (l ladder) holdToShare(h []message, start int) (out []message, held, saved int) {
-	starts := groupStarts(h)
-	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
-		return h, 0, 0
-	}
-	limit, floor := l.resultShare(), roomFloor
-	if l.small() {
-		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
-	}
-	for i := start; i < len(h); i++ {
-		if h[i].Role != "tool" {
-			continue
-		}
-		cost := l.est(h[i])
-		_, page := filePageOf(h[i])
-		_, list := listPageOf(h[i])
-		if cost <= limit || (page || list) && 2*cost <= 3*limit {
-			continue // a page of a file (or of a list of files) as long as was suggested enters as asked
-		}
-		if out == nil {
-			out = append([]message(nil), h...)
-		}
-		if capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill) {
-			held++
-			saved += cost - l.est(out[i])
-		}
-	}
-	if out == nil {
-		return h, 0, 0
-	}
-	return out, held, saved
-}
-
-// hasTool reports whether any of ms is a tool result.
-func hasTool(ms []message) bool {
-	for _, m := range ms {
-		if m.Role == "tool" {
-			return true
-		}
-	}
-	return false
-}
-
 // fixedParts is what of h no trimming drops: its leading system messages
 // (lead), and those with its last turn group (turn).
 func fixedParts(h []message) (lead, turn []message) {
@@ -690,8 +600,8 @@ func fixedParts(h []message) (lead, turn []message) {
 }
 
 // lastStart is where the newest turn group of h begins (len(h): none).
-func lastStart(h []message) int {
-	if starts := groupStarts(h); len(starts) > 0 {
+func (l ladder) lastStart(h []message) int {
+	if starts := l.starts; len(starts) > 0 {
 		return starts[len(starts)-1]
 	}
 	return len(h)
@@ -709,9 +619,9 @@ func roundStart(h []message) int {
 
 // keptStart is where the newest keep turn groups of h begin (at least
 // one: the current turn).
-func keptStart(h []message, keep int) int {
-	starts := groupStarts(h)
-	keep = max(keep, 1)
+func (l ladder) keptStart(h []message) int {
+	starts := l.starts
+	keep := max(l.keep, 1)
 	if len(starts) <= keep {
 		return leadLen(h)
 	}
