@@ -742,7 +742,7 @@ func (a *agent) policy(limit int) trimPolicy {
 }
 
 // fit makes the request of h fit the budget: a summary first when one is
-// wanted (compact.go), then the ladder (ladder.go). It says what was done,
+// wanted (compact.go), then the ladder (trim.go). It says what was done,
 // and warns once when the turn alone is over the budget.
 func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []message {
 	out, after := a.fitTo(a.autoCompact(ctx, h, specs), specs, a.budget.tokens)

@@ -11,7 +11,7 @@ import (
 
 // Every marker and stub the model reads is written here and read back
 // here: the truncation marker a cut result carries (truncate.go), the
-// note of a page cut to the room left (ladder.go) or to a tool's cap
+// note of a page cut to the room left (mask.go) or to a tool's cap
 // (fstools.go), and the stub of a masked output (mask.go), each ending
 // with the same ready paging call; and the readers of that text: masking
 // of a chat loaded from disk (findMarker), the tool.result event's

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Masking is the first thing the ladder (ladder.go) gives up when a request
+// Masking is the first thing the ladder (trim.go) gives up when a request
 // is over its budget: the bulk of old tool outputs, not the conversation.
 // A result (outside the newest CONTEXT_KEEP_GROUPS turn groups first, then
 // inside them but for the current round's) is replaced by a stub
@@ -457,7 +457,7 @@ func pageIn(m *message, room int, est func(message) int) {
 // (capAbove), none under floor characters; spare leaves a page of a file
 // whole (c: it was asked for at a length suggested to fit, and the older
 // rounds yield first), and then the floor is roomFloor. costs follow.
-func (l ladder) cutRound(h []message, costs []int, total, to, round, floor int, spare bool, rep *trimReport) ([]message, int) {
+func (l ladder) cutRound(h []message, costs, orig []int, total, to, round, floor int, spare bool, rep *trimReport) ([]message, int) {
 	if round == len(h) {
 		return h, total
 	}
@@ -471,15 +471,15 @@ func (l ladder) cutRound(h []message, costs []int, total, to, round, floor int, 
 	} else {
 		capAbove(h[round:], to-rest, floor, l.est, l.spill)
 	}
-	return h, l.recost(h, costs, total, round, rep)
+	return h, l.recost(h, costs, orig, total, round, rep)
 }
 
 // recost prices this round's results, h[round:], again after a cut: costs,
 // the total it returns and rep's shrinking follow.
-func (l ladder) recost(h []message, costs []int, total, round int, rep *trimReport) int {
+func (l ladder) recost(h []message, costs, orig []int, total, round int, rep *trimReport) int {
 	for i := round; i < len(h); i++ {
 		c := l.est(h[i])
-		if c < costs[i] {
+		if c < costs[i] && costs[i] == orig[i] { // once a result, however often it is cut
 			rep.shrunk++
 		}
 		rep.shrunkSaved += costs[i] - c

@@ -144,7 +144,7 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	// none under roomFloor: never a page the model asked for, whose length
 	// was suggested to fit.
 	if total > to {
-		h, total = l.cutRound(h, costs, total, to, round, roomFloor, true, rep)
+		h, total = l.cutRound(h, costs, orig, total, to, round, roomFloor, true, rep)
 	}
 	// c'. the stubs of old turn groups go with their rounds, oldest first,
 	// once all are masked; the person's words and the answers stay. Then
@@ -159,15 +159,19 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 		total = l.toMark(h, costs, orig, total, to, kept, collapse, gone, rep)
 	}
 	// The index names the spill files of every stub that went (f, c', d).
-	h, total = l.writeIndex(h, costs, total, gone)
+	h, total = l.writeIndex(h, costs, orig, total, gone, rep)
 	// e. what still stands above the target is this round's own: cut
 	// further, pages too, each cut naming its one ready call, so that
 	// after any reduction the request is at or under the mark and the
 	// next rounds append (a heal: under its limit).
 	for _, floor := range []int{lastFloor, minFloor} {
 		if total > to {
-			h, total = l.cutRound(h, costs, total, to, round, floor, false, rep)
+			h, total = l.cutRound(h, costs, orig, total, to, round, floor, false, rep)
 		}
+	}
+	// Only then the person's oldest words, when they alone are the weight.
+	if total > to {
+		total = l.cutWords(h, costs, orig, total, to, gone, rep)
 	}
 	return h, total
 }
@@ -181,8 +185,8 @@ func (l ladder) fit(h []message) ([]message, trimReport) {
 }
 
 // toMark is rungs c' and d: masked rounds go (when collapse), then the
-// rounds and answers of turn groups, then the person's oldest words, until
-// total is at most to. gone and rep follow.
+// rounds and answers of turn groups, until total is at most to. gone and
+// rep follow.
 func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, collapse bool, gone []bool, rep *trimReport) int {
 	if collapse {
 		total = l.collapse(h, costs, orig, total, kept, gone, rep, to)
@@ -195,8 +199,10 @@ func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, coll
 		}
 		total = l.dropRounds(h, costs, orig, total, to, first, gone, rep)
 	}
-	if total > to {
-		total = l.cutWords(h, costs, orig, total, to, gone, rep)
+	if total > to && !l.words {
+		// Still above the mark: the first group's rounds and answer too,
+		// before this round's own results are cut (its words stay).
+		total = l.dropRounds(h, costs, orig, total, to, 0, gone, rep)
 	}
 	return total
 }
@@ -311,7 +317,7 @@ func stubRound(h []message, i int, gone []bool) int {
 // named in one index line: the newest tool round of one call that went
 // with a stub stays, its result the index (an earlier index's files in
 // it, that index's round gone). h itself when no stub went.
-func (l ladder) writeIndex(h []message, costs []int, total int, gone []bool) ([]message, int) {
+func (l ladder) writeIndex(h []message, costs, orig []int, total int, gone []bool, rep *trimReport) ([]message, int) {
 	var paths []string
 	n, host := 0, -1
 	last := l.lastStart(h)
@@ -320,6 +326,7 @@ func (l ladder) writeIndex(h []message, costs []int, total int, gone []bool) ([]
 			for k := i; k < end; k++ {
 				gone[k] = true
 				total -= costs[k]
+				rep.tokens += orig[k]
 			}
 		}
 	}
@@ -356,10 +363,13 @@ func (l ladder) writeIndex(h []message, costs []int, total int, gone []bool) ([]
 			break // the fewest: one file named
 		}
 	}
-	for k := host; k <= host+1; k++ {
+	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
 		gone[k] = false
-		costs[k] = l.est(h[k])
-		total += costs[k]
+		rep.tokens -= orig[k]
+		c := l.est(h[k])
+		rep.shrunkSaved += costs[k] - c
+		costs[k] = c
+		total += c
 	}
 	return h, total
 }
@@ -530,7 +540,10 @@ func (l ladder) admit(h []message, start int) ([]message, trimReport) {
 	rep.before, rep.shrunk, rep.shrunkSaved = before, rep.shrunk+held, rep.shrunkSaved+heldSaved
 	room := max(min(l.limit-rep.after-callReserve, l.resultShare()), 1) // 1: the fewest a page may ask (minPage)
 	for i := len(h) - fresh; i < len(h); i++ {
+		was := l.est(h[i])
 		pageIn(&h[i], room, l.est)
+		d := l.est(h[i]) - was // a limit of other digits: the report still adds up
+		rep.after, rep.shrunkSaved = rep.after+d, rep.shrunkSaved-d
 	}
 	return h, rep
 }

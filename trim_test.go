@@ -279,7 +279,8 @@ func TestPagesContinueInTheSameFile(t *testing.T) {
 		pageAt(t, "c3", &mu, &calls),
 		follow(t, "c4", &mu, &calls, nil),
 		sse(textStream("counted")))
-	r := runBinary(t, f, e2e{args: []string{"--yes", "count"}, env: []string{"YAI_CONTEXT_BUDGET_TOKENS=8000"}})
+	// A key as random as a real one: the default one's hex shape is in seq's lines.
+	r := runBinary(t, f, e2e{args: []string{"--yes", "count"}, env: []string{"YAI_CONTEXT_BUDGET_TOKENS=8000", "YAI_API_KEY=sk-test-q7VxR2mK9pLw4ZtN"}})
 	reqs := f.chats()
 	if r.code != 0 || len(reqs) != 5 {
 		t.Fatalf("code %d after %d requests: %s", r.code, len(reqs), r.stderr)
