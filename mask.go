@@ -571,4 +571,3 @@ func hasTool(ms []message) bool {
 	}
 	return false
 }
-
