@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"math/rand"
 	"go/ast"
 	"go/build"
 	goparser "go/parser"
@@ -170,5 +172,73 @@ func TestEngineIsOneEntrance(t *testing.T) {
 	}
 	if len(cross) > maxCrossCalls {
 		t.Errorf("%d distinct cross-file calls carry the conversation, want at most %d", len(cross), maxCrossCalls)
+	}
+}
+
+// TestOneWayOn: every cut path leaves a result naming exactly one ready
+// call, which reads on where the text the model saw stops: a tool's cap
+// (the truncation marker), a result held to its share on entry, a page
+// cut to the room, a capped fs_read_file window (its note) cut again to
+// fit, a stub, a spilled result cut, and the index of folded stubs.
+func TestOneWayOn(t *testing.T) {
+	r := rand.New(rand.NewSource(45))
+	fs := &fakeSpill{saved: map[string]string{}}
+	l := ladder{limit: 5734, mark: 3440, keep: 1, est: messageTokens, spill: fs.spill}
+	one := func(what, content string) map[string]any {
+		t.Helper()
+		calls := readyCalls(content)
+		if len(calls) != 1 {
+			t.Errorf("%s: %d ready calls, want 1: %s", what, len(calls), lastRunes(content, 400))
+			return nil
+		}
+		return calls[0]
+	}
+	// A tool's cap: the marker names the spill file.
+	big := wordsResult(r, 60000)
+	c := truncate(big, 12000)
+	c.path = "/spill/a.txt"
+	one("a tool's cap", c.text(12000))
+	// Held to its share on entry, on a small budget.
+	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"},
+		{Role: "assistant", ToolCalls: []toolCall{call("c1", "execute_shell_command", "{}")}},
+		{Role: "tool", ToolCallID: "c1", Name: "execute_shell_command", Content: big}}
+	got, _ := l.admit(h, 3)
+	one("held on entry", got[3].Content)
+	// A capped window of fs_read_file, its note naming the next page, cut
+	// again to the room: only the cut's call stays, continuing where the
+	// kept text stops.
+	text := strings.Repeat("00001 the ledger service reconciles invoices against the bank feed\n", 1500)
+	fw := fitWindow(fileWindow{Path: "/work/big.txt", Success: true, Content: text, TotalChars: 190000, ReturnedChars: len(text)}, 24000)
+	if len(readyCalls(jsonText(fw))) != 1 {
+		t.Fatalf("the capped window names %d calls", len(readyCalls(jsonText(fw))))
+	}
+	m := message{Role: "tool", ToolCallID: "c1", Name: "fs_read_file", Content: jsonText(fw)}
+	if !capToFloor(&m, 300, lastFloor, messageTokens, fs.spill) {
+		t.Fatal("the window was not cut")
+	}
+	if args := one("a capped window cut again", m.Content); args != nil {
+		var cut fileWindow
+		json.NewDecoder(strings.NewReader(m.Content)).Decode(&cut)
+		if off, _ := args["offset"].(float64); int(off) != cut.Offset+cut.ReturnedChars {
+			t.Errorf("the cut window's call reads on at %v, its text stops at %d", args["offset"], cut.Offset+cut.ReturnedChars)
+		}
+	}
+	// A page cut to the room left.
+	p := pageMessage("/spill/b.txt", text, 5000, 900000)
+	capToFloor(&p, 300, lastFloor, messageTokens, fs.spill)
+	one("a page cut", p.Content)
+	// A stub, and a spilled result cut for a byte cap.
+	s, _, why := stubFor(message{Role: "tool", Name: "execute_shell_command", Content: big, clip: c}, messageTokens(message{Content: big}), messageTokens, fs.spill)
+	if why != stubbed {
+		t.Fatalf("not masked: %d", why)
+	}
+	one("a stub", s.Content)
+	shrunk, _ := shrinkLargest([]message{{Role: "tool", Name: "execute_shell_command", Content: big}}, fs.spill)
+	one("a result cut for a byte cap", shrunk[0].Content)
+	// The index of folded stubs names their files and one call.
+	idx := stubIndex(12, []string{"/spill/a.txt", "/spill/b.txt", "/work/big.txt"}, 400, 1000)
+	one("the index", idx)
+	if files, n := stubFiles(idx); n != 12 || len(files) != 3 {
+		t.Errorf("the index reads back %d files, %d results: %v", len(files), n, files)
 	}
 }

@@ -455,8 +455,7 @@ func pageIn(m *message, room int, est func(message) int) {
 // cutRound is rungs c and e: this round's results, h[round:], share what
 // is left of to once everything older is counted, the largest cut first
 // (capAbove), none under floor characters; spare leaves a page of a file
-// whole (c: it was asked for at a length suggested to fit, and the older
-// rounds yield first), and then the floor is roomFloor. costs follow.
+// whole (it was asked for at a length suggested to fit). costs follow.
 func (l ladder) cutRound(h []message, costs, orig []int, total, to, round, floor int, spare bool, rep *trimReport) ([]message, int) {
 	if round == len(h) {
 		return h, total
@@ -467,7 +466,7 @@ func (l ladder) cutRound(h []message, costs, orig []int, total, to, round, floor
 		rest -= c
 	}
 	if spare {
-		capSparing(h[round:], to-rest, l.est, l.spill)
+		capSparing(h[round:], to-rest, floor, l.est, l.spill)
 	} else {
 		capAbove(h[round:], to-rest, floor, l.est, l.spill)
 	}
@@ -493,7 +492,7 @@ func (l ladder) recost(h []message, costs, orig []int, total, round int, rep *tr
 // pages of a file: a page was asked for at a length suggested to fit, and
 // is never cut again while the request is within its limit. The pages'
 // cost comes off room first.
-func capSparing(rs []message, room int, est func(message) int, spill func(*message)) {
+func capSparing(rs []message, room, floor int, est func(message) int, spill func(*message)) {
 	var others []message
 	var at []int
 	for i, m := range rs {
@@ -503,7 +502,7 @@ func capSparing(rs []message, room int, est func(message) int, spill func(*messa
 		}
 		others, at = append(others, m), append(at, i)
 	}
-	capAbove(others, room, roomFloor, est, spill)
+	capAbove(others, room, floor, est, spill)
 	for k, i := range at {
 		rs[i] = others[k]
 	}

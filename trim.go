@@ -164,9 +164,11 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	// further, pages too, each cut naming its one ready call, so that
 	// after any reduction the request is at or under the mark and the
 	// next rounds append (a heal: under its limit).
-	for _, floor := range []int{lastFloor, minFloor} {
-		if total > to {
-			h, total = l.cutRound(h, costs, orig, total, to, round, floor, false, rep)
+	for _, floor := range []int{lastFloor, minFloor} { // the pages the model asked for last
+		for _, spare := range []bool{true, false} {
+			if total > to {
+				h, total = l.cutRound(h, costs, orig, total, to, round, floor, spare, rep)
+			}
 		}
 	}
 	// Only then the person's oldest words, when they alone are the weight.
