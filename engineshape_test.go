@@ -3,12 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand"
 	"go/ast"
 	"go/build"
 	goparser "go/parser"
 	"go/token"
 	"go/types"
+	"math/rand"
 	"path/filepath"
 	"sort"
 	"strings"
