@@ -77,3 +77,26 @@ func budgetFor(setting int, model string, window int, windowSource string) budge
 	}
 	return budget{tokens: window * 7 / 10, source: fmt.Sprintf("70%% of %s's %d-token window, %s", model, window, windowSource), window: window, windowFrom: from}
 }
+
+// estimate prices a message with this session's calibration.
+func (a *agent) estimate(m message) int { return a.cal.scale(a.fam.messageTokens(m)) }
+
+// requestTokens is the raw estimate of a request, the figure the provider's
+// reported usage calibrates.
+func (a *agent) requestTokens(h []message, specs []toolSpec) int {
+	n := a.fam.toolsTokens(specs)
+	for _, m := range h {
+		n += a.fam.messageTokens(m)
+	}
+	return n
+}
+
+// measure is the calibrated estimate of a request, summed the way
+// the ladder sums it (ladder.price).
+func (a *agent) measure(h []message, specs []toolSpec) int {
+	n := a.cal.scale(a.fam.toolsTokens(specs))
+	for _, m := range h {
+		n += a.estimate(m)
+	}
+	return n
+}

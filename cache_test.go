@@ -770,7 +770,7 @@ func cacheTargets(row cacheRow) (saved, cached float64) {
 // breakpoints slide with the conversation, past a round of 24 blocks),
 // the tools and the system prompt are the first request's in every one,
 // OpenAI gets one prompt_cache_key, and the figures reach cacheTargets:
-// at the default budget and at 40k, where the ladder reduces (ladder.go).
+// at the default budget and at 40k, where the ladder reduces (trim.go).
 // Each run's reductions are printed.
 func TestPromptCacheSession(t *testing.T) {
 	slowTest(t)

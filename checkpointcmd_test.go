@@ -11,12 +11,6 @@ import (
 	"testing"
 )
 
-// jsonArgs is v as a tool call's arguments.
-func jsonArgs(v map[string]any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
 // userTexts are the user messages of a request.
 func userTexts(r received) []string {
 	var out []string

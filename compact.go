@@ -197,7 +197,7 @@ func (a *agent) compactUnits(ctx context.Context, h []message, units []int, keep
 		if !res.ok {
 			return h, res
 		}
-		return validate(out), res
+		return out, res // whole groups or rounds replaced: valid; the ladder validates what it sends
 	}
 }
 
@@ -223,7 +223,10 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		shown = h[starts[len(starts)-1]:end]
 	}
 	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(shown)}}
-	sent := a.requestTokens(req, nil)
+	sent := 0
+	for _, m := range req {
+		sent += a.estimate(m)
+	}
 	r, err := a.send(ctx, chatRequest{Messages: req, MaxTokens: a.maxTokens}, streamSink{text: func(string) {}})
 	if err != nil {
 		return h, res, err
@@ -233,7 +236,7 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		in = sent
 	}
 	if got <= 0 {
-		got = a.fam.messageTokens(r.Message)
+		got = a.estimate(r.Message)
 	}
 	var repl []message
 	if rounds {
@@ -276,7 +279,11 @@ func (a *agent) summaryWanted(h []message, specs []toolSpec) bool {
 	if pct <= 0 || pct > 100 {
 		pct = 100
 	}
-	return a.measure(h, specs)*100 >= a.budget.tokens*pct
+	n := a.schemaCost(specs)
+	for _, m := range h {
+		n += a.estimate(m)
+	}
+	return n*100 >= a.budget.tokens*pct
 }
 
 // autoCompact runs an automatic summary before masking or dropping, when

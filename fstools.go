@@ -467,7 +467,7 @@ type fileList struct {
 
 // listCutter is how a list read's result m is rendered within n
 // characters when the room left in a request is smaller than the tool's
-// cap (ladder.go's cutter): every window refitted to its share of n, each
+// cap (mask.go's cutter): every window refitted to its share of n, each
 // continuing in its own file. Its full text is the files, so nothing of
 // it is spilled: a spilled list would be paged as escaped JSON. ok is
 // false when m is not a list read.

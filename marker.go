@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 // Every marker and stub the model reads is written here and read back
 // here: the truncation marker a cut result carries (truncate.go), the
-// note of a page cut to the room left (ladder.go) or to a tool's cap
+// note of a page cut to the room left (mask.go) or to a tool's cap
 // (fstools.go), and the stub of a masked output (mask.go), each ending
 // with the same ready paging call; and the readers of that text: masking
 // of a chat loaded from disk (findMarker), the tool.result event's
@@ -21,8 +22,87 @@ import (
 // already, in a chat loaded from disk as well, which keeps mask idempotent.
 const stubPrefix = "[masked old tool output: "
 
-// isStub reports whether a tool result is a mask stub.
-func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix) }
+// isStub reports whether a tool result is a mask stub, or the index of
+// stubs folded (stubIndex).
+func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix[:len(stubPrefix)-2]) }
+
+// stubIndexPrefix starts the index of folded stubs.
+const stubIndexPrefix = "[masked old tool outputs: "
+
+// isStubIndex reports whether a tool result is the index of folded stubs.
+func isStubIndex(content string) bool { return strings.HasPrefix(content, stubIndexPrefix) }
+
+// stubIndex is the one line older stubs fold into: how many results, the
+// files holding them by folder (the newest first, as many as fit chars
+// characters; how many more are said), and one ready call, to the newest,
+// limit characters at a time; stubFiles reads it back.
+func stubIndex(n int, paths []string, chars, limit int) string {
+	seen := map[string]bool{}
+	var dirs []string
+	names := map[string][]string{}
+	left, more := chars, 0
+	for i := len(paths) - 1; i >= 0; i-- {
+		p := paths[i]
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		dir, name := filepath.Split(p)
+		if left -= len(name) + 2; left < 0 && len(seen) > 1 {
+			more++
+			continue
+		}
+		if names[dir] == nil {
+			dirs = append(dirs, dir)
+			left -= len(dir) + 8
+		}
+		names[dir] = append(names[dir], name)
+	}
+	var in []string
+	for _, d := range dirs {
+		in = append(in, fmt.Sprintf("in %s: %s", strconv.Quote(d), strings.Join(names[d], ", ")))
+	}
+	if more > 0 {
+		in[len(in)-1] += fmt.Sprintf(" (and %d older files not named)", more)
+	}
+	return fmt.Sprintf("%s%d older tool results went with their calls; their full text is %s; %s]", stubIndexPrefix, n, strings.Join(in, "; "),
+		readMoreCall(paths[len(paths)-1:], 0, limit))
+}
+
+// stubIndexRe reads back an index's count, and its folders with their files.
+var (
+	stubIndexRe    = regexp.MustCompile(`^\[masked old tool outputs: (\d+) older`)
+	stubIndexDirRe = regexp.MustCompile(`in ("(?:[^"\\]|\\.)*"): ([^;(]*)`)
+)
+
+// stubFiles is the files a stub or an index names, and how many results
+// it stands for.
+func stubFiles(content string) ([]string, int) {
+	m := stubIndexRe.FindStringSubmatch(content)
+	if m == nil {
+		args, ok := markerCall(content)
+		if !ok {
+			return nil, 1
+		}
+		ps, _ := args["file_paths"].([]any)
+		var out []string
+		for _, p := range ps {
+			if s, ok := p.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out, 1
+	}
+	n, _ := strconv.Atoi(m[1])
+	var out []string
+	for _, d := range stubIndexDirRe.FindAllStringSubmatch(content, -1) {
+		dir, _ := strconv.Unquote(d[1])
+		for _, name := range strings.Split(strings.TrimSpace(d[2]), ", ") {
+			out = append([]string{filepath.Join(dir, name)}, out...) // written newest first
+		}
+	}
+	return out, n
+}
 
 // stubText renders the stub of a result of tool: total characters that
 // cost about tokens in the request, in full in the files at paths (a
@@ -32,11 +112,11 @@ func isStub(content string) bool { return strings.HasPrefix(content, stubPrefix)
 // piles up dozens of them, and their first lines cost a small budget a
 // tenth of itself (longsession_test.go); the paging call brings the text back.
 func stubText(tool string, total, tokens int, paths []string, offset, limit int) string {
-	return fmt.Sprintf("%s%s, %d characters (it took ~%d tokens of context); %s]", stubPrefix, tool, total, tokens, readMoreCall(paths, offset, limit))
+	return fmt.Sprintf("%s%s, %d characters (~%d tokens); %s]", stubPrefix, tool, total, tokens, readMoreCall(paths, offset, limit))
 }
 
 // stubTokensRe reads back the tokens a stub's result cost, for /context.
-var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(it took ~(\d+) tokens`)
+var stubTokensRe = regexp.MustCompile(`^\[masked old tool output: [^\n]*? \d+ characters \(~(\d+) tokens`)
 
 // stubTokens is what the result behind a stub cost in the request; 0 when
 // content is not a stub.

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -90,6 +91,59 @@ func TestOllama(t *testing.T) {
 		r := rec.run(t, yai{model: "cold", args: []string{"--chat"}, stdin: "/context\n"})
 		if !strings.Contains(r.stdout, "4096-token window, reported by the ollama server") {
 			t.Errorf("MODEL=cold, loaded: /context says\n%s\nwant the 4096 window reported by /api/ps", r.stdout)
+		}
+	})
+
+	t.Run("requests append, and again after a reduction, at one num_ctx", func(t *testing.T) {
+		rec := o.proxy(t)
+		// The native API (NUM_CTX set), tools off, a small budget: a chat
+		// whose questions grow it past the budget once, so the history is
+		// reduced once, and appended to before and after.
+		var in strings.Builder
+		for q := 1; q <= 8; q++ {
+			fmt.Fprintf(&in, "question %d: %s\n", q, prose(120))
+		}
+		r := rec.run(t, yai{model: "tiny", args: []string{"--chat"}, stdin: in.String(),
+			env: []string{"YAI_NUM_CTX=2048", "YAI_ENABLE_FUNCTIONS=false", "YAI_MAX_TOKENS=8", "YAI_CONTEXT_BUDGET_TOKENS=1000"}})
+		var native []exchange
+		rec.mu.Lock()
+		for _, e := range rec.log {
+			if e.Path == "/api/chat" {
+				native = append(native, e)
+			}
+		}
+		rec.mu.Unlock()
+		if r.code != 0 || len(native) != 8 {
+			t.Fatalf("code %d, %d native chat requests (%v); want 0 and 8\n%s", r.code, len(native), rec.paths(), r.stderr)
+		}
+		appends, reductions, afterReduction := 0, 0, 0
+		for i, e := range native {
+			opts, _ := e.Req["options"].(map[string]any)
+			if n, _ := opts["num_ctx"].(float64); n != 2048 {
+				t.Errorf("request %d: num_ctx %v, want 2048 on every request (a change reloads the model)", i+1, opts["num_ctx"])
+			}
+			if i == 0 {
+				continue
+			}
+			prev, cur := nativeMessages(native[i-1]), nativeMessages(e)
+			evaluated, total := nativeCounts(e)
+			if len(cur) < len(prev) || !slices.Equal(cur[:len(prev)], prev) {
+				reductions++
+				continue
+			}
+			appends++
+			if i > 1 && reductions > 0 {
+				afterReduction++
+			}
+			// What the server evaluated of an appending request, logged: with
+			// the tiny random-weight model it re-evaluates nearly all of it
+			// (its answers, detokenized and tokenized again, are other tokens
+			// than it generated, so its cached prefix ends at the first answer).
+			t.Logf("request %d appends: %d of its ~%d prompt tokens evaluated", i+1, evaluated, total)
+		}
+		t.Logf("%d requests append, %d rewrite (a reduction), %d append after one", appends, reductions, afterReduction)
+		if reductions == 0 || afterReduction == 0 {
+			t.Errorf("%d reductions, %d appending requests after one; want a reduction and appends after it", reductions, afterReduction)
 		}
 	})
 
@@ -688,4 +742,33 @@ func (r *recorder) run(t *testing.T, y yai) e2eResult {
 	}
 	t.Logf("MODEL=%s yaicli %q: exit %d\nstderr: %s", y.model, y.args, code, errb.String())
 	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: y.home}
+}
+
+// nativeMessages is a native chat request's messages, each as its JSON.
+func nativeMessages(e exchange) []string {
+	ms, _ := e.Req["messages"].([]any)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		b, _ := json.Marshal(m)
+		out[i] = string(b)
+	}
+	return out
+}
+
+// nativeCounts is a native reply's prompt_eval_count (the prompt tokens
+// the server evaluated) and an estimate of the whole prompt's tokens (the
+// characters of its messages over four).
+func nativeCounts(e exchange) (evaluated, total int) {
+	for _, line := range strings.Split(e.Resp, "\n") {
+		var ch struct {
+			PromptEvalCount int `json:"prompt_eval_count"`
+		}
+		if json.Unmarshal([]byte(line), &ch) == nil && ch.PromptEvalCount > 0 {
+			evaluated = ch.PromptEvalCount
+		}
+	}
+	for _, m := range nativeMessages(e) {
+		total += len(m) / 4
+	}
+	return evaluated, total
 }

@@ -103,7 +103,7 @@ func (c *clip) noting(why string) *clip {
 }
 
 // paging is c with its marker suggesting pages of n characters: what fits
-// the room left in the request (ladder.go's pageChars).
+// the room left in the request (mask.go's pageChars).
 func (c *clip) paging(n int) *clip {
 	p := *c
 	p.page = n

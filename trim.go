@@ -1,12 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
-	"unicode/utf8"
 )
 
 // The ladder is every reduction of the conversation in one place: fitting
@@ -51,6 +48,9 @@ type ladder struct {
 	words bool
 	est   func(message) int // prices one message
 	spill func(*message)    // writes a result whole to disk before it is cut; nil: only what is on disk
+	// starts is where each turn group of the request begins, found once
+	// when it enters the ladder (reduce, admit): no rung moves them.
+	starts []int
 }
 
 // trimPolicy says when trimming starts and how far it goes.
@@ -90,6 +90,9 @@ func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collaps
 // and what each rung did. It runs in time linear in the messages, each
 // priced once: the rungs after pricing follow the costs, not the estimator.
 func (l ladder) reduce(h []message) ([]message, trimReport) {
+	if l.starts == nil {
+		l.starts = groupStarts(h) // once a request: no rung changes where groups begin
+	}
 	costs, total := l.price(h)
 	rep := trimReport{before: total, after: total}
 	if l.limit <= 0 || total <= l.limit {
@@ -98,7 +101,7 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	orig := append([]int(nil), costs...)
 	mark := min(l.mark, l.limit)
 	round := roundStart(h)
-	kept := min(keptStart(h, l.keep), round)
+	kept := min(l.keptStart(h), round)
 	room := min(max(l.limit-mark, l.limit/5), l.resultShare()) // a stub's page enters whole, and leaves room for more rounds
 	var masks maskReport
 	maskTo := 0
@@ -116,28 +119,7 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	// b. the kept groups' outputs, but not this round's.
 	h, total = l.mask(h, costs, total, maskTo, maskSpan{from: kept, to: round, room: room}, &masks, &rep)
 	gone := make([]bool, len(h)) // messages that go: removed at the end, so indexes hold
-	// c. this round's largest results, to the mark: never a page the model
-	// asked for, whose length was suggested to fit, unless still over.
-	if l.cutNow(total, mark) {
-		h, total = l.cut(h, costs, total, mark, round, &rep)
-	}
-	// c'. when masking and cutting leave the request above the mark, the
-	// stubs of old turn groups go with their rounds, oldest first, once all
-	// are masked: a stub costs little, but fifty of them cost a small budget
-	// a tenth; the person's words and the answers stay. Then those of the
-	// kept groups but the newest.
-	// d. then the rounds and answers of whole turn groups, oldest first,
-	// down to the mark (a heal: to the limit); what the person wrote in them
-	// stays, and the session's first turn group (its task, as first said)
-	// stays whole while the others can make room. A drop changes the first
-	// message after the system prompt, so the provider's prompt cache is
-	// written again whole; every reduction goes to the mark, so that is rare.
-	// Within the limit, c' and d run only when they reach the mark: when
-	// this round's own results are the weight, older rounds going buys
-	// nothing.
-	if to := l.dropTarget(mark); total > to {
-		total = l.toMark(h, costs, orig, total, to, kept, maskTo == 0, gone, &rep)
-	}
+	h, total = l.toTarget(h, costs, orig, total, round, kept, maskTo == 0, gone, &rep)
 	out := remaining(h, gone)
 	for k, i := range masks.at {
 		if !gone[i] {
@@ -149,29 +131,80 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 	return out, rep
 }
 
-// toMark is rungs c' and d: masked rounds go (when collapse), then the
-// rounds and answers of turn groups, then the person's oldest words, until
-// total is at most to; within the limit, none of it when it cannot reach
-// to. gone and rep follow.
-func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, collapse bool, gone []bool, rep *trimReport) int {
-	was, wasRep, wasTotal := slices.Clone(gone), *rep, total
-	if collapse {
-		total = l.collapse(h, costs, orig, total, kept, gone, rep, to)
-		total = l.collapse(h, costs, orig, total, lastStart(h), gone, rep, to)
-	}
+// toTarget is the rungs after masking, which take the request of h (total
+// tokens) down to the mark (a heal: to its limit) once masking leaves it
+// above: the index's, this round's results' and the older turn groups'.
+// gone marks what goes; costs and rep follow.
+func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int, collapse bool, gone []bool, rep *trimReport) ([]message, int) {
+	// f. the stubs of older turn groups fold into one index line when they
+	// take more than their share of the limit (stubShare), oldest first.
+	total = l.foldStubs(h, costs, orig, total, gone, rep)
+	to := l.dropTarget(min(l.mark, l.limit))
+	// c. this round's largest results share what is left of the target,
+	// none under roomFloor: never a page the model asked for, whose length
+	// was suggested to fit.
 	if total > to {
-		first := 1
-		if total > l.limit && total-droppable(h, costs, gone) > to {
-			first = 0
-		}
-		total = dropRounds(h, costs, orig, total, to, first, gone, rep)
+		h, total = l.cutRound(h, costs, orig, total, to, round, roomFloor, true, rep)
 	}
+	// c'. the stubs of old turn groups go with their rounds, oldest first,
+	// once all are masked; the person's words and the answers stay. Then
+	// those of the kept groups but the newest.
+	// d. then the rounds and answers of whole turn groups, oldest first;
+	// what the person wrote in them stays, and the session's first turn
+	// group (its task, as first said) stays whole while the others can make
+	// room. A drop changes the first message after the system prompt, so
+	// the provider's prompt cache is written again whole; every reduction
+	// goes to the mark, so that is rare.
+	if total > to {
+		total = l.toMark(h, costs, orig, total, to, kept, collapse, gone, rep)
+	}
+	// The index names the spill files of every stub that went (f, c', d).
+	h, total = l.writeIndex(h, costs, orig, total, gone, rep)
+	// e. what still stands above the target is this round's own: cut
+	// further, pages too, each cut naming its one ready call, so that
+	// after any reduction the request is at or under the mark and the
+	// next rounds append (a heal: under its limit).
+	for _, floor := range []int{lastFloor, minFloor} { // the pages the model asked for last
+		for _, spare := range []bool{true, false} {
+			if total > to {
+				h, total = l.cutRound(h, costs, orig, total, to, round, floor, spare, rep)
+			}
+		}
+	}
+	// Only then the person's oldest words, when they alone are the weight.
 	if total > to {
 		total = l.cutWords(h, costs, orig, total, to, gone, rep)
 	}
-	if total > to && wasTotal <= l.limit {
-		copy(gone, was)
-		*rep, total = wasRep, wasTotal
+	return h, total
+}
+
+// fit is the request of h made to fit the limit: the ladder climbed when
+// it is over (reduce), the history valid whatever happened. It is the
+// entrance for fitting a request and for a heal's retry (words set).
+func (l ladder) fit(h []message) ([]message, trimReport) {
+	out, rep := l.reduce(h)
+	return validate(out), rep
+}
+
+// toMark is rungs c' and d: masked rounds go (when collapse), then the
+// rounds and answers of turn groups, until total is at most to. gone and
+// rep follow.
+func (l ladder) toMark(h []message, costs, orig []int, total, to, kept int, collapse bool, gone []bool, rep *trimReport) int {
+	if collapse {
+		total = l.collapse(h, costs, orig, total, kept, gone, rep, to)
+		total = l.collapse(h, costs, orig, total, l.lastStart(h), gone, rep, to)
+	}
+	if total > to {
+		first := 1
+		if total > l.limit && total-l.droppable(h, costs, gone) > to {
+			first = 0
+		}
+		total = l.dropRounds(h, costs, orig, total, to, first, gone, rep)
+	}
+	if total > to && !l.words {
+		// Still above the mark: the first group's rounds and answer too,
+		// before this round's own results are cut (its words stay).
+		total = l.dropRounds(h, costs, orig, total, to, 0, gone, rep)
 	}
 	return total
 }
@@ -185,21 +218,12 @@ func (l ladder) dropTarget(mark int) int {
 	return mark
 }
 
-// cutNow reports whether rung c cuts this round's results of a request
-// of total tokens once masking is done: when still over the limit, or
-// within a quarter of the gap above the mark under it, where the next
-// reply alone may not fit. Further under it, they stay whole: the older
-// rounds yield (c', d) before a fresh result is cut.
-func (l ladder) cutNow(total, mark int) bool {
-	return total > l.limit || 4*(l.limit-total) < l.limit-mark
-}
-
 // collapse is rung c': in the turn groups before h[to:], the tool rounds
 // (the calls and their results) of a group whose every result is a stub
 // (or too small for one) go, oldest first, while total is over target,
 // the person's words and the answers staying; costs and gone follow.
 func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport, target int) int {
-	starts := append(groupStarts(h), len(h))
+	starts := l.groups(h)
 	for g := 0; g+1 < len(starts) && starts[g+1] <= to && total > target; g++ {
 		lo, hi := starts[g], starts[g+1]
 		all, any := true, false
@@ -224,6 +248,150 @@ func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []b
 	return total
 }
 
+// stubShare is the part of the limit the stubs of masked outputs may
+// take in one request: past it, older ones fold into one index line.
+const stubShare = 10
+
+// minFloor is the fewest characters rung e leaves a result when even
+// lastFloor leaves the request above its target: the marker, its ready
+// call and a line of the head.
+const minFloor = 300
+
+// foldStubs is rung f: when the stubs of h take more than a stubShare-th
+// of the limit, the tool rounds of older turn groups whose results are all
+// stubs go, oldest first, until the stubs take half that; writeIndex names
+// their files in one line. The answers and the person's words stay; costs
+// and gone follow, and each turn group folded counts as collapsed.
+func (l ladder) foldStubs(h []message, costs, orig []int, total int, gone []bool, rep *trimReport) int {
+	stubs := 0
+	for i, m := range h {
+		if m.Role == "tool" && !gone[i] && isStub(m.Content) {
+			stubs += costs[i]
+		}
+	}
+	if stubs*stubShare <= l.limit {
+		return total
+	}
+	last, group := l.lastStart(h), -1
+	for i := 0; i < last && 2*stubs*stubShare > l.limit; i++ {
+		if h[i].Role == "user" {
+			group = i
+		}
+		end := stubRound(h, i, gone)
+		if end < 0 {
+			continue
+		}
+		for k := i; k < end; k++ {
+			gone[k] = true
+			total -= costs[k]
+			rep.tokens += orig[k]
+			if k > i {
+				stubs -= costs[k]
+			}
+		}
+		if group >= 0 {
+			rep.collapsed++
+			group = -1 // once a group
+		}
+	}
+	return total
+}
+
+// stubRound is the end of the tool round h[i] begins when every one of its
+// results is a stub (or the index) and none went; -1 otherwise.
+func stubRound(h []message, i int, gone []bool) int {
+	if h[i].Role != "assistant" || len(h[i].ToolCalls) == 0 || gone[i] {
+		return -1
+	}
+	j := i + 1
+	for ; j < len(h) && h[j].Role == "tool"; j++ {
+		if gone[j] || !isStub(h[j].Content) {
+			return -1
+		}
+	}
+	if j == i+1 {
+		return -1
+	}
+	return j
+}
+
+// writeIndex keeps the files of every stub that went (rungs c', d and f)
+// named in one index line: the newest tool round of one call that went
+// with a stub stays, its result the index (an earlier index's files in
+// it, that index's round gone). h itself when no stub went.
+func (l ladder) writeIndex(h []message, costs, orig []int, total int, gone []bool, rep *trimReport) ([]message, int) {
+	var paths []string
+	n, host := 0, -1
+	last := l.lastStart(h)
+	for i := 0; i < last; i++ { // an earlier index goes into the new one
+		if end := stubRound(h, i, gone); end > 0 && isStubIndex(h[i+1].Content) {
+			for k := i; k < end; k++ {
+				gone[k] = true
+				total -= costs[k]
+				rep.tokens += orig[k]
+			}
+		}
+	}
+	for i, m := range h[:last] {
+		if !gone[i] || m.Role != "tool" || !isStub(m.Content) {
+			continue
+		}
+		files, count := stubFiles(m.Content)
+		paths, n = append(paths, files...), n+count
+		j := i - 1
+		for h[j].Role == "tool" {
+			j--
+		}
+		if gone[j] && stubRoundGone(h, j) {
+			host = j
+		}
+	}
+	if host < 0 || len(paths) == 0 {
+		return h, total
+	}
+	h = append([]message(nil), h...)
+	// The index takes what the stubs that stay leave of their share.
+	left := l.limit / stubShare
+	for i, m := range h {
+		if !gone[i] && i != host+1 && m.Role == "tool" && isStub(m.Content) {
+			left -= costs[i]
+		}
+	}
+	h[host+1].clip, h[host+1].images = nil, nil
+	page := pageChars(l.resultShare(), "", l.est)
+	for chars := 3 * max(left-indexEnvelope, 0); ; chars = chars * 8 / 10 {
+		h[host+1].Content = stubIndex(n, paths, chars, page)
+		if chars < 40 || l.est(h[host+1]) <= left {
+			break // the fewest: one file named
+		}
+	}
+	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
+		gone[k] = false
+		rep.tokens -= orig[k]
+		c := l.est(h[k])
+		rep.shrunkSaved += costs[k] - c
+		costs[k] = c
+		total += c
+	}
+	return h, total
+}
+
+// indexEnvelope is about what an index costs besides its files' names,
+// in tokens: its words, its ready call and the message around it.
+const indexEnvelope = 90
+
+// stubRoundGone reports whether h[i] is a tool round of one call whose
+// result is a stub.
+func stubRoundGone(h []message, i int) bool {
+	return h[i].Role == "assistant" && len(h[i].ToolCalls) == 1 && i+1 < len(h) && h[i+1].Role == "tool" &&
+		isStub(h[i+1].Content) && (i+2 == len(h) || h[i+2].Role != "tool")
+}
+
+// groups is where each turn group of h begins, and len(h) after the last.
+func (l ladder) groups(h []message) []int {
+	return append(l.starts[:len(l.starts):len(l.starts)], len(h))
+}
+
 // smallResult is the most tokens a result may cost and still go with its
 // round unmasked: one too small to be worth a stub (a status line, a
 // short listing), which a stub would not shorten.
@@ -245,8 +413,8 @@ func remaining(h []message, gone []bool) []message {
 
 // droppable is what dropping the rounds of every turn group but the first
 // and the newest would give back: all but the person's words.
-func droppable(h []message, costs []int, gone []bool) int {
-	starts := groupStarts(h)
+func (l ladder) droppable(h []message, costs []int, gone []bool) int {
+	starts := l.starts
 	n := 0
 	if len(starts) > 2 {
 		for i := starts[1]; i < starts[len(starts)-1]; i++ {
@@ -265,8 +433,8 @@ const wordsShare = 4
 // dropRounds is rung d: from the first-th turn group on (0: the oldest),
 // oldest first, never the newest, everything but the person's words goes
 // until total is at most target; costs price h, orig as it came.
-func dropRounds(h []message, costs, orig []int, total, target, first int, gone []bool, rep *trimReport) int {
-	starts := append(groupStarts(h), len(h))
+func (l ladder) dropRounds(h []message, costs, orig []int, total, target, first int, gone []bool, rep *trimReport) int {
+	starts := l.groups(h)
 	for g := first; g+2 < len(starts) && total > target; g++ {
 		dropped := false
 		for i := starts[g]; i < starts[g+1]; i++ {
@@ -289,7 +457,7 @@ func dropRounds(h []message, costs, orig []int, total, target, first int, gone [
 // limit) while total is over target and they are more than their share of
 // the limit.
 func (l ladder) cutWords(h []message, costs, orig []int, total, target int, gone []bool, rep *trimReport) int {
-	starts := groupStarts(h)
+	starts := l.starts
 	if len(starts) < 2 {
 		return total
 	}
@@ -339,55 +507,6 @@ func (l ladder) mask(h []message, costs []int, total, mark int, span maskSpan, a
 	return out, total
 }
 
-// cut is rung c: this round's results, h[round:], share what is left of
-// the mark, the largest cut first (capAbove); costs follow.
-func (l ladder) cut(h []message, costs []int, total, mark, round int, rep *trimReport) ([]message, int) {
-	if round == len(h) {
-		return h, total
-	}
-	h = append([]message(nil), h...)
-	mine := 0
-	for _, c := range costs[round:] {
-		mine += c
-	}
-	rest := total - mine
-	capSparing(h[round:], mark-rest, l.est, l.spill)
-	if now := rest + l.priceOf(h[round:]); now > l.limit {
-		// Still over: below the usual floor rather than drop a person's words.
-		capAbove(h[round:], l.limit-rest, lastFloor, l.est, l.spill)
-	}
-	for i := round; i < len(h); i++ {
-		c := l.est(h[i])
-		if c < costs[i] {
-			rep.shrunk++
-		}
-		rep.shrunkSaved += costs[i] - c
-		total -= costs[i] - c
-		costs[i] = c
-	}
-	return h, total
-}
-
-// capSparing is capAbove to roomFloor for the results of rs that are not
-// pages of a file: a page was asked for at a length suggested to fit, and
-// is never cut again while the request is within its limit. The pages'
-// cost comes off room first.
-func capSparing(rs []message, room int, est func(message) int, spill func(*message)) {
-	var others []message
-	var at []int
-	for i, m := range rs {
-		if _, page := filePageOf(m); page {
-			room -= est(m)
-			continue
-		}
-		others, at = append(others, m), append(at, i)
-	}
-	capAbove(others, room, roomFloor, est, spill)
-	for k, i := range at {
-		rs[i] = others[k]
-	}
-}
-
 // priceOf is what the messages ms cost.
 func (l ladder) priceOf(ms []message) int {
 	n := 0
@@ -408,6 +527,7 @@ func (l ladder) priceOf(ms []message) int {
 // more than a result's share, so that the page leaves room for the rounds
 // after it.
 func (l ladder) admit(h []message, start int) ([]message, trimReport) {
+	l.starts = groupStarts(h) // once a request: holding results and the rungs change no group's start
 	_, before := l.price(h)
 	h, held, heldSaved := l.holdToShare(h, start)
 	total := before - heldSaved
@@ -422,7 +542,10 @@ func (l ladder) admit(h []message, start int) ([]message, trimReport) {
 	rep.before, rep.shrunk, rep.shrunkSaved = before, rep.shrunk+held, rep.shrunkSaved+heldSaved
 	room := max(min(l.limit-rep.after-callReserve, l.resultShare()), 1) // 1: the fewest a page may ask (minPage)
 	for i := len(h) - fresh; i < len(h); i++ {
+		was := l.est(h[i])
 		pageIn(&h[i], room, l.est)
+		d := l.est(h[i]) - was // a limit of other digits: the report still adds up
+		rep.after, rep.shrunkSaved = rep.after+d, rep.shrunkSaved-d
 	}
 	return h, rep
 }
@@ -452,10 +575,22 @@ const (
 // not every other round (longsession_test.go).
 const smallShare = 10
 
-// resultShare is the most tokens one fresh result may take.
+// resultShare is the most tokens one fresh result may take: the room
+// between the mark and the limit shared by roundsAfter rounds, so that
+// after a reduction to the mark that many rounds append before the next
+// (a sixteenth of the budget at the default mark); at least loopShare of
+// it, and at a mark at the limit a tenth of a small budget.
 func (l ladder) resultShare() int {
-	return max(l.limit/loopShare, min(loopShareFloor, l.limit/smallShare))
+	gap := l.limit - min(l.mark, l.limit)
+	if gap < l.limit/smallShare {
+		return max(l.limit/loopShare, min(loopShareFloor, l.limit/smallShare))
+	}
+	return max(gap/roundsAfter, l.limit/(3*loopShare))
 }
+
+// roundsAfter is how many rounds of results at their share fit between
+// the low-water mark and the limit.
+const roundsAfter = 6
 
 // small reports whether the budget is small: its results are held to
 // their share from a turn's first round on.
@@ -467,75 +602,21 @@ func (l ladder) small() bool { return l.limit < smallBudget }
 // would take most of the room.
 const smallBudget = 12500
 
-// loopCapNote ends the marker of a result held to its share of the budget.
-const loopCapNote = "the cap came from the token budget: one result takes at most its share of CONTEXT_BUDGET_TOKENS, so the rounds after it fit; read the rest in pages"
-
-// holdToShare returns h with the fresh results h[start:] each cut to
-// resultShare, its full text kept on disk, when an earlier round of the
-// same turn (the last turn group) had results, or the budget is small; h
-// itself when none is cut. A page of a file is as long as the model asked.
-// held is how many were cut, saved the tokens they gave back. h is never
-// modified.
-func (l ladder) holdToShare(h []message, start int) (out []message, held, saved int) {
+// fixedParts is what of h no trimming drops: its leading system messages
+// (lead), and those with its last turn group (turn).
+func fixedParts(h []message) (lead, turn []message) {
+	n := leadLen(h)
+	lead = h[:n:n]
 	starts := groupStarts(h)
-	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
-		return h, 0, 0
+	if len(starts) == 0 {
+		return lead, h
 	}
-	limit, floor := l.resultShare(), roomFloor
-	if l.small() {
-		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
-	}
-	for i := start; i < len(h); i++ {
-		_, page := filePageOf(h[i])
-		_, list := listPageOf(h[i])
-		if page || list || h[i].Role != "tool" {
-			continue // a page of a file (or of a list of files) is as long as the model asked
-		}
-		cost := l.est(h[i])
-		if cost <= limit {
-			continue
-		}
-		if out == nil {
-			out = append([]message(nil), h...)
-		}
-		if capWith(&out[i], limit, floor, loopCapNote, l.est, l.spill) {
-			held++
-			saved += cost - l.est(out[i])
-		}
-	}
-	if out == nil {
-		return h, 0, 0
-	}
-	return out, held, saved
-}
-
-// hasTool reports whether any of ms is a tool result.
-func hasTool(ms []message) bool {
-	for _, m := range ms {
-		if m.Role == "tool" {
-			return true
-		}
-	}
-	return false
-}
-
-// pageIn re-renders result m with its marker's paging call suggesting what
-// fits room tokens.
-func pageIn(m *message, room int, est func(message) int) {
-	c := m.clip
-	if c == nil || c.onDisk() == "" || findMarker(m.Content) == nil {
-		return
-	}
-	n := utf8.RuneCountInString(m.Content)
-	m.clip = c.paging(pageChars(room, c.headText(), est))
-	if t := m.clip.text(n); utf8.RuneCountInString(t) <= n {
-		m.Content = t
-	}
+	return lead, append(lead, h[starts[len(starts)-1]:]...)
 }
 
 // lastStart is where the newest turn group of h begins (len(h): none).
-func lastStart(h []message) int {
-	if starts := groupStarts(h); len(starts) > 0 {
+func (l ladder) lastStart(h []message) int {
+	if starts := l.starts; len(starts) > 0 {
 		return starts[len(starts)-1]
 	}
 	return len(h)
@@ -553,9 +634,9 @@ func roundStart(h []message) int {
 
 // keptStart is where the newest keep turn groups of h begin (at least
 // one: the current turn).
-func keptStart(h []message, keep int) int {
-	starts := groupStarts(h)
-	keep = max(keep, 1)
+func (l ladder) keptStart(h []message) int {
+	starts := l.starts
+	keep := max(l.keep, 1)
 	if len(starts) <= keep {
 		return leadLen(h)
 	}
@@ -643,185 +724,95 @@ func (r trimReport) line(limit int) string {
 	return fmt.Sprintf("yaicli: context ~%d tokens, %s the %d-token budget: %s; now ~%d", r.before, over, limit, strings.Join(what, ", "), r.after)
 }
 
-// roomFloor is the fewest characters a budget-derived cap leaves a result:
-// below it a result stops being useful, and its paging call fetches more.
-const roomFloor = 2000
+// A turn group is one user message plus the assistant and tool messages that
+// follow it. Trimming drops whole groups, oldest first, so an assistant
+// message with tool_calls never loses its results; leading system messages
+// always stay.
 
-// lastFloor is the fewest characters rung c leaves a result when the
-// usual floor would leave the request over its limit: the marker and a
-// little of the head, so that no turn group has to go for it.
-const lastFloor = 800
-
-// budgetCapNote ends the marker of a result cut to the room left, so the
-// model knows why it is shorter than the tool's own cap.
-const budgetCapNote = "the cap came from the token budget: this result's share of the room left in the request (CONTEXT_BUDGET_TOKENS), not the tool's own cap"
-
-// capAbove cuts one round's tool results (rs, changed in place) so that
-// together they cost at most room tokens: each gets an equal share, and a
-// share a smaller result leaves unused goes to the larger ones. None is cut
-// below floor characters or grows past what it was (its per-tool cap); a
-// result cut so is first written to disk through spill. It returns how
-// many it cut.
-func capAbove(rs []message, room, floor int, est func(message) int, spill func(*message)) int {
-	costs := make([]int, len(rs))
-	sum := 0
-	for i, m := range rs {
-		costs[i] = est(m)
-		sum += costs[i]
-	}
-	if sum <= room {
-		return 0
-	}
-	order := make([]int, len(rs))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return costs[order[a]] < costs[order[b]] })
-	left, cut := max(room, 0), 0
-	for k, i := range order {
-		share := left / (len(order) - k)
-		if costs[i] <= share {
-			left -= costs[i]
-			continue
-		}
-		for _, j := range order[k:] {
-			if capToFloor(&rs[j], share, floor, est, spill) {
-				cut++
-			}
-		}
-		break
-	}
-	return cut
-}
-
-// capToFloor re-renders tool message m to cost about tokens, not under
-// floor characters, with the budget note in its marker. It reports
-// whether m got shorter.
-func capToFloor(m *message, tokens, floor int, est func(message) int, spill func(*message)) bool {
-	return capWith(m, tokens, floor, budgetCapNote, est, spill)
-}
-
-// capWith re-renders tool message m to cost about tokens, not under
-// floor characters, its marker ending with why. It reports whether m got
-// shorter.
-func capWith(m *message, tokens, floor int, why string, est func(message) int, spill func(*message)) bool {
-	chars := utf8.RuneCountInString(m.Content)
-	if m.Role != "tool" || isStub(m.Content) || chars <= floor {
-		return false
-	}
-	orig, cost := m.Content, est(*m)
-	render := cutter(m, spill, why)
-	n := chars
-	for i := 0; i < 6 && cost > tokens && n > floor; i++ {
-		n = max(floor, int(float64(n)*float64(tokens)/float64(cost)*0.97))
-		m.Content = render(n)
-		cost = est(*m)
-	}
-	if utf8.RuneCountInString(m.Content) >= chars {
-		m.Content = orig
-		return false
-	}
-	return true
-}
-
-// fileWindowOf is result m as fs_read_file's window of one file, when it is
-// a page (filePageOf).
-func fileWindowOf(m message) (fileWindow, bool) {
-	var fw fileWindow
-	if _, ok := filePageOf(m); !ok || json.NewDecoder(strings.NewReader(m.Content)).Decode(&fw) != nil {
-		return fileWindow{}, false
-	}
-	return fw, true
-}
-
-// pageCut is page fw cut to n characters of its content (at a line's end
-// when one is near) and a marker continuing in the same file at the next
-// offset, next characters at a time: a page is never spilled again.
-func pageCut(fw fileWindow, n, next int) string {
-	shown := utf8.RuneCountInString(fw.Content)
-	content := firstRunes(fw.Content, n)
-	if i := strings.LastIndexByte(content, '\n'); i >= 0 && i+1 >= len(content)*3/4 {
-		content = content[:i+1]
-	}
-	kept := utf8.RuneCountInString(content)
-	fw.Content, fw.ReturnedChars, fw.Truncated = content, kept, true
-	return jsonText(fw) + pageCutNote(fw.Path, kept, shown, fw.Offset+kept, max(next, minPage))
-}
-
-// cutter is how result m is rendered within n characters, its full text
-// kept reachable: a page of a file is cut and continues in that file;
-// anything else is written to disk first, if it was not, and clipped
-// with its marker (noting why, when why is set). nil: m is not cut.
-func cutter(m *message, spill func(*message), why string) func(n int) string {
-	if m.Role != "tool" || isStub(m.Content) {
-		return nil
-	}
-	if render, ok := listCutter(*m); ok { // a list read: each window continues in its file (fstools.go)
-		m.clip = nil
-		return render
-	}
-	if fw, ok := fileWindowOf(*m); ok {
-		m.clip = nil // the file holds the full text; nothing here is to be spilled
-		around := utf8.RuneCountInString(pageCut(fw, 0, pageLimit))
-		return func(n int) string { k := max(n-around, 0); return pageCut(fw, k, k) }
-	}
-	if m.clip == nil {
-		m.clip = truncate(m.Content, 0)
-	}
-	keepOnDisk(m, spill) // at most once: a spilled or failed clip is not tried again
-	if why != "" {
-		m.clip = m.clip.noting(why)
-	}
-	return m.clip.text
-}
-
-// minShrunk is the smallest a result cut for a byte cap gets, in
-// characters: the marker and a little of the head and tail.
-const minShrunk = 1500
-
-// shrinkLargest cuts the largest tool results and the attached-files
-// message, biggest first, to half their length (not below minShrunk)
-// until the conversation's text is half what it was, for a byte cap. It
-// returns the new history and how many messages it cut.
-func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
-	h = append([]message(nil), h...)
-	total := 0
-	var idx []int
-	for i, m := range h {
-		total += len(m.Content)
-		attached := m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader)
-		if (m.Role == "tool" || attached) && utf8.RuneCountInString(m.Content) > minShrunk {
-			idx = append(idx, i)
-		}
-	}
-	sort.Slice(idx, func(x, y int) bool { return len(h[idx[x]].Content) > len(h[idx[y]].Content) })
-	saved, n := 0, 0
-	for _, i := range idx {
-		if saved >= total/2 {
-			break
-		}
-		m := &h[i]
-		before := len(m.Content)
-		render := cutter(m, spill, "")
-		if m.Role != "tool" {
-			m.clip = truncate(m.Content, 0) // the attached files: their own text stays on disk
-			render = m.clip.text
-		}
-		if render == nil {
-			continue
-		}
-		m.Content = render(max(utf8.RuneCountInString(m.Content)/2, minShrunk))
-		saved += before - len(m.Content)
+// leadLen is the number of leading system messages.
+func leadLen(h []message) int {
+	n := 0
+	for n < len(h) && h[n].Role == "system" {
 		n++
 	}
-	return h, n
+	return n
 }
 
-// keepOnDisk writes a whole result (one never cut, so never spilled) to
-// disk through spill before it is cut, at most once: a spilled or failed
-// clip is not tried again.
-func keepOnDisk(m *message, spill func(*message)) {
-	if m.clip.needsSpill() && spill != nil {
-		spill(m)
+// groupStarts returns the index where each turn group begins. Messages
+// between the lead and the first user message form a group of their own.
+func groupStarts(h []message) []int {
+	lead := leadLen(h)
+	var starts []int
+	for i := lead; i < len(h); i++ {
+		if i == lead || h[i].Role == "user" {
+			starts = append(starts, i)
+		}
 	}
+	return starts
+}
+
+// plural is "1 thing" or "N things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// cancelledResult is the content given to a tool call that has no result.
+const cancelledResult = `{"success": false, "error": "no result: cancelled"}`
+
+// validate repairs a history so no provider sees an orphan: tool messages
+// without their assistant tool_calls message are dropped, duplicates too, a
+// call without a result gets a "no result: cancelled" tool message right
+// after the results it has, and a call id used before in the history (or
+// missing) is replaced by a fresh one, its results following it in order.
+// Two calls sharing an id cannot both be answered: providers match a result
+// to its call by id.
+func validate(h []message) []message {
+	out := make([]message, 0, len(h))
+	used := map[string]bool{}
+	for i := 0; i < len(h); i++ {
+		m := h[i]
+		if m.Role == "tool" {
+			continue // reached only when not right after its call: an orphan
+		}
+		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
+			out = append(out, m)
+			continue
+		}
+		var renamed map[string][]string
+		m.ToolCalls, renamed = freshIDs(m.ToolCalls, used)
+		out = append(out, m)
+		want := map[string]bool{}
+		for _, tc := range m.ToolCalls {
+			want[tc.ID] = true
+		}
+		for i+1 < len(h) && h[i+1].Role == "tool" {
+			i++
+			r := h[i]
+			if q := renamed[r.ToolCallID]; len(q) > 0 {
+				r.ToolCallID, renamed[r.ToolCallID] = q[0], q[1:]
+			}
+			if want[r.ToolCallID] {
+				delete(want, r.ToolCallID)
+				out = append(out, r)
+			}
+		}
+		for _, tc := range m.ToolCalls {
+			if want[tc.ID] {
+				out = append(out, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name, Content: cancelledResult})
+			}
+		}
+	}
+	return out
+}
+
+// sameHistory compares histories as the provider would see them: the
+// fields that go on the wire, not the local records beside them.
+func sameHistory(a, b []message) bool {
+	return slices.EqualFunc(a, b, func(x, y message) bool {
+		return x.Role == y.Role && x.Content == y.Content && x.ToolCallID == y.ToolCallID &&
+			x.Name == y.Name && slices.Equal(x.ToolCalls, y.ToolCalls)
+	})
 }

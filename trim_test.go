@@ -279,7 +279,8 @@ func TestPagesContinueInTheSameFile(t *testing.T) {
 		pageAt(t, "c3", &mu, &calls),
 		follow(t, "c4", &mu, &calls, nil),
 		sse(textStream("counted")))
-	r := runBinary(t, f, e2e{args: []string{"--yes", "count"}, env: []string{"YAI_CONTEXT_BUDGET_TOKENS=8000"}})
+	// A key as random as a real one: the default one's hex shape is in seq's lines.
+	r := runBinary(t, f, e2e{args: []string{"--yes", "count"}, env: []string{"YAI_CONTEXT_BUDGET_TOKENS=8000", "YAI_API_KEY=sk-test-q7VxR2mK9pLw4ZtN"}})
 	reqs := f.chats()
 	if r.code != 0 || len(reqs) != 5 {
 		t.Fatalf("code %d after %d requests: %s", r.code, len(reqs), r.stderr)
@@ -561,9 +562,10 @@ func TestAdmit(t *testing.T) {
 	got, rep := l.admit(h, start)
 	// Over the limit, the reduction is made on entry (so the room the
 	// paging calls are fitted to is the next request's): the old output is
-	// masked, and the result, which masking makes room for, stays whole.
-	if rep.shrunk != 0 || rep.masked != 1 || got[len(got)-1].Content != whole.Content {
-		t.Errorf("masking made room, yet the result was cut: %+v", rep)
+	// masked, and the result, which masking makes room for under the limit
+	// but not under the mark, is cut to the mark, naming its one way on.
+	if c := got[len(got)-1].Content; rep.shrunk != 1 || rep.masked != 1 || rep.after > l.mark || len(readyCalls(c)) != 1 {
+		t.Errorf("a reduction on entry did not end at the mark %d with one ready call: %+v", l.mark, rep)
 	}
 	h, start = turn(resultOf(r, "c1", 45000), false)
 	got, rep = l.admit(h, start)
@@ -578,10 +580,15 @@ func TestAdmit(t *testing.T) {
 		messageTokens(c) > 2700 || !strings.Contains(c.Content, loopCapNote) {
 		t.Errorf("a second round's result of 8000 tokens: %d tokens, report %+v: %.200s", messageTokens(c), rep, c.Content)
 	}
-	page := pageMessage("/work/notes.txt", wordsResult(r, 30000), 0, 90000)
+	page := pageMessage("/work/notes.txt", wordsResult(r, 9000), 0, 90000)
 	h, start = turn(page, true)
 	if got, _ = l.admit(h, start); got[len(got)-1].Content != page.Content {
-		t.Errorf("a page of a file was cut to the loop's share")
+		t.Errorf("a page of a file as long as a result's share was cut to the loop's share")
+	}
+	page = pageMessage("/work/notes.txt", wordsResult(r, 60000), 0, 90000)
+	h, start = turn(page, true)
+	if got, _ = l.admit(h, start); messageTokens(got[len(got)-1]) > 2*l.resultShare() || len(readyCalls(got[len(got)-1].Content)) != 1 {
+		t.Errorf("a window far over a result's share (not one a marker suggested) was not held to it with one ready call")
 	}
 }
 
