@@ -62,7 +62,7 @@ type agent struct {
 
 // subState is what an agent keeps for sub-agents (subagent.go).
 type subState struct {
-	lead []message // this turn's system messages: a sub-agent starts from them
+	lead []message // the history this turn started from: a sub-agent starts from its system messages
 	n    int       // sub-agents started this session, which numbers their ids
 	id   string    // this agent's id when it is a sub-agent ("sub-1"); "" for the main one
 }
@@ -227,7 +227,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 	var specs []toolSpec
 	a.warnedBig = false
 	a.compaction.triedTurn = false
-	a.sub.lead = h[:leadLen(h):leadLen(h)]
+	a.sub.lead = h
 	a.repeats = repeatGuard{limit: a.o.repeatLimit}
 	if a.tools != nil {
 		a.tools.newTurn()
@@ -247,10 +247,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		// that echoes the key cannot have a tool run with it or save it.
 		r.Message = a.red.messages([]message{r.Message})[0]
 		h = append(h, r.Message)
-		calls := r.Message.ToolCalls
-		if len(calls) == 0 && a.callsFromText(&h[len(h)-1], sent) { // a call written as text (textcalls.go)
-			calls = h[len(h)-1].ToolCalls
-		}
+		calls := a.callsOf(&h[len(h)-1], sent)
 		if len(calls) == 0 {
 			a.noteLength(r)
 			return h, nil
@@ -283,6 +280,19 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		}
 		h = a.admit(h, start, sent) // tool.result reports them when sendOnce sends them
 	}
+}
+
+// callsOf is the tool calls of the answer m: its own, or, when it made
+// none and its whole text is calls written as text (textcalls.go), those,
+// which m is made to have made.
+func (a *agent) callsOf(m *message, sent []toolSpec) []toolCall {
+	if len(m.ToolCalls) > 0 || !a.o.textCalls || a.tools == nil {
+		return m.ToolCalls
+	}
+	if calls := a.callsFromText(m.Content, sent); len(calls) > 0 {
+		m.Content, m.ToolCalls = "", calls
+	}
+	return m.ToolCalls
 }
 
 // shownText is the answer text the last request streamed: after Ctrl+C

@@ -135,7 +135,7 @@ func (a *agent) adopt(c *agent) {
 // note that says what it is and how long its answer may be.
 func (a *agent) subLead(answerChars int) []message {
 	var lead []message
-	for _, m := range a.sub.lead {
+	for _, m := range a.sub.lead[:leadLen(a.sub.lead)] {
 		if !strings.HasPrefix(m.Content, attachedHeader) {
 			lead = append(lead, m)
 		}

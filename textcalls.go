@@ -559,35 +559,32 @@ func inEnum(v any, values []any) bool {
 	return false
 }
 
-// callsFromText turns the answer m, when its whole text is calls written as
-// text (callsInText) of the tools offered, into an answer that made those
-// calls: the history records real calls, so the next request is well
-// formed on every wire. The text was streamed already: a file or pipe
-// gets none of it, a terminal shows it and stderr says it became a call
-// (the first time at length), and the JSON modes take it out of the
-// answer and say so as text.call.
-func (a *agent) callsFromText(m *message, offered []toolSpec) bool {
-	if !a.o.textCalls || a.tools == nil || len(m.ToolCalls) > 0 {
-		return false
+// callsFromText is the calls of an answer whose whole text is calls
+// written as text (callsInText) of the tools offered, with ids of their
+// own; nil when it is not. The caller makes the answer those calls, so
+// the history records real calls and the next request is well formed on
+// every wire. The text was streamed already: a file or pipe gets none of
+// it, a terminal shows it and stderr says it became a call (the first
+// time at length), and the JSON modes take it out of the answer and say
+// so as text.call.
+func (a *agent) callsFromText(text string, offered []toolSpec) []toolCall {
+	format, found := callsInText(text, a.textOffer(offered))
+	if len(found) == 0 {
+		return nil
 	}
-	format, calls := callsInText(m.Content, a.textOffer(offered))
-	if len(calls) == 0 {
-		return false
-	}
-	text := m.Content
-	m.Content, m.ToolCalls = "", nil
-	names := make([]string, len(calls))
-	for i, c := range calls {
+	calls := make([]toolCall, len(found))
+	names := make([]string, len(found))
+	for i, c := range found {
 		a.textCallN++
-		m.ToolCalls = append(m.ToolCalls, toolCall{ID: fmt.Sprintf("call_text_%d", a.textCallN), Type: "function", Function: c})
+		calls[i] = toolCall{ID: fmt.Sprintf("call_text_%d", a.textCallN), Type: "function", Function: c}
 		names[i] = c.Name
 	}
 	first := !a.warnedText
 	a.warnedText = true
 	switch {
 	case a.ev.on():
-		a.ev.textCall(text, format, m.ToolCalls, first)
-		return true
+		a.ev.textCall(text, format, calls, first)
+		return calls
 	case a.rawAnswer: // a file or pipe: holdTextCall kept the call out of the answer
 		a.openLine = false
 	default:
@@ -599,7 +596,7 @@ func (a *agent) callsFromText(m *message, offered []toolSpec) bool {
 	if !a.rawAnswer {
 		fmt.Fprintf(a.stderr, "yaicli: the text above is run as a call to %s\n", sanitize(strings.Join(names, ", ")))
 	}
-	return true
+	return calls
 }
 
 // textCall is text.call: the answer text streamed as text.delta was the

@@ -360,7 +360,7 @@ func TestTextCallNoticeOnTerminal(t *testing.T) {
 	specs := a.tools.specs()
 	for i := 1; i <= 2; i++ {
 		m := message{Role: "assistant", Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
-		if !a.callsFromText(&m, specs) || m.Content != "" || len(m.ToolCalls) != 1 || m.ToolCalls[0].ID != fmt.Sprintf("call_text_%d", i) {
+		if calls := a.callsOf(&m, specs); len(calls) != 1 || m.Content != "" || len(m.ToolCalls) != 1 || m.ToolCalls[0].ID != fmt.Sprintf("call_text_%d", i) {
 			t.Fatalf("call %d: %+v", i, m)
 		}
 	}
@@ -368,12 +368,12 @@ func TestTextCallNoticeOnTerminal(t *testing.T) {
 		t.Errorf("stderr = %q", stderr.String())
 	}
 	m := message{Role: "assistant", Content: "Use fs_list_directory."}
-	if a.callsFromText(&m, specs) || m.Content != "Use fs_list_directory." {
+	if calls := a.callsOf(&m, specs); len(calls) > 0 || m.Content != "Use fs_list_directory." {
 		t.Errorf("an answer became a call: %+v", m)
 	}
 	off := newAgent(agentOptions{}, newRedactor(nil), nil, modelWindow{}, a.tools, agentIO{answer: &stdout, diag: &stderr})
 	m = message{Role: "assistant", Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
-	if off.callsFromText(&m, specs) {
+	if calls := off.callsOf(&m, specs); len(calls) > 0 {
 		t.Errorf("TEXT_TOOL_CALLS=false read a call")
 	}
 }
