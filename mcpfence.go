@@ -15,11 +15,17 @@ func serverStart(name string, cfg mcpServerConfig, warn io.Writer) (*shellStart,
 		if cfg.box != nil && cfg.box.mode != "off" {
 			fmt.Fprintf(warn, "yaicli: MCP server %s runs unfenced (\"sandbox\": false in the MCP config): it can read and write whatever you can\n", sanitize(name))
 		}
+		if cfg.box != nil { // unfenced, and still never a program a fenced command could have planted
+			return &shellStart{program: cfg.box.program}, nil
+		}
 		return nil, nil
 	}
 	st := cfg.box.serverStart()
 	if st != nil && st.refuse != "" {
 		return nil, errors.New(st.refuse)
+	}
+	if !st.fenced() && cfg.box != nil {
+		return &shellStart{program: cfg.box.program}, nil
 	}
 	if !st.fenced() {
 		return nil, nil

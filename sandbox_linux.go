@@ -28,6 +28,20 @@ func landlockABI() int {
 	return int(v)
 }
 
+// wrapperProgram is how the wrapper is started: /proc/self/exe, the
+// binary that is running now, never what lies at its path (self) now,
+// which a fenced command could have replaced when yaicli lies in the
+// workspace. "" stays "" (no wrapper).
+func wrapperProgram(self string) string {
+	if self == "" {
+		return ""
+	}
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		return "/proc/self/exe"
+	}
+	return self
+}
+
 // landlockMissing says why there is no Landlock, for the status line.
 func landlockMissing() string {
 	_, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
@@ -219,6 +233,11 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	if st.refuse != "" {
 		return nil, nil, errors.New(st.refuse)
 	}
+	if !st.fenced() { // the wrapper starts the shell outside the fence: never one a command could plant
+		if shell, err = st.outside(shell); err != nil {
+			return nil, nil, fmt.Errorf("the shell %w; set SHELL to one outside the workspace", err)
+		}
+	}
 	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
 	// By the process's pidfd, not its number: a stop that fires as the
 	// wrapper is reaped must not reach a process that took the number since.
@@ -230,6 +249,10 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 // group of its own.
 func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, error) {
 	if !st.fenced() {
+		prog, err := st.outside(prog)
+		if err != nil {
+			return nil, fmt.Errorf("the MCP server's program %w; name it by an absolute path outside the workspace", err)
+		}
 		cmd := exec.Command(prog, args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
 		return cmd, nil
@@ -564,3 +587,7 @@ func blankValues(block []byte, vars []string) bool {
 	}
 	return changed
 }
+
+// mountNamespace reports whether a fenced command's wrapper gets a mount
+// namespace here, where it binds places read-only.
+func mountNamespace() bool { return nsAvailable().mount }

@@ -35,10 +35,7 @@ var nsAvailable = sync.OnceValue(nsProbe)
 // keeps the first that starts: root needs no user namespace; an ordinary
 // user needs an unprivileged one (sysctls or an LSM may forbid it).
 func nsProbe() nsKinds {
-	self, err := os.Executable()
-	if err != nil {
-		return nsKinds{}
-	}
+	self := wrapperProgram("yaicli") // the running binary, as the wrapper is started
 	root := os.Geteuid() == 0
 	for _, k := range []nsKinds{{user: !root, pid: true, mount: true, net: true}, {user: !root, pid: true, mount: true}, {user: !root, pid: true}} {
 		cmd := exec.Command(self, nsProbeArg, strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid()))
