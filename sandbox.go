@@ -224,6 +224,7 @@ func (s *sandbox) spec() *fenceSpec {
 		}
 	}
 	f.RunsLater = s.laterNow(sv, writes)
+	f.KeysBound = mountNamespace()
 	for _, p := range strings.Split(s.network, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil && n > 0 && n < 65536 {
 			f.Ports = append(f.Ports, n)

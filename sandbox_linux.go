@@ -124,8 +124,12 @@ func applyFence(f *fenceSpec) error {
 	for _, p := range f.ReadDirs {
 		grantPath(fd, p, llListDir&all)
 	}
+	withheld := uint64(llKeyDirWithheld)
+	if f.KeysBound {
+		withheld = unix.LANDLOCK_ACCESS_FS_READ_FILE
+	}
 	for _, p := range f.WriteDirs {
-		grantPath(fd, p, all&^llKeyDirWithheld)
+		grantPath(fd, p, all&^withheld)
 	}
 	for _, p := range f.Devices {
 		grantPath(fd, p, llDevice&all)

@@ -37,6 +37,11 @@ type fenceSpec struct {
 	// (fenceRunsLater): the wrapper binds each read-only where it has a
 	// mount namespace.
 	RunsLater []string `json:",omitempty"`
+	// KeysBound says the wrapper binds the key files in writable places
+	// read-only over themselves (RunsLater holds them): then a directory
+	// that holds one withholds only reading files, as the mount already
+	// keeps the key from being removed, renamed or linked (EBUSY, EXDEV).
+	KeysBound bool `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
