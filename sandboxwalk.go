@@ -52,7 +52,7 @@ var vscodeLater = []string{"tasks.json", "settings.json", "launch.json"}
 // dirSeen is one directory as a walk read it: its times, to tell a
 // change, and its entries.
 type dirSeen struct {
-	mtime, ctime syscall.Timespec
+	mtime, ctime int64
 	ents         []dirEnt
 }
 
@@ -78,7 +78,8 @@ func (s *sandbox) readDirCached(d string) []dirEnt {
 	s.walkMu.Lock()
 	c, ok := s.walkCache[d]
 	s.walkMu.Unlock()
-	if ok && c.mtime == st.Mtim && c.ctime == st.Ctim {
+	m, ct := fileTimes(&st)
+	if ok && c.mtime == m && c.ctime == ct {
 		return c.ents
 	}
 	raw, _ := os.ReadDir(d)
@@ -90,7 +91,7 @@ func (s *sandbox) readDirCached(d string) []dirEnt {
 	if s.walkCache == nil {
 		s.walkCache = map[string]dirSeen{}
 	}
-	s.walkCache[d] = dirSeen{st.Mtim, st.Ctim, ents}
+	s.walkCache[d] = dirSeen{m, ct, ents}
 	s.walkMu.Unlock()
 	return ents
 }
