@@ -95,6 +95,12 @@ var sandboxNoWriteHome = []string{".bashrc", ".bash_profile", ".bash_login", ".b
 var sandboxCachesHome = []string{"go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches",
 	".gradle/wrapper", ".local/share/pnpm", ".bun/install/cache", ".nuget/packages", ".yarn/berry/cache", ".rustup/tmp"}
 
+// sandboxCachesUser are the build caches in the user's cache directory
+// (~/.cache) a fenced command may write: nothing else there, since shells,
+// prompts and editors keep files in it that they run.
+var sandboxCachesUser = []string{"go-build", "pip", "pypoetry", "uv", "node-gyp", "yarn", "pnpm", "bun", "deno", "ccache", "sccache",
+	"bazel", "golangci-lint", "gopls", "ms-playwright", "cypress", "electron", "typescript", "zig", "cargo", "composer", "coursier"}
+
 // sandboxCacheVars name caches elsewhere than their default place.
 var sandboxCacheVars = []string{"GOCACHE", "GOMODCACHE", "npm_config_cache", "PIP_CACHE_DIR", "YARN_CACHE_FOLDER", "CARGO_TARGET_DIR"}
 
@@ -139,9 +145,9 @@ func newSandbox(f sandboxOptions, self string) *sandbox {
 	if s.temp = envValue(f.environ, "TMPDIR"); s.temp == "" { // the environment the command gets, not this process's
 		s.temp = "/tmp"
 	}
-	if f.cacheDir != "" {
-		os.MkdirAll(f.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
-		s.caches = append(s.caches, f.cacheDir)
+	if f.cacheDir != "" { // only the named build caches: shells and prompts keep files there that run (an instant prompt's cache)
+		os.MkdirAll(filepath.Join(f.cacheDir, "go-build"), 0o700) // go build needs it, and could not make it in ~/.cache
+		s.caches = append(s.caches, joinAll(f.cacheDir, sandboxCachesUser)...)
 	}
 	for _, v := range sandboxCacheVars {
 		if d := envValue(f.environ, v); filepath.IsAbs(d) {
