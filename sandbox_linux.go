@@ -146,7 +146,11 @@ func applyFence(f *fenceSpec) error {
 	if err := dropCaps(); err != nil {
 		return err
 	}
-	if err := applyFenceFilter(!f.Network, f.UDP); err != nil {
+	sockets, udp := !f.Network, f.UDP
+	if f.UnixOff { // a server: the network open, the families limited all the same
+		sockets, udp = true, true
+	}
+	if err := applyFenceFilter(sockets, udp); err != nil {
 		return err
 	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {

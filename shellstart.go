@@ -42,6 +42,10 @@ type fenceSpec struct {
 	// that holds one withholds only reading files, as the mount already
 	// keeps the key from being removed, renamed or linked (EBUSY, EXDEV).
 	KeysBound bool `json:",omitempty"`
+	// UnixOff keeps the socket rules with the network open: an MCP
+	// server reaches TCP and UDP but no Unix socket (an ssh agent,
+	// docker.sock, a desktop bus) unless its entry says "unix_sockets".
+	UnixOff bool `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
