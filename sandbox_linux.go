@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -279,9 +280,48 @@ func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("describing the command for its wrapper: %w", err)
 	}
-	cmd := exec.Command(st.self, sandboxArg, string(spec))
+	fd, err := specFile(spec)
+	if err != nil {
+		return nil, fmt.Errorf("handing the wrapper its instructions: %w", err)
+	}
+	cmd := exec.Command(st.self, sandboxArg)
+	cmd.ExtraFiles = []*os.File{fd} // descriptor 3: the instructions, never on the argv every local user sees in ps
 	cmd.SysProcAttr = attr
 	return cmd, nil
+}
+
+// specFd is the descriptor the wrapper and the fenced process read their
+// instructions from (ExtraFiles[0]).
+const specFd = 3
+
+// specFile is an anonymous file in memory holding spec, at its start, to
+// hand to a child as a descriptor.
+func specFile(spec []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate("yaicli-spec", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "yaicli-spec")
+	if _, err := f.Write(spec); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readSpec reads the instructions from specFd and closes it, so nothing
+// the command starts inherits it.
+func readSpec() ([]byte, error) {
+	f := os.NewFile(specFd, "yaicli-spec")
+	if f == nil {
+		return nil, errors.New("no instructions descriptor")
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 64<<20))
 }
 
 // sandboxEntry is yaicli re-executed as a command's wrapper (args[1] is
@@ -303,18 +343,26 @@ func sandboxEntry(args, environ []string) (code int, ok bool) {
 			}
 		}
 		return 0, true
-	case len(args) < 3:
+	case len(args) != 2:
 		return 0, false
 	case args[1] == sandboxArg:
 		var s wrapSpec
-		if err := json.Unmarshal([]byte(args[2]), &s); err != nil {
+		b, err := readSpec()
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: unreadable wrapper instructions: %v\n", err)
 			return 126, true
 		}
 		return wrapShell(s), true
 	case args[1] == fenceArg:
 		var s fencedSpec
-		if err := json.Unmarshal([]byte(args[2]), &s); err != nil || s.Fence == nil {
+		b, err := readSpec()
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil || s.Fence == nil {
 			fmt.Fprintf(os.Stderr, "yaicli: unreadable fence instructions: %v\n", err)
 			return 126, true
 		}
@@ -374,6 +422,9 @@ func wrapShell(s wrapSpec) int {
 		if err == nil {
 			err = withholdRunsLater(s.Fence)
 		}
+		if err == nil && pidNS {
+			freshProc()
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 			return 126
@@ -395,7 +446,10 @@ func wrappedChild(s wrapSpec) *exec.Cmd {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if s.Fence != nil {
 		spec, _ := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv}) // plain data: cannot fail
-		cmd = exec.Command("/proc/self/exe", fenceArg, string(spec))
+		cmd = exec.Command("/proc/self/exe", fenceArg)
+		if fd, err := specFile(spec); err == nil {
+			cmd.ExtraFiles = []*os.File{fd}
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr

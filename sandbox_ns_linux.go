@@ -211,3 +211,13 @@ func withholdRunsLater(f *fenceSpec) error {
 	}
 	return nil
 }
+
+// freshProc mounts, in the wrapper's mount namespace, a /proc of its own
+// PID namespace over the host's: the command sees its own processes only,
+// not yaicli's nor anyone else's (their command lines, environments, open
+// files). Where the kernel refuses (a /proc partly covered, as in some
+// containers), the host's stays: still read-only, and yaicli and the
+// wrapper are not dumpable.
+func freshProc() {
+	unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, "")
+}
