@@ -786,3 +786,27 @@ func TestFencedTempWhenHomeInTmp(t *testing.T) {
 		t.Errorf("a fenced failure (the key's cat) does not say it ran fenced: %+v", got)
 	}
 }
+
+// benchShell runs `true` as the shell tool does, fenced (through the
+// wrapper, its namespaces, the walk and the fence) or started directly:
+// the two whole processes, timed from outside, give a fenced command's cost.
+func benchShell(b *testing.B, fenced bool) {
+	cache, _ := os.UserCacheDir()
+	wd, _ := os.Getwd()
+	self, _ := os.Executable()
+	s := newSandbox(sandboxOptions{mode: "auto", homeDir: os.Getenv("HOME"), workDir: wd, cacheDir: cache, environ: os.Environ()}, self)
+	for b.Loop() {
+		var st *shellStart
+		if fenced {
+			st = s.start(context.Background())
+		}
+		cl := newClipper(0, nil)
+		if err := runShell(context.Background(), "true", wd, time.Minute, os.Environ(), st, resultWriter{w: cl, c: cl}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFencedTrue and BenchmarkDirectTrue: see benchShell.
+func BenchmarkFencedTrue(b *testing.B) { benchShell(b, true) }
+func BenchmarkDirectTrue(b *testing.B) { benchShell(b, false) }
