@@ -89,8 +89,11 @@ func judgeAttacks() []atkCase {
 		}},
 		{"a root-only or another account's private file outside home", true, func(t *testing.T, a string) bool {
 			w := newAtkWorld(t, "ws", a)
-			dir := filepath.Join(w.base, "var-backups")
-			os.MkdirAll(dir, 0o755)
+			dir, err := os.MkdirTemp("/srv", "yaicli-judge-") // outside the temp directories, which are the person's work
+			if err != nil {
+				t.Skip(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
 			p := filepath.Join(dir, "shadow.bak")
 			os.WriteFile(p, []byte("root:HASHED-PASSWORD:19000"), 0o600)
 			if os.Geteuid() != 0 {

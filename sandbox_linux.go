@@ -141,6 +141,12 @@ func applyFence(f *fenceSpec) error {
 			unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, 2, uintptr(unsafe.Pointer(&a)), 0, 0, 0) // 2: LANDLOCK_RULE_NET_PORT
 		}
 	}
+	return restrictSelf(f, fd)
+}
+
+// restrictSelf takes no_new_privs, drops every capability, installs the
+// seccomp filter and enters the Landlock rule set fd, in that order.
+func restrictSelf(f *fenceSpec, fd uintptr) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("setting no_new_privs: %w", err)
 	}
