@@ -320,13 +320,23 @@ func TestNoMetadataChangesOutside(t *testing.T) {
 
 // wrapperOf is the pid of the wrapper whose instructions hold marker.
 func wrapperOf(marker string) int {
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		args := strings.Split(string(b), "\x00")
-		if err == nil && len(args) > 2 && args[1] == sandboxArg && strings.Contains(args[2], marker) {
-			pid, _ := strconv.Atoi(e.Name())
-			return pid
+	for _, l := range leftWith(marker) { // the wrapper's argv holds no command: it is an ancestor of one that does
+		pid, _ := strconv.Atoi(strings.SplitN(l, ":", 2)[0])
+		for p := pid; p > 1; {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
+			if args := strings.Split(string(b), "\x00"); err == nil && len(args) > 1 && args[1] == sandboxArg {
+				return p
+			}
+			st, _ := os.ReadFile("/proc/" + strconv.Itoa(p) + "/stat")
+			i := strings.LastIndexByte(string(st), ')')
+			if i < 0 {
+				break
+			}
+			f := strings.Fields(string(st[i+1:]))
+			if len(f) < 2 {
+				break
+			}
+			p, _ = strconv.Atoi(f[1])
 		}
 	}
 	return 0
@@ -355,7 +365,7 @@ func TestKilledWrapperTakesTheTree(t *testing.T) {
 		done <- runShell(ctx, "setsid sleep "+marker+" & echo started; sleep 1000", cfg.workDir, time.Minute, cfg.redactor().childEnv(cfg.environ, nil), newSandbox(cfg.toolbox().fence, self).start(ctx), w)
 	}()
 	<-w.seen
-	for deadline := time.Now().Add(hangBound); len(leftWith(marker)) < 3; time.Sleep(5 * time.Millisecond) { // wrapper, shell, sleep
+	for deadline := time.Now().Add(hangBound); len(leftWith(marker)) < 2; time.Sleep(5 * time.Millisecond) { // shell, sleep
 		if time.Now().After(deadline) {
 			t.Fatalf("the command never started: %v", leftWith(marker))
 		}

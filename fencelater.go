@@ -3,6 +3,8 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -34,25 +36,7 @@ func fenceRunsLater(ws, home string) []string {
 			out = append(out, p)
 		}
 	}
-	var gitDir func(d string)
-	gitDir = func(d string) {
-		if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil { // a linked worktree's: config and hooks are the common directory's
-			if common := strings.TrimSpace(string(c)); common != "" && !filepath.IsAbs(common) {
-				gitDir(evalOrClean(filepath.Join(d, common)))
-			}
-		}
-		for _, n := range gitRunsLater {
-			add(filepath.Join(d, n))
-		}
-		for _, sub := range []string{"modules", "worktrees"} {
-			ents, _ := os.ReadDir(filepath.Join(d, sub))
-			for _, e := range ents {
-				for _, n := range gitRunsLater {
-					add(filepath.Join(d, sub, e.Name(), n))
-				}
-			}
-		}
-	}
+	gitDir := func(d string) { out = append(out, gitDirLater(d)...) }
 	if isGitDir(ws) {
 		gitDir(ws)
 	}
@@ -96,4 +80,159 @@ func evalOrClean(p string) string {
 		return r
 	}
 	return filepath.Clean(p)
+}
+
+// gitDirLater lists what runs code later in the git directory d that
+// exists now: gitRunsLater in it, in its common directory (a linked
+// worktree's config and hooks are there) and in its submodules' and
+// worktrees' directories.
+func gitDirLater(d string) []string {
+	var out []string
+	add := func(p string) {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
+		if common := strings.TrimSpace(string(c)); common != "" && !filepath.IsAbs(common) {
+			common = evalOrClean(filepath.Join(d, common))
+			for _, n := range gitRunsLater {
+				add(filepath.Join(common, n))
+			}
+		}
+	}
+	for _, n := range gitRunsLater {
+		add(filepath.Join(d, n))
+	}
+	for _, sub := range []string{"modules", "worktrees"} {
+		ents, _ := os.ReadDir(filepath.Join(d, sub))
+		for _, e := range ents {
+			for _, n := range gitRunsLater {
+				add(filepath.Join(d, sub, e.Name(), n))
+			}
+		}
+	}
+	return out
+}
+
+// A file that runs code later and does not exist when a command starts
+// cannot be bound read-only (a mount needs a file to cover), and Landlock
+// could withhold making it only by withholding the making of every file
+// in its directory. So what a fenced command made of them is taken back
+// once the command and every process of it have ended (nothing of it can
+// race the check): laterNow is listed again and each place that is new is
+// moved aside to NAME.yaicli-withheld, which nothing runs, and the
+// command's result says so. A new repository's git directory keeps what
+// git init makes: its config unless it sets a key that runs programs
+// (gitConfigBenign), its hooks' *.sample files.
+
+// withheldSuffix is added to the name of what is moved aside.
+const withheldSuffix = ".yaicli-withheld"
+
+// takeBack moves aside what is in after and not in before, and says what
+// it moved ("" when nothing).
+func takeBack(before, after []string) string {
+	was := map[string]bool{}
+	for _, p := range before {
+		was[p] = true
+	}
+	var moved []string
+	for _, p := range after {
+		if was[p] || insideAny(p, moved) {
+			continue
+		}
+		moved = append(moved, withholdNew(p)...)
+	}
+	if len(moved) == 0 {
+		return ""
+	}
+	return "the command made files that run code later (" + strings.Join(moved, ", ") + "); a fenced command may not, so they were moved aside to NAME" + withheldSuffix + " (look at them, and rename them back yourself if they are yours)"
+}
+
+// withholdNew moves aside p, a new place that runs code later, or the
+// parts of it that run code (inside a new git directory), and lists what
+// it moved.
+func withholdNew(p string) []string {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return nil
+	}
+	if parent := filepath.Dir(p); isGitDir(parent) {
+		switch filepath.Base(p) {
+		case "config", "config.worktree":
+			if st.Mode().IsRegular() && gitConfigBenign(p) {
+				return nil
+			}
+		case "hooks":
+			if st.IsDir() {
+				var out []string
+				ents, _ := os.ReadDir(p)
+				for _, e := range ents {
+					if h := filepath.Join(p, e.Name()); !strings.HasSuffix(e.Name(), ".sample") && moveAside(h) {
+						out = append(out, h)
+					}
+				}
+				return out
+			}
+		}
+	}
+	if moveAside(p) {
+		return []string{p}
+	}
+	return nil
+}
+
+// moveAside renames p to a free NAME.yaicli-withheld[.N] beside it.
+func moveAside(p string) bool {
+	for i := 0; i < 100; i++ {
+		to := p + withheldSuffix
+		if i > 0 {
+			to += "." + strconv.Itoa(i)
+		}
+		if _, err := os.Lstat(to); err == nil {
+			continue
+		}
+		return os.Rename(p, to) == nil
+	}
+	return false
+}
+
+// gitConfigKeysBenign are the keys git init, clone and ordinary commands
+// write to a repository's config that make git run nothing; any other
+// key (core.fsmonitor, core.hooksPath, a pager, an alias, a filter, an
+// include, …) is taken to run code: the list fails closed.
+var gitConfigKeysBenign = regexp.MustCompile(`^(core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)|remote\.[^=]*\.(url|fetch|pushurl)|branch\.[^=]*\.(remote|merge|rebase)|user\.(name|email)|init\.defaultbranch|extensions\.objectformat|submodule\.[^=]*\.(url|active)|gc\.auto)$`)
+
+// gitConfigBenign reports whether every key the git config at p sets is
+// one of gitConfigKeysBenign.
+func gitConfigBenign(p string) bool {
+	b, err := os.ReadFile(p)
+	if err != nil || len(b) > 1<<20 {
+		return false
+	}
+	section := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			end := strings.IndexByte(line, ']')
+			if end < 0 || strings.TrimSpace(line[end+1:]) != "" {
+				return false
+			}
+			head := strings.TrimSpace(line[1:end])
+			name, sub, _ := strings.Cut(head, " ")
+			section = strings.ToLower(name)
+			if sub != "" {
+				section += ".x"
+			}
+			continue
+		}
+		k, _, _ := strings.Cut(line, "=")
+		if !gitConfigKeysBenign.MatchString(section + "." + strings.ToLower(strings.TrimSpace(k))) {
+			return false
+		}
+	}
+	return true
 }

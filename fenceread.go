@@ -41,7 +41,7 @@ var fenceToolchainVars = []string{"GOROOT", "GOPATH", "CARGO_HOME", "RUSTUP_HOME
 // A PATH entry that is / or holds the home is left out: it would open all.
 func fenceReadRoots(workDir, homeDir string, environ, extra []string) []string {
 	out := append([]string{}, fenceSystemRoots...)
-	if workDir != "" && filepath.Clean(workDir) != "/" {
+	if workDir != "" && !holdsHome(workDir, homeDir) {
 		out = append(out, workDir)
 	}
 	if homeDir != "" {
@@ -51,15 +51,14 @@ func fenceReadRoots(workDir, homeDir string, environ, extra []string) []string {
 	}
 	for _, v := range fenceToolchainVars {
 		for _, d := range filepath.SplitList(envValue(environ, v)) {
-			if filepath.IsAbs(d) {
+			if filepath.IsAbs(d) && !holdsHome(d, homeDir) {
 				out = append(out, d)
 			}
 		}
 	}
 	for _, d := range filepath.SplitList(envValue(environ, "PATH")) {
-		d = filepath.Clean(d)
-		if rel, err := filepath.Rel(d, filepath.Clean(homeDir)); filepath.IsAbs(d) && d != "/" && (homeDir == "" || err != nil || strings.HasPrefix(rel, "..")) {
-			out = append(out, d)
+		if filepath.IsAbs(d) && !holdsHome(d, homeDir) {
+			out = append(out, filepath.Clean(d))
 		}
 	}
 	for _, r := range extra {
@@ -68,4 +67,21 @@ func fenceReadRoots(workDir, homeDir string, environ, extra []string) []string {
 		}
 	}
 	return out
+}
+
+// holdsHome reports whether granting d would grant a whole home: d is /,
+// the run's home or above it, or any account's home or a directory
+// holding one (/home, a GOPATH=$HOME, a start in ~ or /home). Such a
+// place is not granted whole; its toolchains are, by name.
+func holdsHome(d, home string) bool {
+	d = resolvePathOf(d)
+	if d == "/" {
+		return true
+	}
+	for _, h := range append([]string{home}, homesOnce()...) {
+		if h != "" && insideDir(resolvePathOf(h), d) {
+			return true
+		}
+	}
+	return false
 }

@@ -65,6 +65,46 @@ func judgeAttacks() []atkCase {
 			}
 			return !strings.Contains(w.tool(nil, "fs_read_file", map[string]any{"file_paths": "innocent.txt"}), "KEY-PRIVATE")
 		}},
+		{"hard link to a .env nine directories down the workspace", true, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			deep := filepath.Join(w.ws, "a", "b", "c", "d", "e", "f", "g", "h", "i")
+			os.MkdirAll(deep, 0o700)
+			os.WriteFile(filepath.Join(deep, ".env"), []byte("DOTENV-DEEP-SECRET\n"), 0o600)
+			w.tool(nil, "fs_read_file", map[string]any{"file_paths": "notes.txt"}) // the table of identities is made before the link
+			if err := os.Link(filepath.Join(deep, ".env"), filepath.Join(w.ws, "linked.txt")); err != nil {
+				t.Skip(err)
+			}
+			return !strings.Contains(w.tool(nil, "fs_read_file", map[string]any{"file_paths": "linked.txt"}), "DOTENV-DEEP-SECRET")
+		}},
+		{"service account key with a JSON-escaped PEM", true, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			body := strings.Repeat("MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj", 3)
+			os.WriteFile(filepath.Join(w.ws, "sa.json"), []byte(`{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\n`+body+`\n-----END PRIVATE KEY-----\n"}`), 0o600)
+			return !strings.Contains(w.tool(nil, "fs_read_file", map[string]any{"file_paths": "sa.json"}), "MIIEvQIBADANBgkq")
+		}},
+		{"AWS keys written as JSON", true, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			os.WriteFile(filepath.Join(w.ws, "creds.out"), []byte(`{"Credentials": {"AccessKeyId": "AKIAIOSFODNN7EXAMPLE", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}}`), 0o600)
+			return !strings.Contains(w.tool(nil, "fs_read_file", map[string]any{"file_paths": "creds.out"}), "wJalrXUtnFEMI")
+		}},
+		{"a root-only or another account's private file outside home", true, func(t *testing.T, a string) bool {
+			w := newAtkWorld(t, "ws", a)
+			dir, err := os.MkdirTemp("/srv", "yaicli-judge-") // outside the temp directories, which are the person's work
+			if err != nil {
+				t.Skip(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			p := filepath.Join(dir, "shadow.bak")
+			os.WriteFile(p, []byte("root:HASHED-PASSWORD:19000"), 0o600)
+			if os.Geteuid() != 0 {
+				return true // an ordinary user reads neither: the kernel refuses
+			}
+			other := filepath.Join(dir, "svc.conf")
+			os.WriteFile(other, []byte("SERVICE-TOKEN"), 0o640)
+			os.Chown(other, 65534, 65534)
+			out := w.tool(nil, "fs_read_file", map[string]any{"file_paths": []any{p, other}})
+			return !strings.Contains(out, "HASHED-PASSWORD") && !strings.Contains(out, "SERVICE-TOKEN")
+		}},
 		{"regex oracle on a file holding the key", true, func(t *testing.T, a string) bool {
 			w := newAtkWorld(t, "ws", a)
 			out := w.tool(nil, "fs_search_files", map[string]any{"search_path": ".", "pattern": "*.txt", "content": "KEY=sk-atk-A"})

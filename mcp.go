@@ -33,6 +33,9 @@ type mcpServerConfig struct {
 	Trusted   bool              `json:"trusted"` // its tools run without approval
 	Disabled  bool              `json:"disabled"`
 	Sandbox   *bool             `json:"sandbox"` // false: a stdio server runs unfenced (mcpfence.go)
+	// UnixSockets lets a fenced stdio server connect to Unix sockets (an
+	// ssh or gpg agent, docker.sock, a desktop bus); off by default.
+	UnixSockets bool `json:"unix_sockets"`
 	// environ is what a stdio server inherits before its own env: the
 	// run's environment without the API key (config.childEnv).
 	environ []string

@@ -15,11 +15,17 @@ func serverStart(name string, cfg mcpServerConfig, warn io.Writer) (*shellStart,
 		if cfg.box != nil && cfg.box.mode != "off" {
 			fmt.Fprintf(warn, "yaicli: MCP server %s runs unfenced (\"sandbox\": false in the MCP config): it can read and write whatever you can\n", sanitize(name))
 		}
+		if cfg.box != nil { // unfenced, and still never a program a fenced command could have planted
+			return &shellStart{program: cfg.box.program}, nil
+		}
 		return nil, nil
 	}
-	st := cfg.box.serverStart()
+	st := cfg.box.serverStart(cfg.UnixSockets)
 	if st != nil && st.refuse != "" {
 		return nil, errors.New(st.refuse)
+	}
+	if !st.fenced() && cfg.box != nil {
+		return &shellStart{program: cfg.box.program}, nil
 	}
 	if !st.fenced() {
 		return nil, nil
@@ -30,12 +36,15 @@ func serverStart(name string, cfg mcpServerConfig, warn io.Writer) (*shellStart,
 // serverStart is the fence of an MCP server: a server nobody is asked
 // about, so fenced under SANDBOX=auto and strict; the places are a
 // command's (no sensitive place, none of yaicli's state, writes in the
-// workspace, temp and caches), the network open (a server is a client of
-// some service; what it may read is what bounds what it can send).
-func (s *sandbox) serverStart() *shellStart {
+// workspace, temp and caches), TCP and UDP open (a server is a client of
+// some service; what it may read is what bounds what it can send), and
+// the commands' socket rules: no Unix socket (an ssh agent would sign
+// with the person's keys at the server's start, before any question)
+// unless unix (the entry's "unix_sockets": true).
+func (s *sandbox) serverStart(unix bool) *shellStart {
 	st := s.start(context.Background())
 	if st.fenced() {
-		st.fence.Network, st.fence.Ports, st.fence.UDP = true, nil, false
+		st.fence.Network, st.fence.Ports, st.fence.UDP, st.fence.UnixOff = true, nil, false, !unix
 	}
 	return st
 }

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,59 @@ func TestMCPServerFenced(t *testing.T) {
 			}
 		} else if !strings.Contains(string(b), "PRIVATE-KEY") || !said {
 			t.Errorf(`with "sandbox": false, the server did not read the key or yaicli did not say it runs unfenced: %q (warned: %q)`, b, warn.String())
+		}
+	}
+}
+
+// TestMCPServerNoUnixSockets: a fenced MCP server that connects at start
+// to a Unix socket outside the workspace (an ssh agent's, before any
+// question) is refused, as a command is, while TCP stays open to it;
+// "unix_sockets": true in its entry lets it connect (so the test can fail).
+func TestMCPServerNoUnixSockets(t *testing.T) {
+	needPython(t)
+	cfg := sandboxHome(t)
+	sock := filepath.Join(cfg.homeDir, "agent.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	mcpPath := filepath.Join(cfg.homeDir, "mcp.json")
+	cfg.MCPConfig = mcpPath
+	for _, allow := range []bool{false, true} {
+		out := filepath.Join(cfg.workDir, map[bool]string{false: "refused.txt", true: "allowed.txt"}[allow])
+		srv := selfServer("echo")
+		self := srv.Command
+		probe := `import socket
+try:
+    s = socket.socket(socket.AF_UNIX); s.connect("` + sock + `"); print("UNIX-CONNECTED")
+except OSError as e:
+    print("unix refused", e.errno)
+t = socket.socket(); print("TCP-SOCKET-OK")`
+		srv.Command, srv.Args = "/bin/sh", []string{"-c", `python3 -c "$1" > "$2" 2>&1; exec "$3"`, "sh", probe, out, self}
+		srv.UnixSockets = allow
+		b, _ := json.Marshal(map[string]any{"mcpServers": map[string]mcpServerConfig{"agent": srv}})
+		os.WriteFile(mcpPath, b, 0o600)
+		hub, err := startMCP(t.Context(), cfg.mcp("", cfg.redactor(), cfg.toolbox().fence), &strings.Builder{}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hub.close()
+		got, _ := os.ReadFile(out)
+		if !strings.Contains(string(got), "TCP-SOCKET-OK") {
+			t.Errorf("unix_sockets %v: the server could not make a TCP socket: %q", allow, got)
+		}
+		if connected := strings.Contains(string(got), "UNIX-CONNECTED"); connected != allow {
+			t.Errorf("unix_sockets %v: the server connected to the agent's socket: %v (%q)", allow, connected, got)
 		}
 	}
 }

@@ -401,7 +401,7 @@ func attackSpillPaging(t *testing.T, a string) bool {
 func attackPipedAt(t *testing.T, a string) bool {
 	w := newAtkWorld(t, "ws", a)
 	key, plain := filepath.Join(w.home, ".ssh", "id_ed25519"), filepath.Join(w.home, "plain.txt")
-	os.WriteFile(plain, []byte("PLAIN-TEXT"), 0o600)
+	os.WriteFile(plain, []byte("PLAIN-TEXT"), 0o644) // readable by all: a root-only file outside the home is judged by its mode (byPrivilege)
 	sent := func(stdin string, args ...string) string {
 		f := newFakeProvider(t, sse(textStream("ok")))
 		if a == "auto" {

@@ -82,7 +82,7 @@ func newPermissions(o permissionOptions, red *redactor, warn func(string)) *perm
 		p.base = resolvePath(o.workDir, "/")
 	}
 	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
-	p.inodes = &inodeTable{}
+	p.inodes = &inodeTable{workspace: p.workspace} // hard links judged by identity: a .env in the workspace too
 	for i, r := range append([]string{o.outputDir}, o.readRoots...) {
 		if r == "" {
 			continue
@@ -524,10 +524,15 @@ func (p *permissions) handleCheck(path string, f *os.File) (string, bool) {
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if ok && sys.Nlink > 1 {
-		if t := p.inodes.target(p.places, uint64(sys.Dev), uint64(sys.Ino)); t != "" && t != path {
+		if t := p.inodes.target(p.places, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys)); t != "" && t != path {
 			if why := p.sensitive(t); why != "" {
 				return "a hard link to " + t + ", " + why, false
 			}
+		}
+	}
+	if ok {
+		if why := byPrivilege(sys, path, os.Getuid(), append([]string{p.workspace, p.home}, p.roots...)); why != "" {
+			return why, false
 		}
 	}
 	k := contentKey{size: st.Size(), mtime: st.ModTime().UnixNano()}

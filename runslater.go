@@ -5,8 +5,8 @@ package main
 // directory git would take for one (a HEAD beside objects/ and refs/, or a
 // commondir: .git itself, a submodule's .git/modules/<name>, a bare
 // repository, a worktree's directory), and the hooks directory is the one
-// `git rev-parse --git-path hooks` names (core.hooksPath honoured, from
-// every config file git reads). A write there changes what the person's
+// git would name (core.hooksPath honoured, from every config file git
+// reads), read from git's files: yaicli never runs git (hooksDirs). A write there changes what the person's
 // next git command runs, so the fs tools ask about it every time.
 //
 // Besides git: direnv's .envrc (run by the shell on cd), husky's .husky/
@@ -19,13 +19,11 @@ package main
 
 import (
 	"bufio"
-	"context"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"time"
 )
 
 // reRunsLater matches the paths of tools' and editors' files that run
@@ -41,8 +39,10 @@ func runsLater(path, home string) string {
 	if d := gitDirHolding(path); d != "" {
 		return "inside a git directory (" + d + "): its config and hooks run code on the next git command"
 	}
-	if h := hooksDir(path, home); h != "" && insideDir(path, h) {
-		return "git's hooks directory (" + h + "): they run on the next git command"
+	for _, h := range hooksDirs(path, home) {
+		if insideDir(path, h) {
+			return "git's hooks directory (" + h + "): they run on the next git command"
+		}
 	}
 	return ""
 }
@@ -87,53 +87,109 @@ func worktreeTop(path string) string {
 	}
 }
 
-// hooksDir is the hooks directory of the repository path lies in, as git
-// names it (`git rev-parse --git-path hooks`: core.hooksPath from every
-// config git reads, or the git directory's hooks/); where git cannot say
-// (no git, a repository git refuses), core.hooksPath from the
-// repository's own config. "" outside a repository.
-func hooksDir(path, home string) string {
+// hooksDirs are the hooks directories of the repository path lies in, as
+// git would name them, read from git's own files without running git (a
+// git found on PATH may be one a command planted in the workspace): the
+// common git directory's hooks/, and every core.hooksPath set in the
+// files git reads (the system's /etc/gitconfig, ~/.gitconfig,
+// ~/.config/git/config, the repository's config and config.worktree, and
+// every file they include, conditions or not). More than git would pick
+// when several set it: each one is judged, which fails closed. nil
+// outside a repository.
+func hooksDirs(path, home string) []string {
 	top := worktreeTop(path)
 	if top == "" {
-		return ""
+		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "-C", top, "rev-parse", "--path-format=absolute", "--git-path", "hooks")
-	if out, err := cmd.Output(); err == nil {
-		if h := strings.TrimSpace(string(out)); filepath.IsAbs(h) {
-			return resolvePath(h, top)
+	gd := filepath.Join(top, ".git")
+	if st, err := os.Stat(gd); err == nil && !st.IsDir() {
+		gd = gitFileDir(gd)
+	}
+	if gd == "" {
+		return nil
+	}
+	common := gd
+	if c, err := os.ReadFile(filepath.Join(gd, "commondir")); err == nil {
+		if d := strings.TrimSpace(string(c)); d != "" {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(gd, d)
+			}
+			common = evalOrClean(d)
 		}
 	}
-	if h := configHooksPath(filepath.Join(top, ".git", "config")); h != "" {
-		return resolvePath(expandHome(h, home), top)
+	out := []string{filepath.Join(common, "hooks")}
+	files := []string{"/etc/gitconfig"}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
 	}
-	return ""
+	files = append(files, filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
+	seen := map[string]bool{}
+	for _, f := range files {
+		for _, h := range configHooksPaths(f, home, seen, 0) {
+			out = append(out, resolvePath(expandHome(h, home), top))
+		}
+	}
+	return out
 }
 
-// configHooksPath is core.hooksPath as the git config file at path sets
-// it (the last one set), or "".
-func configHooksPath(path string) string {
+// configIncludeDepth bounds how deep config files include others, as git's
+// own limit (10).
+const configIncludeDepth = 10
+
+// configHooksPaths lists every core.hooksPath the git config file at path
+// sets, and those of the files it includes (include.path and every
+// includeIf's path, relative to the including file); seen keeps a file
+// from being read twice.
+func configHooksPaths(path, home string, seen map[string]bool, depth int) []string {
+	if depth > configIncludeDepth || seen[path] {
+		return nil
+	}
+	seen[path] = true
 	f, err := os.Open(path)
 	if err != nil {
-		return ""
+		return nil
 	}
 	defer f.Close()
-	section, hooks := "", ""
-	sc := bufio.NewScanner(f)
+	var out []string
+	section := ""
+	sc := bufio.NewScanner(io.LimitReader(f, 4<<20))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		switch {
-		case strings.HasPrefix(line, "["):
-			section = strings.ToLower(strings.Trim(strings.Fields(line + " ")[0], "[]"))
-		case section == "core":
-			k, v, ok := strings.Cut(line, "=")
-			if ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
-				hooks = strings.Trim(strings.TrimSpace(v), `"`)
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			head := strings.TrimSpace(line[1:end])
+			name, _, _ := strings.Cut(head, " ")
+			section = strings.ToLower(strings.TrimSuffix(name, "."))
+			line = strings.TrimSpace(line[end+1:]) // a key may follow on the same line
+			if line == "" {
+				continue
 			}
 		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		v = strings.TrimSpace(v)
+		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
+			v = strings.TrimSpace(v[:i])
+		}
+		v = strings.Trim(v, `"`)
+		switch {
+		case section == "core" && k == "hookspath" && v != "":
+			out = append(out, v)
+		case (section == "include" || section == "includeif") && k == "path" && v != "":
+			inc := expandHome(v, home)
+			if !filepath.IsAbs(inc) {
+				inc = filepath.Join(filepath.Dir(path), inc)
+			}
+			out = append(out, configHooksPaths(inc, home, seen, depth+1)...)
+		}
 	}
-	return hooks
+	return out
 }
 
 // runsLaterPlaces lists the places in the workspace ws that run code later,
@@ -149,9 +205,7 @@ func runsLaterPlaces(ws, home string) []string {
 		".vscode/settings.json", ".vscode/launch.json", ".devcontainer", ".nvim.lua", ".lazy.lua", ".exrc"} {
 		out = append(out, filepath.Join(ws, n))
 	}
-	if h := hooksDir(ws, home); h != "" {
-		out = append(out, h)
-	}
+	out = append(out, hooksDirs(ws, home)...)
 	if top := worktreeTop(ws); top != "" && top != ws {
 		out = append(out, filepath.Join(top, ".git"))
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -32,6 +33,39 @@ type sandbox struct {
 	// workspace and home are where the files that run code later are
 	// looked for (fenceRunsLater); workspace is "" when there is none.
 	workspace, home string
+	// pathList is the run's PATH, where the programs yaicli starts
+	// unfenced are found once (program) and whose directories inside
+	// writable places a fenced command may not write.
+	pathList string
+	progMu   sync.Mutex
+	progs    map[string]progFound
+	// walkCache is what the walks for key files read, by directory
+	// (survey); a directory is read again only when it changed.
+	walkMu    sync.Mutex
+	walkCache map[string]dirSeen
+}
+
+// progFound is a program resolved by trustedProgram, kept for the run.
+type progFound struct {
+	path string
+	err  error
+}
+
+// program is prog resolved once per run to where yaicli may start it
+// outside the fence (trustedProgram over the places fenced commands and
+// servers write).
+func (s *sandbox) program(prog string) (string, error) {
+	s.progMu.Lock()
+	defer s.progMu.Unlock()
+	if f, ok := s.progs[prog]; ok {
+		return f.path, f.err
+	}
+	p, err := trustedProgram(prog, s.pathList, s.write, os.Getuid())
+	if s.progs == nil {
+		s.progs = map[string]progFound{}
+	}
+	s.progs[prog] = progFound{p, err}
+	return p, err
 }
 
 // askedKey marks a context whose tool call the person approved by answering
@@ -60,6 +94,12 @@ var sandboxNoWriteHome = []string{".bashrc", ".bash_profile", ".bash_login", ".b
 // when they exist (the user cache directory, ~/.cache, is created).
 var sandboxCachesHome = []string{"go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches",
 	".gradle/wrapper", ".local/share/pnpm", ".bun/install/cache", ".nuget/packages", ".yarn/berry/cache", ".rustup/tmp"}
+
+// sandboxCachesUser are the build caches in the user's cache directory
+// (~/.cache) a fenced command may write: nothing else there, since shells,
+// prompts and editors keep files in it that they run.
+var sandboxCachesUser = []string{"go-build", "pip", "pypoetry", "uv", "node-gyp", "yarn", "pnpm", "bun", "deno", "ccache", "sccache",
+	"bazel", "golangci-lint", "gopls", "ms-playwright", "cypress", "electron", "typescript", "zig", "cargo", "composer", "coursier"}
 
 // sandboxCacheVars name caches elsewhere than their default place.
 var sandboxCacheVars = []string{"GOCACHE", "GOMODCACHE", "npm_config_cache", "PIP_CACHE_DIR", "YARN_CACHE_FOLDER", "CARGO_TARGET_DIR"}
@@ -93,21 +133,21 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: self, network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private}
+	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private}
 	home := f.homeDir
 	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
 		s.write = append(s.write, ws) // started in /, $HOME or above it, there is no workspace to write
 		s.workspace = ws
-		s.keyRoot = append(s.keyRoot, keyDir{ws, keyWalkDepth})
+		s.keyRoot = append(s.keyRoot, keyDir{ws, 0})
 	}
 	s.caches = append(s.caches, envValue(f.environ, "TMPDIR"), "/tmp", "/var/tmp", "/dev/shm")
 	if s.temp = envValue(f.environ, "TMPDIR"); s.temp == "" { // the environment the command gets, not this process's
 		s.temp = "/tmp"
 	}
-	if f.cacheDir != "" {
-		os.MkdirAll(f.cacheDir, 0o700) // go build needs ~/.cache/go-build; the directory is the XDG standard one
-		s.caches = append(s.caches, f.cacheDir)
+	if f.cacheDir != "" { // only the named build caches: shells and prompts keep files there that run (an instant prompt's cache)
+		os.MkdirAll(filepath.Join(f.cacheDir, "go-build"), 0o700) // go build needs it, and could not make it in ~/.cache
+		s.caches = append(s.caches, joinAll(f.cacheDir, sandboxCachesUser)...)
 	}
 	for _, v := range sandboxCacheVars {
 		if d := envValue(f.environ, v); filepath.IsAbs(d) {
@@ -144,7 +184,7 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 	if s == nil || s.self == "" {
 		return nil
 	}
-	st := &shellStart{self: s.self}
+	st := &shellStart{self: s.self, program: s.program}
 	switch {
 	case s.mode == "off" || s.mode == "auto" && wasAsked(ctx):
 		return st
@@ -155,6 +195,11 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 		return st
 	}
 	st.fence = s.spec()
+	before := s.laterNow(survey{later: st.fence.RunsLater}, nil)
+	st.takeBack = func() string {
+		named := resolveAll(s.deny)
+		return takeBack(before, s.laterNow(survey{later: s.survey(named).later}, resolveAll(s.write)))
+	}
 	if st.fence.TempDir = s.privateTemp(st.fence.Write); st.fence.TempDir != "" {
 		st.fence.Write = append(st.fence.Write, st.fence.TempDir)
 	}
@@ -164,7 +209,9 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 // spec lists what the fence grants now: the tree is read again for each
 // command, so a place made since, or a key file, is judged too.
 func (s *sandbox) spec() *fenceSpec {
-	read := s.denied()
+	named := resolveAll(s.deny)
+	sv := s.survey(named)
+	read := s.denied(named, sv)
 	f := &fenceSpec{Devices: sandboxDevices, Network: s.network == "on"}
 	for _, r := range resolveAll(s.read) {
 		read.carve(r, &f.Read, &f.ReadDirs)
@@ -173,12 +220,17 @@ func (s *sandbox) spec() *fenceSpec {
 		read.carve(resolvePathOf(s.spill), &f.Read, &f.ReadDirs)
 	}
 	write := read.with(resolveAll(s.noWrite))
-	for _, w := range resolveAll(s.write) {
+	writes := resolveAll(s.write)
+	if !mountNamespace() { // no mount to bind them read-only: Landlock withholds them (their directory is granted child by child)
+		write = write.with(s.pathInWritable(writes))
+	}
+	for _, w := range writes {
 		if !insideAny(w, read.block) && !insideAny(w, read.files) {
 			write.carve(w, &f.Write, &f.WriteDirs)
 		}
 	}
-	f.RunsLater = fenceRunsLater(s.workspace, s.home)
+	f.RunsLater = s.laterNow(sv, writes)
+	f.KeysBound = mountNamespace()
 	for _, p := range strings.Split(s.network, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil && n > 0 && n < 65536 {
 			f.Ports = append(f.Ports, n)
@@ -194,6 +246,43 @@ func (s *sandbox) spec() *fenceSpec {
 		}
 	}
 	return f
+}
+
+// laterNow lists what the wrapper binds read-only, as it exists now: the
+// files that run code later in the workspace's repository (fenceRunsLater)
+// and anywhere in the workspace (the walk's, sv), key files in writable
+// places (a .env is withheld from writing as well as reading), and the
+// directories on PATH that lie in writable places (writes): a program
+// planted there would run in the person's next shell.
+func (s *sandbox) laterNow(sv survey, writes []string) []string {
+	out := append(fenceRunsLater(s.workspace, s.home), sv.later...)
+	for _, k := range sv.keys { // sv.keys is nil for takeBack: a new key file is not taken back
+		if insideAny(k, writes) {
+			out = append(out, k)
+		}
+	}
+	for _, d := range s.pathInWritable(writes) {
+		if placeExists(d) {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// pathInWritable are the directories on the run's PATH that lie in one of
+// writes (resolved), whether they exist or not.
+func (s *sandbox) pathInWritable(writes []string) []string {
+	var out []string
+	for _, d := range filepath.SplitList(s.pathList) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		if r := resolvePathOf(d); insideAny(r, writes) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // privateTemp makes a temporary directory of the command's own when the
@@ -216,13 +305,14 @@ func (s *sandbox) privateTemp(full []string) string {
 }
 
 // denied is what the fence never grants: the sensitive places that exist
-// (sensitive.go's lists), files named like keys in the workspace and home
-// (keyFiles), and yaicli's own places even before they exist (a command
-// must not plant a permissions file).
-func (s *sandbox) denied() *denySet {
+// (sensitive.go's lists, named: resolved), files named like keys in the
+// workspace and home (the walk's, sv), what the walk did not reach, and
+// yaicli's own places even before they exist (a command must not plant a
+// permissions file).
+func (s *sandbox) denied(named []string, sv survey) *denySet {
 	d := &denySet{inodes: map[[2]uint64]bool{}}
-	named := resolveAll(s.deny)
-	for _, p := range append(named, s.keyFiles(named)...) {
+	d.block = append(d.block, sv.unwalked...)
+	for _, p := range append(named, sv.keys...) {
 		if beneath(p, "/proc") { // carving /proc would leave every later process without its /proc/PID
 			continue
 		}
@@ -321,71 +411,6 @@ func (d *denySet) hardLink(p string) bool {
 		return true
 	}
 	return st.Nlink > 1 && d.inodes[[2]uint64{uint64(st.Dev), st.Ino}]
-}
-
-// keyWalkDepth is how many levels of directories below the workspace a
-// fence looks in for files named like keys (a key file is found in the
-// workspace and up to five directories down), keyWalkHomeDepth below home
-// (~/a/b/.env); keyWalkDirs bounds how many directories it reads in all,
-// nearest first. Beyond them a key file is not found and stays readable to
-// a fenced command (the fs tools still ask).
-const (
-	keyWalkDepth     = 6
-	keyWalkHomeDepth = 3
-	keyWalkDirs      = 1000
-)
-
-// keyDir is a directory to look in for key files, and how many levels
-// (itself included).
-type keyDir struct {
-	path  string
-	depth int
-}
-
-// keyWalkSkip are directories not looked in: a repository's object store
-// and installed packages, which hold other people's test keys, not yours.
-var keyWalkSkip = []string{".git", "node_modules"}
-
-// keyFiles lists the files named like keys (sensitiveNames) in the
-// workspace and home, breadth first, keyWalkDepth and keyWalkHomeDepth
-// levels down and keyWalkDirs directories in all; a directory is judged
-// by the files in it (a package named credentials stays readable), links
-// are not followed, but a link named like a key denies the file it leads
-// to. The sensitive places (deny, resolved), the caches and keyWalkSkip
-// are not entered.
-func (s *sandbox) keyFiles(deny []string) []string {
-	skip := map[string]bool{}
-	for _, p := range append(resolveAll(s.caches), deny...) {
-		skip[p] = true
-	}
-	var queue []keyDir
-	for _, r := range s.keyRoot {
-		queue = append(queue, keyDir{resolvePathOf(r.path), r.depth})
-	}
-	var out []string
-	seen := map[string]bool{}
-	for n := 0; len(queue) > 0 && n < keyWalkDirs; n++ {
-		d := queue[0]
-		queue = queue[1:]
-		if seen[d.path] {
-			continue
-		}
-		seen[d.path] = true
-		ents, _ := os.ReadDir(d.path)
-		for _, e := range ents {
-			p := filepath.Join(d.path, e.Name())
-			switch {
-			case reKeyName.MatchString(e.Name()) && !e.IsDir(): // as the fs tools judge a file by its own name
-				out = append(out, p)
-				if st, err := os.Stat(p); err == nil && !st.IsDir() && e.Type()&fs.ModeSymlink != 0 {
-					out = append(out, resolvePathOf(p))
-				}
-			case e.IsDir() && d.depth > 1 && !slices.Contains(keyWalkSkip, e.Name()) && !skip[p]:
-				queue = append(queue, keyDir{p, d.depth - 1})
-			}
-		}
-	}
-	return out
 }
 
 // resolveAll is paths absolute with their links resolved, without

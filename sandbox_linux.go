@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -26,6 +27,20 @@ func landlockABI() int {
 		return 0
 	}
 	return int(v)
+}
+
+// wrapperProgram is how the wrapper is started: /proc/self/exe, the
+// binary that is running now, never what lies at its path (self) now,
+// which a fenced command could have replaced when yaicli lies in the
+// workspace. "" stays "" (no wrapper).
+func wrapperProgram(self string) string {
+	if self == "" {
+		return ""
+	}
+	if _, err := os.Stat("/proc/self/exe"); err == nil {
+		return "/proc/self/exe"
+	}
+	return self
 }
 
 // landlockMissing says why there is no Landlock, for the status line.
@@ -110,8 +125,12 @@ func applyFence(f *fenceSpec) error {
 	for _, p := range f.ReadDirs {
 		grantPath(fd, p, llListDir&all)
 	}
+	withheld := uint64(llKeyDirWithheld)
+	if f.KeysBound {
+		withheld = unix.LANDLOCK_ACCESS_FS_READ_FILE
+	}
 	for _, p := range f.WriteDirs {
-		grantPath(fd, p, all&^llKeyDirWithheld)
+		grantPath(fd, p, all&^withheld)
 	}
 	for _, p := range f.Devices {
 		grantPath(fd, p, llDevice&all)
@@ -122,13 +141,23 @@ func applyFence(f *fenceSpec) error {
 			unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, 2, uintptr(unsafe.Pointer(&a)), 0, 0, 0) // 2: LANDLOCK_RULE_NET_PORT
 		}
 	}
+	return restrictSelf(f, fd)
+}
+
+// restrictSelf takes no_new_privs, drops every capability, installs the
+// seccomp filter and enters the Landlock rule set fd, in that order.
+func restrictSelf(f *fenceSpec, fd uintptr) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("setting no_new_privs: %w", err)
 	}
 	if err := dropCaps(); err != nil {
 		return err
 	}
-	if err := applyFenceFilter(!f.Network, f.UDP); err != nil {
+	sockets, udp := !f.Network, f.UDP
+	if f.UnixOff { // a server: the network open, the families limited all the same
+		sockets, udp = true, true
+	}
+	if err := applyFenceFilter(sockets, udp); err != nil {
 		return err
 	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
@@ -219,6 +248,11 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	if st.refuse != "" {
 		return nil, nil, errors.New(st.refuse)
 	}
+	if !st.fenced() { // the wrapper starts the shell outside the fence: never one a command could plant
+		if shell, err = st.outside(shell); err != nil {
+			return nil, nil, fmt.Errorf("the shell %w; set SHELL to one outside the workspace", err)
+		}
+	}
 	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
 	// By the process's pidfd, not its number: a stop that fires as the
 	// wrapper is reaped must not reach a process that took the number since.
@@ -230,6 +264,10 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 // group of its own.
 func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, error) {
 	if !st.fenced() {
+		prog, err := st.outside(prog)
+		if err != nil {
+			return nil, fmt.Errorf("the MCP server's program %w; name it by an absolute path outside the workspace", err)
+		}
 		cmd := exec.Command(prog, args...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // Ctrl+C in the terminal is ours, not the server's
 		return cmd, nil
@@ -248,9 +286,48 @@ func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("describing the command for its wrapper: %w", err)
 	}
-	cmd := exec.Command(st.self, sandboxArg, string(spec))
+	fd, err := specFile(spec)
+	if err != nil {
+		return nil, fmt.Errorf("handing the wrapper its instructions: %w", err)
+	}
+	cmd := exec.Command(st.self, sandboxArg)
+	cmd.ExtraFiles = []*os.File{fd} // descriptor 3: the instructions, never on the argv every local user sees in ps
 	cmd.SysProcAttr = attr
 	return cmd, nil
+}
+
+// specFd is the descriptor the wrapper and the fenced process read their
+// instructions from (ExtraFiles[0]).
+const specFd = 3
+
+// specFile is an anonymous file in memory holding spec, at its start, to
+// hand to a child as a descriptor.
+func specFile(spec []byte) (*os.File, error) {
+	fd, err := unix.MemfdCreate("yaicli-spec", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "yaicli-spec")
+	if _, err := f.Write(spec); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// readSpec reads the instructions from specFd and closes it, so nothing
+// the command starts inherits it.
+func readSpec() ([]byte, error) {
+	f := os.NewFile(specFd, "yaicli-spec")
+	if f == nil {
+		return nil, errors.New("no instructions descriptor")
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 64<<20))
 }
 
 // sandboxEntry is yaicli re-executed as a command's wrapper (args[1] is
@@ -272,18 +349,26 @@ func sandboxEntry(args, environ []string) (code int, ok bool) {
 			}
 		}
 		return 0, true
-	case len(args) < 3:
+	case len(args) != 2:
 		return 0, false
 	case args[1] == sandboxArg:
 		var s wrapSpec
-		if err := json.Unmarshal([]byte(args[2]), &s); err != nil {
+		b, err := readSpec()
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: unreadable wrapper instructions: %v\n", err)
 			return 126, true
 		}
 		return wrapShell(s), true
 	case args[1] == fenceArg:
 		var s fencedSpec
-		if err := json.Unmarshal([]byte(args[2]), &s); err != nil || s.Fence == nil {
+		b, err := readSpec()
+		if err == nil {
+			err = json.Unmarshal(b, &s)
+		}
+		if err != nil || s.Fence == nil {
 			fmt.Fprintf(os.Stderr, "yaicli: unreadable fence instructions: %v\n", err)
 			return 126, true
 		}
@@ -343,6 +428,9 @@ func wrapShell(s wrapSpec) int {
 		if err == nil {
 			err = withholdRunsLater(s.Fence)
 		}
+		if err == nil && pidNS {
+			freshProc()
+		}
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 			return 126
@@ -364,7 +452,10 @@ func wrappedChild(s wrapSpec) *exec.Cmd {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if s.Fence != nil {
 		spec, _ := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv}) // plain data: cannot fail
-		cmd = exec.Command("/proc/self/exe", fenceArg, string(spec))
+		cmd = exec.Command("/proc/self/exe", fenceArg)
+		if fd, err := specFile(spec); err == nil {
+			cmd.ExtraFiles = []*os.File{fd}
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
@@ -564,3 +655,7 @@ func blankValues(block []byte, vars []string) bool {
 	}
 	return changed
 }
+
+// mountNamespace reports whether a fenced command's wrapper gets a mount
+// namespace here, where it binds places read-only.
+func mountNamespace() bool { return nsAvailable().mount }

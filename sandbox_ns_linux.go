@@ -35,10 +35,7 @@ var nsAvailable = sync.OnceValue(nsProbe)
 // keeps the first that starts: root needs no user namespace; an ordinary
 // user needs an unprivileged one (sysctls or an LSM may forbid it).
 func nsProbe() nsKinds {
-	self, err := os.Executable()
-	if err != nil {
-		return nsKinds{}
-	}
+	self := wrapperProgram("yaicli") // the running binary, as the wrapper is started
 	root := os.Geteuid() == 0
 	for _, k := range []nsKinds{{user: !root, pid: true, mount: true, net: true}, {user: !root, pid: true, mount: true}, {user: !root, pid: true}} {
 		cmd := exec.Command(self, nsProbeArg, strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid()))
@@ -213,4 +210,14 @@ func withholdRunsLater(f *fenceSpec) error {
 		}
 	}
 	return nil
+}
+
+// freshProc mounts, in the wrapper's mount namespace, a /proc of its own
+// PID namespace over the host's: the command sees its own processes only,
+// not yaicli's nor anyone else's (their command lines, environments, open
+// files). Where the kernel refuses (a /proc partly covered, as in some
+// containers), the host's stays: still read-only, and yaicli and the
+// wrapper are not dumpable.
+func freshProc() {
+	unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC|unix.MS_RDONLY, "")
 }

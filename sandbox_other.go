@@ -36,5 +36,11 @@ func (st *shellStart) serverCommand(prog string, args []string) (*exec.Cmd, erro
 // sandboxEntry is never the wrapper here.
 func sandboxEntry(args, environ []string) (code int, ok bool) { return 0, false }
 
+// wrapperProgram is self: there is no wrapper here.
+func wrapperProgram(self string) string { return self }
+
 // hardenProcess has nothing to do here.
 func hardenProcess(keyVars []string) {}
+
+// mountNamespace is false: there is no wrapper here.
+func mountNamespace() bool { return false }

@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // The sensitive places are where credentials live: a read there asks every
@@ -66,7 +69,9 @@ var sensitiveSystem = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/
 	// containers' and clusters' secrets, systemd's credentials, VPN and dial-up secrets
 	"/run/secrets", "/var/run/secrets", "/etc/kubernetes/admin.conf", "/etc/kubernetes/pki", "/etc/rancher/k3s/k3s.yaml",
 	"/etc/credstore", "/etc/credstore.encrypted",
-	"/etc/ipsec.secrets", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/openvpn"}
+	"/etc/ipsec.secrets", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets", "/etc/openvpn",
+	// backups of the password and group databases
+	"/var/backups"}
 
 // reProcPID matches a process's directory in /proc, whose environ, memory,
 // command line and open files may hold secrets (the API key among them).
@@ -296,11 +301,16 @@ func otherHomePlace(path, own string, homes []string) (string, string) {
 
 // reKeyContent matches what only a credential file holds: a private key's
 // armour with a body (a line naming the header alone, as documentation
-// does, is not one), PuTTY's key file, and a cloud secret assigned.
-var reKeyContent = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----\r?\n[A-Za-z0-9+/=:,\- \r\n]{64}|PuTTY-User-Key-File-[0-9]+:|(?i:aws_secret_access_key)\s*[=:]\s*\S{20}`)
+// does, is not one), also JSON-escaped as a cloud service account's key
+// file holds it ("-----BEGIN PRIVATE KEY-----\nMII…"), PuTTY's key file,
+// and a cloud secret assigned, as a credentials file, a shell or JSON
+// writes it (aws_secret_access_key = …, "SecretAccessKey": "…").
+var reKeyContent = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n|(?:\\r)?\\n)(?:[A-Za-z0-9+/=:,\- \r\n]|\\[rn]){64}|PuTTY-User-Key-File-[0-9]+:|` +
+	`(?i:"?(?:aws_?)?secret_?access_?key"?)\s*[=:]\s*"?[A-Za-z0-9/+=]{40}`)
 
 // keyContentHint is what a window must hold before reKeyContent is tried.
-var keyContentHint = [][]byte{[]byte("PRIVATE KEY"), []byte("PuTTY-User-Key-File-"), []byte("ws_secret_access_key"), []byte("WS_SECRET_ACCESS_KEY")}
+var keyContentHint = [][]byte{[]byte("PRIVATE KEY"), []byte("PuTTY-User-Key-File-"), []byte("ecret_access_key"), []byte("ECRET_ACCESS_KEY"),
+	[]byte("ecretAccessKey"), []byte("ecretaccesskey"), []byte("ECRETACCESSKEY")}
 
 // keyOverlap is how far one window of a content scan reaches into the last:
 // enough for reKeyContent's longest match.
@@ -346,21 +356,96 @@ const (
 )
 
 // inodeTable is the device and inode of each file in the sensitive places
-// that exist, made once when a file with more than one link is first
-// judged: a hard link to a key judges like the key.
+// that exist and of each file named like a key in the workspace (at any
+// depth), made when a file with more than one link is first judged and
+// made again when a file with more than one link changed its links since
+// (link(2) sets the inode's ctime): a hard link to a key judges like the
+// key, wherever either is found.
 type inodeTable struct {
-	once sync.Once
-	m    map[[2]uint64]string
+	workspace string // "" when there is none
+	mu        sync.Mutex
+	m         map[[2]uint64]string
+	built     time.Time
 }
 
 // target is the sensitive file (one of its names) whose inode is dev, ino,
-// or "".
-func (t *inodeTable) target(p places, dev, ino uint64) string {
+// or ""; ctime is the inode's change time.
+func (t *inodeTable) target(p places, dev, ino uint64, ctime time.Time) string {
 	if t == nil {
 		return ""
 	}
-	t.once.Do(func() { t.m = p.sensitiveInodes() })
-	return t.m[[2]uint64{dev, ino}]
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	k := [2]uint64{dev, ino}
+	if t.m == nil || t.m[k] == "" && !ctime.Before(t.built) {
+		t.built = ctime.Add(time.Nanosecond) // made again only for a link changed after this one
+		t.m = p.sensitiveInodes()
+		walkKeyNames(t.workspace, t.m)
+	}
+	return t.m[k]
+}
+
+// walkKeyNames adds to m the regular files named like keys under dir, at
+// any depth (inodeWalkMax entries in all; .git and node_modules are not
+// entered).
+func walkKeyNames(dir string, m map[[2]uint64]string) {
+	if dir == "" {
+		return
+	}
+	n := 0
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if n++; err != nil || n > inodeWalkMax {
+			return skipOrAll(d, n)
+		}
+		if d.IsDir() && path != dir && slices.Contains(keyWalkSkip, d.Name()) {
+			return fs.SkipDir
+		}
+		if d.Type().IsRegular() && reKeyName.MatchString(d.Name()) {
+			if info, err := d.Info(); err == nil {
+				if sys, ok := info.Sys().(*syscall.Stat_t); ok {
+					m[[2]uint64{uint64(sys.Dev), uint64(sys.Ino)}] = path
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// ctimeOf is the change time of st.
+func ctimeOf(st *syscall.Stat_t) time.Time {
+	_, c := fileTimes(st)
+	return time.Unix(0, c)
+}
+
+// identities are the inode tables sensitiveIdentity keeps, by workspace.
+var identities sync.Map
+
+// sensitiveIdentity judges the file open in f by what it is, wherever it
+// was found: when it is a hard link to a sensitive file (a key file in
+// workDir's tree at any depth, a file in any account's credential store or
+// the system's secrets), it says so ("a hard link to PATH, WHY"), else "".
+// A file with one link is where its name is, and is judged there by name
+// and place. This is the judgement project instructions (AGENTS.md) and
+// every reader of a file found by path go through besides its name.
+func sensitiveIdentity(f *os.File, workDir string) string {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if !ok || sys.Nlink < 2 {
+		return ""
+	}
+	t, _ := identities.LoadOrStore(workDir, &inodeTable{workspace: workDir})
+	target := t.(*inodeTable).target(places{}, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys))
+	if target == "" {
+		return ""
+	}
+	why, _ := places{}.sensitivePlace(target)
+	if why == "" {
+		why = "a sensitive file"
+	}
+	return "a hard link to " + target + ", " + why
 }
 
 // sensitiveInodes walks every sensitive place that exists (the run's home
@@ -415,3 +500,29 @@ func skipOrAll(d fs.DirEntry, n int) error {
 // sensitive as its source (places.sensitivePlace), and the fence never
 // grants it (systemSensitive).
 const sensitiveSpillDir = "sensitive"
+
+// byPrivilege says why a file outside the workspace, the home and
+// TOOL_READ_ROOTS (free: those places) is sensitive by its owner and mode,
+// or "": a file its owner keeps from others (no read bit for others) that
+// this run reads by privilege or by a group, not as its owner (another
+// account's secret, a service's credentials); run as root, any such file
+// of root's own (/var/backups/shadow.bak, a service's key under /srv):
+// root reads every file, so the mode is what says it is private. uid is
+// the run's.
+func byPrivilege(st *syscall.Stat_t, path string, uid int, free []string) string {
+	if st.Mode&0o004 != 0 {
+		return ""
+	}
+	for _, f := range append(free, "/tmp", "/var/tmp", "/dev/shm") { // temp files are the person's work, not a service's
+		if f != "" && insideDir(path, f) {
+			return ""
+		}
+	}
+	switch {
+	case int(st.Uid) != uid:
+		return "a file of another account (uid " + strconv.Itoa(int(st.Uid)) + ") that others may not read: you read it by privilege or group"
+	case uid == 0 && st.Mode&0o040 == 0:
+		return "a file only root may read (mode " + strconv.FormatUint(uint64(st.Mode&0o777), 8) + "): yaicli reads it only because it runs as root"
+	}
+	return ""
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -48,5 +49,40 @@ func TestREADMESensitiveListInCode(t *testing.T) {
 	}
 	if n < 40 {
 		t.Errorf("read %d places off the safety guide's paragraph; the test lost its way", n)
+	}
+}
+
+// TestSensitiveIdentity: the judgement by identity that project
+// instructions go through: AGENTS.md hard-linked to a .env deep in the
+// workspace, or to a key in another account's ~/.ssh, is judged as its
+// target, however the link was named; a file of one link, or linked to
+// an ordinary file, is not.
+func TestSensitiveIdentity(t *testing.T) {
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	deep := filepath.Join(ws, "a", "b", "c", "d", "e", "f", "g")
+	os.MkdirAll(deep, 0o700)
+	os.WriteFile(filepath.Join(deep, ".env"), []byte("TOKEN=x\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "README.md"), []byte("# hi\n"), 0o600)
+	os.WriteFile(filepath.Join(ws, "plain.md"), []byte("# plain\n"), 0o600)
+	judge := func(name string) string {
+		f, err := os.Open(filepath.Join(ws, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		return sensitiveIdentity(f, ws)
+	}
+	if why := judge("plain.md"); why != "" {
+		t.Errorf("a file of one link is judged: %s", why)
+	}
+	os.Link(filepath.Join(ws, "README.md"), filepath.Join(ws, "README2.md"))
+	if why := judge("README2.md"); why != "" {
+		t.Errorf("a link to an ordinary file is judged: %s", why)
+	}
+	if err := os.Link(filepath.Join(deep, ".env"), filepath.Join(ws, "AGENTS.md")); err != nil {
+		t.Skip(err)
+	}
+	if why := judge("AGENTS.md"); !strings.Contains(why, ".env") {
+		t.Errorf("AGENTS.md hard-linked to a .env is not judged as it: %q", why)
 	}
 }

@@ -81,6 +81,9 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, e
 	if werr != nil && !errors.As(werr, &ee) {
 		why = werr.Error()
 	}
+	if note := start.settle(); note != "" { // the fence takes back what runs code later (fencelater.go)
+		why = strings.TrimPrefix(why+"; "+note, "; ")
+	}
 	if l, ok := out.(labeler); ok {
 		code := cmd.ProcessState.ExitCode()
 		if code != 0 && why == "" && start.fenced() {

@@ -37,6 +37,15 @@ type fenceSpec struct {
 	// (fenceRunsLater): the wrapper binds each read-only where it has a
 	// mount namespace.
 	RunsLater []string `json:",omitempty"`
+	// KeysBound says the wrapper binds the key files in writable places
+	// read-only over themselves (RunsLater holds them): then a directory
+	// that holds one withholds only reading files, as the mount already
+	// keeps the key from being removed, renamed or linked (EBUSY, EXDEV).
+	KeysBound bool `json:",omitempty"`
+	// UnixOff keeps the socket rules with the network open: an MCP
+	// server reaches TCP and UDP but no Unix socket (an ssh agent,
+	// docker.sock, a desktop bus) unless its entry says "unix_sockets".
+	UnixOff bool `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
@@ -70,6 +79,32 @@ type shellStart struct {
 	self   string
 	fence  *fenceSpec
 	refuse string
+	// program resolves a program started outside the fence (the shell of
+	// an asked command, an unfenced server) to a place no fenced command
+	// or server can write (sandbox.program); nil: started as named.
+	program func(string) (string, error)
+	// takeBack moves aside what the command made that runs code later
+	// (fencelater.go) and says what; nil when not fenced.
+	takeBack func() string
+}
+
+// settle is said after a fenced command and every process of it ended:
+// what it made that runs code later, moved aside ("" when nothing).
+func (st *shellStart) settle() string {
+	if !st.fenced() || st.takeBack == nil {
+		return ""
+	}
+	tb := st.takeBack
+	st.takeBack = nil // once: done takes back too, for a caller that does not settle
+	return tb()
+}
+
+// outside is prog as an unfenced start may run it: resolved by program.
+func (st *shellStart) outside(prog string) (string, error) {
+	if st == nil || st.program == nil {
+		return prog, nil
+	}
+	return st.program(prog)
 }
 
 // environ is the command's environment: env, with TMPDIR set to the
@@ -108,6 +143,7 @@ func (st *shellStart) fenced() bool { return st != nil && st.fence != nil }
 // done removes what the fence made for the command: its temporary
 // directory, once the command and its descendants have ended.
 func (st *shellStart) done() {
+	st.settle()
 	if st.fenced() && st.fence.TempDir != "" {
 		os.RemoveAll(st.fence.TempDir)
 	}

@@ -99,12 +99,29 @@ func shellBusy(pgFile func(string) string) func(pid int, d string) bool {
 			return false
 		}
 		for _, p := range liveProcs() {
-			if p.pgrp == pg && p.comm == "sleep" {
+			if p.comm == "sleep" && (p.pgrp == pg || inNSpgid(p.pid, pg)) {
 				return true
 			}
 		}
 		return false
 	}
+}
+
+// inNSpgid reports whether pg is pid's process group as any PID namespace
+// it is in numbers it (a fenced command reads its own namespace's number
+// from the /proc of its own).
+func inNSpgid(pid, pg int) bool {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "NSpgid:"); ok {
+			for _, f := range strings.Fields(v) {
+				if n, _ := strconv.Atoi(f); n == pg {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // signalBusyTool runs the binary in dir (a session of its own, no

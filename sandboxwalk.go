@@ -1,0 +1,176 @@
+package main
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"syscall"
+)
+
+// Before each fenced command the fence looks through the workspace, at
+// every depth, for what it must judge by name: files named like keys
+// (withheld from reading; in the workspace also bound read-only, so a
+// .env cannot be written), git directories and .git files of nested
+// repositories and worktrees, and the other files that run code later
+// (.envrc, .husky, AGENTS.md, … in any directory), which are bound
+// read-only. The home is looked through keyWalkHomeDepth levels (only its
+// toolchains are granted at all). What the walk read is kept by directory
+// and read again only where the directory changed (its mtime or ctime),
+// so a later command pays a stat per directory. Past keyWalkDirs
+// directories the walk stops and what it did not reach is not granted at
+// all: it fails closed.
+
+// keyWalkHomeDepth is how many levels of directories below home are
+// looked in (~/a/b/.env); keyWalkDirs bounds the directories of one walk.
+const (
+	keyWalkHomeDepth = 3
+	keyWalkDirs      = 50000
+)
+
+// keyDir is a directory to look in, and how many levels (itself
+// included; 0: every level).
+type keyDir struct {
+	path  string
+	depth int
+}
+
+// keyWalkSkip are directories not looked in: a repository's object store
+// (its .git is judged as a git directory) and installed packages, which
+// hold other people's test keys, not yours.
+var keyWalkSkip = []string{".git", "node_modules"}
+
+// laterNames are the names of files and directories that run code later
+// in any directory of the workspace (runsLater's list, and the project
+// instructions every later session reads).
+var laterNames = []string{".envrc", ".husky", ".pre-commit-config.yaml", ".pre-commit-config.yml", ".devcontainer", ".nvim.lua",
+	".lazy.lua", ".exrc", "AGENTS.md"}
+
+// vscodeLater are the files in a .vscode directory that run programs.
+var vscodeLater = []string{"tasks.json", "settings.json", "launch.json"}
+
+// dirSeen is one directory as a walk read it: its times, to tell a
+// change, and its entries.
+type dirSeen struct {
+	mtime, ctime int64
+	ents         []dirEnt
+}
+
+// dirEnt is one entry of a directory: its name and type.
+type dirEnt struct {
+	name string
+	typ  fs.FileMode
+}
+
+// survey is what one walk found: key files, places that run code later
+// (existing), and the directories it could not reach (never granted).
+type survey struct {
+	keys, later, unwalked []string
+}
+
+// readDirCached is the entries of d, from the cache when d has not
+// changed since it was read.
+func (s *sandbox) readDirCached(d string) []dirEnt {
+	var st syscall.Stat_t
+	if syscall.Lstat(d, &st) != nil {
+		return nil
+	}
+	s.walkMu.Lock()
+	c, ok := s.walkCache[d]
+	s.walkMu.Unlock()
+	m, ct := fileTimes(&st)
+	if ok && c.mtime == m && c.ctime == ct {
+		return c.ents
+	}
+	raw, _ := os.ReadDir(d)
+	ents := make([]dirEnt, len(raw))
+	for i, e := range raw {
+		ents[i] = dirEnt{e.Name(), e.Type()}
+	}
+	s.walkMu.Lock()
+	if s.walkCache == nil {
+		s.walkCache = map[string]dirSeen{}
+	}
+	s.walkCache[d] = dirSeen{m, ct, ents}
+	s.walkMu.Unlock()
+	return ents
+}
+
+// survey walks the workspace and home breadth first: every level of the
+// workspace, keyWalkHomeDepth of home, keyWalkDirs directories in all; a
+// directory is judged by the files in it (a package named credentials
+// stays readable), links are not followed, but a link named like a key
+// denies the file it leads to. The sensitive places (deny, resolved), the
+// caches and keyWalkSkip are not entered.
+func (s *sandbox) survey(deny []string) survey {
+	skip := map[string]bool{}
+	for _, p := range append(resolveAll(s.caches), deny...) {
+		skip[p] = true
+	}
+	var queue []keyDir
+	for _, r := range s.keyRoot {
+		queue = append(queue, keyDir{resolvePathOf(r.path), r.depth})
+	}
+	ws := resolvePathOf(s.workspace)
+	var out survey
+	seen := map[string]bool{}
+	for n := 0; len(queue) > 0; n++ {
+		d := queue[0]
+		queue = queue[1:]
+		if seen[d.path] {
+			continue
+		}
+		if n >= keyWalkDirs { // fails closed: what was not looked in is not granted
+			out.unwalked = append(out.unwalked, d.path)
+			continue
+		}
+		seen[d.path] = true
+		inWS := s.workspace != "" && insideDir(d.path, ws)
+		for _, e := range s.readDirCached(d.path) {
+			p := filepath.Join(d.path, e.name)
+			isDir := e.typ.IsDir()
+			switch {
+			case inWS && e.name == ".git":
+				out.later = append(out.later, gitLater(p)...)
+				continue
+			case inWS && e.name == ".vscode" && isDir:
+				for _, v := range vscodeLater {
+					if placeExists(filepath.Join(p, v)) {
+						out.later = append(out.later, filepath.Join(p, v))
+					}
+				}
+			case inWS && slices.Contains(laterNames, e.name):
+				out.later = append(out.later, p)
+			}
+			switch {
+			case reKeyName.MatchString(e.name) && !isDir: // as the fs tools judge a file by its own name
+				out.keys = append(out.keys, p)
+				if st, err := os.Stat(p); err == nil && !st.IsDir() && e.typ&fs.ModeSymlink != 0 {
+					out.keys = append(out.keys, resolvePathOf(p))
+				}
+			case isDir && d.depth != 1 && !slices.Contains(keyWalkSkip, e.name) && !skip[p]:
+				queue = append(queue, keyDir{p, max(d.depth-1, 0)})
+			}
+		}
+	}
+	return out
+}
+
+// gitLater is what runs code later in the git directory a .git entry at
+// p is or names (a nested repository's directory, a worktree's or
+// submodule's .git file), as fenceRunsLater lists it; the .git file
+// itself too, so it cannot be pointed elsewhere.
+func gitLater(p string) []string {
+	st, err := os.Lstat(p)
+	if err != nil || st.Mode()&fs.ModeSymlink != 0 {
+		return nil
+	}
+	if !st.IsDir() {
+		out := []string{p}
+		if d := gitFileDir(p); d != "" {
+			out = append(out, gitDirLater(d)...)
+		}
+		return out
+	}
+	return gitDirLater(p)
+}
