@@ -240,10 +240,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillError())
 	}
 	tb.ev.toolRan(tc.ID, name, c)
-	show := tb.o.showFunction
-	if tb.tools[name].mcp {
-		show = tb.o.showMCP
-	}
+	show := tb.previewed(name, tc.Function.Arguments)
 	switch {
 	case tb.ev.on():
 	case show && !tb.refused:

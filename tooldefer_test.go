@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -336,5 +338,34 @@ func TestDeferredSchemasAnthropic(t *testing.T) {
 		env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-5", "YAI_CONTEXT_BUDGET_TOKENS=5734", "YAI_MCP_CONFIG=" + cfg}})
 	if r.code != 0 || r.stdout != "rotated\n" {
 		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestCallToolPreviewFollowsMCPSetting: SHOW_MCP_OUTPUT=false (the
+// default) hides an MCP tool's result from the preview whether it is run
+// by its name or through call_tool; set to true, both show it.
+func TestCallToolPreviewFollowsMCPSetting(t *testing.T) {
+	for _, show := range []bool{false, true} {
+		tb, preview := testToolbox(t, "auto", nil)
+		tb.o.showMCP = show
+		tb.setMCP([]tool{{name: mcpToolName("s", "echo"), desc: "Echo.", params: `{"type":"object"}`, mcp: true, server: "s",
+			run: func(_ context.Context, _ map[string]any, out io.Writer) error {
+				_, err := io.WriteString(out, `{"said":"mcp-result-marker"}`)
+				return err
+			}}})
+		tb.choose(tb.specs(), 1000, familyOf("gpt-4o").toolsTokens) // a small window: schemas deferred, call_tool offered
+		for _, c := range []toolCall{
+			call("1", "mcp__s__echo", `{}`),
+			call("2", toolCallName, `{"name":"mcp__s__echo","arguments":{}}`),
+		} {
+			preview.Reset()
+			m := tb.call(t.Context(), c)
+			if !strings.Contains(m.Content, "mcp-result-marker") {
+				t.Fatalf("%s did not run the tool: %s", c.Function.Name, m.Content)
+			}
+			if got := strings.Contains(preview.String(), "mcp-result-marker"); got != show {
+				t.Errorf("SHOW_MCP_OUTPUT=%v, %s: result in the preview %v:\n%s", show, c.Function.Name, got, preview)
+			}
+		}
 	}
 }
