@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -478,7 +479,7 @@ func displayPreview(text string, maxLines, maxChars, width int, expand string) s
 // lines (-1: those of text), so "+N lines" counts what the command really
 // printed, not what was left of it after the cut.
 func previewOf(text string, total, maxLines, maxChars, width int, expand string) string {
-	text = sanitize(strings.TrimRight(readableJSON(text), "\n"))
+	text = sanitize(strings.TrimRight(readableJSON(indentJSON(text)), "\n"))
 	lines := strings.Split(text, "\n")
 	if total < len(lines) {
 		total = len(lines)
@@ -526,6 +527,21 @@ func previewRows(lines []string, maxRows, width int) ([]string, bool) {
 		}
 	}
 	return lines, false
+}
+
+// indentJSON is a whole JSON object or array indented, two spaces a
+// level, for the preview: a result the model gets on one line reads as
+// JSON to a person. Anything else (text, JSON cut by the cap) is s.
+func indentJSON(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") || !json.Valid([]byte(t)) {
+		return s
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(t), "", "  ") != nil {
+		return s
+	}
+	return b.String()
 }
 
 // readableJSON undoes JSON string escapes in a tool result's text, for the
