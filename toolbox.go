@@ -38,7 +38,8 @@ type tool struct {
 type toolOutput struct {
 	id, name, caption string
 	clip              *clip
-	running           bool // the call running now: its output so far (liveoutput.go)
+	running           bool          // the call running now: its output so far (liveoutput.go)
+	elapsed           time.Duration // running: how long it has run
 }
 
 // toolboxOptions is what the toolbox and its tools need of the
@@ -133,7 +134,7 @@ func (tb *toolbox) snapshot() []toolOutput {
 	defer tb.mu.Unlock()
 	outs := append([]toolOutput(nil), tb.outputs...)
 	if l := tb.live; l != nil {
-		outs = append(outs, toolOutput{name: l.name, caption: l.caption, clip: l.clip(), running: true})
+		outs = append(outs, toolOutput{name: l.name, caption: l.caption, clip: l.clip(), running: true, elapsed: l.ranFor(tb.now)})
 	}
 	return outs
 }
@@ -144,6 +145,9 @@ func (tb *toolbox) snapshot() []toolOutput {
 // the outputs, in the same step.
 func (tb *toolbox) goLive(name, args string, cl io.Writer) io.Writer {
 	l := newLiveOutput(name, tb.red.text(caption(args)))
+	if tb.now != nil { // a toolbox built without newToolbox has no clock: no time is said
+		l.started = tb.now()
+	}
 	tb.mu.Lock()
 	tb.live = l
 	tb.mu.Unlock()
