@@ -63,8 +63,8 @@ var walledParts = []part{
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "jsonout.go:writeJSON",
 		"toolbox.go:.changes", "toolbox.go:.desc", "toolbox.go:.mcp", "toolbox.go:.name", "toolbox.go:.params", "toolbox.go:.run", "toolbox.go:.server",
 		"toolbox.go:oneLine", "toolbox.go:tool", "spill.go:asciiName", "width.go:firstRunes",
-		// mcp.json read only if no one else can write it
-		"trustedfile.go:openTrusted",
+		// mcp.json read only if no one else can write it, its faults said at their line and column
+		"trustedfile.go:openTrusted", "jsonplace.go:jsonFileError",
 		// a stdio server started fenced, as a command is
 		"sandbox.go:sandbox", "shellstart.go:shellStart", "shellstart.go:shellStart.environ", "shellstart.go:shellStart.fenced",
 		"shellstart.go:shellStart.done", "sandbox_linux.go:shellStart.serverCommand", "mcpfence.go:serverStart",

@@ -293,6 +293,26 @@ func (tb *toolbox) sent(ms []message) {
 	}
 }
 
+// previewed says whether a call's result is previewed: SHOW_MCP_OUTPUT
+// governs an MCP tool's, run by its name or through call_tool (the tool
+// call_tool names is the one whose output it is), SHOW_FUNCTION_OUTPUT
+// every other.
+func (tb *toolbox) previewed(name, args string) bool {
+	t := tb.tools[name]
+	if t.unwrap != nil {
+		var a map[string]any
+		if json.Unmarshal([]byte(args), &a) == nil {
+			if inner, ok := tb.tools[argString(a, "name", "")]; ok {
+				t = inner
+			}
+		}
+	}
+	if t.mcp {
+		return tb.o.showMCP
+	}
+	return tb.o.showFunction
+}
+
 // outputLines is how many lines the preview of c counts: its header's and
 // those of the whole output, not of what is left after the cut.
 func outputLines(c *clip) int {

@@ -307,26 +307,6 @@ func (tb *toolbox) unwrapCall(args map[string]any) (tool, map[string]any, string
 	return t, inner, ""
 }
 
-// previewed says whether a call's result is previewed: SHOW_MCP_OUTPUT
-// governs an MCP tool's, run by its name or through call_tool (the tool
-// call_tool names is the one whose output it is), SHOW_FUNCTION_OUTPUT
-// every other.
-func (tb *toolbox) previewed(name, args string) bool {
-	t := tb.tools[name]
-	if t.unwrap != nil {
-		var a map[string]any
-		if json.Unmarshal([]byte(args), &a) == nil {
-			if inner, ok := tb.tools[argString(a, "name", "")]; ok {
-				t = inner
-			}
-		}
-	}
-	if t.mcp {
-		return tb.o.showMCP
-	}
-	return tb.o.showFunction
-}
-
 // schemaMismatch says how args break the top level of a tool's schema
 // (params): a required one missing, one of the wrong JSON type, one it
 // does not take when it takes no others; "" when they fit or the schema
