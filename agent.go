@@ -16,7 +16,8 @@ type agent struct {
 	o           agentOptions
 	red         *redactor // the run's secrets: the model's words enter the history without them
 	send        sendFunc
-	tools       *toolbox // nil when ENABLE_FUNCTIONS is false
+	setModel    func(string) // switches the client's model with the agent's (modelswitch.go); nil: no client to tell
+	tools       *toolbox     // nil when ENABLE_FUNCTIONS is false
 	stdout      io.Writer
 	stderr      io.Writer
 	budget      budget

@@ -63,8 +63,8 @@ var walledParts = []part{
 		"termsafe.go:.w", "termsafe.go:sanitize", "termsafe.go:termWriter", "jsonout.go:writeJSON",
 		"tools.go:.changes", "tools.go:.desc", "tools.go:.mcp", "tools.go:.name", "tools.go:.params", "tools.go:.run", "tools.go:.server",
 		"tools.go:.paths", "tools.go:pathArgsOf", "toolbox.go:oneLine", "tools.go:tool", "spill.go:asciiName", "width.go:firstRunes",
-		// mcp.json read only if no one else can write it
-		"trustedfile.go:openTrusted",
+		// mcp.json read only if no one else can write it, its faults said at their line and column
+		"trustedfile.go:openTrusted", "jsonplace.go:jsonFileError",
 		// a stdio server started fenced, as a command is
 		"sandbox.go:sandbox", "shellstart.go:shellStart", "shellstart.go:shellStart.environ", "shellstart.go:shellStart.fenced",
 		"shellstart.go:shellStart.done", "sandbox_linux.go:shellStart.serverCommand", "mcpfence.go:serverStart",

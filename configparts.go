@@ -76,6 +76,7 @@ func (p parts) agentFor(win modelWindow, o agentIO, hub *mcpHub) *agent {
 	if tb != nil {
 		tb.subagent = a.runSubagent // run_subagent runs a sub-agent of this agent (subagent.go)
 	}
+	a.setModel = func(m string) { c.o.model = m } // the request body's model; the agent's is switched beside it
 	if a.noTools {
 		fmt.Fprintf(o.preview, "yaicli: %s's model %s takes no tools (the server says so); sending none (ENABLE_FUNCTIONS=false skips this note)\n", p.agent.provider, p.agent.model)
 	}

@@ -14,7 +14,7 @@ import (
 // writeContext prints /context: where the tokens go, the budget and its
 // source, and what the provider last reported.
 func writeContext(w io.Writer, r contextReport) {
-	total := r.system + r.project + r.attached + r.hist + r.tools + r.schemas
+	total := r.total()
 	b := r.budget.tokens
 	row := func(name string, n int, extra string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("  %-26s %9d  %s", name, n, extra), " "))
@@ -45,6 +45,11 @@ func writeContext(w io.Writer, r contextReport) {
 	writeReported(w, r)
 	fmt.Fprintf(w, "  estimated for the %s tokenizer family (model %s)\n", r.family, r.model)
 	fmt.Fprintf(w, "  %s\n", r.sandbox)
+}
+
+// total is the estimate of the whole request: every kind of token.
+func (r contextReport) total() int {
+	return r.system + r.project + r.attached + r.hist + r.tools + r.schemas
 }
 
 // writeReported is /context's line on what the provider last reported.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -18,15 +19,24 @@ const liveKeep = 128 << 10
 type liveOutput struct {
 	name, caption string
 	mu            sync.Mutex
-	head          []byte // the first liveKeep bytes
-	tail          ring   // the last liveKeep bytes after the head
-	n             int64  // bytes written in all
+	head          []byte    // the first liveKeep bytes
+	tail          ring      // the last liveKeep bytes after the head
+	n             int64     // bytes written in all
+	started       time.Time // when the call began, by the run's clock: the viewer says how long it runs
 }
 
 // newLiveOutput records the output of a call of name (caption: its
 // command or path, for the viewer's list).
 func newLiveOutput(name, caption string) *liveOutput {
 	return &liveOutput{name: name, caption: caption, tail: ring{buf: make([]byte, 0, liveKeep)}}
+}
+
+// ranFor is how long the call has run by now (nil: no clock, 0).
+func (l *liveOutput) ranFor(now func() time.Time) time.Duration {
+	if now == nil || l.started.IsZero() {
+		return 0
+	}
+	return now().Sub(l.started)
 }
 
 // Write keeps p's head and tail.

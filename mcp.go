@@ -86,7 +86,7 @@ func readMCPConfig(path string) (map[string]mcpServerConfig, error) {
 		MCPServers map[string]mcpServerConfig `json:"mcpServers"`
 	}
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("%s is not valid JSON: %w", path, err)
+		return nil, jsonFileError(path, b, err)
 	}
 	return c.MCPServers, nil
 }

@@ -31,6 +31,7 @@ const replHelp = `Commands:
   /context list|add PATH|remove PATH|clear
                         the same as YAICLI names it: list, attach, detach (a path or a file name), detach all
   /mode chat|exec       exec: each line is a task for one shell command (Shift+Tab toggles)
+  /model [NAME]         the model, its window and budget; NAME switches to it for the session (history kept)
   /max-turns [N]        tool rounds a question may take, for the rest of the session (MAX_TOOL_CALL_DEPTH)
   @path, @"a b"         in a question: attach that file to it
   !cmd                  run cmd in your shell (not added to the conversation)
@@ -85,6 +86,7 @@ var replCommands = []replCommand{
 	{names: []string{"/add"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.add(arg) }},
 	{names: []string{"/drop"}, pathAfter: []string{""}, run: func(s *session, _ []string, arg string) { s.drop(arg) }},
 	{names: []string{"/mode"}, subs: []string{"chat", "exec"}, run: func(s *session, _ []string, arg string) { s.setMode(arg) }},
+	{names: []string{"/model"}, run: func(s *session, _ []string, arg string) { s.modelCommand(arg) }},
 	{names: []string{"/max-turns"}, run: func(s *session, _ []string, arg string) { maxTurns(s.agent, arg, s.out) }},
 }
 

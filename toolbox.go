@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,8 +20,9 @@ import (
 type toolOutput struct {
 	id, name, caption string
 	clip              *clip
-	running           bool   // the call running now: its output so far (liveoutput.go)
-	under             string // the run_subagent call it ran for ("": the main agent's) (subagent.go)
+	running           bool          // the call running now: its output so far (liveoutput.go)
+	under             string        // the run_subagent call it ran for ("": the main agent's) (subagent.go)
+	elapsed           time.Duration // running: how long it has run
 }
 
 // toolboxOptions is what the toolbox and its tools need of the
@@ -140,7 +142,7 @@ func (tb *toolbox) snapshot() []toolOutput {
 	defer tb.mu.Unlock()
 	outs := append([]toolOutput(nil), tb.outputs...)
 	if l := tb.live; l != nil {
-		outs = append(outs, toolOutput{id: tb.liveID, name: l.name, caption: l.caption, clip: l.clip(), running: true})
+		outs = append(outs, toolOutput{id: tb.liveID, name: l.name, caption: l.caption, clip: l.clip(), running: true, elapsed: l.ranFor(tb.now)})
 	}
 	return append(outs, tb.subOutputs()...)
 }
@@ -164,6 +166,9 @@ func (tb *toolbox) subOutputs() []toolOutput {
 // the outputs, in the same step.
 func (tb *toolbox) goLive(t tool, args string, cl io.Writer) io.Writer {
 	l := newLiveOutput(t.name, tb.red.text(t.captionOf(args)))
+	if tb.now != nil { // a toolbox built without newToolbox has no clock: no time is said
+		l.started = tb.now()
+	}
 	tb.mu.Lock()
 	tb.live, tb.liveID = l, tb.callID
 	tb.mu.Unlock()
@@ -270,10 +275,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		fmt.Fprintf(tb.preview, "yaicli: a truncated tool output could not be saved in full (%v); set TOOL_OUTPUT_DIR to a writable directory to keep them\n", c.spillError())
 	}
 	tb.ev.toolRan(tc.ID, name, c)
-	show := tb.o.showFunction
-	if tb.tools[name].mcp {
-		show = tb.o.showMCP
-	}
+	show := tb.previewed(name, tc.Function.Arguments)
 	switch {
 	case tb.ev.on():
 	case show && !tb.refused:
@@ -319,6 +321,26 @@ func (tb *toolbox) sent(ms []message) {
 			tb.ev.toolSent(m)
 		}
 	}
+}
+
+// previewed says whether a call's result is previewed: SHOW_MCP_OUTPUT
+// governs an MCP tool's, run by its name or through call_tool (the tool
+// call_tool names is the one whose output it is), SHOW_FUNCTION_OUTPUT
+// every other.
+func (tb *toolbox) previewed(name, args string) bool {
+	t := tb.tools[name]
+	if t.unwrap != nil {
+		var a map[string]any
+		if json.Unmarshal([]byte(args), &a) == nil {
+			if inner, ok := tb.tools[argString(a, "name", "")]; ok {
+				t = inner
+			}
+		}
+	}
+	if t.mcp {
+		return tb.o.showMCP
+	}
+	return tb.o.showFunction
 }
 
 // outputLines is how many lines the preview of c counts: its header's and
@@ -512,7 +534,7 @@ func displayPreview(text string, maxLines, maxChars, width int, expand string) s
 // lines (-1: those of text), so "+N lines" counts what the command really
 // printed, not what was left of it after the cut.
 func previewOf(text string, total, maxLines, maxChars, width int, expand string) string {
-	text = sanitize(strings.TrimRight(readableJSON(text), "\n"))
+	text = sanitize(strings.TrimRight(readableJSON(indentJSON(text)), "\n"))
 	lines := strings.Split(text, "\n")
 	if total < len(lines) {
 		total = len(lines)
@@ -560,6 +582,21 @@ func previewRows(lines []string, maxRows, width int) ([]string, bool) {
 		}
 	}
 	return lines, false
+}
+
+// indentJSON is a whole JSON object or array indented, two spaces a
+// level, for the preview: a result the model gets on one line reads as
+// JSON to a person. Anything else (text, JSON cut by the cap) is s.
+func indentJSON(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "[") || !json.Valid([]byte(t)) {
+		return s
+	}
+	var b bytes.Buffer
+	if json.Indent(&b, []byte(t), "", "  ") != nil {
+		return s
+	}
+	return b.String()
 }
 
 // readableJSON undoes JSON string escapes in a tool result's text, for the

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -468,5 +469,35 @@ func TestToolboxOptionsFilled(t *testing.T) {
 	}
 	if o := cfg.toolbox(); !slices.Equal(o.fence.private, o.perms.own.all()) {
 		t.Errorf("the fence denies %q, not yaicli's own places %q", o.fence.private, o.perms.own.all())
+	}
+}
+
+// TestJSONPreviewIndented: a JSON result is previewed as JSON, indented,
+// its strings' lines as lines; the model gets it as it came, and text or
+// JSON cut by the cap is previewed as before.
+func TestJSONPreviewIndented(t *testing.T) {
+	tb, preview := testToolbox(t, "auto", nil)
+	tb.o.showMCP = true
+	const result = `{"issues":[{"id":7,"title":"a \"quoted\" title","labels":["bug","ui"]}],"next":null,"body":"one\ntwo"}`
+	tb.setMCP([]tool{{name: mcpToolName("s", "issues"), desc: "Issues.", params: `{"type":"object"}`, mcp: true, server: "s",
+		run: func(_ context.Context, _ map[string]any, out io.Writer) error {
+			_, err := io.WriteString(out, result)
+			return err
+		}}})
+	m := tb.call(t.Context(), call("1", "mcp__s__issues", `{}`))
+	if m.Content != result {
+		t.Errorf("the model's copy changed: %s", m.Content)
+	}
+	want := "{\n  \"issues\": [\n    {\n      \"id\": 7,\n      \"title\": \"a \"quoted\" title\",\n      \"labels\": [\n        \"bug\",\n        \"ui\"\n      ]\n    }\n  ],\n  \"next\": null,\n  \"body\": \"one\ntwo\"\n}\n"
+	if _, p, _ := strings.Cut(preview.String(), ")\n"); !strings.HasPrefix(p, want[:60]) {
+		t.Errorf("preview:\n%s\nwant it to begin:\n%s", preview, want[:60])
+	}
+	if got := previewOf(result, -1, 0, 0, 0, ""); got != want {
+		t.Errorf("previewOf = %q\nwant        %q", got, want)
+	}
+	for _, s := range []string{`{"cut": "a`, "plain text", `[1, 2`} {
+		if got := previewOf(s, -1, 0, 0, 0, ""); got != s+"\n" {
+			t.Errorf("previewOf(%q) = %q", s, got)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Deferred tool schemas. Every request opens with the tool schemas, so
@@ -144,7 +145,7 @@ func (tb *toolbox) spec(name string) toolSpec {
 func searchTool(tb *toolbox) tool {
 	return tool{name: toolSearchName, desc: toolSearchDesc, params: toolSearchParams, deferOnly: true,
 		run: func(_ context.Context, a map[string]any, out io.Writer) error {
-			return writeJSON(out, tb.search(argString(a, "query", "")))
+			return writeJSON(out, fitSearch(tb.search(argString(a, "query", "")), capFor(toolSearchName, tb.o.outputMaxChars)))
 		}}
 }
 
@@ -210,6 +211,64 @@ func (tb *toolbox) search(query string) map[string]any {
 		res["note"] = "no tool matches those words; every tool: " + strings.Join(tb.names(), ", ")
 	}
 	return res
+}
+
+// fitSearch holds a search's result to limit characters (0: no limit)
+// by whole entries, so the model gets JSON it can read and schemas it can
+// call with, never one cut mid-schema: the lowest-ranked found tools go
+// back to also_matching by name, and a note says how to get them. One
+// entry too long alone keeps its schema and loses the end of its
+// description.
+func fitSearch(res map[string]any, limit int) map[string]any {
+	found, _ := res["found"].([]foundTool)
+	size := func() int { return utf8.RuneCountInString(jsonText(res)) + 1 }
+	if limit <= 0 || size() <= limit {
+		return res
+	}
+	also, _ := res["also_matching"].([]string)
+	for len(found) > 1 && size() > limit {
+		last := found[len(found)-1]
+		found = found[:len(found)-1]
+		also = append([]string{last.Name}, also...)
+		res["found"], res["also_matching"] = found, also
+		res["note"] = fmt.Sprintf("%d found tools did not fit the result's %d characters and are named in also_matching, best first: search again with words of one of their names to get its schema", len(also), limit)
+	}
+	if len(found) != 1 {
+		return res
+	}
+	for d := []rune(found[0].Description); len(d) > 0 && size() > limit; {
+		d = d[:max(len(d)-(size()-limit)-1, 0)] // escapes may make it longer than counted: again until it fits
+		found[0].Description = string(d) + "…"
+	}
+	if size() > limit { // the schema alone is too long: its arguments' names and types
+		found[0].Parameters = briefSchema(found[0].Parameters)
+		res["note"] = fmt.Sprintf("%s's schema is given by its arguments' names and types only, to fit the result's %d characters; call_tool says what a call lacks", found[0].Name, limit)
+	}
+	if size() > limit {
+		res["found"], res["also_matching"] = []foundTool{}, append([]string{found[0].Name}, also...)
+		res["note"] = fmt.Sprintf("no schema fits the result's %d characters; the tools are named in also_matching, best first: call_tool with one of them says which arguments it takes", limit)
+		for names := res["also_matching"].([]string); len(names) > 1 && size() > limit; {
+			names = names[:len(names)-1]
+			res["also_matching"] = names
+		}
+	}
+	return res
+}
+
+// briefSchema is a JSON schema with its arguments' names, types and the
+// required list only, "" descriptions and all else gone.
+func briefSchema(params json.RawMessage) json.RawMessage {
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type,omitempty"`
+		} `json:"properties"`
+		Required []string `json:"required,omitempty"`
+	}
+	if json.Unmarshal(params, &s) != nil {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	b, _ := json.Marshal(map[string]any{"type": "object", "properties": s.Properties, "required": s.Required})
+	return b
 }
 
 // searchWords is s lowered and split into words at anything that is not a

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -336,5 +338,87 @@ func TestDeferredSchemasAnthropic(t *testing.T) {
 		env: []string{"YAI_PROVIDER=anthropic", "YAI_MODEL=claude-sonnet-4-5", "YAI_CONTEXT_BUDGET_TOKENS=5734", "YAI_MCP_CONFIG=" + cfg}})
 	if r.code != 0 || r.stdout != "rotated\n" {
 		t.Fatalf("code %d stdout %q stderr %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestCallToolPreviewFollowsMCPSetting: SHOW_MCP_OUTPUT=false (the
+// default) hides an MCP tool's result from the preview whether it is run
+// by its name or through call_tool; set to true, both show it.
+func TestCallToolPreviewFollowsMCPSetting(t *testing.T) {
+	for _, show := range []bool{false, true} {
+		tb, preview := testToolbox(t, "auto", nil)
+		tb.o.showMCP = show
+		tb.setMCP([]tool{{name: mcpToolName("s", "echo"), desc: "Echo.", params: `{"type":"object"}`, mcp: true, server: "s",
+			run: func(_ context.Context, _ map[string]any, out io.Writer) error {
+				_, err := io.WriteString(out, `{"said":"mcp-result-marker"}`)
+				return err
+			}}})
+		tb.choose(tb.specs(), 1000, familyOf("gpt-4o").toolsTokens) // a small window: schemas deferred, call_tool offered
+		for _, c := range []toolCall{
+			call("1", "mcp__s__echo", `{}`),
+			call("2", toolCallName, `{"name":"mcp__s__echo","arguments":{}}`),
+		} {
+			preview.Reset()
+			m := tb.call(t.Context(), c)
+			if !strings.Contains(m.Content, "mcp-result-marker") {
+				t.Fatalf("%s did not run the tool: %s", c.Function.Name, m.Content)
+			}
+			if got := strings.Contains(preview.String(), "mcp-result-marker"); got != show {
+				t.Errorf("SHOW_MCP_OUTPUT=%v, %s: result in the preview %v:\n%s", show, c.Function.Name, got, preview)
+			}
+		}
+	}
+}
+
+// TestToolSearchFitsItsCap: a tool_search result longer than its cap is
+// held to it by whole entries: valid JSON whose found tools keep their
+// whole schemas, the rest named in also_matching, best first, with a note;
+// one entry alone longer than the cap keeps its schema.
+func TestToolSearchFitsItsCap(t *testing.T) {
+	for _, limit := range []int{4000, 9000, 1000, 600} {
+		cfg, _ := load(t, "", nil, map[string]string{"TOOL_APPROVAL": "auto", "TOOL_OUTPUT_MAX_CHARS": fmt.Sprint(limit), "TOOL_OUTPUT_DIR": filepath.Join(t.TempDir(), "spill")})
+		tb := newToolbox(cfg.toolbox(), cfg.redactor(), io.Discard, nil, nil)
+		var mcp []tool
+		for _, x := range manyTools() {
+			m := x.(map[string]any)
+			b, _ := json.Marshal(m["inputSchema"])
+			mcp = append(mcp, tool{name: mcpToolName("many", m["name"].(string)), desc: m["description"].(string), params: string(b), mcp: true, server: "many"})
+		}
+		tb.setMCP(mcp)
+		tb.choose(tb.specs(), 1000, familyOf("gpt-4o").toolsTokens)
+		whole := tb.search("github")
+		m := tb.call(t.Context(), call("s", toolSearchName, `{"query":"github"}`))
+		var got struct {
+			Found []struct {
+				Name        string
+				Description string
+				Parameters  map[string]any
+			}
+			AlsoMatching []string `json:"also_matching"`
+			Note         string
+		}
+		if err := json.Unmarshal([]byte(m.Content), &got); err != nil {
+			t.Fatalf("cap %d: the result is not JSON (%v):\n%s", limit, err, m.Content)
+		}
+		if n := len([]rune(m.Content)); n > limit+1 || len(got.Found) == 0 && limit > 600 {
+			t.Errorf("cap %d: %d characters, %d found", limit, n, len(got.Found))
+		}
+		wholeFound := whole["found"].([]foundTool)
+		var order []string
+		for _, f := range wholeFound {
+			order = append(order, f.Name)
+		}
+		order = append(order, whole["also_matching"].([]string)...)
+		var gotOrder []string
+		for _, f := range got.Found {
+			gotOrder = append(gotOrder, f.Name)
+			if len(f.Parameters["properties"].(map[string]any)) != 8 {
+				t.Errorf("cap %d: %s's schema is not whole", limit, f.Name)
+			}
+		}
+		gotOrder = append(gotOrder, got.AlsoMatching...)
+		if want := strings.Join(order, " "); (limit > 600 && strings.Join(gotOrder, " ") != want) || !strings.HasPrefix(want, strings.Join(gotOrder, " ")) || got.Note == "" {
+			t.Errorf("cap %d: found then also_matching %v, want %v; note %q", limit, gotOrder, order, got.Note)
+		}
 	}
 }

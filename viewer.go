@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -21,7 +22,8 @@ type viewerEntry struct {
 	spillErr      string
 	full          string // the spill file's text, read on first need
 	fullLoaded    bool
-	running       bool // the call running now: model is its output so far, growing
+	running       bool          // the call running now: model is its output so far, growing
+	elapsed       time.Duration // running: how long it has run, said to the second
 }
 
 // viewerState is everything the viewer shows; updateViewer and renderViewer are pure.
@@ -45,7 +47,7 @@ func viewerEntries(outs []toolOutput) []viewerEntry {
 		if o.under != "" { // a sub-agent's call, under its run_subagent
 			name = "↳ " + name
 		}
-		e := viewerEntry{name: name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk(), running: o.running}
+		e := viewerEntry{name: name, caption: o.caption, chars: o.clip.chars(), model: o.clip.modelText(), path: o.clip.onDisk(), running: o.running, elapsed: o.elapsed}
 		if err := o.clip.spillError(); err != nil {
 			e.spillErr = err.Error()
 		}
@@ -61,7 +63,7 @@ func (s *viewerState) body() string {
 	}
 	e := s.entries[s.sel]
 	if e.running && e.model == "" {
-		return "(running: no output yet)"
+		return "(" + e.runningLabel() + ": no output yet)"
 	}
 	if !s.showFull || e.running {
 		return e.model
@@ -167,7 +169,7 @@ func renderViewer(s viewerState, width, height int) []string {
 			e := s.entries[n]
 			switch {
 			case i%2 == 1 && e.running:
-				left = "    running " + humanChars(e.chars) + " " + sanitize(e.caption)
+				left = "    running " + shortDuration(e.elapsed) + " · " + humanChars(e.chars) + " " + sanitize(e.caption)
 			case i%2 == 1:
 				left = "    " + humanChars(e.chars) + " " + sanitize(e.caption)
 			case n == s.sel && !s.bodyPane:
@@ -218,7 +220,7 @@ func (s viewerState) status(scroll, total, page, width int) []string {
 	what := "model-visible text"
 	switch {
 	case e.running:
-		what = "running: output so far, growing (End follows it)"
+		what = e.runningLabel() + ": output so far, growing (End follows it)"
 	case s.showFull:
 		what = "full output"
 		if e.path != "" && len(e.full) >= viewerFullMax {
@@ -238,6 +240,24 @@ func (s viewerState) status(scroll, total, page, width int) []string {
 		return []string{all}
 	}
 	return append([]string{line}, wrapText(where, width)...)
+}
+
+// runningLabel names a running call's tool and how long it has run:
+// "execute_shell_command running 12s".
+func (e viewerEntry) runningLabel() string {
+	return sanitize(e.name) + " running " + shortDuration(e.elapsed)
+}
+
+// shortDuration writes a duration to the second: 0s, 12s, 2m05s, 1h02m.
+func shortDuration(d time.Duration) string {
+	s := int(max(d, 0).Round(time.Second) / time.Second)
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%ds", s)
+	case s < 3600:
+		return fmt.Sprintf("%dm%02ds", s/60, s%60)
+	}
+	return fmt.Sprintf("%dh%02dm", s/3600, s%3600/60)
 }
 
 // humanChars writes a character count briefly: 950, 12.3k, 1.2M.

@@ -3,10 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update_ = flag.Bool("update", false, "rewrite golden files")
@@ -205,7 +207,7 @@ func TestLiveViewerFollowsRunningOutput(t *testing.T) {
 		}
 		return b.String()
 	}
-	now := []viewerEntry{done, {name: "execute_shell_command", caption: "make", running: true, chars: 21, model: lines(3)}}
+	now := []viewerEntry{done, {name: "execute_shell_command", caption: "make", running: true, chars: 21, model: lines(3), elapsed: 12400 * time.Millisecond}}
 	steps := []func(){
 		func() {}, // a tick: nothing changed
 		func() { now[1].model = lines(40) },
@@ -240,10 +242,36 @@ func TestLiveViewerFollowsRunningOutput(t *testing.T) {
 			t.Errorf("draw %d lacks %q:\n%s", d, want, screen(d))
 		}
 	}
-	if !strings.Contains(screen(0), "2/2 · running: output so far") || !strings.Contains(screen(0), "running 21 make") {
+	if !strings.Contains(screen(0), "2/2 · execute_shell_command running 12s: output so far") || !strings.Contains(screen(0), "running 12s · 21 make") {
 		t.Errorf("opened on the running call:\n%s", screen(0))
 	}
 	if strings.Contains(screen(3), "line 60") {
 		t.Errorf("followed the end after the person scrolled:\n%s", screen(3))
+	}
+}
+
+// TestRunningLabelNamesToolAndTime: the viewer's label for a running call
+// names its tool and how long it has run, by the run's clock, to the
+// second; with no output yet the body says the same.
+func TestRunningLabelNamesToolAndTime(t *testing.T) {
+	tb, _ := testToolbox(t, "auto", nil)
+	clock := time.Date(2026, 12, 6, 9, 0, 0, 0, time.UTC)
+	tb.now = func() time.Time { return clock }
+	tb.goLive(shellTool(), `{"shell_command":"make"}`, io.Discard)
+	clock = clock.Add(65*time.Second + 300*time.Millisecond)
+	s := viewerState{entries: viewerEntries(tb.snapshot())}
+	screen := strings.Join(renderViewer(s, 120, 12), "\n")
+	for _, want := range []string{"execute_shell_command running 1m05s: output so far", "running 1m05s · 0 make"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the viewer lacks %q:\n%s", want, screen)
+		}
+	}
+	if b := s.body(); b != "(execute_shell_command running 1m05s: no output yet)" {
+		t.Errorf("body with no output: %q", b)
+	}
+	for d, want := range map[time.Duration]string{0: "0s", 400 * time.Millisecond: "0s", 59 * time.Second: "59s", 3725 * time.Second: "1h02m"} {
+		if got := shortDuration(d); got != want {
+			t.Errorf("shortDuration(%v) = %s, want %s", d, got, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -63,13 +64,13 @@ func TestTmuxViewerWhileToolRuns(t *testing.T) {
 	// Ctrl+O while the command runs: its output so far, growing.
 	s.waitFor("running execute_shell_command") // the spinner: the command has started
 	s.send("C-o")
-	sc = s.waitFor("running: output so far")
-	if !strings.Contains(sc, "start-1") || !strings.Contains(sc, "2/2") {
+	sc = s.waitFor(": output so far")
+	if !strings.Contains(sc, "start-1") || !strings.Contains(sc, "2/2") || !runningLabel.MatchString(sc) {
 		t.Errorf("viewer while the command runs:\n%s", sc)
 	}
 	touch(t, filepath.Join(work, "step2"))
 	sc = s.waitFor("│3000") // followed to the end as it grew, with the viewer open
-	if !strings.Contains(sc, "running: output so far") {
+	if !runningLabel.MatchString(sc) {
 		t.Errorf("after the output grew:\n%s", sc)
 	}
 	touch(t, filepath.Join(work, "step3"))
@@ -134,3 +135,7 @@ func holds(dir, text string) bool {
 	})
 	return found
 }
+
+// runningLabel is the viewer's status for a running call: its tool and
+// how long it has run.
+var runningLabel = regexp.MustCompile(`2/2 · execute_shell_command running \d+s: output so far`)
