@@ -161,10 +161,11 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	if total > to {
 		total = l.toMark(h, costs, orig, total, to, kept, collapse, gone, rep)
 	}
+
 	// The index names the spill files of every stub that went (f, c', d),
 	// and folds more rounds (f) rather than stand above the target.
 	f.next = 0 // c' and d may have left older rounds that fold now
-	h, total = l.writeIndex(f, h, costs, orig, total, to, gone, rep)
+	h, total = l.writeIndex(f, h, costs, orig, total, to, collapse, gone, rep)
 	// e. what still stands above the target is this round's own: cut
 	// further, pages too, each cut naming its one ready call, so that
 	// after any reduction the request is at or under the mark and the
@@ -369,7 +370,7 @@ func stubRound(h []message, i int, gone []bool) int {
 // above to, more of the rounds f may fold go into it: the index replaces
 // them, so what it costs never pushes this round's results under their
 // size. h itself when no stub went.
-func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to int, gone []bool, rep *trimReport) ([]message, int) {
+func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to int, collapse bool, gone []bool, rep *trimReport) ([]message, int) {
 	for i := 0; i < f.end; i++ { // an earlier index goes into the new one
 		if end := stubRound(h, i, gone); end > 0 && isStubIndex(h[i+1].Content) {
 			for k := i; k < end; k++ {
@@ -390,7 +391,17 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 		if need <= to {
 			break
 		}
-		if _, ok := l.foldNext(f, h, costs, orig, &total, gone, rep); !ok {
+		if _, ok := l.foldNext(f, h, costs, orig, &total, gone, rep); ok {
+			continue
+		}
+		// Nothing left to fold: the rounds of older turn groups whose
+		// results are all small go (c'), as they would have had the
+		// index been counted, before this round's results are cut.
+		if !collapse {
+			break
+		}
+		was := total
+		if total = l.collapse(h, costs, orig, total, l.lastStart(h), gone, rep, total-(need-to)); total == was {
 			break
 		}
 	}
