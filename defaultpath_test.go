@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -138,11 +139,32 @@ type scenarioRun struct {
 	fam    family
 }
 
+// evenDir is a new temporary directory whose path is as long in every
+// run: t.TempDir's random part has 1 to 10 digits, and a path a character
+// longer prices every stub, call and marker naming it differently, so a
+// session's figures (read back exactly by docs/CONTEXT.md's tests) would
+// change from run to run.
+func evenDir(t *testing.T) string {
+	t.Helper()
+	for {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("yai-%010d", rand.Uint32()))
+		err := os.Mkdir(dir, 0o700)
+		if os.IsExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		return dir
+	}
+}
+
 // runScenario runs sc in-process as a new user would: a temp HOME, the
 // workspace as the working directory, no terminal, default settings.
 func runScenario(t *testing.T, sc scenario) scenarioRun {
 	t.Helper()
-	home, work := t.TempDir(), t.TempDir()
+	home, work := evenDir(t), evenDir(t)
 	for name, text := range sc.files {
 		if err := os.WriteFile(filepath.Join(work, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)

@@ -236,7 +236,7 @@ func TestOneWayOn(t *testing.T) {
 	shrunk, _ := shrinkLargest([]message{{Role: "tool", Name: "execute_shell_command", Content: big}}, fs.spill)
 	one("a result cut for a byte cap", shrunk[0].Content)
 	// The index of folded stubs names their files and one call.
-	idx := stubIndex(12, []string{"/spill/a.txt", "/spill/b.txt", "/work/big.txt"}, 400, 1000)
+	idx := stubIndex(12, nil, []string{"/spill/a.txt", "/spill/b.txt", "/work/big.txt"}, 400, 1000)
 	one("the index", idx)
 	if files, n := stubFiles(idx); n != 12 || len(files) != 3 {
 		t.Errorf("the index reads back %d files, %d results: %v", len(files), n, files)

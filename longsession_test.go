@@ -80,12 +80,7 @@ func longModel(fam family, calls *atomic.Int64) step {
 		var q int
 		fmt.Sscanf(msgs[u].Content, "Q%d.", &q)
 		log := msgs[u].Content[strings.LastIndex(msgs[u].Content, "READ ")+len("READ "):]
-		rounds := 0
-		for _, m := range msgs[u:] {
-			if m.Role == "assistant" && len(m.ToolCalls) > 0 {
-				rounds++
-			}
-		}
+		rounds := roundsDone(msgs[u:])
 		plan := longPlan(q)
 		body := textStream(fmt.Sprintf("done with question %d", q))
 		if rounds < len(plan) {
@@ -104,6 +99,22 @@ func longModel(fam family, calls *atomic.Int64) step {
 		}
 		streamCounted(w, r, fam, body)
 	}
+}
+
+// roundsDone is how many tool rounds a model reads it ran in turn ms (its
+// question first): the calls in sight, and those an index of folded stubs
+// says were done already this turn.
+func roundsDone(ms []message) int {
+	n := 0
+	for _, m := range ms {
+		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
+			n++
+		}
+		if m.Role == "tool" {
+			n += len(stubDone(m.Content))
+		}
+	}
+	return n
 }
 
 // longFiles is the workspace: the 3 MB log and 200 small files to list.

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Every marker and stub the model reads is written here and read back
@@ -33,10 +35,12 @@ const stubIndexPrefix = "[masked old tool outputs: "
 func isStubIndex(content string) bool { return strings.HasPrefix(content, stubIndexPrefix) }
 
 // stubIndex is the one line older stubs fold into: how many results, the
-// files holding them by folder (the newest first, as many as fit chars
+// calls of the current turn that went with theirs (done, in brief: the
+// model must not run them again; stubDone reads them back), the files
+// holding them by folder (the newest first, as many as fit chars
 // characters; how many more are said), and one ready call, to the newest,
 // limit characters at a time; stubFiles reads it back.
-func stubIndex(n int, paths []string, chars, limit int) string {
+func stubIndex(n int, done, paths []string, chars, limit int) string {
 	seen := map[string]bool{}
 	var dirs []string
 	names := map[string][]string{}
@@ -65,9 +69,82 @@ func stubIndex(n int, paths []string, chars, limit int) string {
 	if more > 0 {
 		in[len(in)-1] += fmt.Sprintf(" (and %d older files not named)", more)
 	}
-	return fmt.Sprintf("%s%d older tool results went with their calls; their full text is %s; %s]", stubIndexPrefix, n, strings.Join(in, "; "),
+	said := ""
+	if len(done) > 0 {
+		said = fmt.Sprintf(" (%s%s)", stubDonePrefix, strings.Join(done, stubDoneSep))
+	}
+	return fmt.Sprintf("%s%d older tool results went with their calls%s; their full text is %s; %s]", stubIndexPrefix, n, said, strings.Join(in, "; "),
 		readMoreCall(paths[len(paths)-1:], 0, limit))
 }
+
+// stubDonePrefix opens, in an index, the calls of the current turn that
+// went with their results, and stubDoneSep parts them.
+const (
+	stubDonePrefix = "done already this turn, not to run again: "
+	stubDoneSep    = " | "
+)
+
+// stubDoneRe reads back an index's calls done this turn.
+var stubDoneRe = regexp.MustCompile(`\(` + regexp.QuoteMeta(stubDonePrefix) + `([^()]*)\)`)
+
+// stubDone is the calls of the current turn an index says went.
+func stubDone(content string) []string {
+	m := stubDoneRe.FindStringSubmatch(content)
+	if m == nil || !isStubIndex(content) {
+		return nil
+	}
+	return strings.Split(m[1], stubDoneSep)
+}
+
+// doneCallChars is the most characters a call done this turn takes in an
+// index: its tool and the start of its arguments.
+const doneCallChars = 90
+
+// doneCall is call c in brief, for an index: the tool, then its
+// arguments' values, a path by its base name, in at most doneCallChars
+// characters and none of the characters an index is read back by.
+func doneCall(c toolCall) string {
+	var args map[string]any
+	json.Unmarshal([]byte(c.Function.Arguments), &args)
+	keys := make([]string, 0, len(args))
+	for k := range args {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var vals []string
+	for _, k := range keys {
+		switch v := args[k].(type) {
+		case string:
+			vals = append(vals, shortPaths(v))
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok {
+					vals = append(vals, shortPaths(s))
+				}
+			}
+		default:
+			b, _ := json.Marshal(v)
+			vals = append(vals, k+" "+string(b))
+		}
+	}
+	s := strings.Map(func(r rune) rune {
+		switch r {
+		case '(', ')', '"', ';', '|', '[', ']', '{', '}', '\n', '\r', '\t':
+			return ' '
+		}
+		return r
+	}, c.Function.Name+": "+strings.Join(vals, ", "))
+	if utf8.RuneCountInString(s) > doneCallChars {
+		s = firstRunes(s, doneCallChars-1) + "…"
+	}
+	return s
+}
+
+// pathRe finds absolute paths in a call's argument.
+var pathRe = regexp.MustCompile(`/[^\s'"]*/`)
+
+// shortPaths is s with each absolute path's folders left out: "…/name".
+func shortPaths(s string) string { return pathRe.ReplaceAllString(s, "…/") }
 
 // stubIndexRe reads back an index's count, and its folders with their files.
 var (

@@ -130,12 +130,7 @@ func (s familySession) model(fam family, calls *atomic.Int64) step {
 		fmt.Sscanf(msgs[u].Content, "Q%d.", &q)
 		log := msgs[u].Content[strings.LastIndex(msgs[u].Content, "READ ")+len("READ "):]
 		dir := filepath.Dir(log)
-		rounds := 0
-		for _, m := range msgs[u:] {
-			if m.Role == "assistant" && len(m.ToolCalls) > 0 {
-				rounds++
-			}
-		}
+		rounds := roundsDone(msgs[u:])
 		plan := s.plans[max(q-1, 0)]
 		body := textStream(fmt.Sprintf("done with question %d", q))
 		if rounds < len(plan) {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -136,9 +137,11 @@ func (l ladder) reduce(h []message) ([]message, trimReport) {
 // above: the index's, this round's results' and the older turn groups'.
 // gone marks what goes; costs and rep follow.
 func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int, collapse bool, gone []bool, rep *trimReport) ([]message, int) {
-	// f. the stubs of older turn groups fold into one index line when they
-	// take more than their share of the limit (stubShare), oldest first.
-	total = l.foldStubs(h, costs, orig, total, gone, rep)
+	// f. the stubs fold into one index line when they take more than their
+	// share of the limit (stubShare), oldest first: older turn groups'
+	// rounds, then the current turn's but its newest, whose calls stay.
+	f := &folder{end: l.foldEnd(h, round), groups: map[int]bool{}}
+	total = l.foldStubs(f, h, costs, orig, total, gone, rep)
 	to := l.dropTarget(min(l.mark, l.limit))
 	// c. this round's largest results share what is left of the target,
 	// none under roomFloor: never a page the model asked for, whose length
@@ -158,8 +161,11 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	if total > to {
 		total = l.toMark(h, costs, orig, total, to, kept, collapse, gone, rep)
 	}
-	// The index names the spill files of every stub that went (f, c', d).
-	h, total = l.writeIndex(h, costs, orig, total, gone, rep)
+
+	// The index names the spill files of every stub that went (f, c', d),
+	// and folds more rounds (f) rather than stand above the target.
+	f.next = 0 // c' and d may have left older rounds that fold now
+	h, total = l.writeIndex(f, h, costs, orig, total, to, collapse, gone, rep)
 	// e. what still stands above the target is this round's own: cut
 	// further, pages too, each cut naming its one ready call, so that
 	// after any reduction the request is at or under the mark and the
@@ -257,12 +263,68 @@ const stubShare = 10
 // call and a line of the head.
 const minFloor = 300
 
+// folder folds tool rounds into the index, oldest first, in h[:end]: the
+// rounds of older turn groups, then the current turn's but its newest
+// (foldEnd), whose calls stay, so the model sees what it did last; the
+// index names the calls of the current turn that went (writeIndex).
+type folder struct {
+	next, end int
+	groups    map[int]bool // turn groups a round of which went: each counts once as collapsed
+}
+
+// foldNext folds the oldest tool round left in h[f.next:f.end] whose
+// results are all stubs (stubRound): its call and results go. It returns
+// the tokens of the stubs that went; ok is false when none is left.
+func (l ladder) foldNext(f *folder, h []message, costs, orig []int, total *int, gone []bool, rep *trimReport) (stubs int, ok bool) {
+	for ; f.next < f.end; f.next++ {
+		i := f.next
+		end := stubRound(h, i, gone)
+		if end < 0 {
+			continue
+		}
+		for k := i; k < end; k++ {
+			gone[k] = true
+			*total -= costs[k]
+			rep.tokens += orig[k]
+			if k > i {
+				stubs += costs[k]
+			}
+		}
+		g := max(sort.SearchInts(l.starts, i+1)-1, 0)
+		if !f.groups[g] {
+			f.groups[g] = true
+			rep.collapsed++
+		}
+		f.next = end
+		return stubs, true
+	}
+	return 0, false
+}
+
+// foldEnd is where folding stops in h: the call of the newest tool round
+// of the current turn before this round's (round: where this round's
+// results begin), whose call and stub stay; the current turn's start when
+// it has none.
+func (l ladder) foldEnd(h []message, round int) int {
+	last := l.lastStart(h)
+	j := round
+	if round < len(h) {
+		j = round - 1 // this round's call
+	}
+	for i := j - 1; i >= last; i-- {
+		if h[i].Role == "assistant" && len(h[i].ToolCalls) > 0 {
+			return i
+		}
+	}
+	return last
+}
+
 // foldStubs is rung f: when the stubs of h take more than a stubShare-th
-// of the limit, the tool rounds of older turn groups whose results are all
-// stubs go, oldest first, until the stubs take half that; writeIndex names
-// their files in one line. The answers and the person's words stay; costs
-// and gone follow, and each turn group folded counts as collapsed.
-func (l ladder) foldStubs(h []message, costs, orig []int, total int, gone []bool, rep *trimReport) int {
+// of the limit, the tool rounds whose results are all stubs go, oldest
+// first (f), until the stubs take half that; writeIndex names their files
+// in one line. The answers and the person's words stay; costs and gone
+// follow, and each turn group folded counts as collapsed.
+func (l ladder) foldStubs(f *folder, h []message, costs, orig []int, total int, gone []bool, rep *trimReport) int {
 	stubs := 0
 	for i, m := range h {
 		if m.Role == "tool" && !gone[i] && isStub(m.Content) {
@@ -272,27 +334,12 @@ func (l ladder) foldStubs(h []message, costs, orig []int, total int, gone []bool
 	if stubs*stubShare <= l.limit {
 		return total
 	}
-	last, group := l.lastStart(h), -1
-	for i := 0; i < last && 2*stubs*stubShare > l.limit; i++ {
-		if h[i].Role == "user" {
-			group = i
+	for 2*stubs*stubShare > l.limit {
+		n, ok := l.foldNext(f, h, costs, orig, &total, gone, rep)
+		if !ok {
+			break
 		}
-		end := stubRound(h, i, gone)
-		if end < 0 {
-			continue
-		}
-		for k := i; k < end; k++ {
-			gone[k] = true
-			total -= costs[k]
-			rep.tokens += orig[k]
-			if k > i {
-				stubs -= costs[k]
-			}
-		}
-		if group >= 0 {
-			rep.collapsed++
-			group = -1 // once a group
-		}
+		stubs -= n
 	}
 	return total
 }
@@ -316,14 +363,15 @@ func stubRound(h []message, i int, gone []bool) int {
 }
 
 // writeIndex keeps the files of every stub that went (rungs c', d and f)
-// named in one index line: the newest tool round of one call that went
-// with a stub stays, its result the index (an earlier index's files in
-// it, that index's round gone). h itself when no stub went.
-func (l ladder) writeIndex(h []message, costs, orig []int, total int, gone []bool, rep *trimReport) ([]message, int) {
-	var paths []string
-	n, host := 0, -1
-	last := l.lastStart(h)
-	for i := 0; i < last; i++ { // an earlier index goes into the new one
+// named in one index line, and the current turn's calls that went: the
+// newest tool round of one call that went with a stub stays, its result
+// the index (an earlier index's files and calls in it, that index's round
+// gone). Before it is written, while the request with it would stand
+// above to, more of the rounds f may fold go into it: the index replaces
+// them, so what it costs never pushes this round's results under their
+// size. h itself when no stub went.
+func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to int, collapse bool, gone []bool, rep *trimReport) ([]message, int) {
+	for i := 0; i < f.end; i++ { // an earlier index goes into the new one
 		if end := stubRound(h, i, gone); end > 0 && isStubIndex(h[i+1].Content) {
 			for k := i; k < end; k++ {
 				gone[k] = true
@@ -332,39 +380,36 @@ func (l ladder) writeIndex(h []message, costs, orig []int, total int, gone []boo
 			}
 		}
 	}
-	for i, m := range h[:last] {
-		if !gone[i] || m.Role != "tool" || !isStub(m.Content) {
+	var idx message
+	host := -1
+	for {
+		idx, host = l.planIndex(h, costs, gone, f.end)
+		need := total
+		if host >= 0 {
+			need += costs[host] + l.est(idx)
+		}
+		if need <= to {
+			break
+		}
+		if _, ok := l.foldNext(f, h, costs, orig, &total, gone, rep); ok {
 			continue
 		}
-		files, count := stubFiles(m.Content)
-		paths, n = append(paths, files...), n+count
-		j := i - 1
-		for h[j].Role == "tool" {
-			j--
+		// Nothing left to fold: the rounds of older turn groups whose
+		// results are all small go (c'), as they would have had the
+		// index been counted, before this round's results are cut.
+		if !collapse {
+			break
 		}
-		if gone[j] && stubRoundGone(h, j) {
-			host = j
+		was := total
+		if total = l.collapse(h, costs, orig, total, l.lastStart(h), gone, rep, total-(need-to)); total == was {
+			break
 		}
 	}
-	if host < 0 || len(paths) == 0 {
+	if host < 0 {
 		return h, total
 	}
 	h = append([]message(nil), h...)
-	// The index takes what the stubs that stay leave of their share.
-	left := l.limit / stubShare
-	for i, m := range h {
-		if !gone[i] && i != host+1 && m.Role == "tool" && isStub(m.Content) {
-			left -= costs[i]
-		}
-	}
-	h[host+1].clip, h[host+1].images = nil, nil
-	page := pageChars(l.resultShare(), "", l.est)
-	for chars := 3 * max(left-indexEnvelope, 0); ; chars = chars * 8 / 10 {
-		h[host+1].Content = stubIndex(n, paths, chars, page)
-		if chars < 40 || l.est(h[host+1]) <= left {
-			break // the fewest: one file named
-		}
-	}
+	h[host+1] = idx
 	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
 		gone[k] = false
 		rep.tokens -= orig[k]
@@ -374,6 +419,68 @@ func (l ladder) writeIndex(h []message, costs, orig []int, total int, gone []boo
 		total += c
 	}
 	return h, total
+}
+
+// planIndex is the index of the stubs gone in h[:end], and host, the
+// round that carries it (its result replaced by the index); host is -1
+// when no stub went.
+func (l ladder) planIndex(h []message, costs []int, gone []bool, end int) (message, int) {
+	var paths []string
+	var done []string
+	var doneBy []int // the call each of done is from (-1: an earlier index's)
+	n, host := 0, -1
+	last := l.lastStart(h)
+	for i, m := range h[:end] {
+		if !gone[i] || m.Role != "tool" || !isStub(m.Content) {
+			continue
+		}
+		files, count := stubFiles(m.Content)
+		paths, n = append(paths, files...), n+count
+		j := i - 1
+		for h[j].Role == "tool" {
+			j--
+		}
+		if j >= last { // the current turn's: what was done, so it is not done again
+			for _, d := range stubDone(m.Content) {
+				done, doneBy = append(done, d), append(doneBy, -1)
+			}
+			if j+1 == i {
+				for _, c := range h[j].ToolCalls {
+					done, doneBy = append(done, doneCall(c)), append(doneBy, j)
+				}
+			}
+		}
+		if gone[j] && stubRoundGone(h, j) {
+			host = j
+		}
+	}
+	if host < 0 || len(paths) == 0 {
+		return message{}, -1
+	}
+	var said []string // the host's own call stays in sight: not said twice
+	for k, d := range done {
+		if doneBy[k] != host {
+			said = append(said, d)
+		}
+	}
+	done = said
+	// The index takes what the stubs that stay leave of their share.
+	left := l.limit / stubShare
+	for i, m := range h {
+		if !gone[i] && i != host+1 && m.Role == "tool" && isStub(m.Content) {
+			left -= costs[i]
+		}
+	}
+	idx := h[host+1]
+	idx.clip, idx.images = nil, nil
+	page := pageChars(l.resultShare(), "", l.est)
+	for chars := 3 * max(left-indexEnvelope, 0); ; chars = chars * 8 / 10 {
+		idx.Content = stubIndex(n, done, paths, chars, page)
+		if chars < 40 || l.est(idx) <= left {
+			break // the fewest: one file named
+		}
+	}
+	return idx, host
 }
 
 // indexEnvelope is about what an index costs besides its files' names,
