@@ -256,7 +256,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 		a.endAnswer()
 		if round >= a.maxDepth {
 			for _, tc := range calls {
-				h = append(h, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name,
+				h = append(h, message{Role: roleTool, ToolCallID: tc.ID, Name: tc.Function.Name,
 					Content: `{"success": false, "error": "not run: the tool-round limit was reached"}`})
 				a.ev.notRun(tc, h[len(h)-1].Content)
 			}
@@ -269,7 +269,7 @@ func (a *agent) turn(ctx context.Context, h []message) ([]message, error) {
 				break
 			}
 			if a.tools == nil {
-				h = append(h, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name,
+				h = append(h, message{Role: roleTool, ToolCallID: tc.ID, Name: tc.Function.Name,
 					Content: `{"success": false, "error": "tools are disabled (ENABLE_FUNCTIONS=false)"}`})
 				a.ev.notRun(tc, h[len(h)-1].Content)
 				continue
@@ -377,7 +377,7 @@ func (a *agent) observe(r reply, h []message, specs []toolSpec) {
 			a.warnCut(p, est, proof)
 			return
 		}
-		if len(specs) > 0 && len(h) > 0 && h[len(h)-1].Role != "user" {
+		if len(specs) > 0 && len(h) > 0 && h[len(h)-1].Role != roleUser {
 			a.reportedSkip = "a tool round: a local server's template may leave the tool schemas out"
 			return
 		}
@@ -450,7 +450,7 @@ func (e *healError) Unwrap() error { return e.last }
 // conversation instead of rejecting it: Ollama and LM Studio do, and so may
 // any server of ours on this machine or the local network (local: isLocal).
 func mayCutSilently(provider string, local bool) bool {
-	return provider == "ollama" || provider == "lmstudio" || local
+	return provider == providerOllama || provider == "lmstudio" || local
 }
 
 // toolsFor is the tools to offer with h: none when the model takes none
@@ -545,15 +545,15 @@ func (a *agent) contextReport(h []message) contextReport {
 	for _, m := range h {
 		t := a.estimate(m)
 		switch {
-		case m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader):
+		case m.Role == roleSystem && strings.HasPrefix(m.Content, attachedHeader):
 			r.attached += t
-		case m.Role == "system":
+		case m.Role == roleSystem:
 			r.system += t
 			if _, pinned := projectPart(m.Content); pinned != "" { // AGENTS.md (projectinstr.go)
 				r.project = a.textTokens(pinned)
 				r.system -= r.project
 			}
-		case m.Role == "tool":
+		case m.Role == roleTool:
 			r.tools += t
 			r.nTools++
 		default:
@@ -812,7 +812,7 @@ func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []messag
 		// provider refuses it.
 		a.warnedBig = true
 		fate := "the provider may reject it"
-		if a.o.provider == "ollama" {
+		if a.o.provider == providerOllama {
 			fate = "Ollama does not reject it but cuts it silently to its window"
 		}
 		advice := "send less (e.g. pipe through tail -n 500)"
@@ -829,7 +829,7 @@ func (a *agent) fit(ctx context.Context, h []message, specs []toolSpec) []messag
 // person sent (piped text, attachments), as against what the turn added.
 func questionTokens(h []message, estimate func(message) int) int {
 	for i := len(h) - 1; i >= 0; i-- {
-		if h[i].Role == "user" {
+		if h[i].Role == roleUser {
 			return estimate(h[i])
 		}
 	}

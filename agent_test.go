@@ -87,7 +87,7 @@ func TestHealingShrinksOneBigToolResult(t *testing.T) {
 		check(sse(textStream("ok")), func(r received) {
 			m := r.messages()
 			tool := m[len(m)-1]
-			if tool.Role != "tool" || utf8.RuneCountInString(tool.Content) > 20000 || !strings.Contains(tool.Content, "read more with fs_read_file") {
+			if tool.Role != roleTool || utf8.RuneCountInString(tool.Content) > 20000 || !strings.Contains(tool.Content, "read more with fs_read_file") {
 				t.Errorf("retry tool result: %d chars: %.300s", utf8.RuneCountInString(tool.Content), tool.Content)
 			}
 		}))
@@ -166,7 +166,7 @@ func TestBudgetTrimsLongConversation(t *testing.T) {
 		t.Fatalf("code %d: %s", r.code, r.stderr)
 	}
 	last := fp.chats()[11].messages()
-	if last[0].Role != "system" || orphans(last) != 0 || last[1].Role != "user" || !strings.HasPrefix(last[len(last)-1].Content, "question 11") {
+	if last[0].Role != roleSystem || orphans(last) != 0 || last[1].Role != roleUser || !strings.HasPrefix(last[len(last)-1].Content, "question 11") {
 		t.Errorf("last request = %+v", last)
 	}
 	if g := len(groupStarts(last)); g >= 12 || g < 2 {
@@ -284,31 +284,31 @@ func TestLongSavedChatUnderSmallBudget(t *testing.T) {
 	var h []message
 	for i := 0; i < 30; i++ {
 		id := fmt.Sprintf("call_%d", i)
-		h = append(h, message{Role: "user", Content: fmt.Sprintf("step %d %s", i, bigPrompt(60))},
-			message{Role: "assistant", ToolCalls: []toolCall{call(id, "fs_read_file", `{"file_paths":"x"}`)}},
-			message{Role: "tool", ToolCallID: id, Name: "fs_read_file", Content: bigPrompt(120)},
-			message{Role: "assistant", Content: fmt.Sprintf("done %d", i)})
+		h = append(h, message{Role: roleUser, Content: fmt.Sprintf("step %d %s", i, bigPrompt(60))},
+			message{Role: roleAssistant, ToolCalls: []toolCall{call(id, "fs_read_file", `{"file_paths":"x"}`)}},
+			message{Role: roleTool, ToolCallID: id, Name: "fs_read_file", Content: bigPrompt(120)},
+			message{Role: roleAssistant, Content: fmt.Sprintf("done %d", i)})
 	}
 	if _, err := saveChat(chats, "long run", h, 20, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	fp := newFakeProvider(t, check(sse(textStream("fine")), func(r received) {
 		m := r.messages()
-		if m[0].Role != "system" || orphans(m) != 0 || m[len(m)-1].Content != "next step" {
+		if m[0].Role != roleSystem || orphans(m) != 0 || m[len(m)-1].Content != "next step" {
 			t.Errorf("request: system %v, orphans %d, last %q", m[0].Role, orphans(m), m[len(m)-1].Content)
 		}
 		// The person's words stay (issue 38): every question is sent, the
 		// old groups' tool rounds are what goes.
 		tools := 0
 		for _, x := range m {
-			if x.Role == "tool" {
+			if x.Role == roleTool {
 				tools++
 			}
 		}
 		if g := len(groupStarts(m)); g != 31 || tools >= 30 {
 			t.Errorf("%d turn groups and %d tool results sent, want all 31 questions and fewer than 30 results", g, tools)
 		}
-		if m[1].Role != "user" || !strings.HasPrefix(m[1].Content, "step ") {
+		if m[1].Role != roleUser || !strings.HasPrefix(m[1].Content, "step ") {
 			t.Errorf("first message after the system prompt = %+v", m[1])
 		}
 	}))
@@ -341,7 +341,7 @@ func TestSilentCutOnlyOnLocalServers(t *testing.T) {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": tc.provider, "BASE_URL": tc.url, "API_KEY": "k"})
 		var stderr bytes.Buffer
 		a := &agent{o: cfg.agent(), stdout: io.Discard, stderr: &stderr}
-		h := []message{{Role: "user", Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
+		h := []message{{Role: roleUser, Content: strings.Repeat("word ", 3200)}} // ~3000 tokens (3200 in o200k and cl100k)
 		a.observe(reply{Usage: usage{PromptTokens: 1000}}, h, nil)
 		if warned := strings.Contains(stderr.String(), "probably cut the conversation"); warned != tc.warn {
 			t.Errorf("%s %s: warned %v, want %v", tc.provider, tc.url, warned, tc.warn)
@@ -424,7 +424,7 @@ func (s *scriptedSend) requests() []chatRequest {
 func answer(text string) func(context.Context, chatRequest, streamSink) (reply, error) {
 	return func(_ context.Context, _ chatRequest, sink streamSink) (reply, error) {
 		sink.text(text)
-		return reply{Message: message{Role: "assistant", Content: text}, FinishReason: "stop"}, nil
+		return reply{Message: message{Role: roleAssistant, Content: text}, FinishReason: "stop"}, nil
 	}
 }
 
@@ -432,7 +432,7 @@ func answer(text string) func(context.Context, chatRequest, streamSink) (reply, 
 // prefix-2, ... in order.
 func callTools(prefix string, names ...string) func(context.Context, chatRequest, streamSink) (reply, error) {
 	return func(context.Context, chatRequest, streamSink) (reply, error) {
-		m := message{Role: "assistant"}
+		m := message{Role: roleAssistant}
 		for i, n := range names {
 			m.ToolCalls = append(m.ToolCalls, toolCall{ID: fmt.Sprintf("%s-%d", prefix, i+1), Type: "function", Function: functionCall{Name: n, Arguments: `{"x":1}`}})
 		}
@@ -488,7 +488,7 @@ func TestTurnToolRounds(t *testing.T) {
 	}}
 	var diag strings.Builder
 	a := scriptedAgent(t, script, []tool{echoTool("alpha"), echoTool("beta")}, 100000, &diag, nil)
-	h, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "go"}})
+	h, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "go"}})
 	if err != nil {
 		t.Fatalf("turn: %v", err)
 	}
@@ -517,7 +517,7 @@ func TestTurnToolRounds(t *testing.T) {
 			t.Errorf("request %d does not offer the test tools: %v", i+1, offered)
 		}
 	}
-	if n := len(reqs[1].Messages); n != 5 || reqs[1].Messages[4].Role != "tool" {
+	if n := len(reqs[1].Messages); n != 5 || reqs[1].Messages[4].Role != roleTool {
 		t.Errorf("second request carries %d messages, want the 5 up to both results", n)
 	}
 	if outs := a.outputs(); len(outs) != 3 || outs[2].name != "alpha" {
@@ -539,7 +539,7 @@ func TestTurnDepthLimit(t *testing.T) {
 	script := &scriptedSend{t: t, steps: steps}
 	var diag strings.Builder
 	a := scriptedAgent(t, script, []tool{echoTool("alpha")}, 100000, &diag, map[string]string{"MAX_TOOL_CALL_DEPTH": "2"})
-	h, err := a.turn(t.Context(), []message{{Role: "user", Content: "loop"}})
+	h, err := a.turn(t.Context(), []message{{Role: roleUser, Content: "loop"}})
 	if !errors.Is(err, errDepthLimit) {
 		t.Fatalf("turn error %v, want errDepthLimit", err)
 	}
@@ -549,7 +549,7 @@ func TestTurnDepthLimit(t *testing.T) {
 	checkValid(t, "depth-limited turn", h)
 	last := h[len(h)-2:]
 	for _, m := range last {
-		if m.Role != "tool" || !strings.Contains(m.Content, "not run: the tool-round limit was reached") {
+		if m.Role != roleTool || !strings.Contains(m.Content, "not run: the tool-round limit was reached") {
 			t.Errorf("last results %+v, want not-run results", last)
 		}
 	}
@@ -565,11 +565,11 @@ func TestTurnDepthLimit(t *testing.T) {
 // as errContextLength.
 func TestTurnHealsContextRejection(t *testing.T) {
 	var h []message
-	h = append(h, message{Role: "system", Content: "s"})
+	h = append(h, message{Role: roleSystem, Content: "s"})
 	for i := range 6 {
-		h = append(h, message{Role: "user", Content: fmt.Sprintf("question %d %s", i, bigPrompt(400))}, message{Role: "assistant", Content: bigPrompt(400)})
+		h = append(h, message{Role: roleUser, Content: fmt.Sprintf("question %d %s", i, bigPrompt(400))}, message{Role: roleAssistant, Content: bigPrompt(400)})
 	}
-	h = append(h, message{Role: "user", Content: "last question"})
+	h = append(h, message{Role: roleUser, Content: "last question"})
 	tooLong := &apiError{Provider: "openai", Status: 400, Kind: kindContextLength, Message: "maximum context length is 2000 tokens", Limit: 2000, Actual: 5000}
 
 	script := &scriptedSend{t: t, steps: []func(context.Context, chatRequest, streamSink) (reply, error){reject(tooLong), answer("healed")}}
@@ -581,7 +581,7 @@ func TestTurnHealsContextRejection(t *testing.T) {
 	}
 	reqs := script.requests()
 	first, retry := reqs[0].Messages, reqs[1].Messages
-	if len(retry) >= len(first) || retry[len(retry)-1].Content != "last question" || retry[0].Role != "system" {
+	if len(retry) >= len(first) || retry[len(retry)-1].Content != "last question" || retry[0].Role != roleSystem {
 		t.Errorf("retry carries %d of %d messages, ending %q", len(retry), len(first), retry[len(retry)-1].Content)
 	}
 	checkValid(t, "retry", retry)
@@ -627,7 +627,7 @@ func TestTurnCancelledMidRound(t *testing.T) {
 	}
 	script := &scriptedSend{t: t, steps: []func(context.Context, chatRequest, streamSink) (reply, error){callTools("c", "fast", "slow", "fast")}}
 	a := scriptedAgent(t, script, []tool{slow, fast}, 100000, io.Discard, nil)
-	h, err := a.turn(ctx, []message{{Role: "system", Content: "s"}, {Role: "user", Content: "go"}})
+	h, err := a.turn(ctx, []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "go"}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("turn error %v, want context.Canceled", err)
 	}
@@ -635,7 +635,7 @@ func TestTurnCancelledMidRound(t *testing.T) {
 		t.Errorf("tools run: %v, want fast,slow (the third call not started)", ran)
 	}
 	checkValid(t, "cancelled turn", h)
-	if len(h) < 2 || h[0].Role != "system" || h[1].Content != "go" {
+	if len(h) < 2 || h[0].Role != roleSystem || h[1].Content != "go" {
 		t.Errorf("the question was lost: %+v", h)
 	}
 	if len(h) != 6 || len(h[2].ToolCalls) != 3 {
@@ -656,15 +656,15 @@ func TestTurnCancelledMidRound(t *testing.T) {
 func TestTurnMasksOldResultsToFit(t *testing.T) {
 	big := strings.Repeat("log line with some words in it\n", 400) // ~2.8k tokens each
 	var h []message
-	h = append(h, message{Role: "system", Content: "s"})
+	h = append(h, message{Role: roleSystem, Content: "s"})
 	for i := range 3 {
 		id := fmt.Sprintf("old-%d", i)
-		h = append(h, message{Role: "user", Content: fmt.Sprintf("step %d", i)},
-			message{Role: "assistant", ToolCalls: []toolCall{{ID: id, Type: "function", Function: functionCall{Name: "alpha", Arguments: "{}"}}}},
-			message{Role: "tool", ToolCallID: id, Name: "alpha", Content: big, clip: truncate(big, 0)},
-			message{Role: "assistant", Content: "ok"})
+		h = append(h, message{Role: roleUser, Content: fmt.Sprintf("step %d", i)},
+			message{Role: roleAssistant, ToolCalls: []toolCall{{ID: id, Type: "function", Function: functionCall{Name: "alpha", Arguments: "{}"}}}},
+			message{Role: roleTool, ToolCallID: id, Name: "alpha", Content: big, clip: truncate(big, 0)},
+			message{Role: roleAssistant, Content: "ok"})
 	}
-	h = append(h, message{Role: "user", Content: "now"})
+	h = append(h, message{Role: roleUser, Content: "now"})
 	script := &scriptedSend{t: t, steps: []func(context.Context, chatRequest, streamSink) (reply, error){answer("fine")}}
 	a := scriptedAgent(t, script, nil, 6000, io.Discard, map[string]string{"CONTEXT_KEEP_GROUPS": "1"})
 	if _, err := a.turn(t.Context(), h); err != nil {
@@ -674,15 +674,15 @@ func TestTurnMasksOldResultsToFit(t *testing.T) {
 	checkValid(t, "fitted request", sent)
 	words := 0
 	for _, m := range sent {
-		if m.Role == "tool" && !isStub(m.Content) {
+		if m.Role == roleTool && !isStub(m.Content) {
 			t.Errorf("an old result was sent whole: %.200q", m.Content)
 		}
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			if path, _, _ := pagingCall(t, m.Content); path == "" {
 				t.Errorf("stub without its spill file: %.200q", m.Content)
 			}
 		}
-		if m.Role == "user" && strings.HasPrefix(m.Content, "step ") {
+		if m.Role == roleUser && strings.HasPrefix(m.Content, "step ") {
 			words++
 		}
 	}

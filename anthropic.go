@@ -191,7 +191,7 @@ func messageBreakpoints(msgs []anthropicMessage, n int) []map[string]any {
 	}
 	out := []map[string]any{last}
 	for i := len(msgs) - 2; i > 0 && n > 1; i-- {
-		if msgs[i].Role != "assistant" {
+		if msgs[i].Role != roleAssistant {
 			continue
 		}
 		if prev, _ := lastMarkable(msgs, i); prev != nil && at >= i {
@@ -251,14 +251,14 @@ func lastMarkable(msgs []anthropicMessage, end int) (map[string]any, int) {
 // message whose content becomes one text part; the rest stays as is.
 func markedParts(h []message, mark map[string]any) []any {
 	marks := map[int]bool{}
-	for i := 0; i < len(h) && h[i].Role == "system"; i++ {
+	for i := 0; i < len(h) && h[i].Role == roleSystem; i++ {
 		clear(marks)
 		marks[i] = true
 	}
 	if n := len(h); n > 0 {
 		marks[n-1] = true
 		for i := n - 2; i > 0; i-- {
-			if h[i].Role == "assistant" {
+			if h[i].Role == roleAssistant {
 				marks[i-1] = true
 				break
 			}
@@ -267,7 +267,7 @@ func markedParts(h []message, mark map[string]any) []any {
 	out := make([]any, len(h))
 	for i, m := range h {
 		out[i] = m
-		if !marks[i] || m.Role == "assistant" || m.Content == "" {
+		if !marks[i] || m.Role == roleAssistant || m.Content == "" {
 			continue
 		}
 		p := map[string]any{"role": m.Role, "content": []any{map[string]any{"type": "text", "text": m.Content, "cache_control": mark}}}
@@ -313,14 +313,14 @@ func anthropicMessages(h []message) (string, []anthropicMessage) {
 	}
 	for _, m := range h {
 		switch m.Role {
-		case "system":
+		case roleSystem:
 			system = append(system, m.Content)
-		case "user":
-			add("user", text(m.Content)...)
+		case roleUser:
+			add(roleUser, text(m.Content)...)
 			for _, img := range m.images {
-				add("user", anthropicImage(img))
+				add(roleUser, anthropicImage(img))
 			}
-		case "assistant":
+		case roleAssistant:
 			var blocks []any
 			for _, t := range m.thinking {
 				blocks = append(blocks, t)
@@ -333,9 +333,9 @@ func anthropicMessages(h []message) (string, []anthropicMessage) {
 				}
 				blocks = append(blocks, map[string]any{"type": "tool_use", "id": tc.ID, "name": tc.Function.Name, "input": input})
 			}
-			add("assistant", blocks...)
-		case "tool":
-			add("user", anthropicToolResult(m))
+			add(roleAssistant, blocks...)
+		case roleTool:
+			add(roleUser, anthropicToolResult(m))
 		}
 	}
 	return strings.Join(system, "\n\n"), out
@@ -499,7 +499,7 @@ func (a *anthropicReply) finish() reply {
 		idx = append(idx, i)
 	}
 	sort.Ints(idx)
-	m := message{Role: "assistant"}
+	m := message{Role: roleAssistant}
 	var text strings.Builder
 	for _, i := range idx {
 		b := a.blocks[i]

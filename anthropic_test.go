@@ -65,7 +65,7 @@ func TestAnthropicToolLoop(t *testing.T) {
 			if r.Path != "/v1/messages" || r.Header.Get("x-api-key") != "sk-test-0123456789abcdef" || r.Header.Get("anthropic-version") != anthropicVersion {
 				t.Errorf("path %s headers %v", r.Path, r.Header)
 			}
-			if !strings.HasPrefix(a.System, "You are yaicli") || a.MaxTokens != 1024 || !a.Stream || len(a.Messages) != 1 || a.Messages[0].Role != "user" {
+			if !strings.HasPrefix(a.System, "You are yaicli") || a.MaxTokens != 1024 || !a.Stream || len(a.Messages) != 1 || a.Messages[0].Role != roleUser {
 				t.Errorf("first request = %+v", a)
 			}
 			if len(a.Tools) != 12 || !json.Valid(a.Tools[0].InputSchema) {
@@ -78,7 +78,7 @@ func TestAnthropicToolLoop(t *testing.T) {
 				t.Fatalf("second request has %d messages: %+v", len(a.Messages), a.Messages)
 			}
 			asst, results := a.Messages[1], a.Messages[2]
-			if got := strings.Join(blockTypes(asst), ","); asst.Role != "assistant" || got != "thinking,text,tool_use,tool_use" {
+			if got := strings.Join(blockTypes(asst), ","); asst.Role != roleAssistant || got != "thinking,text,tool_use,tool_use" {
 				t.Errorf("assistant blocks = %s", got)
 			}
 			if sig := asst.Content[0].(map[string]any)["signature"]; sig != "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" {
@@ -87,7 +87,7 @@ func TestAnthropicToolLoop(t *testing.T) {
 			if in := asst.Content[3].(map[string]any)["input"]; in == nil {
 				t.Errorf("argument-less tool_use has no input object")
 			}
-			if got := strings.Join(blockTypes(results), ","); results.Role != "user" || got != "tool_result,tool_result" {
+			if got := strings.Join(blockTypes(results), ","); results.Role != roleUser || got != "tool_result,tool_result" {
 				t.Errorf("results = %s", got)
 			}
 			first := results.Content[0].(map[string]any)
@@ -142,9 +142,9 @@ func TestAnthropicErrors(t *testing.T) {
 }
 
 func TestAnthropicMessagesMerge(t *testing.T) {
-	h := []message{{Role: "system", Content: "a"}, {Role: "system", Content: "b"}, {Role: "user", Content: "q1"}, {Role: "user", Content: "q2"},
-		{Role: "assistant", ToolCalls: []toolCall{call("1", "x", ""), call("2", "y", "{bad")}},
-		{Role: "tool", ToolCallID: "1", Content: "r1"}, {Role: "tool", ToolCallID: "2", Content: "r2"}, {Role: "user", Content: "more"}}
+	h := []message{{Role: roleSystem, Content: "a"}, {Role: roleSystem, Content: "b"}, {Role: roleUser, Content: "q1"}, {Role: roleUser, Content: "q2"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("1", "x", ""), call("2", "y", "{bad")}},
+		{Role: roleTool, ToolCallID: "1", Content: "r1"}, {Role: roleTool, ToolCallID: "2", Content: "r2"}, {Role: roleUser, Content: "more"}}
 	system, msgs := anthropicMessages(h)
 	if system != "a\n\nb" || len(msgs) != 3 {
 		t.Fatalf("system %q, %d messages: %+v", system, len(msgs), msgs)
@@ -223,17 +223,17 @@ func marksOf(t *testing.T, body []byte) (marks []string, ttls []string) {
 func TestCacheBreakpoints(t *testing.T) {
 	tools := []toolSpec{{Type: "function", Function: toolFunction{Name: "alpha", Parameters: json.RawMessage(`{}`)}},
 		{Type: "function", Function: toolFunction{Name: "beta", Parameters: json.RawMessage(`{}`)}}}
-	many := message{Role: "assistant", Content: "reading all", thinking: []thinkingBlock{{Type: "thinking", Thinking: "hm", Signature: "s"}}}
+	many := message{Role: roleAssistant, Content: "reading all", thinking: []thinkingBlock{{Type: "thinking", Thinking: "hm", Signature: "s"}}}
 	var results []message
 	for i := range 12 {
 		id := fmt.Sprint("c", i)
 		many.ToolCalls = append(many.ToolCalls, call(id, "alpha", "{}"))
-		results = append(results, message{Role: "tool", ToolCallID: id, Content: "out " + id})
+		results = append(results, message{Role: roleTool, ToolCallID: id, Content: "out " + id})
 	}
-	sys := message{Role: "system", Content: "you are yaicli"}
-	first := []message{sys, {Role: "user", Content: "q1"}}
-	loop := append([]message{sys, {Role: "user", Content: "q1"}, {Role: "assistant", Content: "a1"}, {Role: "user", Content: "q2"}, many}, results...)
-	next := append(append([]message{}, loop...), message{Role: "assistant", Content: "a2"}, message{Role: "user", Content: "q3"})
+	sys := message{Role: roleSystem, Content: "you are yaicli"}
+	first := []message{sys, {Role: roleUser, Content: "q1"}}
+	loop := append([]message{sys, {Role: roleUser, Content: "q1"}, {Role: roleAssistant, Content: "a1"}, {Role: roleUser, Content: "q2"}, many}, results...)
+	next := append(append([]message{}, loop...), message{Role: roleAssistant, Content: "a2"}, message{Role: roleUser, Content: "q3"})
 	for _, c := range []struct {
 		name  string
 		h     []message
@@ -281,12 +281,12 @@ func TestCacheBreakpoints(t *testing.T) {
 // the memory.
 func TestCacheBreakpointAtChange(t *testing.T) {
 	cfg, _ := load(t, "", map[string]string{"YAI_PROVIDER": "anthropic", "YAI_MODEL": "claude-sonnet-4-5"}, nil)
-	sys := message{Role: "system", Content: "you are yaicli"}
+	sys := message{Role: roleSystem, Content: "you are yaicli"}
 	var h []message
-	h = append(h, sys, message{Role: "user", Content: "q1"})
+	h = append(h, sys, message{Role: roleUser, Content: "q1"})
 	for i := range 12 {
 		id := fmt.Sprint("c", i)
-		h = append(h, message{Role: "assistant", ToolCalls: []toolCall{call(id, "alpha", "{}")}}, message{Role: "tool", ToolCallID: id, Content: "out " + id})
+		h = append(h, message{Role: roleAssistant, ToolCalls: []toolCall{call(id, "alpha", "{}")}}, message{Role: roleTool, ToolCallID: id, Content: "out " + id})
 	}
 	w := anthropicWire{sent: &sentBlocks{}}
 	mark := func(h []message) string {
@@ -297,7 +297,7 @@ func TestCacheBreakpointAtChange(t *testing.T) {
 		marks, _ := marksOf(t, body)
 		return strings.Join(marks, " ")
 	}
-	grown := append(append([]message{}, h...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
+	grown := append(append([]message{}, h...), message{Role: roleAssistant, Content: "a1"}, message{Role: roleUser, Content: "q2"})
 	stateless, _ := marksOf(t, must(anthropicWire{}.body(cfg.client(), chatRequest{Messages: grown})))
 	if mark(h); mark(grown) != strings.Join(stateless, " ") {
 		t.Errorf("a request that only appends is marked otherwise than without the memory")
@@ -329,11 +329,11 @@ func TestCacheBreakpointsProperties(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		h := randomHistory(r, 1+r.Intn(6))
 		for j := range h {
-			if h[j].Role == "assistant" && r.Intn(2) == 0 {
+			if h[j].Role == roleAssistant && r.Intn(2) == 0 {
 				h[j].thinking = []thinkingBlock{{Type: "thinking", Thinking: "t", Signature: "s"}}
 			}
 		}
-		h = append(h, message{Role: "user", Content: "next"})
+		h = append(h, message{Role: roleUser, Content: "next"})
 		var tools []toolSpec
 		if r.Intn(2) == 0 {
 			tools = []toolSpec{{Type: "function", Function: toolFunction{Name: "x", Parameters: json.RawMessage(`{}`)}}}
@@ -353,8 +353,8 @@ func TestCacheBreakpointsProperties(t *testing.T) {
 // where the previous request ended; other models and PROMPT_CACHE=off
 // get plain messages.
 func TestOpenRouterAnthropicParts(t *testing.T) {
-	h := []message{{Role: "system", Content: "sys"}, {Role: "user", Content: "q"},
-		{Role: "assistant", ToolCalls: []toolCall{call("c1", "alpha", "{}")}}, {Role: "tool", ToolCallID: "c1", Content: "out"}}
+	h := []message{{Role: roleSystem, Content: "sys"}, {Role: roleUser, Content: "q"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("c1", "alpha", "{}")}}, {Role: roleTool, ToolCallID: "c1", Content: "out"}}
 	for _, c := range []struct {
 		model, cache string
 		want         int

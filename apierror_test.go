@@ -419,7 +419,7 @@ func checkHeals(t *testing.T, b errorBody) {
 	}
 	reqs := fp.chats()
 	rejected, retry := reqs[1].messages(), reqs[2].messages()
-	if orphans(retry) != 0 || retry[0].Role != "system" || retry[len(retry)-1].Content != "second" {
+	if orphans(retry) != 0 || retry[0].Role != roleSystem || retry[len(retry)-1].Content != "second" {
 		t.Errorf("retry is not a valid history: %+v", retry)
 	}
 	if len(retry) >= len(rejected) { // the older answer goes; the person's words stay within their share
@@ -457,7 +457,7 @@ func checkShrinksOnce(t *testing.T, b errorBody) {
 	}
 	rejected, retry := reqs[1].messages(), reqs[2].messages()
 	last := len(retry) - 1
-	if len(retry) != len(rejected) || retry[last].Role != "tool" || len(retry[last].Content) >= len(rejected[last].Content) {
+	if len(retry) != len(rejected) || retry[last].Role != roleTool || len(retry[last].Content) >= len(rejected[last].Content) {
 		t.Errorf("retry: %d messages (rejected %d), tool result %d chars (was %d)", len(retry), len(rejected), len(retry[last].Content), len(rejected[last].Content))
 	}
 	if w, _ := os.ReadFile(filepath.Join(r.home, "cache", "yaicli", "windows.json")); strings.Contains(string(w), windowLearned) {

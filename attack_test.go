@@ -334,7 +334,7 @@ func TestKeyInWorkspaceFiles(t *testing.T) {
 			t.Fatalf("%v: the model was not asked again", args)
 		}
 		for _, m := range chats[1].messages() {
-			if m.Role == "tool" && keyRuns(m.Content, key) {
+			if m.Role == roleTool && keyRuns(m.Content, key) {
 				t.Errorf("%v: tool result %s carries the key: %q", args, m.ToolCallID, m.Content)
 			}
 		}
@@ -393,8 +393,8 @@ func TestHostileRepoPaths(t *testing.T) {
 	}
 	results := 0
 	for _, m := range chats[1].messages() {
-		results += map[bool]int{true: 1}[m.Role == "tool"]
-		if m.Role == "tool" && strings.Contains(m.Content, "OUTSIDE-SECRET") {
+		results += map[bool]int{true: 1}[m.Role == roleTool]
+		if m.Role == roleTool && strings.Contains(m.Content, "OUTSIDE-SECRET") {
 			t.Errorf("tool result %s read outside the workspace: %s", m.ToolCallID, m.Content)
 		}
 	}
@@ -481,7 +481,7 @@ func TestReadRootLinksOut(t *testing.T) {
 	sawLog := false
 	for _, m := range chats[1].messages() {
 		sawLog = sawLog || strings.Contains(m.Content, "LOG-LINE")
-		if m.Role == "tool" && (strings.Contains(m.Content, "OUTSIDE-SECRET") || strings.Contains(m.Content, "KEY-SECRET")) {
+		if m.Role == roleTool && (strings.Contains(m.Content, "OUTSIDE-SECRET") || strings.Contains(m.Content, "KEY-SECRET")) {
 			t.Errorf("tool result %s read through a link out of the read root: %s", m.ToolCallID, m.Content)
 		}
 	}

@@ -402,11 +402,11 @@ func (s *cacheSim) position(raw []byte) (q, round int) {
 	json.Unmarshal(raw, &req)
 	for i := len(req.Messages) - 1; i >= 0; i-- {
 		m := req.Messages[i]
-		if mm := questionRE.FindSubmatch(m.Content); m.Role == "user" && mm != nil && !bytes.Contains(m.Content, []byte("tool_result")) {
+		if mm := questionRE.FindSubmatch(m.Content); m.Role == roleUser && mm != nil && !bytes.Contains(m.Content, []byte("tool_result")) {
 			fmt.Sscan(string(mm[1]), &q)
 			return q, round
 		}
-		if m.Role == "assistant" {
+		if m.Role == roleAssistant {
 			round++
 		}
 	}
@@ -666,9 +666,9 @@ func runCacheSession(t testing.TB, script []simQuestion, anthropic bool, budgetT
 	win := modelWindow{budget: budgetFor(budgetTokens, cfg.Model, windowOf(cfg.Model), "the table")}
 	a := newAgent(cfg.agent(), cfg.redactor(), newClient(cfg.client(), io.Discard).send, win, newToolbox(cfg.toolbox(), cfg.redactor(), io.Discard, nil, []tool{runCheck}),
 		agentIO{answer: io.Discard, raw: true, diag: &diag, ev: ev})
-	h := []message{{Role: "system", Content: fillRole(cfg.roles(), builtinRoles[roleDefault])}}
+	h := []message{{Role: roleSystem, Content: fillRole(cfg.roles(), builtinRoles[roleDefault])}}
 	for q := range script {
-		h = append(h, message{Role: "user", Content: fmt.Sprintf("question %d: what do checks of part %d say?", q+1, q+1)})
+		h = append(h, message{Role: roleUser, Content: fmt.Sprintf("question %d: what do checks of part %d say?", q+1, q+1)})
 		if h, err = a.eventTurn(context.Background(), h); err != nil {
 			t.Fatalf("question %d: %v\n%s", q+1, err, diag.String())
 		}

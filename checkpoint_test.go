@@ -342,10 +342,10 @@ func TestCheckpointsOff(t *testing.T) {
 }
 
 func TestTurnCut(t *testing.T) {
-	u := func(s string) message { return message{Role: "user", Content: s} }
-	a := message{Role: "assistant", Content: "ok"}
+	u := func(s string) message { return message{Role: roleUser, Content: s} }
+	a := message{Role: roleAssistant, Content: "ok"}
 	ts := []cpTurn{{N: 1, Key: messageKey("q1")}, {N: 2, Key: messageKey("q2")}, {N: 3, Key: messageKey("q3")}}
-	sys := message{Role: "system", Content: "s"}
+	sys := message{Role: roleSystem, Content: "s"}
 	for _, tc := range []struct {
 		name string
 		h    []message

@@ -459,7 +459,7 @@ func (s *session) listTurns(ts []cpTurn) {
 func turnCut(h []message, lead int, ts []cpTurn, n int) int {
 	cut, j := len(h), len(ts)-1
 	for i := len(h) - 1; i >= lead && j >= n-1; i-- {
-		if h[i].Role != "user" {
+		if h[i].Role != roleUser {
 			continue
 		}
 		k := messageKey(h[i].Content)
@@ -475,7 +475,7 @@ func turnCut(h []message, lead int, ts []cpTurn, n int) int {
 	}
 	want := len(ts) - n + 1
 	for i := len(h) - 1; i >= lead && want > 0; i-- {
-		if h[i].Role == "user" {
+		if h[i].Role == roleUser {
 			cut, want = i, want-1
 		}
 	}

@@ -15,7 +15,7 @@ import (
 func userTexts(r received) []string {
 	var out []string
 	for _, m := range r.messages() {
-		if m.Role == "user" {
+		if m.Role == roleUser {
 			out = append(out, m.Content)
 		}
 	}
@@ -170,7 +170,7 @@ func pipedUndoAndRewind(t *testing.T, run func(testing.TB, *fakeProvider, string
 		t.Errorf("the request after /rewind 1 holds the user messages %q, want only the new question", got)
 	}
 	for _, m := range reqs[6].messages() {
-		if strings.Contains(m.Content, "done two") || strings.Contains(m.Content, "done three") || m.Role == "tool" {
+		if strings.Contains(m.Content, "done two") || strings.Contains(m.Content, "done three") || m.Role == roleTool {
 			t.Errorf("the request after /rewind 1 still holds %s: %.60q", m.Role, m.Content)
 		}
 	}

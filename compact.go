@@ -73,20 +73,20 @@ type compactResult struct {
 func summaryTurn(groups, tokens int, text string) []message {
 	intro := fmt.Sprintf("%s %s (~%d tokens) were replaced by the summary below, written by the model. The system prompt and attached files above are unchanged; tool outputs named in it are on disk.",
 		summaryMarker, plural(groups, "earlier turn group"), tokens)
-	return []message{{Role: "user", Content: intro}, {Role: "assistant", Content: strings.TrimSpace(text)}}
+	return []message{{Role: roleUser, Content: intro}, {Role: roleAssistant, Content: strings.TrimSpace(text)}}
 }
 
 // summaryIn counts summaries in h and the tokens their messages take.
 func summaryIn(h []message, est func(message) int) (n, tokens int) {
 	for i, m := range h {
-		if m.Role == "assistant" && strings.HasPrefix(m.Content, summaryMarker) { // of tool rounds
+		if m.Role == roleAssistant && strings.HasPrefix(m.Content, summaryMarker) { // of tool rounds
 			n++
 			tokens += est(m)
 		}
-		if m.Role == "user" && strings.HasPrefix(m.Content, summaryMarker) {
+		if m.Role == roleUser && strings.HasPrefix(m.Content, summaryMarker) {
 			n++
 			tokens += est(m)
-			if i+1 < len(h) && h[i+1].Role == "assistant" {
+			if i+1 < len(h) && h[i+1].Role == roleAssistant {
 				tokens += est(h[i+1])
 			}
 		}
@@ -100,9 +100,9 @@ func (a *agent) transcript(msgs []message) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		switch {
-		case m.Role == "tool":
+		case m.Role == roleTool:
 			fmt.Fprintf(&b, "TOOL RESULT (%s):\n%s\n\n", m.Name, a.maskedForTranscript(m))
-		case m.Role == "assistant" && len(m.ToolCalls) > 0:
+		case m.Role == roleAssistant && len(m.ToolCalls) > 0:
 			if m.Content != "" {
 				fmt.Fprintf(&b, "ASSISTANT:\n%s\n", m.Content)
 			}
@@ -158,7 +158,7 @@ func roundStarts(h []message) []int {
 	}
 	var rs []int
 	for i := starts[len(starts)-1]; i < len(h); i++ {
-		if h[i].Role == "assistant" {
+		if h[i].Role == roleAssistant {
 			rs = append(rs, i)
 		}
 	}
@@ -222,7 +222,7 @@ func (a *agent) summarizeSlice(ctx context.Context, h []message, from, end, n in
 		starts := groupStarts(h)
 		shown = h[starts[len(starts)-1]:end]
 	}
-	req := []message{{Role: "system", Content: compactPrompt}, {Role: "user", Content: "Transcript to summarise:\n\n" + a.transcript(shown)}}
+	req := []message{{Role: roleSystem, Content: compactPrompt}, {Role: roleUser, Content: "Transcript to summarise:\n\n" + a.transcript(shown)}}
 	sent := 0
 	for _, m := range req {
 		sent += a.estimate(m)

@@ -43,7 +43,7 @@ func (s *summaryScript) step(w http.ResponseWriter, r received) {
 	s.rounds++
 	n := s.rounds
 	s.mu.Unlock()
-	if last := m[len(m)-1]; last.Role == "tool" && (!s.oneShot || n > 40) {
+	if last := m[len(m)-1]; last.Role == roleTool && (!s.oneShot || n > 40) {
 		sse(textStream(fmt.Sprintf("answer %d: the log looks fine", n)))(w, r)
 		return
 	}
@@ -101,7 +101,7 @@ func TestManualSummary(t *testing.T) {
 		t.Errorf("summary request (tools %v):\n%.3000s", sum.Body["tools"], tr)
 	}
 	next := fp.chats()[7].messages()
-	if next[0].Role != "system" || !strings.HasPrefix(next[1].Content, summaryMarker) || !strings.Contains(next[2].Content, "\"question 1: check the logs\"") ||
+	if next[0].Role != roleSystem || !strings.HasPrefix(next[1].Content, summaryMarker) || !strings.Contains(next[2].Content, "\"question 1: check the logs\"") ||
 		next[3].Content != "question 3: once more" || strings.Contains(string(fp.chats()[7].Raw), "question 2") {
 		t.Errorf("request after the summary: %+v", next)
 	}
@@ -137,7 +137,7 @@ func TestAutomaticSummary(t *testing.T) {
 			next := reqs[k+1].messages()
 			// A summary may come at a tool round as well as at a question
 			// (where it comes moves with the tool schemas' size).
-			if last := next[len(next)-1].Role; next[0].Role != "system" || !strings.HasPrefix(next[1].Content, summaryMarker) || last != "user" && last != "tool" {
+			if last := next[len(next)-1].Role; next[0].Role != roleSystem || !strings.HasPrefix(next[1].Content, summaryMarker) || last != "user" && last != "tool" {
 				t.Errorf("request after summary %d: %+v", k+1, next[:3])
 			}
 		}
@@ -182,7 +182,7 @@ func TestSummaryGuards(t *testing.T) {
 			pending++
 			continue
 		}
-		if m := req.messages(); m[len(m)-1].Role == "user" {
+		if m := req.messages(); m[len(m)-1].Role == roleUser {
 			turn++
 		}
 		for ; pending > 0; pending-- {
@@ -268,9 +268,9 @@ func TestSummaryProperties(t *testing.T) {
 			}
 			switch outcome {
 			case 0:
-				return reply{Message: message{Role: "assistant", Content: "short summary"}}, nil
+				return reply{Message: message{Role: roleAssistant, Content: "short summary"}}, nil
 			case 1:
-				return reply{Message: message{Role: "assistant", Content: req.Messages[1].Content + req.Messages[1].Content}}, nil
+				return reply{Message: message{Role: roleAssistant, Content: req.Messages[1].Content + req.Messages[1].Content}}, nil
 			case 2:
 				return reply{}, ctxErr
 			}
@@ -305,18 +305,18 @@ func TestSummaryProperties(t *testing.T) {
 // randomChat is a valid history: system messages, then groups of a
 // user message, tool rounds with results of random size, and an answer.
 func randomChat(rng *rand.Rand) []message {
-	h := []message{{Role: "system", Content: "You are a helper."}}
+	h := []message{{Role: roleSystem, Content: "You are a helper."}}
 	if rng.Intn(2) == 0 {
-		h = append(h, message{Role: "system", Content: attachedHeader + "\nmain.go: package main"})
+		h = append(h, message{Role: roleSystem, Content: attachedHeader + "\nmain.go: package main"})
 	}
 	for g := rng.Intn(6); g >= 0; g-- {
-		h = append(h, message{Role: "user", Content: fmt.Sprintf("question %d", g)})
+		h = append(h, message{Role: roleUser, Content: fmt.Sprintf("question %d", g)})
 		for r := rng.Intn(3); r > 0; r-- {
 			id := fmt.Sprintf("call_%d_%d", g, r)
-			h = append(h, message{Role: "assistant", ToolCalls: []toolCall{{ID: id, Type: "function", Function: functionCall{Name: "execute_shell_command", Arguments: `{"shell_command":"ls"}`}}}},
-				message{Role: "tool", ToolCallID: id, Name: "execute_shell_command", Content: wordsResult(rng, rng.Intn(6000))})
+			h = append(h, message{Role: roleAssistant, ToolCalls: []toolCall{{ID: id, Type: "function", Function: functionCall{Name: "execute_shell_command", Arguments: `{"shell_command":"ls"}`}}}},
+				message{Role: roleTool, ToolCallID: id, Name: "execute_shell_command", Content: wordsResult(rng, rng.Intn(6000))})
 		}
-		h = append(h, message{Role: "assistant", Content: "answer"})
+		h = append(h, message{Role: roleAssistant, Content: "answer"})
 	}
 	return h
 }

@@ -52,9 +52,9 @@ func (sm scenarioModel) step(w http.ResponseWriter, r received) {
 	id := fmt.Sprintf("call_%d", sm.calls.Add(1))
 	var body string
 	switch {
-	case last.Role == "tool" && lastMarkerCall(last.Content) != "" && pagesThisTurn(msgs) < sm.pages:
+	case last.Role == roleTool && lastMarkerCall(last.Content) != "" && pagesThisTurn(msgs) < sm.pages:
 		body = toolStream(fakeCall{id, "fs_read_file", lastMarkerCall(last.Content)})
-	case last.Role == "tool":
+	case last.Role == roleTool:
 		body = textStream("read it")
 	case last.Content == "RECALL" && firstStubCall(msgs) != "":
 		body = toolStream(fakeCall{id, "fs_read_file", firstStubCall(msgs)}) // read back a masked output
@@ -90,7 +90,7 @@ func streamCounted(w http.ResponseWriter, r received, fam family, body string) {
 // when nothing is masked.
 func firstStubCall(h []message) string {
 	for _, m := range h {
-		if m.Role == "tool" && isStub(m.Content) {
+		if m.Role == roleTool && isStub(m.Content) {
 			return lastMarkerCall(m.Content)
 		}
 	}
@@ -101,7 +101,7 @@ func firstStubCall(h []message) string {
 // since the last user message.
 func pagesThisTurn(h []message) int {
 	n := 0
-	for i := len(h) - 1; i >= 0 && h[i].Role != "user"; i-- {
+	for i := len(h) - 1; i >= 0 && h[i].Role != roleUser; i-- {
 		for _, tc := range h[i].ToolCalls {
 			if strings.Contains(tc.Function.Arguments, `"offset"`) {
 				n++
@@ -252,12 +252,12 @@ func checkNoOrphans(t *testing.T, sr scenarioRun) {
 func maskableLeft(h []message) bool {
 	lastUser := -1
 	for i, m := range h {
-		if m.Role == "user" {
+		if m.Role == roleUser {
 			lastUser = i
 		}
 	}
 	for i, m := range h[:max(lastUser, 0)] {
-		if h[i].Role == "tool" && !isStub(m.Content) && utf8.RuneCountInString(m.Content) > 2000 {
+		if h[i].Role == roleTool && !isStub(m.Content) && utf8.RuneCountInString(m.Content) > 2000 {
 			return true
 		}
 	}
@@ -293,7 +293,7 @@ func pagesFollowed(sr scenarioRun) []pageCheck {
 		h := q.messages()
 		results := map[string]string{}
 		for _, m := range h {
-			if m.Role == "tool" {
+			if m.Role == roleTool {
 				results[m.ToolCallID] = m.Content
 			}
 		}
@@ -391,7 +391,7 @@ func checkReports(t *testing.T, sr scenarioRun) {
 	sent := map[string]string{}
 	for _, q := range sr.reqs {
 		for _, m := range q.messages() {
-			if m.Role == "tool" {
+			if m.Role == roleTool {
 				if _, ok := sent[m.ToolCallID]; !ok {
 					sent[m.ToolCallID] = m.Content // as first sent, before any later masking
 				}
@@ -470,7 +470,7 @@ func checkRecall(t *testing.T, sr scenarioRun) {
 	for _, req := range sr.reqs {
 		msgs := req.messages()
 		for i, m := range msgs {
-			if m.Role != "user" || m.Content != "RECALL" || i+2 >= len(msgs) || msgs[i+2].Role != "tool" {
+			if m.Role != roleUser || m.Content != "RECALL" || i+2 >= len(msgs) || msgs[i+2].Role != roleTool {
 				continue
 			}
 			// the window may be cut to the room left, its marker after the JSON
@@ -607,7 +607,7 @@ func TestScenarioHysteresis(t *testing.T) {
 	checkNoOrphans(t, sr)
 	n := reductions(sr.reqs)
 	for _, m := range sr.reqs[len(sr.reqs)-1].messages() {
-		if m.Role == "tool" && !isStub(m.Content) {
+		if m.Role == roleTool && !isStub(m.Content) {
 			t.Logf("one output is ~%d tokens, 1/%d of the budget", sr.fam.messageTokens(m), sr.budget/max(sr.fam.messageTokens(m), 1))
 			break
 		}
@@ -716,7 +716,7 @@ func waitAsked(t *testing.T, fp *fakeProvider, line string) {
 		}
 		msgs := reqs[len(reqs)-1].messages()
 		for i := len(msgs) - 1; i >= 0; i-- {
-			if msgs[i].Role == "user" {
+			if msgs[i].Role == roleUser {
 				if msgs[i].Content == line {
 					return
 				}

@@ -199,9 +199,9 @@ func TestOneWayOn(t *testing.T) {
 	c.path = "/spill/a.txt"
 	one("a tool's cap", c.text(12000))
 	// Held to its share on entry, on a small budget.
-	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"},
-		{Role: "assistant", ToolCalls: []toolCall{call("c1", "execute_shell_command", "{}")}},
-		{Role: "tool", ToolCallID: "c1", Name: "execute_shell_command", Content: big}}
+	h := []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("c1", "execute_shell_command", "{}")}},
+		{Role: roleTool, ToolCallID: "c1", Name: "execute_shell_command", Content: big}}
 	got, _ := l.admit(h, 3)
 	one("held on entry", got[3].Content)
 	// A capped window of fs_read_file, its note naming the next page, cut
@@ -212,7 +212,7 @@ func TestOneWayOn(t *testing.T) {
 	if len(readyCalls(jsonText(fw))) != 1 {
 		t.Fatalf("the capped window names %d calls", len(readyCalls(jsonText(fw))))
 	}
-	m := message{Role: "tool", ToolCallID: "c1", Name: "fs_read_file", Content: jsonText(fw)}
+	m := message{Role: roleTool, ToolCallID: "c1", Name: "fs_read_file", Content: jsonText(fw)}
 	if !capToFloor(&m, 300, lastFloor, messageTokens, fs.spill) {
 		t.Fatal("the window was not cut")
 	}
@@ -228,12 +228,12 @@ func TestOneWayOn(t *testing.T) {
 	capToFloor(&p, 300, lastFloor, messageTokens, fs.spill)
 	one("a page cut", p.Content)
 	// A stub, and a spilled result cut for a byte cap.
-	s, _, why := stubFor(message{Role: "tool", Name: "execute_shell_command", Content: big, clip: c}, messageTokens(message{Content: big}), messageTokens, fs.spill)
+	s, _, why := stubFor(message{Role: roleTool, Name: "execute_shell_command", Content: big, clip: c}, messageTokens(message{Content: big}), messageTokens, fs.spill)
 	if why != stubbed {
 		t.Fatalf("not masked: %d", why)
 	}
 	one("a stub", s.Content)
-	shrunk, _ := shrinkLargest([]message{{Role: "tool", Name: "execute_shell_command", Content: big}}, fs.spill)
+	shrunk, _ := shrinkLargest([]message{{Role: roleTool, Name: "execute_shell_command", Content: big}}, fs.spill)
 	one("a result cut for a byte cap", shrunk[0].Content)
 	// The index of folded stubs names their files and one call.
 	idx := stubIndex(12, nil, []string{"/spill/a.txt", "/spill/b.txt", "/work/big.txt"}, 400, 1000)

@@ -155,7 +155,7 @@ func checkToolEvents(t *testing.T, evs []streamEvent, req received) {
 	t.Helper()
 	sent := map[string]message{}
 	for _, m := range req.messages() {
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			sent[m.ToolCallID] = m
 		}
 	}

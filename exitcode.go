@@ -175,9 +175,9 @@ func foreignBaseHint(k errKind, c hintFacts) string {
 func modelHint(c hintFacts) string {
 	fix := fmt.Sprintf("check MODEL (-M, YAI_MODEL): the server has no model %q, or the key may not use it", c.model)
 	switch {
-	case c.provider == "ollama":
+	case c.provider == providerOllama:
 		return fix + "; `ollama list` lists the models it has, `ollama pull " + c.model + "` fetches one"
-	case c.provider == "anthropic":
+	case c.provider == providerAnthropic:
 		return fix + "; list the models: curl -s " + endpoint(c.baseURL, "/models") + ` -H "x-api-key: $ANTHROPIC_API_KEY" -H "anthropic-version: 2023-06-01"`
 	case c.keyEnv != "" && c.baseURL == presets[c.provider].baseURL:
 		return fix + "; list the models: curl -s " + endpoint(c.baseURL, "/models") + ` -H "Authorization: Bearer $` + c.keyEnv + `"`

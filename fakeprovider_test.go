@@ -221,7 +221,7 @@ func deltaStream(id, name, args string, n int) string {
 func lastTool(r received) string {
 	m := r.messages()
 	for i := len(m) - 1; i >= 0; i-- {
-		if m[i].Role == "tool" {
+		if m[i].Role == roleTool {
 			return m[i].Content
 		}
 	}

@@ -473,7 +473,7 @@ type fileList struct {
 // false when m is not a list read.
 func listCutter(m message) (render func(n int) string, ok bool) {
 	var l fileList
-	if m.Role != "tool" || m.Name != readFileTool().name || !strings.HasPrefix(m.Content, `{"total_files":`) ||
+	if m.Role != roleTool || m.Name != readFileTool().name || !strings.HasPrefix(m.Content, `{"total_files":`) ||
 		json.Unmarshal([]byte(m.Content), &l) != nil || len(l.Files) == 0 {
 		return nil, false
 	}

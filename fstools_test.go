@@ -349,15 +349,15 @@ func listModel(sm scenarioModel) step {
 	return func(w http.ResponseWriter, r received) {
 		msgs := r.messages()
 		last := msgs[len(msgs)-1]
-		if last.Role == "user" && strings.HasPrefix(last.Content, "READ2 ") {
+		if last.Role == roleUser && strings.HasPrefix(last.Content, "READ2 ") {
 			args, _ := json.Marshal(map[string]any{"file_paths": strings.Fields(strings.ReplaceAll(last.Content[6:], "READ ", ""))})
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", string(args)}))
 			return
 		}
-		if last.Role == "user" && last.Content == "RECALL" {
+		if last.Role == roleUser && last.Content == "RECALL" {
 			for _, m := range msgs {
-				if call, ok := markerCall(m.Content); ok && m.Role == "tool" && isStub(m.Content) {
+				if call, ok := markerCall(m.Content); ok && m.Role == roleTool && isStub(m.Content) {
 					args, _ := json.Marshal(call)
 					w.Header().Set("Content-Type", "text/event-stream")
 					io.WriteString(w, toolStream(fakeCall{fmt.Sprintf("call_%d", sm.calls.Add(1)), "fs_read_file", string(args)}))
@@ -365,7 +365,7 @@ func listModel(sm scenarioModel) step {
 				}
 			}
 		}
-		if last.Role == "tool" && strings.HasPrefix(last.Content, `{"total_files"`) && pagesThisTurn(msgs) < sm.pages {
+		if last.Role == roleTool && strings.HasPrefix(last.Content, `{"total_files"`) && pagesThisTurn(msgs) < sm.pages {
 			var list struct{ Files []fileWindow }
 			json.Unmarshal([]byte(last.Content), &list)
 			for _, fw := range list.Files {
@@ -409,7 +409,7 @@ func TestListReadPagesRealLines(t *testing.T) {
 			}
 			list := ""
 			for _, m := range sr.reqs[1].messages() {
-				if m.Role == "tool" {
+				if m.Role == roleTool {
 					list = m.Content
 				}
 			}

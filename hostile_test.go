@@ -298,7 +298,7 @@ func historyOf(t *testing.T, r received) []message {
 		return r.messages()
 	}
 	a := decodeAnthropic(t, r)
-	h := []message{{Role: "system", Content: a.System}}
+	h := []message{{Role: roleSystem, Content: a.System}}
 	for _, m := range a.Messages {
 		for _, b := range m.Content {
 			blk, _ := b.(map[string]any)
@@ -307,9 +307,9 @@ func historyOf(t *testing.T, r received) []message {
 			case "text":
 				h = append(h, message{Role: m.Role, Content: str("text")})
 			case "tool_use":
-				h = append(h, message{Role: "assistant", ToolCalls: []toolCall{{ID: str("id"), Function: functionCall{Name: str("name")}}}})
+				h = append(h, message{Role: roleAssistant, ToolCalls: []toolCall{{ID: str("id"), Function: functionCall{Name: str("name")}}}})
 			case "tool_result":
-				h = append(h, message{Role: "tool", ToolCallID: str("tool_use_id")})
+				h = append(h, message{Role: roleTool, ToolCallID: str("tool_use_id")})
 			}
 		}
 	}

@@ -27,7 +27,7 @@ func TestIdleTimeout(t *testing.T) {
 	c := newClient(cfg.client(), io.Discard)
 	var got bytes.Buffer
 	start := time.Now()
-	_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(s string) { got.WriteString(s) }})
+	_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: roleUser, Content: "q"}}}, streamSink{text: func(s string) { got.WriteString(s) }})
 	if !errors.Is(err, errIdle) || got.String() != "hi" {
 		t.Errorf("err = %v, text %q", err, got.String())
 	}

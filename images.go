@@ -35,7 +35,7 @@ func isImageURL(arg string) bool {
 // else is a file, checked for what provider accepts.
 func imageArg(arg, provider string) (imagePart, error) {
 	if isImageURL(arg) {
-		if provider == "ollama" {
+		if provider == providerOllama {
 			return imagePart{}, fmt.Errorf("%s: Ollama takes image files, not URLs; download it first (curl -o)", arg)
 		}
 		return imagePart{url: arg}.priced(provider), nil
@@ -200,7 +200,7 @@ func webpSize(b []byte) (int, int) {
 // yaicli can see before sending: Anthropic takes at most 5 MB of base64
 // and 8000 pixels a side.
 func (img imagePart) fits(provider string) error {
-	if provider != "anthropic" || img.url != "" {
+	if provider != providerAnthropic || img.url != "" {
 		return nil
 	}
 	if n := len(img.data); n > anthropicMaxImageBase64 {
@@ -304,9 +304,9 @@ const (
 // imageRuleFor is the rule of a provider.
 func imageRuleFor(provider string) imageRule {
 	switch provider {
-	case "anthropic":
+	case providerAnthropic:
 		return imagePixels
-	case "gemini":
+	case providerGemini:
 		return imageGemini
 	}
 	return imageTiles

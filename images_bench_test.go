@@ -79,7 +79,7 @@ func BenchmarkImageBody(b *testing.B) {
 		b.Fatal(err)
 	}
 	o := clientOptions{provider: "openai", model: "gpt-4o", stream: true}
-	req := chatRequest{Messages: []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q", images: []imagePart{img}}}}
+	req := chatRequest{Messages: []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q", images: []imagePart{img}}}}
 	b.SetBytes(int64(len(img.data)))
 	for b.Loop() {
 		if _, err := (openaiWire{provider: "openai"}).body(o, req); err != nil {

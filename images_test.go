@@ -132,7 +132,7 @@ func TestImageTokens(t *testing.T) {
 	if got := openaiImageTokens(4000, 4000, "low"); got != 85 {
 		t.Errorf("low detail = %d, want 85", got)
 	}
-	m := message{Role: "user", Content: "what is this?"}
+	m := message{Role: roleUser, Content: "what is this?"}
 	with := m
 	with.images = []imagePart{imagePart{width: 1024, height: 1024}.priced("openai")}
 	if d := messageTokens(with) - messageTokens(m); d != 765 {
@@ -304,7 +304,7 @@ func TestReadImageToolOpenAI(t *testing.T) {
 	refused := newFakeProvider(t, sse(toolStream(call)), replay(t, "openai_text.sse"))
 	runBinary(t, refused, e2e{args: []string{"look"}})
 	msgs = refused.chats()[1].messages()
-	if last := msgs[len(msgs)-1]; last.Role != "tool" || !strings.Contains(last.Content, "outside the workspace") {
+	if last := msgs[len(msgs)-1]; last.Role != roleTool || !strings.Contains(last.Content, "outside the workspace") {
 		t.Errorf("without permission the result is %q, want a refusal naming the workspace", last.Content)
 	}
 }
@@ -381,7 +381,7 @@ func TestSavedChatImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := []message{{Role: "user", Content: "what is it?", images: []imagePart{img}}, {Role: "assistant", Content: "a square"}}
+	h := []message{{Role: roleUser, Content: "what is it?", images: []imagePart{img}}, {Role: roleAssistant, Content: "a square"}}
 	file, err := saveChat(chats, "pics", h, 10, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -409,7 +409,7 @@ func TestSavedChatImages(t *testing.T) {
 // the image's tokens.
 func TestMaskDropsImage(t *testing.T) {
 	img := imagePart{width: 2048, height: 2048}.priced("openai")
-	m := message{Role: "tool", Name: "fs_read_image", ToolCallID: "c1", Content: `{"success": true, "path": "/tmp/x.png"}`, images: []imagePart{img}}
+	m := message{Role: roleTool, Name: "fs_read_image", ToolCallID: "c1", Content: `{"success": true, "path": "/tmp/x.png"}`, images: []imagePart{img}}
 	s, saved, why := stubFor(m, messageTokens(m), messageTokens, func(m *message) { m.clip.path = "/tmp/spill.txt" })
 	if why != stubbed || len(s.images) != 0 || messageTokens(s) >= img.tokens || saved != messageTokens(m)-messageTokens(s) {
 		t.Errorf("stubFor = %d images, stub ~%d tokens, saved %d, why %d; want the image gone with its %d tokens", len(s.images), messageTokens(s), saved, why, img.tokens)
@@ -426,7 +426,7 @@ func TestImageRefusalLeavesImagesOut(t *testing.T) {
 	var out, errb bytes.Buffer
 	a := newParts(cfg, "").agentFor(resolveWindow(t.Context(), cfg.window(), openWindowCache("", time.Now)), agentIO{answer: &out, diag: &errb}, nil)
 	img := imagePart{url: "https://example.com/a.png"}.priced("deepseek")
-	h, err := a.turn(t.Context(), []message{{Role: "user", Content: "what is it?", images: []imagePart{img}}})
+	h, err := a.turn(t.Context(), []message{{Role: roleUser, Content: "what is it?", images: []imagePart{img}}})
 	if err == nil || len(f.chats()) != 1 {
 		t.Fatalf("turn = %v after %d requests; want the refusal, not retried", err, len(f.chats()))
 	}

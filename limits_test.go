@@ -256,11 +256,11 @@ func anthropicTextStream(n, size int) string {
 }
 
 func TestValidateDuplicateIDs(t *testing.T) {
-	h := []message{{Role: "system"}, {Role: "user", Content: "q"},
-		{Role: "assistant", ToolCalls: []toolCall{call("same", "x", "{}"), call("same", "y", "{}"), call("", "z", "{}")}},
-		{Role: "tool", ToolCallID: "same", Content: "one"}, {Role: "tool", ToolCallID: "same", Content: "two"},
-		{Role: "user", Content: "again"},
-		{Role: "assistant", ToolCalls: []toolCall{call("same", "x", "{}")}}, {Role: "tool", ToolCallID: "same", Content: "three"}}
+	h := []message{{Role: roleSystem}, {Role: roleUser, Content: "q"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("same", "x", "{}"), call("same", "y", "{}"), call("", "z", "{}")}},
+		{Role: roleTool, ToolCallID: "same", Content: "one"}, {Role: roleTool, ToolCallID: "same", Content: "two"},
+		{Role: roleUser, Content: "again"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("same", "x", "{}")}}, {Role: roleTool, ToolCallID: "same", Content: "three"}}
 	if orphans(h) == 0 {
 		t.Errorf("orphans(%+v) = 0: duplicate and missing ids not noticed", h)
 	}
@@ -291,14 +291,14 @@ func TestValidateDuplicateIDs(t *testing.T) {
 // spilled, and shrinking reports nothing it did not save.
 func TestShrinkSmallResults(t *testing.T) {
 	t.Parallel()
-	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}
+	h := []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}}
 	var calls []toolCall
 	for i := range 10000 {
 		calls = append(calls, call(fmt.Sprint("c", i), "fs_list_directory", "{}"))
 	}
-	h = append(h, message{Role: "assistant", ToolCalls: calls})
+	h = append(h, message{Role: roleAssistant, ToolCalls: calls})
 	for i := range 10000 {
-		h = append(h, message{Role: "tool", ToolCallID: fmt.Sprint("c", i), Name: "fs_list_directory", Content: strings.Repeat("r", 230)})
+		h = append(h, message{Role: roleTool, ToolCallID: fmt.Sprint("c", i), Name: "fs_list_directory", Content: strings.Repeat("r", 230)})
 	}
 	spills := 0
 	out, rep := trimToBudget(h, 0, trimPolicy{limit: 1000, target: 1000, keep: 1}, messageTokens, func(m *message) { spills++ })
@@ -362,7 +362,7 @@ func TestPartialSpillRemoved(t *testing.T) {
 	// The shrink step's spill: a directory that is not writable.
 	d := spillDir{dir: filepath.Join(dir, "file")}
 	os.WriteFile(d.dir, nil, 0o600)
-	m := message{Role: "tool", Name: "t", Content: "x", clip: truncate("x", 0)}
+	m := message{Role: roleTool, Name: "t", Content: "x", clip: truncate("x", 0)}
 	spillTo(d)(&m)
 	if m.clip.onDisk() != "" || m.clip.spillError() == nil {
 		t.Errorf("spill into a file: %+v", m.clip)

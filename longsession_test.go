@@ -74,7 +74,7 @@ func longModel(fam family, calls *atomic.Int64) step {
 	return func(w http.ResponseWriter, r received) {
 		msgs := r.messages()
 		u := len(msgs) - 1
-		for u > 0 && msgs[u].Role != "user" {
+		for u > 0 && msgs[u].Role != roleUser {
 			u--
 		}
 		var q int
@@ -86,7 +86,7 @@ func longModel(fam family, calls *atomic.Int64) step {
 		if rounds < len(plan) {
 			id := fmt.Sprintf("call_%d", calls.Add(1))
 			op, last := plan[rounds], msgs[len(msgs)-1]
-			if call := lastMarkerCall(last.Content); op == "PAGE" && last.Role == "tool" && call != "" {
+			if call := lastMarkerCall(last.Content); op == "PAGE" && last.Role == roleTool && call != "" {
 				body = toolStream(fakeCall{id, "fs_read_file", call})
 			} else {
 				if op == "PAGE" {
@@ -107,10 +107,10 @@ func longModel(fam family, calls *atomic.Int64) step {
 func roundsDone(ms []message) int {
 	n := 0
 	for _, m := range ms {
-		if m.Role == "assistant" && len(m.ToolCalls) > 0 {
+		if m.Role == roleAssistant && len(m.ToolCalls) > 0 {
 			n++
 		}
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			n += len(stubDone(m.Content))
 		}
 	}
@@ -178,12 +178,12 @@ func measureLong(sr scenarioRun, mark int) longFigures {
 	}
 	last := sr.reqs[len(sr.reqs)-1].messages()
 	for _, m := range last {
-		if m.Role == "tool" && isStub(m.Content) {
+		if m.Role == roleTool && isStub(m.Content) {
 			f.stubChars += utf8.RuneCountInString(m.Content)
 		}
 	}
 	for _, q := range sr.reqs {
-		if ms := q.messages(); ms[len(ms)-1].Role == "tool" {
+		if ms := q.messages(); ms[len(ms)-1].Role == roleTool {
 			f.rounds++
 		}
 	}

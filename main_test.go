@@ -149,7 +149,7 @@ func TestRequestShape(t *testing.T) {
 		t.Errorf("sent %d tools, want the 12 built-in ones (fs_read_image, fs_file_operations, fs_get_filesystem_info and run_subagent included)", len(tools))
 	}
 	m := req.messages()
-	if len(m) != 2 || m[0].Role != "system" || m[1].Role != "user" || m[1].Content != "hi" {
+	if len(m) != 2 || m[0].Role != roleSystem || m[1].Role != roleUser || m[1].Content != "hi" {
 		t.Errorf("messages = %+v", m)
 	}
 }

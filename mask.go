@@ -47,7 +47,7 @@ func (f fullText) paths() []string { return append([]string{f.path}, f.more...) 
 // not one or a file in it failed.
 func listPageOf(m message) (fullText, bool) {
 	var l fileList
-	if m.Role != "tool" || !pagesFiles(m.Name) || !strings.HasPrefix(m.Content, `{"total_files":`) ||
+	if m.Role != roleTool || !pagesFiles(m.Name) || !strings.HasPrefix(m.Content, `{"total_files":`) ||
 		json.Unmarshal([]byte(m.Content), &l) != nil || len(l.Files) == 0 || l.ErrorCount > 0 {
 		return fullText{}, false
 	}
@@ -168,7 +168,7 @@ func maskRange(h []message, costs []int, total, target int, span maskSpan, est f
 	var out []message
 	for i := span.from; i < span.to && total > target; i++ {
 		m := h[i]
-		if m.Role != "tool" || isStub(m.Content) {
+		if m.Role != roleTool || isStub(m.Content) {
 			continue
 		}
 		cost := 0
@@ -209,7 +209,7 @@ func pageChars(room int, sample string, est func(message) int) int {
 	n := utf8.RuneCountInString(s)
 	perToken := 3.0 // a conservative stand-in for text with no sample
 	if n > 0 {
-		perToken = float64(n) / float64(max(est(message{Role: "tool", Content: strconv.Quote(s)}), 1))
+		perToken = float64(n) / float64(max(est(message{Role: roleTool, Content: strconv.Quote(s)}), 1))
 	}
 	chars := int(float64(room-pageEnvelope) * perToken * 0.9)
 	return min(max(chars, minPage), pageLimit)
@@ -232,7 +232,7 @@ type filePage struct {
 // filePageOf reads tool message m as one page of one file, a continuation
 // marker after it ignored: its full text is that file, never spilled again.
 func filePageOf(m message) (filePage, bool) {
-	if m.Role != "tool" || !pagesFiles(m.Name) || !strings.HasPrefix(m.Content, `{"path":`) {
+	if m.Role != roleTool || !pagesFiles(m.Name) || !strings.HasPrefix(m.Content, `{"path":`) {
 		return filePage{}, false
 	}
 	var p filePage
@@ -245,7 +245,7 @@ func filePageOf(m message) (filePage, bool) {
 // maskedIn counts the stubs in h and the tokens they give back.
 func maskedIn(h []message, est func(message) int) (n, saved int) {
 	for _, m := range h {
-		if m.Role == "tool" && isStub(m.Content) {
+		if m.Role == roleTool && isStub(m.Content) {
 			n++
 			saved += max(stubTokens(m.Content)-est(m), 0)
 		}
@@ -316,7 +316,7 @@ func capToFloor(m *message, tokens, floor int, est func(message) int, spill func
 // shorter.
 func capWith(m *message, tokens, floor int, why string, est func(message) int, spill func(*message)) bool {
 	chars := utf8.RuneCountInString(m.Content)
-	if m.Role != "tool" || isStub(m.Content) || chars <= floor {
+	if m.Role != roleTool || isStub(m.Content) || chars <= floor {
 		return false
 	}
 	orig, cost := m.Content, est(*m)
@@ -365,7 +365,7 @@ func pageCut(fw fileWindow, n, next int) string {
 // anything else is written to disk first, if it was not, and clipped
 // with its marker (noting why, when why is set). nil: m is not cut.
 func cutter(m *message, spill func(*message), why string) func(n int) string {
-	if m.Role != "tool" || isStub(m.Content) {
+	if m.Role != roleTool || isStub(m.Content) {
 		return nil
 	}
 	if render, ok := listCutter(*m); ok { // a list read: each window continues in its file (fstools.go)
@@ -401,8 +401,8 @@ func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
 	var idx []int
 	for i, m := range h {
 		total += len(m.Content)
-		attached := m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader)
-		if (m.Role == "tool" || attached) && utf8.RuneCountInString(m.Content) > minShrunk {
+		attached := m.Role == roleSystem && strings.HasPrefix(m.Content, attachedHeader)
+		if (m.Role == roleTool || attached) && utf8.RuneCountInString(m.Content) > minShrunk {
 			idx = append(idx, i)
 		}
 	}
@@ -415,7 +415,7 @@ func shrinkLargest(h []message, spill func(*message)) ([]message, int) {
 		m := &h[i]
 		before := len(m.Content)
 		render := cutter(m, spill, "")
-		if m.Role != "tool" {
+		if m.Role != roleTool {
 			m.clip = truncate(m.Content, 0) // the attached files: their own text stays on disk
 			render = m.clip.text
 		}
@@ -530,7 +530,7 @@ func (l ladder) holdToShare(h []message, start int) (out []message, held, saved 
 		floor = lastFloor // a small budget's share is under roomFloor's cost of dense text (digits: 2000 characters, ~900 tokens)
 	}
 	for i := start; i < len(h); i++ {
-		if h[i].Role != "tool" {
+		if h[i].Role != roleTool {
 			continue
 		}
 		cost := l.est(h[i])
@@ -564,7 +564,7 @@ const listFloor = 1200
 // hasTool reports whether any of ms is a tool result.
 func hasTool(ms []message) bool {
 	for _, m := range ms {
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			return true
 		}
 	}

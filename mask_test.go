@@ -80,17 +80,17 @@ func pagingCall(t *testing.T, text string) (path string, offset, limit int) {
 // toolGroup is one turn: a question, a call, its result and an answer.
 func toolGroup(i int, result string, c *clip) []message {
 	id := fmt.Sprintf("call_%d", i)
-	return []message{{Role: "user", Content: fmt.Sprintf("question %d", i)},
-		{Role: "assistant", ToolCalls: []toolCall{call(id, "execute_shell_command", `{"shell_command":"cat log"}`)}},
-		{Role: "tool", ToolCallID: id, Name: "execute_shell_command", Content: result, clip: c},
-		{Role: "assistant", Content: fmt.Sprintf("answer %d", i)}}
+	return []message{{Role: roleUser, Content: fmt.Sprintf("question %d", i)},
+		{Role: roleAssistant, ToolCalls: []toolCall{call(id, "execute_shell_command", `{"shell_command":"cat log"}`)}},
+		{Role: roleTool, ToolCallID: id, Name: "execute_shell_command", Content: result, clip: c},
+		{Role: roleAssistant, Content: fmt.Sprintf("answer %d", i)}}
 }
 
 func TestStubOfSpilledResult(t *testing.T) {
 	full := `{"command":"cat log","output":"` + strings.ReplaceAll(logText(1, 600), "\n", `\n`) + `","exit_code":0}`
 	c := truncate(full, 32000)
 	c.path = "/tmp/tool-outputs/20261203-140000-execute_shell_command.txt"
-	h := append([]message{{Role: "system", Content: "s"}}, toolGroup(1, c.text(32000), c)...)
+	h := append([]message{{Role: roleSystem, Content: "s"}}, toolGroup(1, c.text(32000), c)...)
 	h = append(h, toolGroup(2, "ok", nil)...)
 	h = append(h, toolGroup(3, "ok", nil)...)
 	fs := &fakeSpill{saved: map[string]string{}}
@@ -188,7 +188,7 @@ func TestMaskProperties(t *testing.T) {
 	for i := 0; i < 1500; i++ {
 		h := randomHistory(r, 1+r.Intn(10))
 		for j := range h {
-			if h[j].Role == "tool" && r.Intn(3) > 0 {
+			if h[j].Role == roleTool && r.Intn(3) > 0 {
 				h[j].Content = wordsResult(r, r.Intn(9000))
 			}
 		}
@@ -211,7 +211,7 @@ func TestMaskProperties(t *testing.T) {
 			t.Fatalf("mask touched the last %d groups", keep)
 		}
 		for j := range h {
-			if changed := got[j].Content != h[j].Content; changed && (h[j].Role != "tool" || !isStub(got[j].Content)) ||
+			if changed := got[j].Content != h[j].Content; changed && (h[j].Role != roleTool || !isStub(got[j].Content)) ||
 				got[j].Role != h[j].Role || got[j].ToolCallID != h[j].ToolCallID || len(got[j].ToolCalls) != len(h[j].ToolCalls) {
 				t.Fatalf("message %d changed beyond masking: %+v -> %+v", j, h[j], got[j])
 			} else if changed {
@@ -242,7 +242,7 @@ func mask0(h []message, keep int, fs *fakeSpill) []message {
 // hasMaskable reports whether a result before index end would be worth a stub.
 func hasMaskable(h []message, end int) bool {
 	for _, m := range h[:end] {
-		if m.Role == "tool" && !isStub(m.Content) {
+		if m.Role == roleTool && !isStub(m.Content) {
 			if _, _, why := stubFor(m, messageTokens(m), messageTokens, (&fakeSpill{saved: map[string]string{}}).spill); why == stubbed {
 				return true
 			}
@@ -267,7 +267,7 @@ func TestTrimMasksBeforeDropping(t *testing.T) {
 		t.Fatalf("trim = %+v (limit %d)", rep, total-1)
 	}
 	for i, m := range h {
-		if m.Role != "tool" && !sameHistory(got[i:i+1], h[i:i+1]) {
+		if m.Role != roleTool && !sameHistory(got[i:i+1], h[i:i+1]) {
 			t.Errorf("message %d changed: %+v", i, got[i])
 		}
 	}
@@ -307,7 +307,7 @@ func keptByDrop(h []message) int {
 	starts := groupStarts(h)
 	n := 0
 	for i, m := range h {
-		if i < starts[min(1, len(starts)-1)] || i >= starts[len(starts)-1] || m.Role == "user" || len(starts) == 1 {
+		if i < starts[min(1, len(starts)-1)] || i >= starts[len(starts)-1] || m.Role == roleUser || len(starts) == 1 {
 			n += messageTokens(m)
 		}
 	}
@@ -320,8 +320,8 @@ func keptByDrop(h []message) int {
 func TestCapToRoom(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	small, large := wordsResult(r, 1500), wordsResult(r, 30000)
-	rs := []message{{Role: "tool", ToolCallID: "a", Name: "fs_read_file", Content: small, clip: truncate(small, 64000)},
-		{Role: "tool", ToolCallID: "b", Name: "execute_shell_command", Content: large, clip: truncate(large, 32000)}}
+	rs := []message{{Role: roleTool, ToolCallID: "a", Name: "fs_read_file", Content: small, clip: truncate(small, 64000)},
+		{Role: roleTool, ToolCallID: "b", Name: "execute_shell_command", Content: large, clip: truncate(large, 32000)}}
 	room := messageTokens(rs[0]) + 2000
 	fs := &fakeSpill{saved: map[string]string{}}
 	if n := capToRoom(rs, room, messageTokens, fs.spill); n != 1 {
@@ -333,12 +333,12 @@ func TestCapToRoom(t *testing.T) {
 	if path, _, _ := pagingCall(t, rs[1].Content); fs.saved[path] != large {
 		t.Errorf("the cut result was not saved whole first")
 	}
-	floor := []message{{Role: "tool", Name: "x", Content: large, clip: truncate(large, 32000)}}
+	floor := []message{{Role: roleTool, Name: "x", Content: large, clip: truncate(large, 32000)}}
 	capToRoom(floor, 0, messageTokens, fs.spill)
 	if n := utf8.RuneCountInString(floor[0].Content); n < roomFloor-100 || n > roomFloor {
 		t.Errorf("with no room the result is %d chars, want about %d", n, roomFloor)
 	}
-	fits := []message{{Role: "tool", Name: "x", Content: large}}
+	fits := []message{{Role: roleTool, Name: "x", Content: large}}
 	if capToRoom(fits, 1<<20, messageTokens, fs.spill) != 0 || fits[0].Content != large {
 		t.Error("a round that fits was cut")
 	}
@@ -383,7 +383,7 @@ var trimLines = regexp.MustCompile(`(?m)^yaicli: context ~\d+ tokens, over the \
 func pageStub(t *testing.T, id string, mu *sync.Mutex, stub *string) step {
 	return func(w http.ResponseWriter, r received) {
 		for _, m := range r.messages() {
-			if m.ToolCallID == id && m.Role == "tool" {
+			if m.ToolCallID == id && m.Role == roleTool {
 				mu.Lock()
 				*stub = m.Content
 				mu.Unlock()
@@ -573,7 +573,7 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 	for i := 0; i < 1500; i++ {
 		h := randomHistory(r, 1+r.Intn(12))
 		for j := range h {
-			if h[j].Role == "tool" && r.Intn(2) == 0 {
+			if h[j].Role == roleTool && r.Intn(2) == 0 {
 				h[j].Content = wordsResult(r, r.Intn(12000))
 			}
 		}
@@ -596,13 +596,13 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 		}
 		said := map[string]bool{}
 		for _, m := range h {
-			if m.Role != "tool" {
+			if m.Role != roleTool {
 				said[m.Role+m.Content] = true
 			}
 		}
 		kept := 0
 		for _, m := range got {
-			if m.Role != "tool" {
+			if m.Role != roleTool {
 				kept++
 				if !said[m.Role+m.Content] {
 					t.Fatalf("trim changed a %s message: %.80q", m.Role, m.Content)
@@ -611,7 +611,7 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 		}
 		nonTool := 0
 		for _, m := range h {
-			if m.Role != "tool" {
+			if m.Role != roleTool {
 				nonTool++
 			}
 		}

@@ -126,8 +126,8 @@ func TestToolSchemasAreTheWeight(t *testing.T) {
 // leaving the schemas out, not a cut, and does not calibrate.
 func TestSilentCutProof(t *testing.T) {
 	specs := newToolbox(toolboxOptions{}, nil, io.Discard, nil, nil).specs()
-	long := []message{{Role: "user", Content: strings.Repeat("word ", 2600)}}              // ~3000 tokens
-	round := []message{{Role: "user", Content: "list"}, {Role: "tool", Content: "a\nb\n"}} // schemas ~1000
+	long := []message{{Role: roleUser, Content: strings.Repeat("word ", 2600)}}                // ~3000 tokens
+	round := []message{{Role: roleUser, Content: "list"}, {Role: roleTool, Content: "a\nb\n"}} // schemas ~1000
 	for _, tc := range []struct {
 		name      string
 		h         []message
@@ -189,7 +189,7 @@ func TestNoToolsRefusalIsCached(t *testing.T) {
 	for run, want := range []string{"hi", "again"} {
 		var out, stderr bytes.Buffer
 		a := agentOver(t, cfg, &out, &stderr)
-		h, err := a.turn(t.Context(), []message{{Role: "user", Content: "hello"}})
+		h, err := a.turn(t.Context(), []message{{Role: roleUser, Content: "hello"}})
 		if err != nil || h[len(h)-1].Content != want || !strings.Contains(stderr.String(), "takes no tools") {
 			t.Fatalf("run %d: %v, answer %q, stderr %q", run+1, err, h[len(h)-1].Content, stderr.String())
 		}

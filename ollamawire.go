@@ -26,7 +26,7 @@ import (
 type ollamaWire struct{ provider string }
 
 // usesOllamaNative reports whether requests go to Ollama's native API.
-func usesOllamaNative(o clientOptions) bool { return o.provider == "ollama" && o.NumCtx > 0 }
+func usesOllamaNative(o clientOptions) bool { return o.provider == providerOllama && o.NumCtx > 0 }
 
 // requestURL is where a wire format's requests go: the path under
 // BASE_URL, or for Ollama's native API under the server's root (BASE_URL
@@ -117,7 +117,7 @@ func ollamaMessages(h []message) []ollamaMessage {
 	var note []string
 	for i, m := range h {
 		om := ollamaMessage{Role: m.Role, Content: m.Content, Thinking: m.reasoning, ToolCallID: m.ToolCallID}
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			om.ToolName = m.Name
 		}
 		for _, tc := range m.ToolCalls {
@@ -132,7 +132,7 @@ func ollamaMessages(h []message) []ollamaMessage {
 			switch {
 			case img.url != "": // the native API takes base64 only
 				om.Content = strings.TrimSpace(om.Content + "\n\n[image " + img.url + " left out: Ollama takes image files, not URLs]")
-			case m.Role == "tool":
+			case m.Role == roleTool:
 				pending = append(pending, img.data)
 				note = append(note, fmt.Sprintf("The image %s read by %s (call %s).", img.label(), m.Name, m.ToolCallID))
 			default:
@@ -140,8 +140,8 @@ func ollamaMessages(h []message) []ollamaMessage {
 			}
 		}
 		out = append(out, om)
-		if len(pending) > 0 && (i+1 == len(h) || h[i+1].Role != "tool") {
-			out = append(out, ollamaMessage{Role: "user", Content: strings.Join(note, "\n"), Images: pending})
+		if len(pending) > 0 && (i+1 == len(h) || h[i+1].Role != roleTool) {
+			out = append(out, ollamaMessage{Role: roleUser, Content: strings.Join(note, "\n"), Images: pending})
 			pending, note = nil, nil
 		}
 	}

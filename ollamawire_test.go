@@ -108,7 +108,7 @@ func TestOllamaNativeToolRound(t *testing.T) {
 	raw, _ := json.Marshal(o.reqs[1]["messages"])
 	var msgs []ollamaMessage
 	json.Unmarshal(raw, &msgs)
-	if len(msgs) != 4 || msgs[2].Role != "assistant" || msgs[3].Role != "tool" {
+	if len(msgs) != 4 || msgs[2].Role != roleAssistant || msgs[3].Role != roleTool {
 		t.Fatalf("messages = %s", raw)
 	}
 	if args := string(msgs[2].ToolCalls[0].Function.Arguments); args != `{"directory_path":"."}` {

@@ -34,7 +34,7 @@ func (in *invocation) oneShot(ctx context.Context, system string, q message, att
 		width: terminalWidth(stderr), ask: askOn(in.stdin, in.e.stdinTTY, stderr, in.e.openTTY), ev: ev}, hub)
 	a.startSession()
 	a.attach(attached...)
-	hist := []message{{Role: "system", Content: system}, q}
+	hist := []message{{Role: roleSystem, Content: system}, q}
 	_, err := a.eventTurn(ctx, hist)
 	a.endAnswer()
 	if in.o.verbose {

@@ -37,7 +37,7 @@ func openaiMessages(h []message, wrap func(message) any) []any {
 	var pending []any // tool-result images waiting for the end of the round
 	for i, m := range h {
 		switch {
-		case m.Role == "user" && len(m.images) > 0:
+		case m.Role == roleUser && len(m.images) > 0:
 			var parts []any
 			if m.Content != "" {
 				parts = append(parts, map[string]any{"type": "text", "text": m.Content})
@@ -45,17 +45,17 @@ func openaiMessages(h []message, wrap func(message) any) []any {
 			for _, img := range m.images {
 				parts = append(parts, openaiImage(img))
 			}
-			out = append(out, partsMessage{Role: "user", Content: parts})
+			out = append(out, partsMessage{Role: roleUser, Content: parts})
 		default:
 			out = append(out, wrap(m))
 		}
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			for _, img := range m.images {
 				pending = append(pending, map[string]any{"type": "text", "text": fmt.Sprintf("The image %s read by %s (call %s):", img.label(), m.Name, m.ToolCallID)}, openaiImage(img))
 			}
 		}
-		if len(pending) > 0 && (i+1 == len(h) || h[i+1].Role != "tool") {
-			out = append(out, partsMessage{Role: "user", Content: pending})
+		if len(pending) > 0 && (i+1 == len(h) || h[i+1].Role != roleTool) {
+			out = append(out, partsMessage{Role: roleUser, Content: pending})
 			pending = nil
 		}
 	}
@@ -73,7 +73,7 @@ func (openaiWire) path() string { return "/chat/completions" }
 func (w openaiWire) auth(h http.Header, key string) {
 	switch {
 	case key == "":
-	case w.provider == "azure":
+	case w.provider == providerAzure:
 		h.Set("api-key", key)
 	default:
 		h.Set("Authorization", "Bearer "+key)
@@ -134,7 +134,7 @@ func withReasoning(h []message) []reasoningMessage {
 	out := make([]reasoningMessage, len(h))
 	for i, m := range h {
 		out[i] = reasoningMessage{message: m}
-		if m.Role == "assistant" {
+		if m.Role == roleAssistant {
 			out[i].ReasoningContent = m.reasoning
 		}
 	}

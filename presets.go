@@ -50,7 +50,7 @@ var presets = map[string]preset{
 // OpenAI's own endpoint does; others may refuse a field they do not know,
 // so it is not sent to them (EXCLUDE_PARAMS=prompt_cache_key removes it
 // too, for a proxy under PROVIDER=openai that refuses it).
-func takesCacheKey(provider string) bool { return provider == "openai" }
+func takesCacheKey(provider string) bool { return provider == providerOpenAI }
 
 // marksParts reports whether the endpoint is an Anthropic model behind
 // OpenAI's wire that takes cache_control on content parts: OpenRouter's

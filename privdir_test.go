@@ -116,7 +116,7 @@ func TestSpillRefusesSharedDir(t *testing.T) {
 // is not loaded or listed; saving there is refused with the fix.
 func TestPlantedChatNotLoaded(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "chats")
-	h := []message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "a"}}
+	h := []message{{Role: roleUser, Content: "q"}, {Role: roleAssistant, Content: "a"}}
 	path, err := saveChat(dir, "work", h, 20, time.Now())
 	if err != nil {
 		t.Fatal(err)

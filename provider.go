@@ -92,7 +92,7 @@ type wireFormat interface {
 
 // wireFor picks the wire format of a provider.
 func wireFor(o clientOptions) wireFormat {
-	if o.provider == "anthropic" {
+	if o.provider == providerAnthropic {
 		return anthropicWire{provider: o.provider, sent: &sentBlocks{}}
 	}
 	if usesOllamaNative(o) {
@@ -182,7 +182,7 @@ func cacheKey(model string, h []message) string {
 	io.WriteString(s, model)
 	for _, m := range h {
 		io.WriteString(s, "\x00"+m.Role+"\x00"+m.Content)
-		if m.Role == "user" {
+		if m.Role == roleUser {
 			break
 		}
 	}
@@ -359,7 +359,7 @@ func serverLabel(provider, baseURL string, custom bool) string {
 	if u, err := url.Parse(baseURL); err == nil && u.Host != "" {
 		host = u.Host
 	}
-	if provider == "openai" {
+	if provider == providerOpenAI {
 		return "the server at " + host
 	}
 	return provider + " at " + host

@@ -27,7 +27,7 @@ func testClient(t *testing.T, f *fakeProvider, overrides map[string]string) *cli
 
 func TestRetryGivesUpAfterThreeTries(t *testing.T) {
 	f := newFakeProvider(t, fail(429, `{"error":{"message":"slow"}}`), fail(429, `{"error":{"message":"slow"}}`), fail(429, `{"error":{"message":"slow"}}`), sse(textStream("late")))
-	_, err := testClient(t, f, nil).send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{})
+	_, err := testClient(t, f, nil).send(t.Context(), chatRequest{Messages: []message{{Role: roleUser, Content: "q"}}}, streamSink{})
 	var ae *apiError
 	if !errors.As(err, &ae) || ae.Kind != kindRateLimit || len(f.chats()) != 3 {
 		t.Errorf("err %v after %d requests, want rate limit after 3", err, len(f.chats()))
@@ -49,7 +49,7 @@ func TestUnreachableServerHint(t *testing.T) {
 	} {
 		cfg, _ := load(t, "", nil, map[string]string{"PROVIDER": provider, "BASE_URL": "http://" + addr + "/v1", "API_KEY": "k"})
 		c := newClient(cfg.client(), io.Discard)
-		_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{text: func(string) {}})
+		_, err := c.send(t.Context(), chatRequest{Messages: []message{{Role: roleUser, Content: "q"}}}, streamSink{text: func(string) {}})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: err = %v, want it to contain %q", provider, err, want)
 		}
@@ -126,11 +126,11 @@ func TestCacheUsage(t *testing.T) {
 func TestPromptCacheKey(t *testing.T) {
 	t.Parallel()
 	ok := sse(textStream("ok"))
-	sys := message{Role: "system", Content: "you are yaicli"}
-	first := []message{sys, {Role: "user", Content: "q1"}}
-	grown := append(append([]message{}, first...), message{Role: "assistant", Content: "a1"}, message{Role: "user", Content: "q2"})
-	dropped := []message{sys, {Role: "user", Content: "q2"}}
-	other := []message{sys, {Role: "user", Content: "another question"}}
+	sys := message{Role: roleSystem, Content: "you are yaicli"}
+	first := []message{sys, {Role: roleUser, Content: "q1"}}
+	grown := append(append([]message{}, first...), message{Role: roleAssistant, Content: "a1"}, message{Role: roleUser, Content: "q2"})
+	dropped := []message{sys, {Role: roleUser, Content: "q2"}}
+	other := []message{sys, {Role: roleUser, Content: "another question"}}
 	for _, c := range []struct {
 		provider, cache string
 		want            bool
@@ -211,7 +211,7 @@ func TestProviderQuirks(t *testing.T) {
 			m := r.messages()
 			var results int
 			for _, x := range m {
-				if x.Role == "tool" {
+				if x.Role == roleTool {
 					results++
 				}
 			}

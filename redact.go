@@ -578,7 +578,7 @@ func (r *redactor) request(req chatRequest) chatRequest {
 	}
 	req.Messages = r.messages(req.Messages)
 	for i, m := range req.Messages { // the pieces of a key tool results show add up over the session
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			req.Messages[i].Content = r.frag.track(r.unpacked(m.Content))
 		}
 	}

@@ -294,7 +294,7 @@ func TestKeyPiecesAcrossCallsNotDelivered(t *testing.T) {
 	shown := make([]bool, len(secret))
 	for _, req := range fp.chats() {
 		for _, m := range req.messages() {
-			if m.Role != "tool" {
+			if m.Role != roleTool {
 				continue
 			}
 			for i := 0; i+fragMin <= len(secret); i++ {
@@ -322,7 +322,7 @@ func TestKeyPiecesAcrossCallsNotDelivered(t *testing.T) {
 		t.Errorf("the first piece was not shown: %q", first)
 	}
 	for _, m := range last[len(last)-3:] {
-		if m.Role == "tool" && !strings.Contains(m.Content, redactedMark) {
+		if m.Role == roleTool && !strings.Contains(m.Content, redactedMark) {
 			t.Errorf("a later piece reached the provider: %q", m.Content)
 		}
 	}

@@ -289,7 +289,7 @@ func TestRedactorUnpacks(t *testing.T) {
 		"gzip url":    base64.RawURLEncoding.EncodeToString(pack(true, reverse(shapeKey))),
 	} {
 		text := "out: " + blob + " end"
-		if got := r.request(chatRequest{Messages: []message{{Role: "tool", Content: text}}}).Messages[0].Content; got != "out: "+redactedMark+" end" {
+		if got := r.request(chatRequest{Messages: []message{{Role: roleTool, Content: text}}}).Messages[0].Content; got != "out: "+redactedMark+" end" {
 			t.Errorf("%s: sent %q", name, got)
 		}
 	}

@@ -48,7 +48,7 @@ func (g *repeatGuard) call(ctx context.Context, tc toolCall, run func(context.Co
 			fmt.Fprintf(diag, "yaicli: %s not run: the same call with the same arguments already ran %s this turn (REPEAT_CALL_LIMIT=%d)\n",
 				sanitize(tc.Function.Name), times(r.n), g.limit)
 		}
-		return message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name, Content: content}
+		return message{Role: roleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: content}
 	}
 	m := run(ctx, tc)
 	if g.runs == nil {

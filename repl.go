@@ -82,7 +82,7 @@ type sessionOptions struct {
 // red hides the run's secrets from what the session keeps.
 func newSession(o sessionOptions, red *redactor, system string, a *agent, ev *events, out, errw io.Writer) *session {
 	s := &session{o: o, red: red, agent: a, ev: ev, out: screenWriter{w: out}, errw: screenWriter{w: errw}, shellOut: out, shellErr: errw,
-		system: message{Role: "system", Content: system}}
+		system: message{Role: roleSystem, Content: system}}
 	s.hist = []message{s.system}
 	if a != nil && a.tools != nil {
 		a.tools.cp = newCPStore(o.checkpoints)
@@ -127,7 +127,7 @@ func (s *session) forgetReported() {
 func countMessages(h []message) string {
 	tools := 0
 	for _, m := range h {
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			tools++
 		}
 	}
@@ -141,7 +141,7 @@ func countMessages(h []message) string {
 func (s *session) prefix() []message {
 	p := []message{s.system}
 	if len(s.attached) > 0 {
-		p = append(p, message{Role: "system", Content: attachedHeader + renderAttachments(s.attached)})
+		p = append(p, message{Role: roleSystem, Content: attachedHeader + renderAttachments(s.attached)})
 	}
 	return p
 }
@@ -288,7 +288,7 @@ func (s *session) runTurn(ctx context.Context, prompt string) {
 		return
 	}
 	prompt, s.cpNote = s.cpNote+prompt, ""
-	h := append(s.hist, message{Role: "user", Content: prompt})
+	h := append(s.hist, message{Role: roleUser, Content: prompt})
 	cp := s.checkpoints()
 	if cp != nil {
 		cp.begin(s.red.text(typed), prompt) // the log keeps the question's first line, never a secret in it
@@ -330,11 +330,11 @@ const interruptedNote = "[interrupted by the user]"
 // messages in a row. A turn cut during its tools gets the note alone.
 func interruptedTail(h []message, shown string) []message {
 	last := h[len(h)-1]
-	if last.Role != "user" && last.Role != "tool" {
+	if last.Role != roleUser && last.Role != roleTool {
 		return h
 	}
-	for i := len(h) - 1; i >= 0 && h[i].Role != "user"; i-- {
-		if h[i].Role == "assistant" && h[i].Content == shown {
+	for i := len(h) - 1; i >= 0 && h[i].Role != roleUser; i-- {
+		if h[i].Role == roleAssistant && h[i].Content == shown {
 			shown = "" // the text of a tool-call message, in the history already
 		}
 	}
@@ -342,7 +342,7 @@ func interruptedTail(h []message, shown string) []message {
 	if shown = strings.TrimSpace(shown); shown != "" {
 		text = shown + "\n\n" + interruptedNote
 	}
-	return append(h, message{Role: "assistant", Content: text})
+	return append(h, message{Role: roleAssistant, Content: text})
 }
 
 // attachmentsFit says, when the attached files alone overflow the budget,
@@ -508,7 +508,7 @@ func (s *session) saveAs(title string) {
 // firstUserLine names an untitled chat after its first question.
 func firstUserLine(h []message) string {
 	for _, m := range h {
-		if m.Role == "user" {
+		if m.Role == roleUser {
 			line, _, _ := strings.Cut(strings.TrimSpace(m.Content), "\n")
 			return firstRunes(line, 60)
 		}
@@ -759,9 +759,9 @@ func writeHistory(w io.Writer, h []message) {
 	}
 	for _, m := range h {
 		switch {
-		case m.Role == "system":
+		case m.Role == roleSystem:
 			continue
-		case m.Role == "tool":
+		case m.Role == roleTool:
 			fmt.Fprintf(w, "  [tool %s: %d chars]\n", m.Name, len([]rune(m.Content)))
 		case len(m.ToolCalls) > 0:
 			if m.Content != "" {

@@ -118,10 +118,10 @@ func TestInteractiveRoundKeepsTheTask(t *testing.T) {
 // prompt cache) changes once every several turns, not every turn.
 func TestKeptRoundsDropInOneGo(t *testing.T) {
 	cfg := &config{InteractiveRound: 25, ContextTrimTarget: 0.6}
-	h := []message{{Role: "system", Content: "s"}}
+	h := []message{{Role: roleSystem, Content: "s"}}
 	changes, most := 0, 0
 	for turn := 1; turn <= 60; turn++ {
-		h = append(h, message{Role: "user", Content: fmt.Sprint("q", turn)}, message{Role: "assistant", Content: "a"})
+		h = append(h, message{Role: roleUser, Content: fmt.Sprint("q", turn)}, message{Role: roleAssistant, Content: "a"})
 		second := ""
 		if len(h) > 3 {
 			second = h[3].Content
@@ -135,14 +135,14 @@ func TestKeptRoundsDropInOneGo(t *testing.T) {
 			}
 		}
 		most = max(most, len(groupStarts(h)))
-		if h[0].Role != "system" || h[1].Content != "q1" || h[len(h)-2].Content != fmt.Sprint("q", turn) {
+		if h[0].Role != roleSystem || h[1].Content != "q1" || h[len(h)-2].Content != fmt.Sprint("q", turn) {
 			t.Fatalf("turn %d: lost the lead, the first turn (the task) or the newest turn: %+v", turn, h)
 		}
 	}
 	for _, round := range []int{2, 3, 4} { // small settings keep the first turn too
-		h := []message{{Role: "system", Content: "s"}}
+		h := []message{{Role: roleSystem, Content: "s"}}
 		for turn := 1; turn <= 8; turn++ {
-			h = append(h, message{Role: "user", Content: fmt.Sprint("q", turn)}, message{Role: "assistant", Content: "a"})
+			h = append(h, message{Role: roleUser, Content: fmt.Sprint("q", turn)}, message{Role: roleAssistant, Content: "a"})
 			h, _ = keptRounds(h, round, 0.6)
 			if h[1].Content != "q1" || len(groupStarts(h)) > round {
 				t.Errorf("INTERACTIVE_ROUND=%d, turn %d: %d groups, the first %q", round, turn, len(groupStarts(h)), h[1].Content)
@@ -166,7 +166,7 @@ func TestContextSubcommands(t *testing.T) {
 	}
 	attachedIn := func(r received) string {
 		for _, m := range r.messages() {
-			if m.Role == "system" && strings.HasPrefix(m.Content, attachedHeader) {
+			if m.Role == roleSystem && strings.HasPrefix(m.Content, attachedHeader) {
 				return m.Content
 			}
 		}
@@ -250,11 +250,11 @@ func TestREPLSaysTrueThings(t *testing.T) {
 func TestSaveChatKeepsItsFile(t *testing.T) {
 	dir := t.TempDir()
 	t0 := time.Date(2026, 12, 5, 1, 0, 0, 0, time.UTC)
-	first, err := saveChat(dir, "my/test", []message{{Role: "user", Content: "one"}}, 10, t0)
+	first, err := saveChat(dir, "my/test", []message{{Role: roleUser, Content: "one"}}, 10, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := saveChat(dir, "my/test", []message{{Role: "user", Content: "one"}, {Role: "assistant", Content: "two"}}, 10, t0.Add(time.Hour))
+	again, err := saveChat(dir, "my/test", []message{{Role: roleUser, Content: "one"}, {Role: roleAssistant, Content: "two"}}, 10, t0.Add(time.Hour))
 	if err != nil || again != first {
 		t.Fatalf("saved again to %s (%v), want %s", again, err, first)
 	}
@@ -266,9 +266,9 @@ func TestSaveChatKeepsItsFile(t *testing.T) {
 // TestInterruptedTail: a turn ended by Ctrl+C keeps what was shown of the
 // answer, marked, and never leaves two user messages in a row.
 func TestInterruptedTail(t *testing.T) {
-	user := message{Role: "user", Content: "q"}
-	call := message{Role: "assistant", Content: "let me look", ToolCalls: []toolCall{{ID: "c1", Type: "function", Function: functionCall{Name: "fs_list_directory"}}}}
-	result := message{Role: "tool", ToolCallID: "c1", Content: "{}"}
+	user := message{Role: roleUser, Content: "q"}
+	call := message{Role: roleAssistant, Content: "let me look", ToolCalls: []toolCall{{ID: "c1", Type: "function", Function: functionCall{Name: "fs_list_directory"}}}}
+	result := message{Role: roleTool, ToolCallID: "c1", Content: "{}"}
 	for _, tc := range []struct {
 		name  string
 		h     []message
@@ -279,7 +279,7 @@ func TestInterruptedTail(t *testing.T) {
 		{"cut before any text", []message{user}, "", interruptedNote},
 		{"cut while a tool ran", []message{user, call, result}, "let me look", interruptedNote},
 		{"cut in the answer after the tools", []message{user, call, result}, "so the", "so the\n\n" + interruptedNote},
-		{"whole answer", []message{user, {Role: "assistant", Content: "done"}}, "done", ""},
+		{"whole answer", []message{user, {Role: roleAssistant, Content: "done"}}, "done", ""},
 	} {
 		got := interruptedTail(tc.h, tc.shown)
 		added := ""

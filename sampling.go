@@ -51,7 +51,7 @@ func openaiSampling(s sampling, provider string, b map[string]any) {
 	if s.PresencePenalty != nil {
 		b["presence_penalty"] = *s.PresencePenalty
 	}
-	if s.ThinkingBudget != nil && provider == "gemini" {
+	if s.ThinkingBudget != nil && provider == providerGemini {
 		delete(b, "reasoning_effort")
 		b["extra_body"] = map[string]any{"google": map[string]any{"thinking_config": map[string]any{
 			"thinking_budget": *s.ThinkingBudget, "include_thoughts": true}}}

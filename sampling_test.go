@@ -133,7 +133,7 @@ func TestAnthropicTopKWhileThinking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := anthropicWire{provider: "anthropic"}.body(c.client(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}, MaxTokens: 100})
+	raw, err := anthropicWire{provider: "anthropic"}.body(c.client(), chatRequest{Messages: []message{{Role: roleUser, Content: "q"}}, MaxTokens: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

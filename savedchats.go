@@ -105,7 +105,7 @@ func loadChat(path string) (savedChat, []message, error) {
 	}
 	var h []message
 	for _, m := range c.History {
-		if m.Role == "system" {
+		if m.Role == roleSystem {
 			continue // the system prompt of this run is used instead
 		}
 		msg := message{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, reasoning: m.Reasoning}
@@ -146,7 +146,7 @@ func saveChatWith(dir, title string, h []message, max int, now time.Time, extra 
 	}
 	c := savedChat{Title: title, Date: now.Format("2006-01-02T15:04:05.000000"), Attached: extra.Attached, Checkpoints: extra.Checkpoints}
 	for _, m := range h {
-		if m.Role != "system" {
+		if m.Role != roleSystem {
 			c.History = append(c.History, savedMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID, Name: m.Name, Reasoning: m.reasoning, Images: savedImages(m.images)})
 		}
 	}

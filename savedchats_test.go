@@ -37,10 +37,10 @@ func TestLoadYAICLIChat(t *testing.T) {
 // save and a load unchanged, through the validator.
 func TestSaveLoadRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	h := []message{{Role: "system", Content: "sys"}, {Role: "user", Content: "list"},
-		{Role: "assistant", ToolCalls: []toolCall{call("c1", "fs_list_directory", `{"directory_path":"."}`)}, reasoning: "I should look."},
-		{Role: "tool", ToolCallID: "c1", Name: "fs_list_directory", Content: `{"entries":["a"]}`},
-		{Role: "assistant", Content: "There is a."}}
+	h := []message{{Role: roleSystem, Content: "sys"}, {Role: roleUser, Content: "list"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("c1", "fs_list_directory", `{"directory_path":"."}`)}, reasoning: "I should look."},
+		{Role: roleTool, ToolCallID: "c1", Name: "fs_list_directory", Content: `{"entries":["a"]}`},
+		{Role: roleAssistant, Content: "There is a."}}
 	now := time.Date(2026, 12, 2, 16, 0, 0, 0, time.UTC)
 	path, err := saveChat(dir, "tools chat", h, 20, now)
 	if err != nil {

@@ -123,7 +123,7 @@ func (s familySession) model(fam family, calls *atomic.Int64) step {
 	return func(w http.ResponseWriter, r received) {
 		msgs := r.messages()
 		u := len(msgs) - 1
-		for u > 0 && msgs[u].Role != "user" {
+		for u > 0 && msgs[u].Role != roleUser {
 			u--
 		}
 		var q int
@@ -139,7 +139,7 @@ func (s familySession) model(fam family, calls *atomic.Int64) step {
 			call := lastMarkerCall(last.Content)
 			name, args := "execute_shell_command", ""
 			switch {
-			case op == "PAGE" && last.Role == "tool" && call != "":
+			case op == "PAGE" && last.Role == roleTool && call != "":
 				name, args = "fs_read_file", call
 			case op == "LIST":
 				name, args = "fs_list_directory", jsonArgs(map[string]any{"directory_path": dir})
@@ -217,7 +217,7 @@ func runFamilySession(t *testing.T, s familySession) familyFigures {
 		fresh += n
 		stubs := 0
 		for _, m := range cur {
-			if m.Role == "tool" && (isStub(m.Content) || strings.HasPrefix(m.Content, stubIndexPrefix)) {
+			if m.Role == roleTool && (isStub(m.Content) || strings.HasPrefix(m.Content, stubIndexPrefix)) {
 				stubs += sr.fam.messageTokens(m)
 			}
 		}
@@ -234,7 +234,7 @@ func runFamilySession(t *testing.T, s familySession) familyFigures {
 	seen := map[string]bool{}
 	for _, q := range sr.reqs {
 		for _, m := range q.messages() {
-			if m.Role != "tool" || seen[m.Content] {
+			if m.Role != roleTool || seen[m.Content] {
 				continue
 			}
 			seen[m.Content] = true

@@ -202,7 +202,7 @@ func (a *assembler) finish() reply {
 	text, reasoning := a.think.flush()
 	a.reason(reasoning)
 	a.emit(text)
-	a.r.Message = message{Role: "assistant", Content: a.text.String(), reasoning: a.why.String()}
+	a.r.Message = message{Role: roleAssistant, Content: a.text.String(), reasoning: a.why.String()}
 	for _, c := range a.calls {
 		if c.name == "" {
 			continue // an index gap; nothing the model can get a result for

@@ -14,7 +14,7 @@ func TestAssembleToolCallVariants(t *testing.T) {
 		`{"choices":[{"delta":{"tool_calls":[{"id":"b","type":"function","function":{"name":"web_search","arguments":"{\"query\":\"q\"}"}}]},"finish_reason":"tool_calls"}]}`,
 	)
 	f := newFakeProvider(t, sse(body))
-	r, err := testClient(t, f, nil).send(t.Context(), chatRequest{Messages: []message{{Role: "user", Content: "q"}}}, streamSink{})
+	r, err := testClient(t, f, nil).send(t.Context(), chatRequest{Messages: []message{{Role: roleUser, Content: "q"}}}, streamSink{})
 	if err != nil {
 		t.Fatal(err)
 	}

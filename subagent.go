@@ -79,7 +79,7 @@ func (a *agent) runSubagent(ctx context.Context, args map[string]any, out io.Wri
 	a.ev.subagentStart(id, callID, task, tb.names())
 	a.tools.running(tb)
 	a.ev.under(id)
-	h, err := c.turn(ctx, append(a.subLead(c.answerChars()), message{Role: "user", Content: task}))
+	h, err := c.turn(ctx, append(a.subLead(c.answerChars()), message{Role: roleUser, Content: task}))
 	a.ev.under("")
 	a.tools.ranUnder(tb, callID)
 	a.adopt(c)
@@ -143,7 +143,7 @@ func (a *agent) subLead(answerChars int) []message {
 	note := fmt.Sprintf("You are a sub-agent: another agent gave you the task in the next message and sees nothing of your work but your final answer. "+
 		"Do the task with the tools, then answer with what it asks for (findings, paths, line numbers, figures), not the text you read, "+
 		"in at most %d characters: a longer answer is cut.", answerChars)
-	return append(lead, message{Role: "system", Content: note})
+	return append(lead, message{Role: roleSystem, Content: note})
 }
 
 // answerChars is how long a sub-agent's answer may be and still reach
@@ -161,7 +161,7 @@ func (c *agent) answerChars() int {
 func roundsIn(h []message) int {
 	n := 0
 	for _, m := range h {
-		if m.Role == "assistant" {
+		if m.Role == roleAssistant {
 			n++
 		}
 	}
@@ -175,7 +175,7 @@ func roundsIn(h []message) int {
 func subagentResult(c *agent, h []message, err error, status string, rounds int) (header, text string) {
 	last := ""
 	for i := len(h) - 1; i >= 0 && last == ""; i-- {
-		if h[i].Role == "assistant" {
+		if h[i].Role == roleAssistant {
 			last = strings.TrimSpace(h[i].Content)
 		}
 	}

@@ -21,7 +21,7 @@ type scriptStep = func(context.Context, chatRequest, streamSink) (reply, error)
 // callWith is a step asking for one call of name with args (JSON).
 func callWith(id, name, args string) scriptStep {
 	return func(context.Context, chatRequest, streamSink) (reply, error) {
-		return reply{Message: message{Role: "assistant", ToolCalls: []toolCall{{ID: id, Type: "function", Function: functionCall{Name: name, Arguments: args}}}},
+		return reply{Message: message{Role: roleAssistant, ToolCalls: []toolCall{{ID: id, Type: "function", Function: functionCall{Name: name, Arguments: args}}}},
 			FinishReason: "tool_calls", Usage: usage{PromptTokens: 100, CompletionTokens: 10, CachedTokens: 40}}, nil
 	}
 }
@@ -66,7 +66,7 @@ func TestSubagentOwnHistory(t *testing.T) {
 		answer("The store has 42 widgets."),
 	}}
 	a, diag := subAgent(t, script, []tool{echoTool("alpha")}, nil)
-	h, err := a.turn(t.Context(), []message{{Role: "system", Content: "SYSTEM PROMPT"}, {Role: "user", Content: "PERSON'S QUESTION"}})
+	h, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "SYSTEM PROMPT"}, {Role: roleUser, Content: "PERSON'S QUESTION"}})
 	if err != nil {
 		t.Fatalf("turn: %v\n%s", err, diag)
 	}
@@ -76,7 +76,7 @@ func TestSubagentOwnHistory(t *testing.T) {
 	}
 	for _, i := range []int{1, 2} {
 		ms := reqs[i].Messages
-		if ms[0].Content != "SYSTEM PROMPT" || ms[1].Role != "system" || ms[2].Role != "user" || ms[2].Content != "count the widgets in the store" {
+		if ms[0].Content != "SYSTEM PROMPT" || ms[1].Role != roleSystem || ms[2].Role != roleUser || ms[2].Content != "count the widgets in the store" {
 			t.Errorf("sub-agent request %d starts %+v, want the system prompt, the note and the task", i+1, ms[:min(3, len(ms))])
 		}
 		raw, _ := json.Marshal(reqs[i])
@@ -98,7 +98,7 @@ func TestSubagentOwnHistory(t *testing.T) {
 		t.Errorf("the sub-agent's tool output entered the main conversation: %s", raw)
 	}
 	res := last[len(last)-1]
-	if res.Role != "tool" || res.ToolCallID != "m-1" || !strings.Contains(res.Content, "there are 42 widgets") || !strings.Contains(res.Content, "done in 2 rounds") {
+	if res.Role != roleTool || res.ToolCallID != "m-1" || !strings.Contains(res.Content, "there are 42 widgets") || !strings.Contains(res.Content, "done in 2 rounds") {
 		t.Errorf("run_subagent's result %+v, want its answer and its rounds", res)
 	}
 	checkValid(t, "after the sub-task", h)
@@ -122,7 +122,7 @@ func TestSubagentOwnHistory(t *testing.T) {
 // main turn goes on.
 func TestSubagentRoundLimit(t *testing.T) {
 	thinking := func(context.Context, chatRequest, streamSink) (reply, error) {
-		return reply{Message: message{Role: "assistant", Content: "halfway: found 3 so far",
+		return reply{Message: message{Role: roleAssistant, Content: "halfway: found 3 so far",
 			ToolCalls: []toolCall{{ID: "s-2", Type: "function", Function: functionCall{Name: "alpha", Arguments: `{"x":2}`}}}}, FinishReason: "tool_calls"}, nil
 	}
 	script := &scriptedSend{t: t, steps: []scriptStep{
@@ -131,7 +131,7 @@ func TestSubagentRoundLimit(t *testing.T) {
 		answer("partial"),
 	}}
 	a, diag := subAgent(t, script, []tool{echoTool("alpha")}, map[string]string{"SUBAGENT_MAX_TURNS": "1"})
-	h, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}})
+	h, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}})
 	if err != nil {
 		t.Fatalf("turn: %v", err)
 	}
@@ -152,7 +152,7 @@ func TestSubagentRoundLimit(t *testing.T) {
 // first's answer.
 func TestSubagentParallelCallsRunInTurn(t *testing.T) {
 	two := func(context.Context, chatRequest, streamSink) (reply, error) {
-		return reply{Message: message{Role: "assistant", ToolCalls: []toolCall{
+		return reply{Message: message{Role: roleAssistant, ToolCalls: []toolCall{
 			{ID: "m-1", Type: "function", Function: functionCall{Name: subagentName, Arguments: taskArgs("TASK ONE")}},
 			{ID: "m-2", Type: "function", Function: functionCall{Name: subagentName, Arguments: taskArgs("TASK TWO")}}}}, FinishReason: "tool_calls"}, nil
 	}
@@ -160,7 +160,7 @@ func TestSubagentParallelCallsRunInTurn(t *testing.T) {
 	ev := newEvents(formatStreamJSON, io.Discard, zeroClock)
 	a, _ := subAgent(t, script, []tool{echoTool("alpha")}, nil)
 	a.ev, a.tools.ev = ev, ev
-	if _, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}); err != nil {
+	if _, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}}); err != nil {
 		t.Fatal(err)
 	}
 	var tasks []string
@@ -191,7 +191,7 @@ func TestSubagentNarrowedAndNoNesting(t *testing.T) {
 		answer("ok"),
 	}}
 	a, _ := subAgent(t, script, []tool{echoTool("alpha"), echoTool("beta")}, nil)
-	h, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}})
+	h, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestSubagentStoppedByCtrlC(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	first := func(context.Context, chatRequest, streamSink) (reply, error) {
-		return reply{Message: message{Role: "assistant", Content: "file a holds 7",
+		return reply{Message: message{Role: roleAssistant, Content: "file a holds 7",
 			ToolCalls: []toolCall{{ID: "s-1", Type: "function", Function: functionCall{Name: "alpha", Arguments: `{}`}}}}, FinishReason: "tool_calls"}, nil
 	}
 	stopped := func(ctx context.Context, _ chatRequest, sink streamSink) (reply, error) {
@@ -226,13 +226,13 @@ func TestSubagentStoppedByCtrlC(t *testing.T) {
 	}
 	script := &scriptedSend{t: t, steps: []scriptStep{callWith("m-1", subagentName, taskArgs("sum the files")), first, stopped}}
 	a, _ := subAgent(t, script, []tool{echoTool("alpha")}, nil)
-	h, err := a.turn(ctx, []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}})
+	h, err := a.turn(ctx, []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("turn: %v, want canceled", err)
 	}
 	checkValid(t, "stopped", h)
 	res := h[len(h)-1]
-	if res.Role != "tool" || !strings.Contains(res.Content, "stopped by the person (Ctrl+C)") || !strings.Contains(res.Content, "file a holds 7") || !strings.Contains(res.Content, "and file b holds") {
+	if res.Role != roleTool || !strings.Contains(res.Content, "stopped by the person (Ctrl+C)") || !strings.Contains(res.Content, "file a holds 7") || !strings.Contains(res.Content, "and file b holds") {
 		t.Errorf("result %+v, want what it had, marked stopped", res)
 	}
 }
@@ -249,7 +249,7 @@ func TestSubagentApprovalNamesTask(t *testing.T) {
 	a, _ := subAgent(t, script, []tool{w}, nil)
 	var asked []string
 	a.tools.ask = func(q string) (string, error) { asked = append(asked, q); return "y", nil }
-	if _, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}); err != nil {
+	if _, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(asked) != 1 {
@@ -276,7 +276,7 @@ func TestIndentWriter(t *testing.T) {
 // requests in the session's and names their part.
 func TestSubagentUsageInContext(t *testing.T) {
 	var tl usageTally
-	tl.add(usage{PromptTokens: 1000, CompletionTokens: 10}, []message{{Role: "user"}})
+	tl.add(usage{PromptTokens: 1000, CompletionTokens: 10}, []message{{Role: roleUser}})
 	tl.addSub(usageSum{Requests: 2, Prompt: 3000, Cached: 1000, Completion: 40})
 	var b strings.Builder
 	tl.writeUsage(&b, pricing{model: "gpt-4o"})
@@ -307,7 +307,7 @@ func TestSubagentViewerWhileRunning(t *testing.T) {
 		callTools("s", "alpha"), callTools("t", "peek"), answer("seen"), answer("done"),
 	}}
 	a, _ = subAgent(t, script, []tool{echoTool("alpha"), peek}, nil)
-	if _, err := a.turn(t.Context(), []message{{Role: "system", Content: "s"}, {Role: "user", Content: "q"}}); err != nil {
+	if _, err := a.turn(t.Context(), []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "q"}}); err != nil {
 		t.Fatal(err)
 	}
 	var names []string

@@ -103,7 +103,7 @@ func subModel(fam family, calls *atomic.Int64, answer string, direct bool) step 
 // firstUser is the first user message's text.
 func firstUser(msgs []message) string {
 	for _, m := range msgs {
-		if m.Role == "user" {
+		if m.Role == roleUser {
 			return m.Content
 		}
 	}
@@ -113,7 +113,7 @@ func firstUser(msgs []message) string {
 // mainStep is the main agent's move.
 func mainStep(r received, msgs []message, id func() string, direct bool) string {
 	last := msgs[len(msgs)-1]
-	if last.Role == "tool" && last.Name != toolSearchName {
+	if last.Role == roleTool && last.Name != toolSearchName {
 		return textStream("The keys:\n" + keyList(keysIn(last.Content)))
 	}
 	q := firstUser(msgs)
@@ -127,7 +127,7 @@ func mainStep(r received, msgs []message, id func() string, direct bool) string 
 	if direct || strings.Contains(string(r.Raw), `"name":"`+subagentName+`"`) {
 		return toolStream(fakeCall{id(), subagentName, string(args)})
 	}
-	if last.Role == "tool" { // tool_search found it: run it through call_tool
+	if last.Role == roleTool { // tool_search found it: run it through call_tool
 		wrapped, _ := json.Marshal(map[string]any{"name": subagentName, "arguments": json.RawMessage(args)})
 		return toolStream(fakeCall{id(), toolCallName, string(wrapped)})
 	}
@@ -142,7 +142,7 @@ func subStep(msgs []message, task string, id func() string, answer string) strin
 	notes := map[string]string{}
 	for _, m := range msgs {
 		asked += len(m.ToolCalls)
-		if m.Role == "assistant" || m.Role == "tool" {
+		if m.Role == roleAssistant || m.Role == roleTool {
 			for n, k := range keysIn(m.Content) {
 				notes[n] = k
 			}
@@ -476,7 +476,7 @@ func TestSubagentLongAnswerClipped(t *testing.T) {
 	var result message
 	for _, q := range run.main {
 		for _, m := range q.messages() {
-			if m.Role == "tool" && strings.Contains(m.Content, "sub-task done") {
+			if m.Role == roleTool && strings.Contains(m.Content, "sub-task done") {
 				result = m
 			}
 		}

@@ -223,7 +223,7 @@ func callsSent(t *testing.T, wire string, body map[string]any) ([]wireCall, bool
 			}
 			calls = append(calls, wireCall{id: c.ID, name: c.Function.Name, args: args})
 		}
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			var s string
 			json.Unmarshal(m.Content, &s)
 			key := m.ToolCallID
@@ -359,7 +359,7 @@ func TestTextCallNoticeOnTerminal(t *testing.T) {
 		agentIO{answer: &stdout, diag: &stderr})
 	specs := a.tools.specs()
 	for i := 1; i <= 2; i++ {
-		m := message{Role: "assistant", Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
+		m := message{Role: roleAssistant, Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
 		if calls := a.callsOf(&m, specs); len(calls) != 1 || m.Content != "" || len(m.ToolCalls) != 1 || m.ToolCalls[0].ID != fmt.Sprintf("call_text_%d", i) {
 			t.Fatalf("call %d: %+v", i, m)
 		}
@@ -367,12 +367,12 @@ func TestTextCallNoticeOnTerminal(t *testing.T) {
 	if strings.Count(stderr.String(), "TEXT_TOOL_CALLS=false") != 1 || strings.Count(stderr.String(), "the text above is run as a call to fs_list_directory") != 2 {
 		t.Errorf("stderr = %q", stderr.String())
 	}
-	m := message{Role: "assistant", Content: "Use fs_list_directory."}
+	m := message{Role: roleAssistant, Content: "Use fs_list_directory."}
 	if calls := a.callsOf(&m, specs); len(calls) > 0 || m.Content != "Use fs_list_directory." {
 		t.Errorf("an answer became a call: %+v", m)
 	}
 	off := newAgent(agentOptions{}, newRedactor(nil), nil, modelWindow{}, a.tools, agentIO{answer: &stdout, diag: &stderr})
-	m = message{Role: "assistant", Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
+	m = message{Role: roleAssistant, Content: `{"name": "fs_list_directory", "arguments": {"directory_path": "."}}`}
 	if calls := off.callsOf(&m, specs); len(calls) > 0 {
 		t.Errorf("TEXT_TOOL_CALLS=false read a call")
 	}

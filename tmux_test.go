@@ -255,7 +255,7 @@ func TestTmuxGeneration(t *testing.T) {
 			// What was shown of the cut answer is kept, marked, between the
 			// two questions: never two user messages in a row.
 			m := r.messages()
-			if orphans(m) != 0 || m[len(m)-1].Content != "after cancel" || m[len(m)-2].Role != "assistant" ||
+			if orphans(m) != 0 || m[len(m)-1].Content != "after cancel" || m[len(m)-2].Role != roleAssistant ||
 				m[len(m)-2].Content != "slow start\n\n"+interruptedNote || m[len(m)-3].Content != "second" {
 				t.Errorf("request after Ctrl+C = %+v", m)
 			}

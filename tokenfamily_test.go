@@ -153,11 +153,11 @@ func TestFamilyNamed(t *testing.T) {
 		t.Fatalf("agent for qwen3:8b prices with the %s family", a.fam.name)
 	}
 	var c strings.Builder
-	writeContext(&c, a.contextReport([]message{{Role: "user", Content: "1234567890 1234567890"}}))
+	writeContext(&c, a.contextReport([]message{{Role: roleUser, Content: "1234567890 1234567890"}}))
 	if !strings.Contains(c.String(), "estimated for the qwen tokenizer family (model qwen3:8b)") {
 		t.Errorf("/context does not name the family:\n%s", c.String())
 	}
-	m := message{Role: "user", Content: strings.Repeat("20250101 ", 100)}
+	m := message{Role: roleUser, Content: strings.Repeat("20250101 ", 100)}
 	if a.estimate(m) == genericFamily.messageTokens(m) {
 		t.Errorf("agent estimate %d equals the generic one: the family is not used", a.estimate(m))
 	}

@@ -289,7 +289,7 @@ func (tb *toolbox) call(ctx context.Context, tc toolCall) message {
 		// (as YAICLI prints those whatever SHOW_*_OUTPUT say).
 		fmt.Fprintf(tb.preview, "yaicli: %s failed: %s\n", sanitize(name), sanitize(firstRunes(red.text(failed), tb.o.displayMaxChars)))
 	}
-	return message{Role: "tool", ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
+	return message{Role: roleTool, ToolCallID: tc.ID, Name: name, Content: text, clip: c, images: images}
 }
 
 // sent is told the messages of a request as it is sent: each tool result
@@ -303,7 +303,7 @@ func (tb *toolbox) sent(ms []message) {
 	}
 	for _, m := range ms {
 		tb.mu.Lock()
-		first := m.Role == "tool" && tb.unsent[m.ToolCallID]
+		first := m.Role == roleTool && tb.unsent[m.ToolCallID]
 		if first {
 			delete(tb.unsent, m.ToolCallID)
 			for i := range tb.outputs {

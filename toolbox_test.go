@@ -45,7 +45,7 @@ func TestToolFailuresBecomeResults(t *testing.T) {
 		{call("5", "fs_edit_file", `{"file_path": "/nope", "new_text": "x"}`), "no such file"},
 	} {
 		m := tb.call(context.Background(), tc.c)
-		if m.Role != "tool" || m.ToolCallID != tc.c.ID || !strings.Contains(m.Content, tc.want) {
+		if m.Role != roleTool || m.ToolCallID != tc.c.ID || !strings.Contains(m.Content, tc.want) {
 			t.Errorf("call(%s) = %+v, want a tool result containing %q", tc.c.Function.Name, m, tc.want)
 		}
 	}

@@ -449,7 +449,7 @@ func TestAddingAToolIsOneFileAndOneEntry(t *testing.T) {
 	}
 	var results []string
 	for _, m := range chats[1].messages() {
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			results = append(results, m.Content)
 		}
 	}

@@ -234,7 +234,7 @@ func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []b
 		lo, hi := starts[g], starts[g+1]
 		all, any := true, false
 		for i := lo; i < hi; i++ {
-			if h[i].Role == "tool" && !gone[i] {
+			if h[i].Role == roleTool && !gone[i] {
 				any = true
 				all = all && (isStub(h[i].Content) || costs[i] <= smallResult)
 			}
@@ -243,7 +243,7 @@ func (l ladder) collapse(h []message, costs, orig []int, total, to int, gone []b
 			continue
 		}
 		for i := lo; i < hi; i++ {
-			if !gone[i] && (h[i].Role == "tool" || h[i].Role == "assistant" && len(h[i].ToolCalls) > 0) {
+			if !gone[i] && (h[i].Role == roleTool || h[i].Role == roleAssistant && len(h[i].ToolCalls) > 0) {
 				gone[i] = true
 				total -= costs[i]
 				rep.tokens += orig[i]
@@ -312,7 +312,7 @@ func (l ladder) foldEnd(h []message, round int) int {
 		j = round - 1 // this round's call
 	}
 	for i := j - 1; i >= last; i-- {
-		if h[i].Role == "assistant" && len(h[i].ToolCalls) > 0 {
+		if h[i].Role == roleAssistant && len(h[i].ToolCalls) > 0 {
 			return i
 		}
 	}
@@ -327,7 +327,7 @@ func (l ladder) foldEnd(h []message, round int) int {
 func (l ladder) foldStubs(f *folder, h []message, costs, orig []int, total int, gone []bool, rep *trimReport) int {
 	stubs := 0
 	for i, m := range h {
-		if m.Role == "tool" && !gone[i] && isStub(m.Content) {
+		if m.Role == roleTool && !gone[i] && isStub(m.Content) {
 			stubs += costs[i]
 		}
 	}
@@ -347,11 +347,11 @@ func (l ladder) foldStubs(f *folder, h []message, costs, orig []int, total int, 
 // stubRound is the end of the tool round h[i] begins when every one of its
 // results is a stub (or the index) and none went; -1 otherwise.
 func stubRound(h []message, i int, gone []bool) int {
-	if h[i].Role != "assistant" || len(h[i].ToolCalls) == 0 || gone[i] {
+	if h[i].Role != roleAssistant || len(h[i].ToolCalls) == 0 || gone[i] {
 		return -1
 	}
 	j := i + 1
-	for ; j < len(h) && h[j].Role == "tool"; j++ {
+	for ; j < len(h) && h[j].Role == roleTool; j++ {
 		if gone[j] || !isStub(h[j].Content) {
 			return -1
 		}
@@ -431,13 +431,13 @@ func (l ladder) planIndex(h []message, costs []int, gone []bool, end int) (messa
 	n, host := 0, -1
 	last := l.lastStart(h)
 	for i, m := range h[:end] {
-		if !gone[i] || m.Role != "tool" || !isStub(m.Content) {
+		if !gone[i] || m.Role != roleTool || !isStub(m.Content) {
 			continue
 		}
 		files, count := stubFiles(m.Content)
 		paths, n = append(paths, files...), n+count
 		j := i - 1
-		for h[j].Role == "tool" {
+		for h[j].Role == roleTool {
 			j--
 		}
 		if j >= last { // the current turn's: what was done, so it is not done again
@@ -467,7 +467,7 @@ func (l ladder) planIndex(h []message, costs []int, gone []bool, end int) (messa
 	// The index takes what the stubs that stay leave of their share.
 	left := l.limit / stubShare
 	for i, m := range h {
-		if !gone[i] && i != host+1 && m.Role == "tool" && isStub(m.Content) {
+		if !gone[i] && i != host+1 && m.Role == roleTool && isStub(m.Content) {
 			left -= costs[i]
 		}
 	}
@@ -490,8 +490,8 @@ const indexEnvelope = 90
 // stubRoundGone reports whether h[i] is a tool round of one call whose
 // result is a stub.
 func stubRoundGone(h []message, i int) bool {
-	return h[i].Role == "assistant" && len(h[i].ToolCalls) == 1 && i+1 < len(h) && h[i+1].Role == "tool" &&
-		isStub(h[i+1].Content) && (i+2 == len(h) || h[i+2].Role != "tool")
+	return h[i].Role == roleAssistant && len(h[i].ToolCalls) == 1 && i+1 < len(h) && h[i+1].Role == roleTool &&
+		isStub(h[i+1].Content) && (i+2 == len(h) || h[i+2].Role != roleTool)
 }
 
 // groups is where each turn group of h begins, and len(h) after the last.
@@ -525,7 +525,7 @@ func (l ladder) droppable(h []message, costs []int, gone []bool) int {
 	n := 0
 	if len(starts) > 2 {
 		for i := starts[1]; i < starts[len(starts)-1]; i++ {
-			if !gone[i] && h[i].Role != "user" {
+			if !gone[i] && h[i].Role != roleUser {
 				n += costs[i]
 			}
 		}
@@ -545,7 +545,7 @@ func (l ladder) dropRounds(h []message, costs, orig []int, total, target, first 
 	for g := first; g+2 < len(starts) && total > target; g++ {
 		dropped := false
 		for i := starts[g]; i < starts[g+1]; i++ {
-			if gone[i] || h[i].Role == "user" {
+			if gone[i] || h[i].Role == roleUser {
 				continue
 			}
 			gone[i], dropped = true, true
@@ -574,12 +574,12 @@ func (l ladder) cutWords(h []message, costs, orig []int, total, target int, gone
 	}
 	words := 0
 	for i := from; i < starts[len(starts)-1]; i++ {
-		if !gone[i] && h[i].Role == "user" {
+		if !gone[i] && h[i].Role == roleUser {
 			words += costs[i]
 		}
 	}
 	for i := from; i < starts[len(starts)-1] && total > target && (words > l.limit/wordsShare || total > l.limit); i++ {
-		if gone[i] || h[i].Role != "user" {
+		if gone[i] || h[i].Role != roleUser {
 			continue
 		}
 		gone[i] = true
@@ -733,7 +733,7 @@ func (l ladder) lastStart(h []message) int {
 // messages ending h (len(h) when it ends with anything else).
 func roundStart(h []message) int {
 	i := len(h)
-	for i > 0 && h[i-1].Role == "tool" {
+	for i > 0 && h[i-1].Role == roleTool {
 		i--
 	}
 	return i
@@ -839,7 +839,7 @@ func (r trimReport) line(limit int) string {
 // leadLen is the number of leading system messages.
 func leadLen(h []message) int {
 	n := 0
-	for n < len(h) && h[n].Role == "system" {
+	for n < len(h) && h[n].Role == roleSystem {
 		n++
 	}
 	return n
@@ -851,7 +851,7 @@ func groupStarts(h []message) []int {
 	lead := leadLen(h)
 	var starts []int
 	for i := lead; i < len(h); i++ {
-		if i == lead || h[i].Role == "user" {
+		if i == lead || h[i].Role == roleUser {
 			starts = append(starts, i)
 		}
 	}
@@ -881,10 +881,10 @@ func validate(h []message) []message {
 	used := map[string]bool{}
 	for i := 0; i < len(h); i++ {
 		m := h[i]
-		if m.Role == "tool" {
+		if m.Role == roleTool {
 			continue // reached only when not right after its call: an orphan
 		}
-		if m.Role != "assistant" || len(m.ToolCalls) == 0 {
+		if m.Role != roleAssistant || len(m.ToolCalls) == 0 {
 			out = append(out, m)
 			continue
 		}
@@ -895,7 +895,7 @@ func validate(h []message) []message {
 		for _, tc := range m.ToolCalls {
 			want[tc.ID] = true
 		}
-		for i+1 < len(h) && h[i+1].Role == "tool" {
+		for i+1 < len(h) && h[i+1].Role == roleTool {
 			i++
 			r := h[i]
 			if q := renamed[r.ToolCallID]; len(q) > 0 {
@@ -908,7 +908,7 @@ func validate(h []message) []message {
 		}
 		for _, tc := range m.ToolCalls {
 			if want[tc.ID] {
-				out = append(out, message{Role: "tool", ToolCallID: tc.ID, Name: tc.Function.Name, Content: cancelledResult})
+				out = append(out, message{Role: roleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: cancelledResult})
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func fileOfTokens(seed, tokens int) string {
 	var b strings.Builder
 	for line := 0; ; line++ {
 		fmt.Fprintf(&b, "%02d-%05d build step finished: compiled package number %d of the tree\n", seed, line, line)
-		if line%16 == 0 && fam.messageTokens(message{Role: "tool", Content: jsonText(fileWindow{Path: "x", Content: b.String()})}) >= tokens {
+		if line%16 == 0 && fam.messageTokens(message{Role: roleTool, Content: jsonText(fileWindow{Path: "x", Content: b.String()})}) >= tokens {
 			return b.String()
 		}
 	}
@@ -457,7 +457,7 @@ func TestLadderOrder(t *testing.T) {
 func pageMessage(path, content string, offset, total int) message {
 	n := utf8.RuneCountInString(content)
 	fw := fileWindow{Path: path, Success: true, Content: content, Offset: offset, TotalChars: total, ReturnedChars: n, Truncated: n < total}
-	return message{Role: "tool", ToolCallID: "p", Name: "fs_read_file", Content: jsonText(fw)}
+	return message{Role: roleTool, ToolCallID: "p", Name: "fs_read_file", Content: jsonText(fw)}
 }
 
 // TestPageIsNeverSpilled: a page of a file (a spill file or any other),
@@ -486,7 +486,7 @@ func TestPageIsNeverSpilled(t *testing.T) {
 		t.Errorf("stub (%d) of a page: %s", why, stub.Content)
 	}
 	big := pageMessage("/work/notes.txt", text, 0, len(text))
-	shrunk, n := shrinkLargest([]message{{Role: "user", Content: "q"}, big}, spill)
+	shrunk, n := shrinkLargest([]message{{Role: roleUser, Content: "q"}, big}, spill)
 	if _, off, _ := pagingCall(t, shrunk[1].Content); n != 1 || off == 0 || !strings.Contains(shrunk[1].Content, "page cut") {
 		t.Errorf("shrinkLargest of a page: %.300s", shrunk[1].Content)
 	}
@@ -502,14 +502,14 @@ func TestPageIsNeverSpilled(t *testing.T) {
 // (to the limit) as in a fit (to the mark).
 func TestForcedDropKeepsTheFirstGroup(t *testing.T) {
 	group := func(q string, words int) []message {
-		return []message{{Role: "user", Content: q}, {Role: "assistant", Content: strings.Repeat("word ", words)}}
+		return []message{{Role: roleUser, Content: q}, {Role: roleAssistant, Content: strings.Repeat("word ", words)}}
 	}
 	var h []message
 	h = append(h, group("remember: the secret word is PINEAPPLE", 10)...)
 	for i := 0; i < 3; i++ {
 		h = append(h, group(fmt.Sprintf("question %d", i), 400)...)
 	}
-	h = append(h, message{Role: "user", Content: "what is the secret word?"})
+	h = append(h, message{Role: roleUser, Content: "what is the secret word?"})
 	total := totalTokens(h)
 	for _, words := range []bool{true, false} {
 		l := ladder{limit: total - 300, mark: (total - 300) * 6 / 10, keep: 1, est: messageTokens, spill: (&fakeSpill{saved: map[string]string{}}).spill, words: words}
@@ -529,7 +529,7 @@ func TestForcedDropKeepsTheFirstGroup(t *testing.T) {
 
 // resultOf is a tool result of about tokens tokens of words.
 func resultOf(r *rand.Rand, id string, tokens int) message {
-	m := message{Role: "tool", ToolCallID: id, Name: "execute_shell_command"}
+	m := message{Role: roleTool, ToolCallID: id, Name: "execute_shell_command"}
 	for n := tokens * 3; messageTokens(m) < tokens; n += tokens / 2 {
 		m.Content = wordsResult(r, n)
 	}
@@ -548,14 +548,14 @@ func TestAdmit(t *testing.T) {
 	r := rand.New(rand.NewSource(35))
 	fs := &fakeSpill{saved: map[string]string{}}
 	l := ladder{limit: 40000, mark: 24000, keep: 2, est: messageTokens, spill: fs.spill}
-	old := append([]message{{Role: "system", Content: "s"}}, toolGroup(1, resultOf(r, "x", 12000).Content, nil)...)
+	old := append([]message{{Role: roleSystem, Content: "s"}}, toolGroup(1, resultOf(r, "x", 12000).Content, nil)...)
 	turn := func(fresh message, earlier bool) ([]message, int) {
-		h := append(append([]message{}, old...), message{Role: "user", Content: "question 2"})
+		h := append(append([]message{}, old...), message{Role: roleUser, Content: "question 2"})
 		if earlier {
-			h = append(h, message{Role: "assistant", ToolCalls: []toolCall{call("c0", "execute_shell_command", "{}")}}, message{Role: "tool", ToolCallID: "c0", Content: "ok"})
+			h = append(h, message{Role: roleAssistant, ToolCalls: []toolCall{call("c0", "execute_shell_command", "{}")}}, message{Role: roleTool, ToolCallID: "c0", Content: "ok"})
 		}
 		fresh.ToolCallID = "c1"
-		return append(h, message{Role: "assistant", ToolCalls: []toolCall{call("c1", fresh.Name, "{}")}}, fresh), len(h) + 1
+		return append(h, message{Role: roleAssistant, ToolCalls: []toolCall{call("c1", fresh.Name, "{}")}}, fresh), len(h) + 1
 	}
 	whole := resultOf(r, "c1", 26000)
 	h, start := turn(whole, false)
@@ -595,7 +595,7 @@ func TestAdmit(t *testing.T) {
 // TestKeepGroups: /compact N keeps the lead and the newest N turn groups,
 // whole; the older ones go whole.
 func TestKeepGroups(t *testing.T) {
-	h := []message{{Role: "system"}, {Role: "user", Content: "1"}, {Role: "assistant"}, {Role: "user", Content: "2"}, {Role: "user", Content: "3"}, {Role: "assistant"}}
+	h := []message{{Role: roleSystem}, {Role: roleUser, Content: "1"}, {Role: roleAssistant}, {Role: roleUser, Content: "2"}, {Role: roleUser, Content: "3"}, {Role: roleAssistant}}
 	got := keepGroups(h, 2)
 	if len(got) != 4 || got[1].Content != "2" {
 		t.Errorf("keepGroups(2) = %+v", got)

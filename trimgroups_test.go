@@ -10,26 +10,26 @@ import (
 // randomHistory builds a valid history: system messages, then groups of a
 // user message, assistant tool-call rounds with their results, and an answer.
 func randomHistory(r *rand.Rand, groups int) []message {
-	h := []message{{Role: "system", Content: "sys"}}
+	h := []message{{Role: roleSystem, Content: "sys"}}
 	if r.Intn(2) == 0 {
-		h = append(h, message{Role: "system", Content: "context"})
+		h = append(h, message{Role: roleSystem, Content: "context"})
 	}
 	id := 0
 	for g := 0; g < groups; g++ {
-		h = append(h, message{Role: "user", Content: strings.Repeat("u", r.Intn(400))})
+		h = append(h, message{Role: roleUser, Content: strings.Repeat("u", r.Intn(400))})
 		for round := r.Intn(3); round > 0; round-- {
 			var calls []toolCall
 			for c := 1 + r.Intn(3); c > 0; c-- {
 				id++
 				calls = append(calls, call(fmt.Sprintf("call_%d", id), "fs_read_file", `{"file_paths":"x"}`))
 			}
-			h = append(h, message{Role: "assistant", ToolCalls: calls})
+			h = append(h, message{Role: roleAssistant, ToolCalls: calls})
 			for _, c := range calls {
-				h = append(h, message{Role: "tool", ToolCallID: c.ID, Name: "fs_read_file", Content: strings.Repeat("t", r.Intn(3000))})
+				h = append(h, message{Role: roleTool, ToolCallID: c.ID, Name: "fs_read_file", Content: strings.Repeat("t", r.Intn(3000))})
 			}
 		}
 		if r.Intn(4) > 0 {
-			h = append(h, message{Role: "assistant", Content: strings.Repeat("a", r.Intn(500))})
+			h = append(h, message{Role: roleAssistant, Content: strings.Repeat("a", r.Intn(500))})
 		}
 	}
 	return h
@@ -44,7 +44,7 @@ func corrupt(r *rand.Rand, h []message) []message {
 		case 0: // lose a message
 			h = append(h[:i], h[i+1:]...)
 		case 1: // a stray tool message
-			h = append(h[:i], append([]message{{Role: "tool", ToolCallID: "ghost", Content: "x"}}, h[i:]...)...)
+			h = append(h[:i], append([]message{{Role: roleTool, ToolCallID: "ghost", Content: "x"}}, h[i:]...)...)
 		case 2: // cut the history here, as a cancel would
 			h = h[:i]
 		}
@@ -106,8 +106,8 @@ func TestValidateRepairs(t *testing.T) {
 			t.Fatalf("validate is not idempotent")
 		}
 	}
-	h := []message{{Role: "system"}, {Role: "user", Content: "q"}, {Role: "assistant", ToolCalls: []toolCall{call("a", "x", "{}"), call("b", "x", "{}")}},
-		{Role: "tool", ToolCallID: "a", Content: "ok"}}
+	h := []message{{Role: roleSystem}, {Role: roleUser, Content: "q"}, {Role: roleAssistant, ToolCalls: []toolCall{call("a", "x", "{}"), call("b", "x", "{}")}},
+		{Role: roleTool, ToolCallID: "a", Content: "ok"}}
 	v := validate(h)
 	if len(v) != 5 || v[4].ToolCallID != "b" || v[4].Content != cancelledResult {
 		t.Errorf("validate(call without result) = %+v", v)
@@ -116,9 +116,9 @@ func TestValidateRepairs(t *testing.T) {
 
 func TestShrinkCurrentGroup(t *testing.T) {
 	big := truncate(strings.Repeat("result line\n", 20000), 32000)
-	h := []message{{Role: "system", Content: "s"}, {Role: "user", Content: "go"},
-		{Role: "assistant", ToolCalls: []toolCall{call("1", "execute_shell_command", "{}")}},
-		{Role: "tool", ToolCallID: "1", Name: "execute_shell_command", Content: big.text(32000), clip: big}}
+	h := []message{{Role: roleSystem, Content: "s"}, {Role: roleUser, Content: "go"},
+		{Role: roleAssistant, ToolCalls: []toolCall{call("1", "execute_shell_command", "{}")}},
+		{Role: roleTool, ToolCallID: "1", Name: "execute_shell_command", Content: big.text(32000), clip: big}}
 	got, rep := trimToBudget(h, 0, trimPolicy{limit: 3000, target: 2250, keep: 2}, messageTokens, nil)
 	if rep.shrunk != 1 || totalTokens(got) > 3000 || !strings.Contains(got[3].Content, "characters omitted") {
 		t.Errorf("shrink: %+v, %d tokens", rep, totalTokens(got))
@@ -157,7 +157,7 @@ func orphans(h []message) int {
 	used := map[string]bool{}
 	for _, m := range h {
 		switch {
-		case m.Role == "tool":
+		case m.Role == roleTool:
 			if !open[m.ToolCallID] {
 				n++
 			}

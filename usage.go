@@ -62,7 +62,7 @@ type usageTally struct {
 // add counts one request. A request whose history ends with the person's
 // message starts a turn: its tool rounds end with results.
 func (t *usageTally) add(u usage, h []message) {
-	if len(h) > 0 && h[len(h)-1].Role == "user" {
+	if len(h) > 0 && h[len(h)-1].Role == roleUser {
 		t.turn = usageSum{}
 	}
 	t.session.add(u)

@@ -52,12 +52,12 @@ func TestClearForgetsTurnUsage(t *testing.T) {
 // only for a model in the price table, from its list prices (writes at
 // 2x with the 1-hour cache), and says where they come from.
 func TestUsageTally(t *testing.T) {
-	q := []message{{Role: "user", Content: "q"}}
-	round := []message{{Role: "user", Content: "q"}, {Role: "assistant", ToolCalls: []toolCall{call("c1", "x", "{}")}}, {Role: "tool", ToolCallID: "c1", Content: "r"}}
+	q := []message{{Role: roleUser, Content: "q"}}
+	round := []message{{Role: roleUser, Content: "q"}, {Role: roleAssistant, ToolCalls: []toolCall{call("c1", "x", "{}")}}, {Role: roleTool, ToolCallID: "c1", Content: "r"}}
 	var tally usageTally
 	tally.add(usage{PromptTokens: 10000, CompletionTokens: 100, CacheWriteTokens: 9000}, q)
 	tally.add(usage{PromptTokens: 12000, CompletionTokens: 100, CachedTokens: 9000, CacheWriteTokens: 2900}, round)
-	tally.add(usage{PromptTokens: 13000, CompletionTokens: 200, CachedTokens: 11900, CacheWriteTokens: 1000}, append(round, message{Role: "assistant", Content: "a"}, message{Role: "user", Content: "q2"}))
+	tally.add(usage{PromptTokens: 13000, CompletionTokens: 200, CachedTokens: 11900, CacheWriteTokens: 1000}, append(round, message{Role: roleAssistant, Content: "a"}, message{Role: roleUser, Content: "q2"}))
 	if want := (usageSum{Requests: 3, Prompt: 35000, Cached: 20900, Written: 12900, Completion: 400}); tally.session != want {
 		t.Errorf("session = %+v, want %+v", tally.session, want)
 	}
