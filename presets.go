@@ -8,6 +8,17 @@ import (
 	"strings"
 )
 
+// The providers whose name changes what yaicli does (the wire format, the
+// fields sent, the key's variable); the other presets are OpenAI-compatible
+// servers told apart by their URL only (the presets below).
+const (
+	providerOpenAI    = "openai"
+	providerAnthropic = "anthropic"
+	providerOllama    = "ollama"
+	providerGemini    = "gemini"
+	providerAzure     = "azure"
+)
+
 // preset is a provider's default endpoint, the environment variable that
 // conventionally holds its key ("" for local servers that need none), and
 // for local servers how one usually starts it (for the hint when nothing

@@ -31,17 +31,6 @@ type streamSink struct {
 	reasoning func(string)
 }
 
-// The providers whose name changes what yaicli does (the wire format, the
-// fields sent, the key's variable); the other presets are OpenAI-compatible
-// servers told apart by their URL only (presets.go).
-const (
-	providerOpenAI    = "openai"
-	providerAnthropic = "anthropic"
-	providerOllama    = "ollama"
-	providerGemini    = "gemini"
-	providerAzure     = "azure"
-)
-
 // clientOptions is what the provider client needs of the configuration,
 // made once by config.client: where the provider listens (BASE_URL, else
 // its preset's, resolved there), how to ask it (the key, EXTRA_HEADERS, the
