@@ -398,6 +398,33 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 			}
 		}
 	}
+	idx, host, total := l.roomForIndex(f, h, costs, orig, total, to, collapse, gone, rep)
+	if host < 0 {
+		return h, total
+	}
+	if !newStubGone(h, gone, earlier, f.end) { // nothing new to name: the index stays as it was
+		return h, comeBack(earlier, costs, orig, total, gone, rep)
+	}
+	h = append([]message(nil), h...)
+	h[host+1] = idx
+	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
+		gone[k] = false
+		rep.tokens -= orig[k]
+		c := l.est(h[k])
+		rep.shrunkSaved += costs[k] - c
+		costs[k] = c
+		total += c
+	}
+	return h, total
+}
+
+// roomForIndex is the index writeIndex writes, the round that carries it
+// (host; -1: none) and the request's total without it: while the request
+// with it would stand above to, more rounds fold into it (f), then older
+// groups' rounds of small results go (c'); the current turn's rounds
+// come back when their index costs more than they did; and when nothing
+// more can go, the index names fewer files, to fit the room.
+func (l ladder) roomForIndex(f *folder, h []message, costs, orig []int, total, to int, collapse bool, gone []bool, rep *trimReport) (message, int, int) {
 	var idx message
 	host := -1
 	for {
@@ -426,11 +453,7 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 	if len(f.cur) > 0 && l.need(h, costs, gone, f.end, total) >= f.base {
 		// The current turn's rounds cost less than the index naming
 		// them: they stay as they were.
-		for _, k := range f.cur {
-			gone[k] = false
-			total += costs[k]
-			rep.tokens -= orig[k]
-		}
+		total = comeBack(f.cur, costs, orig, total, gone, rep)
 		if g := len(l.starts) - 1; f.groups[g] {
 			rep.collapsed--
 		}
@@ -440,28 +463,18 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 		// Nothing more can go: the index names fewer files, to fit the room.
 		idx, _ = l.planIndex(h, costs, gone, f.end, to-total-costs[host])
 	}
-	if host < 0 {
-		return h, total
-	}
-	if !newStubGone(h, gone, earlier, f.end) { // nothing new to name: the index stays as it was
-		for _, k := range earlier {
-			gone[k] = false
-			total += costs[k]
-			rep.tokens -= orig[k]
-		}
-		return h, total
-	}
-	h = append([]message(nil), h...)
-	h[host+1] = idx
-	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
+	return idx, host, total
+}
+
+// comeBack brings the messages ks back after they went: total and rep
+// follow.
+func comeBack(ks, costs, orig []int, total int, gone []bool, rep *trimReport) int {
+	for _, k := range ks {
 		gone[k] = false
+		total += costs[k]
 		rep.tokens -= orig[k]
-		c := l.est(h[k])
-		rep.shrunkSaved += costs[k] - c
-		costs[k] = c
-		total += c
 	}
-	return h, total
+	return total
 }
 
 // need is what the request of h (total tokens) comes to with the index
