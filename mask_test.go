@@ -600,23 +600,35 @@ func TestTrimWithMaskingProperties(t *testing.T) {
 				said[m.Role+m.Content] = true
 			}
 		}
-		kept := 0
+		// The words and answers stay when masking alone reaches the mark;
+		// calls go only with their stubs, folded into the index (rung f:
+		// the stubs past a tenth of the limit), which then names them.
+		kept, calls, index := 0, 0, false
 		for _, m := range got {
 			if m.Role != roleTool {
-				kept++
 				if !said[m.Role+m.Content] {
 					t.Fatalf("trim changed a %s message: %.80q", m.Role, m.Content)
 				}
+				if len(m.ToolCalls) > 0 {
+					calls++
+				} else {
+					kept++
+				}
 			}
+			index = index || m.Role == "tool" && isStubIndex(m.Content)
 		}
-		nonTool := 0
+		words, hadCalls := 0, 0
 		for _, m := range h {
-			if m.Role != roleTool {
-				nonTool++
+			switch {
+			case m.Role == roleTool:
+			case len(m.ToolCalls) > 0:
+				hadCalls++
+			default:
+				words++
 			}
 		}
-		if _, all, _ := mask(h, total, 0, 1, messageTokens, fs.spill); all <= min(p.target, p.limit) && (rep.groups > 0 || kept != nonTool) {
-			t.Fatalf("masking alone reaches %d of the mark %d, yet trimming dropped %d groups", all, p.target, rep.groups)
+		if _, all, _ := mask(h, total, 0, 1, messageTokens, fs.spill); all <= min(p.target, p.limit) && (rep.groups > 0 || kept != words || calls != hadCalls && !index) {
+			t.Fatalf("masking alone reaches %d of the mark %d, yet trimming dropped %d groups, kept %d of %d messages and %d of %d calls (index: %v)", all, p.target, rep.groups, kept, words, calls, hadCalls, index)
 		}
 		if again, rep2 := trimToBudget(got, 0, p, messageTokens, fs.spill); rep2.line(p.limit) != "" && len(groupStarts(got)) > 1 || !sameHistory(validate(again), got) && rep2.shrunk == 0 {
 			t.Fatalf("trim is not idempotent: %+v", rep2)

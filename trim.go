@@ -270,6 +270,12 @@ const minFloor = 300
 type folder struct {
 	next, end int
 	groups    map[int]bool // turn groups a round of which went: each counts once as collapsed
+	// cur is what of the current turn went, and base what the request
+	// with its index stood at before: when folding the current turn's
+	// rounds does not make the request smaller (its index costs more
+	// than they), they come back (writeIndex).
+	cur  []int
+	base int
 }
 
 // foldNext folds the oldest tool round left in h[f.next:f.end] whose
@@ -279,8 +285,15 @@ func (l ladder) foldNext(f *folder, h []message, costs, orig []int, total *int, 
 	for ; f.next < f.end; f.next++ {
 		i := f.next
 		end := stubRound(h, i, gone)
-		if end < 0 {
+		if end < 0 || isStubIndex(h[i+1].Content) { // an index goes into the next one only with something new (writeIndex)
 			continue
+		}
+		if end-i > 2 && !hostable(h, gone, f.end) {
+			continue // a round of many calls cannot carry the index: it goes only beside one that can
+		}
+		cur := i >= l.lastStart(h)
+		if cur && len(f.cur) == 0 {
+			f.base = l.need(h, costs, gone, f.end, *total)
 		}
 		for k := i; k < end; k++ {
 			gone[k] = true
@@ -288,6 +301,9 @@ func (l ladder) foldNext(f *folder, h []message, costs, orig []int, total *int, 
 			rep.tokens += orig[k]
 			if k > i {
 				stubs += costs[k]
+			}
+			if cur {
+				f.cur = append(f.cur, k)
 			}
 		}
 		g := max(sort.SearchInts(l.starts, i+1)-1, 0)
@@ -371,19 +387,48 @@ func stubRound(h []message, i int, gone []bool) int {
 // them, so what it costs never pushes this round's results under their
 // size. h itself when no stub went.
 func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to int, collapse bool, gone []bool, rep *trimReport) ([]message, int) {
-	for i := 0; i < f.end; i++ { // an earlier index goes into the new one
+	var earlier []int // an earlier index goes into the new one
+	for i := 0; i < f.end; i++ {
 		if end := stubRound(h, i, gone); end > 0 && isStubIndex(h[i+1].Content) {
 			for k := i; k < end; k++ {
 				gone[k] = true
 				total -= costs[k]
 				rep.tokens += orig[k]
+				earlier = append(earlier, k)
 			}
 		}
 	}
+	idx, host, total := l.roomForIndex(f, h, costs, orig, total, to, collapse, gone, rep)
+	if host < 0 {
+		return h, total
+	}
+	if !newStubGone(h, gone, earlier, f.end) { // nothing new to name: the index stays as it was
+		return h, comeBack(earlier, costs, orig, total, gone, rep)
+	}
+	h = append([]message(nil), h...)
+	h[host+1] = idx
+	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
+		gone[k] = false
+		rep.tokens -= orig[k]
+		c := l.est(h[k])
+		rep.shrunkSaved += costs[k] - c
+		costs[k] = c
+		total += c
+	}
+	return h, total
+}
+
+// roomForIndex is the index writeIndex writes, the round that carries it
+// (host; -1: none) and the request's total without it: while the request
+// with it would stand above to, more rounds fold into it (f), then older
+// groups' rounds of small results go (c'); the current turn's rounds
+// come back when their index costs more than they did; and when nothing
+// more can go, the index names fewer files, to fit the room.
+func (l ladder) roomForIndex(f *folder, h []message, costs, orig []int, total, to int, collapse bool, gone []bool, rep *trimReport) (message, int, int) {
 	var idx message
 	host := -1
 	for {
-		idx, host = l.planIndex(h, costs, gone, f.end)
+		idx, host = l.planIndex(h, costs, gone, f.end, l.limit)
 		need := total
 		if host >= 0 {
 			need += costs[host] + l.est(idx)
@@ -405,26 +450,69 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 			break
 		}
 	}
-	if host < 0 {
-		return h, total
+	if len(f.cur) > 0 && l.need(h, costs, gone, f.end, total) >= f.base {
+		// The current turn's rounds cost less than the index naming
+		// them: they stay as they were.
+		total = comeBack(f.cur, costs, orig, total, gone, rep)
+		if g := len(l.starts) - 1; f.groups[g] {
+			rep.collapsed--
+		}
+		idx, host = l.planIndex(h, costs, gone, f.end, l.limit)
 	}
-	h = append([]message(nil), h...)
-	h[host+1] = idx
-	for k := host; k <= host+1; k++ { // back, as it was but for the index: said as a cut
-		gone[k] = false
-		rep.tokens -= orig[k]
-		c := l.est(h[k])
-		rep.shrunkSaved += costs[k] - c
-		costs[k] = c
-		total += c
+	if host >= 0 && total+costs[host]+l.est(idx) > to {
+		// Nothing more can go: the index names fewer files, to fit the room.
+		idx, _ = l.planIndex(h, costs, gone, f.end, to-total-costs[host])
 	}
-	return h, total
+	return idx, host, total
 }
 
-// planIndex is the index of the stubs gone in h[:end], and host, the
+// comeBack brings the messages ks back after they went: total and rep
+// follow.
+func comeBack(ks, costs, orig []int, total int, gone []bool, rep *trimReport) int {
+	for _, k := range ks {
+		gone[k] = false
+		total += costs[k]
+		rep.tokens -= orig[k]
+	}
+	return total
+}
+
+// need is what the request of h (total tokens) comes to with the index
+// of the stubs gone in h[:end].
+func (l ladder) need(h []message, costs []int, gone []bool, end, total int) int {
+	if idx, host := l.planIndex(h, costs, gone, end, l.limit); host >= 0 {
+		total += costs[host] + l.est(idx)
+	}
+	return total
+}
+
+// hostable reports whether a round in h[:end] can carry the index: an
+// earlier index's, or one of one call that went with a stub.
+func hostable(h []message, gone []bool, end int) bool {
+	for i := range end {
+		if stubRoundGone(h, i) && (gone[i] || isStubIndex(h[i+1].Content)) {
+			return true
+		}
+	}
+	return false
+}
+
+// newStubGone reports whether a stub in h[:end] went that is not one of
+// the earlier index's messages.
+func newStubGone(h []message, gone []bool, earlier []int, end int) bool {
+	for i := range end {
+		if gone[i] && h[i].Role == "tool" && isStub(h[i].Content) && !slices.Contains(earlier, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// planIndex is the index of the stubs gone in h[:end], in at most room
+// tokens when it can be (it names one file at the fewest), and host, the
 // round that carries it (its result replaced by the index); host is -1
 // when no stub went.
-func (l ladder) planIndex(h []message, costs []int, gone []bool, end int) (message, int) {
+func (l ladder) planIndex(h []message, costs []int, gone []bool, end, room int) (message, int) {
 	var paths []string
 	var done []string
 	var doneBy []int // the call each of done is from (-1: an earlier index's)
@@ -464,8 +552,9 @@ func (l ladder) planIndex(h []message, costs []int, gone []bool, end int) (messa
 		}
 	}
 	done = said
-	// The index takes what the stubs that stay leave of their share.
-	left := l.limit / stubShare
+	// The index takes what the stubs that stay leave of their share, and
+	// no more than room.
+	left := min(l.limit/stubShare, room)
 	for i, m := range h {
 		if !gone[i] && i != host+1 && m.Role == roleTool && isStub(m.Content) {
 			left -= costs[i]
