@@ -399,7 +399,9 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 		}
 	}
 	idx, host, total := l.roomForIndex(f, h, costs, orig, total, to, collapse, gone, rep)
-	if host < 0 {
+	if host < 0 || total+costs[host]+l.est(idx) > l.limit {
+		// No index, or none that fits the limit (a tiny one, after a heal):
+		// the request must fit; the stubs' files stay on disk unnamed.
 		return h, total
 	}
 	if !newStubGone(h, gone, earlier, f.end) { // nothing new to name: the index stays as it was
