@@ -36,6 +36,9 @@ var walledParts = []part{
 		// (its settings come as clientOptions) the conversation it sends and the answer it builds
 		"conversation.go:.Arguments", "conversation.go:.Content", "conversation.go:.Data", "conversation.go:.Description",
 		"conversation.go:.Function", "conversation.go:.ID", "conversation.go:.Name", "conversation.go:.Parameters",
+		"conversation.go:roleAssistant", "conversation.go:roleSystem", "conversation.go:roleTool", "conversation.go:roleUser",
+		// the providers whose name changes the wire
+		"presets.go:providerAnthropic", "presets.go:providerAzure", "presets.go:providerOllama", "presets.go:providerOpenAI",
 		"conversation.go:.Role", "conversation.go:.Signature", "conversation.go:.Thinking", "conversation.go:.ToolCallID",
 		"conversation.go:.ToolCalls", "conversation.go:.Type", "conversation.go:.data", "conversation.go:.images",
 		"conversation.go:.mediaType", "conversation.go:.reasoning", "conversation.go:.thinking", "conversation.go:.url",

@@ -100,3 +100,40 @@ func (a *agent) measure(h []message, specs []toolSpec) int {
 	}
 	return n
 }
+
+// The shares of the budget the ladder (trim.go) holds results and stubs to.
+
+// callReserve is about what the assistant message asking for a page
+// costs, in tokens: it enters the request with the page.
+const callReserve = 80
+
+// loopShare is the part of the budget one tool result may take from a
+// turn's second tool round on, and loopShareFloor the fewest tokens that
+// leaves it. In a tool loop every result is sent again each round: one of
+// a quarter of a small budget forces a reduction a round or two later,
+// and each reduction rewrites the provider's prompt cache from the first
+// message it changes. Held to a sixteenth, a 40k-token session reduces
+// two to five times instead of seven to eleven, and caches 87-89% of its
+// prompt instead of 77-79% (cache_test.go). A turn's first round, what
+// the person asked about, enters whole when masking makes room; so does
+// a page of a file, whose length the model chose (as suggested, it fits).
+const (
+	loopShare      = 16
+	loopShareFloor = 2500
+)
+
+// smallShare is the part of a small budget (under smallBudget) one result
+// may take, from a turn's first round on: a tenth of an 8k window's budget leaves room for six
+// rounds after a reduction, so a session reduces about once a question,
+// not every other round (longsession_test.go).
+const smallShare = 10
+
+// roundsAfter is how many rounds of results at their share fit between
+// the low-water mark and the limit.
+const roundsAfter = 6
+
+// smallBudget is the budget under which results are held to their share
+// from a turn's first round on: 70% of a window under about 18k tokens
+// (8k and 16k local models), where one result of the tools' own caps
+// would take most of the room.
+const smallBudget = 12500

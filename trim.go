@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
 	"slices"
 	"sort"
-	"strings"
 )
 
 // The ladder is every reduction of the conversation in one place: fitting
@@ -60,31 +58,6 @@ type trimPolicy struct {
 	target int // the low-water mark it reduces to (CONTEXT_TRIM_TARGET of limit)
 	keep   int // newest turn groups whose tool results are masked last
 }
-
-// trimReport says what one reduction did, for the stderr line and the
-// events. Its numbers add up: before - saved - shrunkSaved - tokens = after.
-type trimReport struct {
-	masked, saved  int // tool results masked (in groups kept), tokens they gave back
-	unsaved        int // results left whole: their text could not be saved
-	shrunk         int // tool results of this round cut
-	shrunkSaved    int // tokens the cutting gave back
-	groups, tokens int // turn groups whose rounds and answers went (the person's words stay), and what went (with collapsed and words) cost before any rung
-	collapsed      int // turn groups whose rounds went, all their outputs masked already (the answers stay)
-	words          int // the person's messages cut: their words alone were over their share
-	before, after  int // estimated tokens of the request
-}
-
-// parts splits r in two that add up each: the masking (before to
-// before-saved), then the cutting and dropping (from there to after).
-func (r trimReport) parts() (masks, rest trimReport) {
-	mid := r.before - r.saved
-	masks = trimReport{masked: r.masked, saved: r.saved, unsaved: r.unsaved, before: r.before, after: mid}
-	rest = trimReport{shrunk: r.shrunk, shrunkSaved: r.shrunkSaved, groups: r.groups, tokens: r.tokens, collapsed: r.collapsed, words: r.words, before: mid, after: r.after}
-	return masks, rest
-}
-
-// reduced reports whether the reduction changed the request.
-func (r trimReport) reduced() bool { return r.masked+r.shrunk+r.groups+r.collapsed+r.words > 0 }
 
 // reduce climbs the ladder when the request of h is over the limit, and
 // returns the history (h itself when nothing changed; h is never modified)
@@ -748,31 +721,6 @@ func (l ladder) admit(h []message, start int) ([]message, trimReport) {
 	return h, rep
 }
 
-// callReserve is about what the assistant message asking for a page
-// costs, in tokens: it enters the request with the page.
-const callReserve = 80
-
-// loopShare is the part of the budget one tool result may take from a
-// turn's second tool round on, and loopShareFloor the fewest tokens that
-// leaves it. In a tool loop every result is sent again each round: one of
-// a quarter of a small budget forces a reduction a round or two later,
-// and each reduction rewrites the provider's prompt cache from the first
-// message it changes. Held to a sixteenth, a 40k-token session reduces
-// two to five times instead of seven to eleven, and caches 87-89% of its
-// prompt instead of 77-79% (cache_test.go). A turn's first round, what
-// the person asked about, enters whole when masking makes room; so does
-// a page of a file, whose length the model chose (as suggested, it fits).
-const (
-	loopShare      = 16
-	loopShareFloor = 2500
-)
-
-// smallShare is the part of a small budget (under smallBudget) one result
-// may take, from a turn's first round on: a tenth of an 8k window's budget leaves room for six
-// rounds after a reduction, so a session reduces about once a question,
-// not every other round (longsession_test.go).
-const smallShare = 10
-
 // resultShare is the most tokens one fresh result may take: the room
 // between the mark and the limit shared by roundsAfter rounds, so that
 // after a reduction to the mark that many rounds append before the next
@@ -786,19 +734,9 @@ func (l ladder) resultShare() int {
 	return max(gap/roundsAfter, l.limit/(3*loopShare))
 }
 
-// roundsAfter is how many rounds of results at their share fit between
-// the low-water mark and the limit.
-const roundsAfter = 6
-
 // small reports whether the budget is small: its results are held to
 // their share from a turn's first round on.
 func (l ladder) small() bool { return l.limit < smallBudget }
-
-// smallBudget is the budget under which results are held to their share
-// from a turn's first round on: 70% of a window under about 18k tokens
-// (8k and 16k local models), where one result of the tools' own caps
-// would take most of the room.
-const smallBudget = 12500
 
 // fixedParts is what of h no trimming drops: its leading system messages
 // (lead), and those with its last turn group (turn).
@@ -884,44 +822,6 @@ func keepGroups(h []message, n int) []message {
 	return append(out, h[starts[drop]:]...)
 }
 
-// line is the stderr line: what was done, in order, with numbers that add
-// up; "" when nothing was.
-func (r trimReport) line(limit int) string {
-	var what []string
-	if r.masked > 0 {
-		what = append(what, fmt.Sprintf("masked %s (~%d tokens, full text on disk)", plural(r.masked, "old tool output"), r.saved))
-	}
-	if r.unsaved > 0 {
-		what = append(what, fmt.Sprintf("kept %s whole (could not save it to disk)", plural(r.unsaved, "old tool output")))
-	}
-	if r.shrunk > 0 {
-		what = append(what, fmt.Sprintf("shrank %s of this turn (~%d tokens, each says where its full text is)", plural(r.shrunk, "tool result"), r.shrunkSaved))
-	}
-	if r.collapsed > 0 {
-		what = append(what, fmt.Sprintf("let the masked tool rounds of %s go", plural(r.collapsed, "older turn group")))
-	}
-	if r.groups > 0 {
-		what = append(what, fmt.Sprintf("dropped the tool rounds and answers of %s", plural(r.groups, "older turn group")))
-	}
-	if r.words > 0 {
-		what = append(what, fmt.Sprintf("cut your %s (your words alone were over a quarter of the budget)", plural(r.words, "oldest message")))
-	}
-	if r.collapsed+r.groups+r.words > 0 {
-		what[len(what)-1] += fmt.Sprintf(" (~%d tokens)", r.tokens)
-		if r.words == 0 {
-			what[len(what)-1] += "; what you wrote in them stays"
-		}
-	}
-	if !r.reduced() {
-		return ""
-	}
-	over := "over"
-	if r.before <= limit {
-		over = "within" // only new results held to their share on entry
-	}
-	return fmt.Sprintf("yaicli: context ~%d tokens, %s the %d-token budget: %s; now ~%d", r.before, over, limit, strings.Join(what, ", "), r.after)
-}
-
 // A turn group is one user message plus the assistant and tool messages that
 // follow it. Trimming drops whole groups, oldest first, so an assistant
 // message with tool_calls never loses its results; leading system messages
@@ -947,14 +847,6 @@ func groupStarts(h []message) []int {
 		}
 	}
 	return starts
-}
-
-// plural is "1 thing" or "N things".
-func plural(n int, thing string) string {
-	if n == 1 {
-		return "1 " + thing
-	}
-	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // cancelledResult is the content given to a tool call that has no result.
