@@ -234,7 +234,7 @@ func TestProjectInstructionsPinned(t *testing.T) {
 			}
 		}
 	}
-	if !matches(`project instructions\s+\d+\s+AGENTS.md, pinned`, r.stdout) || !matches(`tool schemas \(8 tools\)\s+\d+\s+5 deferred behind tool_search \(built-in 5\)`, r.stdout) {
+	if !matches(`project instructions\s+\d+\s+AGENTS.md, pinned`, r.stdout) || !matches(`tool schemas \(8 tools\)\s+\d+\s+6 deferred behind tool_search \(built-in 6\)`, r.stdout) {
 		t.Errorf("/context does not name the instructions:\n%s", r.stdout)
 	}
 

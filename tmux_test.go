@@ -51,7 +51,7 @@ func launchTmux(t *testing.T, f *fakeProvider, cmdline string) *tmuxSession {
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "XDG_CACHE_HOME=" + filepath.Join(home, "cache"),
 		"TMPDIR=" + home, "YAI_BASE_URL=" + f.url(), "YAI_API_KEY=sk-test", "TERM=xterm-256color", "PATH=" + os.Getenv("PATH"), "SHELL=/bin/sh", raceExitEnv}
 	cmd := "env -i " + strings.Join(quoteAll(env), " ") + " " + cmdline
-	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "30", cmd).CombinedOutput(); err != nil {
+	if out, err := exec.Command("tmux", "-L", s.socket, "new-session", "-d", "-s", "t", "-x", "100", "-y", "45", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v: %s", err, out)
 	}
 	t.Cleanup(func() {

@@ -168,7 +168,7 @@ func TestDeferredSchemasFindDeepTool(t *testing.T) {
 			if names[0] != "execute_shell_command" || names[len(names)-2] != toolSearchName || names[len(names)-1] != toolCallName {
 				t.Errorf("tools sent: %v, want the built-ins first and the discovery tools last", names)
 			}
-			if !matches(`tool schemas: \d+ deferred behind tool_search \((built-in \d+, )?MCP big \d+\); all 131 schemas are ~\d+ tokens`, r.stderr) {
+			if !matches(`tool schemas: \d+ deferred behind tool_search \((built-in \d+, )?MCP big \d+\); all 132 schemas are ~\d+ tokens`, r.stderr) {
 				t.Errorf("no notice of the deferred tools: %s", r.stderr)
 			}
 		})
