@@ -169,7 +169,9 @@ func TestOllama(t *testing.T) {
 		r := rec.run(t, yai{model: "tiny", args: []string{"list the files"}, env: []string{"YAI_EXTRA_BODY=" + force,
 			"YAI_MAX_TOKENS=48", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false"}})
 		chats := rec.chats()
-		if len(chats) < 2 || !strings.Contains(chats[0].Resp, `"tool_calls"`) {
+		// With the schemas deferred on this window the server may leave the
+		// call as text; yaicli then runs it as a call (textcalls.go).
+		if len(chats) < 2 || !strings.Contains(chats[0].Resp, `"tool_calls"`) && !strings.Contains(r.stderr, "wrote its tool call as text") {
 			t.Fatalf("requests %v, first answer %s; want a tool call, then a second round", rec.paths(), tail(chats[0].Resp, 500))
 		}
 		first, second := chats[0].promptTokens(), chats[1].promptTokens()
