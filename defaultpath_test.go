@@ -90,7 +90,7 @@ func streamCounted(w http.ResponseWriter, r received, fam family, body string) {
 // when nothing is masked.
 func firstStubCall(h []message) string {
 	for _, m := range h {
-		if m.Role == roleTool && isStub(m.Content) {
+		if m.Role == roleTool && (isStub(m.Content) || isStubIndex(m.Content)) { // the index names folded stubs' files, with a ready call
 			return lastMarkerCall(m.Content)
 		}
 	}
@@ -478,6 +478,14 @@ func checkRecall(t *testing.T, sr scenarioRun) {
 				t.Errorf("reading a stub back answered: %.300s", got)
 			}
 			return
+		}
+	}
+	for _, req := range sr.reqs {
+		msgs := req.messages()
+		if n := len(msgs); n > 0 && msgs[n-1].Content == "RECALL" && firstStubCall(msgs) == "" {
+			// Folded into the index with nothing to page (trim.go): no masked
+			// output was in sight to read back. Said, not passed: issue 45's note.
+			t.Skip("at RECALL no stub or index with a ready call was in the request")
 		}
 	}
 	t.Errorf("no request shows a masked output read back after RECALL")

@@ -1,4 +1,4 @@
-//go:build darwin || netbsd
+//go:build darwin || netbsd || freebsd
 
 package main
 

@@ -1,4 +1,4 @@
-//go:build linux || freebsd || openbsd || dragonfly || solaris || illumos || aix
+//go:build linux || openbsd || dragonfly || solaris || illumos || aix
 
 package main
 
