@@ -4,9 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/build"
-	goparser "go/parser"
-	"go/token"
 	"go/types"
 	"math/rand"
 	"path/filepath"
@@ -34,19 +31,7 @@ type convCall struct {
 // *message, []message or *[]message.
 func conversationCalls(t *testing.T) []convCall {
 	t.Helper()
-	paths, _ := filepath.Glob("*.go")
-	fset := token.NewFileSet()
-	var files []*ast.File
-	for _, p := range paths {
-		if ok, _ := build.Default.MatchFile(".", p); !ok || strings.HasSuffix(p, "_test.go") {
-			continue
-		}
-		f, err := goparser.ParseFile(fset, p, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	fset, files := packageFiles(t)
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
 	pkg, _ := conf.Check("main", fset, files, info)

@@ -150,9 +150,8 @@ func packageUses(t *testing.T) []nameUse {
 	return uses
 }
 
-// checkPackage type-checks the package's non-test files for this
-// platform, recording the uses of names and the selections.
-func checkPackage(t *testing.T) (*token.FileSet, *types.Package, *types.Info) {
+// packageFiles parses the package's non-test files for this platform.
+func packageFiles(t *testing.T) (*token.FileSet, []*ast.File) {
 	t.Helper()
 	paths, _ := filepath.Glob("*.go")
 	fset := token.NewFileSet()
@@ -167,6 +166,14 @@ func checkPackage(t *testing.T) (*token.FileSet, *types.Package, *types.Info) {
 		}
 		files = append(files, f)
 	}
+	return fset, files
+}
+
+// checkPackage type-checks the package's non-test files for this
+// platform, recording the uses of names and the selections.
+func checkPackage(t *testing.T) (*token.FileSet, *types.Package, *types.Info) {
+	t.Helper()
+	fset, files := packageFiles(t)
 	// Imports are stood in by empty packages and the errors that makes are
 	// ignored: uses between main's own files resolve all the same (the same
 	// pairs as with the source importer), and type-checking the standard
