@@ -30,7 +30,8 @@ import (
 // main runs run with the process's edge, arguments and streams, and exits
 // with its code.
 func main() {
-	closeInheritedOnExec() // nothing a parent left open reaches what yaicli starts (inheritedfds.go)
+	// Nothing a parent left open reaches what yaicli starts (inheritedfds.go).
+	closeInheritedOnExec()
 	if code, ok := sandboxEntry(os.Args, os.Environ()); ok { // yaicli re-executed as a shell command's wrapper (sandbox.go)
 		os.Exit(code)
 	}
