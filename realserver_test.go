@@ -100,9 +100,10 @@ func TestOllama(t *testing.T) {
 		// whose questions grow it past the budget once, so the history is
 		// reduced once, and appended to before and after.
 		var in strings.Builder
-		for q := 1; q <= 8; q++ {
+		for q := 1; q <= 10; q++ {
 			fmt.Fprintf(&in, "question %d: %s\n", q, prose(120))
 		}
+		from := o.loads.count()
 		r := rec.run(t, yai{model: "tiny", args: []string{"--chat"}, stdin: in.String(),
 			env: []string{"YAI_NUM_CTX=2048", "YAI_ENABLE_FUNCTIONS=false", "YAI_MAX_TOKENS=8", "YAI_CONTEXT_BUDGET_TOKENS=1000"}})
 		var native []exchange
@@ -113,36 +114,58 @@ func TestOllama(t *testing.T) {
 			}
 		}
 		rec.mu.Unlock()
-		if r.code != 0 || len(native) != 8 {
-			t.Fatalf("code %d, %d native chat requests (%v); want 0 and 8\n%s", r.code, len(native), rec.paths(), r.stderr)
+		if r.code != 0 || len(native) != 10 {
+			t.Fatalf("code %d, %d native chat requests (%v); want 0 and 10\n%s", r.code, len(native), rec.paths(), r.stderr)
+		}
+		// What an appending request may re-evaluate of the one before: the
+		// generation prompt ends "<|end_header_id|>\n\n", and the server
+		// splits special tokens off before BPE, so the text after it can
+		// change only the tokens after the last special one: "\n\n", one
+		// token of the vocabulary ("ĊĊ" byte-level), which an answer that
+		// begins with a newline (this model's answers are all newlines)
+		// joins into another. So the slack is one token, and the bound is
+		// otherwise exact: the previous prompt's tokens are reused whole.
+		const slack = 1
+		if !strings.Contains(llama31Template, "<|start_header_id|>assistant<|end_header_id|>\n\n{{ end }}") || !slices.Contains(o.tokens, "ĊĊ") {
+			t.Fatalf("the slack of %d token is derived from a generation prompt ending in \"\\n\\n\", one vocabulary token: the template or the vocabulary changed", slack)
 		}
 		appends, reductions, afterReduction := 0, 0, 0
+		prevLoad := from
 		for i, e := range native {
 			opts, _ := e.Req["options"].(map[string]any)
 			if n, _ := opts["num_ctx"].(float64); n != 2048 {
 				t.Errorf("request %d: num_ctx %v, want 2048 on every request (a change reloads the model)", i+1, opts["num_ctx"])
 			}
+			// prompt_eval_count is the whole prompt (Ollama counts the
+			// cached tokens too); what the runner evaluated is in its log.
+			prompt := nativePromptCount(e)
+			at, load, ok := o.loads.find(prevLoad, prompt)
+			if !ok {
+				t.Fatalf("request %d: no \"loading cache slot\" line with prompt=%d in the server's log after line %d: %v", i+1, prompt, prevLoad, o.loads.all()[from:])
+			}
+			prevLoad = at + 1
 			if i == 0 {
 				continue
 			}
 			prev, cur := nativeMessages(native[i-1]), nativeMessages(e)
-			evaluated, total := nativeCounts(e)
 			if len(cur) < len(prev) || !slices.Equal(cur[:len(prev)], prev) {
 				reductions++
+				t.Logf("request %d rewrites (a reduction): %d of its %d prompt tokens evaluated, %d reused", i+1, load.remaining, prompt, load.used)
 				continue
 			}
 			appends++
-			if i > 1 && reductions > 0 {
+			if reductions > 0 {
 				afterReduction++
 			}
-			// What the server evaluated of an appending request, logged: with
-			// the tiny random-weight model it re-evaluates nearly all of it
-			// (its answers, detokenized and tokenized again, are other tokens
-			// than it generated, so its cached prefix ends at the first answer).
-			t.Logf("request %d appends: %d of its ~%d prompt tokens evaluated", i+1, evaluated, total)
+			newPart := prompt - nativePromptCount(native[i-1])
+			t.Logf("request %d appends: %d of its %d prompt tokens evaluated, the new part %d", i+1, load.remaining, prompt, newPart)
+			if load.remaining > newPart+slack {
+				t.Errorf("request %d appends %d tokens to the one before, but the server evaluated %d of its %d (reused %d of the slot's %d): want at most %d",
+					i+1, newPart, load.remaining, prompt, load.used, load.cache, newPart+slack)
+			}
 		}
 		t.Logf("%d requests append, %d rewrite (a reduction), %d append after one", appends, reductions, afterReduction)
-		if reductions == 0 || afterReduction == 0 {
+		if reductions == 0 || afterReduction < 2 {
 			t.Errorf("%d reductions, %d appending requests after one; want a reduction and appends after it", reductions, afterReduction)
 		}
 	})
@@ -363,6 +386,11 @@ type ollama struct {
 	log   *lockedBuffer
 	dir   string
 	ggufs map[uint64]string // the tiny model's files by seed
+	// loads are the runner's cache loads, read from its debug log: the
+	// only account of what it evaluated (prompt_eval_count is the whole
+	// prompt, reused tokens included).
+	loads  *cacheLoads
+	tokens []string // the tiny model's vocabulary
 }
 
 // ollamaModel is a model to create: the tiny GGUF of seed, with a
@@ -402,14 +430,16 @@ func (o *ollama) gguf(seed uint64, tokens, merges []string) (string, error) {
 func startOllama(t *testing.T, models ...ollamaModel) (ready func() *ollama) {
 	bin, vocab := needOllama(t)
 	dir := t.TempDir()
-	o := &ollama{bin: bin, log: &lockedBuffer{}, ggufs: map[uint64]string{}, dir: dir}
+	o := &ollama{bin: bin, log: &lockedBuffer{}, loads: &cacheLoads{}, ggufs: map[uint64]string{}, dir: dir}
 	o.env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "OLLAMA_HOST=127.0.0.1:0",
 		"OLLAMA_MODELS=" + filepath.Join(dir, "models"), "OLLAMA_NOPRUNE=1", "OLLAMA_KEEP_ALIVE=30m",
-		"OLLAMA_NUM_PARALLEL=1", "OLLAMA_MAX_LOADED_MODELS=3"}
+		"OLLAMA_NUM_PARALLEL=1", "OLLAMA_MAX_LOADED_MODELS=3",
+		"OLLAMA_DEBUG=1"} // the runner logs each request's cache use (cacheLoads)
 	listening := o.log.watch(regexp.MustCompile(`Listening on (127\.0\.0\.1:\d+) `))
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = o.env
-	cmd.Stdout, cmd.Stderr = o.log, o.log
+	out := io.MultiWriter(o.log, o.loads)
+	cmd.Stdout, cmd.Stderr = out, out                     // one writer: one pipe, the lines in order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its runners die with it
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s serve: %v", bin, err)
@@ -456,6 +486,7 @@ func (o *ollama) make(vocab string, models []ollamaModel) error {
 	if err != nil {
 		return fmt.Errorf("reading the Llama 3 vocabulary: %v", err)
 	}
+	o.tokens = tokens
 	for _, m := range models {
 		path, err := o.gguf(m.seed, tokens, merges)
 		if err == nil {
@@ -475,100 +506,6 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-
-// llama31Template renders the tool schemas the way Meta's Llama 3.1
-// template does: inside the last user message only, so a request whose
-// last message is a tool result carries no schemas at all. Its .Tools
-// gives the model the tools capability.
-const llama31Template = `{{- if or .System .Tools }}<|start_header_id|>system<|end_header_id|>
-{{- if .System }}
-
-{{ .System }}
-{{- end }}<|eot_id|>
-{{- end }}
-{{- range $i, $_ := .Messages }}
-{{- $last := eq (len (slice $.Messages $i)) 1 }}
-{{- if eq .Role "user" }}<|start_header_id|>user<|end_header_id|>
-{{- if and $.Tools $last }}
-
-Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.
-
-Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.
-
-{{ range $.Tools }}
-{{- . }}
-{{ end }}
-Question: {{ .Content }}<|eot_id|>
-{{- else }}
-
-{{ .Content }}<|eot_id|>
-{{- end }}{{ if $last }}<|start_header_id|>assistant<|end_header_id|>
-
-{{ end }}
-{{- else if eq .Role "assistant" }}<|start_header_id|>assistant<|end_header_id|>
-{{- if .ToolCalls }}
-{{ range .ToolCalls }}
-{"name": "{{ .Function.Name }}", "parameters": {{ .Function.Arguments }}}{{ end }}
-{{- else }}
-
-{{ .Content }}
-{{- end }}{{ if not $last }}<|eot_id|>{{ end }}
-{{- else if eq .Role "tool" }}<|start_header_id|>ipython<|end_header_id|>
-
-{{ .Content }}<|eot_id|>{{ if $last }}<|start_header_id|>assistant<|end_header_id|>
-
-{{ end }}
-{{- end }}
-{{- end }}`
-
-// qwenTemplate renders tools and calls as Qwen 2.5's template does, calls
-// inside <tool_call> tags: the tag Ollama's parser then looks for, so a
-// call the model writes without it stays text.
-const qwenTemplate = `{{- if or .System .Tools }}<|im_start|>system
-{{- if .System }}
-{{ .System }}
-{{- end }}
-{{- if .Tools }}
-
-# Tools
-
-<tools>
-{{- range .Tools }}
-{{ . }}
-{{- end }}
-</tools>
-
-For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags.
-{{- end }}<|im_end|>
-{{ end }}
-{{- range $i, $_ := .Messages }}
-{{- $last := eq (len (slice $.Messages $i)) 1 -}}
-{{- if eq .Role "user" }}<|im_start|>user
-{{ .Content }}<|im_end|>
-{{ else if eq .Role "assistant" }}<|im_start|>assistant
-{{ if .Content }}{{ .Content }}
-{{- else if .ToolCalls }}<tool_call>
-{{ range .ToolCalls }}{"name": "{{ .Function.Name }}", "arguments": {{ .Function.Arguments }}}
-{{ end }}</tool_call>
-{{- end }}{{ if not $last }}<|im_end|>
-{{ end }}
-{{- else if eq .Role "tool" }}<|im_start|>user
-<tool_response>
-{{ .Content }}
-</tool_response><|im_end|>
-{{ end }}
-{{- if and (ne .Role "assistant") $last }}<|im_start|>assistant
-{{ end }}
-{{- end }}`
-
-// llama3Template is Ollama's llama3-instruct template: no .Tools, so the
-// server refuses tools for the model.
-const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|end_header_id|>
-
-{{ .Content }}<|eot_id|>
-{{- end }}<|start_header_id|>assistant<|end_header_id|>
-
-`
 
 // create makes model m from the GGUF at path. num_predict stays small:
 // random weights almost never stop by themselves. One thread: a 64-wide
@@ -757,20 +694,101 @@ func nativeMessages(e exchange) []string {
 	return out
 }
 
-// nativeCounts is a native reply's prompt_eval_count (the prompt tokens
-// the server evaluated) and an estimate of the whole prompt's tokens (the
-// characters of its messages over four).
-func nativeCounts(e exchange) (evaluated, total int) {
+// nativePromptCount is a native reply's prompt_eval_count: the tokens
+// of the whole prompt, those the server reused from its cache included
+// (runner/llamarunner/runner.go of Ollama v0.17.4 reports the sequence's
+// inputs, counted before LoadCacheSlot drops the cached prefix).
+func nativePromptCount(e exchange) int {
+	n := 0
 	for _, line := range strings.Split(e.Resp, "\n") {
 		var ch struct {
 			PromptEvalCount int `json:"prompt_eval_count"`
 		}
 		if json.Unmarshal([]byte(line), &ch) == nil && ch.PromptEvalCount > 0 {
-			evaluated = ch.PromptEvalCount
+			n = ch.PromptEvalCount
 		}
 	}
-	for _, m := range nativeMessages(e) {
-		total += len(m) / 4
+	return n
+}
+
+// cacheLoad is the runner's account of one completion request (its debug
+// line "loading cache slot"): the tokens in the slot before, in the
+// prompt, reused from the slot, and evaluated.
+type cacheLoad struct{ cache, prompt, used, remaining int }
+
+var cacheLoadLine = regexp.MustCompile(`msg="loading cache slot" id=\d+ cache=(\d+) prompt=(\d+) used=(\d+) remaining=(\d+)`)
+
+// cacheLoads reads the server's log (OLLAMA_DEBUG=1) as it is written
+// and keeps each request's cache load, in order.
+type cacheLoads struct {
+	mu    sync.Mutex
+	part  []byte // a line not ended yet
+	loads []cacheLoad
+	more  chan struct{} // closed when a load is added
+}
+
+// Write takes the log's bytes, line by line.
+func (c *cacheLoads) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.part = append(c.part, p...)
+	for {
+		i := bytes.IndexByte(c.part, '\n')
+		if i < 0 {
+			break
+		}
+		if m := cacheLoadLine.FindSubmatch(c.part[:i]); m != nil {
+			var l cacheLoad
+			fmt.Sscan(string(m[1])+" "+string(m[2])+" "+string(m[3])+" "+string(m[4]), &l.cache, &l.prompt, &l.used, &l.remaining)
+			c.loads = append(c.loads, l)
+			if c.more != nil {
+				close(c.more)
+				c.more = nil
+			}
+		}
+		c.part = c.part[i+1:]
 	}
-	return evaluated, total
+	return len(p), nil
+}
+
+// count is the number of loads logged so far.
+func (c *cacheLoads) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.loads)
+}
+
+// all is every load logged so far.
+func (c *cacheLoads) all() []cacheLoad {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.loads)
+}
+
+// find returns the first load from index from on whose prompt has n
+// tokens, waiting for the server's log to reach it: the runner writes the
+// line before it answers, but the server relays it on its own pipe. It
+// gives up after e2eTimeout.
+func (c *cacheLoads) find(from, n int) (int, cacheLoad, bool) {
+	deadline := time.After(e2eTimeout)
+	for {
+		c.mu.Lock()
+		for i := from; i < len(c.loads); i++ {
+			if c.loads[i].prompt == n {
+				l := c.loads[i]
+				c.mu.Unlock()
+				return i, l, true
+			}
+		}
+		if c.more == nil {
+			c.more = make(chan struct{})
+		}
+		more := c.more
+		c.mu.Unlock()
+		select {
+		case <-more:
+		case <-deadline:
+			return 0, cacheLoad{}, false
+		}
+	}
 }
