@@ -117,51 +117,34 @@ func TestOllama(t *testing.T) {
 		if r.code != 0 || len(native) != 10 {
 			t.Fatalf("code %d, %d native chat requests (%v); want 0 and 10\n%s", r.code, len(native), rec.paths(), r.stderr)
 		}
-		// What an appending request may re-evaluate of the one before: the
-		// generation prompt ends "<|end_header_id|>\n\n", and the server
-		// splits special tokens off before BPE, so the text after it can
-		// change only the tokens after the last special one: "\n\n", one
-		// token of the vocabulary ("ĊĊ" byte-level), which an answer that
-		// begins with a newline (this model's answers are all newlines)
-		// joins into another. So the slack is one token, and the bound is
-		// otherwise exact: the previous prompt's tokens are reused whole.
-		const slack = 1
-		if !strings.Contains(llama31Template, "<|start_header_id|>assistant<|end_header_id|>\n\n{{ end }}") || !slices.Contains(o.tokens, "ĊĊ") {
-			t.Fatalf("the slack of %d token is derived from a generation prompt ending in \"\\n\\n\", one vocabulary token: the template or the vocabulary changed", slack)
-		}
+		checkSeam(t, o)
+		// prompt_eval_count is the whole prompt, reused tokens included;
+		// what the runner evaluated is in its log.
+		loads := o.evaluated(t, from, native)
 		appends, reductions, afterReduction := 0, 0, 0
-		prevLoad := from
 		for i, e := range native {
 			opts, _ := e.Req["options"].(map[string]any)
 			if n, _ := opts["num_ctx"].(float64); n != 2048 {
 				t.Errorf("request %d: num_ctx %v, want 2048 on every request (a change reloads the model)", i+1, opts["num_ctx"])
 			}
-			// prompt_eval_count is the whole prompt (Ollama counts the
-			// cached tokens too); what the runner evaluated is in its log.
-			prompt := nativePromptCount(e)
-			at, load, ok := o.loads.find(prevLoad, prompt)
-			if !ok {
-				t.Fatalf("request %d: no \"loading cache slot\" line with prompt=%d in the server's log after line %d: %v", i+1, prompt, prevLoad, o.loads.all()[from:])
-			}
-			prevLoad = at + 1
 			if i == 0 {
 				continue
 			}
-			prev, cur := nativeMessages(native[i-1]), nativeMessages(e)
-			if len(cur) < len(prev) || !slices.Equal(cur[:len(prev)], prev) {
+			l, prompt := loads[i], e.promptTokens()
+			if !appendsTo(native[i-1], e) {
 				reductions++
-				t.Logf("request %d rewrites (a reduction): %d of its %d prompt tokens evaluated, %d reused", i+1, load.remaining, prompt, load.used)
+				t.Logf("request %d rewrites (a reduction): %d of its %d prompt tokens evaluated, %d reused", i+1, l.remaining, prompt, l.used)
 				continue
 			}
 			appends++
 			if reductions > 0 {
 				afterReduction++
 			}
-			newPart := prompt - nativePromptCount(native[i-1])
-			t.Logf("request %d appends: %d of its %d prompt tokens evaluated, the new part %d", i+1, load.remaining, prompt, newPart)
-			if load.remaining > newPart+slack {
+			newPart := prompt - native[i-1].promptTokens()
+			t.Logf("request %d appends: %d of its %d prompt tokens evaluated, the new part %d", i+1, l.remaining, prompt, newPart)
+			if l.remaining > newPart+seamSlack {
 				t.Errorf("request %d appends %d tokens to the one before, but the server evaluated %d of its %d (reused %d of the slot's %d): want at most %d",
-					i+1, newPart, load.remaining, prompt, load.used, load.cache, newPart+slack)
+					i+1, newPart, l.remaining, prompt, l.used, l.cache, newPart+seamSlack)
 			}
 		}
 		t.Logf("%d requests append, %d rewrite (a reduction), %d append after one", appends, reductions, afterReduction)
@@ -189,6 +172,7 @@ func TestOllama(t *testing.T) {
 		// whitespace random weights would otherwise fill the output with.
 		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","schema":` +
 			`{"const":{"name":"fs_list_directory","parameters":{"directory_path":"."}}}}}}`
+		from := o.loads.count()
 		r := rec.run(t, yai{model: "tiny", args: []string{"list the files"}, env: []string{"YAI_EXTRA_BODY=" + force,
 			"YAI_MAX_TOKENS=48", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false"}})
 		chats := rec.chats()
@@ -204,6 +188,17 @@ func TestOllama(t *testing.T) {
 		}
 		if strings.Contains(r.stderr, "cut the conversation") {
 			t.Errorf("stderr = %q, want no cut warning: the template dropped the schemas, nothing was cut", r.stderr)
+		}
+		// The request appends, but the template renders the user's message
+		// otherwise once it is not the last: the server evaluates again
+		// from that message on (tiny-qwen's, with the schemas up front,
+		// appends: the test of a call written as text).
+		checkSeam(t, o)
+		loads := o.evaluated(t, from, chats[:2])
+		t.Logf("round 2: %d of its %d prompt tokens evaluated, %d reused of round 1's %d", loads[1].remaining, second, loads[1].used, first)
+		if !appendsTo(chats[0], chats[1]) || loads[1].used >= first-seamSlack {
+			t.Errorf("round 2 appends: %v; it reused %d tokens of round 1's %d; want an appending request whose prefix the template changed",
+				appendsTo(chats[0], chats[1]), loads[1].used, first)
 		}
 	})
 
@@ -300,6 +295,7 @@ func TestOllama(t *testing.T) {
 		os.WriteFile(filepath.Join(home, "notes.txt"), []byte("the notes of the test\n"), 0o644)
 		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","schema":` +
 			`{"const":{"name":"fs_read_file","arguments":{"file_paths":"notes.txt"}}}}}}`
+		from := o.loads.count()
 		r := rec.run(t, yai{home: home, model: "tiny-qwen", args: []string{"read my notes"}, env: []string{"YAI_EXTRA_BODY=" + force,
 			"YAI_MAX_TOKENS=64", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false", "YAI_TOOL_READ_ROOTS=" + home}})
 		chats := rec.chats()
@@ -316,6 +312,17 @@ func TestOllama(t *testing.T) {
 		}
 		if strings.Contains(r.stdout, "fs_read_file") {
 			t.Errorf("stdout = %q: the call's text reached the answer", r.stdout)
+		}
+		// The template shows the schemas in the system message, the same
+		// on every request: the tool round appends, and the server
+		// evaluates only its new part (the call and its result).
+		checkSeam(t, o)
+		loads := o.evaluated(t, from, chats[:2])
+		first, second := chats[0].promptTokens(), chats[1].promptTokens()
+		t.Logf("round 2: %d of its %d prompt tokens evaluated, the new part %d", loads[1].remaining, second, second-first)
+		if !appendsTo(chats[0], chats[1]) || loads[1].remaining > second-first+seamSlack {
+			t.Errorf("round 2 appends: %v; it evaluated %d of its %d tokens (reused %d); want an appending request that evaluates at most %d",
+				appendsTo(chats[0], chats[1]), loads[1].remaining, second, loads[1].used, second-first+seamSlack)
 		}
 	})
 
@@ -604,17 +611,26 @@ func (r *recorder) paths() []string {
 	return out
 }
 
-// promptTokens is the prompt_tokens the server reported in an answer
-// (streamed or whole), 0 when none.
+// promptTokens is the prompt tokens the server reported in an answer
+// (streamed or whole; usage.prompt_tokens, or the native reply's
+// prompt_eval_count), 0 when none. Either is the whole prompt, the tokens
+// the server reused from its cache included: Ollama v0.17.4's runner
+// (runner/llamarunner/runner.go) reports the sequence's inputs, counted
+// before LoadCacheSlot drops the cached prefix.
 func (e exchange) promptTokens() int {
 	n := 0
 	for _, line := range strings.Split(e.Resp, "\n") {
 		line = strings.TrimPrefix(strings.TrimSpace(line), "data: ")
 		var ch struct {
-			Usage *usage `json:"usage"`
+			Usage           *usage `json:"usage"`
+			PromptEvalCount int    `json:"prompt_eval_count"`
 		}
-		if json.Unmarshal([]byte(line), &ch) == nil && ch.Usage != nil && ch.Usage.PromptTokens > 0 {
-			n = ch.Usage.PromptTokens
+		if json.Unmarshal([]byte(line), &ch) == nil {
+			if ch.Usage != nil && ch.Usage.PromptTokens > 0 {
+				n = ch.Usage.PromptTokens
+			} else if ch.PromptEvalCount > 0 {
+				n = ch.PromptEvalCount
+			}
 		}
 	}
 	return n
@@ -683,8 +699,8 @@ func (r *recorder) run(t *testing.T, y yai) e2eResult {
 	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: y.home}
 }
 
-// nativeMessages is a native chat request's messages, each as its JSON.
-func nativeMessages(e exchange) []string {
+// requestMessages is a chat request's messages, each as its JSON.
+func requestMessages(e exchange) []string {
 	ms, _ := e.Req["messages"].([]any)
 	out := make([]string, len(ms))
 	for i, m := range ms {
@@ -692,23 +708,6 @@ func nativeMessages(e exchange) []string {
 		out[i] = string(b)
 	}
 	return out
-}
-
-// nativePromptCount is a native reply's prompt_eval_count: the tokens
-// of the whole prompt, those the server reused from its cache included
-// (runner/llamarunner/runner.go of Ollama v0.17.4 reports the sequence's
-// inputs, counted before LoadCacheSlot drops the cached prefix).
-func nativePromptCount(e exchange) int {
-	n := 0
-	for _, line := range strings.Split(e.Resp, "\n") {
-		var ch struct {
-			PromptEvalCount int `json:"prompt_eval_count"`
-		}
-		if json.Unmarshal([]byte(line), &ch) == nil && ch.PromptEvalCount > 0 {
-			n = ch.PromptEvalCount
-		}
-	}
-	return n
 }
 
 // cacheLoad is the runner's account of one completion request (its debug
@@ -790,5 +789,52 @@ func (c *cacheLoads) find(from, n int) (int, cacheLoad, bool) {
 		case <-deadline:
 			return 0, cacheLoad{}, false
 		}
+	}
+}
+
+// appendsTo reports whether cur's messages begin with all of prev's.
+func appendsTo(prev, cur exchange) bool {
+	p, c := requestMessages(prev), requestMessages(cur)
+	return len(c) >= len(p) && slices.Equal(c[:len(p)], p)
+}
+
+// evaluated is the runner's cache load for each of chats, in order, from
+// the from'th load of the server's log on: the one whose prompt has the
+// tokens the answer reported.
+func (o *ollama) evaluated(t *testing.T, from int, chats []exchange) []cacheLoad {
+	t.Helper()
+	var out []cacheLoad
+	for i, c := range chats {
+		at, l, ok := o.loads.find(from, c.promptTokens())
+		if !ok {
+			t.Fatalf("request %d: no \"loading cache slot\" line with prompt=%d in the server's log: %v", i+1, c.promptTokens(), o.loads.all())
+		}
+		out, from = append(out, l), at+1
+	}
+	return out
+}
+
+// seamSlack is what a request that appends to the one before may evaluate
+// again of it. The runner reuses the longest token prefix the prompt
+// shares with its slot, which holds the previous prompt and answer. The
+// previous prompt's text begins the new one's (the templates render a
+// message alike whether it is last or not, Llama 3.1's only with no tools,
+// and the generation prompt as the answer's header), so only tokens that
+// BPE joins across the seam can differ. The pre-tokenizer (Llama 3's) cuts
+// at special tokens and between a word and a run of newlines, and each
+// generation prompt ends in a special token or a word, then one such run
+// ("\n\n" after <|end_header_id|>; "\n" after "assistant", <|im_start|>
+// being text to the tiny vocabulary), one token each: an answer that
+// begins with whitespace (the tiny model's answers are newlines) joins it
+// into another token. checkSeam checks those premises.
+const seamSlack = 1
+
+// checkSeam fails the test when a premise of seamSlack no longer holds.
+func checkSeam(t *testing.T, o *ollama) {
+	t.Helper()
+	if !strings.Contains(llama31Template, "<|start_header_id|>assistant<|end_header_id|>\n\n{{ end }}") ||
+		!strings.Contains(qwenTemplate, "<|im_start|>assistant\n{{ end }}") ||
+		!slices.Contains(o.tokens, "ĊĊ") || !slices.Contains(o.tokens, "Ċ") || slices.Contains(llama3Specials(), "<|im_start|>") {
+		t.Fatalf("seamSlack (%d) assumes generation prompts that end in one newline token after a word or special token", seamSlack)
 	}
 }
