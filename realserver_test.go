@@ -100,9 +100,10 @@ func TestOllama(t *testing.T) {
 		// whose questions grow it past the budget once, so the history is
 		// reduced once, and appended to before and after.
 		var in strings.Builder
-		for q := 1; q <= 8; q++ {
+		for q := 1; q <= 10; q++ {
 			fmt.Fprintf(&in, "question %d: %s\n", q, prose(120))
 		}
+		from := o.loads.count()
 		r := rec.run(t, yai{model: "tiny", args: []string{"--chat"}, stdin: in.String(),
 			env: []string{"YAI_NUM_CTX=2048", "YAI_ENABLE_FUNCTIONS=false", "YAI_MAX_TOKENS=8", "YAI_CONTEXT_BUDGET_TOKENS=1000"}})
 		var native []exchange
@@ -113,9 +114,13 @@ func TestOllama(t *testing.T) {
 			}
 		}
 		rec.mu.Unlock()
-		if r.code != 0 || len(native) != 8 {
-			t.Fatalf("code %d, %d native chat requests (%v); want 0 and 8\n%s", r.code, len(native), rec.paths(), r.stderr)
+		if r.code != 0 || len(native) != 10 {
+			t.Fatalf("code %d, %d native chat requests (%v); want 0 and 10\n%s", r.code, len(native), rec.paths(), r.stderr)
 		}
+		checkSeam(t, o)
+		// prompt_eval_count is the whole prompt, reused tokens included;
+		// what the runner evaluated is in its log.
+		loads := o.evaluated(t, from, native)
 		appends, reductions, afterReduction := 0, 0, 0
 		for i, e := range native {
 			opts, _ := e.Req["options"].(map[string]any)
@@ -125,24 +130,25 @@ func TestOllama(t *testing.T) {
 			if i == 0 {
 				continue
 			}
-			prev, cur := nativeMessages(native[i-1]), nativeMessages(e)
-			evaluated, total := nativeCounts(e)
-			if len(cur) < len(prev) || !slices.Equal(cur[:len(prev)], prev) {
+			l, prompt := loads[i], e.promptTokens()
+			if !appendsTo(native[i-1], e) {
 				reductions++
+				t.Logf("request %d rewrites (a reduction): %d of its %d prompt tokens evaluated, %d reused", i+1, l.remaining, prompt, l.used)
 				continue
 			}
 			appends++
-			if i > 1 && reductions > 0 {
+			if reductions > 0 {
 				afterReduction++
 			}
-			// What the server evaluated of an appending request, logged: with
-			// the tiny random-weight model it re-evaluates nearly all of it
-			// (its answers, detokenized and tokenized again, are other tokens
-			// than it generated, so its cached prefix ends at the first answer).
-			t.Logf("request %d appends: %d of its ~%d prompt tokens evaluated", i+1, evaluated, total)
+			newPart := prompt - native[i-1].promptTokens()
+			t.Logf("request %d appends: %d of its %d prompt tokens evaluated, the new part %d", i+1, l.remaining, prompt, newPart)
+			if l.remaining > newPart+seamSlack {
+				t.Errorf("request %d appends %d tokens to the one before, but the server evaluated %d of its %d (reused %d of the slot's %d): want at most %d",
+					i+1, newPart, l.remaining, prompt, l.used, l.cache, newPart+seamSlack)
+			}
 		}
 		t.Logf("%d requests append, %d rewrite (a reduction), %d append after one", appends, reductions, afterReduction)
-		if reductions == 0 || afterReduction == 0 {
+		if reductions == 0 || afterReduction < 2 {
 			t.Errorf("%d reductions, %d appending requests after one; want a reduction and appends after it", reductions, afterReduction)
 		}
 	})
@@ -166,6 +172,7 @@ func TestOllama(t *testing.T) {
 		// whitespace random weights would otherwise fill the output with.
 		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","schema":` +
 			`{"const":{"name":"fs_list_directory","parameters":{"directory_path":"."}}}}}}`
+		from := o.loads.count()
 		r := rec.run(t, yai{model: "tiny", args: []string{"list the files"}, env: []string{"YAI_EXTRA_BODY=" + force,
 			"YAI_MAX_TOKENS=48", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false"}})
 		chats := rec.chats()
@@ -181,6 +188,17 @@ func TestOllama(t *testing.T) {
 		}
 		if strings.Contains(r.stderr, "cut the conversation") {
 			t.Errorf("stderr = %q, want no cut warning: the template dropped the schemas, nothing was cut", r.stderr)
+		}
+		// The request appends, but the template renders the user's message
+		// otherwise once it is not the last: the server evaluates again
+		// from that message on (tiny-qwen's, with the schemas up front,
+		// appends: the test of a call written as text).
+		checkSeam(t, o)
+		loads := o.evaluated(t, from, chats[:2])
+		t.Logf("round 2: %d of its %d prompt tokens evaluated, %d reused of round 1's %d", loads[1].remaining, second, loads[1].used, first)
+		if !appendsTo(chats[0], chats[1]) || loads[1].used >= first-seamSlack {
+			t.Errorf("round 2 appends: %v; it reused %d tokens of round 1's %d; want an appending request whose prefix the template changed",
+				appendsTo(chats[0], chats[1]), loads[1].used, first)
 		}
 	})
 
@@ -277,6 +295,7 @@ func TestOllama(t *testing.T) {
 		os.WriteFile(filepath.Join(home, "notes.txt"), []byte("the notes of the test\n"), 0o644)
 		force := `{"response_format":{"type":"json_schema","json_schema":{"name":"call","schema":` +
 			`{"const":{"name":"fs_read_file","arguments":{"file_paths":"notes.txt"}}}}}}`
+		from := o.loads.count()
 		r := rec.run(t, yai{home: home, model: "tiny-qwen", args: []string{"read my notes"}, env: []string{"YAI_EXTRA_BODY=" + force,
 			"YAI_MAX_TOKENS=64", "YAI_MAX_TOOL_CALL_DEPTH=1", "YAI_EXIT_ON_DEPTH_LIMIT=false", "YAI_TOOL_READ_ROOTS=" + home}})
 		chats := rec.chats()
@@ -293,6 +312,17 @@ func TestOllama(t *testing.T) {
 		}
 		if strings.Contains(r.stdout, "fs_read_file") {
 			t.Errorf("stdout = %q: the call's text reached the answer", r.stdout)
+		}
+		// The template shows the schemas in the system message, the same
+		// on every request: the tool round appends, and the server
+		// evaluates only its new part (the call and its result).
+		checkSeam(t, o)
+		loads := o.evaluated(t, from, chats[:2])
+		first, second := chats[0].promptTokens(), chats[1].promptTokens()
+		t.Logf("round 2: %d of its %d prompt tokens evaluated, the new part %d", loads[1].remaining, second, second-first)
+		if !appendsTo(chats[0], chats[1]) || loads[1].remaining > second-first+seamSlack {
+			t.Errorf("round 2 appends: %v; it evaluated %d of its %d tokens (reused %d); want an appending request that evaluates at most %d",
+				appendsTo(chats[0], chats[1]), loads[1].remaining, second, loads[1].used, second-first+seamSlack)
 		}
 	})
 
@@ -363,6 +393,11 @@ type ollama struct {
 	log   *lockedBuffer
 	dir   string
 	ggufs map[uint64]string // the tiny model's files by seed
+	// loads are the runner's cache loads, read from its debug log: the
+	// only account of what it evaluated (prompt_eval_count is the whole
+	// prompt, reused tokens included).
+	loads  *cacheLoads
+	tokens []string // the tiny model's vocabulary
 }
 
 // ollamaModel is a model to create: the tiny GGUF of seed, with a
@@ -402,14 +437,16 @@ func (o *ollama) gguf(seed uint64, tokens, merges []string) (string, error) {
 func startOllama(t *testing.T, models ...ollamaModel) (ready func() *ollama) {
 	bin, vocab := needOllama(t)
 	dir := t.TempDir()
-	o := &ollama{bin: bin, log: &lockedBuffer{}, ggufs: map[uint64]string{}, dir: dir}
+	o := &ollama{bin: bin, log: &lockedBuffer{}, loads: &cacheLoads{}, ggufs: map[uint64]string{}, dir: dir}
 	o.env = []string{"HOME=" + dir, "PATH=" + os.Getenv("PATH"), "OLLAMA_HOST=127.0.0.1:0",
 		"OLLAMA_MODELS=" + filepath.Join(dir, "models"), "OLLAMA_NOPRUNE=1", "OLLAMA_KEEP_ALIVE=30m",
-		"OLLAMA_NUM_PARALLEL=1", "OLLAMA_MAX_LOADED_MODELS=3"}
+		"OLLAMA_NUM_PARALLEL=1", "OLLAMA_MAX_LOADED_MODELS=3",
+		"OLLAMA_DEBUG=1"} // the runner logs each request's cache use (cacheLoads)
 	listening := o.log.watch(regexp.MustCompile(`Listening on (127\.0\.0\.1:\d+) `))
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = o.env
-	cmd.Stdout, cmd.Stderr = o.log, o.log
+	out := io.MultiWriter(o.log, o.loads)
+	cmd.Stdout, cmd.Stderr = out, out                     // one writer: one pipe, the lines in order
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its runners die with it
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s serve: %v", bin, err)
@@ -456,6 +493,7 @@ func (o *ollama) make(vocab string, models []ollamaModel) error {
 	if err != nil {
 		return fmt.Errorf("reading the Llama 3 vocabulary: %v", err)
 	}
+	o.tokens = tokens
 	for _, m := range models {
 		path, err := o.gguf(m.seed, tokens, merges)
 		if err == nil {
@@ -475,100 +513,6 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-
-// llama31Template renders the tool schemas the way Meta's Llama 3.1
-// template does: inside the last user message only, so a request whose
-// last message is a tool result carries no schemas at all. Its .Tools
-// gives the model the tools capability.
-const llama31Template = `{{- if or .System .Tools }}<|start_header_id|>system<|end_header_id|>
-{{- if .System }}
-
-{{ .System }}
-{{- end }}<|eot_id|>
-{{- end }}
-{{- range $i, $_ := .Messages }}
-{{- $last := eq (len (slice $.Messages $i)) 1 }}
-{{- if eq .Role "user" }}<|start_header_id|>user<|end_header_id|>
-{{- if and $.Tools $last }}
-
-Given the following functions, please respond with a JSON for a function call with its proper arguments that best answers the given prompt.
-
-Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}. Do not use variables.
-
-{{ range $.Tools }}
-{{- . }}
-{{ end }}
-Question: {{ .Content }}<|eot_id|>
-{{- else }}
-
-{{ .Content }}<|eot_id|>
-{{- end }}{{ if $last }}<|start_header_id|>assistant<|end_header_id|>
-
-{{ end }}
-{{- else if eq .Role "assistant" }}<|start_header_id|>assistant<|end_header_id|>
-{{- if .ToolCalls }}
-{{ range .ToolCalls }}
-{"name": "{{ .Function.Name }}", "parameters": {{ .Function.Arguments }}}{{ end }}
-{{- else }}
-
-{{ .Content }}
-{{- end }}{{ if not $last }}<|eot_id|>{{ end }}
-{{- else if eq .Role "tool" }}<|start_header_id|>ipython<|end_header_id|>
-
-{{ .Content }}<|eot_id|>{{ if $last }}<|start_header_id|>assistant<|end_header_id|>
-
-{{ end }}
-{{- end }}
-{{- end }}`
-
-// qwenTemplate renders tools and calls as Qwen 2.5's template does, calls
-// inside <tool_call> tags: the tag Ollama's parser then looks for, so a
-// call the model writes without it stays text.
-const qwenTemplate = `{{- if or .System .Tools }}<|im_start|>system
-{{- if .System }}
-{{ .System }}
-{{- end }}
-{{- if .Tools }}
-
-# Tools
-
-<tools>
-{{- range .Tools }}
-{{ . }}
-{{- end }}
-</tools>
-
-For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags.
-{{- end }}<|im_end|>
-{{ end }}
-{{- range $i, $_ := .Messages }}
-{{- $last := eq (len (slice $.Messages $i)) 1 -}}
-{{- if eq .Role "user" }}<|im_start|>user
-{{ .Content }}<|im_end|>
-{{ else if eq .Role "assistant" }}<|im_start|>assistant
-{{ if .Content }}{{ .Content }}
-{{- else if .ToolCalls }}<tool_call>
-{{ range .ToolCalls }}{"name": "{{ .Function.Name }}", "arguments": {{ .Function.Arguments }}}
-{{ end }}</tool_call>
-{{- end }}{{ if not $last }}<|im_end|>
-{{ end }}
-{{- else if eq .Role "tool" }}<|im_start|>user
-<tool_response>
-{{ .Content }}
-</tool_response><|im_end|>
-{{ end }}
-{{- if and (ne .Role "assistant") $last }}<|im_start|>assistant
-{{ end }}
-{{- end }}`
-
-// llama3Template is Ollama's llama3-instruct template: no .Tools, so the
-// server refuses tools for the model.
-const llama3Template = `{{- range .Messages }}<|start_header_id|>{{ .Role }}<|end_header_id|>
-
-{{ .Content }}<|eot_id|>
-{{- end }}<|start_header_id|>assistant<|end_header_id|>
-
-`
 
 // create makes model m from the GGUF at path. num_predict stays small:
 // random weights almost never stop by themselves. One thread: a 64-wide
@@ -667,17 +611,26 @@ func (r *recorder) paths() []string {
 	return out
 }
 
-// promptTokens is the prompt_tokens the server reported in an answer
-// (streamed or whole), 0 when none.
+// promptTokens is the prompt tokens the server reported in an answer
+// (streamed or whole; usage.prompt_tokens, or the native reply's
+// prompt_eval_count), 0 when none. Either is the whole prompt, the tokens
+// the server reused from its cache included: Ollama v0.17.4's runner
+// (runner/llamarunner/runner.go) reports the sequence's inputs, counted
+// before LoadCacheSlot drops the cached prefix.
 func (e exchange) promptTokens() int {
 	n := 0
 	for _, line := range strings.Split(e.Resp, "\n") {
 		line = strings.TrimPrefix(strings.TrimSpace(line), "data: ")
 		var ch struct {
-			Usage *usage `json:"usage"`
+			Usage           *usage `json:"usage"`
+			PromptEvalCount int    `json:"prompt_eval_count"`
 		}
-		if json.Unmarshal([]byte(line), &ch) == nil && ch.Usage != nil && ch.Usage.PromptTokens > 0 {
-			n = ch.Usage.PromptTokens
+		if json.Unmarshal([]byte(line), &ch) == nil {
+			if ch.Usage != nil && ch.Usage.PromptTokens > 0 {
+				n = ch.Usage.PromptTokens
+			} else if ch.PromptEvalCount > 0 {
+				n = ch.PromptEvalCount
+			}
 		}
 	}
 	return n
@@ -746,8 +699,8 @@ func (r *recorder) run(t *testing.T, y yai) e2eResult {
 	return e2eResult{stdout: out.String(), stderr: errb.String(), code: code, home: y.home}
 }
 
-// nativeMessages is a native chat request's messages, each as its JSON.
-func nativeMessages(e exchange) []string {
+// requestMessages is a chat request's messages, each as its JSON.
+func requestMessages(e exchange) []string {
 	ms, _ := e.Req["messages"].([]any)
 	out := make([]string, len(ms))
 	for i, m := range ms {
@@ -757,20 +710,131 @@ func nativeMessages(e exchange) []string {
 	return out
 }
 
-// nativeCounts is a native reply's prompt_eval_count (the prompt tokens
-// the server evaluated) and an estimate of the whole prompt's tokens (the
-// characters of its messages over four).
-func nativeCounts(e exchange) (evaluated, total int) {
-	for _, line := range strings.Split(e.Resp, "\n") {
-		var ch struct {
-			PromptEvalCount int `json:"prompt_eval_count"`
+// cacheLoad is the runner's account of one completion request (its debug
+// line "loading cache slot"): the tokens in the slot before, in the
+// prompt, reused from the slot, and evaluated.
+type cacheLoad struct{ cache, prompt, used, remaining int }
+
+var cacheLoadLine = regexp.MustCompile(`msg="loading cache slot" id=\d+ cache=(\d+) prompt=(\d+) used=(\d+) remaining=(\d+)`)
+
+// cacheLoads reads the server's log (OLLAMA_DEBUG=1) as it is written
+// and keeps each request's cache load, in order.
+type cacheLoads struct {
+	mu    sync.Mutex
+	part  []byte // a line not ended yet
+	loads []cacheLoad
+	more  chan struct{} // closed when a load is added
+}
+
+// Write takes the log's bytes, line by line.
+func (c *cacheLoads) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.part = append(c.part, p...)
+	for {
+		i := bytes.IndexByte(c.part, '\n')
+		if i < 0 {
+			break
 		}
-		if json.Unmarshal([]byte(line), &ch) == nil && ch.PromptEvalCount > 0 {
-			evaluated = ch.PromptEvalCount
+		if m := cacheLoadLine.FindSubmatch(c.part[:i]); m != nil {
+			var l cacheLoad
+			fmt.Sscan(string(m[1])+" "+string(m[2])+" "+string(m[3])+" "+string(m[4]), &l.cache, &l.prompt, &l.used, &l.remaining)
+			c.loads = append(c.loads, l)
+			if c.more != nil {
+				close(c.more)
+				c.more = nil
+			}
+		}
+		c.part = c.part[i+1:]
+	}
+	return len(p), nil
+}
+
+// count is the number of loads logged so far.
+func (c *cacheLoads) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.loads)
+}
+
+// all is every load logged so far.
+func (c *cacheLoads) all() []cacheLoad {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.loads)
+}
+
+// find returns the first load from index from on whose prompt has n
+// tokens, waiting for the server's log to reach it: the runner writes the
+// line before it answers, but the server relays it on its own pipe. It
+// gives up after e2eTimeout.
+func (c *cacheLoads) find(from, n int) (int, cacheLoad, bool) {
+	deadline := time.After(e2eTimeout)
+	for {
+		c.mu.Lock()
+		for i := from; i < len(c.loads); i++ {
+			if c.loads[i].prompt == n {
+				l := c.loads[i]
+				c.mu.Unlock()
+				return i, l, true
+			}
+		}
+		if c.more == nil {
+			c.more = make(chan struct{})
+		}
+		more := c.more
+		c.mu.Unlock()
+		select {
+		case <-more:
+		case <-deadline:
+			return 0, cacheLoad{}, false
 		}
 	}
-	for _, m := range nativeMessages(e) {
-		total += len(m) / 4
+}
+
+// appendsTo reports whether cur's messages begin with all of prev's.
+func appendsTo(prev, cur exchange) bool {
+	p, c := requestMessages(prev), requestMessages(cur)
+	return len(c) >= len(p) && slices.Equal(c[:len(p)], p)
+}
+
+// evaluated is the runner's cache load for each of chats, in order, from
+// the from'th load of the server's log on: the one whose prompt has the
+// tokens the answer reported.
+func (o *ollama) evaluated(t *testing.T, from int, chats []exchange) []cacheLoad {
+	t.Helper()
+	var out []cacheLoad
+	for i, c := range chats {
+		at, l, ok := o.loads.find(from, c.promptTokens())
+		if !ok {
+			t.Fatalf("request %d: no \"loading cache slot\" line with prompt=%d in the server's log: %v", i+1, c.promptTokens(), o.loads.all())
+		}
+		out, from = append(out, l), at+1
 	}
-	return evaluated, total
+	return out
+}
+
+// seamSlack is what a request that appends to the one before may evaluate
+// again of it. The runner reuses the longest token prefix the prompt
+// shares with its slot, which holds the previous prompt and answer. The
+// previous prompt's text begins the new one's (the templates render a
+// message alike whether it is last or not, Llama 3.1's only with no tools,
+// and the generation prompt as the answer's header), so only tokens that
+// BPE joins across the seam can differ. The pre-tokenizer (Llama 3's) cuts
+// at special tokens and between a word and a run of newlines, and each
+// generation prompt ends in a special token or a word, then one such run
+// ("\n\n" after <|end_header_id|>; "\n" after "assistant", <|im_start|>
+// being text to the tiny vocabulary), one token each: an answer that
+// begins with whitespace (the tiny model's answers are newlines) joins it
+// into another token. checkSeam checks those premises.
+const seamSlack = 1
+
+// checkSeam fails the test when a premise of seamSlack no longer holds.
+func checkSeam(t *testing.T, o *ollama) {
+	t.Helper()
+	if !strings.Contains(llama31Template, "<|start_header_id|>assistant<|end_header_id|>\n\n{{ end }}") ||
+		!strings.Contains(qwenTemplate, "<|im_start|>assistant\n{{ end }}") ||
+		!slices.Contains(o.tokens, "ĊĊ") || !slices.Contains(o.tokens, "Ċ") || slices.Contains(llama3Specials(), "<|im_start|>") {
+		t.Fatalf("seamSlack (%d) assumes generation prompts that end in one newline token after a word or special token", seamSlack)
+	}
 }
