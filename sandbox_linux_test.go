@@ -604,7 +604,10 @@ func TestDescendantsEndWhenYaicliIsKilled(t *testing.T) {
 // down to the walk's bounds (keyWalkDepth, keyWalkHomeDepth).
 var keySamples = []string{"ws/.env", "ws/.env.local", "ws/prod.tfstate", "ws/server.pem", "ws/tls.key", "ws/id_ed25519", "ws/deploy.ppk",
 	"ws/sub/dir/.envrc", "ws/a/b/c/d/e/deep.pem", "~/.yaicli_history", "~/.sqlite_history", "~/.bash_history", "~/.zhistory",
-	"~/certs/server.pem", "~/notes/x/.env", "~/.ollama/id_ed25519"}
+	"~/certs/server.pem", "~/notes/x/.env", "~/.ollama/id_ed25519",
+	// the shapes of keyshapes.go: case folded, dotenvs however spelled, secrets and variables files
+	"ws/deploy.PEM", "ws/CERT.PFX", "ws/prod.env", "ws/.env-prod", "ws/.env_local", "ws/.ENV", "ws/.streamlit/secrets.toml",
+	"ws/.dev.vars", "ws/terraform.tfvars", "ws/secrets.yaml", "ws/.yarnrc.yml"}
 
 // samplePath is a keySamples entry under the run's workspace and home.
 func samplePath(cfg *config, s string) string {

@@ -77,18 +77,6 @@ var sensitiveSystem = []string{"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/
 // command line and open files may hold secrets (the API key among them).
 var reProcPID = regexp.MustCompile(`^/proc/([0-9]+|self|thread-self)(/|$)`)
 
-// sensitiveNames are the names of key files and credential stores
-// anywhere, as regular expressions over a file's whole name: keys and
-// certificates' private halves, keystores, Terraform state, dotenv files,
-// token files, histories, browser logins.
-var sensitiveNames = []string{`id_[a-z0-9_-]+(\.pub)?`, `.*\.(pem|key|p12|pfx|jks|kdbx|keystore|ppk|tfstate|tfstate\.backup|keytab|keychain|keychain-db|gpg)`,
-	`\.env(\..*)?`, `\.envrc`, `\.netrc`, `\.pgpass`, `\.npmrc`, `\.pypirc`, `\.git-credentials`, `\.s3cfg`, `\.vault-token`, `\.htpasswd`,
-	`\.my\.cnf`, `\.boto`, `credentials(\.json|\.toml)?`, `rclone\.conf`, `.*_history`, `\..*history`, `\.histfile`, `logins\.json`,
-	`key[34]\.db`, `.*\.keyring`, `Login Data`, `Cookies`, `cookies\.sqlite`, `secring\..*`}
-
-// reKeyName matches sensitiveNames.
-var reKeyName = regexp.MustCompile(`^(` + strings.Join(sensitiveNames, "|") + `)$`)
-
 // reWriteRuns matches places inside any directory where a write makes code
 // run later: git hooks and config, direnv's .envrc.
 var reWriteRuns = regexp.MustCompile(`(^|/)(\.git/(hooks|config)(/|$)|\.envrc$)`)
@@ -193,7 +181,7 @@ var reUserinfoURL = regexp.MustCompile(`(?i)[a-z][a-z0-9+.-]*://[^/\s@:]+:[^/\s@
 // sensitiveContent says why the file at path, whose content f gives, is
 // sensitive by what it holds: a secret of this run (red: the key in use;
 // secret is then set, and what is read of it is redacted), a private key
-// or cloud secret (reKeyContent), or, for a git config, credentials in a
+// or cloud secret (holdsKey), or, for a git config, credentials in a
 // remote's URL. "" when none.
 func sensitiveContent(path string, f io.ReadSeeker, red *redactor) (why string, secret bool) {
 	if filepath.Base(path) == "config" && strings.HasSuffix(filepath.Dir(path), ".git") {
@@ -299,19 +287,6 @@ func otherHomePlace(path, own string, homes []string) (string, string) {
 	return "", ""
 }
 
-// reKeyContent matches what only a credential file holds: a private key's
-// armour with a body (a line naming the header alone, as documentation
-// does, is not one), also JSON-escaped as a cloud service account's key
-// file holds it ("-----BEGIN PRIVATE KEY-----\nMII…"), PuTTY's key file,
-// and a cloud secret assigned, as a credentials file, a shell or JSON
-// writes it (aws_secret_access_key = …, "SecretAccessKey": "…").
-var reKeyContent = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n|(?:\\r)?\\n)(?:[A-Za-z0-9+/=:,\- \r\n]|\\[rn]){64}|PuTTY-User-Key-File-[0-9]+:|` +
-	`(?i:"?(?:aws_?)?secret_?access_?key"?)\s*[=:]\s*"?[A-Za-z0-9/+=]{40}`)
-
-// keyContentHint is what a window must hold before reKeyContent is tried.
-var keyContentHint = [][]byte{[]byte("PRIVATE KEY"), []byte("PuTTY-User-Key-File-"), []byte("ecret_access_key"), []byte("ECRET_ACCESS_KEY"),
-	[]byte("ecretAccessKey"), []byte("ecretaccesskey"), []byte("ECRETACCESSKEY")}
-
 // keyOverlap is how far one window of a content scan reaches into the last:
 // enough for reKeyContent's longest match.
 const keyOverlap = 512
@@ -336,10 +311,8 @@ func scanContent(r io.Reader, red *redactor) (secret, key bool) {
 				}
 			}
 		}
-		for _, h := range keyContentHint {
-			if bytes.Contains(buf, h) && reKeyContent.Match(buf) {
-				return false, true
-			}
+		if holdsKey(buf) {
+			return false, true
 		}
 		if err != nil {
 			return false, false
