@@ -176,7 +176,7 @@ func (c *config) mcp(configDir string, red *redactor, fence sandboxOptions) mcpO
 	}
 	self, _ := os.Executable() // re-executed as a fenced server's wrapper
 	return mcpOptions{path: path, timeout: c.MCPTimeout, version: c.version, workDir: c.workDir,
-		childEnv: func(keep map[string]string) []string { return red.childEnv(c.environ, keep) }, box: newSandbox(fence, self)}
+		childEnv: func(keep map[string]string) []string { return withoutCredentials(red.childEnv(c.environ, keep), keep) }, box: newSandbox(fence, self)}
 }
 
 // toolbox is what the toolbox and its tools need of the configuration.

@@ -36,13 +36,13 @@ func TestInheritedDescriptorsAreClosedOnExec(t *testing.T) {
 // TestInheritedDescriptorDoesNotReachTheCommand: yaicli started (as an
 // editor's terminal would) with a descriptor open for appending to the
 // person's ~/.bashrc runs a command that writes to that descriptor: the
-// file must be unchanged, with the fence (--yes) and without it (asked,
-// answered yes).
+// file must be unchanged, with the fence (--yes) and without it
+// (SANDBOX=off).
 func TestInheritedDescriptorDoesNotReachTheCommand(t *testing.T) {
 	slowTest(t)
 	t.Parallel()
 	for _, fenced := range []bool{true, false} {
-		f := newFakeProvider(t, sse(toolStream(shellCall("echo PLANTED >&7; echo wrote"))), sse(textStream("done")))
+		f := newFakeProvider(t, sse(toolStream(shellCall("echo PLANTED >&7; echo $((6*7))-RAN"))), sse(textStream("done")))
 		env, home := e2eEnv(t, f, e2e{})
 		rc := filepath.Join(home, ".bashrc")
 		os.WriteFile(rc, []byte("# rc\n"), 0o644)
@@ -50,10 +50,9 @@ func TestInheritedDescriptorDoesNotReachTheCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := []string{"go"}
-		stdin := "y\n"
-		if fenced {
-			args, stdin = []string{"--yes", "go"}, ""
+		args, stdin := []string{"--yes", "go"}, ""
+		if !fenced {
+			env = append(env, "YAI_SANDBOX=off")
 		}
 		cmd := exec.Command(binary, args...)
 		cmd.Env, cmd.Dir = env, t.TempDir()
@@ -68,7 +67,7 @@ func TestInheritedDescriptorDoesNotReachTheCommand(t *testing.T) {
 		if b, _ := os.ReadFile(rc); string(b) != "# rc\n" {
 			t.Errorf("fenced=%v: the command wrote through an inherited descriptor; ~/.bashrc is now %q\n%s", fenced, b, out)
 		}
-		if !strings.Contains(string(out), "wrote") && len(f.chats()) < 2 {
+		if c := f.chats(); len(c) < 2 || !strings.Contains(string(c[1].Raw), "42-RAN") {
 			t.Errorf("fenced=%v: the command's result never reached the model:\n%s", fenced, out)
 		}
 	}
