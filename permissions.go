@@ -52,6 +52,7 @@ type permissionOptions struct {
 	// unknown), outputDir TOOL_OUTPUT_DIR, yaicli's own free area.
 	workDir, homeDir, outputDir string
 	own                         ownPlaces
+	environ                     []string // the run's environment, for the PATH directories writes there ask about (pathPlaces)
 }
 
 // ownPlaces are yaicli's own files and directories, listed once (in
@@ -82,6 +83,8 @@ func newPermissions(o permissionOptions, red *redactor, warn func(string)) *perm
 		p.base = resolvePath(o.workDir, "/")
 	}
 	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
+	p.startDir = p.base
+	p.pathDirs, p.pathEnvs = pathPlaces(o.environ, p.base)
 	p.inodes = &inodeTable{workspace: p.workspace} // hard links judged by identity: a .env in the workspace too
 	for i, r := range append([]string{o.outputDir}, o.readRoots...) {
 		if r == "" {

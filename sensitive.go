@@ -89,6 +89,9 @@ type places struct {
 	spill     string   // TOOL_OUTPUT_DIR: yaicli's own free area
 	state     []string // yaicli's own files and directories (permissions, audit log, chats)
 	accounts  []string // every account's home (nil: read from the passwd database)
+	pathDirs  []string // the run's PATH directories (pathPlaces)
+	pathEnvs  []string // the environments on PATH (pathPlaces)
+	startDir  string   // the start directory, where a relative PATH entry points
 	inodes    *inodeTable
 }
 
@@ -148,8 +151,8 @@ func (p places) sensitivePlace(path string) (string, string) {
 // writeSensitive says why a write to path (a real path) is asked every
 // time: a sensitive place, a file that runs code later (shell start-up
 // files; anything in a git directory or its hooks directory as git finds
-// them, .envrc, .husky and editors' tasks: runsLater), or yaicli's own
-// files.
+// them, .envrc, .husky and editors' tasks: runsLater; PATH directories:
+// onPath), or yaicli's own files.
 func (p places) writeSensitive(path string) string {
 	if why, _ := p.sensitivePlace(path); why != "" {
 		return why
@@ -158,6 +161,9 @@ func (p places) writeSensitive(path string) string {
 		return "a file that runs code later (git hooks and config, .envrc)"
 	}
 	if why := runsLater(path, p.home); why != "" {
+		return why
+	}
+	if why := p.onPath(path); why != "" {
 		return why
 	}
 	if p.home != "" {
