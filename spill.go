@@ -36,11 +36,8 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		if dir == "" {
 			return nil, "", errors.New("TOOL_OUTPUT_DIR is empty")
 		}
-		if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
+		if err := spillRoom(dir); err != nil {
 			return nil, "", err
-		}
-		if n := dirBytes(dir); n >= spillDirMax {
-			return nil, "", fmt.Errorf("TOOL_OUTPUT_DIR (%s) already holds %s, the most yaicli fills it with (%s); the earlier outputs stay, this one is not kept: remove old files there", dir, sizeText(n), sizeText(spillDirMax))
 		}
 		base := spillBase(tool, now)
 		for i := 1; i < 1000; i++ {
@@ -63,6 +60,18 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		}
 		return nil, "", fmt.Errorf("too many spill files named %s in %s", base, dir)
 	}
+}
+
+// spillRoom makes dir ready for a spill file: private (made if missing),
+// and not already holding spillDirMax.
+func spillRoom(dir string) error {
+	if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
+		return err
+	}
+	if n := dirBytes(dir); n >= spillDirMax {
+		return fmt.Errorf("TOOL_OUTPUT_DIR (%s) already holds %s, the most yaicli fills it with (%s); the earlier outputs stay, this one is not kept: remove old files there", dir, sizeText(n), sizeText(spillDirMax))
+	}
+	return nil
 }
 
 // spillBase is the name of tool's spill file made at now, without its

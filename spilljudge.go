@@ -75,6 +75,9 @@ func (j *spillJudge) open() (io.WriteCloser, string, error) {
 	if j.dir == "" {
 		return spillOpener("", j.tool, j.now)()
 	}
+	if err := spillRoom(j.dir); err != nil { // TOOL_OUTPUT_DIR itself is named when it is refused or full
+		return nil, "", err
+	}
 	f, p, err := spillOpener(filepath.Join(j.dir, sensitiveSpillDir), j.tool, j.now)()
 	if err != nil {
 		return nil, "", err
