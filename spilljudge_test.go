@@ -183,3 +183,28 @@ func TestSensitiveWholeResultSpilledMarked(t *testing.T) {
 		t.Errorf("the model's text changed: %q", c.modelText())
 	}
 }
+
+// TestSensitiveSpillKeepsItsMark: a file in the sensitive part is judged
+// as a sensitive place by every tool that could hand it on: a search does
+// not look inside it, a copy under --yes without a terminal is refused,
+// and @file does not attach it.
+func TestSensitiveSpillKeepsItsMark(t *testing.T) {
+	w := newAtkWorld(t, "ws", "auto")
+	w.cfg.ToolOutputDir = filepath.Join(w.home, "outputs") // not in the state directory, whose place alone would refuse a copy
+	spill := w.cfg.toolbox().outputDir
+	f := filepath.Join(spill, sensitiveSpillDir, "20260101-000000-execute_shell_command.txt")
+	os.MkdirAll(filepath.Dir(f), 0o700)
+	os.WriteFile(f, []byte("KEY-IN-SPILL\n"), 0o600)
+	if out := w.tool(nil, "fs_search_files", map[string]any{"search_path": spill, "pattern": "*.txt", "content": "KEY-IN-SPILL"}); strings.Contains(out, "KEY-IN-SPILL\"") || strings.Contains(out, f+":1") {
+		t.Errorf("a search looked inside a sensitive spill: %s", out)
+	}
+	w.tool(nil, "fs_file_operations", map[string]any{"operation": "copy", "path": f, "destination": w.ws})
+	if _, err := os.Stat(filepath.Join(w.ws, filepath.Base(f))); err == nil {
+		t.Error("a sensitive spill was copied into the workspace unasked")
+	}
+	typed := "summarise @" + f
+	prompt, problems := expandTypedRefs(typed, typed, attachGate(w.cfg.toolbox().perms, w.cfg.redactor()))
+	if strings.Contains(prompt, "KEY-IN-SPILL") || len(problems) == 0 {
+		t.Errorf("@file attached a sensitive spill: %q, %v", prompt, problems)
+	}
+}
