@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -206,5 +207,37 @@ func TestSensitiveSpillKeepsItsMark(t *testing.T) {
 	prompt, problems := expandTypedRefs(typed, typed, attachGate(w.cfg.toolbox().perms, w.cfg.redactor()))
 	if strings.Contains(prompt, "KEY-IN-SPILL") || len(problems) == 0 {
 		t.Errorf("@file attached a sensitive spill: %q, %v", prompt, problems)
+	}
+}
+
+// TestRemoveOldSensitiveSpills: retention reaches the sensitive part too,
+// with the same names and age.
+func TestRemoveOldSensitiveSpills(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	sens := filepath.Join(dir, sensitiveSpillDir)
+	os.Mkdir(sens, 0o700)
+	now := time.Now()
+	old, fresh := filepath.Join(sens, "20261104-123456-execute_shell_command.txt"), filepath.Join(sens, "20261203-101010-fs_read_file.txt")
+	os.WriteFile(old, nil, 0o600)
+	os.WriteFile(fresh, nil, 0o600)
+	os.Chtimes(old, now.Add(-8*24*time.Hour), now.Add(-8*24*time.Hour))
+	if n := removeOldSpills(dir, 7, now); n != 1 || !missing(old) || missing(fresh) {
+		t.Errorf("removed %d; old gone %v, fresh gone %v", n, missing(old), missing(fresh))
+	}
+}
+
+// BenchmarkSpillJudge is what judging a call's output costs on its way:
+// 38.9 MB of ordinary text in 256 KiB writes, as runShell copies it.
+func BenchmarkSpillJudge(b *testing.B) {
+	chunk := []byte(strings.Repeat("2026-12-06 17:30:00 INFO request served in 12 ms path=/api/v1/items id=123456\n", 256*1024/80))
+	n := 38_900_000 / len(chunk)
+	b.SetBytes(int64(n * len(chunk)))
+	for b.Loop() {
+		j := newSpillJudge("", "execute_shell_command", nil, time.Time{})
+		w := j.watch(io.Discard)
+		for range n {
+			w.Write(chunk)
+		}
 	}
 }
