@@ -183,8 +183,12 @@ func (w *watchOut) String() string {
 
 // listenUnbound runs a command that calls listen() on a socket it never
 // bound (the kernel then picks a port on every address), prints the port
-// and waits; the test connects to it from outside. It reports whether the
-// connection was accepted.
+// and waits in accept() until someone connects; the test connects to it
+// from outside. It reports whether the connection was accepted. The
+// command's stdin is /dev/null, so it must wait on the connection, not on
+// its input: a listener gone before the test dials made the unfenced half
+// fail under load, and a command already ended when the port was read let
+// select take "done" over the port.
 func listenUnbound(t *testing.T, cfg *config, fenced bool) (reached bool, out string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -192,11 +196,11 @@ func listenUnbound(t *testing.T, cfg *config, fenced bool) (reached bool, out st
 		ctx = withAsked(ctx)
 	}
 	cmd := `exec python3 -c '
-import socket, sys
+import socket
 s = socket.socket()
 s.listen()
 print("PORT", s.getsockname()[1], flush=True)
-sys.stdin.read()
+s.accept()
 '`
 	w := &watchOut{prefix: "PORT ", seen: make(chan string, 1)}
 	self, _ := os.Executable()

@@ -267,7 +267,7 @@ func (in *invocation) systemPrompt(cfg *config) (string, error) {
 // reads are, remembered per repository in the state directory, and asked
 // about when the REPL runs on a terminal.
 func (in *invocation) projectLoad(cfg *config) projectLoad {
-	pl := projectLoad{workDir: cfg.workDir, home: cfg.homeDir, red: in.p.red, warn: onScreen(in.stderr),
+	pl := projectLoad{workDir: cfg.workDir, home: cfg.homeDir, red: in.p.red, perms: in.p.tools.perms, warn: onScreen(in.stderr),
 		memory: filepath.Join(stateDir(in.e.getenv, in.e.tmpDir, in.e.uid), projectMemoryFile)}
 	if f, ok := in.stdin.(*os.File); ok && in.o.chat && in.e.stdinTTY && in.e.stdoutTTY { // the REPL on a terminal asks
 		pl.ask = askLine(f, pl.warn)

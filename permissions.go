@@ -526,12 +526,8 @@ func (p *permissions) handleCheck(path string, f *os.File) (string, bool) {
 		return "", false
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)
-	if ok && sys.Nlink > 1 {
-		if t := p.inodes.target(p.places, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys)); t != "" && t != path {
-			if why := p.sensitive(t); why != "" {
-				return "a hard link to " + t + ", " + why, false
-			}
-		}
+	if why := p.identity(sys, path); why != "" { // sensitive.go: the one judgement by identity
+		return why, false
 	}
 	if ok {
 		if why := byPrivilege(sys, path, os.Getuid(), append([]string{p.workspace, p.home}, p.roots...)); why != "" {

@@ -122,12 +122,13 @@ func readProjectFile(path, repo string, pl projectLoad) (projectFound, error) {
 }
 
 // readTrusted reads a file that is the person's own: not a link, regular,
-// owned by this user and writable by no one else, not a hard link to
-// anything but names of its own in the repository, and holding no key,
-// all judged on the handle that is read, so a swap between the look and
-// the read changes nothing. It is judged as a read of fs_read_file is
-// (places: name and place; identity; content), so the system prompt
-// carries nothing a read would ask about.
+// owned by this user and writable by no one else, with no name outside
+// the repository (linksOutside), and not sensitive as the one judgement
+// of reads has it (judgeHandle: by name and place, by identity (a hard
+// link to a .env at any depth of the repository, to a key in any
+// account's ~/.ssh), by owner and mode, by content), all on the handle
+// that is read, so a swap between the look and the read changes nothing
+// and the system prompt carries nothing a read would ask about.
 func readTrusted(path, repo string, pl projectLoad) ([]byte, os.FileInfo, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -147,15 +148,11 @@ func readTrusted(path, repo string, pl projectLoad) ([]byte, os.FileInfo, error)
 	if why := unsafeFile(st); why != "" {
 		return nil, nil, fmt.Errorf("%s; only a file of your own that others cannot write is trusted: run %s %s to use it", why, writeFix(st), path)
 	}
-	pls := places{home: pl.home}
-	if why := pls.sensitive(path); why != "" {
-		return nil, nil, fmt.Errorf("it lies in a sensitive place: %s", why)
+	if why, _ := pl.judge(repo).judgeHandle(path, f); why != "" {
+		return nil, nil, fmt.Errorf("it is %s; project instructions never carry one, as a read of it asks every time", why)
 	}
-	if why := otherNames(path, repo, st, pls); why != "" {
+	if why := linksOutside(path, repo, st); why != "" {
 		return nil, nil, errors.New(why)
-	}
-	if why, _ := sensitiveContent(path, f, pl.red); why != "" {
-		return nil, nil, fmt.Errorf("it is %s; project instructions never carry one", why)
 	}
 	f.Seek(0, io.SeekStart)
 	b, err := io.ReadAll(io.LimitReader(f, 4*projectMaxChars+1))
@@ -163,6 +160,21 @@ func readTrusted(path, repo string, pl projectLoad) ([]byte, os.FileInfo, error)
 		return nil, nil, err
 	}
 	return b, st, nil
+}
+
+// judge is the judgement of reads (permissions) made for the repository
+// repo: the run's places, repo as the workspace, and the identity table
+// of repo's tree, so a key file anywhere in it, above the start directory
+// too, is known by its inode.
+func (pl projectLoad) judge(repo string) *permissions {
+	o := pl.perms
+	o.workDir, o.saveFile, o.auditLog = repo, "", ""
+	if o.homeDir == "" {
+		o.homeDir = pl.home
+	}
+	p := newPermissions(o, pl.red, func(string) {})
+	p.inodes = identityTable(resolvePath(repo, "/"))
+	return p
 }
 
 // writeFix is the chmod that takes away the write bits others have.

@@ -286,3 +286,51 @@ func TestProjectInstructionsTrustAskedInREPL(t *testing.T) {
 	s.typeText("/exit")
 	s.send("Enter")
 }
+
+// TestProjectInstructionsJudgedByIdentity: AGENTS.md goes through the one
+// judgement of reads, by identity: hard-linked to a .env seven and
+// fourteen directories down the repository, to a .env in the repository
+// outside the start directory, or to a key in ~/.ssh (no key by content,
+// so only what the file is gives it away), it is not sent, and the
+// warning names what it is a link to.
+func TestProjectInstructionsJudgedByIdentity(t *testing.T) {
+	base, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(base, "home")
+	repo := filepath.Join(home, "proj")
+	work := filepath.Join(repo, "svc")
+	os.MkdirAll(filepath.Join(repo, ".git"), 0o700)
+	os.MkdirAll(work, 0o700)
+	secret := func(dir, name, text string) string {
+		os.MkdirAll(dir, 0o700)
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o600)
+		return p
+	}
+	deep := func(root string, n int) string {
+		for i := range n {
+			root = filepath.Join(root, fmt.Sprintf("d%d", i))
+		}
+		return root
+	}
+	cases := []struct {
+		name, agents, target, mark string
+	}{
+		{"a .env at depth 7", filepath.Join(work, projectFile), secret(deep(work, 7), ".env", "DEPTH7=hunter2-seven"), "hunter2-seven"},
+		{"a .env at depth 14", filepath.Join(work, projectFile), secret(deep(work, 14), ".env", "DEPTH14=hunter2-fourteen"), "hunter2-fourteen"},
+		{"a .env outside the start directory", filepath.Join(repo, projectFile), secret(filepath.Join(repo, "ops", "prod"), ".env", "OPS=hunter2-ops"), "hunter2-ops"},
+		{"a key in ~/.ssh", filepath.Join(work, projectFile), secret(filepath.Join(home, ".ssh"), "id_ed25519", "KEY-PRIVATE-BODY"), "KEY-PRIVATE-BODY"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if err := os.Link(c.target, c.agents); err != nil {
+				t.Fatal(err)
+			}
+			defer os.Remove(c.agents)
+			var warn strings.Builder
+			block, _ := projectInstructions(projectLoad{workDir: work, home: home, warn: &warn})
+			if strings.Contains(block, c.mark) || !strings.Contains(warn.String(), "it is a hard link to "+c.target) {
+				t.Errorf("AGENTS.md linked to %s: block %q, warn %q", c.target, block, warn.String())
+			}
+		})
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 )
@@ -25,6 +24,10 @@ type projectLoad struct {
 	workDir string
 	home    string    // the run's home, for the judgement of places ("" unknown)
 	red     *redactor // this run's secrets: a file that holds one is not sent
+	// perms are the run's places for the judgement of reads (yaicli's own
+	// configuration and state, TOOL_OUTPUT_DIR); workDir and home fill in
+	// what they leave out.
+	perms permissionOptions
 	// memory is where what was loaded is remembered per repository
 	// (projecttrust.go); "" remembers nothing, so every run names them.
 	memory string
@@ -171,21 +174,17 @@ const (
 	linkWalkDepth = 12
 )
 
-// otherNames judges a file by its identity (device and inode), as a read
-// of it is judged: a file with more than one name is what its other names
-// are. They are looked for in the repository (repo): when one is a key or
-// credentials file by name or place (a .env hard-linked as AGENTS.md), or
-// when some are not found there (the file is also a name elsewhere:
-// ~/.ssh/id_rsa, another account's store), it is refused and the reason
-// says which. "" when it has one name, or only harmless names in the
-// repository (AGENTS.md linked as CLAUDE.md).
-func otherNames(path, repo string, st os.FileInfo, pls places) string {
+// linksOutside says why a file of several names is not trusted when some
+// of them are not in the repository (repo), or "": what a name elsewhere
+// is (a key of a service under /srv, another account's file) cannot be
+// told, so such a file fails closed. What its names in the repository and
+// in the sensitive places are is judged by identity (places.identity).
+func linksOutside(path, repo string, st os.FileInfo) string {
 	sys, ok := st.Sys().(*syscall.Stat_t)
 	if !ok || sys.Nlink <= 1 {
 		return ""
 	}
-	var names []string
-	n := 0
+	found, n := 0, 0
 	filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
 		if n++; n > linkWalkMax {
 			return fs.SkipAll
@@ -204,18 +203,12 @@ func otherNames(path, repo string, st os.FileInfo, pls places) string {
 		}
 		if info, err := d.Info(); err == nil {
 			if s, ok := info.Sys().(*syscall.Stat_t); ok && s.Dev == sys.Dev && s.Ino == sys.Ino {
-				names = append(names, p)
+				found++
 			}
 		}
 		return nil
 	})
-	sort.Strings(names)
-	for _, o := range names {
-		if why := pls.sensitive(o); why != "" {
-			return fmt.Sprintf("it is a hard link to %s, %s", o, why)
-		}
-	}
-	if missing := int(sys.Nlink) - 1 - len(names); missing > 0 {
+	if missing := int(sys.Nlink) - 1 - found; missing > 0 {
 		return fmt.Sprintf("it has %d hard links, %d of them outside the repository %s, so what else it is cannot be told (a key file?); "+
 			"run cp %s %s.new && mv %s.new %s to give it a name of its own", sys.Nlink, missing, repo, path, path, path, path)
 	}

@@ -396,35 +396,47 @@ func ctimeOf(st *syscall.Stat_t) time.Time {
 	return time.Unix(0, c)
 }
 
-// identities are the inode tables sensitiveIdentity keeps, by workspace.
+// identities are the inode tables of the run, by the tree whose key
+// files they hold (identityTable).
 var identities sync.Map
 
-// sensitiveIdentity judges the file open in f by what it is, wherever it
-// was found: when it is a hard link to a sensitive file (a key file in
-// workDir's tree at any depth, a file in any account's credential store or
-// the system's secrets), it says so ("a hard link to PATH, WHY"), else "".
-// A file with one link is where its name is, and is judged there by name
-// and place. This is the judgement project instructions (AGENTS.md) and
-// every reader of a file found by path go through besides its name.
+// identityTable is the run's inode table for root: the sensitive places'
+// files and the files named like keys under root at any depth.
+func identityTable(root string) *inodeTable {
+	t, _ := identities.LoadOrStore(root, &inodeTable{workspace: root})
+	return t.(*inodeTable)
+}
+
+// identity is the one judgement of a file by what it is, wherever it was
+// found (at path, its real path): when it is a hard link to a sensitive
+// file (a file in any account's credential store or the system's secrets
+// or yaicli's own, or a key file anywhere in the tree of p.inodes) it says
+// so ("a hard link to PATH, WHY"), else "". A file with one link is where
+// its name is, and is judged there by name and place. Every read of a
+// file found by path (judgeHandle) and project instructions go through it.
+func (p places) identity(sys *syscall.Stat_t, path string) string {
+	if sys == nil || sys.Nlink < 2 {
+		return ""
+	}
+	t := p.inodes.target(p, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys))
+	if t == "" || t == path {
+		return ""
+	}
+	if why := p.sensitive(t); why != "" {
+		return "a hard link to " + t + ", " + why
+	}
+	return ""
+}
+
+// sensitiveIdentity is identity for the file open in f, with the
+// sensitive places of every account and the key files under workDir.
 func sensitiveIdentity(f *os.File, workDir string) string {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		return ""
 	}
-	sys, ok := st.Sys().(*syscall.Stat_t)
-	if !ok || sys.Nlink < 2 {
-		return ""
-	}
-	t, _ := identities.LoadOrStore(workDir, &inodeTable{workspace: workDir})
-	target := t.(*inodeTable).target(places{}, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys))
-	if target == "" {
-		return ""
-	}
-	why, _ := places{}.sensitivePlace(target)
-	if why == "" {
-		why = "a sensitive file"
-	}
-	return "a hard link to " + target + ", " + why
+	sys, _ := st.Sys().(*syscall.Stat_t)
+	return places{inodes: identityTable(workDir)}.identity(sys, f.Name())
 }
 
 // sensitiveInodes walks every sensitive place that exists (the run's home

@@ -36,13 +36,10 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		if dir == "" {
 			return nil, "", errors.New("TOOL_OUTPUT_DIR is empty")
 		}
-		if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
+		if err := spillRoom(dir); err != nil {
 			return nil, "", err
 		}
-		if n := dirBytes(dir); n >= spillDirMax {
-			return nil, "", fmt.Errorf("TOOL_OUTPUT_DIR (%s) already holds %s, the most yaicli fills it with (%s); the earlier outputs stay, this one is not kept: remove old files there", dir, sizeText(n), sizeText(spillDirMax))
-		}
-		base := now.Format("20060102-150405") + "-" + asciiName(tool)
+		base := spillBase(tool, now)
 		for i := 1; i < 1000; i++ {
 			name := base + ".txt"
 			if i > 1 {
@@ -63,6 +60,24 @@ func spillOpener(dir, tool string, now time.Time) func() (io.WriteCloser, string
 		}
 		return nil, "", fmt.Errorf("too many spill files named %s in %s", base, dir)
 	}
+}
+
+// spillRoom makes dir ready for a spill file: private (made if missing),
+// and not already holding spillDirMax.
+func spillRoom(dir string) error {
+	if err := privateDir(dir, os.Geteuid(), "TOOL_OUTPUT_DIR"); err != nil {
+		return err
+	}
+	if n := dirBytes(dir); n >= spillDirMax {
+		return fmt.Errorf("TOOL_OUTPUT_DIR (%s) already holds %s, the most yaicli fills it with (%s); the earlier outputs stay, this one is not kept: remove old files there", dir, sizeText(n), sizeText(spillDirMax))
+	}
+	return nil
+}
+
+// spillBase is the name of tool's spill file made at now, without its
+// suffix: YYYYMMDD-HHMMSS-<tool>.
+func spillBase(tool string, now time.Time) string {
+	return now.Format("20060102-150405") + "-" + asciiName(tool)
 }
 
 // spillDirMax bounds what the spill directory holds: each file stops at
@@ -99,13 +114,21 @@ func asciiName(s string) string {
 // with -N when a name was taken.
 var spillName = regexp.MustCompile(`^\d{8}-\d{6}-[A-Za-z0-9_-]+\.txt$`)
 
-// removeOldSpills deletes spill files older than days (0 keeps them all):
-// only files with spillOpener's names (spillName; never thesis.txt or
-// todo.txt), and only in a directory of ours
-// (checkPrivate). It runs in the background at start-up; errors do not
-// matter to anyone.
+// removeOldSpills deletes spill files older than days (0 keeps them all),
+// in dir and its sensitive part: only files with spillOpener's names
+// (spillName; never thesis.txt or todo.txt), and only in a directory of
+// ours (checkPrivate). It runs in the background at start-up; errors do
+// not matter to anyone.
 func removeOldSpills(dir string, days int, now time.Time) int {
-	if days <= 0 || dir == "" || checkPrivate(dir, os.Geteuid(), "TOOL_OUTPUT_DIR") != nil {
+	if days <= 0 || dir == "" {
+		return 0
+	}
+	return removeOldIn(dir, days, now) + removeOldIn(filepath.Join(dir, sensitiveSpillDir), days, now)
+}
+
+// removeOldIn is removeOldSpills for the files right in dir.
+func removeOldIn(dir string, days int, now time.Time) int {
+	if checkPrivate(dir, os.Geteuid(), "TOOL_OUTPUT_DIR") != nil {
 		return 0
 	}
 	entries, err := os.ReadDir(dir)

@@ -385,9 +385,9 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 		ctx = withAsked(ctx)
 	}
 	ctx = withSeen(ctx, &tb.seen)
-	cl := newClipper(t.capOf(tb.o.outputMaxChars), spillOpener(spillDirOf(tb.o.outputDir, args), name, tb.now())).
-		redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
-	counted := &countingWriter{w: tb.goLive(t, tc.Function.Arguments, cl)}
+	sj := newSpillJudge(tb.o.outputDir, name, args, tb.now()) // spilljudge.go: a sensitive output's spill stays marked
+	cl := newClipper(t.capOf(tb.o.outputMaxChars), sj.open).redacting(tb.red).spillingAtMost(tb.o.spillMaxBytes)
+	counted := &countingWriter{w: sj.watch(tb.goLive(t, tc.Function.Arguments, cl))}
 	cpc := tb.checkpointBefore(t, args)
 	spinTo := tb.spinTo
 	if t.agentLoop {
@@ -400,9 +400,9 @@ func (tb *toolbox) runCall(ctx context.Context, tc toolCall) (*clip, string) {
 	if err != nil && counted.n == 0 {
 		cl.label("", "") // a text tool that failed before its text: a JSON failure
 		writeJSON(cl, map[string]any{"success": false, "error": err.Error()})
-		return cl.finish(), err.Error()
+		return sj.settle(cl.finish()), err.Error()
 	}
-	return cl.finish(), ""
+	return sj.settle(cl.finish()), ""
 }
 
 // tellRefused tells the person, in their words, why a call was not run
