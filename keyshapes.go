@@ -46,6 +46,10 @@ var cloudSecretHint = [][]byte{[]byte("PuTTY-User-Key-File-"), []byte("ecret_acc
 // decoded and judged again.
 var armourBase64 = [][]byte{[]byte("LS0tLS1CRUdJ"), []byte("LS0tQkVHSU"), []byte("LS0tLUJFR0lO")}
 
+// keyHints are what text holding a key (holdsKey) holds one of: a cheap
+// look before the judgement, for a stream judged as it passes.
+var keyHints = append([][]byte{[]byte("PRIVATE KEY")}, append(armourBase64, cloudSecretHint...)...)
+
 // armourBody is how many base64 characters must follow the armour for it
 // to be a key rather than documentation naming the header.
 const armourBody = 64

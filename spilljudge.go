@@ -50,7 +50,7 @@ func readSensitive(args map[string]any) bool {
 // spillJudge judges one call's output as the fs tools judge a file's
 // content, as it streams: it is sensitive when the call read a sensitive
 // place it was allowed (spillDirOf), when the output holds a private key
-// or a cloud secret (reKeyContent, on the raw output), or when the
+// or a cloud secret (holdsKey, on the raw output), or when the
 // redactor took a secret of this run out of it (the mark appears more
 // often in what is kept than in what the tool printed): a command that
 // printed that read a file holding it, and what else that file holds the
@@ -202,8 +202,8 @@ func (m *markCount) add(p []byte) {
 	m.carry = m.carry[max(0, len(m.carry)-len(mark)+1):]
 }
 
-// keyScan looks for reKeyContent in a stream, across writes: the regular
-// expression runs only where a hint of it is.
+// keyScan looks for a key (holdsKey) in a stream, across writes: the
+// judgement runs only where a hint of one is (keyHints).
 type keyScan struct {
 	found bool
 	tail  []byte // the last keyOverlap bytes
@@ -216,15 +216,15 @@ func (k *keyScan) add(p []byte) {
 	}
 	head := append(append([]byte(nil), k.tail...), p[:min(len(p), keyOverlap)]...)
 	if hasKeyHint(head) || hasKeyHint(p) {
-		k.found = reKeyContent.Match(append(append([]byte(nil), k.tail...), p...))
+		k.found = holdsKey(append(append([]byte(nil), k.tail...), p...))
 	}
 	k.tail = append(k.tail, p[max(0, len(p)-keyOverlap):]...)
 	k.tail = k.tail[max(0, len(k.tail)-keyOverlap):]
 }
 
-// hasKeyHint reports whether b holds one of keyContentHint.
+// hasKeyHint reports whether b holds one of keyHints.
 func hasKeyHint(b []byte) bool {
-	for _, h := range keyContentHint {
+	for _, h := range keyHints {
 		if bytes.Contains(b, h) {
 			return true
 		}
