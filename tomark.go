@@ -19,7 +19,7 @@ func (l ladder) toTarget(h []message, costs, orig []int, total, round, kept int,
 	// f. the stubs fold into one index line when they take more than their
 	// share of the limit (stubShare), oldest first: older turn groups'
 	// rounds, then the current turn's but its newest, whose calls stay.
-	f := &folder{end: l.foldEnd(h, round), groups: map[int]bool{}}
+	f := &folder{end: l.foldEnd(h, round), round: round, groups: map[int]bool{}}
 	total = l.foldStubs(f, h, costs, orig, total, gone, rep)
 	to := l.dropTarget(min(l.mark, l.limit))
 	// c. this round's largest results share what is left of the target,
@@ -140,6 +140,7 @@ const minFloor = 300
 // index names the calls of the current turn that went (writeIndex).
 type folder struct {
 	next, end int
+	round     int          // where this round's results begin: rung e may still cut them
 	groups    map[int]bool // turn groups a round of which went: each counts once as collapsed
 	// cur is what of the current turn went, and base what the request
 	// with its index stood at before: when folding the current turn's
@@ -270,9 +271,10 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 		}
 	}
 	idx, host, total := l.roomForIndex(f, h, costs, orig, total, to, collapse, gone, rep)
-	if host < 0 || total+costs[host]+l.est(idx) > l.limit {
-		// No index, or none that fits the limit (a tiny one, after a heal):
-		// the request must fit; the stubs' files stay on disk unnamed.
+	if host < 0 || l.least(h, costs, f.round, total)+costs[host]+l.est(idx) > l.limit {
+		// No index, or none that fits the limit even with this round's
+		// results cut to their floor (a tiny limit, after a heal): the
+		// request must fit; the stubs' files stay on disk unnamed.
 		return h, total
 	}
 	if !newStubGone(h, gone, earlier, f.end) { // nothing new to name: the index stays as it was
@@ -289,6 +291,16 @@ func (l ladder) writeIndex(f *folder, h []message, costs, orig []int, total, to 
 		total += c
 	}
 	return h, total
+}
+
+// least is what the request of h (total tokens) comes to with this
+// round's results, h[round:], cut to their floor by rung e: the index is
+// written when it fits beside that, as e then cuts them to make room.
+func (l ladder) least(h []message, costs []int, round, total int) int {
+	for i := round; i < len(h); i++ {
+		total -= max(costs[i]-minFloor, 0) // minFloor characters cost at most as many tokens
+	}
+	return total
 }
 
 // roomForIndex is the index writeIndex writes, the round that carries it
@@ -333,8 +345,10 @@ func (l ladder) roomForIndex(f *folder, h []message, costs, orig []int, total, t
 		idx, host = l.planIndex(h, costs, gone, f.end, l.limit)
 	}
 	if host >= 0 && total+costs[host]+l.est(idx) > to {
-		// Nothing more can go: the index names fewer files, to fit the room.
-		idx, _ = l.planIndex(h, costs, gone, f.end, to-total-costs[host])
+		// Nothing more can go: the index names fewer files, to fit the room
+		// left beside this round's results at their floor (rung e cuts them
+		// for it: a file the index does not name is lost to the model).
+		idx, _ = l.planIndex(h, costs, gone, f.end, to-l.least(h, costs, f.round, total)-costs[host])
 	}
 	return idx, host, total
 }
