@@ -532,6 +532,12 @@ func TestScenarioLongSessions(t *testing.T) {
 				checkPages(t, sr, true)
 			})
 			t.Run("recall", func(t *testing.T) { checkRecall(t, sr) })
+			t.Run("reachable", func(t *testing.T) {
+				// every masked output's file stays named by a stub or the index
+				if n, lost := unreachable(sr.reqs); len(lost) > 0 || n == 0 {
+					t.Errorf("%d of %d masked outputs' files no longer named: %v", len(lost), n, lost)
+				}
+			})
 			t.Logf("%d requests; answers:\n%s", len(sr.reqs), sr.r.stdout)
 		})
 	}
