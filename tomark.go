@@ -325,13 +325,10 @@ func (l ladder) roomForIndex(f *folder, h []message, costs, orig []int, total, t
 			continue
 		}
 		// Nothing left to fold: the rounds of older turn groups whose
-		// results are all small go (c'), as they would have had the
-		// index been counted, before this round's results are cut.
-		if !collapse {
-			break
-		}
-		was := total
-		if total = l.collapse(h, costs, orig, total, l.lastStart(h), gone, rep, total-(need-to)); total == was {
+		// results are all small go (c'), then their rounds and answers
+		// (d), as they would have had the index been counted, before this
+		// round's results are cut.
+		if !collapse || !l.roomByDrop(h, costs, orig, &total, total-(need-to), gone, rep) {
 			break
 		}
 	}
@@ -351,6 +348,21 @@ func (l ladder) roomForIndex(f *folder, h []message, costs, orig []int, total, t
 		idx, _ = l.planIndex(h, costs, gone, f.end, to-l.least(h, costs, f.round, total)-costs[host])
 	}
 	return idx, host, total
+}
+
+// roomByDrop takes the request of h (total tokens) towards target for
+// the index: the masked rounds of older turn groups go (c'), else their
+// rounds and answers (d: the first group's last, its words staying). It
+// reports whether anything went.
+func (l ladder) roomByDrop(h []message, costs, orig []int, total *int, target int, gone []bool, rep *trimReport) bool {
+	was := *total
+	if *total = l.collapse(h, costs, orig, *total, l.lastStart(h), gone, rep, target); *total < was {
+		return true
+	}
+	for first := 1; first >= 0 && *total == was && !l.words; first-- {
+		*total = l.dropRounds(h, costs, orig, *total, target, first, gone, rep)
+	}
+	return *total < was
 }
 
 // comeBack brings the messages ks back after they went: total and rep
