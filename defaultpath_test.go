@@ -483,9 +483,10 @@ func checkRecall(t *testing.T, sr scenarioRun) {
 	for _, req := range sr.reqs {
 		msgs := req.messages()
 		if n := len(msgs); n > 0 && msgs[n-1].Content == "RECALL" && firstStubCall(msgs) == "" {
-			// Folded into the index with nothing to page (trim.go): no masked
-			// output was in sight to read back. Said, not passed: issue 45's note.
-			t.Skip("at RECALL no stub or index with a ready call was in the request")
+			// Every folded output stays reachable: a stub or the index,
+			// with its ready call, is in every request after a mask.
+			t.Errorf("at RECALL no stub or index with a ready call was in the request")
+			return
 		}
 	}
 	t.Errorf("no request shows a masked output read back after RECALL")
@@ -531,6 +532,12 @@ func TestScenarioLongSessions(t *testing.T) {
 				checkPages(t, sr, true)
 			})
 			t.Run("recall", func(t *testing.T) { checkRecall(t, sr) })
+			t.Run("reachable", func(t *testing.T) {
+				// every masked output's file stays named by a stub or the index
+				if n, lost := unreachable(sr.reqs); len(lost) > 0 || n == 0 {
+					t.Errorf("%d of %d masked outputs' files no longer named: %v", len(lost), n, lost)
+				}
+			})
 			t.Logf("%d requests; answers:\n%s", len(sr.reqs), sr.r.stdout)
 		})
 	}

@@ -438,20 +438,6 @@ func keepOnDisk(m *message, spill func(*message)) {
 	}
 }
 
-// pageIn re-renders result m with its marker's paging call suggesting what
-// fits room tokens.
-func pageIn(m *message, room int, est func(message) int) {
-	c := m.clip
-	if c == nil || c.onDisk() == "" || findMarker(m.Content) == nil {
-		return
-	}
-	n := utf8.RuneCountInString(m.Content)
-	m.clip = c.paging(pageChars(room, c.headText(), est))
-	if t := m.clip.text(n); utf8.RuneCountInString(t) <= n {
-		m.Content = t
-	}
-}
-
 // cutRound is rungs c and e: this round's results, h[round:], share what
 // is left of to once everything older is counted, the largest cut first
 // (capAbove), none under floor characters; spare leaves a page of a file
@@ -518,10 +504,7 @@ const loopCapNote = "the cap came from the token budget: one result takes at mos
 // held is how many were cut, saved the tokens they gave back. h is never
 // modified.
 func (l ladder) holdToShare(h []message, start int) (out []message, held, saved int) {
-	starts := l.starts
-	if starts == nil {
-		starts = groupStarts(h) // called on its own, not from admit
-	}
+	starts := l.starts // found by admit, once a request
 	if l.limit <= 0 || len(starts) == 0 || !l.small() && !hasTool(h[starts[len(starts)-1]:start]) {
 		return h, 0, 0
 	}

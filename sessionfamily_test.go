@@ -178,6 +178,8 @@ type familyFigures struct {
 	answers       int     // questions answered
 	readyCalls    int     // cut results seen, each naming exactly one ready call
 	badReadyCalls []string
+	masked        int      // files a stub named, in any request
+	lost          []string // a file a stub named that a later request's stubs and index no longer name
 }
 
 // runFamilySession runs s on an 8k window and measures it.
@@ -231,6 +233,7 @@ func runFamilySession(t *testing.T, s familySession) familyFigures {
 		f.stubPeak = max(f.stubPeak, stubs)
 	}
 	f.uncached = float64(fresh) / float64(max(sent, 1))
+	f.masked, f.lost = unreachable(sr.reqs)
 	seen := map[string]bool{}
 	for _, q := range sr.reqs {
 		for _, m := range q.messages() {
@@ -247,6 +250,35 @@ func runFamilySession(t *testing.T, s familySession) familyFigures {
 		}
 	}
 	return f
+}
+
+// unreachable is how many files stubs named across the requests, and
+// those of them a later request no longer names in a stub or the index:
+// a folded output the model could not read back.
+func unreachable(reqs []received) (int, []string) {
+	named := map[string]bool{}
+	var lost []string
+	for i, q := range reqs {
+		now := map[string]bool{}
+		for _, m := range q.messages() {
+			if m.Role == roleTool && isStub(m.Content) {
+				files, _ := stubFiles(m.Content)
+				for _, p := range files {
+					now[p] = true
+				}
+			}
+		}
+		for p := range named {
+			if !now[p] {
+				lost = append(lost, fmt.Sprintf("request %d: %s", i+1, p))
+				delete(named, p) // said once
+			}
+		}
+		for p := range now {
+			named[p] = true
+		}
+	}
+	return len(named) + len(lost), lost
 }
 
 // readyCallRe finds every ready call a result names, as text or inside a
@@ -294,9 +326,9 @@ func TestSessionFamilySmallWindow(t *testing.T) {
 		s := newFamilySession(seed)
 		f := runFamilySession(t, s)
 		rows = append(rows, f)
-		t.Logf("seed %d (%d files): %d tool rounds, %d requests, %d rewrites (one per %.1f rounds), %d of %d at the mark, %.1f%% of the prompt not reusable, pages %d/%d whole, rules %d/%d, stubs at most %d tokens (%.1f%%), %d over, %d answers, %d cut results",
+		t.Logf("seed %d (%d files): %d tool rounds, %d requests, %d rewrites (one per %.1f rounds), %d of %d at the mark, %.1f%% of the prompt not reusable, pages %d/%d whole, rules %d/%d, stubs at most %d tokens (%.1f%%), %d over, %d answers, %d cut results, %d masked outputs' files all named",
 			seed, s.files, f.rounds, f.requests, f.rewrites, float64(f.rounds)/float64(max(f.rewrites, 1)), f.atMark, f.reductions,
-			100*f.uncached, f.whole, f.pages, f.rulesKept, f.rules, f.stubPeak, 100*float64(f.stubPeak)/float64(f.budget/4), f.over, f.answers, f.readyCalls)
+			100*f.uncached, f.whole, f.pages, f.rulesKept, f.rules, f.stubPeak, 100*float64(f.stubPeak)/float64(f.budget/4), f.over, f.answers, f.readyCalls, f.masked)
 		if f.rounds != longRounds || f.answers != longQuestions {
 			t.Errorf("seed %d: %d tool rounds and %d answers, want %d and %d", seed, f.rounds, f.answers, longRounds, longQuestions)
 		}
@@ -317,6 +349,9 @@ func TestSessionFamilySmallWindow(t *testing.T) {
 		}
 		if 10*f.stubPeak > f.budget/4 {
 			t.Errorf("seed %d: stubs took %d tokens of one request, over a tenth of the %d-token budget", seed, f.stubPeak, f.budget/4)
+		}
+		if len(f.lost) > 0 {
+			t.Errorf("seed %d: %d of %d masked outputs no longer named by a stub or the index: %v", seed, len(f.lost), f.masked, f.lost)
 		}
 		for _, b := range f.badReadyCalls {
 			t.Errorf("seed %d: a cut result names not one ready call: %s", seed, b)
