@@ -63,7 +63,7 @@ func (w anthropicWire) body(o clientOptions, req chatRequest) ([]byte, error) {
 		}
 		b["tools"] = tools
 	}
-	cacheBreakpoints(o.sampling, b, msgs, w.sent.changedAt(msgs))
+	cacheBreakpoints(o.sampling, b, msgs, w.sent)
 	return json.Marshal(finishBody(o, b))
 }
 
@@ -85,12 +85,14 @@ func cacheMark(ttl string) map[string]any {
 // (the last tool instead when there is none: the tools come first, so the
 // system prompt's mark holds them too), and messageBreakpoints' in the
 // messages. Nothing is cached without a mark, and a read finds only what
-// an earlier request wrote at a mark. When a reduction changed the
-// history from block changed on (-1: it did not), the last block before
-// it takes the place of the deepest message mark: this request reads
-// what the earlier ones wrote up to there, which the other marks, 20
-// blocks' look-back from the newest blocks, may not reach.
-func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage, changed int) {
+// an earlier request wrote at a mark. sent (nil: no memory) says where a
+// reduction changed the history; then the last block before the change
+// takes the place of the deepest message mark: this request reads what
+// the earlier ones wrote up to there, which the other marks, 20 blocks'
+// look-back from the newest blocks, may not reach. Between reductions the
+// deepest mark holds the base (sent.base).
+func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage, sent *sentBlocks) {
+	changed := sent.changedAt(msgs)
 	if !s.PromptCache {
 		return
 	}
@@ -105,11 +107,22 @@ func cacheBreakpoints(s sampling, b map[string]any, msgs []anthropicMessage, cha
 		used++
 	}
 	marks := messageBreakpoints(msgs, maxBreakpoints-used)
-	if at := markableBefore(msgs, changed); at != nil && !slices.ContainsFunc(marks, func(m map[string]any) bool { return sameBlock(m, at) }) {
+	deepest := markableBefore(msgs, changed)
+	if changed < 0 {
+		deepest = sent.baseBlock(msgs)
+	}
+	if deepest != nil && !slices.ContainsFunc(marks, func(m map[string]any) bool { return sameBlock(m, deepest) }) {
 		if len(marks) == maxBreakpoints-used {
 			marks = marks[:len(marks)-1]
 		}
-		marks = append(marks, at)
+		marks = append(marks, deepest)
+	}
+	if changed >= 0 {
+		var base map[string]any // none when the request has no earlier round
+		if len(marks) > 1 {
+			base = marks[1]
+		}
+		sent.setBase(msgs, base)
 	}
 	for _, blk := range marks {
 		blk["cache_control"] = cacheMark(s.CacheTTL)
@@ -142,10 +155,55 @@ func markableBefore(msgs []anthropicMessage, n int) map[string]any {
 
 // sentBlocks remembers the message blocks of the last request sent, as
 // hashes, to find where the next one first differs: the session's
-// requests share a client, so a reduction's change shows here.
+// requests share a client, so a reduction's change shows here. base is
+// the block (its index, counted across messages; 0: none) where the
+// request after the last reduction ended what came before its newest
+// round: the ladder masks the oldest outputs first and leaves older stubs
+// as they are, so the next reduction changes the history after it. Every
+// request until then marks it, so its cache entry, read each time, stays
+// alive past the five minutes since it was written, and the request after
+// that reduction reads the history up to it.
 type sentBlocks struct {
 	mu     sync.Mutex
 	hashes [][32]byte
+	base   int
+}
+
+// baseBlock is the base block in msgs, nil when there is none (no
+// reduction yet, or s nil).
+func (s *sentBlocks) baseBlock(msgs []anthropicMessage) map[string]any {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	n := s.base
+	s.mu.Unlock()
+	if n <= 0 {
+		return nil
+	}
+	return markableBefore(msgs, n)
+}
+
+// setBase makes blk, a block of msgs, the base (nil: none).
+func (s *sentBlocks) setBase(msgs []anthropicMessage, blk map[string]any) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.base = 0
+	s.mu.Unlock()
+	k := 0
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			k++
+			if c, ok := b.(map[string]any); ok && sameBlock(c, blk) {
+				s.mu.Lock()
+				s.base = k
+				s.mu.Unlock()
+				return
+			}
+		}
+	}
 }
 
 // changedAt is the index of msgs' first block that differs from the last

@@ -307,6 +307,28 @@ func TestCacheBreakpointAtChange(t *testing.T) {
 	if got := mark(masked); got != "system m5b0:tool_use m24b0:tool_result m26b0:text" {
 		t.Errorf("after a change at m6b0: marks %q, want the block before it (m5b0) in the deepest mark's place", got)
 	}
+	// The rounds after the reduction mark where it ended what came before
+	// its newest round (m24b0, the base), every time, so that entry stays
+	// alive for the next reduction, which changes the history after it.
+	next := masked
+	for i, want := range []string{"system m24b0:tool_result m26b0:text m28b0:tool_result", "system m24b0:tool_result m28b0:tool_result m30b0:tool_result"} {
+		id := fmt.Sprint("d", i)
+		next = append(append([]message{}, next...), message{Role: roleAssistant, ToolCalls: []toolCall{call(id, "alpha", "{}")}}, message{Role: roleTool, ToolCallID: id, Content: "out " + id})
+		if got := mark(next); got != want {
+			t.Errorf("round %d after the reduction: marks %q, want %q", i+1, got, want)
+		}
+	}
+	stateless, _ = marksOf(t, must(anthropicWire{}.body(cfg.client(), chatRequest{Messages: next})))
+	if strings.Contains(strings.Join(stateless, " "), "m24b0") {
+		t.Errorf("without the memory the base is marked: %v", stateless)
+	}
+	// The next reduction masks a result after the base: the block before
+	// it is marked, and becomes the base of the rounds after.
+	again := append([]message{}, next...)
+	again[len(again)-3].Content = "[masked old tool output: alpha]" // d0's result, m28b0
+	if got := mark(again); got != "system m27b0:tool_use m28b0:tool_result m30b0:tool_result" {
+		t.Errorf("after a change at m28b0: marks %q, want the block before it (m27b0)", got)
+	}
 }
 
 // must is b, failing the test on err.

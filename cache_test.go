@@ -46,6 +46,8 @@ type simTotals struct {
 	requests, prompt, cached, written int
 	breaks                            int // requests whose prompt was not the last one's with more appended
 	resent                            int // tokens sent before, not read from the cache: what reductions cost
+	fresh                             int // tokens of blocks no earlier request had: what any client must write or send
+	early, earlyN                     int // prompt tokens and requests before the first that changed the history
 	leadChanges                       int // requests whose tools or system prompt differ from the first request's
 	misses                            int // requests that appended to the last one but did not read all of it
 	keys                              map[string]bool
@@ -177,6 +179,10 @@ func (s *cacheSim) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		fmt.Println()
 	}
+	if s.tot.breaks == 0 {
+		s.tot.early += u.PromptTokens
+		s.tot.earlyN++
+	}
 	s.tot.requests++
 	s.tot.prompt += u.PromptTokens
 	s.tot.cached += u.CachedTokens
@@ -214,6 +220,9 @@ func (s *cacheSim) resent(units []simUnit, cached int) int {
 		cum += u.tokens
 		if cum > cached && s.seen[u.text] {
 			n += min(u.tokens, cum-cached)
+		}
+		if !s.seen[u.text] {
+			s.tot.fresh += u.tokens
 		}
 		s.seen[u.text] = true
 	}
@@ -682,6 +691,11 @@ func runCacheSession(t testing.TB, script []simQuestion, anthropic bool, budgetT
 	if err := json.Unmarshal(events.Bytes(), &result); err != nil {
 		t.Fatalf("json result: %v", err)
 	}
+	if os.Getenv("YAICLI_SIMTRACE") != "" { // the reductions, beside serve's line per request
+		for _, c := range result.Context {
+			fmt.Println(c)
+		}
+	}
 	return cacheRun{sim: sim.totals(), reported: result.Usage, reductions: ladderReductions(result.Context)}
 }
 
@@ -734,6 +748,10 @@ func cacheRows() []cacheRow {
 					budget: b, figuresOnly: s.name == "B" && b == 10_000_000})
 			}
 		}
+		// The mark at 0.9 moves the figures only through the result share
+		// it sets (a sixth of the room above it): smaller results.
+		rows = append(rows, cacheRow{name: s.name + "/anthropic/40000/mark-0.9", script: s.script, anthropic: true, budget: 40000,
+			env: map[string]string{"YAI_CONTEXT_TRIM_TARGET": "0.9"}, figuresOnly: true})
 	}
 	return rows
 }
@@ -751,16 +769,19 @@ func budgetName(budget int) string {
 }
 
 // cacheTargets are the least share of the input cost saved (Anthropic)
-// and of the prompt cached (OpenAI) a run must reach: the issue's
-// figures at the default budget, and at 40k its 67% and 80% with a margin
-// (70%, 82%), as a session the project has not seen varies (measured on
-// six other seeds of session A's shape: 66.5-75.1% saved, 80.3-87.0%
-// cached).
+// and of the prompt cached (OpenAI) a run must reach. At the default
+// budget the issue's 81% saved is met with 0.0-0.5 points to spare (81.0%,
+// 81.5%), so the floor is 80%; at 40k, 74% and 85%, under the 75.4-76.5%
+// and 87.2-88.0% measured. 40k cannot reach the issue's 80%: were every
+// reduction free (cacheRun.bound) A would save 76.9% and B 76.4%, the
+// family's sessions 75.5% on average (BenchmarkPromptCacheFamily): what a
+// 40k budget leaves is the fresh output's share of prompts that average
+// 23-26k tokens (docs/CONTEXT.md).
 func cacheTargets(row cacheRow) (saved, cached float64) {
 	if row.budget == 40000 {
-		return 0.70, 0.82
+		return 0.74, 0.85
 	}
-	return 0.77, 0.88
+	return 0.80, 0.88
 }
 
 // TestPromptCacheSession runs both scripted sessions against both
@@ -775,6 +796,7 @@ func cacheTargets(row cacheRow) (saved, cached float64) {
 func TestPromptCacheSession(t *testing.T) {
 	slowTest(t)
 	t.Parallel()
+	doc := docCacheFigures(t)
 	for _, row := range cacheRows() {
 		if row.figuresOnly {
 			continue // the benchmark's: a second ideal client adds cpu-seconds under -race, not a check
@@ -787,8 +809,8 @@ func TestPromptCacheSession(t *testing.T) {
 		if got.sim.misses > 0 {
 			t.Errorf("%s: %d requests appended to the last one but did not read all of it from the cache", row.name, got.sim.misses)
 		}
-		t.Logf("%-28s %d requests, %7d prompt tokens, %5.1f%% cached, %7d written, %5.1f%% of input cost saved, %d reductions (%d requests changed the history, %d tokens read again in full)",
-			row.name, got.sim.requests, got.sim.prompt, 100*got.share(), got.sim.written, 100*got.saved(row.anthropic), got.reductions, got.sim.breaks, got.sim.resent)
+		t.Logf("%-28s %d requests, %7d prompt tokens, %5.1f%% cached, %7d written, %5.1f%% of input cost saved (%.1f%% were reductions free), %d reductions (%d requests changed the history, %d tokens read again in full)",
+			row.name, got.sim.requests, got.sim.prompt, 100*got.share(), got.sim.written, 100*got.saved(row.anthropic), 100*got.bound(row.anthropic), got.reductions, got.sim.breaks, got.sim.resent)
 		saved, cached := cacheTargets(row)
 		switch {
 		case row.anthropic && got.saved(true) < saved:
@@ -796,6 +818,7 @@ func TestPromptCacheSession(t *testing.T) {
 		case !row.anthropic && got.share() < cached:
 			t.Errorf("%s cached %.1f%% of the prompt tokens, want >= %.0f%%", row.name, 100*got.share(), 100*cached)
 		}
+		checkDocCache(t, doc, row, got)
 		if got.sim.leadChanges > 0 {
 			t.Errorf("%s: %d requests changed the tools or the system prompt", row.name, got.sim.leadChanges)
 		}
@@ -817,32 +840,11 @@ func BenchmarkPromptCache(b *testing.B) {
 				b.ReportMetric(100*got.saved(row.anthropic), "saved-%")
 				b.ReportMetric(float64(got.sim.prompt), "prompt-tokens")
 				b.ReportMetric(float64(got.reductions), "reductions")
+				b.ReportMetric(100*got.bound(row.anthropic), "free-%")
+				b.ReportMetric(float64(got.sim.prompt)/float64(max(got.sim.requests, 1)), "mean-prompt")
+				b.ReportMetric(float64(got.sim.early)/float64(max(got.sim.earlyN, 1)), "early-mean-prompt")
+				b.ReportMetric(float64(got.sim.earlyN), "early-requests")
 			}
 		})
-	}
-}
-
-// TestUsageEventsCarryCache: the stream-json usage event has each
-// request's cached and written tokens, and the result their sums.
-func TestUsageEventsCarryCache(t *testing.T) {
-	var b bytes.Buffer
-	ev := newEvents(formatStreamJSON, &b, func() time.Time { return time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC) })
-	ev.usage(usage{PromptTokens: 5000, CompletionTokens: 10, CachedTokens: 4000, CacheWriteTokens: 900}, 4900)
-	ev.usage(usage{PromptTokens: 6000, CompletionTokens: 10, CachedTokens: 4900, CacheWriteTokens: 1000}, 5900)
-	ev.finish(0)
-	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	var first, result struct {
-		Type             string
-		CachedTokens     int `json:"cached_tokens"`
-		CacheWriteTokens int `json:"cache_write_tokens"`
-		Usage            totals
-	}
-	json.Unmarshal([]byte(lines[0]), &first)
-	json.Unmarshal([]byte(lines[len(lines)-1]), &result)
-	if first.Type != "usage" || first.CachedTokens != 4000 || first.CacheWriteTokens != 900 {
-		t.Errorf("usage event = %s", lines[0])
-	}
-	if result.Type != "result" || result.Usage.CachedTokens != 8900 || result.Usage.CacheWriteTokens != 1900 || result.Usage.PromptTokens != 11000 {
-		t.Errorf("result = %s", lines[len(lines)-1])
 	}
 }
