@@ -258,13 +258,17 @@ func indexAnchored(data []byte, from int, s []byte, anchor int) int {
 }
 
 // rareAt is the index of s's byte that is least common in what a command
-// prints: a control byte or a rare sign; the
-// first of equals. It is -1 when s has only letters, digits and common
-// signs, which are everywhere in a log.
+// prints: a control byte or a rare sign, then an upper-case letter, a
+// letter past f, a common sign; the first of equals. It is -1 when s is
+// all hex digits, which are everywhere in a log.
 func rareAt(s []byte) int {
 	rank := func(c byte) int {
 		switch {
-		case c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || strings.IndexByte(" \n\t.,:;-_/=\"'()[]{}", c) >= 0:
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f': // hex: everywhere in a log
+			return 70
+		case strings.IndexByte(" \n\t.,:;-_/=\"'()[]{}", c) >= 0:
+			return 65
+		case c >= 'g' && c <= 'z':
 			return 60
 		case c >= 'A' && c <= 'Z':
 			return 40
@@ -277,7 +281,7 @@ func rareAt(s []byte) int {
 			best = i
 		}
 	}
-	if rank(s[best]) >= 40 {
+	if rank(s[best]) >= 70 {
 		return -1
 	}
 	return best
