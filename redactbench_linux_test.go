@@ -13,7 +13,8 @@ import (
 // person meets it: the real binary, asked by a scripted model to run
 // `cat big.log` (38.9 MB of writeMixedLog, YAICLI_BENCH_FILE when set)
 // through the shell tool, its output redacted, clipped and spilled, timed
-// against `cat big.log > /dev/null`. Sub-benchmarks: "cat"; "no-secret"
+// against `cat big.log > /dev/null`. Sub-benchmarks: "cat"; "idle" (the
+// model answers at once: the binary's own start and peak); "no-secret"
 // (a key too short to be a secret, so nothing is redacted: the path's own
 // cost); "redacted" (an API key of the usual shape). Commands run
 // unfenced (YAI_SANDBOX=off): the fence's start has its own benchmark.
@@ -51,11 +52,15 @@ func BenchmarkOneShotCatLog(b *testing.B) {
 		b.ReportMetric(median(cpu).Seconds(), "cpu-s")
 	})
 	args, _ := json.Marshal(map[string]string{"shell_command": "cat " + path})
-	for _, row := range []struct{ name, key string }{{"no-secret", "k"}, {"redacted", "sk-proj-Q7vX2mKp9LzR4tWn8YbC3hJd"}} {
+	for _, row := range []struct{ name, key string }{{"idle", "sk-proj-Q7vX2mKp9LzR4tWn8YbC3hJd"}, {"no-secret", "k"}, {"redacted", "sk-proj-Q7vX2mKp9LzR4tWn8YbC3hJd"}} {
 		b.Run(row.name, func(b *testing.B) {
 			var walls, cpu, peak []time.Duration
 			for b.Loop() {
-				f := newFakeProvider(b, sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("done")))
+				steps := []step{sse(toolStream(fakeCall{"c1", "execute_shell_command", string(args)})), sse(textStream("done"))}
+				if row.name == "idle" {
+					steps = steps[1:]
+				}
+				f := newFakeProvider(b, steps...)
 				home := b.TempDir()
 				c := exec.Command(binary, "--yes", "--enable-functions", "show the log")
 				c.Env = []string{"HOME=" + home, "TMPDIR=" + home, "XDG_CONFIG_HOME=" + home, "XDG_CACHE_HOME=" + home, "PATH=" + os.Getenv("PATH"),
@@ -68,7 +73,7 @@ func BenchmarkOneShotCatLog(b *testing.B) {
 				peaks := watchPeak(c.Process.Pid)
 				c.Wait()
 				walls = append(walls, time.Since(start))
-				if len(f.chats()) != 2 || c.ProcessState.ExitCode() != 0 {
+				if len(f.chats()) != len(steps) || c.ProcessState.ExitCode() != 0 {
 					b.Fatalf("exit %d after %d requests", c.ProcessState.ExitCode(), len(f.chats()))
 				}
 				cpu = append(cpu, c.ProcessState.UserTime()+c.ProcessState.SystemTime())
