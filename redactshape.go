@@ -188,7 +188,14 @@ func (s *skeleton) build(data []byte, json bool) {
 			b[n], at[n] = k, int32(i)
 			n++
 			gap = 0
-			i++
+			for i++; i < len(data); i++ { // the rest of a word or number, with no gap to count
+				k = kind[data[i]]
+				if k <= skelSpecial {
+					break
+				}
+				b[n], at[n] = k, int32(i)
+				n++
+			}
 			continue
 		}
 		if k == 0 { // white space, punctuation
