@@ -178,57 +178,51 @@ func (s *skeleton) build(data []byte, json bool) {
 	}
 	n, gap := 0, 0
 	for i := 0; i < len(data); {
-		c := data[i]
-		k := kind[c]
-		if k > skelSpecial { // a letter or digit: most bytes
-			if gap > maxGap {
-				b[n], at[n] = 0, int32(i)
-				n++
+		w, k := 1, kind[data[i]]
+		if k == skelSpecial {
+			if data[i] == '"' { // json mode
+				gap = maxGap // the next character starts after a break
 			}
-			b[n], at[n] = k, int32(i)
-			n++
-			gap = 0
-			for i++; i < len(data); i++ { // the rest of a word or number, with no gap to count
-				k = kind[data[i]]
-				if k <= skelSpecial {
-					break
-				}
-				b[n], at[n] = k, int32(i)
-				n++
-			}
-			continue
-		}
-		if k == 0 { // white space, punctuation
-			gap++
-			i++
-			continue
-		}
-		w := 1
-		switch {
-		case c == 0x1b:
-			w, k = escSeqLen(data[i:]), 0xff
-		case c == '"': // json mode
-			gap = maxGap // the next character starts after a break
-			k = 0
-		default:
-			w, k = spelledAt(data[i:])
+			w, k = specialAt(data[i:])
 		}
 		switch k {
-		case 0:
+		case 0: // white space, punctuation, a named entity
 			gap += w
+			i += w
+			continue
 		case 0xff: // an escape sequence: no room at all
-		default:
-			if gap > maxGap {
-				b[n], at[n] = 0, int32(i)
-				n++
+			i += w
+			continue
+		}
+		if gap > maxGap {
+			b[n], at[n] = 0, int32(i)
+			n++
+		}
+		b[n], at[n] = k, int32(i)
+		n++
+		gap = 0
+		for i += w; i < len(data); i++ { // the rest of a word or number: most bytes, with no gap to count
+			k = kind[data[i]]
+			if k <= skelSpecial {
+				break
 			}
 			b[n], at[n] = k, int32(i)
 			n++
-			gap = 0
 		}
-		i += w
 	}
 	s.b, s.at = b[:n], at[:n]
+}
+
+// specialAt reads what a skelSpecial byte begins: its length and the
+// skeleton character it stands for (0: a gap, 0xff: no room).
+func specialAt(b []byte) (int, byte) {
+	switch b[0] {
+	case 0x1b:
+		return escSeqLen(b), 0xff
+	case '"':
+		return 1, 0
+	}
+	return spelledAt(b)
 }
 
 // skelSpecial marks in skelKind a byte that may begin a spelling or an
