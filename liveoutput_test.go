@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -64,4 +66,31 @@ func endsWithPrefixOf(s, end string, least int) bool {
 		}
 	}
 	return false
+}
+
+// TestLiveOutputShowsLastLine: the viewer shows a running command's last
+// line as soon as it is written, digits too (a run of them may begin a
+// key's decimal bytes, which a stream holds back until it sees what
+// follows), and once more of such a run is written it shows the mark,
+// not the key: the output is redacted as it is read.
+func TestLiveOutputShowsLastLine(t *testing.T) {
+	const key = "sk-live-0123456789abcdef"
+	tb := &toolbox{red: (&config{APIKey: key}).redactor()}
+	w := tb.goLive(shellTool(), `{"shell_command":"seq 3000"}`, io.Discard)
+	w.Write([]byte("2999\n115107\n")) // "sk" in decimal bytes: what a stream would hold
+	if got := tb.snapshot()[0].clip.modelText(); !strings.HasSuffix(got, "115107\n") {
+		t.Errorf("the last line waits: %q", got)
+	}
+	var dec []byte
+	for _, c := range []byte(key) {
+		dec = fmt.Appendf(dec, "%d ", c) // od -An -tu1
+	}
+	w.Write(dec[:10])
+	if got := tb.snapshot()[0].clip.modelText(); !strings.HasSuffix(got, string(dec[:10])) {
+		t.Errorf("a short start of digits waits: %q", got)
+	}
+	w.Write(dec[10:])
+	if got := tb.snapshot()[0].clip.modelText(); !strings.Contains(got, redactedMark) || strings.Contains(got, string(dec[:30])) {
+		t.Errorf("the key's decimal bytes shown: %q", got)
+	}
 }

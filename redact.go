@@ -27,6 +27,7 @@ const minSecretLen = 4
 type redactor struct {
 	secrets [][]byte            // every spelling of every secret, longest first
 	exact   [][]byte            // those a run cannot stand for (short or word-like): looked for whole
+	anchor  []int               // the byte of each exact secret looked for first: its rarest (rareAt)
 	grams   map[uint64][]gramAt // every gramLen-piece of the secrets of minRun or more
 	seen    []uint64            // a bit per gramHash of the pieces: most lookups end here
 	shapes  shapeIndex          // every secret's shapes (shapesOf), runs of which are redacted
@@ -57,7 +58,7 @@ func newRedactor(raw []string) *redactor {
 	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
 	for _, sec := range r.secrets {
 		if len(sec) < minRun || !keyLike(sec) { // a run of it would not be redacted, or is not there
-			r.exact = append(r.exact, sec)
+			r.exact, r.anchor = append(r.exact, sec), append(r.anchor, rareAt(sec))
 		}
 	}
 	if len(r.secrets) > 0 {
@@ -188,7 +189,8 @@ func (r *redactor) scanText(dst, data []byte, how scanHow) (out []byte, held int
 		hold = min(len(data)-tail, r.shapes.tail(sk, data, how.minHold))
 	}
 	hold = max(hold, how.from)
-	next := make([]int, len(r.exact)) // next match of each secret at or after i; -1 none
+	next := append(sk.next[:0], make([]int, len(r.exact))...) // next match of each secret at or after i; -1 none
+	sk.next = next
 	for k := range next {
 		next[k] = -2 // not searched yet
 	}
@@ -197,10 +199,7 @@ func (r *redactor) scanText(dst, data []byte, how scanHow) (out []byte, held int
 		best, end := -1, 0
 		for k, s := range r.exact {
 			if next[k] == -2 || next[k] >= 0 && next[k] < i {
-				next[k] = bytes.Index(data[i:], s)
-				if next[k] >= 0 {
-					next[k] += i
-				}
+				next[k] = indexAnchored(data, i, s, r.anchor[k])
 			}
 			if next[k] >= 0 && (best < 0 || next[k] < best) { // ties go to the longer secret, listed first
 				best, end = next[k], next[k]+len(s)
@@ -231,6 +230,61 @@ func (r *redactor) scanText(dst, data []byte, how scanHow) (out []byte, held int
 		i = hold
 	}
 	return dst, i
+}
+
+// indexAnchored is the first index at or after from where s occurs in
+// data, or -1: found by its byte at anchor, the rarest in text, so a
+// secret that begins with a common letter ("alice") is not tried at every
+// "a" of a log.
+func indexAnchored(data []byte, from int, s []byte, anchor int) int {
+	if anchor < 0 { // no rare byte: bytes.Index's own search is faster
+		if j := bytes.Index(data[from:], s); j >= 0 {
+			return from + j
+		}
+		return -1
+	}
+	c := s[anchor]
+	for i := from + anchor; i+len(s)-anchor <= len(data); {
+		j := bytes.IndexByte(data[i:len(data)-len(s)+anchor+1], c)
+		if j < 0 {
+			return -1
+		}
+		if at := i + j - anchor; bytes.Equal(data[at:at+len(s)], s) {
+			return at
+		}
+		i += j + 1
+	}
+	return -1
+}
+
+// rareAt is the index of s's byte that is least common in what a command
+// prints: a control byte or a rare sign, then an upper-case letter, a
+// letter past f, a common sign; the first of equals. It is -1 when s is
+// all hex digits, which are everywhere in a log.
+func rareAt(s []byte) int {
+	rank := func(c byte) int {
+		switch {
+		case c >= '0' && c <= '9' || c >= 'a' && c <= 'f': // hex: everywhere in a log
+			return 70
+		case strings.IndexByte(" \n\t.,:;-_/=\"'()[]{}", c) >= 0:
+			return 65
+		case c >= 'g' && c <= 'z':
+			return 60
+		case c >= 'A' && c <= 'Z':
+			return 40
+		}
+		return 0
+	}
+	best := 0
+	for i, c := range s {
+		if rank(c) < rank(s[best]) {
+			best = i
+		}
+	}
+	if rank(s[best]) >= 70 {
+		return -1
+	}
+	return best
 }
 
 // nextRun finds the first run of minRun or more of a secret's characters
@@ -314,7 +368,8 @@ type redactWriter struct {
 	ctx     []byte // the last bytes written, with minHold
 	marked  bool   // what was written last ends with the mark
 	pending []byte
-	buf     []byte
+	buf     []byte // what a Write passes on, kept for the next
+	in      []byte // ctx, pending and p of a Write, kept for the next
 }
 
 // contextMax is how much of what was written a minHold writer keeps as
@@ -333,7 +388,8 @@ func newRedactWriter(w io.Writer, r *redactor) io.Writer {
 func (rw *redactWriter) Write(p []byte) (int, error) {
 	data := p
 	if len(rw.pending) > 0 || len(rw.ctx) > 0 {
-		data = append(append(append([]byte(nil), rw.ctx...), rw.pending...), p...)
+		rw.in = append(append(append(rw.in[:0], rw.ctx...), rw.pending...), p...)
+		data = rw.in
 	}
 	out, held := rw.r.scanText(rw.buf[:0], data, scanHow{from: len(rw.ctx), minHold: rw.minHold, joined: rw.marked})
 	rw.buf = out
@@ -352,9 +408,9 @@ func (rw *redactWriter) keep(data []byte, held int, out []byte) {
 	if len(out) > 0 {
 		rw.marked = bytes.HasSuffix(out, []byte(redactedMark))
 	}
-	rw.pending = append(rw.pending[:0:0], data[held:]...)
+	rw.pending = append(rw.pending[:0], data[held:]...) // data is rw.in or the caller's: never these
 	if rw.minHold > 0 {
-		rw.ctx = append(rw.ctx[:0:0], data[max(0, held-contextMax):held]...)
+		rw.ctx = append(rw.ctx[:0], data[max(0, held-contextMax):held]...)
 	}
 }
 
@@ -363,8 +419,8 @@ func (rw *redactWriter) Close() error {
 	if len(rw.pending) == 0 {
 		return nil
 	}
-	data := append(append([]byte(nil), rw.ctx...), rw.pending...)
-	out, held := rw.r.scanText(nil, data, scanHow{final: true, from: len(rw.ctx), joined: rw.marked})
+	data := append(append(rw.in[:0], rw.ctx...), rw.pending...)
+	out, held := rw.r.scanText(rw.buf[:0], data, scanHow{final: true, from: len(rw.ctx), joined: rw.marked})
 	rw.keep(data, held, out)
 	_, err := rw.w.Write(out)
 	return err
@@ -377,6 +433,7 @@ type redactReader struct {
 	red     *redactor
 	buf     []byte
 	pending []byte
+	in      []byte // pending and what was read, kept for the next Read
 	out     []byte
 	eof     bool
 }
@@ -396,14 +453,15 @@ func (rr *redactReader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		n, err := rr.r.Read(rr.buf)
-		data := append(rr.pending, rr.buf[:n]...)
+		rr.in = append(append(rr.in[:0], rr.pending...), rr.buf[:n]...)
+		data := rr.in
 		if err != nil && err != io.EOF {
 			return 0, err
 		}
 		rr.eof = err == io.EOF
 		var held int
 		rr.out, held = rr.red.scan(rr.out[:0], data, rr.eof)
-		rr.pending = append(rr.pending[:0:0], data[held:]...)
+		rr.pending = append(rr.pending[:0], data[held:]...)
 	}
 	n := copy(p, rr.out)
 	rr.out = rr.out[n:]

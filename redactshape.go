@@ -155,8 +155,9 @@ var skelClass = func() (t [256]byte) {
 // a JSON string's end, which no run crosses; its offset is the next
 // character's.
 type skeleton struct {
-	b  []byte
-	at []int32
+	b    []byte
+	at   []int32
+	next []int // scanText's next match of each exact secret, kept for the next scan
 }
 
 // build fills s with data's skeleton. In json mode an unescaped quote is
@@ -171,38 +172,74 @@ func (s *skeleton) build(data []byte, json bool) {
 		s.b, s.at = make([]byte, need), make([]int32, need)
 	}
 	b, at := s.b[:cap(s.b)], s.at[:cap(s.at)]
+	kind := &skelKind
+	if json {
+		kind = &skelKindJSON
+	}
 	n, gap := 0, 0
 	for i := 0; i < len(data); {
-		c := data[i]
-		k := skelClass[c]
-		w := 1
-		if k == 0 {
-			switch {
-			case c == '\\' || c == '&' || c == 0xef || c == '^':
-				w, k = spelledAt(data[i:])
-			case c == 0x1b:
-				w, k = escSeqLen(data[i:]), 0xff
-			case c == '"' && json:
+		w, k := 1, kind[data[i]]
+		if k == skelSpecial {
+			if data[i] == '"' { // json mode
 				gap = maxGap // the next character starts after a break
 			}
+			w, k = specialAt(data[i:])
 		}
 		switch k {
-		case 0:
+		case 0: // white space, punctuation, a named entity
 			gap += w
+			i += w
+			continue
 		case 0xff: // an escape sequence: no room at all
-		default:
-			if gap > maxGap {
-				b[n], at[n] = 0, int32(i)
-				n++
+			i += w
+			continue
+		}
+		if gap > maxGap {
+			b[n], at[n] = 0, int32(i)
+			n++
+		}
+		b[n], at[n] = k, int32(i)
+		n++
+		gap = 0
+		for i += w; i < len(data); i++ { // the rest of a word or number: most bytes, with no gap to count
+			k = kind[data[i]]
+			if k <= skelSpecial {
+				break
 			}
 			b[n], at[n] = k, int32(i)
 			n++
-			gap = 0
 		}
-		i += w
 	}
 	s.b, s.at = b[:n], at[:n]
 }
+
+// specialAt reads what a skelSpecial byte begins: its length and the
+// skeleton character it stands for (0: a gap, 0xff: no room).
+func specialAt(b []byte) (int, byte) {
+	switch b[0] {
+	case 0x1b:
+		return escSeqLen(b), 0xff
+	case '"':
+		return 1, 0
+	}
+	return spelledAt(b)
+}
+
+// skelSpecial marks in skelKind a byte that may begin a spelling or an
+// escape sequence (spelledAt, escSeqLen).
+const skelSpecial = 1
+
+// skelKind is skelClass with skelSpecial for the bytes build reads
+// further; skelKindJSON also for the quote, which ends a JSON string.
+var skelKind, skelKindJSON = func() (t, j [256]byte) {
+	t = skelClass
+	for _, c := range []byte{'\\', '&', 0xef, '^', 0x1b} {
+		t[c] = skelSpecial
+	}
+	j = t
+	j['"'] = skelSpecial
+	return t, j
+}()
 
 // charEnd is where the skeleton character at data[i] ends: after its
 // escape, entity or fullwidth form, else after its byte.

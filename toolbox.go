@@ -166,13 +166,14 @@ func (tb *toolbox) subOutputs() []toolOutput {
 // the outputs, in the same step.
 func (tb *toolbox) goLive(t tool, args string, cl io.Writer) io.Writer {
 	l := newLiveOutput(t.name, tb.red.text(t.captionOf(args)))
+	l.red = tb.red     // redacted as it is read: the output passes the redactor once, in cl
 	if tb.now != nil { // a toolbox built without newToolbox has no clock: no time is said
 		l.started = tb.now()
 	}
 	tb.mu.Lock()
 	tb.live, tb.liveID = l, tb.callID
 	tb.mu.Unlock()
-	return io.MultiWriter(cl, newRedactWriter(l, tb.red))
+	return io.MultiWriter(cl, l)
 }
 
 // newTurn forgets the previous turn's outputs.
