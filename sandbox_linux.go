@@ -436,21 +436,40 @@ func wrapShell(s wrapSpec) int {
 			return 126
 		}
 	}
-	cmd := wrappedChild(s)
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
+	inThread := s.Fence != nil && pidNS
+	cmd := wrappedChild(s, inThread)
+	var err error
+	if inThread {
+		err = startFenced(cmd, s.Fence)
+	} else {
+		err = cmd.Start()
+	}
+	if errors.As(err, new(fenceFailed)) {
+		fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
+		return 126
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", cmd.Args[0], err)
 		return 127
 	}
 	return waitWrapped(cmd.Process.Pid, sigs, pidNS)
 }
 
-// wrappedChild is the wrapper's child: the shell, or for a fenced command
-// yaicli again as the fenced process, in a session of its own (no
-// controlling terminal), killed if the wrapper dies.
-func wrappedChild(s wrapSpec) *exec.Cmd {
+// wrappedChild is the wrapper's child, in a session of its own (no
+// controlling terminal): the shell (or a server's program), which the
+// wrapper starts from a fenced thread when inThread (startFenced); or for
+// a fenced command outside a PID namespace yaicli again as the fenced
+// process (fencedExec), killed if the wrapper dies.
+func wrappedChild(s wrapSpec, inThread bool) *exec.Cmd {
 	cmd := exec.Command(s.Shell, "-c", s.Command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if s.Fence != nil {
+	if len(s.Argv) > 0 {
+		cmd = exec.Command(s.Argv[0], s.Argv[1:]...)
+	}
+	switch {
+	case inThread: // no Pdeathsig: it follows the thread that started the child, which ends at once; the namespace's end kills it
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	case s.Fence != nil:
 		spec, _ := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv}) // plain data: cannot fail
 		cmd = exec.Command("/proc/self/exe", fenceArg)
 		if fd, err := specFile(spec); err == nil {
@@ -460,6 +479,31 @@ func wrappedChild(s wrapSpec) *exec.Cmd {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	return cmd
+}
+
+// fenceFailed is startFenced's failure to enter the fence: nothing started.
+type fenceFailed struct{ error }
+
+// startFenced starts cmd from a thread of the wrapper's own that enters
+// the fence f first (applyFence: Landlock, seccomp, no_new_privs, no
+// capability, all per thread): the child inherits them at its fork, and
+// the thread, locked to its goroutine and never unlocked, ends with it,
+// so one Go runtime serves where the fenced process was a second one.
+// Only as the init of a PID namespace: signals from inside it do not
+// reach its init (SIGKILL and SIGSTOP never), so the command cannot stop
+// or kill the wrapper through that thread while it ends; it is not
+// dumpable and the command holds no capability, so it cannot trace it.
+func startFenced(cmd *exec.Cmd, f *fenceSpec) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the Go runtime ends the thread with this goroutine
+		if err := applyFence(f); err != nil {
+			errc <- fenceFailed{err}
+			return
+		}
+		errc <- cmd.Start()
+	}()
+	return <-errc
 }
 
 // waitWrapped waits for the wrapper's child pid and then ends every
