@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -262,8 +263,20 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
 	// By the process's pidfd, not its number: a stop that fires as the
 	// wrapper is reaped must not reach a process that took the number since.
-	return cmd, func(int) { cmd.Process.Signal(syscall.SIGTERM) }, err
+	return cmd, func(int) {
+		cmd.Process.Signal(syscall.SIGTERM)
+		if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0 { // lost if it came before the wrapper's handler: SIGKILL ends its namespace
+			time.AfterFunc(initGrace, func() { cmd.Process.Signal(syscall.SIGKILL) })
+		}
+	}, err
 }
+
+// initGrace is how long a wrapper that is a PID namespace's init has to
+// end its command after SIGTERM before it gets SIGKILL, which ends every
+// process in the namespace: an init ignores a signal it has no handler
+// for, and a SIGTERM that came in its first moments, before the Go
+// runtime set its handlers, is lost (a short timeout on a busy machine).
+const initGrace = time.Second
 
 // serverCommand starts an MCP server's program fenced, through the
 // wrapper (st fenced; refused when st says so), or directly in a process
@@ -287,6 +300,9 @@ func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if st.fenced() {
 		isolate(attr, !st.fence.Network && len(st.fence.Ports) == 0, &ws)
+	}
+	if attr.Cloneflags&syscall.CLONE_NEWPID != 0 { // as for end's SIGTERM (initGrace): an init's first moments ignore it
+		attr.Pdeathsig = syscall.SIGKILL
 	}
 	spec, err := json.Marshal(ws)
 	if err != nil {
