@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -388,5 +389,55 @@ func TestKilledWrapperTakesTheTree(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Errorf("left running after the wrapper was killed: %v", left)
+	}
+}
+
+// TestFencedWithoutPIDNamespace: where the kernel makes no PID namespace
+// the wrapper does not fence a thread of its own (the command could signal
+// that thread while it ends); it starts yaicli again as the fenced process
+// (fencedExec), which execs the shell. The wrapper is started here with no
+// namespace at all: the command holds no capability (an empty bounding set
+// too, as root: an ordinary user cannot empty it there, and with
+// no_new_privs needs not), has no_new_privs and the filter, reads no key,
+// and its parent is the wrapper. The same wrapper without the fence reads
+// the key (the test can fail).
+func TestFencedWithoutPIDNamespace(t *testing.T) {
+	cfg := sandboxHome(t)
+	self, _ := os.Executable()
+	st := newSandbox(cfg.toolbox().fence, self).start(context.Background())
+	defer st.done()
+	st.fence.KeysBound = false // no mount namespace binds the key files: Landlock withholds what it would there
+	line := "grep -E '^(CapEff|CapPrm|CapAmb|CapBnd|NoNewPrivs|Seccomp):' /proc/self/status; echo parent: $(tr '\\0' ' ' < /proc/$PPID/cmdline); cat ~/.ssh/id_ed25519"
+	run := func(f *fenceSpec) string {
+		spec, err := json.Marshal(wrapSpec{Parent: os.Getpid(), Fence: f, Shell: "/bin/sh", Command: line})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd, err := specFile(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer fd.Close()
+		cmd := exec.Command(self, sandboxArg)
+		cmd.ExtraFiles, cmd.Dir, cmd.Env = []*os.File{fd}, cfg.workDir, cfg.environ
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	got := run(st.fence)
+	wants := []string{"CapEff:\t0000000000000000", "CapPrm:\t0000000000000000", "CapAmb:\t0000000000000000", "NoNewPrivs:\t1", "Seccomp:\t2", "parent: " + self + " " + sandboxArg}
+	if os.Geteuid() == 0 {
+		wants = append(wants, "CapBnd:\t0000000000000000")
+	}
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("fenced without namespaces, the command's status lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "PRIVATE-KEY-BYTES") {
+		t.Errorf("fenced without namespaces, the command read the key:\n%s", got)
+	}
+	if got := run(nil); !strings.Contains(got, "PRIVATE-KEY-BYTES") {
+		t.Errorf("the wrapper without a fence could not read the key either (the test is broken):\n%s", got)
 	}
 }

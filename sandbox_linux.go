@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -177,8 +178,15 @@ const fenceSecurebits = 1<<0 | 1<<1 | 1<<2 | 1<<3 | 1<<5 | 1<<6 | 1<<7
 // and inheritable zeroed. Without them root cannot make a device node
 // (a /dev/tty of the person's terminal), read another process's memory,
 // load modules or mount. An ordinary user has none to drop and its calls
-// fail harmlessly; what must hold is checked at the end.
+// fail harmlessly; what must hold is checked at the end. Without
+// CAP_SETPCAP (an ordinary user outside a user namespace) the bounding set
+// cannot be emptied, and need not be: with no_new_privs and no permitted
+// or ambient capability, no exec can raise one.
 func dropCaps() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var had [2]unix.CapUserData
+	unix.Capget(&hdr, &had[0])
+	setpcap := had[unix.CAP_SETPCAP/32].Effective&(1<<(unix.CAP_SETPCAP%32)) != 0
 	last := 63
 	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
@@ -193,7 +201,6 @@ func dropCaps() error {
 	unix.Prctl(unix.PR_SET_SECUREBITS, fenceSecurebits, 0, 0, 0)
 	unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SETPCAP, 0, 0, 0)
 	unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var none [2]unix.CapUserData
 	if err := unix.Capset(&hdr, &none[0]); err != nil {
 		return fmt.Errorf("dropping capabilities: %w", err)
@@ -202,7 +209,7 @@ func dropCaps() error {
 	if err := unix.Capget(&hdr, &got[0]); err != nil || got != none {
 		return fmt.Errorf("capabilities left after dropping them: %+v (%v)", got, err)
 	}
-	for c := 0; c <= last; c++ {
+	for c := 0; c <= last && setpcap; c++ {
 		if in, _ := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); in == 1 {
 			return fmt.Errorf("capability %d is still in the bounding set", c)
 		}
@@ -256,8 +263,20 @@ func (st *shellStart) command(shell, line string) (cmd *exec.Cmd, end func(pid i
 	cmd, err = st.wrapped(wrapSpec{Parent: os.Getpid(), Fence: st.fence, Shell: shell, Command: line})
 	// By the process's pidfd, not its number: a stop that fires as the
 	// wrapper is reaped must not reach a process that took the number since.
-	return cmd, func(int) { cmd.Process.Signal(syscall.SIGTERM) }, err
+	return cmd, func(int) {
+		cmd.Process.Signal(syscall.SIGTERM)
+		if cmd.SysProcAttr.Cloneflags&syscall.CLONE_NEWPID != 0 { // lost if it came before the wrapper's handler: SIGKILL ends its namespace
+			time.AfterFunc(initGrace, func() { cmd.Process.Signal(syscall.SIGKILL) })
+		}
+	}, err
 }
+
+// initGrace is how long a wrapper that is a PID namespace's init has to
+// end its command after SIGTERM before it gets SIGKILL, which ends every
+// process in the namespace: an init ignores a signal it has no handler
+// for, and a SIGTERM that came in its first moments, before the Go
+// runtime set its handlers, is lost (a short timeout on a busy machine).
+const initGrace = time.Second
 
 // serverCommand starts an MCP server's program fenced, through the
 // wrapper (st fenced; refused when st says so), or directly in a process
@@ -281,6 +300,9 @@ func (st *shellStart) wrapped(ws wrapSpec) (*exec.Cmd, error) {
 	attr := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if st.fenced() {
 		isolate(attr, !st.fence.Network && len(st.fence.Ports) == 0, &ws)
+	}
+	if attr.Cloneflags&syscall.CLONE_NEWPID != 0 { // as for end's SIGTERM (initGrace): an init's first moments ignore it
+		attr.Pdeathsig = syscall.SIGKILL
 	}
 	spec, err := json.Marshal(ws)
 	if err != nil {
@@ -436,21 +458,40 @@ func wrapShell(s wrapSpec) int {
 			return 126
 		}
 	}
-	cmd := wrappedChild(s)
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", s.Shell, err)
+	inThread := s.Fence != nil && pidNS
+	cmd := wrappedChild(s, inThread)
+	var err error
+	if inThread {
+		err = startFenced(cmd, s.Fence)
+	} else {
+		err = cmd.Start()
+	}
+	if errors.As(err, new(fenceFailed)) {
+		fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
+		return 126
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", cmd.Args[0], err)
 		return 127
 	}
 	return waitWrapped(cmd.Process.Pid, sigs, pidNS)
 }
 
-// wrappedChild is the wrapper's child: the shell, or for a fenced command
-// yaicli again as the fenced process, in a session of its own (no
-// controlling terminal), killed if the wrapper dies.
-func wrappedChild(s wrapSpec) *exec.Cmd {
+// wrappedChild is the wrapper's child, in a session of its own (no
+// controlling terminal): the shell (or a server's program), which the
+// wrapper starts from a fenced thread when inThread (startFenced); or for
+// a fenced command outside a PID namespace yaicli again as the fenced
+// process (fencedExec), killed if the wrapper dies.
+func wrappedChild(s wrapSpec, inThread bool) *exec.Cmd {
 	cmd := exec.Command(s.Shell, "-c", s.Command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if s.Fence != nil {
+	if len(s.Argv) > 0 {
+		cmd = exec.Command(s.Argv[0], s.Argv[1:]...)
+	}
+	switch {
+	case inThread: // no Pdeathsig: it follows the thread that started the child, which ends at once; the namespace's end kills it
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	case s.Fence != nil:
 		spec, _ := json.Marshal(fencedSpec{Fence: s.Fence, Shell: s.Shell, Command: s.Command, Argv: s.Argv}) // plain data: cannot fail
 		cmd = exec.Command("/proc/self/exe", fenceArg)
 		if fd, err := specFile(spec); err == nil {
@@ -460,6 +501,31 @@ func wrappedChild(s wrapSpec) *exec.Cmd {
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	return cmd
+}
+
+// fenceFailed is startFenced's failure to enter the fence: nothing started.
+type fenceFailed struct{ error }
+
+// startFenced starts cmd from a thread of the wrapper's own that enters
+// the fence f first (applyFence: Landlock, seccomp, no_new_privs, no
+// capability, all per thread): the child inherits them at its fork, and
+// the thread, locked to its goroutine and never unlocked, ends with it,
+// so one Go runtime serves where the fenced process was a second one.
+// Only as the init of a PID namespace: signals from inside it do not
+// reach its init (SIGKILL and SIGSTOP never), so the command cannot stop
+// or kill the wrapper through that thread while it ends; it is not
+// dumpable and the command holds no capability, so it cannot trace it.
+func startFenced(cmd *exec.Cmd, f *fenceSpec) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: the Go runtime ends the thread with this goroutine
+		if err := applyFence(f); err != nil {
+			errc <- fenceFailed{err}
+			return
+		}
+		errc <- cmd.Start()
+	}()
+	return <-errc
 }
 
 // waitWrapped waits for the wrapper's child pid and then ends every

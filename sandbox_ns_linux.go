@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,17 +32,25 @@ type nsKinds struct {
 // nsAvailable is the probe's answer, asked once per run.
 var nsAvailable = sync.OnceValue(nsProbe)
 
-// nsProbe starts yaicli once with each set of namespaces, most first, and
-// keeps the first that starts: root needs no user namespace; an ordinary
-// user needs an unprivileged one (sysctls or an LSM may forbid it).
+// nsProbe starts a process once with each set of namespaces, most first,
+// and keeps the first that starts: root needs no user namespace; an
+// ordinary user needs an unprivileged one (sysctls or an LSM may forbid
+// it). As root the clone is the whole question: the child then execs a
+// path that cannot be a program and ends at once (ENOTDIR), so no second
+// Go runtime starts for it; an ordinary user's child is yaicli, which
+// maps itself in its user namespace as the wrapper will.
 func nsProbe() nsKinds {
 	self := wrapperProgram("yaicli") // the running binary, as the wrapper is started
 	root := os.Geteuid() == 0
 	for _, k := range []nsKinds{{user: !root, pid: true, mount: true, net: true}, {user: !root, pid: true, mount: true}, {user: !root, pid: true}} {
 		cmd := exec.Command(self, nsProbeArg, strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid()))
+		if root {
+			cmd = exec.Command(self + "/" + nsProbeArg) // beneath a file: the exec fails after the clone succeeded
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 		k.apply(cmd.SysProcAttr, true)
-		if cmd.Run() == nil {
+		err := cmd.Run()
+		if err == nil || root && (errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ENOENT)) {
 			return k
 		}
 	}

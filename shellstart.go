@@ -13,9 +13,11 @@ import (
 const sandboxArg = "__yaicli_shell_wrapper__"
 
 // fenceArg is argv[1] of yaicli re-executed by the wrapper as the fenced
-// process: it restricts itself (every thread it has is gone at the exec
-// that follows) and execs the shell, so nothing of the command ever shares
-// an address space with an unfenced thread.
+// process where the wrapper is no PID namespace's init (elsewhere a fenced
+// thread of the wrapper starts the shell: startFenced): it restricts
+// itself (every thread it has is gone at the exec that follows) and execs
+// the shell, so nothing of the command ever shares an address space with
+// an unfenced thread.
 const fenceArg = "__yaicli_fenced_exec__"
 
 // fenceSpec is what a fenced command may touch. Landlock only grants, so
