@@ -28,7 +28,7 @@ func pathPlaces(environ []string, base string) (dirs, envs []string) {
 	for _, d := range filepath.SplitList(envValue(environ, "PATH")) {
 		d = abs(d)
 		dirs = append(dirs, d)
-		if placeExists(filepath.Join(filepath.Dir(d), "pyvenv.cfg")) {
+		if _, err := os.Lstat(filepath.Join(filepath.Dir(d), "pyvenv.cfg")); err == nil {
 			envs = append(envs, filepath.Dir(d))
 		}
 	}
@@ -40,19 +40,26 @@ func pathPlaces(environ []string, base string) (dirs, envs []string) {
 	return dirs, envs
 }
 
+// pathDirs are the places on PATH a write there is asked about
+// (pathPlaces), and the start directory, where a "." entry points.
+type pathDirs struct {
+	dirs, envs []string
+	startDir   string
+}
+
 // onPath says why a write to path (a real path) replaces what a command
 // runs: it is an entry of a PATH directory or lies in an environment on
 // PATH. In the start directory itself (a "." entry) only an existing
 // program counts: a new file is not executable until a command makes it
 // so, and that command is asked or fenced.
-func (p places) onPath(path string) string {
-	for _, d := range p.pathEnvs {
+func (o pathDirs) onPath(path string) string {
+	for _, d := range o.envs {
 		if insideDir(path, d) {
 			return "an environment on PATH (" + d + "): what is written there runs in every later command of it"
 		}
 	}
-	for _, d := range p.pathDirs {
-		if filepath.Dir(path) == d && (d != p.startDir || isProgram(path)) {
+	for _, d := range o.dirs {
+		if filepath.Dir(path) == d && (d != o.startDir || isProgram(path)) {
 			return "a directory on PATH (" + d + "): a program written there runs in place of another"
 		}
 	}

@@ -83,8 +83,8 @@ func newPermissions(o permissionOptions, red *redactor, warn func(string)) *perm
 		p.base = resolvePath(o.workDir, "/")
 	}
 	p.workspace, p.noFree = freeWorkspace(p.base, p.home)
-	p.startDir = p.base
-	p.pathDirs, p.pathEnvs = pathPlaces(o.environ, p.base)
+	p.path.dirs, p.path.envs = pathPlaces(o.environ, p.base)
+	p.path.startDir = p.base
 	p.inodes = &inodeTable{workspace: p.workspace} // hard links judged by identity: a .env in the workspace too
 	for i, r := range append([]string{o.outputDir}, o.readRoots...) {
 		if r == "" {

@@ -89,9 +89,7 @@ type places struct {
 	spill     string   // TOOL_OUTPUT_DIR: yaicli's own free area
 	state     []string // yaicli's own files and directories (permissions, audit log, chats)
 	accounts  []string // every account's home (nil: read from the passwd database)
-	pathDirs  []string // the run's PATH directories (pathPlaces)
-	pathEnvs  []string // the environments on PATH (pathPlaces)
-	startDir  string   // the start directory, where a relative PATH entry points
+	path      pathDirs // the run's PATH directories and environments, writes there asked (pathplaces.go)
 	inodes    *inodeTable
 }
 
@@ -163,7 +161,7 @@ func (p places) writeSensitive(path string) string {
 	if why := runsLater(path, p.home); why != "" {
 		return why
 	}
-	if why := p.onPath(path); why != "" {
+	if why := p.path.onPath(path); why != "" {
 		return why
 	}
 	if p.home != "" {

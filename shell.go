@@ -48,10 +48,7 @@ func runShell(ctx context.Context, command, dir string, timeout time.Duration, e
 	}
 	defer r.Close()
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = w, w, nil
-	if start.fenced() { // run without a question: no credential variable (credentialenv.go)
-		if env == nil {
-			env = os.Environ()
-		}
+	if start.fenced() && env != nil { // run without a question: no credential variable (credentialenv.go)
 		env = withoutCredentials(env, nil)
 	}
 	cmd.Env, cmd.Dir = start.environ(env), dir
