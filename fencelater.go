@@ -14,18 +14,15 @@ import (
 // itself (withholdRunsLater), and every directory between it and the
 // writable place holding it is bound over itself, so it can neither be
 // written, replaced, removed nor moved aside with its directory. Inside a
-// git directory only what runs code is withheld (config, hooks), so
-// git add and commit still write the index, objects, refs and logs.
-
-// gitRunsLater are the entries of a git directory that make git run code:
-// its configuration (core.fsmonitor, core.hooksPath, aliases, filters) and
-// its hooks.
-var gitRunsLater = []string{"config", "config.worktree", "hooks"}
+// git directory everything is withheld but what git writes in ordinary
+// work (gitfence.go), so git add and commit still write the index,
+// objects, refs and logs.
 
 // fenceRunsLater lists the run-later places of the workspace ws that
 // exist now, for the fence to bind read-only: runsLaterPlaces, with a git
-// directory narrowed to gitRunsLater (its own, its submodules' and its
-// worktrees'); the workspace itself when it is a bare repository.
+// directory narrowed to what runs code in it (gitDirLater: its own, its
+// submodules' and its worktrees'); the workspace itself when it is a bare
+// repository; and the config files the person's git configs include.
 func fenceRunsLater(ws, home string) []string {
 	if ws == "" {
 		return nil
@@ -36,7 +33,7 @@ func fenceRunsLater(ws, home string) []string {
 			out = append(out, p)
 		}
 	}
-	gitDir := func(d string) { out = append(out, gitDirLater(d)...) }
+	gitDir := func(d string) { out = append(out, gitDirLater(d, home)...) }
 	if isGitDir(ws) {
 		gitDir(ws)
 	}
@@ -53,7 +50,7 @@ func fenceRunsLater(ws, home string) []string {
 			add(p)
 		}
 	}
-	return out
+	return append(out, gitIncludes(gitGlobalConfigs(home), home)...)
 }
 
 // gitFileDir is the git directory a .git file names ("gitdir: <dir>"),
@@ -82,39 +79,6 @@ func evalOrClean(p string) string {
 	return filepath.Clean(p)
 }
 
-// gitDirLater lists what runs code later in the git directory d that
-// exists now: gitRunsLater in it, in its common directory (a linked
-// worktree's config and hooks are there) and in its submodules' and
-// worktrees' directories.
-func gitDirLater(d string) []string {
-	var out []string
-	add := func(p string) {
-		if _, err := os.Lstat(p); err == nil {
-			out = append(out, p)
-		}
-	}
-	if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
-		if common := strings.TrimSpace(string(c)); common != "" && !filepath.IsAbs(common) {
-			common = evalOrClean(filepath.Join(d, common))
-			for _, n := range gitRunsLater {
-				add(filepath.Join(common, n))
-			}
-		}
-	}
-	for _, n := range gitRunsLater {
-		add(filepath.Join(d, n))
-	}
-	for _, sub := range []string{"modules", "worktrees"} {
-		ents, _ := os.ReadDir(filepath.Join(d, sub))
-		for _, e := range ents {
-			for _, n := range gitRunsLater {
-				add(filepath.Join(d, sub, e.Name(), n))
-			}
-		}
-	}
-	return out
-}
-
 // A file that runs code later and does not exist when a command starts
 // cannot be bound read-only (a mount needs a file to cover), and Landlock
 // could withhold making it only by withholding the making of every file
@@ -124,7 +88,10 @@ func gitDirLater(d string) []string {
 // moved aside to NAME.yaicli-withheld, which nothing runs, and the
 // command's result says so. A new repository's git directory keeps what
 // git init makes: its config unless it sets a key that runs programs
-// (gitConfigBenign), its hooks' *.sample files.
+// (gitConfigBenign), its hooks' *.sample files, an empty directory; a new
+// linked worktree or submodule keeps the links git worktree add and git
+// submodule make between it and its repository (gitWorktreeMade,
+// gitFileMade).
 
 // withheldSuffix is added to the name of what is moved aside.
 const withheldSuffix = ".yaicli-withheld"
@@ -174,7 +141,17 @@ func withholdNew(p string) []string {
 				}
 				return out
 			}
+		case "commondir", "gitdir":
+			if st.Mode().IsRegular() && gitWorktreeMade(parent) {
+				return nil
+			}
 		}
+		if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 { // git init's branches/: nothing in it runs
+			return nil
+		}
+	}
+	if filepath.Base(p) == ".git" && st.Mode().IsRegular() && gitFileMade(p) {
+		return nil
 	}
 	if moveAside(p) {
 		return []string{p}

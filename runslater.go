@@ -18,8 +18,6 @@ package main
 // it, and is not on the list.
 
 import (
-	"bufio"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -42,6 +40,11 @@ func runsLater(path, home string) string {
 	for _, h := range hooksDirs(path, home) {
 		if insideDir(path, h) {
 			return "git's hooks directory (" + h + "): they run on the next git command"
+		}
+	}
+	if wd, err := os.Getwd(); err == nil { // the repository the run works in, whose config may include a file elsewhere
+		if from := gitIncluder(path, wd, home); from != "" {
+			return "a git config file that " + from + " includes: git reads it as its own config (core.fsmonitor, aliases, filters run from it)"
 		}
 	}
 	return ""
@@ -118,11 +121,7 @@ func hooksDirs(path, home string) []string {
 		}
 	}
 	out := []string{filepath.Join(common, "hooks")}
-	files := []string{"/etc/gitconfig"}
-	if home != "" {
-		files = append(files, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
-	}
-	files = append(files, filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
+	files := append(gitGlobalConfigs(home), filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
 	seen := map[string]bool{}
 	for _, f := range files {
 		for _, h := range configHooksPaths(f, home, seen, 0) {
@@ -137,58 +136,16 @@ func hooksDirs(path, home string) []string {
 const configIncludeDepth = 10
 
 // configHooksPaths lists every core.hooksPath the git config file at path
-// sets, and those of the files it includes (include.path and every
-// includeIf's path, relative to the including file); seen keeps a file
-// from being read twice.
+// sets, and those of the files it includes (gitConfigRead: include.path
+// and every includeIf's path, relative to the including file); seen keeps
+// a file from being read twice.
 func configHooksPaths(path, home string, seen map[string]bool, depth int) []string {
-	if depth > configIncludeDepth || seen[path] {
-		return nil
-	}
-	seen[path] = true
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
 	var out []string
-	section := ""
-	sc := bufio.NewScanner(io.LimitReader(f, 4<<20))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, _, _ := strings.Cut(head, " ")
-			section = strings.ToLower(strings.TrimSuffix(name, "."))
-			line = strings.TrimSpace(line[end+1:]) // a key may follow on the same line
-			if line == "" {
-				continue
-			}
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		k = strings.ToLower(strings.TrimSpace(k))
-		v = strings.TrimSpace(v)
-		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
-			v = strings.TrimSpace(v[:i])
-		}
-		v = strings.Trim(v, `"`)
-		switch {
-		case section == "core" && k == "hookspath" && v != "":
+	gitConfigRead(path, home, seen, depth, func(kind, v string) {
+		if kind == "hookspath" {
 			out = append(out, v)
-		case (section == "include" || section == "includeif") && k == "path" && v != "":
-			inc := expandHome(v, home)
-			if !filepath.IsAbs(inc) {
-				inc = filepath.Join(filepath.Dir(path), inc)
-			}
-			out = append(out, configHooksPaths(inc, home, seen, depth+1)...)
 		}
-	}
+	})
 	return out
 }
 
