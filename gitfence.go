@@ -271,9 +271,9 @@ func repoGitDir(path string) string {
 // gitConfigVisit calls inc for every file the config at path includes, at
 // any depth up to configIncludeDepth, with the file that includes it.
 func gitConfigVisit(path, home string, seen map[string]bool, depth int, inc func(file, from string)) {
-	gitConfigRead(path, home, seen, depth, func(k, v string) {
+	gitConfigRead(path, home, seen, depth, func(k, v, from string) {
 		if k == "include" {
-			inc(v, path)
+			inc(v, from)
 		}
 	})
 }
@@ -281,9 +281,9 @@ func gitConfigVisit(path, home string, seen map[string]bool, depth int, inc func
 // gitConfigRead reads the git config file at path and those it includes
 // (include.path and every includeIf's path, relative to the including
 // file), calling f with "hookspath" and each core.hooksPath, and with
-// "include" and each included file's path; seen keeps a file from being
-// read twice.
-func gitConfigRead(path, home string, seen map[string]bool, depth int, f func(kind, value string)) {
+// "include" and each included file's path, and the file that sets it;
+// seen keeps a file from being read twice.
+func gitConfigRead(path, home string, seen map[string]bool, depth int, f func(kind, value, from string)) {
 	if depth > configIncludeDepth || seen[path] {
 		return
 	}
@@ -322,14 +322,14 @@ func gitConfigRead(path, home string, seen map[string]bool, depth int, f func(ki
 		v = strings.Trim(v, `"`)
 		switch {
 		case section == "core" && k == "hookspath" && v != "":
-			f("hookspath", v)
+			f("hookspath", v, path)
 		case (section == "include" || section == "includeif") && k == "path" && v != "":
 			inc := expandHome(v, home)
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(path), inc)
 			}
 			inc = filepath.Clean(inc)
-			f("include", inc)
+			f("include", inc, path)
 			gitConfigRead(inc, home, seen, depth+1, f)
 		}
 	}

@@ -103,6 +103,11 @@ func TestFenceGitDirRunsLater(t *testing.T) {
 		{name: "include.path", cmd: fsmonitorConfig("MARK") + ` >> gitconfig.project`, check: statusRuns(false)},
 		{name: "include of an include", cmd: fsmonitorConfig("MARK") + ` >> nested.gitconfig`, check: statusRuns(false)},
 		{name: "includeIf gitdir", cmd: fsmonitorConfig("MARK") + ` >> incif.gitconfig`, check: statusRuns(false)},
+		{name: "global include", cmd: fsmonitorConfig("MARK") + ` >> dotfiles.gitconfig`, check: statusRuns(false),
+			setup: func(t *testing.T, r gitRepo) { // ~/.gitconfig includes a file of the workspace (a dotfiles repository)
+				os.WriteFile(filepath.Join(r.ws, "dotfiles.gitconfig"), []byte("[user]\n"), 0o600)
+				os.WriteFile(filepath.Join(r.home, ".gitconfig"), []byte("[include]\n\tpath = "+filepath.Join(r.ws, "dotfiles.gitconfig")+"\n"), 0o600)
+			}},
 		{name: "new included file", cmd: fsmonitorConfig("MARK") + ` > missing.gitconfig`, check: statusRuns(false)},
 		{name: "rebase exec", cmd: `echo "exec touch MARK" >> .git/rebase-merge/git-rebase-todo`,
 			setup: func(t *testing.T, r gitRepo) { // a rebase stopped at a break, as the person left it

@@ -141,7 +141,7 @@ const configIncludeDepth = 10
 // a file from being read twice.
 func configHooksPaths(path, home string, seen map[string]bool, depth int) []string {
 	var out []string
-	gitConfigRead(path, home, seen, depth, func(kind, v string) {
+	gitConfigRead(path, home, seen, depth, func(kind, v, _ string) {
 		if kind == "hookspath" {
 			out = append(out, v)
 		}
