@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // The fence withholds the files that run code later (runslater.go) from
@@ -97,8 +100,14 @@ func evalOrClean(p string) string {
 const withheldSuffix = ".yaicli-withheld"
 
 // takeBack moves aside what is in after and not in before, and says what
-// it moved ("" when nothing).
-func takeBack(before, after []string) string {
+// it moved ("" when nothing). Only what the command could have made: a
+// place strictly inside one of writable (resolved), changed since the
+// command started (its ctime, which no process can set back, is not
+// before since). A .git file or commondir pointing at a repository
+// elsewhere, or files that turned into a git directory's entries when
+// the command made a HEAD beside them, are listed after it but were not
+// made by it, and stay.
+func takeBack(before, after, writable []string, since time.Time) string {
 	was := map[string]bool{}
 	for _, p := range before {
 		was[p] = true
@@ -108,12 +117,54 @@ func takeBack(before, after []string) string {
 		if was[p] || insideAny(p, moved) {
 			continue
 		}
+		if !madeBy(p, writable, since) {
+			moved = append(moved, unmakeGitDir(p, before, writable, since)...)
+			continue
+		}
 		moved = append(moved, withholdNew(p)...)
 	}
 	if len(moved) == 0 {
 		return ""
 	}
 	return "the command made files that run code later (" + strings.Join(moved, ", ") + "); a fenced command may not, so they were moved aside to NAME" + withheldSuffix + " (look at them, and rename them back yourself if they are yours)"
+}
+
+// madeBy reports whether the place p lies strictly inside one of writable
+// (its directory's links resolved) and was changed at or after since
+// (less the kernel clock's coarseness, which stamps a little behind).
+func madeBy(p string, writable []string, since time.Time) bool {
+	real := filepath.Join(evalOrClean(filepath.Dir(p)), filepath.Base(p))
+	inside := false
+	for _, w := range writable {
+		inside = inside || real != w && insideDir(real, w)
+	}
+	var st syscall.Stat_t
+	if !inside || syscall.Lstat(p, &st) != nil {
+		return false
+	}
+	_, ctime := fileTimes(&st)
+	return ctime >= since.Add(-time.Second).UnixNano()
+}
+
+// unmakeGitDir moves aside what the command made that turned the
+// directory holding p, which it did not make, into a git directory (its
+// HEAD, commondir, objects or refs, made since): the files git would then
+// read as that directory's config and hooks were written before, where no
+// git directory was, and stay, but git no longer reads them. A git
+// directory known before the command (something of it in before) is left
+// as it is: its HEAD moves in ordinary work.
+func unmakeGitDir(p string, before, writable []string, since time.Time) []string {
+	g := gitDirHolding(filepath.Dir(p))
+	if g == "" || slices.Contains(before, filepath.Join(g, "config")) || slices.Contains(before, filepath.Join(g, "commondir")) {
+		return nil
+	}
+	var out []string
+	for _, n := range []string{"HEAD", "commondir", "objects", "refs"} {
+		if q := filepath.Join(g, n); madeBy(q, writable, since) && moveAside(q) {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // withholdNew moves aside p, a new place that runs code later, or the

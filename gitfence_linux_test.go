@@ -197,3 +197,36 @@ func TestFencedGitWork(t *testing.T) {
 		t.Errorf("the worktree outside the workspace broke: %q", out)
 	}
 }
+
+// TestFenceTakesBackOnlyWhatItCouldWrite: what the fence takes back after
+// a command is what the command could have made; a .git file or a
+// commondir it plants pointing at a repository outside every writable
+// place (the person's other project) or at the workspace itself does not
+// make yaicli move that repository's config and hooks, or the
+// workspace's files, aside; a HEAD that turns the workspace into a git
+// directory around files written before is what is taken back.
+func TestFenceTakesBackOnlyWhatItCouldWrite(t *testing.T) {
+	r := newGitRepo(t)
+	other := filepath.Join(r.home, "other")
+	r.git(t, r.home, "init", "-q", "other")
+	r.git(t, other, "config", "alias.st", "status")
+	hook := filepath.Join(other, ".git", "hooks", "pre-commit")
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o700)
+	os.MkdirAll(filepath.Join(r.ws, "src"), 0o700)
+	os.WriteFile(filepath.Join(r.ws, "src", "main.go"), []byte("package main\n"), 0o600)
+	for _, cmd := range []string{
+		"mkdir -p sub && echo gitdir: " + filepath.Join(other, ".git") + " > sub/.git",
+		"git init -q --bare wt3 && echo " + filepath.Join(other, ".git") + " > wt3/commondir",
+		"mkdir -p objects refs && echo ref: refs/heads/main > HEAD",
+	} {
+		got := runFenced(t, r.cfg, cmd, true)
+		for _, p := range []string{filepath.Join(other, ".git", "config"), hook, filepath.Join(other, ".git", "branches"), filepath.Join(r.ws, "src"), filepath.Join(r.ws, "a.txt")} {
+			if missing(p) {
+				t.Errorf("after fenced %q, %s was moved aside (%s)", cmd, p, got.Error)
+			}
+		}
+	}
+	if !missing(filepath.Join(r.ws, "HEAD")) {
+		t.Error("the HEAD that made the workspace a git directory around its files was left: git would read its config and hooks")
+	}
+}

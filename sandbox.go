@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // sandbox is how execute_shell_command's commands are started: SANDBOX's
@@ -195,10 +196,10 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 		return st
 	}
 	st.fence = s.spec()
-	before := s.laterNow(survey{later: st.fence.RunsLater}, nil)
+	since, before := time.Now(), s.laterNow(survey{later: st.fence.RunsLater}, nil)
 	st.takeBack = func() string {
-		named := resolveAll(s.deny)
-		return takeBack(before, s.laterNow(survey{later: s.survey(named).later}, resolveAll(s.write)))
+		named, writes := resolveAll(s.deny), resolveAll(s.write)
+		return takeBack(before, s.laterNow(survey{later: s.survey(named).later}, writes), append(writes, st.fence.Write...), since)
 	}
 	if st.fence.TempDir = s.privateTemp(st.fence.Write); st.fence.TempDir != "" {
 		st.fence.Write = append(st.fence.Write, st.fence.TempDir)
