@@ -56,32 +56,6 @@ func fenceRunsLater(ws, home string) []string {
 	return append(out, gitIncludes(gitGlobalConfigs(home), home)...)
 }
 
-// gitFileDir is the git directory a .git file names ("gitdir: <dir>"),
-// resolved, or "".
-func gitFileDir(p string) string {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	d = strings.TrimSpace(d)
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(filepath.Dir(p), d)
-	}
-	return evalOrClean(d)
-}
-
-// evalOrClean is p with its links resolved, or cleaned when it cannot be.
-func evalOrClean(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
-}
-
 // A file that runs code later and does not exist when a command starts
 // cannot be bound read-only (a mount needs a file to cover), and Landlock
 // could withhold making it only by withholding the making of every file
@@ -143,7 +117,7 @@ func madeBy(p string, writable []string, since time.Time) bool {
 		return false
 	}
 	_, ctime := fileTimes(&st)
-	return ctime >= since.Add(-time.Second).UnixNano()
+	return ctime >= since.Add(-50*time.Millisecond).UnixNano()
 }
 
 // unmakeGitDir moves aside what the command made that turned the

@@ -223,18 +223,16 @@ func gitIncludes(configs []string, home string) []string {
 }
 
 // gitIncluder is the config file that includes path (a real path) among
-// the configs of the person (global) and of the repositories path and dir
-// lie in, or "".
-func gitIncluder(path, dir, home string) string {
+// the configs of the person (global) and of the repository path lies in,
+// or "".
+func gitIncluder(path, home string) string {
 	configs := gitGlobalConfigs(home)
-	for _, p := range []string{path, dir} {
-		if gd := repoGitDir(p); gd != "" {
-			common := gd
-			if c := gitCommonDir(gd); c != "" {
-				common = c
-			}
-			configs = append(configs, filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
+	if gd := repoGitDir(path); gd != "" {
+		common := gd
+		if c := gitCommonDir(gd); c != "" {
+			common = c
 		}
+		configs = append(configs, filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
 	}
 	for _, c := range configs {
 		seen := map[string]bool{}
@@ -374,3 +372,60 @@ func gitFileMade(p string) bool {
 	}
 	return false
 }
+
+// gitFileDir is the git directory a .git file names ("gitdir: <dir>"),
+// resolved, or "".
+func gitFileDir(p string) string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return ""
+	}
+	d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	d = strings.TrimSpace(d)
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(filepath.Dir(p), d)
+	}
+	return evalOrClean(d)
+}
+
+// evalOrClean is p with its links resolved, or cleaned when it cannot be.
+func evalOrClean(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// isGitDir reports whether d is a git directory as git tells one: a HEAD,
+// and objects/ and refs/ or a commondir file naming them.
+func isGitDir(d string) bool {
+	if _, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil {
+		return false
+	}
+	if st, err := os.Stat(filepath.Join(d, "commondir")); err == nil && st.Mode().IsRegular() {
+		return true
+	}
+	o, err1 := os.Stat(filepath.Join(d, "objects"))
+	r, err2 := os.Stat(filepath.Join(d, "refs"))
+	return err1 == nil && err2 == nil && o.IsDir() && r.IsDir()
+}
+
+// worktreeTop is the nearest directory at or above path holding a .git
+// (directory or file), or "".
+func worktreeTop(path string) string {
+	for d := path; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// configIncludeDepth bounds how deep config files include others, as git's
+// own limit (10).
+const configIncludeDepth = 10

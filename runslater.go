@@ -42,10 +42,8 @@ func runsLater(path, home string) string {
 			return "git's hooks directory (" + h + "): they run on the next git command"
 		}
 	}
-	if wd, err := os.Getwd(); err == nil { // the repository the run works in, whose config may include a file elsewhere
-		if from := gitIncluder(path, wd, home); from != "" {
-			return "a git config file that " + from + " includes: git reads it as its own config (core.fsmonitor, aliases, filters run from it)"
-		}
+	if from := gitIncluder(path, home); from != "" {
+		return "a git config file that " + from + " includes: git reads it as its own config (core.fsmonitor, aliases, filters run from it)"
 	}
 	return ""
 }
@@ -55,33 +53,6 @@ func runsLater(path, home string) string {
 func gitDirHolding(path string) string {
 	for d := path; ; d = filepath.Dir(d) {
 		if isGitDir(d) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
-// isGitDir reports whether d is a git directory as git tells one: a HEAD,
-// and objects/ and refs/ or a commondir file naming them.
-func isGitDir(d string) bool {
-	if _, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil {
-		return false
-	}
-	if st, err := os.Stat(filepath.Join(d, "commondir")); err == nil && st.Mode().IsRegular() {
-		return true
-	}
-	o, err1 := os.Stat(filepath.Join(d, "objects"))
-	r, err2 := os.Stat(filepath.Join(d, "refs"))
-	return err1 == nil && err2 == nil && o.IsDir() && r.IsDir()
-}
-
-// worktreeTop is the nearest directory at or above path holding a .git
-// (directory or file), or "".
-func worktreeTop(path string) string {
-	for d := path; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
 		if filepath.Dir(d) == d {
@@ -130,10 +101,6 @@ func hooksDirs(path, home string) []string {
 	}
 	return out
 }
-
-// configIncludeDepth bounds how deep config files include others, as git's
-// own limit (10).
-const configIncludeDepth = 10
 
 // configHooksPaths lists every core.hooksPath the git config file at path
 // sets, and those of the files it includes (gitConfigRead: include.path
