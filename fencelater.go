@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // The fence withholds the files that run code later (runslater.go) from
@@ -14,18 +17,15 @@ import (
 // itself (withholdRunsLater), and every directory between it and the
 // writable place holding it is bound over itself, so it can neither be
 // written, replaced, removed nor moved aside with its directory. Inside a
-// git directory only what runs code is withheld (config, hooks), so
-// git add and commit still write the index, objects, refs and logs.
-
-// gitRunsLater are the entries of a git directory that make git run code:
-// its configuration (core.fsmonitor, core.hooksPath, aliases, filters) and
-// its hooks.
-var gitRunsLater = []string{"config", "config.worktree", "hooks"}
+// git directory everything is withheld but what git writes in ordinary
+// work (gitfence.go), so git add and commit still write the index,
+// objects, refs and logs.
 
 // fenceRunsLater lists the run-later places of the workspace ws that
 // exist now, for the fence to bind read-only: runsLaterPlaces, with a git
-// directory narrowed to gitRunsLater (its own, its submodules' and its
-// worktrees'); the workspace itself when it is a bare repository.
+// directory narrowed to what runs code in it (gitDirLater: its own, its
+// submodules' and its worktrees'); the workspace itself when it is a bare
+// repository; and the config files the person's git configs include.
 func fenceRunsLater(ws, home string) []string {
 	if ws == "" {
 		return nil
@@ -36,7 +36,7 @@ func fenceRunsLater(ws, home string) []string {
 			out = append(out, p)
 		}
 	}
-	gitDir := func(d string) { out = append(out, gitDirLater(d)...) }
+	gitDir := func(d string) { out = append(out, gitDirLater(d, home)...) }
 	if isGitDir(ws) {
 		gitDir(ws)
 	}
@@ -53,66 +53,7 @@ func fenceRunsLater(ws, home string) []string {
 			add(p)
 		}
 	}
-	return out
-}
-
-// gitFileDir is the git directory a .git file names ("gitdir: <dir>"),
-// resolved, or "".
-func gitFileDir(p string) string {
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-	if !ok {
-		return ""
-	}
-	d = strings.TrimSpace(d)
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(filepath.Dir(p), d)
-	}
-	return evalOrClean(d)
-}
-
-// evalOrClean is p with its links resolved, or cleaned when it cannot be.
-func evalOrClean(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	return filepath.Clean(p)
-}
-
-// gitDirLater lists what runs code later in the git directory d that
-// exists now: gitRunsLater in it, in its common directory (a linked
-// worktree's config and hooks are there) and in its submodules' and
-// worktrees' directories.
-func gitDirLater(d string) []string {
-	var out []string
-	add := func(p string) {
-		if _, err := os.Lstat(p); err == nil {
-			out = append(out, p)
-		}
-	}
-	if c, err := os.ReadFile(filepath.Join(d, "commondir")); err == nil {
-		if common := strings.TrimSpace(string(c)); common != "" && !filepath.IsAbs(common) {
-			common = evalOrClean(filepath.Join(d, common))
-			for _, n := range gitRunsLater {
-				add(filepath.Join(common, n))
-			}
-		}
-	}
-	for _, n := range gitRunsLater {
-		add(filepath.Join(d, n))
-	}
-	for _, sub := range []string{"modules", "worktrees"} {
-		ents, _ := os.ReadDir(filepath.Join(d, sub))
-		for _, e := range ents {
-			for _, n := range gitRunsLater {
-				add(filepath.Join(d, sub, e.Name(), n))
-			}
-		}
-	}
-	return out
+	return append(out, gitIncludes(gitGlobalConfigs(home), home)...)
 }
 
 // A file that runs code later and does not exist when a command starts
@@ -124,14 +65,23 @@ func gitDirLater(d string) []string {
 // moved aside to NAME.yaicli-withheld, which nothing runs, and the
 // command's result says so. A new repository's git directory keeps what
 // git init makes: its config unless it sets a key that runs programs
-// (gitConfigBenign), its hooks' *.sample files.
+// (gitConfigBenign), its hooks' *.sample files, an empty directory; a new
+// linked worktree or submodule keeps the links git worktree add and git
+// submodule make between it and its repository (gitWorktreeMade,
+// gitFileMade).
 
 // withheldSuffix is added to the name of what is moved aside.
 const withheldSuffix = ".yaicli-withheld"
 
 // takeBack moves aside what is in after and not in before, and says what
-// it moved ("" when nothing).
-func takeBack(before, after []string) string {
+// it moved ("" when nothing). Only what the command could have made: a
+// place strictly inside one of writable (resolved), changed since the
+// command started (its ctime, which no process can set back, is not
+// before since). A .git file or commondir pointing at a repository
+// elsewhere, or files that turned into a git directory's entries when
+// the command made a HEAD beside them, are listed after it but were not
+// made by it, and stay.
+func takeBack(before, after, writable []string, since time.Time) string {
 	was := map[string]bool{}
 	for _, p := range before {
 		was[p] = true
@@ -141,12 +91,54 @@ func takeBack(before, after []string) string {
 		if was[p] || insideAny(p, moved) {
 			continue
 		}
+		if !madeBy(p, writable, since) {
+			moved = append(moved, unmakeGitDir(p, before, writable, since)...)
+			continue
+		}
 		moved = append(moved, withholdNew(p)...)
 	}
 	if len(moved) == 0 {
 		return ""
 	}
 	return "the command made files that run code later (" + strings.Join(moved, ", ") + "); a fenced command may not, so they were moved aside to NAME" + withheldSuffix + " (look at them, and rename them back yourself if they are yours)"
+}
+
+// madeBy reports whether the place p lies strictly inside one of writable
+// (its directory's links resolved) and was changed at or after since
+// (less the kernel clock's coarseness, which stamps a little behind).
+func madeBy(p string, writable []string, since time.Time) bool {
+	real := filepath.Join(evalOrClean(filepath.Dir(p)), filepath.Base(p))
+	inside := false
+	for _, w := range writable {
+		inside = inside || real != w && insideDir(real, w)
+	}
+	var st syscall.Stat_t
+	if !inside || syscall.Lstat(p, &st) != nil {
+		return false
+	}
+	_, ctime := fileTimes(&st)
+	return ctime >= since.Add(-50*time.Millisecond).UnixNano()
+}
+
+// unmakeGitDir moves aside what the command made that turned the
+// directory holding p, which it did not make, into a git directory (its
+// HEAD, commondir, objects or refs, made since): the files git would then
+// read as that directory's config and hooks were written before, where no
+// git directory was, and stay, but git no longer reads them. A git
+// directory known before the command (something of it in before) is left
+// as it is: its HEAD moves in ordinary work.
+func unmakeGitDir(p string, before, writable []string, since time.Time) []string {
+	g := gitDirHolding(filepath.Dir(p))
+	if g == "" || slices.Contains(before, filepath.Join(g, "config")) || slices.Contains(before, filepath.Join(g, "commondir")) {
+		return nil
+	}
+	var out []string
+	for _, n := range []string{"HEAD", "commondir", "objects", "refs"} {
+		if q := filepath.Join(g, n); madeBy(q, writable, since) && moveAside(q) {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // withholdNew moves aside p, a new place that runs code later, or the
@@ -174,7 +166,17 @@ func withholdNew(p string) []string {
 				}
 				return out
 			}
+		case "commondir", "gitdir":
+			if st.Mode().IsRegular() && gitWorktreeMade(parent) {
+				return nil
+			}
 		}
+		if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 { // git init's branches/: nothing in it runs
+			return nil
+		}
+	}
+	if filepath.Base(p) == ".git" && st.Mode().IsRegular() && gitFileMade(p) {
+		return nil
 	}
 	if moveAside(p) {
 		return []string{p}

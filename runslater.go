@@ -18,8 +18,6 @@ package main
 // it, and is not on the list.
 
 import (
-	"bufio"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,6 +42,9 @@ func runsLater(path, home string) string {
 			return "git's hooks directory (" + h + "): they run on the next git command"
 		}
 	}
+	if from := gitIncluder(path, home); from != "" {
+		return "a git config file that " + from + " includes: git reads it as its own config (core.fsmonitor, aliases, filters run from it)"
+	}
 	return ""
 }
 
@@ -52,33 +53,6 @@ func runsLater(path, home string) string {
 func gitDirHolding(path string) string {
 	for d := path; ; d = filepath.Dir(d) {
 		if isGitDir(d) {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
-
-// isGitDir reports whether d is a git directory as git tells one: a HEAD,
-// and objects/ and refs/ or a commondir file naming them.
-func isGitDir(d string) bool {
-	if _, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil {
-		return false
-	}
-	if st, err := os.Stat(filepath.Join(d, "commondir")); err == nil && st.Mode().IsRegular() {
-		return true
-	}
-	o, err1 := os.Stat(filepath.Join(d, "objects"))
-	r, err2 := os.Stat(filepath.Join(d, "refs"))
-	return err1 == nil && err2 == nil && o.IsDir() && r.IsDir()
-}
-
-// worktreeTop is the nearest directory at or above path holding a .git
-// (directory or file), or "".
-func worktreeTop(path string) string {
-	for d := path; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
 			return d
 		}
 		if filepath.Dir(d) == d {
@@ -118,11 +92,7 @@ func hooksDirs(path, home string) []string {
 		}
 	}
 	out := []string{filepath.Join(common, "hooks")}
-	files := []string{"/etc/gitconfig"}
-	if home != "" {
-		files = append(files, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
-	}
-	files = append(files, filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
+	files := append(gitGlobalConfigs(home), filepath.Join(common, "config"), filepath.Join(gd, "config.worktree"))
 	seen := map[string]bool{}
 	for _, f := range files {
 		for _, h := range configHooksPaths(f, home, seen, 0) {
@@ -132,63 +102,17 @@ func hooksDirs(path, home string) []string {
 	return out
 }
 
-// configIncludeDepth bounds how deep config files include others, as git's
-// own limit (10).
-const configIncludeDepth = 10
-
 // configHooksPaths lists every core.hooksPath the git config file at path
-// sets, and those of the files it includes (include.path and every
-// includeIf's path, relative to the including file); seen keeps a file
-// from being read twice.
+// sets, and those of the files it includes (gitConfigRead: include.path
+// and every includeIf's path, relative to the including file); seen keeps
+// a file from being read twice.
 func configHooksPaths(path, home string, seen map[string]bool, depth int) []string {
-	if depth > configIncludeDepth || seen[path] {
-		return nil
-	}
-	seen[path] = true
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
 	var out []string
-	section := ""
-	sc := bufio.NewScanner(io.LimitReader(f, 4<<20))
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			end := strings.IndexByte(line, ']')
-			if end < 0 {
-				continue
-			}
-			head := strings.TrimSpace(line[1:end])
-			name, _, _ := strings.Cut(head, " ")
-			section = strings.ToLower(strings.TrimSuffix(name, "."))
-			line = strings.TrimSpace(line[end+1:]) // a key may follow on the same line
-			if line == "" {
-				continue
-			}
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			continue
-		}
-		k = strings.ToLower(strings.TrimSpace(k))
-		v = strings.TrimSpace(v)
-		if i := strings.IndexAny(v, "#;"); i >= 0 && !strings.HasPrefix(v, `"`) {
-			v = strings.TrimSpace(v[:i])
-		}
-		v = strings.Trim(v, `"`)
-		switch {
-		case section == "core" && k == "hookspath" && v != "":
+	gitConfigRead(path, home, seen, depth, func(kind, v, _ string) {
+		if kind == "hookspath" {
 			out = append(out, v)
-		case (section == "include" || section == "includeif") && k == "path" && v != "":
-			inc := expandHome(v, home)
-			if !filepath.IsAbs(inc) {
-				inc = filepath.Join(filepath.Dir(path), inc)
-			}
-			out = append(out, configHooksPaths(inc, home, seen, depth+1)...)
 		}
-	}
+	})
 	return out
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // sandbox is how execute_shell_command's commands are started: SANDBOX's
@@ -21,15 +22,16 @@ type sandbox struct {
 	self    string // the yaicli binary, re-executed as the wrapper
 	read    []string
 	write   []string
-	deny    []string // the sensitive places: never granted for reading or writing
-	own     []string // yaicli's own places: never granted, even before they exist
-	noWrite []string // never granted for writing (start-up files, PATH directories)
-	keyRoot []keyDir // where files named like keys are looked for: the workspace, home
-	caches  []string // not looked in: what every command may write anyway
-	spill   string   // read inside the denied state directory
-	network string   // SANDBOX_NETWORK: off, on or ports
-	abi     int      // the kernel's Landlock version, read once; 0: none
-	temp    string   // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
+	deny    []string         // the sensitive places: never granted for reading or writing
+	own     []string         // yaicli's own places: never granted, even before they exist
+	now     func() time.Time // the clock a command's start is read from (takeBack)
+	noWrite []string         // never granted for writing (start-up files, PATH directories)
+	keyRoot []keyDir         // where files named like keys are looked for: the workspace, home
+	caches  []string         // not looked in: what every command may write anyway
+	spill   string           // read inside the denied state directory
+	network string           // SANDBOX_NETWORK: off, on or ports
+	abi     int              // the kernel's Landlock version, read once; 0: none
+	temp    string           // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
 	// workspace and home are where the files that run code later are
 	// looked for (fenceRunsLater); workspace is "" when there is none.
 	workspace, home string
@@ -127,13 +129,14 @@ type sandboxOptions struct {
 	// directory; homeDir the run's home ("" when unknown); spill
 	// TOOL_OUTPUT_DIR, read inside the denied state directory.
 	workDir, homeDir, spill string
-	private                 []string // yaicli's own places (ownPlaces.all): never read nor written
+	private                 []string         // yaicli's own places (ownPlaces.all): never read nor written
+	now                     func() time.Time // the clock a command's start is read from, for takeBack (nil: the zero time)
 }
 
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private}
+	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, now: f.now}
 	home := f.homeDir
 	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
@@ -195,10 +198,13 @@ func (s *sandbox) start(ctx context.Context) *shellStart {
 		return st
 	}
 	st.fence = s.spec()
-	before := s.laterNow(survey{later: st.fence.RunsLater}, nil)
+	since, before := time.Time{}, s.laterNow(survey{later: st.fence.RunsLater}, nil)
+	if s.now != nil {
+		since = s.now()
+	}
 	st.takeBack = func() string {
-		named := resolveAll(s.deny)
-		return takeBack(before, s.laterNow(survey{later: s.survey(named).later}, resolveAll(s.write)))
+		named, writes := resolveAll(s.deny), resolveAll(s.write)
+		return takeBack(before, s.laterNow(survey{later: s.survey(named).later}, writes), append(writes, st.fence.Write...), since)
 	}
 	if st.fence.TempDir = s.privateTemp(st.fence.Write); st.fence.TempDir != "" {
 		st.fence.Write = append(st.fence.Write, st.fence.TempDir)

@@ -131,7 +131,7 @@ func (s *sandbox) survey(deny []string) survey {
 			isDir := e.typ.IsDir()
 			switch {
 			case inWS && e.name == ".git":
-				out.later = append(out.later, gitLater(p)...)
+				out.later = append(out.later, gitLater(p, s.home)...)
 				continue
 			case inWS && e.name == ".vscode" && isDir:
 				for _, v := range vscodeLater {
@@ -160,7 +160,7 @@ func (s *sandbox) survey(deny []string) survey {
 // p is or names (a nested repository's directory, a worktree's or
 // submodule's .git file), as fenceRunsLater lists it; the .git file
 // itself too, so it cannot be pointed elsewhere.
-func gitLater(p string) []string {
+func gitLater(p, home string) []string {
 	st, err := os.Lstat(p)
 	if err != nil || st.Mode()&fs.ModeSymlink != 0 {
 		return nil
@@ -168,9 +168,9 @@ func gitLater(p string) []string {
 	if !st.IsDir() {
 		out := []string{p}
 		if d := gitFileDir(p); d != "" {
-			out = append(out, gitDirLater(d)...)
+			out = append(out, gitDirLater(d, home)...)
 		}
 		return out
 	}
-	return gitDirLater(p)
+	return gitDirLater(p, home)
 }
