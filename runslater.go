@@ -20,19 +20,14 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
-
-// reRunsLater matches the paths of tools' and editors' files that run
-// code later, by their place in a project.
-var reRunsLater = regexp.MustCompile(`(^|/)(\.envrc|\.husky(/.*)?|\.pre-commit-config\.ya?ml|\.vscode/(tasks|settings|launch)\.json|\.devcontainer(/.*)?|\.nvim\.lua|\.lazy\.lua|\.exrc|\.git)$`)
 
 // runsLater says why a write to path (a real path) makes code run later,
 // or ""; home is the run's home, for a core.hooksPath under ~.
 func runsLater(path, home string) string {
 	if reRunsLater.MatchString(path) {
-		return "a file that runs code later (" + filepath.Base(path) + ": git, direnv, husky, pre-commit or an editor runs it)"
+		return "a file that runs code later (" + filepath.Base(path) + ": git, direnv, mise, husky, pre-commit, a build tool or an editor runs it)"
 	}
 	if d := gitDirHolding(path); d != "" {
 		return "inside a git directory (" + d + "): its config and hooks run code on the next git command"
@@ -125,8 +120,7 @@ func runsLaterPlaces(ws, home string) []string {
 		return nil
 	}
 	var out []string
-	for _, n := range []string{".git", ".envrc", ".husky", ".pre-commit-config.yaml", ".pre-commit-config.yml", ".vscode/tasks.json",
-		".vscode/settings.json", ".vscode/launch.json", ".devcontainer", ".nvim.lua", ".lazy.lua", ".exrc"} {
+	for _, n := range append([]string{".git"}, runLaterFiles...) {
 		out = append(out, filepath.Join(ws, n))
 	}
 	out = append(out, hooksDirs(ws, home)...)

@@ -40,15 +40,6 @@ type keyDir struct {
 // hold other people's test keys, not yours.
 var keyWalkSkip = []string{".git", "node_modules"}
 
-// laterNames are the names of files and directories that run code later
-// in any directory of the workspace (runsLater's list, and the project
-// instructions every later session reads).
-var laterNames = []string{".envrc", ".husky", ".pre-commit-config.yaml", ".pre-commit-config.yml", ".devcontainer", ".nvim.lua",
-	".lazy.lua", ".exrc", "AGENTS.md"}
-
-// vscodeLater are the files in a .vscode directory that run programs.
-var vscodeLater = []string{"tasks.json", "settings.json", "launch.json"}
-
 // dirSeen is one directory as a walk read it: its times, to tell a
 // change, and its entries.
 type dirSeen struct {
@@ -133,14 +124,10 @@ func (s *sandbox) survey(deny []string) survey {
 			case inWS && e.name == ".git":
 				out.later = append(out.later, gitLater(p, s.home)...)
 				continue
-			case inWS && e.name == ".vscode" && isDir:
-				for _, v := range vscodeLater {
-					if placeExists(filepath.Join(p, v)) {
-						out.later = append(out.later, filepath.Join(p, v))
-					}
-				}
-			case inWS && slices.Contains(laterNames, e.name):
+			case inWS && e.name == projectFile: // the project instructions every later session reads
 				out.later = append(out.later, p)
+			case inWS:
+				out.later = append(out.later, runLaterIn(d.path, e.name)...)
 			}
 			switch {
 			case reKeyName.MatchString(e.name) && !isDir: // as the fs tools judge a file by its own name
