@@ -30,6 +30,9 @@ type sandbox struct {
 	network string   // SANDBOX_NETWORK: off, on or ports
 	abi     int      // the kernel's Landlock version, read once; 0: none
 	temp    string   // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
+	// cacheDir is the user's cache directory, which holds the fence's own
+	// (fencecaches.go); "" = none.
+	cacheDir string
 	// workspace and home are where the files that run code later are
 	// looked for (fenceRunsLater); workspace is "" when there is none.
 	workspace, home string
@@ -133,7 +136,7 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private}
+	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, cacheDir: f.cacheDir}
 	home := f.homeDir
 	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
@@ -231,6 +234,7 @@ func (s *sandbox) spec() *fenceSpec {
 	}
 	f.RunsLater = s.laterNow(sv, writes)
 	f.KeysBound = mountNamespace()
+	s.layerCaches(f) // the person's caches under overlays of the fence's own (fencecaches.go)
 	for _, p := range strings.Split(s.network, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil && n > 0 && n < 65536 {
 			f.Ports = append(f.Ports, n)

@@ -424,7 +424,10 @@ func wrapShell(s wrapSpec) int {
 		return 137 // yaicli ended before the wrapper could be told to follow it
 	}
 	if s.MountNS {
-		err := readOnlyOutside(s.Fence)
+		err := mountCaches(s.Fence, s.MapUID != 0) // fencecaches_linux.go
+		if err == nil {
+			err = readOnlyOutside(s.Fence)
+		}
 		if err == nil {
 			err = withholdRunsLater(s.Fence)
 		}

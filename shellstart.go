@@ -46,6 +46,9 @@ type fenceSpec struct {
 	// server reaches TCP and UDP but no Unix socket (an ssh agent,
 	// docker.sock, a desktop bus) unless its entry says "unix_sockets".
 	UnixOff bool `json:",omitempty"`
+	// Caches are the person's caches, seen read-only under overlays of
+	// the fence's own (fencecaches.go).
+	Caches *fenceCaches `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
@@ -122,6 +125,7 @@ func (st *shellStart) environ(env []string) []string {
 	if len(st.fence.Ports) > 0 && !st.fence.UDP && !st.fence.Network {
 		set["RES_OPTIONS"] = "use-vc" // the C library asks the resolver over TCP: UDP is refused
 	}
+	maps.Copy(set, st.fence.Caches.fallbackEnv()) // private caches where no overlay can be laid (fencecaches.go)
 	if len(set) == 0 {
 		return env
 	}
