@@ -88,7 +88,7 @@ func (s *sandbox) personCaches(root string) []string {
 // out of f's writable places with the private directories given instead.
 func (s *sandbox) layerCaches(f *fenceSpec) {
 	root := fenceCacheRoot(s.cacheDir)
-	if root != "" && insideAny(root, resolveAll(s.write)) { // a command could plant links there: no layers, no private caches
+	if root != "" && insideAny(root, slices.Concat(f.Write, f.WriteDirs)) { // a command could plant links there: no layers, no private caches
 		root = ""
 	}
 	c := &fenceCaches{Places: s.personCaches(root), Root: root, Set: "commands"}

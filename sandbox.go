@@ -33,6 +33,7 @@ type sandbox struct {
 	// cacheDir is the user's cache directory, which holds the fence's own
 	// (fencecaches.go); "" = none.
 	cacheDir string
+	prefixes []string // the activated environments' prefixes (fencehomeplaces.go)
 	// workspace and home are where the files that run code later are
 	// looked for (fenceRunsLater); workspace is "" when there is none.
 	workspace, home string
@@ -136,7 +137,7 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, cacheDir: f.cacheDir}
+	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, cacheDir: f.cacheDir, prefixes: activatedPrefixes(f.environ)}
 	home := f.homeDir
 	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
@@ -225,8 +226,9 @@ func (s *sandbox) spec() *fenceSpec {
 	write := read.with(resolveAll(s.noWrite))
 	writes := resolveAll(s.write)
 	if !mountNamespace() { // no mount to bind them read-only: Landlock withholds them (their directory is granted child by child)
-		write = write.with(s.pathInWritable(writes))
+		write = write.with(slices.Concat(s.pathInWritable(writes), s.laterPlaces(writes)))
 	}
+	write = write.with(s.homeInWritable(writes)) // a home under temp is granted as a home (fencehomeplaces.go)
 	for _, w := range writes {
 		if !insideAny(w, read.block) && !insideAny(w, read.files) {
 			write.carve(w, &f.Write, &f.WriteDirs)
@@ -270,6 +272,7 @@ func (s *sandbox) laterNow(sv survey, writes []string) []string {
 			out = append(out, d)
 		}
 	}
+	out = append(out, s.laterPlaces(writes)...) // home's start-up places through links, activated environments (fencehomeplaces.go)
 	sort.Strings(out)
 	return slices.Compact(out)
 }
