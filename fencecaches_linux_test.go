@@ -4,6 +4,7 @@ package main
 
 import (
 	"archive/zip"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,4 +142,39 @@ func writeWheel(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	f.Close()
+}
+
+// TestMCPServerCachesOwn: a fenced MCP server sees the person's caches,
+// not what a fenced command wrote over them (npx would run a package a
+// command planted in the commands' layer, in a server holding a token).
+func TestMCPServerCachesOwn(t *testing.T) {
+	cfg := sandboxHome(t)
+	if !nsAvailable().mount {
+		skipWithout(t, "a mount namespace", "no mount namespace here: the caches are read-only to commands and servers alike")
+	}
+	pkg := filepath.Join(cfg.homeDir, ".npm", "_npx", "abc", "index.js")
+	os.MkdirAll(filepath.Dir(pkg), 0o700)
+	os.WriteFile(pkg, []byte("mine\n"), 0o600)
+	if got := runFenced(t, cfg, "echo planted >> "+pkg+" && cat "+pkg, true); !strings.Contains(got.Output, "planted") {
+		t.Fatalf("fenced, the command's write into its cache layer did not work: %+v", got)
+	}
+	mcpPath := filepath.Join(cfg.homeDir, "mcp.json")
+	cfg.MCPConfig = mcpPath
+	out := filepath.Join(cfg.workDir, "server-saw.txt")
+	srv := selfServer("echo")
+	self := srv.Command
+	srv.Command, srv.Args = "/bin/sh", []string{"-c", `cat "$1" > "$2" 2>&1; exec "$3"`, "sh", pkg, out, self}
+	b, _ := json.Marshal(map[string]any{"mcpServers": map[string]mcpServerConfig{"npxlike": srv}})
+	if err := os.WriteFile(mcpPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var warn strings.Builder
+	hub, err := startMCP(t.Context(), cfg.mcp("", cfg.redactor(), cfg.toolbox().fence), &warn, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub.close()
+	if saw, _ := os.ReadFile(out); !strings.Contains(string(saw), "mine") || strings.Contains(string(saw), "planted") {
+		t.Errorf("the fenced server read %q from its cache, want the person's %q only (%s)", saw, "mine\n", warn.String())
+	}
 }
