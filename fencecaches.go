@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,7 @@ import (
 // Where an overlay cannot be made (no mount namespace, an old kernel, an
 // upper directory on a file system overlayfs refuses) the command gets
 // private cache directories of the fence's through the caches' variables
-// (fenceCacheEnv) and the person's caches stay read-only: it fails closed.
+// (cacheEnviron) and the person's caches stay read-only: it fails closed.
 
 // fenceCaches is the part of a fence that lays the person's caches under
 // overlays (fenceSpec.Caches).
@@ -140,13 +141,21 @@ func (c *fenceCaches) fallBack(f *fenceSpec, failed []string) {
 	f.Write = append(f.Write, dir)
 }
 
-// fallbackEnv is what the command's environment gets from c: the private
-// caches' variables when the parent already fell back (nil-safe).
-func (c *fenceCaches) fallbackEnv() map[string]string {
-	if c == nil || !c.Fallback {
-		return nil
+// cacheEnviron is environ, the command's, with the caches' variables
+// pointed at c's private directories when c fell back (in the parent or
+// the wrapper); as it is otherwise.
+func cacheEnviron(environ []string, c *fenceCaches) []string {
+	if c == nil || !c.Fallback || len(c.Env) == 0 {
+		return environ
 	}
-	return c.Env
+	out := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return c.Env[k] != ""
+	})
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+		out = append(out, k+"="+c.Env[k])
+	}
+	return out
 }
 
 // layerName is the name of the upper layer of cache p in a slot: its base

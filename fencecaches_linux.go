@@ -21,8 +21,8 @@ const fenceCacheSlots = 8
 // cache below, read-only, and an upper directory of a free slot of the
 // fence's own above. A cache whose overlay cannot be made is taken out
 // of f's writable places and the caches' variables are pointed at
-// private directories (fallBack), set in the wrapper's environment for
-// the fenced process it starts. userNS says the wrapper is in a user
+// private directories (fallBack), which the fenced process sets in the
+// command's environment (cacheEnviron). userNS says the wrapper is in a user
 // namespace (overlayfs then keeps its attributes in user.* xattrs).
 func mountCaches(f *fenceSpec, userNS bool) error {
 	c := f.Caches
@@ -40,10 +40,8 @@ func mountCaches(f *fenceSpec, userNS bool) error {
 		}
 	}
 	if len(failed) > 0 {
+		c.Fallback = true
 		c.fallBack(f, failed)
-		for k, v := range c.Env {
-			os.Setenv(k, v)
-		}
 	}
 	return nil
 }

@@ -125,7 +125,6 @@ func (st *shellStart) environ(env []string) []string {
 	if len(st.fence.Ports) > 0 && !st.fence.UDP && !st.fence.Network {
 		set["RES_OPTIONS"] = "use-vc" // the C library asks the resolver over TCP: UDP is refused
 	}
-	maps.Copy(set, st.fence.Caches.fallbackEnv()) // private caches where no overlay can be laid (fencecaches.go)
 	if len(set) == 0 {
 		return env
 	}
