@@ -247,7 +247,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.parseModelSettings(p)
 	c.parseToolSettings(p)
 	c.workDir, c.homeDir = src.workDir, src.home
-	c.environ, c.cacheDir, c.clock, c.version = src.environ, src.cacheDir, src.now, src.version
+	c.environ, c.cacheDir, c.clock, c.version = absolutePATH(src.environ, warn), src.cacheDir, src.now, src.version // fencehomeplaces.go
 	c.permissionPaths(src.env)
 	if err := c.settle(src); err != nil {
 		return nil, err

@@ -21,6 +21,9 @@ func serverStart(name string, cfg mcpServerConfig, warn io.Writer) (*shellStart,
 		return nil, nil
 	}
 	st := cfg.box.serverStart(cfg.UnixSockets)
+	if st.fenced() {
+		st.fence.serverCaches(name) // a cache set of the server's own (fencecaches.go)
+	}
 	if st != nil && st.refuse != "" {
 		return nil, errors.New(st.refuse)
 	}

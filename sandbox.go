@@ -32,6 +32,10 @@ type sandbox struct {
 	network string           // SANDBOX_NETWORK: off, on or ports
 	abi     int              // the kernel's Landlock version, read once; 0: none
 	temp    string           // the run's temp directory (TMPDIR, else /tmp): a command gets one of its own inside when it is carved
+	// cacheDir is the user's cache directory, which holds the fence's own
+	// (fencecaches.go); "" = none.
+	cacheDir string
+	prefixes []string // the activated environments' prefixes (fencehomeplaces.go)
 	// workspace and home are where the files that run code later are
 	// looked for (fenceRunsLater); workspace is "" when there is none.
 	workspace, home string
@@ -136,7 +140,8 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, now: f.now}
+	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, now: f.now,
+		cacheDir: f.cacheDir, prefixes: activatedPrefixes(f.environ)}
 	home := f.homeDir
 	s.home = home
 	if ws := resolvePathOf(f.workDir); ws != "/" && (home == "" || !insideAny(resolvePathOf(home), []string{ws})) {
@@ -228,8 +233,9 @@ func (s *sandbox) spec() *fenceSpec {
 	write := read.with(resolveAll(s.noWrite))
 	writes := resolveAll(s.write)
 	if !mountNamespace() { // no mount to bind them read-only: Landlock withholds them (their directory is granted child by child)
-		write = write.with(s.pathInWritable(writes))
+		write = write.with(slices.Concat(s.pathInWritable(writes), s.laterPlaces(writes)))
 	}
+	write = write.with(s.homeInWritable(writes)) // a home under temp is granted as a home (fencehomeplaces.go)
 	for _, w := range writes {
 		if !insideAny(w, read.block) && !insideAny(w, read.files) {
 			write.carve(w, &f.Write, &f.WriteDirs)
@@ -237,6 +243,7 @@ func (s *sandbox) spec() *fenceSpec {
 	}
 	f.RunsLater = s.laterNow(sv, writes)
 	f.KeysBound = mountNamespace()
+	s.layerCaches(f) // the person's caches under overlays of the fence's own (fencecaches.go)
 	for _, p := range strings.Split(s.network, ",") {
 		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil && n > 0 && n < 65536 {
 			f.Ports = append(f.Ports, n)
@@ -272,6 +279,7 @@ func (s *sandbox) laterNow(sv survey, writes []string) []string {
 			out = append(out, d)
 		}
 	}
+	out = append(out, s.laterPlaces(writes)...) // home's start-up places through links, activated environments (fencehomeplaces.go)
 	sort.Strings(out)
 	return slices.Compact(out)
 }

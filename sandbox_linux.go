@@ -418,7 +418,7 @@ func fencedExec(s fencedSpec, environ []string) int {
 		fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
 		return 126
 	}
-	err = syscall.Exec(prog, argv, environ)
+	err = syscall.Exec(prog, argv, cacheEnviron(environ, s.Fence.Caches)) // private caches where no overlay was laid (fencecaches.go)
 	fmt.Fprintf(os.Stderr, "yaicli: starting %s: %v\n", argv[0], err)
 	return 127
 }
@@ -446,7 +446,10 @@ func wrapShell(s wrapSpec) int {
 		return 137 // yaicli ended before the wrapper could be told to follow it
 	}
 	if s.MountNS {
-		err := readOnlyOutside(s.Fence)
+		err := mountCaches(s.Fence, s.MapUID != 0) // fencecaches_linux.go
+		if err == nil {
+			err = readOnlyOutside(s.Fence)
+		}
 		if err == nil {
 			err = withholdRunsLater(s.Fence)
 		}

@@ -48,6 +48,9 @@ type fenceSpec struct {
 	// server reaches TCP and UDP but no Unix socket (an ssh agent,
 	// docker.sock, a desktop bus) unless its entry says "unix_sockets".
 	UnixOff bool `json:",omitempty"`
+	// Caches are the person's caches, seen read-only under overlays of
+	// the fence's own (fencecaches.go).
+	Caches *fenceCaches `json:",omitempty"`
 }
 
 // wrapSpec is the wrapper's whole instruction: yaicli's pid (the wrapper
