@@ -191,6 +191,10 @@ type config struct {
 	cacheDir string
 	clock    func() time.Time
 	version  string // yaicli's version, for MCP's clientInfo, User-Agent and session.start
+	// givenPATH is PATH as the person's shell has it, relative entries
+	// included (environ's has none): writes into its directories ask, for
+	// the person's shell runs what is planted there (pathplaces.go).
+	givenPATH string
 }
 
 // now is the run's wall clock; a config made by hand (a test) without one
@@ -248,6 +252,7 @@ func loadConfig(src configSources, warn io.Writer) (*config, error) {
 	c.parseToolSettings(p)
 	c.workDir, c.homeDir = src.workDir, src.home
 	c.environ, c.cacheDir, c.clock, c.version = absolutePATH(src.environ, warn), src.cacheDir, src.now, src.version // fencehomeplaces.go
+	c.givenPATH = envValue(src.environ, "PATH")
 	c.permissionPaths(src.env)
 	if err := c.settle(src); err != nil {
 		return nil, err

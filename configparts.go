@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -189,7 +190,7 @@ func (c *config) toolbox() toolboxOptions {
 		own.configDir = filepath.Dir(c.configPath)
 	}
 	perms := permissionOptions{allow: c.ToolAllow, deny: c.ToolDeny, readRoots: c.ToolReadRoots, saveFile: c.ToolPermissionsFile,
-		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own, environ: c.environ}
+		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own, environ: append(slices.Clone(c.environ), "PATH="+c.givenPATH)}
 	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, readRoots: c.ToolReadRoots, environ: c.environ,
 		cacheDir: c.cacheDir, workDir: c.workDir, homeDir: c.homeDir, spill: c.ToolOutputDir, private: own.all(), now: c.now}
 	return toolboxOptions{outputMaxChars: c.ToolOutputMaxChars, outputDir: c.ToolOutputDir, spillMaxBytes: c.ToolOutputSpillMaxBytes,
