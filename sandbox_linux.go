@@ -383,7 +383,7 @@ func sandboxEntry(args, environ []string) (code int, ok bool) {
 			fmt.Fprintf(os.Stderr, "yaicli: unreadable wrapper instructions: %v\n", err)
 			return 126, true
 		}
-		return wrapShell(s), true
+		return wrapShell(s, environ), true
 	case args[1] == fenceArg:
 		var s fencedSpec
 		b, err := readSpec()
@@ -430,7 +430,7 @@ func fencedExec(s fencedSpec, environ []string) int {
 // kills them all); elsewhere, as the subreaper of everything below, it
 // ends every descendant still alive: at the end, on SIGTERM (yaicli's
 // timeout or Ctrl+C) and when yaicli dies (the parent-death signal).
-func wrapShell(s wrapSpec) int {
+func wrapShell(s wrapSpec, environ []string) int {
 	if s.MapUID != 0 { // while still dumpable: /proc/self/uid_map is ours to write only then
 		if err := mapSelf(s.MapUID, s.MapGID); err != nil {
 			fmt.Fprintf(os.Stderr, "yaicli: the command was not run: its sandbox could not be set up (%v); SANDBOX=off runs commands unfenced\n", err)
@@ -463,6 +463,9 @@ func wrapShell(s wrapSpec) int {
 	}
 	inThread := s.Fence != nil && pidNS
 	cmd := wrappedChild(s, inThread)
+	if inThread { // the fenced thread starts the command itself: its private caches as fencedExec gives them (fencecaches.go)
+		cmd.Env = cacheEnviron(environ, s.Fence.Caches)
+	}
 	var err error
 	if inThread {
 		err = startFenced(cmd, s.Fence)
