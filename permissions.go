@@ -529,6 +529,9 @@ func (p *permissions) handleCheck(path string, f *os.File) (string, bool) {
 				return "a hard link to " + t + ", " + why, false
 			}
 		}
+		if why := p.inodes.unproven(uint64(sys.Dev), uint64(sys.Ino)); why != "" { // linkfail.go
+			return why, false
+		}
 	}
 	if ok {
 		if why := byPrivilege(sys, path, os.Getuid(), append([]string{p.workspace, p.home}, p.roots...)); why != "" {
