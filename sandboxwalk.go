@@ -68,8 +68,8 @@ type survey struct {
 // changed since it was read.
 func (s *sandbox) readDirCached(d string) ([]dirEnt, bool) {
 	var st syscall.Stat_t
-	if syscall.Lstat(d, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
-		return nil, true // nothing there to walk
+	if err := syscall.Lstat(d, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return nil, err == nil || err == syscall.ENOENT // nothing there to walk; else not read (a path past PATH_MAX): not granted
 	}
 	s.walkMu.Lock()
 	c, ok := s.walkCache[d]
