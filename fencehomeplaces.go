@@ -78,7 +78,8 @@ func (s *sandbox) homeLinks() []string {
 	for len(queue) > 0 {
 		d := queue[0]
 		queue = queue[1:]
-		for _, e := range s.readDirCached(d.dir) {
+		ents, _ := s.readDirCached(d.dir) // a directory it cannot read holds no link it could follow either
+		for _, e := range ents {
 			p := filepath.Join(d.dir, e.name)
 			if d.depth == 1 && !strings.HasPrefix(e.name, ".") && e.name != "bin" || skip[p] {
 				continue

@@ -170,6 +170,7 @@ func newSandbox(f sandboxOptions, self string) *sandbox {
 		s.deny = joinAll(home, sensitiveHome)
 		s.noWrite = joinAll(home, sandboxNoWriteHome)
 		s.keyRoot = append(s.keyRoot, keyDir{home, keyWalkHomeDepth})
+		s.keyRoot = append(s.keyRoot, homeReadKeyRoots(s.read, home)...) // keypin.go: granted home places at every depth
 	}
 	s.write = append(append(s.write, s.caches...), f.writable...)
 	s.deny = append(s.deny, systemSensitive(f.spill)...)
@@ -270,7 +271,7 @@ func (s *sandbox) spec() *fenceSpec {
 func (s *sandbox) laterNow(sv survey, writes []string) []string {
 	out := append(fenceRunsLater(s.workspace, s.home), sv.later...)
 	for _, k := range sv.keys { // sv.keys is nil for takeBack: a new key file is not taken back
-		if insideAny(k, writes) {
+		if insideAny(k, writes) && !inPackages(k) { // keypin.go
 			out = append(out, k)
 		}
 	}

@@ -190,11 +190,7 @@ func withholdRunsLater(f *fenceSpec) error {
 		if st, err := os.Lstat(p); err != nil || st.Mode()&os.ModeSymlink != 0 {
 			continue
 		}
-		var chain []string
-		for d := filepath.Dir(p); insideAny(d, roots) && !slices.Contains(roots, d); d = filepath.Dir(d) {
-			chain = append([]string{d}, chain...)
-		}
-		for _, d := range chain {
+		for _, d := range keyHoldChain(p, roots) { // keypin.go: up to the outermost root a command could rename it from
 			if !pinned[d] {
 				if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 					return fmt.Errorf("keeping %s in place: %w", d, err)

@@ -35,11 +35,6 @@ type keyDir struct {
 	depth int
 }
 
-// keyWalkSkip are directories not looked in: a repository's object store
-// (its .git is judged as a git directory) and installed packages, which
-// hold other people's test keys, not yours.
-var keyWalkSkip = []string{".git", "node_modules"}
-
 // dirSeen is one directory as a walk read it: its times, to tell a
 // change, and its entries.
 type dirSeen struct {
@@ -51,6 +46,7 @@ type dirSeen struct {
 type dirEnt struct {
 	name string
 	typ  fs.FileMode
+	key  bool // named like a key (reKeyName), judged once when read
 }
 
 // survey is what one walk found: key files, places that run code later
@@ -61,22 +57,25 @@ type survey struct {
 
 // readDirCached is the entries of d, from the cache when d has not
 // changed since it was read.
-func (s *sandbox) readDirCached(d string) []dirEnt {
+func (s *sandbox) readDirCached(d string) ([]dirEnt, bool) {
 	var st syscall.Stat_t
-	if syscall.Lstat(d, &st) != nil {
-		return nil
+	if err := syscall.Lstat(d, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return nil, err == nil || err == syscall.ENOENT // nothing there to walk; else not read (a path past PATH_MAX): not granted
 	}
 	s.walkMu.Lock()
 	c, ok := s.walkCache[d]
 	s.walkMu.Unlock()
 	m, ct := fileTimes(&st)
 	if ok && c.mtime == m && c.ctime == ct {
-		return c.ents
+		return c.ents, true
 	}
-	raw, _ := os.ReadDir(d)
+	raw, err := os.ReadDir(d)
+	if err != nil { // not read (a path past PATH_MAX, no permission): not granted
+		return nil, false
+	}
 	ents := make([]dirEnt, len(raw))
 	for i, e := range raw {
-		ents[i] = dirEnt{e.Name(), e.Type()}
+		ents[i] = dirEnt{e.Name(), e.Type(), reKeyName.MatchString(e.Name())}
 	}
 	s.walkMu.Lock()
 	if s.walkCache == nil {
@@ -84,7 +83,7 @@ func (s *sandbox) readDirCached(d string) []dirEnt {
 	}
 	s.walkCache[d] = dirSeen{m, ct, ents}
 	s.walkMu.Unlock()
-	return ents
+	return ents, true
 }
 
 // survey walks the workspace and home breadth first: every level of the
@@ -92,7 +91,7 @@ func (s *sandbox) readDirCached(d string) []dirEnt {
 // directory is judged by the files in it (a package named credentials
 // stays readable), links are not followed, but a link named like a key
 // denies the file it leads to. The sensitive places (deny, resolved), the
-// caches and keyWalkSkip are not entered.
+// caches are not entered; node_modules and .git are (keypin.go).
 func (s *sandbox) survey(deny []string) survey {
 	skip := map[string]bool{}
 	for _, p := range append(resolveAll(s.caches), deny...) {
@@ -117,25 +116,28 @@ func (s *sandbox) survey(deny []string) survey {
 		}
 		seen[d.path] = true
 		inWS := s.workspace != "" && insideDir(d.path, ws)
-		for _, e := range s.readDirCached(d.path) {
+		ents, ok := s.readDirCached(d.path)
+		if !ok {
+			out.unwalked = append(out.unwalked, d.path)
+		}
+		for _, e := range ents {
 			p := filepath.Join(d.path, e.name)
 			isDir := e.typ.IsDir()
 			switch {
 			case inWS && e.name == ".git":
-				out.later = append(out.later, gitLater(p, s.home)...)
-				continue
+				out.later = append(out.later, gitLater(p, s.home)...) // and walked: a .env moved under any .git is found
 			case inWS && e.name == projectFile: // the project instructions every later session reads
 				out.later = append(out.later, p)
 			case inWS:
 				out.later = append(out.later, runLaterIn(d.path, e.name)...)
 			}
 			switch {
-			case reKeyName.MatchString(e.name) && !isDir: // as the fs tools judge a file by its own name
+			case e.key && !isDir: // as the fs tools judge a file by its own name
 				out.keys = append(out.keys, p)
 				if st, err := os.Stat(p); err == nil && !st.IsDir() && e.typ&fs.ModeSymlink != 0 {
 					out.keys = append(out.keys, resolvePathOf(p))
 				}
-			case isDir && d.depth != 1 && !slices.Contains(keyWalkSkip, e.name) && !skip[p]:
+			case isDir && d.depth != 1 && !skip[p]:
 				queue = append(queue, keyDir{p, max(d.depth-1, 0)})
 			}
 		}

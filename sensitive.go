@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -343,6 +342,7 @@ type inodeTable struct {
 	mu        sync.Mutex
 	m         map[[2]uint64]string
 	built     time.Time
+	partial   bool // the walk of the workspace stopped short (linkfail.go)
 }
 
 // target is the sensitive file (one of its names) whose inode is dev, ino,
@@ -357,25 +357,22 @@ func (t *inodeTable) target(p places, dev, ino uint64, ctime time.Time) string {
 	if t.m == nil || t.m[k] == "" && !ctime.Before(t.built) {
 		t.built = ctime.Add(time.Nanosecond) // made again only for a link changed after this one
 		t.m = p.sensitiveInodes()
-		walkKeyNames(t.workspace, t.m)
+		t.partial = !walkKeyNames(t.workspace, t.m)
 	}
 	return t.m[k]
 }
 
 // walkKeyNames adds to m the regular files named like keys under dir, at
-// any depth (inodeWalkMax entries in all; .git and node_modules are not
-// entered).
-func walkKeyNames(dir string, m map[[2]uint64]string) {
+// any depth (inodeWalkMax entries in all), and whether it read all of dir.
+func walkKeyNames(dir string, m map[[2]uint64]string) bool {
 	if dir == "" {
-		return
+		return true
 	}
-	n := 0
+	n, whole := 0, true
 	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if n++; err != nil || n > inodeWalkMax {
+			whole = false
 			return skipOrAll(d, n)
-		}
-		if d.IsDir() && path != dir && slices.Contains(keyWalkSkip, d.Name()) {
-			return fs.SkipDir
 		}
 		if d.Type().IsRegular() && reKeyName.MatchString(d.Name()) {
 			if info, err := d.Info(); err == nil {
@@ -386,6 +383,7 @@ func walkKeyNames(dir string, m map[[2]uint64]string) {
 		}
 		return nil
 	})
+	return whole
 }
 
 // ctimeOf is the change time of st.
@@ -418,7 +416,7 @@ func (p places) identity(sys *syscall.Stat_t, path string) string {
 	}
 	t := p.inodes.target(p, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys))
 	if t == "" || t == path {
-		return ""
+		return p.inodes.unproven(uint64(sys.Dev), uint64(sys.Ino)) // linkfail.go: the walk stopped short, fail closed
 	}
 	if why := p.sensitive(t); why != "" {
 		return "a hard link to " + t + ", " + why
