@@ -342,7 +342,7 @@ type inodeTable struct {
 	mu        sync.Mutex
 	m         map[[2]uint64]string
 	built     time.Time
-	partial   bool // the walk of the workspace stopped short (linkfail.go)
+	partial   bool // the walk of the workspace stopped short (unproven)
 }
 
 // target is the sensitive file (one of its names) whose inode is dev, ino,
@@ -416,7 +416,7 @@ func (p places) identity(sys *syscall.Stat_t, path string) string {
 	}
 	t := p.inodes.target(p, uint64(sys.Dev), uint64(sys.Ino), ctimeOf(sys))
 	if t == "" || t == path {
-		return p.inodes.unproven(uint64(sys.Dev), uint64(sys.Ino)) // linkfail.go: the walk stopped short, fail closed
+		return p.inodes.unproven(uint64(sys.Dev), uint64(sys.Ino)) // the walk stopped short: fail closed (unproven)
 	}
 	if why := p.sensitive(t); why != "" {
 		return "a hard link to " + t + ", " + why
@@ -512,4 +512,29 @@ func byPrivilege(st *syscall.Stat_t, path string, uid int, free []string) string
 		return "a file only root may read (mode " + strconv.FormatUint(uint64(st.Mode&0o777), 8) + "): yaicli reads it only because it runs as root"
 	}
 	return ""
+}
+
+// The judgement of a file by identity fails closed: a hard link to a key
+// file is found by its partner's name in the table of identities
+// (inodeTable), and that table's walk of the workspace stops at
+// inodeWalkMax entries or where a directory cannot be read. When it
+// stopped short, a regular file with more than one link whose inode the
+// table does not hold may be a link to a key file it never reached, so it
+// is asked about like a key file. A file with one link is judged by its
+// own name and place as before.
+
+// unproven says why the file dev, ino (more than one link, already looked
+// up by target) is judged like a key: the table's walk was incomplete and
+// did not find it; "" when the walk was whole or it is in the table.
+func (t *inodeTable) unproven(dev, ino uint64) string {
+	if t == nil {
+		return ""
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.partial || t.m[[2]uint64{dev, ino}] != "" {
+		return ""
+	}
+	return "a file with more than one name, and the walk for key files stopped short of the workspace's whole tree (past " +
+		strconv.Itoa(inodeWalkMax) + " entries, or a directory it could not read): it may be a hard link to a key file"
 }
