@@ -327,17 +327,19 @@ func TestRedactorMoreSpareText(t *testing.T) {
 }
 
 // TestFragmentsCountOneClassPieces: a piece of one class of characters
-// (the key's lower-case start) is not redacted, as words share such pieces
-// by chance, but it is counted: eight characters plain then the next
-// eight as base64 (B13) do not both reach the provider.
+// (lower-case letters of the key's secret part) is not redacted, as words
+// share such pieces by chance, but it is counted: eight characters plain
+// then the next eight as base64 (B13) do not both reach the provider. The
+// key's kind ("sk-proj-") is not counted.
 func TestFragmentsCountOneClassPieces(t *testing.T) {
-	const key = "sk-attackprobe-ABCDEFGHIJKLMNOP0123456789"
+	const key = "sk-proj-hqztrvlwncypkx9BmD4s7Q2ZfW8"
 	r := (&config{Provider: "openai", APIKey: key}).redactor()
-	first := key[:8] + "\n"
-	if got := r.frag.track(first); got != first {
-		t.Errorf("the first piece: %q", got)
+	for _, first := range []string{key[:8] + "\n", key[8:16] + "\n"} {
+		if got := r.frag.track(first); got != first {
+			t.Errorf("a first piece: %q", got)
+		}
 	}
-	second := base64.StdEncoding.EncodeToString([]byte(key[8:16] + "\n"))
+	second := base64.StdEncoding.EncodeToString([]byte(key[16:24] + "\n"))
 	if got := r.frag.track(second); !strings.Contains(got, redactedMark) {
 		t.Errorf("8 plain then 8 as base64: the second reached the provider: %q", got)
 	}
