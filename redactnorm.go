@@ -43,8 +43,21 @@ func foldRune(r rune) byte {
 	case r >= 0x2080 && r <= 0x2089: // subscript ₀-₉
 		return '0' + byte(r-0x2080)
 	}
-	return foldSmall[r]
+	if r < rune(len(foldLow)) {
+		return foldLow[r]
+	}
+	return 0
 }
+
+// foldLow is foldSmall as a table by code point, looked up without a
+// map: most characters a log holds past ASCII (quotes, dashes, box
+// drawing) fold to nothing.
+var foldLow = func() (t [0x2150]byte) {
+	for r, c := range foldSmall {
+		t[r] = c
+	}
+	return t
+}()
 
 // foldSmall are the letters and digits of compatibility folding outside
 // the regular blocks: superscript one to three, ordinals, modifier and

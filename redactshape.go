@@ -182,6 +182,20 @@ func (s *skeleton) build(data []byte, json bool) {
 		c := data[i]
 		k := kind[c]
 		if k > skelSpecial { // a letter or digit: most bytes
+			if k == 'x' && n > 0 && int(at[n-1]) == i-1 && b[n-1] == '0' { // 0x73, as xxd -i writes a byte: its 0 is taken back
+				if lw, v := hexLiteralAt(data, i-1); lw > 0 {
+					n--
+					if k = codePoint(v); k != 0 {
+						b[n], at[n] = k, int32(i-1)
+						n++
+						gap = 0
+					} else {
+						gap = lw
+					}
+					i += lw - 1
+					continue
+				}
+			}
 			if gap > maxGap {
 				b[n], at[n] = 0, int32(i)
 				n++
@@ -199,23 +213,6 @@ func (s *skeleton) build(data []byte, json bool) {
 		}
 		w := 1
 		switch {
-		case c == 'x' || c == 'X': // 0x73, as xxd -i writes a byte: its 0 is taken back
-			k = skelClass[c]
-			if n > 0 && int(at[n-1]) == i-1 {
-				if lw, v := hexLiteralAt(data, i-1); lw > 0 {
-					n--
-					w, k = lw-1, codePoint(v)
-					if k != 0 {
-						b[n], at[n] = k, int32(i-1)
-						n++
-						gap = 0
-					} else {
-						gap = lw
-					}
-					i += w
-					continue
-				}
-			}
 		case c == 0x1b:
 			w, k = escSeqLen(data[i:]), 0xff
 		case c == '"': // json mode
@@ -250,7 +247,7 @@ const skelSpecial = 1
 // further; skelKindJSON also for the quote, which ends a JSON string.
 var skelKind, skelKindJSON = func() (t, j [256]byte) {
 	t = skelClass
-	for _, c := range []byte{'\\', '&', '^', 0x1b, 'x', 'X', 0xc2, 0xca, 0xcb, 0xe2, 0xef, 0xf0} {
+	for _, c := range []byte{'\\', '&', '^', 0x1b, 0xc2, 0xca, 0xcb, 0xe2, 0xef, 0xf0} {
 		t[c] = skelSpecial
 	}
 	j = t
