@@ -24,6 +24,10 @@ import (
 // secret unread.
 const packedMax = 64 << 20
 
+// wrapMax is the widest line of a wrapped base64 blob: a longer line is
+// a blob of its own (base64 -w0), and the line after it is text.
+const wrapMax = 256
+
 // packedWindow is how much of an inflated stream is scanned at a time;
 // packedOverlap of each is scanned again with the next, so a secret cut
 // between two is whole in one.
@@ -121,7 +125,7 @@ func base64BlobAt(text string, i int) ([]byte, []int) {
 		if next < len(text) && text[next] == '\r' {
 			next++
 		}
-		if k-j != width || next >= len(text) || text[next] != '\n' {
+		if k-j != width || width > wrapMax || next >= len(text) || text[next] != '\n' {
 			break
 		}
 		l := next + 1 // a next line of base64 alone goes on

@@ -261,6 +261,7 @@ func TestRedactorMoreSpellings(t *testing.T) {
 		"od -An -x":                  odWords([]byte(key), false),
 		"od -An -x of the line":      odWords([]byte(line), false),
 		"hexdump":                    odWords([]byte(line), true),
+		"od -An -tx4":                mapped(string(swappedWords([]byte(line), 4)), func(c byte) string { return fmt.Sprintf("%02x", c) }),
 		"xxd -i":                     mapped(key, func(c byte) string { return fmt.Sprintf("0x%02x, ", c) }),
 		"uuencode":                   uuencode([]byte(line)),
 		"basenc --base32hex":         wrapped(base32.HexEncoding.EncodeToString([]byte(line)), 76),
@@ -342,5 +343,18 @@ func TestFragmentsCountOneClassPieces(t *testing.T) {
 	second := base64.StdEncoding.EncodeToString([]byte(key[16:24] + "\n"))
 	if got := r.frag.track(second); !strings.Contains(got, redactedMark) {
 		t.Errorf("8 plain then 8 as base64: the second reached the provider: %q", got)
+	}
+}
+
+// TestRedactorBlobPastCap: a compressed blob that inflates past packedMax
+// is taken to hold a secret unread (fail closed), and sent as the mark.
+func TestRedactorBlobPastCap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("inflates 64 MiB")
+	}
+	r := (&config{Provider: "openai", APIKey: moreKey}).redactor()
+	text := "$ cmd\n" + base64.StdEncoding.EncodeToString(gz(strings.Repeat("\x00", packedMax+1))) + "\ndone\n"
+	if got := toolPath(r, text); got != "$ cmd\n"+redactedMark+"\ndone\n" {
+		t.Errorf("a blob past the cap: %.120q", got)
 	}
 }
