@@ -107,8 +107,31 @@ func base64BlobAt(text string, i int) ([]byte, []int) {
 	if !packedHeader([]byte{byte(v >> 16), byte(v >> 8)}) {
 		return nil, nil
 	}
-	var chars []byte
-	var at []int
+	chars, at := base64Lines(text, i)
+	url := bytes.ContainsAny(chars, "-_")
+	if len(chars)%4 == 1 { // no whole byte
+		chars = chars[:len(chars)-1]
+	}
+	enc := base64.RawStdEncoding
+	if url {
+		enc = base64.RawURLEncoding
+	}
+	b := make([]byte, enc.DecodedLen(len(chars)))
+	n, err := enc.Decode(b, chars)
+	if err != nil {
+		return nil, nil
+	}
+	ends := make([]int, n)
+	for x := range ends {
+		ends[x] = at[min(len(at)-1, (8*x+7)/6)]
+	}
+	return b[:n], ends
+}
+
+// base64Lines are the base64 characters from text[i] on, over line breaks
+// while each next line is base64 alone and no wider than the first (and
+// that no wider than wrapMax), with the offset in text after each.
+func base64Lines(text string, i int) (chars []byte, at []int) {
 	j, width := i, 0
 	for {
 		k := j
@@ -138,24 +161,7 @@ func base64BlobAt(text string, i int) ([]byte, []int) {
 		}
 		j = l
 	}
-	url := bytes.ContainsAny(chars, "-_")
-	if len(chars)%4 == 1 { // no whole byte
-		chars = chars[:len(chars)-1]
-	}
-	enc := base64.RawStdEncoding
-	if url {
-		enc = base64.RawURLEncoding
-	}
-	b := make([]byte, enc.DecodedLen(len(chars)))
-	n, err := enc.Decode(b, chars)
-	if err != nil {
-		return nil, nil
-	}
-	ends := make([]int, n)
-	for x := range ends {
-		ends[x] = at[min(len(at)-1, (8*x+7)/6)]
-	}
-	return b[:n], ends
+	return chars, at
 }
 
 // hexBlobAt reads hex from text[i] on: groups of one width separated by

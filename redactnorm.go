@@ -102,6 +102,26 @@ func hexLiteralAt(data []byte, i int) (int, int) {
 	return 4, hexValue(data[i+2 : i+4])
 }
 
+// hexLiteralInto puts the hex literal whose x is data[i], skeleton
+// character k, and whose 0 is b[n-1] (hexLiteralAt) into the skeleton b,
+// at in the 0's place: its length (0: there is none), the skeleton's new
+// length and the gap after it.
+func hexLiteralInto(data []byte, i int, k byte, b []byte, at []int32, n int) (w, nn, gap int) {
+	if k != 'x' || n == 0 || int(at[n-1]) != i-1 || b[n-1] != '0' {
+		return 0, n, 0
+	}
+	i--
+	w, v := hexLiteralAt(data, i)
+	if w == 0 {
+		return 0, n, 0
+	}
+	if k := codePoint(v); k != 0 {
+		b[n-1], at[n-1] = k, int32(i)
+		return w, n, 0
+	}
+	return w, n - 1, w
+}
+
 // codePoint is the skeleton character of code point v, spelled by an
 // escape or an entity: an ASCII letter or digit, or what it folds to.
 func codePoint(v int) byte {

@@ -173,26 +173,17 @@ func (s *skeleton) build(data []byte, json bool) {
 		s.b, s.at = make([]byte, need), make([]int32, need)
 	}
 	b, at := s.b[:cap(s.b)], s.at[:cap(s.at)]
-	kind := &skelKind
+	kind, n, gap := &skelKind, 0, 0
 	if json {
 		kind = &skelKindJSON
 	}
-	n, gap := 0, 0
 	for i := 0; i < len(data); {
 		c := data[i]
 		k := kind[c]
 		if k > skelSpecial { // a letter or digit: most bytes
-			if k == 'x' && n > 0 && int(at[n-1]) == i-1 && b[n-1] == '0' { // 0x73, as xxd -i writes a byte: its 0 is taken back
-				if lw, v := hexLiteralAt(data, i-1); lw > 0 {
-					n--
-					if k = codePoint(v); k != 0 {
-						b[n], at[n] = k, int32(i-1)
-						n++
-						gap = 0
-					} else {
-						gap = lw
-					}
-					i += lw - 1
+			if k == 'x' && n > 0 && b[n-1] == '0' { // 0x73, as xxd -i writes a byte: its 0 is taken back
+				if w, nn, g := hexLiteralInto(data, i, k, b, at, n); w > 0 {
+					n, gap, i = nn, g, i+w-1
 					continue
 				}
 			}
@@ -200,9 +191,8 @@ func (s *skeleton) build(data []byte, json bool) {
 				b[n], at[n] = 0, int32(i)
 				n++
 			}
-			b[n], at[n] = k, int32(i)
+			b[n], at[n], gap = k, int32(i), 0
 			n++
-			gap = 0
 			i++
 			continue
 		}
