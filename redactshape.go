@@ -449,13 +449,14 @@ func isHex(b []byte) bool {
 // finds none.
 type shapeIndex struct {
 	shapes [][]byte            // every secret's shapes (shapesOf)
+	joined []byte              // the shapes one after another, a 0 between each two: holds looks once
 	grams  map[uint64][]gramAt // every gramLen-piece of them
 	seen   []uint64            // a bit per gramHash of those pieces: most lookups end here
 }
 
 // newShapeIndex indexes every gramLen-piece of shapes.
 func newShapeIndex(shapes [][]byte) shapeIndex {
-	x := shapeIndex{shapes: shapes, grams: map[uint64][]gramAt{}, seen: make([]uint64, 1<<gramBits/64)}
+	x := shapeIndex{shapes: shapes, grams: map[uint64][]gramAt{}, seen: make([]uint64, 1<<gramBits/64), joined: bytes.Join(shapes, []byte{0})}
 	for k, sh := range shapes {
 		for off := 0; off+gramLen <= len(sh); off++ {
 			g := gramKey(sh[off:])
@@ -615,14 +616,9 @@ func spellingMax(b []byte) int {
 	return 0
 }
 
-// holds reports whether b occurs in a shape.
+// holds reports whether b (no break in it) occurs in a shape.
 func (x *shapeIndex) holds(b []byte) bool {
-	for _, sh := range x.shapes {
-		if bytes.Contains(sh, b) {
-			return true
-		}
-	}
-	return false
+	return bytes.Contains(x.joined, b)
 }
 
 // charClasses counts which of lower case, upper case and digits b holds.
