@@ -1,12 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
-	"compress/zlib"
-	"encoding/base64"
-	"encoding/hex"
-	"io"
 	"math"
 	"strings"
 	"sync"
@@ -40,6 +34,7 @@ type fragments struct {
 	shapes  []weightedShape
 	owner   []int               // the secret each shape is of
 	min     []int               // the fewest characters of each shape counted (fragMin bytes' worth)
+	public  []int               // the characters of each shape before the secret part (the own shape's "skproj" of "sk-proj-")
 	grams   map[uint64][]gramAt // every fragMin-piece of every shape, at every offset
 	shown   [][]bool            // which characters of each shape were shown
 	spent   []float64           // bytes shown of each secret
@@ -61,8 +56,14 @@ func newFragments(raw []string) *fragments {
 		}
 		f.spent = append(f.spent, 0)
 		f.budget = append(f.budget, math.Min(fragBudget, float64(len(own))/2))
+		own0 := true
 		for _, w := range weightedShapes(s) {
 			k := len(f.shapes)
+			pub := 0
+			if own0 { // the first shape is the secret's own skeleton
+				pub, own0 = len(skeletonBytes([]byte(publicPrefix(s)))), false
+			}
+			f.public = append(f.public, pub)
 			f.shapes, f.owner = append(f.shapes, w), append(f.owner, n)
 			f.min = append(f.min, max(fragMin, int(math.Ceil(fragMin/w.per))))
 			f.shown = append(f.shown, make([]bool, len(w.b)))
@@ -75,6 +76,22 @@ func newFragments(raw []string) *fragments {
 	}
 	f.present = n > 0
 	return f
+}
+
+// publicPrefix is the start of a key that names its kind, not its secret:
+// lower-case words each ending with '-' or '_' in its first 16 bytes
+// ("sk-proj-", "ghp_", "xoxb-").
+func publicPrefix(s string) string {
+	end := 0
+	for i := 0; i < len(s) && i < 16; i++ {
+		c := s[i]
+		if c == '-' || c == '_' {
+			end = i + 1
+		} else if c < 'a' || c > 'z' {
+			break
+		}
+	}
+	return s[:end]
 }
 
 // fragKey packs the first fragMin bytes of b into a number.
@@ -107,8 +124,9 @@ func (f *fragments) track(text string) string {
 			continue
 		}
 		start, end := int(sk.at[p]), charEnd(data, int(sk.at[p+n-1]))
-		if !skeletonKeyLike(&sk, data, p, p+n) { // one class of characters: what numbers and words share by chance
-			p++
+		if !skeletonKeyLike(&sk, data, p, p+n) { // one class of characters: what words share by chance, so shown, but counted
+			f.spend(k, off, n)
+			p += n
 			continue
 		}
 		if f.show(k, off, n) {
@@ -162,81 +180,22 @@ func (f *fragments) show(k, off, n int) bool {
 	cost := float64(fresh) * f.shapes[k].per
 	if o := f.owner[k]; f.spent[o]+cost > f.budget[o]+1e-9 {
 		return false
-	} else {
-		f.spent[o] += cost
 	}
-	for i := range shown {
-		shown[i] = true
-	}
+	f.spend(k, off, n)
 	return true
 }
 
-// packedMin is the shortest base64 or hex blob looked inside: a zlib or
-// gzip stream of a key is longer.
-const packedMin = 16
-
-// packedMax bounds what one blob inflates to before it is judged.
-const packedMax = 1 << 20
-
-// unpacked is text with every base64 or hex blob that holds a zlib or
-// gzip stream whose content holds a secret (in any shape the redactor
-// finds) replaced by the mark: `gzip | base64` of a file holding the key.
-func (r *redactor) unpacked(text string) string {
-	var out strings.Builder
-	last := 0
-	for i := 0; i < len(text); {
-		j := i
-		for j < len(text) && isBlobByte(text[j]) {
-			j++
-		}
-		if j-i >= packedMin && r.packedSecret(text[i:j]) {
-			out.WriteString(text[last:i])
-			out.WriteString(redactedMark)
-			last = j
-		}
-		i = j + 1
-	}
-	if last == 0 {
-		return text
-	}
-	out.WriteString(text[last:])
-	return out.String()
-}
-
-// isBlobByte reports whether c may be part of a base64 (standard or URL)
-// or hex blob.
-func isBlobByte(c byte) bool {
-	return skelClass[c] != 0 || c == '+' || c == '/' || c == '=' || c == '-' || c == '_'
-}
-
-// packedSecret reports whether blob, decoded as base64 or hex, is a zlib
-// or gzip stream whose content holds a secret.
-func (r *redactor) packedSecret(blob string) bool {
-	for _, dec := range []func(string) ([]byte, error){
-		hex.DecodeString,
-		base64.StdEncoding.DecodeString, base64.RawStdEncoding.DecodeString,
-		base64.URLEncoding.DecodeString, base64.RawURLEncoding.DecodeString,
-	} {
-		b, err := dec(blob)
-		if err != nil || len(b) < 2 {
-			continue
-		}
-		var z io.Reader
-		switch {
-		case b[0] == 0x1f && b[1] == 0x8b:
-			z, err = gzip.NewReader(bytes.NewReader(b))
-		case b[0]&0x0f == 8 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
-			z, err = zlib.NewReader(bytes.NewReader(b))
-		default:
-			continue
-		}
-		if err != nil {
-			continue
-		}
-		plain, _ := io.ReadAll(io.LimitReader(z, packedMax))
-		if s := string(plain); len(s) > 0 && r.text(s) != s {
-			return true
+// spend counts the piece of shape k at off, n characters long, as shown,
+// whatever is left of the budget: a piece of one class of characters (the
+// key's lower-case start "sk-attac") is shown, as words share such pieces
+// by chance, but what it shows is spent, so the next piece in another
+// shape does not show 8 more bytes (attack report B13).
+func (f *fragments) spend(k, off, n int) {
+	shown := f.shown[k][off : off+n]
+	for i, s := range shown {
+		if !s && off+i >= f.public[k] {
+			f.spent[f.owner[k]] += f.shapes[k].per
+			shown[i] = true
 		}
 	}
-	return false
 }

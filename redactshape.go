@@ -70,6 +70,7 @@ func weightedShapes(s string) []weightedShape {
 	for pad := 0; pad < 5; pad++ {
 		out = append(out, weightedShape{skeletonBytes([]byte(encodedInner(base32.StdEncoding.EncodeToString(append(make([]byte, pad), s...)), 5, pad, len(s)))), 0.625})
 	}
+	out = append(out, moreShapes(s)...) // little-endian hex, base32hex, uuencode, UTF-16 (redactencode.go)
 	var kept []weightedShape
 	for _, sh := range out {
 		if len(sh.b) >= minRun && !slices.ContainsFunc(kept, func(k weightedShape) bool { return bytes.Equal(k.b, sh.b) }) {
@@ -172,13 +173,18 @@ func (s *skeleton) build(data []byte, json bool) {
 		s.b, s.at = make([]byte, need), make([]int32, need)
 	}
 	b, at := s.b[:cap(s.b)], s.at[:cap(s.at)]
-	kind := &skelKind
+	kind, n, gap := &skelKind, 0, 0
 	if json {
 		kind = &skelKindJSON
 	}
-	n, gap := 0, 0
 	for i := 0; i < len(data); {
 		w, k := 1, kind[data[i]]
+		if k == 'x' && n > 0 && b[n-1] == '0' { // 0x73, as xxd -i writes a byte: its 0 is taken back
+			if hw, nn, g := hexLiteralInto(data, i, k, b, at, n); hw > 0 {
+				n, gap, i = nn, g, i+hw-1
+				continue
+			}
+		}
 		if k == skelSpecial {
 			if data[i] == '"' { // json mode
 				gap = maxGap // the next character starts after a break
@@ -203,7 +209,7 @@ func (s *skeleton) build(data []byte, json bool) {
 		gap = 0
 		for i += w; i < len(data); i++ { // the rest of a word or number: most bytes, with no gap to count
 			k = kind[data[i]]
-			if k <= skelSpecial {
+			if k <= skelSpecial || k == 'x' { // an x may end a 0x byte (hexLiteralInto)
 				break
 			}
 			b[n], at[n] = k, int32(i)
@@ -233,7 +239,7 @@ const skelSpecial = 1
 // further; skelKindJSON also for the quote, which ends a JSON string.
 var skelKind, skelKindJSON = func() (t, j [256]byte) {
 	t = skelClass
-	for _, c := range []byte{'\\', '&', 0xef, '^', 0x1b} {
+	for _, c := range []byte{'\\', '&', '^', 0x1b, 0xc2, 0xca, 0xcb, 0xe2, 0xef, 0xf0} {
 		t[c] = skelSpecial
 	}
 	j = t
@@ -244,6 +250,11 @@ var skelKind, skelKindJSON = func() (t, j [256]byte) {
 // charEnd is where the skeleton character at data[i] ends: after its
 // escape, entity or fullwidth form, else after its byte.
 func charEnd(data []byte, i int) int {
+	if data[i] == '0' {
+		if w, _ := hexLiteralAt(data, i); w > 0 {
+			return i + w
+		}
+	}
 	if skelClass[data[i]] != 0 {
 		return i + 1
 	}
@@ -265,14 +276,9 @@ func spelledAt(b []byte) (int, byte) {
 		if len(b) >= 2 && b[1] == '[' { // cat -v's ESC
 			return 1 + escSeqLen(append([]byte{0x1b}, b[2:min(len(b), 2+escSeqMax)]...)), 0xff
 		}
-	case 0xef:
-		if len(b) >= 3 && b[1]&0xc0 == 0x80 && b[2]&0xc0 == 0x80 {
-			r := rune(b[1]&0x3f)<<6 | rune(b[2]&0x3f) | 0xf000
-			if r >= 0xff10 && r <= 0xff5a { // fullwidth digits and letters
-				if k := skelClass[byte(r-0xfee0)]; k != 0 {
-					return 3, k
-				}
-			}
+	default:
+		if utf8Lead(b[0]) { // fullwidth, mathematical, circled, superscript: what it folds to (redactnorm.go)
+			return foldedAt(b)
 		}
 	}
 	return 1, 0
@@ -295,10 +301,23 @@ func escapeAt(b []byte) (int, byte) {
 	case 'u':
 		if len(b) >= 6 && isHex(b[2:6]) {
 			w, v = 6, hexValue(b[2:6])
+			if v >= 0xd800 && v < 0xdc00 && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' && isHex(b[8:12]) { // a surrogate pair
+				if lo := hexValue(b[8:12]); lo >= 0xdc00 && lo < 0xe000 {
+					w, v = 12, 0x10000+(v-0xd800)<<10+(lo-0xdc00)
+				}
+			}
+		} else if bw, bv := bracedHex(b[2:]); bw > 0 { // \u{73}
+			w, v = 2+bw, bv
+		}
+	case 'U': // \U00000073
+		if len(b) >= 10 && isHex(b[2:10]) {
+			w, v = 10, hexValue(b[2:10])
 		}
 	case 'x':
 		if len(b) >= 4 && isHex(b[2:4]) {
 			w, v = 4, hexValue(b[2:4])
+		} else if bw, bv := bracedHex(b[2:]); bw > 0 { // Perl's \x{73}
+			w, v = 2+bw, bv
 		}
 	case '0':
 		if len(b) >= 4 && b[2] == '3' && b[3] == '3' {
@@ -311,12 +330,8 @@ func escapeAt(b []byte) (int, byte) {
 	case v == 0x1b:
 		seq := append([]byte{0x1b}, b[w:min(len(b), w+escSeqMax)]...)
 		return w + escSeqLen(seq) - 1, 0xff
-	case v < 0x80:
-		return w, skelClass[v]
-	case v >= 0xff10 && v <= 0xff5a:
-		return w, skelClass[v-0xfee0]
 	}
-	return w, 0
+	return w, codePoint(v)
 }
 
 // entityAt reads the HTML entity b starts with: &#NNN; and &#xHH; stand
@@ -338,13 +353,7 @@ func entityAt(b []byte) (int, byte) {
 	default:
 		return 1, 0
 	}
-	switch {
-	case v >= 0 && v < 0x80:
-		return end + 1, skelClass[v]
-	case v >= 0xff10 && v <= 0xff5a:
-		return end + 1, skelClass[v-0xfee0]
-	}
-	return end + 1, 0
+	return end + 1, codePoint(v)
 }
 
 // escSeqMax bounds an escape sequence's length: a longer one is not one
@@ -442,13 +451,14 @@ func isHex(b []byte) bool {
 // finds none.
 type shapeIndex struct {
 	shapes [][]byte            // every secret's shapes (shapesOf)
+	joined []byte              // the shapes one after another, a 0 between each two: holds looks once
 	grams  map[uint64][]gramAt // every gramLen-piece of them
 	seen   []uint64            // a bit per gramHash of those pieces: most lookups end here
 }
 
 // newShapeIndex indexes every gramLen-piece of shapes.
 func newShapeIndex(shapes [][]byte) shapeIndex {
-	x := shapeIndex{shapes: shapes, grams: map[uint64][]gramAt{}, seen: make([]uint64, 1<<gramBits/64)}
+	x := shapeIndex{shapes: shapes, grams: map[uint64][]gramAt{}, seen: make([]uint64, 1<<gramBits/64), joined: bytes.Join(shapes, []byte{0})}
 	for k, sh := range shapes {
 		for off := 0; off+gramLen <= len(sh); off++ {
 			g := gramKey(sh[off:])
@@ -562,11 +572,11 @@ func gapBetween(data []byte, from, to int) int {
 	gap := 0
 	for i := from; i < to && gap <= maxGap; {
 		w, k := 1, byte(0)
-		switch c := data[i]; c {
-		case '\\', '&', 0xef, '^':
-			w, k = spelledAt(data[i:to])
-		case 0x1b:
+		switch c := data[i]; {
+		case c == 0x1b:
 			w, k = escSeqLen(data[i:to]), 0xff
+		case skelKind[c] == skelSpecial:
+			w, k = spelledAt(data[i:to])
 		}
 		if k != 0xff {
 			gap += w
@@ -585,7 +595,7 @@ func spellingMax(b []byte) int {
 		if _, k := escapeAt(b); k == 0xff {
 			return escSeqMax + 6
 		}
-		return 6
+		return 12 // \uD835\uDC2C
 	case 0x1b:
 		return escSeqMax + 2
 	case '^': // cat -v's ESC is ^[
@@ -596,20 +606,21 @@ func spellingMax(b []byte) int {
 		if len(b) == 1 || b[1] == '#' || skelClass[b[1]] != 0 {
 			return 12
 		}
-	case 0xef:
-		return 3
+	case '0':
+		if len(b) == 1 || b[1] == 'x' || b[1] == 'X' {
+			return 5 // 0x73 and the byte after it
+		}
+	default:
+		if utf8Lead(b[0]) {
+			return 4
+		}
 	}
 	return 0
 }
 
-// holds reports whether b occurs in a shape.
+// holds reports whether b (no break in it) occurs in a shape.
 func (x *shapeIndex) holds(b []byte) bool {
-	for _, sh := range x.shapes {
-		if bytes.Contains(sh, b) {
-			return true
-		}
-	}
-	return false
+	return bytes.Contains(x.joined, b)
 }
 
 // charClasses counts which of lower case, upper case and digits b holds.
