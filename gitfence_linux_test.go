@@ -230,3 +230,28 @@ func TestFenceTakesBackOnlyWhatItCouldWrite(t *testing.T) {
 		t.Error("the HEAD that made the workspace a git directory around its files was left: git would read its config and hooks")
 	}
 }
+
+// TestFenceBareRepositoryAnywhere: a bare repository deep in the
+// workspace is a git directory too: its config, existing, is not written
+// by a fenced command, and a bare repository a fenced command makes keeps
+// no config that runs a program (taken back after the command); unfenced
+// both writes work, so the test can fail.
+func TestFenceBareRepositoryAnywhere(t *testing.T) {
+	r := newGitRepo(t)
+	bare := filepath.Join(r.ws, "vendor", "mirror.git")
+	r.git(t, r.ws, "init", "-q", "--bare", bare)
+	plant := `git config --file vendor/mirror.git/config core.pager "touch PWNED-pager" 2>/dev/null; ` +
+		`mkdir -p sub/made/objects sub/made/refs && echo "ref: refs/heads/main" > sub/made/HEAD && printf "[core]\n\tpager = touch PWNED-made\n" > sub/made/config; true`
+	runFenced(t, r.cfg, plant, true)
+	if b, _ := os.ReadFile(filepath.Join(bare, "config")); strings.Contains(string(b), "PWNED") {
+		t.Errorf("fenced, a command set the pager of a bare repository in the workspace:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(r.ws, "sub", "made", "config")); strings.Contains(string(b), "PWNED") {
+		t.Errorf("fenced, a command made a bare repository whose config runs a program:\n%s", b)
+	}
+	os.RemoveAll(filepath.Join(r.ws, "sub"))
+	runFenced(t, r.cfg, plant, false)
+	if b, _ := os.ReadFile(filepath.Join(bare, "config")); !strings.Contains(string(b), "PWNED") {
+		t.Errorf("unfenced, the pager was not set (the attack is broken):\n%s", b)
+	}
+}

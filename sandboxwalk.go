@@ -119,6 +119,9 @@ func (s *sandbox) survey(deny []string) survey {
 		if !ok {
 			out.unwalked = append(out.unwalked, d.path)
 		}
+		if inWS && filepath.Base(d.path) != ".git" && gitLayout(ents) { // a bare repository anywhere: git runs its config as any other's
+			out.later = append(out.later, gitDirLater(d.path, s.home)...)
+		}
 		for _, e := range ents {
 			p := filepath.Join(d.path, e.name)
 			isDir := e.typ.IsDir()
@@ -161,4 +164,24 @@ func gitLater(p, home string) []string {
 		return out
 	}
 	return gitDirLater(p, home)
+}
+
+// gitLayout reports whether a directory with these entries is one git
+// would take for a git directory (isGitDir, from a listing already read):
+// a HEAD beside objects/ and refs/, or a commondir.
+func gitLayout(ents []dirEnt) bool {
+	var head, objects, refs, common bool
+	for _, e := range ents {
+		switch e.name {
+		case "HEAD":
+			head = !e.typ.IsDir()
+		case "objects":
+			objects = e.typ.IsDir()
+		case "refs":
+			refs = e.typ.IsDir()
+		case "commondir":
+			common = e.typ.IsRegular()
+		}
+	}
+	return head && (common || objects && refs)
 }
