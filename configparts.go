@@ -191,7 +191,7 @@ func (c *config) toolbox() toolboxOptions {
 	}
 	perms := permissionOptions{allow: c.ToolAllow, deny: c.ToolDeny, readRoots: c.ToolReadRoots, saveFile: c.ToolPermissionsFile,
 		auditLog: c.ToolAuditLog, workDir: c.workDir, homeDir: c.homeDir, outputDir: c.ToolOutputDir, own: own, environ: append(slices.Clone(c.environ), "PATH="+c.givenPATH)}
-	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, readRoots: c.ToolReadRoots, environ: c.environ,
+	fence := sandboxOptions{mode: c.Sandbox, network: c.SandboxNetwork, writable: c.SandboxWritable, givenPATH: c.givenPATH, readRoots: c.ToolReadRoots, environ: c.environ,
 		cacheDir: c.cacheDir, workDir: c.workDir, homeDir: c.homeDir, spill: c.ToolOutputDir, private: own.all(), now: c.now}
 	return toolboxOptions{outputMaxChars: c.ToolOutputMaxChars, outputDir: c.ToolOutputDir, spillMaxBytes: c.ToolOutputSpillMaxBytes,
 		displayMaxLines: c.ToolDisplayMaxLines, displayMaxChars: c.ToolDisplayMaxChars, previewMaxChars: c.ToolCallPreviewMaxChars,

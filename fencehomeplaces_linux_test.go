@@ -173,3 +173,25 @@ func TestRelativePATHDropped(t *testing.T) {
 		t.Errorf("with the relative entry kept, the planted ls did not run (the test cannot fail): %+v", got)
 	}
 }
+
+// TestRelativePATHBoundInWorkspace (attack B3/B19, the person's side):
+// the person's shell keeps its relative PATH entry (bin) after yaicli has
+// gone, so a fenced command may not plant bin/ls in the workspace for it
+// to run; unfenced the plant works, so the test can fail.
+func TestRelativePATHBoundInWorkspace(t *testing.T) {
+	cfg := sandboxHome(t)
+	if !nsAvailable().mount {
+		skipWithout(t, "a mount namespace", "the wrapper has no mount namespace here: PATH directories are not withheld")
+	}
+	cfg.givenPATH = "bin:" + envValue(cfg.environ, "PATH")
+	os.MkdirAll(filepath.Join(cfg.workDir, "bin"), 0o700)
+	plant := `printf '#!/bin/sh\necho PLANTED-LS\n' > bin/ls 2>/dev/null; true`
+	runFenced(t, cfg, plant, true)
+	if b, _ := os.ReadFile(filepath.Join(cfg.workDir, "bin", "ls")); strings.Contains(string(b), "PLANTED") {
+		t.Error("fenced, a command planted bin/ls where the person's PATH looks first")
+	}
+	runFenced(t, cfg, plant, false)
+	if b, _ := os.ReadFile(filepath.Join(cfg.workDir, "bin", "ls")); !strings.Contains(string(b), "PLANTED") {
+		t.Error("unfenced, the plant did not work (the test cannot fail)")
+	}
+}

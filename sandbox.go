@@ -43,8 +43,12 @@ type sandbox struct {
 	// unfenced are found once (program) and whose directories inside
 	// writable places a fenced command may not write.
 	pathList string
-	progMu   sync.Mutex
-	progs    map[string]progFound
+	// givenPATH is PATH as the person's shell has it (pathList without its
+	// relative entries is what commands get): a relative entry names a
+	// workspace directory the person's next command runs programs from.
+	givenPATH string
+	progMu    sync.Mutex
+	progs     map[string]progFound
 	// walkCache is what the walks for key files read, by directory
 	// (survey); a directory is read again only when it changed.
 	walkMu    sync.Mutex
@@ -121,6 +125,9 @@ type sandboxOptions struct {
 	mode     string   // SANDBOX: auto, strict or off
 	network  string   // SANDBOX_NETWORK: off, on or ports
 	writable []string // SANDBOX_WRITABLE: places also granted for writing
+	// givenPATH is PATH as the person's shell has it, relative entries
+	// included (config.givenPATH).
+	givenPATH string
 	// readRoots are TOOL_READ_ROOTS: read by a fenced command too, besides
 	// the system's directories, toolchains and the workspace (fenceReadRoots).
 	readRoots []string
@@ -140,7 +147,7 @@ type sandboxOptions struct {
 // newSandbox is the sandbox of o; self is the yaicli binary ("": none,
 // commands start directly).
 func newSandbox(f sandboxOptions, self string) *sandbox {
-	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, now: f.now,
+	s := &sandbox{mode: f.mode, self: wrapperProgram(self), pathList: envValue(f.environ, "PATH"), givenPATH: f.givenPATH, network: f.network, spill: f.spill, read: fenceReadRoots(f.workDir, f.homeDir, f.environ, f.readRoots), abi: landlockABI(), own: f.private, now: f.now,
 		cacheDir: f.cacheDir, prefixes: activatedPrefixes(f.environ)}
 	home := f.homeDir
 	s.home = home
@@ -285,13 +292,17 @@ func (s *sandbox) laterNow(sv survey, writes []string) []string {
 	return slices.Compact(out)
 }
 
-// pathInWritable are the directories on the run's PATH that lie in one of
-// writes (resolved), whether they exist or not.
+// pathInWritable are the directories on the run's PATH and on the
+// person's (givenPATH, relative entries taken in the workspace) that lie
+// in one of writes (resolved), whether they exist or not.
 func (s *sandbox) pathInWritable(writes []string) []string {
 	var out []string
-	for _, d := range filepath.SplitList(s.pathList) {
-		if !filepath.IsAbs(d) {
-			continue
+	for _, d := range filepath.SplitList(s.givenPATH + string(filepath.ListSeparator) + s.pathList) {
+		if !filepath.IsAbs(d) { // bin, node_modules/.bin: taken in the workspace, where the person's shell runs them
+			if s.workspace == "" || filepath.Clean(d) == "." || d == "" {
+				continue // the workspace itself: binding it would withhold everything; the fs tools ask about its programs (pathplaces.go)
+			}
+			d = filepath.Join(s.workspace, d)
 		}
 		if r := resolvePathOf(d); insideAny(r, writes) {
 			out = append(out, r)
