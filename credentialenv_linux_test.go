@@ -1,10 +1,8 @@
 package main
 
 import (
-	"os/exec"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -48,25 +46,14 @@ func TestCredentialVarsKeptFromFencedCommands(t *testing.T) {
 		"DATABASE_URL=postgres://app:person-db-pass@db.internal/app"}
 	marks := []string{"ghp_personAAAA", "awsPERSONSECRET", "person-db-pass"}
 	for _, fenced := range []bool{true, false} {
-		f := newFakeProvider(t, sse(toolStream(shellCall("env; echo END-OF-ENV"))), sse(textStream("done")))
+		f := newFakeProvider(t, sse(toolStream(shellCall("env"))), sse(textStream("done")))
 		env, _ := e2eEnv(t, f, e2e{env: creds})
-		args, stdin := []string{"--yes", "go"}, ""
-		if !fenced {
-			env = append(env, "YAI_SANDBOX=off")
-		}
-		cmd := exec.Command(binary, args...)
-		cmd.Env, cmd.Dir = env, t.TempDir()
-		cmd.Stdin = strings.NewReader(stdin)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("fenced=%v: %v\n%s", fenced, err, out)
-		}
-		chats := f.chats()
-		if len(chats) < 2 || !strings.Contains(string(chats[1].Raw), "SHELL=/bin/sh") {
+		body, _ := runCommandYes(t, env, fenced, f)
+		if !strings.Contains(body, "SHELL=/bin/sh") {
 			t.Fatalf("fenced=%v: the command's output never reached the model", fenced)
 		}
 		for _, m := range marks {
-			if got := strings.Contains(string(chats[1].Raw), m); got == fenced {
+			if got := strings.Contains(body, m); got == fenced {
 				t.Errorf("fenced=%v: %s in what the model got = %v", fenced, m, got)
 			}
 		}

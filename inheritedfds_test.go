@@ -33,6 +33,29 @@ func TestInheritedDescriptorsAreClosedOnExec(t *testing.T) {
 	}
 }
 
+// runCommandYes runs the built binary with --yes in a fresh directory,
+// against f, whose model asks for a shell command; fenced false runs it with
+// SANDBOX=off. extra are the descriptors yaicli inherits from 3 on. It
+// returns what the model got back (the second request's body) and the
+// binary's output.
+func runCommandYes(t *testing.T, env []string, fenced bool, f *fakeProvider, extra ...*os.File) (body string, out []byte) {
+	t.Helper()
+	if !fenced {
+		env = append(env, "YAI_SANDBOX=off")
+	}
+	cmd := exec.Command(binary, "--yes", "go")
+	cmd.Env, cmd.Dir, cmd.ExtraFiles = env, t.TempDir(), extra
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("fenced=%v: %v\n%s", fenced, err, out)
+	}
+	if c := f.chats(); len(c) >= 2 {
+		body = string(c[1].Raw)
+	}
+	return body, out
+}
+
 // TestInheritedDescriptorDoesNotReachTheCommand: yaicli started (as an
 // editor's terminal would) with a descriptor open for appending to the
 // person's ~/.bashrc runs a command that writes to that descriptor: the
@@ -41,8 +64,9 @@ func TestInheritedDescriptorsAreClosedOnExec(t *testing.T) {
 func TestInheritedDescriptorDoesNotReachTheCommand(t *testing.T) {
 	slowTest(t)
 	t.Parallel()
+	const command = "echo PLANTED >&7; echo $((6*7))-RAN"
 	for _, fenced := range []bool{true, false} {
-		f := newFakeProvider(t, sse(toolStream(shellCall("echo PLANTED >&7; echo $((6*7))-RAN"))), sse(textStream("done")))
+		f := newFakeProvider(t, sse(toolStream(shellCall(command))), sse(textStream("done")))
 		env, home := e2eEnv(t, f, e2e{})
 		rc := filepath.Join(home, ".bashrc")
 		os.WriteFile(rc, []byte("# rc\n"), 0o644)
@@ -50,24 +74,13 @@ func TestInheritedDescriptorDoesNotReachTheCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args, stdin := []string{"--yes", "go"}, ""
-		if !fenced {
-			env = append(env, "YAI_SANDBOX=off")
-		}
-		cmd := exec.Command(binary, args...)
-		cmd.Env, cmd.Dir = env, t.TempDir()
-		cmd.Stdin = strings.NewReader(stdin)
-		cmd.ExtraFiles = []*os.File{nil, nil, nil, nil, leak} // descriptor 7 in yaicli, as a parent would leave it (3 is where the wrapper reads its instructions)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-		out, err := cmd.CombinedOutput()
+		// descriptor 7 in yaicli, as a parent would leave it (3 is where the wrapper reads its instructions)
+		body, out := runCommandYes(t, env, fenced, f, nil, nil, nil, nil, leak)
 		leak.Close()
-		if err != nil {
-			t.Fatalf("fenced=%v: %v\n%s", fenced, err, out)
-		}
 		if b, _ := os.ReadFile(rc); string(b) != "# rc\n" {
 			t.Errorf("fenced=%v: the command wrote through an inherited descriptor; ~/.bashrc is now %q\n%s", fenced, b, out)
 		}
-		if c := f.chats(); len(c) < 2 || !strings.Contains(string(c[1].Raw), "42-RAN") {
+		if !strings.Contains(body, "42-RAN") {
 			t.Errorf("fenced=%v: the command's result never reached the model:\n%s", fenced, out)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -48,7 +49,7 @@ var armourBase64 = [][]byte{[]byte("LS0tLS1CRUdJ"), []byte("LS0tQkVHSU"), []byte
 
 // keyHints are what text holding a key (holdsKey) holds one of: a cheap
 // look before the judgement, for a stream judged as it passes.
-var keyHints = append([][]byte{[]byte("PRIVATE KEY")}, append(armourBase64, cloudSecretHint...)...)
+var keyHints = slices.Concat([][]byte{[]byte("PRIVATE KEY")}, armourBase64, cloudSecretHint)
 
 // armourBody is how many base64 characters must follow the armour for it
 // to be a key rather than documentation naming the header.

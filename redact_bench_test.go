@@ -95,18 +95,7 @@ func BenchmarkRedactTextKeyOnly(b *testing.B) {
 // yaicli runs it. Run with -benchtime 1x under a whole-process timer
 // beside `cat FILE`; maxrss-MiB is the process's peak.
 func BenchmarkShellCatRedacted(b *testing.B) {
-	path := os.Getenv("YAICLI_BENCH_FILE")
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "big.log")
-	}
-	if _, err := os.Stat(path); err != nil {
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		writeMixedLog(f, logSize)
-		f.Close()
-	}
+	path := benchLogFile(b)
 	dir := b.TempDir()
 	cfg := secretConfig()
 	for b.Loop() {
@@ -207,4 +196,22 @@ func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// benchLogFile is the benchmarks' mixed log of logSize bytes:
+// YAICLI_BENCH_FILE, written there on first use, else a temporary one.
+func benchLogFile(b *testing.B) string {
+	path := os.Getenv("YAICLI_BENCH_FILE")
+	if path == "" {
+		path = filepath.Join(b.TempDir(), "big.log")
+	}
+	if _, err := os.Stat(path); err != nil {
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		writeMixedLog(f, logSize)
+		f.Close()
+	}
+	return path
 }

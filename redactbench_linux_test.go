@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -24,18 +23,7 @@ import (
 // cat's. Run with
 // go test -run '^$' -bench OneShotCatLog -benchtime 5x.
 func BenchmarkOneShotCatLog(b *testing.B) {
-	path := os.Getenv("YAICLI_BENCH_FILE")
-	if path == "" {
-		path = filepath.Join(b.TempDir(), "big.log")
-	}
-	if _, err := os.Stat(path); err != nil {
-		f, err := os.Create(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		writeMixedLog(f, logSize)
-		f.Close()
-	}
+	path := benchLogFile(b)
 	var catWall []time.Duration
 	b.Run("cat", func(b *testing.B) {
 		var cpu []time.Duration
