@@ -297,11 +297,9 @@ func (s *sandbox) laterNow(sv survey, writes []string) []string {
 // in one of writes (resolved), whether they exist or not.
 func (s *sandbox) pathInWritable(writes []string) []string {
 	var out []string
-	list := s.givenPATH // pathList's entries and the relative ones
-	if list == "" {
-		list = s.pathList
-	}
-	for _, d := range filepath.SplitList(list) {
+	// Both lists: the commands' PATH and the person's, which need not be
+	// the other's absolute part (a run's environment may set its own).
+	for _, d := range filepath.SplitList(s.givenPATH + string(filepath.ListSeparator) + s.pathList) {
 		if !filepath.IsAbs(d) { // bin, node_modules/.bin: taken in the workspace, where the person's shell runs them
 			if s.workspace == "" || filepath.Clean(d) == "." || d == "" {
 				continue // the workspace itself: binding it would withhold everything; the fs tools ask about its programs (pathplaces.go)
